@@ -1,0 +1,101 @@
+"""Dice: the only source of randomness in a fight.
+
+Every draw is recorded with its die, value and purpose. Values come from
+``random.Random.random()``, the one generator output Python promises to keep stable
+across versions for a given integer seed; faces are derived from it with integer
+arithmetic, so a seed means the same fight on every machine (DESIGN, principle 5).
+Loaded dice replay recorded values instead, which is how a table fight is entered.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+
+from segsim.errors import DiceExhausted
+
+
+@attrs.frozen
+class Draw:
+    """One die draw: the die (``d100``), the face, why and for whom it was rolled."""
+
+    die: str
+    value: int
+    purpose: str
+    actor: str | None = None
+
+
+DrawSink = Callable[[Draw], None]
+
+
+class Dice:
+    """Seeded dice. ``roll(100, "attack", actor="a")`` returns 1..100 and records it."""
+
+    def __init__(self, seed: int = 0) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"a fight seed is an integer, not {seed!r}")
+        self.seed = seed
+        self._random = random.Random(seed).random
+        self.draws: list[Draw] = []
+        self.sink: DrawSink | None = None
+
+    def _face(self, sides: int, purpose: str, actor: str | None) -> int:
+        return int(self._random() * sides) + 1
+
+    def roll(self, sides: int, purpose: str, actor: str | None = None) -> int:
+        """Roll one die of ``sides`` faces (1..sides)."""
+        if sides < 1:
+            raise ValueError(f"a die has at least one face, not {sides}")
+        value = self._face(sides, purpose, actor)
+        draw = Draw(f"d{sides}", value, purpose, actor)
+        self.draws.append(draw)
+        if self.sink is not None:
+            self.sink(draw)
+        return value
+
+    def d100(self, purpose: str, actor: str | None = None) -> int:
+        return self.roll(100, purpose, actor)
+
+
+class LoadedDice(Dice):
+    """Dice that hand out recorded values in order (replay, hand-entered fights).
+
+    Each value may name its die (``("d100", 42)``) so a mismatch is caught at once.
+    Running out raises :class:`DiceExhausted` naming the draw that was wanted.
+    """
+
+    def __init__(self, values: Iterable[int | tuple[str, int]], seed: int = 0) -> None:
+        super().__init__(seed)
+        self._values: Sequence[int | tuple[str, int]] = list(values)
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._values) - self._next
+
+    def _face(self, sides: int, purpose: str, actor: str | None) -> int:
+        who = f" for {actor}" if actor else ""
+        if self._next >= len(self._values):
+            raise DiceExhausted(
+                f"no recorded value left for d{sides} ({purpose}{who}); "
+                f"{len(self._values)} value(s) were given"
+            )
+        item = self._values[self._next]
+        if isinstance(item, tuple):
+            die, value = item
+            if die != f"d{sides}":
+                raise DiceExhausted(
+                    f"recorded draw {self._next + 1} is a {die}, but a d{sides} is "
+                    f"rolled ({purpose}{who})"
+                )
+        else:
+            value = item
+        if not 1 <= value <= sides:
+            raise DiceExhausted(
+                f"recorded draw {self._next + 1} is {value}, not a face of d{sides} "
+                f"({purpose}{who})"
+            )
+        self._next += 1
+        return value

@@ -1,0 +1,184 @@
+"""Typed, frozen event records: what happened, when, to whom.
+
+Every state change of a fight is an event; the engine applies each event to the fight
+state with :meth:`Event.apply` and appends it to the fight's history. Event classes
+register under their dotted ``TYPE`` name so a record can be read back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from segsim.actions import Action
+
+if TYPE_CHECKING:
+    from segsim.state import FightState
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+"""Every event class by its ``TYPE`` name."""
+
+
+@attrs.frozen
+class Event:
+    """Base of all events: ``t`` is the segment in which it happened."""
+
+    TYPE: ClassVar[str] = ""
+
+    t: int
+    actor: str | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("TYPE", "")
+        if name:
+            known = EVENT_TYPES.get(name)
+            if known is not None and known.__qualname__ != cls.__qualname__:
+                raise TypeError(f"event type {name!r} is already {known.__qualname__}")
+            EVENT_TYPES[name] = cls
+
+    def apply(self, state: FightState) -> None:
+        """Change the fight state; most events only report and change nothing."""
+
+    def describe(self) -> str:
+        """One readable line for the segment-by-segment account."""
+        fields = ", ".join(f"{k}={v}" for k, v in self.fields().items())
+        return f"{self.TYPE} {fields}".rstrip()
+
+    def fields(self) -> dict[str, Any]:
+        """The event's own fields (without ``t``, ``type`` and ``actor``), in order."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in _fields_of(type(self))
+            if f.name not in ("t", "actor")
+        }
+
+
+_FIELDS_CACHE: dict[type, tuple[attrs.Attribute[Any], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[attrs.Attribute[Any], ...]:
+    got = _FIELDS_CACHE.get(cls)
+    if got is None:
+        got = _FIELDS_CACHE[cls] = tuple(attrs.fields(cls))
+    return got
+
+
+# ---------------------------------------------------------------- engine events
+
+
+@attrs.frozen
+class ActionDeclared(Event):
+    """A combatant declared an action; it starts in segment ``t``."""
+
+    TYPE: ClassVar[str] = "action.declared"
+
+    action: int
+    kind: str
+    target: str | None
+    duration: int | None
+    ends_in: int | None
+    forced: bool = False
+    params: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def describe(self) -> str:
+        target = f" -> {self.target}" if self.target else ""
+        if self.ends_in is None:
+            span = "until further notice"
+        else:
+            span = f"{self.duration} seg, ends in {self.ends_in}"
+        forced = " (forced)" if self.forced else ""
+        extra = "".join(f" {k}={v}" for k, v in self.params.items())
+        return f"{self.actor} declares {self.kind}{target}{extra} [{span}]{forced}"
+
+
+@attrs.frozen
+class ActionCancelled(Event):
+    """A combatant cancelled one of its actions; it counts as resolved in segment ``t``."""
+
+    TYPE: ClassVar[str] = "action.cancelled"
+
+    action: int
+    kind: str
+
+    def describe(self) -> str:
+        return f"{self.actor} cancels {self.kind} #{self.action}"
+
+
+@attrs.frozen
+class DieRolled(Event):
+    """One die draw, with its purpose: every draw of a fight is in its record."""
+
+    TYPE: ClassVar[str] = "die.rolled"
+
+    die: str
+    value: int
+    purpose: str
+
+    def describe(self) -> str:
+        return f"{self.actor or 'table'} rolls {self.die}: {self.value} ({self.purpose})"
+
+
+@attrs.frozen
+class Moved(Event):
+    """A combatant's position changed (metres on the fight's plane)."""
+
+    TYPE: ClassVar[str] = "combatant.moved"
+
+    x: float
+    y: float
+
+    def apply(self, state: FightState) -> None:
+        if self.actor is not None:
+            state.combatants[self.actor].position = (self.x, self.y)
+
+    def describe(self) -> str:
+        return f"{self.actor} moves to ({self.x:g}, {self.y:g})"
+
+
+@attrs.frozen
+class OutOfFight(Event):
+    """A combatant leaves the fight (incapacitated, dead, fled); its actions are dropped."""
+
+    TYPE: ClassVar[str] = "combatant.out"
+
+    reason: str
+
+    def apply(self, state: FightState) -> None:
+        if self.actor is not None:
+            state.remove(self.actor)
+
+    def describe(self) -> str:
+        return f"{self.actor} is out of the fight ({self.reason})"
+
+
+@attrs.frozen
+class FightEnded(Event):
+    """The last line of every record: how the fight ended and which side won."""
+
+    TYPE: ClassVar[str] = "end"
+
+    outcome: str
+    winner: str | None
+    survivors: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        who = f"side {self.winner} wins" if self.winner else "no winner"
+        return f"fight ends: {self.outcome}, {who}"
+
+
+def action_declared(t: int, action: Action) -> ActionDeclared:
+    """The declaration event for an action that starts now."""
+    return ActionDeclared(
+        t=t,
+        actor=action.actor,
+        action=action.id,
+        kind=action.kind,
+        target=action.target,
+        duration=action.duration,
+        ends_in=action.last,
+        forced=action.forced,
+        params=dict(action.params),
+    )

@@ -1,0 +1,475 @@
+"""The Fight: combatants as SimPy processes, the declaration phase, cancellation.
+
+Two kinds of engine events drive a fight, each at most once per segment:
+
+* the **settlement** of segment ``n`` at simulation time ``n + 1`` with priority
+  :data:`SETTLE`, after every normal event of that time: the ruleset resolves every
+  action completing there together;
+* the **declaration phase** at the start of segment ``n`` (time ``n``) with priority
+  :data:`DECIDE`, after the settlement of that time: every combatant who must or may
+  declare decides from the same state, and all declarations are applied together.
+
+Nothing is polled: a combatant's process sleeps until its own action resolves or it
+observes something (another combatant starts, cancels or resolves an action).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import attrs
+import simpy
+from simpy.events import EventPriority
+
+from segsim.actions import Action, ActionSpec, Cancel, Declaration, DeclarationLike
+from segsim.clock import Clock
+from segsim.dice import Dice, Draw
+from segsim.errors import IllegalDeclaration
+from segsim.events import (
+    ActionCancelled,
+    DieRolled,
+    Event,
+    FightEnded,
+    action_declared,
+)
+from segsim.policy import is_reactive, policy_name
+from segsim.rules import Outcome
+from segsim.state import Combatant, FightState
+
+SETTLE = EventPriority(2)
+"""Priority of a settlement: after every NORMAL (1) and URGENT (0) event of its time."""
+DECIDE = EventPriority(3)
+"""Priority of a declaration phase: after the settlement of the same time."""
+LIMIT = EventPriority(4)
+
+RECORD_FORMAT = "segsim-record"
+RECORD_VERSION = "1.0"
+
+Subscriber = Callable[[Event], None]
+
+
+class _Scheduled(simpy.Event):
+    """An event triggered on creation, processed at ``now + delay`` with ``priority``."""
+
+    def __init__(
+        self,
+        env: simpy.Environment,
+        delay: float,
+        priority: EventPriority,
+        at: int,
+        callback: Callable[[_Scheduled], None],
+    ) -> None:
+        self.env = env
+        self.callbacks = [callback]
+        self.at = at
+        self._value = at
+        self._ok = True
+        env.schedule(self, priority, delay)
+
+
+@attrs.define(eq=False)
+class _Phase:
+    event: simpy.Event
+    members: dict[str, bool] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class CombatantSpec:
+    """A combatant to put in a fight: who, on which side, with what sheet and policy."""
+
+    id: str
+    side: str
+    sheet: Any
+    policy: Any
+    name: str = ""
+    position: tuple[float, float] = (0.0, 0.0)
+    is_pc: bool = False
+
+
+class Fight:
+    """One fight of one ruleset, in its own or a host's SimPy environment.
+
+    >>> fight = Fight(ruleset, combatants, seed=7)   # doctest: +SKIP
+    >>> outcome = fight.run()                          # doctest: +SKIP
+
+    Embedded: pass ``env`` (and ``scale``, environment units per segment), call
+    :meth:`start` and wait on :attr:`done`; the fight never calls ``env.run()`` then.
+    """
+
+    def __init__(
+        self,
+        ruleset: Any,
+        combatants: Sequence[CombatantSpec],
+        *,
+        seed: int = 0,
+        dice: Dice | None = None,
+        env: simpy.Environment | None = None,
+        scale: float = 1.0,
+        max_segments: int = 36_000,
+        fight_id: str = "fight",
+        name: str = "",
+        logger: Any = None,
+    ) -> None:
+        if not combatants:
+            raise ValueError("a fight needs combatants")
+        ids = [c.id for c in combatants]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"combatant ids must be unique: {', '.join(dupes)}")
+        if max_segments < 1:
+            raise ValueError("max_segments must be at least 1")
+        self.ruleset = ruleset
+        self.specs = tuple(combatants)
+        self.dice = dice if dice is not None else Dice(seed)
+        self.seed = self.dice.seed
+        self.name = name
+        self.fight_id = fight_id
+        self.max_segments = max_segments
+        self._own_env = env is None
+        self.env: simpy.Environment = env if env is not None else simpy.Environment()
+        self._scale = scale
+        self.clock = Clock(scale=scale, origin=self.env.now, tick=getattr(ruleset, "tick", 1))
+        self.state = FightState(
+            combatants={
+                spec.id: Combatant(
+                    id=spec.id,
+                    side=spec.side,
+                    sheet=spec.sheet,
+                    status=ruleset.new_status(spec.sheet),
+                    policy=spec.policy,
+                    name=spec.name or spec.id,
+                    position=spec.position,
+                    is_pc=spec.is_pc,
+                    order=i,
+                )
+                for i, spec in enumerate(combatants)
+            }
+        )
+        self.history: list[Event] = []
+        self.outcome: Outcome | None = None
+        self.ended = False
+        self.done: simpy.Event = simpy.Event(self.env)
+        self._subscribers: list[tuple[Subscriber, frozenset[str] | None]] = []
+        self._phases: dict[int, _Phase] = {}
+        self._registered: dict[str, int] = {}
+        self._wakes: dict[str, simpy.Event] = {}
+        self._started = False
+        self._t = 0
+        self.dice.sink = self._on_draw
+        if logger is not None:
+            from segsim.log import log_subscriber
+
+            self.subscribe(log_subscriber(logger, fight_id))
+
+    # ------------------------------------------------------------------ public API
+
+    def subscribe(self, callback: Subscriber, types: Iterable[str] | None = None) -> None:
+        """Call ``callback(event)`` for every event (or only those of the given types)."""
+        self._subscribers.append((callback, frozenset(types) if types is not None else None))
+
+    def start(self) -> simpy.Event:
+        """Start the fight's processes in the environment; returns :attr:`done`."""
+        if self._started:
+            raise RuntimeError("this fight has already started")
+        self._started = True
+        self.clock = attrs.evolve(self.clock, origin=self.env.now)
+        self._t = 0
+        for ev in self.ruleset.begin(self.state, self.dice):
+            self._emit(ev)
+        if self._check_outcome(0):
+            return self.done
+        for c in self.state.combatants.values():
+            if c.in_fight:
+                self._register(c, 0, must=True)
+                self.env.process(self._life(c))
+        _Scheduled(
+            self.env,
+            self.clock.delay(self.max_segments),
+            LIMIT,
+            self.max_segments,
+            self._time_limit,
+        )
+        return self.done
+
+    def run(self) -> Outcome:
+        """Run a fight that owns its environment to its end and return the outcome."""
+        if not self._own_env:
+            raise RuntimeError("an embedded fight is run by its host: start() it instead")
+        done = self.start()
+        self.env.run(until=done)
+        assert self.outcome is not None
+        return self.outcome
+
+    @property
+    def segment(self) -> int:
+        """The current segment (start-of-segment boundary of the environment's time)."""
+        return self.clock.segment_at(self.env.now)
+
+    def header(self) -> dict[str, Any]:
+        """The record header: format, version, ruleset and options, seed, full sheets."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "ruleset": self.ruleset.name,
+            "options": dict(self.ruleset.options),
+            "seed": self.seed,
+            "name": self.name,
+            "max_segments": self.max_segments,
+            "combatants": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "side": c.side,
+                    "is_pc": c.is_pc,
+                    "position": list(c.position),
+                    "policy": policy_name(c.policy),
+                    "sheet": self.ruleset.sheet_data(c.sheet),
+                }
+                for c in self.state.combatants.values()
+            ],
+        }
+
+    # ------------------------------------------------------------------ processes
+
+    def _life(self, c: Combatant) -> Any:
+        """A combatant's process: sleep until called to declare, take part, repeat."""
+        while True:
+            registered = self._registered.get(c.id)
+            if registered is None:
+                wake = self._wakes[c.id] = simpy.Event(self.env)
+                seg = yield wake
+            else:
+                seg = registered
+            yield self._phases[seg].event
+            if self.ended or not c.in_fight:
+                return
+
+    def _register(self, c: Combatant, seg: int, *, must: bool) -> None:
+        """Call ``c`` to the declaration phase of segment ``seg``."""
+        phase = self._phases.get(seg)
+        if phase is None:
+            delay = self.clock.delay(seg) - (self.env.now - self.clock.origin)
+            event = _Scheduled(self.env, max(delay, 0), DECIDE, seg, self._run_phase)
+            phase = self._phases[seg] = _Phase(event)
+        phase.members[c.id] = must or phase.members.get(c.id, False)
+        self._registered[c.id] = seg
+        wake = self._wakes.pop(c.id, None)
+        if wake is not None:
+            wake.succeed(seg)
+
+    # ------------------------------------------------------------------ declaration phase
+
+    def _run_phase(self, event: _Scheduled) -> None:
+        seg = event.at
+        phase = self._phases.pop(seg)
+        if self.ended:
+            return
+        self.state.segment = seg
+        self._t = seg
+        combatants = self.state.combatants
+        members = sorted(
+            (combatants[cid] for cid in phase.members if combatants[cid].in_fight),
+            key=lambda c: c.order,
+        )
+        for cid in phase.members:
+            if self._registered.get(cid) == seg:
+                del self._registered[cid]
+        # Consequences of the previous resolution (a lock after a strike) start first.
+        for c in members:
+            forced = self.ruleset.forced(self.state, c.id, seg)
+            if forced:
+                specs = self._plan_all(c, forced, seg, forced=True)
+                self._apply(c, specs, seg)
+        # Everyone decides from the same state; nothing is applied until all are checked.
+        decided: list[tuple[Combatant, list[DeclarationLike | ActionSpec]]] = []
+        for c in members:
+            must = not c.actions
+            if not must and not is_reactive(c.policy) and not phase.members[c.id]:
+                continue
+            obs = self.ruleset.observe(self.state, c.id, seg, must)
+            out = c.policy.decide(obs)
+            decls = _as_list(out)
+            if must and not decls:
+                decls = [self.ruleset.idle(self.state, c.id, seg)]
+            if decls:
+                decided.append((c, self._plan_all(c, decls, seg)))
+        observable: set[str] = set()
+        for c, items in decided:
+            if self._apply(c, items, seg):
+                observable.add(c.id)
+        for c in members:
+            if c.in_fight and not c.actions:  # pragma: no cover - idle() always declares
+                raise RuntimeError(f"{c.id} has nothing to do at segment {seg}")
+        if observable:
+            self._notify_observers(observable, seg + 1)
+        if not self.state.pending and not self._phases:
+            self._end(seg, Outcome("stalemate", None))
+
+    def _plan_all(
+        self, c: Combatant, decls: Sequence[DeclarationLike], seg: int, *, forced: bool = False
+    ) -> list[DeclarationLike | ActionSpec]:
+        """Check one combatant's declarations; raise IllegalDeclaration before any change."""
+        policy = None if forced else policy_name(c.policy)
+        planned: list[ActionSpec] = []
+        out: list[DeclarationLike | ActionSpec] = []
+        try:
+            cancels = [d for d in decls if isinstance(d, Cancel)]
+            if cancels and len(cancels) != len(decls):
+                raise IllegalDeclaration(
+                    "no new action may begin in the segment of a cancellation",
+                    rule="seed 004, Échelonnement des actions dans le temps",
+                )
+            if self.state.cancelled_in.get(c.id) == seg and not cancels:
+                raise IllegalDeclaration(
+                    "no new action may begin in the segment of a cancellation",
+                    rule="seed 004, Échelonnement des actions dans le temps",
+                )
+            for d in decls:
+                if isinstance(d, Cancel):
+                    self._check_cancel(c, d, seg)
+                    out.append(d)
+                elif isinstance(d, Declaration):
+                    spec = self.ruleset.plan(self.state, c.id, d, seg, planned)
+                    if forced:
+                        spec = attrs.evolve(spec, forced=True, public=True)
+                    planned.append(spec)
+                    out.append(spec)
+                else:
+                    raise IllegalDeclaration(
+                        f"a policy returns Declaration or Cancel objects, not {d!r}"
+                    )
+        except IllegalDeclaration as exc:
+            raise exc.located(actor=c.id, segment=seg, policy=policy) from None
+        return out
+
+    def _check_cancel(self, c: Combatant, cancel: Cancel, seg: int) -> None:
+        action = next((a for a in c.actions if a.id == cancel.action), None)
+        if action is None:
+            raise IllegalDeclaration(
+                f"no action #{cancel.action} of {c.id} is in progress", rule="cancellation"
+            )
+        if action.last is not None and seg >= action.last:
+            raise IllegalDeclaration(
+                f"{action.kind} #{action.id} is in its last segment ({action.last}) and can "
+                "no longer be cancelled",
+                rule="seed 004, Échelonnement des actions dans le temps",
+            )
+        self.ruleset.check_cancel(self.state, action, seg)
+
+    def _apply(self, c: Combatant, items: Sequence[DeclarationLike | ActionSpec], seg: int) -> bool:
+        """Start or cancel actions; True if any of it is observable by others."""
+        observable = False
+        for item in items:
+            if isinstance(item, Cancel):
+                old = next(a for a in c.actions if a.id == item.action)
+                new = attrs.evolve(old, duration=seg - old.start + 1, cancelled=True)
+                self._unschedule(old)
+                c.actions = [new if a.id == old.id else a for a in c.actions]
+                self._schedule(new)
+                self.state.cancelled_in[c.id] = seg
+                self._emit(ActionCancelled(t=seg, actor=c.id, action=old.id, kind=old.kind))
+                observable = True
+            elif isinstance(item, ActionSpec):
+                for old in [a for a in c.actions if a.continuous and a.channel == item.channel]:
+                    self._unschedule(old)
+                    c.actions.remove(old)
+                action = Action.from_spec(item, id=self.state.next_action_id, actor=c.id, start=seg)
+                self.state.next_action_id += 1
+                c.actions.append(action)
+                if action.end is not None:
+                    self._schedule(action)
+                self._emit(action_declared(seg, action))
+                observable = observable or not action.continuous
+        return observable
+
+    def _schedule(self, action: Action) -> None:
+        end = action.end
+        assert end is not None
+        batch = self.state.pending.get(end)
+        if batch is None:
+            self.state.pending[end] = [action]
+            delay = self.clock.delay(end) - (self.env.now - self.clock.origin)
+            _Scheduled(self.env, max(delay, 0), SETTLE, end, self._settle)
+        else:
+            batch.append(action)
+
+    def _unschedule(self, action: Action) -> None:
+        if action.end is None:
+            return
+        batch = self.state.pending.get(action.end)
+        if batch is not None:
+            batch[:] = [a for a in batch if a.id != action.id]
+
+    def _notify_observers(self, actors: set[str], seg: int) -> None:
+        for c in self.state.combatants.values():
+            if c.in_fight and is_reactive(c.policy) and (len(actors) > 1 or c.id not in actors):
+                self._register(c, seg, must=False)
+
+    # ------------------------------------------------------------------ settlement
+
+    def _settle(self, event: _Scheduled) -> None:
+        time = event.at
+        batch = self.state.pending.pop(time, None)
+        if self.ended or not batch:
+            return
+        seg = time - 1
+        self._t = seg
+        combatants = self.state.combatants
+        for a in batch:
+            combatants[a.actor].finish(a)
+        batch.sort(key=lambda a: (*self.ruleset.order_key(a), combatants[a.actor].order, a.id))
+        for ev in self.ruleset.resolve(self.state, seg, batch, self.dice):
+            self._emit(ev)
+        self.state.segment = time
+        if self._check_outcome(seg):
+            return
+        actors = {a.actor for a in batch}
+        observable = any(not a.continuous for a in batch)
+        for c in combatants.values():
+            if not c.in_fight:
+                continue
+            if c.id in actors or not c.actions:
+                self._register(c, time, must=not c.actions)
+            elif observable and is_reactive(c.policy):
+                self._register(c, time, must=False)
+
+    # ------------------------------------------------------------------ events & end
+
+    def _on_draw(self, draw: Draw) -> None:
+        self._emit(DieRolled(self._t, draw.actor, draw.die, draw.value, draw.purpose))
+
+    def _emit(self, event: Event) -> None:
+        event.apply(self.state)
+        self.history.append(event)
+        for callback, types in self._subscribers:
+            if types is None or event.TYPE in types:
+                callback(event)
+
+    def _check_outcome(self, seg: int) -> bool:
+        outcome = self.ruleset.outcome(self.state)
+        if outcome is None:
+            return False
+        self._end(seg, outcome)
+        return True
+
+    def _time_limit(self, event: _Scheduled) -> None:
+        if not self.ended:
+            self._end(self.max_segments, Outcome("time limit", None))
+
+    def _end(self, seg: int, outcome: Outcome) -> None:
+        self.ended = True
+        self.outcome = outcome
+        survivors = tuple(c.id for c in self.state.combatants.values() if c.in_fight)
+        self._emit(FightEnded(seg, None, outcome.result, outcome.winner, survivors))
+        self.done.succeed(outcome)
+
+
+def _as_list(out: Any) -> list[DeclarationLike]:
+    if out is None:
+        return []
+    if isinstance(out, Declaration | Cancel):
+        return [out]
+    if isinstance(out, list | tuple):
+        return list(out)
+    raise IllegalDeclaration(f"a policy returns declarations or None, not {out!r}")

@@ -1,0 +1,229 @@
+"""Reading TOML input with errors that name the file, the line and the field.
+
+:class:`Node` wraps one table of a parsed document and remembers its path, so every
+check can report ``file:line: field.path: what is wrong``. Lines are found by a light
+scan of the TOML text (tables, arrays of tables, keys, inline tables).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from segsim.errors import InputError
+
+T = TypeVar("T")
+PathKey = tuple[str | int, ...]
+
+_KEY = r'(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
+_HEADER = re.compile(rf"^\s*(\[\[?)\s*({_KEY}(?:\s*\.\s*{_KEY})*)\s*\]\]?")
+_ASSIGN = re.compile(rf"^\s*({_KEY}(?:\s*\.\s*{_KEY})*)\s*=")
+_INLINE_KEY = re.compile(rf"[{{,]\s*({_KEY})\s*=")
+
+
+def _split_key(text: str) -> list[str]:
+    return [p.strip().strip("\"'") for p in re.findall(rf"{_KEY}", text)]
+
+
+def _index_lines(text: str) -> dict[PathKey, int]:
+    """Map every key path found in the text to the line where it is defined."""
+    found: dict[PathKey, int] = {}
+    arrays: dict[PathKey, int] = {}
+    header: PathKey = ()
+
+    def resolve(names: Sequence[str]) -> PathKey:
+        path: list[str | int] = []
+        for name in names:
+            path.append(name)
+            if tuple(path) in arrays:
+                path.append(arrays[tuple(path)])
+        return tuple(path)
+
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = _HEADER.match(line)
+        if m:
+            names = _split_key(m.group(2))
+            if m.group(1) == "[[":
+                base = (*resolve(names[:-1]), names[-1])
+                arrays[base] = arrays.get(base, -1) + 1
+                header = (*base, arrays[base])
+            else:
+                header = resolve(names)
+            found.setdefault(header, lineno)
+            continue
+        m = _ASSIGN.match(line)
+        if m:
+            key_path = header + tuple(_split_key(m.group(1)))
+            found.setdefault(key_path, lineno)
+            rest = line[m.end() :]
+            if "{" in rest:
+                for sub in _INLINE_KEY.finditer(rest):
+                    found.setdefault((*key_path, sub.group(1).strip("\"'")), lineno)
+    return found
+
+
+class Source:
+    """A TOML document: its path, text and parsed data."""
+
+    def __init__(self, path: str, text: str, data: Mapping[str, Any] | None = None) -> None:
+        self.path = path
+        self.text = text
+        self._lines: dict[PathKey, int] | None = None
+        if data is None:
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                line = getattr(exc, "lineno", None)
+                if line is None:
+                    m = re.search(r"line (\d+)", str(exc))
+                    line = int(m.group(1)) if m else None
+                raise InputError(path, line, "", f"not valid TOML: {exc}") from None
+        self.data: Mapping[str, Any] = data
+
+    @classmethod
+    def read(cls, path: str | Path) -> Source:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(str(path), None, "", f"cannot read: {exc.strerror}") from None
+        return cls(str(path), text)
+
+    @classmethod
+    def from_data(cls, path: str, data: Mapping[str, Any]) -> Source:
+        """Data that did not come from a TOML text (a record header): no line numbers."""
+        return cls(path, "", data)
+
+    def line_of(self, path: PathKey) -> int | None:
+        """The line defining ``path``, or the closest enclosing one found."""
+        if not self.text:
+            return None
+        if self._lines is None:
+            self._lines = _index_lines(self.text)
+        for n in range(len(path), 0, -1):
+            line = self._lines.get(path[:n])
+            if line is not None:
+                return line
+        return None
+
+    def root(self) -> Node:
+        return Node(self, self.data, ())
+
+
+def field_name(path: PathKey) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+_TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+
+
+class Node:
+    """One table of an input document, with typed accessors that report precisely."""
+
+    def __init__(self, source: Source, data: Mapping[str, Any], path: PathKey) -> None:
+        self.source = source
+        self.data = data
+        self.path = path
+        self._used: set[str] = set()
+
+    def error(self, key: str | int | None, message: str) -> InputError:
+        path = self.path if key is None else (*self.path, key)
+        return InputError(self.source.path, self.source.line_of(path), field_name(path), message)
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def _get(self, key: str, required: bool) -> Any:
+        self._used.add(key)
+        if key not in self.data:
+            if required:
+                raise self.error(key, "missing (required field)")
+            return None
+        return self.data[key]
+
+    def value(self, key: str, kind: type[T], default: Any = ..., **checks: Any) -> T:
+        """A scalar field of a given type; required unless a default is given."""
+        raw = self._get(key, default is ...)
+        if raw is None:
+            return default  # type: ignore[no-any-return]
+        return self._check(key, raw, kind, **checks)
+
+    def _check(
+        self,
+        key: str | int,
+        raw: Any,
+        kind: type[T],
+        *,
+        min: float | None = None,
+        max: float | None = None,
+        choices: Sequence[Any] | None = None,
+    ) -> T:
+        ok = isinstance(raw, kind) and not (kind is not bool and isinstance(raw, bool))
+        if kind is float and isinstance(raw, int) and not isinstance(raw, bool):
+            raw, ok = float(raw), True
+        if not ok:
+            raise self.error(key, f"expected {_TYPE_NAMES.get(kind, kind.__name__)}, got {raw!r}")
+        if choices is not None and raw not in choices:
+            raise self.error(key, f"{raw!r} is not one of {', '.join(repr(c) for c in choices)}")
+        if min is not None and raw < min:
+            raise self.error(key, f"{raw!r} is below the minimum {min!r}")
+        if max is not None and raw > max:
+            raise self.error(key, f"{raw!r} is above the maximum {max!r}")
+        return raw  # type: ignore[no-any-return]
+
+    def numbers(self, key: str, kind: type[T], length: int, default: Any = ...) -> tuple[T, ...]:
+        """A fixed-length array of numbers (a position)."""
+        raw = self._get(key, default is ...)
+        if raw is None:
+            return default  # type: ignore[no-any-return]
+        if not isinstance(raw, list) or len(raw) != length:
+            raise self.error(key, f"expected an array of {length} numbers, got {raw!r}")
+        return tuple(self._check(key, v, kind) for v in raw)
+
+    def table(self, key: str, default: Any = ...) -> Node:
+        raw = self._get(key, default is ...)
+        if raw is None:
+            return Node(self.source, default if default is not ... else {}, (*self.path, key))
+        if not isinstance(raw, Mapping):
+            raise self.error(key, f"expected a table, got {raw!r}")
+        return Node(self.source, raw, (*self.path, key))
+
+    def tables(self, key: str, default: Any = ...) -> list[Node]:
+        raw = self._get(key, default is ...)
+        if raw is None:
+            return []
+        if not isinstance(raw, list) or not all(isinstance(v, Mapping) for v in raw):
+            raise self.error(key, "expected an array of tables")
+        return [Node(self.source, v, (*self.path, key, i)) for i, v in enumerate(raw)]
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """Every key of a free-form table (marks them all as used)."""
+        for key, value in self.data.items():
+            self._used.add(key)
+            yield key, value
+
+    def child(self, key: str) -> Node:
+        """A sub-table of a free-form table."""
+        value = self.data[key]
+        if not isinstance(value, Mapping):
+            raise self.error(key, f"expected a table, got {value!r}")
+        self._used.add(key)
+        return Node(self.source, value, (*self.path, key))
+
+    def finish(self) -> None:
+        """Refuse fields nobody read (a typo is an error, not a silent default)."""
+        unknown = [k for k in self.data if k not in self._used]
+        if unknown:
+            raise self.error(unknown[0], "unknown field")

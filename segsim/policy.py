@@ -1,0 +1,104 @@
+"""Policies: the deciding minds of combatants.
+
+A policy receives a frozen :class:`Observation` and returns a declaration, a list of
+declarations, or None ("nothing new": a combatant who must act then waits). Policies are
+plain classes; any object with ``decide(observation)`` is one. A policy whose
+``reactive`` attribute is False is only asked when it must act, which saves work for
+policies that never react to what others start.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+import attrs
+
+from segsim.actions import DeclarationLike, PolicyOutput
+from segsim.errors import SegsimError
+
+
+@attrs.frozen
+class Observation:
+    """What one combatant knows at the start of a segment.
+
+    All combatants deciding in one segment get observations of the same state, built
+    before anyone's declaration is applied (DESIGN, principle 3). ``me`` and ``others``
+    are the ruleset's own frozen views. ``legal()`` lists legal declarations.
+    """
+
+    segment: int
+    actor: str
+    must_act: bool
+    me: Any
+    others: tuple[Any, ...]
+    _legal: Callable[[], tuple[DeclarationLike, ...]] = attrs.field(
+        eq=False, repr=False, alias="legal"
+    )
+
+    def legal(self) -> tuple[DeclarationLike, ...]:
+        """The declarations the ruleset would accept now (each one on its own)."""
+        return self._legal()
+
+    def other(self, cid: str) -> Any:
+        """The view of another combatant by id."""
+        for o in self.others:
+            if o.id == cid:
+                return o
+        raise KeyError(cid)
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Observation in, declaration(s) out."""
+
+    def decide(self, observation: Observation) -> PolicyOutput: ...
+
+
+def policy_name(policy: object) -> str:
+    """The name a policy goes by in records and errors."""
+    name = getattr(policy, "name", None)
+    return name if isinstance(name, str) and name else type(policy).__name__
+
+
+def is_reactive(policy: object) -> bool:
+    return bool(getattr(policy, "reactive", True))
+
+
+_REGISTRY: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
+def register_policy(ruleset: str, name: str, factory: Callable[..., Any]) -> None:
+    """Make a policy available by name in scenarios (``policy = "aggressive"``)."""
+    _REGISTRY[(ruleset, name)] = factory
+
+
+def policy_names(ruleset: str) -> list[str]:
+    return sorted(n for (r, n) in _REGISTRY if r == ruleset)
+
+
+class UnknownPolicy(SegsimError):
+    pass
+
+
+def make_policy(ruleset: str, spec: str, **kwargs: Any) -> Any:
+    """A policy from a registered name or a ``module:Class`` path."""
+    factory = _REGISTRY.get((ruleset, spec))
+    if factory is None and ":" in spec:
+        module_name, _, attr = spec.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+            factory = getattr(module, attr)
+        except (ImportError, AttributeError) as exc:
+            raise UnknownPolicy(f"cannot load policy {spec!r}: {exc}") from None
+    if factory is None:
+        known = ", ".join(policy_names(ruleset)) or "none"
+        raise UnknownPolicy(
+            f"unknown policy {spec!r} for ruleset {ruleset!r} (known: {known}; "
+            "or give module:Class)"
+        )
+    policy = factory(**kwargs)
+    if not callable(getattr(policy, "decide", None)):
+        raise UnknownPolicy(f"{spec!r} has no decide(observation) method")
+    return policy

@@ -1,0 +1,163 @@
+"""Rulesets behind one protocol, and their registry.
+
+A ruleset is pure: it turns the fight state, a batch of completed actions and the dice
+into events. It never touches SimPy; the engine applies the events it returns.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+import attrs
+
+from segsim.actions import Action, ActionSpec, Declaration
+from segsim.dice import Dice
+from segsim.errors import IllegalDeclaration, SegsimError
+from segsim.events import Event
+
+if TYPE_CHECKING:
+    from segsim.input import Node
+    from segsim.policy import Observation
+    from segsim.state import FightState
+
+
+@attrs.frozen
+class Outcome:
+    """How a fight ended: ``result`` ("victory", "stalemate", "time limit"...) and winner."""
+
+    result: str
+    winner: str | None = None
+
+
+class Ruleset(Protocol):
+    """What the engine asks of a ruleset."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    tick: int
+    options: Mapping[str, Any]
+
+    def load_sheet(self, node: Node) -> Any:
+        """A validated character sheet from scenario or record data."""
+        ...
+
+    def sheet_data(self, sheet: Any) -> dict[str, Any]:
+        """The full sheet as plain data (for the record header)."""
+        ...
+
+    def new_status(self, sheet: Any) -> Any:
+        """Fresh mutable per-combatant state for a sheet."""
+        ...
+
+    def begin(self, state: FightState, dice: Dice) -> list[Event]:
+        """Events of the start of the fight (segment 0)."""
+        ...
+
+    def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
+        """Actions the rules impose now, without asking the policy (a lock after a strike)."""
+        ...
+
+    def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
+        """What a combatant who must act does when its policy declares nothing."""
+        ...
+
+    def plan(
+        self,
+        state: FightState,
+        cid: str,
+        declaration: Declaration,
+        segment: int,
+        planned: Sequence[ActionSpec],
+    ) -> ActionSpec:
+        """Check a declaration and time it; raise IllegalDeclaration naming the rule."""
+        ...
+
+    def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
+        """Raise IllegalDeclaration if the ruleset forbids cancelling this action now."""
+        ...
+
+    def order_key(self, action: Action) -> tuple[Any, ...]:
+        """Order of simultaneous completions (the engine adds fighter order, then id)."""
+        ...
+
+    def resolve(
+        self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
+    ) -> list[Event]:
+        """Settle every action completing in ``segment`` together."""
+        ...
+
+    def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        """The frozen view one combatant decides from."""
+        ...
+
+    def outcome(self, state: FightState) -> Outcome | None:
+        """None while the fight goes on."""
+        ...
+
+
+class BaseRuleset:
+    """Defaults shared by rulesets: the fight ends when one side is left."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    tick: int = 1
+    options: Mapping[str, Any]
+
+    def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
+        return []
+
+    def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
+        return Declaration("wait")
+
+    def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
+        if action.continuous:
+            raise IllegalDeclaration(
+                f"{action.kind} #{action.id} is continuous: declare something else instead",
+                rule="cancellation",
+            )
+
+    def order_key(self, action: Action) -> tuple[Any, ...]:
+        return ()
+
+    def outcome(self, state: FightState) -> Outcome | None:
+        sides = state.sides_in_fight()
+        if len(sides) > 1:
+            return None
+        if not sides:
+            return Outcome("all out", None)
+        return Outcome("victory", sides[0])
+
+
+class UnknownRuleset(SegsimError):
+    pass
+
+
+_RULESETS: dict[str, str] = {
+    "rinkanou": "segsim.rules.rinkanou:RinKaNou",
+}
+
+
+def ruleset_names() -> list[str]:
+    return sorted(_RULESETS)
+
+
+def ruleset_class(name: str) -> type[Any]:
+    """The ruleset class registered under ``name``."""
+    path = _RULESETS.get(name)
+    if path is None:
+        raise UnknownRuleset(f"unknown ruleset {name!r} (known: {', '.join(ruleset_names())})")
+    module_name, _, attr = path.partition(":")
+    cls: type[Any] = getattr(importlib.import_module(module_name), attr)
+    return cls
+
+
+def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Any:
+    """A ruleset instance with its options (unknown options are an error)."""
+    return ruleset_class(name)(**dict(options or {}))
+
+
+def register_ruleset(name: str, path: str) -> None:
+    """Register a ruleset class by ``module:Class`` path (for third-party rulesets)."""
+    _RULESETS[name] = path

@@ -1,0 +1,88 @@
+"""The RinKaNou test: d100 roll-under with margins and criticals (RULES-NOTES, "Test").
+
+Success when ``roll <= chance``; margin of success ``Mr = chance - roll`` or margin of
+failure ``Me = roll - chance``. A double (11, 22, ... 99, and 100 read as "00") is
+critical: a critical success when it succeeds, a critical failure when it fails.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import attrs
+
+from segsim.dice import Dice
+from segsim.errors import IllegalDeclaration
+
+DIFFICULTY: Mapping[str, int] = {
+    "cant_miss": 50,  # immanquable
+    "very_easy": 30,  # très facile
+    "easy": 15,  # facile
+    "average": 0,  # moyenne
+    "hard": -15,  # difficile
+    "very_hard": -30,  # très difficile
+    "extremely_hard": -70,  # extrêmement difficile
+}
+"""The difficulty ladder: modifier added to the chance (RULES-NOTES, "Difficulty ladder")."""
+
+
+def difficulty_value(value: object) -> int:
+    """A difficulty given by ladder name or as a signed percentage."""
+    if isinstance(value, bool):
+        raise IllegalDeclaration(f"difficulty {value!r} is neither a name nor a number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value in DIFFICULTY:
+        return DIFFICULTY[value]
+    raise IllegalDeclaration(
+        f"unknown difficulty {value!r} (known: {', '.join(DIFFICULTY)}, or a number)",
+        rule="RULES-NOTES, Difficulty ladder",
+    )
+
+
+def is_double(roll: int) -> bool:
+    return roll == 100 or (roll % 11 == 0 and 11 <= roll <= 99)
+
+
+def tens(roll: int) -> int:
+    """The tens digit of the die (100 -> 10)."""
+    return roll // 10
+
+
+@attrs.frozen
+class TestResult:
+    chance: int
+    roll: int
+
+    @property
+    def success(self) -> bool:
+        return self.roll <= self.chance
+
+    @property
+    def critical(self) -> bool:
+        return is_double(self.roll)
+
+    @property
+    def margin(self) -> int:
+        """Mr on a success, Me on a failure (both non-negative)."""
+        return self.chance - self.roll if self.success else self.roll - self.chance
+
+    @property
+    def mr(self) -> int:
+        return self.margin if self.success else 0
+
+    @property
+    def me(self) -> int:
+        return 0 if self.success else self.margin
+
+
+def roll_test(dice: Dice, chance: int, purpose: str, actor: str | None) -> TestResult:
+    return TestResult(chance, dice.d100(purpose, actor))
+
+
+def simultaneous_malus(other_difficulty: int) -> int:
+    """Malus one rolled action puts on another of the same fighter (seed 004, Actions
+    simultanées): -10 % + the other's difficulty / 2, truncated toward zero, never a bonus.
+    """
+    return min(0, math.trunc(-10 + other_difficulty / 2))

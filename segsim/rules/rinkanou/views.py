@@ -1,0 +1,78 @@
+"""What a RinKaNou fighter sees: its own full state, others' public state.
+
+An opponent's started action, its start segment and its motion class (weapon motion,
+movement) are public; its kind, target and end are hidden until it resolves, unless it is
+public by nature (a forced lock) (RULES-NOTES, "Observability").
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from segsim.actions import Action
+from segsim.rules.rinkanou.content import Sheet, Weapon
+
+MOTION = {
+    "arm": "weapon",
+    "strike": "weapon",
+    "parry": "weapon",
+    "lock": "weapon",
+    "dodge": "movement",
+    "reposition": "movement",
+}
+"""Visible motion class of each action kind (a strike and a parry both start by arming)."""
+
+
+@attrs.frozen
+class SeenAction:
+    """Another fighter's action as an observer sees it; hidden fields are None."""
+
+    id: int
+    start: int
+    motion: str
+    kind: str | None = None
+    target: str | None = None
+    ends_in: int | None = None
+
+
+@attrs.frozen
+class SelfView:
+    id: str
+    side: str
+    position: tuple[float, float]
+    sheet: Sheet
+    armed: bool
+    must_lock: bool
+    ps: int
+    wounds: int
+    wound_level: str
+    wound_malus: int
+    actions: tuple[Action, ...]
+
+    @property
+    def weapon(self) -> Weapon:
+        return self.sheet.weapon
+
+    def doing(self, channel: str) -> Action | None:
+        """The non-continuous action in progress in a channel ("hands", "legs")."""
+        for a in self.actions:
+            if a.channel == channel and not a.continuous:
+                return a
+        return None
+
+
+@attrs.frozen
+class OtherView:
+    id: str
+    side: str
+    position: tuple[float, float]
+    weapon: Weapon
+    armed: bool
+    wound_level: str
+    actions: tuple[SeenAction, ...]
+
+    def motion(self, motion: str) -> SeenAction | None:
+        for a in self.actions:
+            if a.motion == motion:
+                return a
+        return None

@@ -1,0 +1,164 @@
+"""Scenarios: a TOML file describing a fight (ruleset, options, combatants) -> a Fight.
+
+A scenario looks like this::
+
+    [fight]
+    name = "Sabre duel"
+    ruleset = "rinkanou"
+    seed = 7                 # default seed (the command line may override it)
+
+    [[combatant]]
+    id = "robert"
+    side = "blue"
+    fighter = "robert"       # an example fighter of models/<ruleset>/fighters.toml ...
+    policy = "defender"
+    position = [0.0, 0.0]
+
+    [[combatant]]
+    id = "margaret"
+    side = "red"
+    policy = "aggressive"
+    position = [1.5, 0.0]
+    [combatant.sheet]        # ... or a full sheet written inline
+    ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from segsim.errors import InputError
+from segsim.fight import CombatantSpec, Fight
+from segsim.input import Node, Source
+from segsim.policy import UnknownPolicy, make_policy
+from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+
+
+@attrs.frozen
+class CombatantEntry:
+    id: str
+    side: str
+    sheet: Any
+    policy: str
+    name: str
+    position: tuple[float, float]
+    is_pc: bool
+
+
+@attrs.frozen
+class Scenario:
+    """A loaded, validated scenario; :meth:`fight` builds a fresh Fight from it."""
+
+    path: str
+    name: str
+    ruleset: Any
+    combatants: tuple[CombatantEntry, ...]
+    seed: int = 0
+    max_segments: int = 36_000
+
+    def fight(
+        self,
+        seed: int | None = None,
+        *,
+        policies: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Fight:
+        """A new fight of this scenario; ``policies`` replaces policies by combatant id."""
+        policies = dict(policies or {})
+        unknown = sorted(set(policies) - {c.id for c in self.combatants})
+        if unknown:
+            raise ValueError(f"no combatant {', '.join(unknown)} in {self.path}")
+        specs = []
+        for c in self.combatants:
+            policy = policies.get(c.id) or make_policy(self.ruleset.name, c.policy)
+            specs.append(CombatantSpec(c.id, c.side, c.sheet, policy, c.name, c.position, c.is_pc))
+        kwargs.setdefault("max_segments", self.max_segments)
+        return Fight(
+            self.ruleset,
+            specs,
+            seed=self.seed if seed is None else seed,
+            name=self.name,
+            **kwargs,
+        )
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file; errors name the file, line and field."""
+    source = Source.read(path)
+    return scenario_from_source(source)
+
+
+def scenario_from_source(source: Source) -> Scenario:
+    root = source.root()
+    head = root.table("fight")
+    ruleset_name = head.value("ruleset", str)
+    options = root.table("options", {})
+    try:
+        ruleset = get_ruleset(ruleset_name, dict(options.items()))
+    except UnknownRuleset:
+        raise head.error(
+            "ruleset", f"unknown ruleset {ruleset_name!r} (known: {', '.join(ruleset_names())})"
+        ) from None
+    except TypeError as exc:
+        raise root.error("options", f"bad ruleset options: {exc}") from None
+    name = head.value("name", str, "")
+    seed = head.value("seed", int, 0)
+    max_segments = head.value("max_segments", int, 36_000, min=1)
+    head.finish()
+    entries = []
+    seen: set[str] = set()
+    nodes = root.tables("combatant")
+    if len(nodes) < 2:
+        raise root.error("combatant", "a fight needs at least two [[combatant]] entries")
+    for node in nodes:
+        entries.append(_combatant(node, ruleset, seen))
+    if len({e.side for e in entries}) < 2:
+        raise root.error("combatant", "all combatants are on one side: nobody to fight")
+    root.finish()
+    return Scenario(source.path, name, ruleset, tuple(entries), seed, max_segments)
+
+
+def _combatant(node: Node, ruleset: Any, seen: set[str]) -> CombatantEntry:
+    cid = node.value("id", str)
+    if cid in seen:
+        raise node.error("id", f"duplicate combatant id {cid!r}")
+    seen.add(cid)
+    side = node.value("side", str)
+    policy = node.value("policy", str)
+    try:
+        make_policy(ruleset.name, policy)
+    except UnknownPolicy as exc:
+        raise node.error("policy", str(exc)) from None
+    if node.has("fighter") and node.has("sheet"):
+        raise node.error("sheet", "give either fighter (an example fighter) or sheet, not both")
+    if node.has("fighter"):
+        fighter = node.value("fighter", str)
+        known = ruleset.content.fighters
+        if fighter not in known:
+            raise node.error(
+                "fighter", f"unknown fighter {fighter!r} (known: {', '.join(sorted(known))})"
+            )
+        sheet = ruleset.load_sheet(known[fighter])
+    elif node.has("sheet"):
+        sheet = ruleset.load_sheet(node.table("sheet"))
+    else:
+        raise node.error("sheet", 'missing: give fighter = "..." or a [combatant.sheet] table')
+    position = node.numbers("position", float, 2, (0.0, 0.0))
+    entry = CombatantEntry(
+        id=cid,
+        side=side,
+        sheet=sheet,
+        policy=policy,
+        name=node.value("name", str, "") or getattr(sheet, "name", "") or cid,
+        position=(position[0], position[1]),
+        is_pc=node.value("is_pc", bool, False),
+    )
+    node.finish()
+    return entry
+
+
+__all__ = ["InputError", "Scenario", "load_scenario"]
