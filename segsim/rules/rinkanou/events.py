@@ -19,6 +19,7 @@ class TestRolled(Event):
     chance (``modifiers``)."""
 
     TYPE: ClassVar[str] = "test.rolled"
+    __test__: ClassVar[bool] = False  # not a pytest class
 
     action: int | None
     test: str

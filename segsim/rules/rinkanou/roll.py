@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import ClassVar
 
 import attrs
 
@@ -52,6 +53,10 @@ def tens(roll: int) -> int:
 
 @attrs.frozen
 class TestResult:
+    """A d100 test's chance and roll, and what follows from them."""
+
+    __test__: ClassVar[bool] = False  # not a pytest class
+
     chance: int
     roll: int
 

@@ -1,0 +1,114 @@
+"""Helpers for testing fights, for segsim's tests and users' tests alike.
+
+* :class:`Scripted`: a policy that declares what a script says at given segments and
+  remembers every observation it was shown;
+* :func:`sheet`: an example fighter's sheet with fields replaced;
+* :func:`build_fight`: a fight from a few lines, with loaded dice or a seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.dice import Dice, LoadedDice
+from segsim.fight import CombatantSpec, Fight
+from segsim.policy import Observation
+from segsim.rules import get_ruleset
+
+ScriptEntry = (
+    DeclarationLike
+    | Sequence[DeclarationLike]
+    | Callable[[Observation], DeclarationLike | Sequence[DeclarationLike] | None]
+)
+
+
+class Scripted:
+    """Declares ``script[segment]`` when asked at that segment, else nothing.
+
+    It keeps a wait running until its next scripted segment, so it is called then.
+
+    A script value is one declaration, a list of them, or a function of the observation
+    returning either (to cancel an action whose id is only known then). Observations are
+    kept in :attr:`seen` so tests can check what the combatant knew.
+    """
+
+    def __init__(
+        self,
+        script: Mapping[int, ScriptEntry] | None = None,
+        *,
+        name: str = "scripted",
+        reactive: bool = True,
+    ) -> None:
+        self.script = dict(script or {})
+        self.name = name
+        self.reactive = reactive
+        self.seen: list[Observation] = []
+
+    def decide(self, observation: Observation) -> PolicyOutput:
+        self.seen.append(observation)
+        seg = observation.segment
+        out = self.script.get(seg)
+        if callable(out):
+            out = out(observation)
+        decls: list[DeclarationLike] = (
+            [] if out is None else [out] if isinstance(out, Declaration | Cancel) else list(out)
+        )
+        later = [s for s in self.script if s > seg]
+        if later and not any(isinstance(d, Declaration) and d.kind == "wait" for d in decls):
+            alarm = min(later)
+            actions = getattr(observation.me, "actions", ())
+            if not any(a.kind == "wait" and a.params.get("until") == alarm for a in actions):
+                decls.append(Declaration("wait", params={"until": alarm}))
+        return decls or None
+
+    def seen_at(self, segment: int) -> Observation:
+        """The observation shown at a segment (the last one if asked twice)."""
+        found = [o for o in self.seen if o.segment == segment]
+        if not found:
+            raise KeyError(f"{self.name} was not asked at segment {segment}")
+        return found[-1]
+
+
+def declare(kind: str, target: str | None = None, **params: Any) -> Declaration:
+    """Shorthand: ``declare("strike", "b", blow="cut")``."""
+    return Declaration(kind, target, params)
+
+
+def sheet(fighter: str = "robert", ruleset: str = "rinkanou", **changes: Any) -> Any:
+    """An example fighter's sheet from ``models/``, with attributes replaced."""
+    rules = get_ruleset(ruleset)
+    base = rules.load_sheet(rules.content.fighters[fighter])
+    return attrs.evolve(base, **changes) if changes else base
+
+
+def build_fight(
+    fighters: Mapping[str, tuple[str, Any, Any]],
+    *,
+    ruleset: str | Any = "rinkanou",
+    dice: Iterable[int | tuple[str, int]] | Dice | None = None,
+    seed: int = 0,
+    positions: Mapping[str, tuple[float, float]] | None = None,
+    **kwargs: Any,
+) -> Fight:
+    """A fight from ``{id: (side, sheet-or-fighter-name, policy)}``.
+
+    ``dice`` may be a list of faces (loaded dice: the fight fails loudly if it needs
+    more) or a :class:`Dice`; otherwise the dice are seeded with ``seed``.
+    """
+    rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    specs = []
+    for i, (cid, (side, who, policy)) in enumerate(fighters.items()):
+        the_sheet = rules.load_sheet(rules.content.fighters[who]) if isinstance(who, str) else who
+        pos = (positions or {}).get(cid, (1.5 * i, 0.0))
+        specs.append(CombatantSpec(cid, side, the_sheet, policy, position=pos))
+    if dice is None:
+        the_dice: Dice = Dice(seed)
+    elif isinstance(dice, Dice):
+        the_dice = dice
+    else:
+        the_dice = LoadedDice(dice)
+    return Fight(rules, specs, dice=the_dice, **kwargs)

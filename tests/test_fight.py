@@ -1,0 +1,302 @@
+"""The engine: declaration phase, timing, cancellation, wake-ups (seed 004, DESIGN)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import simpy
+
+from segsim import Cancel, IllegalDeclaration
+from segsim.events import Event
+from segsim.fight import Fight
+from segsim.rules.rinkanou.events import AttackResolved, TestRolled, WeaponState
+from segsim.testing import Scripted, build_fight, declare
+
+
+def duel(
+    robert: dict[int, Any], margaret: dict[int, Any], dice: list[int] | None = None, **kw: Any
+) -> tuple[Fight, Scripted, Scripted]:
+    a = Scripted(robert, name="robert-script")
+    b = Scripted(margaret, name="margaret-script")
+    fight = build_fight(
+        {"robert": ("blue", "robert", a), "margaret": ("red", "margaret", b)},
+        dice=dice if dice is not None else [],
+        **kw,
+    )
+    return fight, a, b
+
+
+def of_type(fight: Fight, cls: type[Event]) -> list[Any]:
+    return [e for e in fight.history if isinstance(e, cls)]
+
+
+ATTACK = {0: declare("arm"), 3: declare("strike", "robert", blow="cut")}
+
+
+def test_an_action_declared_at_4_for_3_segments_resolves_in_segment_6() -> None:
+    """Seed 004: started in segment 4 and lasting 3, it ends in segment 6."""
+    fight, _, _ = duel({4: declare("dodge")}, {}, dice=[50])
+    fight.run()
+    declared = [e for e in fight.history if e.TYPE == "action.declared" and e.kind == "dodge"]
+    assert declared[0].t == 4 and declared[0].ends_in == 6
+    [test] = of_type(fight, TestRolled)
+    assert test.t == 6 and test.test == "dodge"
+
+
+def test_attack_is_arm_then_strike_then_a_forced_lock_of_3_segments() -> None:
+    fight, _, _ = duel({}, ATTACK, dice=[90])  # the attack misses
+    fight.run()
+    kinds = [
+        (e.t, e.kind, e.ends_in, e.forced)
+        for e in fight.history
+        if e.TYPE == "action.declared" and e.actor == "margaret" and e.kind != "wait"
+    ]
+    assert kinds[:3] == [(0, "arm", 2, False), (3, "strike", 5, False), (6, "lock", 8, True)]
+    states = [(e.t, e.armed, e.must_lock) for e in of_type(fight, WeaponState)]
+    assert states == [(2, True, False), (5, False, True), (8, False, False)]
+
+
+# Margaret: chance 55 sabre + 25 agility - 5 (gambeson... Robert wears leather: -5) = 75.
+# Robert's dodge against Mr 55: 45 dodge + 30 agility - 55 = 20.
+
+
+def test_a_dodge_ending_in_the_same_segment_as_the_attack_opposes_it() -> None:
+    fight, _, _ = duel({3: declare("dodge")}, ATTACK, dice=[20, 10])
+    fight.run()
+    attack, dodge = of_type(fight, TestRolled)
+    assert (attack.test, attack.chance, attack.margin) == ("attack", 75, 55)
+    assert (dodge.test, dodge.t, dodge.chance, dodge.success) == ("dodge", 5, 20, True)
+    assert dodge.modifiers["attacker Mr"] == -55
+    [result] = of_type(fight, AttackResolved)
+    assert result.result == "dodged"
+    assert not [e for e in fight.history if e.TYPE == "wound.taken"]
+
+
+@pytest.mark.parametrize(("dodge_at", "dice"), [(2, [50, 20, 15]), (4, [20, 15, 50])])
+def test_a_dodge_ending_earlier_or_later_is_its_own_action_and_the_blow_lands(
+    dodge_at: int, dice: list[int]
+) -> None:
+    """Seed 004, "Esquive": too early and the attacker follows; too late is too late."""
+    fight, _, _ = duel({dodge_at: declare("dodge")}, ATTACK, dice=dice)
+    fight.run()
+    tests = {(t.test, t.t) for t in of_type(fight, TestRolled)}
+    assert tests == {("attack", 5), ("dodge", dodge_at + 2)}
+    lone = next(t for t in of_type(fight, TestRolled) if t.test == "dodge")
+    assert "attacker Mr" not in lone.modifiers
+    [result] = of_type(fight, AttackResolved)
+    assert result.result == "hit"
+    [wound] = [e for e in fight.history if e.TYPE == "wound.taken"]
+    assert wound.actor == "robert" and wound.location == "chest"  # location roll 15
+
+
+def test_a_failed_dodge_lets_the_blow_through() -> None:
+    fight, _, _ = duel({3: declare("dodge")}, ATTACK, dice=[20, 21, 15])
+    fight.run()
+    [result] = of_type(fight, AttackResolved)
+    assert result.result == "hit"
+
+
+def hands(obs: Any) -> Any:
+    return obs.me.doing("hands")
+
+
+def test_cancellation_before_the_last_segment_resolves_the_action_at_once() -> None:
+    fight, _, margaret = duel({}, {0: declare("arm"), 1: lambda obs: Cancel(hands(obs).id)})
+    batches: list[list[Any]] = []
+    resolve = fight.ruleset.resolve
+
+    def spy(state: Any, segment: int, batch: Any, dice: Any) -> Any:
+        batches.append([(segment, a.kind, a.cancelled, a.last) for a in batch])
+        return resolve(state, segment, batch, dice)
+
+    fight.ruleset.resolve = spy
+    fight.run()
+    [cancel] = [e for e in fight.history if e.TYPE == "action.cancelled"]
+    assert (cancel.t, cancel.actor, cancel.kind) == (1, "margaret", "arm")
+    # Handed to the ruleset like any completion, in the cancellation's segment, flagged.
+    assert [(1, "arm", True, 1)] in batches
+    assert not fight.state.combatants["margaret"].status.armed
+    # Margaret is asked again at segment 2, not before.
+    assert [o.segment for o in margaret.seen if o.must_act] == [0, 2]
+
+
+def test_no_cancellation_in_the_last_segment() -> None:
+    fight, _, _ = duel({}, {0: declare("arm"), 2: lambda obs: Cancel(hands(obs).id)})
+    with pytest.raises(IllegalDeclaration, match="last segment") as err:
+        fight.run()
+    assert err.value.segment == 2 and err.value.actor == "margaret"
+    assert "Échelonnement" in err.value.rule
+
+
+def test_no_new_action_in_the_segment_of_a_cancellation() -> None:
+    cancel_and_dodge = lambda obs: [Cancel(hands(obs).id), declare("dodge")]  # noqa: E731
+    fight, _, _ = duel({}, {0: declare("arm"), 1: cancel_and_dodge})
+    with pytest.raises(IllegalDeclaration, match="no new action may begin"):
+        fight.run()
+
+
+def test_cancelling_an_unknown_action_is_illegal() -> None:
+    fight, _, _ = duel({}, {0: declare("arm"), 1: Cancel(999)})
+    with pytest.raises(IllegalDeclaration, match="no action #999"):
+        fight.run()
+
+
+def test_simultaneous_declarations_cannot_see_each_other() -> None:
+    """DESIGN, principle 3: both decide at segment 0 from the same state."""
+    fight, robert, margaret = duel({0: declare("arm")}, {0: declare("arm")})
+    fight.run()
+    at0 = margaret.seen_at(0)
+    assert at0.other("robert").actions == ()
+    assert robert.seen_at(0).other("margaret").actions == ()
+    # One segment later the start is public, its kind and end are not (RULES-NOTES).
+    seen = margaret.seen_at(1).other("robert").actions
+    assert len(seen) == 1
+    assert (seen[0].start, seen[0].motion, seen[0].kind, seen[0].ends_in) == (
+        0,
+        "weapon",
+        None,
+        None,
+    )
+
+
+def test_observers_are_woken_by_a_start_and_by_a_resolution() -> None:
+    fight, robert, _ = duel({}, {0: declare("arm")})
+    fight.run()
+    asked = [o.segment for o in robert.seen]
+    # 0: must act (waits); 1: margaret's start is visible; 3: her arm resolved at the
+    # end of segment 2.
+    assert asked[:3] == [0, 1, 3]
+
+
+def test_an_illegal_declaration_names_the_rule_and_changes_nothing() -> None:
+    fight, _, _ = duel({0: declare("arm")}, {0: declare("strike", "robert")})
+    with pytest.raises(IllegalDeclaration) as err:
+        fight.run()
+    assert err.value.policy == "margaret-script" and err.value.segment == 0
+    assert "Armer + Frapper" in err.value.rule
+    assert "segment 0, margaret, policy margaret-script" in str(err.value)
+    # Robert's legal declaration of the same segment was not applied either.
+    assert fight.state.combatants["robert"].actions == []
+    assert not [e for e in fight.history if e.TYPE == "action.declared"]
+    assert fight.state.next_action_id == 1
+
+
+@pytest.mark.parametrize(
+    ("declaration", "message"),
+    [
+        (declare("fly"), "unknown action 'fly'"),
+        (declare("strike", "nobody", blow="cut"), "a strike needs an armed blow"),
+        ([declare("arm"), declare("arm")], "both need the hands"),
+        (declare("arm", speed=2), "takes no parameter speed"),
+        (declare("dodge", difficulty="trivial"), "unknown difficulty"),
+        (declare("wait", until=0), "later segment"),
+        (declare("lock"), "only a strike is followed by a lock"),
+    ],
+)
+def test_illegal_declarations(declaration: Any, message: str) -> None:
+    fight, _, _ = duel({}, {0: declaration})
+    with pytest.raises(IllegalDeclaration, match=message):
+        fight.run()
+
+
+def test_strike_target_must_be_an_opponent_in_the_fight() -> None:
+    fight, _, _ = duel({}, {0: declare("arm"), 3: declare("strike", "margaret")})
+    with pytest.raises(IllegalDeclaration, match="same side"):
+        fight.run()
+    fight, _, _ = duel({}, {0: declare("arm"), 3: declare("strike", "ghost")})
+    with pytest.raises(IllegalDeclaration, match="no combatant 'ghost'"):
+        fight.run()
+
+
+def test_a_policy_must_return_declarations() -> None:
+    fight, _, _ = duel({}, {0: "arm"})
+    with pytest.raises(IllegalDeclaration, match="returns Declaration or Cancel"):
+        fight.run()
+
+
+def test_strike_during_the_lock_is_illegal() -> None:
+    fight, _, _ = duel({}, {**ATTACK, 6: declare("arm")}, dice=[90])
+    with pytest.raises(IllegalDeclaration, match="both need the hands"):
+        fight.run()
+
+
+def test_everyone_waiting_ends_in_a_stalemate() -> None:
+    fight, _, _ = duel({}, {})
+    outcome = fight.run()
+    assert outcome.result == "stalemate"
+    assert fight.history[-1].TYPE == "end"
+
+
+def test_time_limit() -> None:
+    fight, _, _ = duel({0: declare("wait", until=50)}, {}, max_segments=20)
+    assert fight.run().result == "time limit"
+    assert fight.history[-1].t == 20
+
+
+class CountingEnvironment(simpy.Environment):  # type: ignore[misc]
+    def __init__(self) -> None:
+        super().__init__()
+        self.scheduled = 0
+
+    def schedule(self, event: Any, priority: Any = 1, delay: Any = 0) -> None:
+        self.scheduled += 1
+        super().schedule(event, priority, delay)
+
+
+@pytest.mark.parametrize("idle", [10, 1000])
+def test_idle_time_costs_nothing(idle: int) -> None:
+    """No per-segment polling: 1,000 idle segments cost what 10 do."""
+    counts = []
+    for length in (10, idle):
+        env = CountingEnvironment()
+        fight, _, _ = duel(
+            {0: declare("wait", until=length), length: declare("arm")},
+            {},
+            env=env,
+        )
+        fight.start()
+        env.run(until=fight.done)
+        counts.append(env.scheduled)
+    assert counts[0] == counts[1]
+
+
+def test_embedded_fight_keeps_host_time_and_never_runs_the_environment() -> None:
+    env = simpy.Environment()
+    host_ticks: list[float] = []
+
+    def host() -> Any:
+        while True:
+            host_ticks.append(env.now)
+            yield env.timeout(1.0)  # the host counts seconds
+
+    env.process(host())
+    env.run(until=2.0)
+    fight, _, _ = duel({}, ATTACK, dice=[90], env=env, scale=0.1)
+    with pytest.raises(RuntimeError, match="host"):
+        fight.run()
+    done = fight.start()
+    env.run(until=done)
+    # The strike ends in segment 5, resolved at host time 2.0 + 0.6 s; stalemate at 9.
+    assert fight.history[-1].TYPE == "end"
+    assert fight.history[-1].t == 9
+    assert env.now == pytest.approx(2.0 + 0.9)
+
+
+def test_subscribers_get_events_by_type() -> None:
+    fight, _, _ = duel({}, ATTACK, dice=[90])
+    seen: list[str] = []
+    everything: list[Event] = []
+    fight.subscribe(lambda e: seen.append(e.TYPE), types=["test.rolled", "end"])
+    fight.subscribe(everything.append)
+    fight.run()
+    assert seen == ["test.rolled", "end"]
+    assert everything == fight.history
+
+
+def test_duplicate_ids_and_empty_fights_are_refused() -> None:
+    fight, _, _ = duel({}, {})
+    with pytest.raises(ValueError, match="unique: robert"):
+        Fight(fight.ruleset, [fight.specs[0], fight.specs[0]])
+    with pytest.raises(ValueError, match="needs combatants"):
+        Fight(fight.ruleset, [])
