@@ -47,11 +47,8 @@ class Combatant:
         """Move an action from in progress to recent, keeping only what still overlaps."""
         self.actions = [a for a in self.actions if a.id != action.id]
         self.recent.append(action)
-        horizon = min((a.start for a in self.actions), default=None)
-        if horizon is None:
-            self.recent = [action]
-        else:
-            self.recent = [a for a in self.recent if a.last is None or a.last >= horizon]
+        horizon = min(a.start for a in [*self.actions, action])
+        self.recent = [a for a in self.recent if a.last is None or a.last >= horizon]
 
 
 @attrs.define(eq=False)
