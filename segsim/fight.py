@@ -152,8 +152,9 @@ class Fight:
         self.done: simpy.Event = simpy.Event(self.env)
         self._subscribers: list[tuple[Subscriber, frozenset[str] | None]] = []
         self._phases: dict[int, _Phase] = {}
-        self._registered: dict[str, int] = {}
+        self._due: dict[str, list[int]] = {cid: [] for cid in self.state.combatants}
         self._wakes: dict[str, simpy.Event] = {}
+        self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
         self._started = False
         self._t = 0
         self.dice.sink = self._on_draw
@@ -233,14 +234,15 @@ class Fight:
     # ------------------------------------------------------------------ processes
 
     def _life(self, c: Combatant) -> Any:
-        """A combatant's process: sleep until called to declare, take part, repeat."""
+        """A combatant's process: wait for its next decision point (the phase in which it
+        is due: its action's completion, or something it observed), take part, repeat."""
+        due = self._due[c.id]
         while True:
-            registered = self._registered.get(c.id)
-            if registered is None:
+            if due:
+                seg = min(due)
+            else:
                 wake = self._wakes[c.id] = simpy.Event(self.env)
                 seg = yield wake
-            else:
-                seg = registered
             yield self._phases[seg].event
             if self.ended or not c.in_fight:
                 return
@@ -252,8 +254,13 @@ class Fight:
             delay = self.clock.delay(seg) - (self.env.now - self.clock.origin)
             event = _Scheduled(self.env, max(delay, 0), DECIDE, seg, self._run_phase)
             phase = self._phases[seg] = _Phase(event)
-        phase.members[c.id] = must or phase.members.get(c.id, False)
-        self._registered[c.id] = seg
+        members = phase.members
+        if c.id in members:
+            if must:
+                members[c.id] = True
+            return
+        members[c.id] = must
+        self._due[c.id].append(seg)
         wake = self._wakes.pop(c.id, None)
         if wake is not None:
             wake.succeed(seg)
@@ -268,16 +275,16 @@ class Fight:
         self.state.segment = seg
         self._t = seg
         combatants = self.state.combatants
-        members = sorted(
-            (combatants[cid] for cid in phase.members if combatants[cid].in_fight),
-            key=lambda c: c.order,
-        )
-        for cid in phase.members:
-            if self._registered.get(cid) == seg:
-                del self._registered[cid]
+        members = [combatants[cid] for cid in phase.members]
+        for c in members:
+            self._due[c.id].remove(seg)
+        members = [c for c in members if c.in_fight]
+        if len(members) > 1:
+            members.sort(key=_by_order)
+        ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
         for c in members:
-            forced = self.ruleset.forced(self.state, c.id, seg)
+            forced = ruleset.forced(self.state, c.id, seg)
             if forced:
                 specs = self._plan_all(c, forced, seg, forced=True)
                 self._apply(c, specs, seg)
@@ -285,13 +292,20 @@ class Fight:
         decided: list[tuple[Combatant, list[DeclarationLike | ActionSpec]]] = []
         for c in members:
             must = not c.actions
-            if not must and not is_reactive(c.policy) and not phase.members[c.id]:
+            if not must and not self._reactive[c.id] and not phase.members[c.id]:
                 continue
-            obs = self.ruleset.observe(self.state, c.id, seg, must)
+            obs = ruleset.observe(self.state, c.id, seg, must)
             out = c.policy.decide(obs)
-            decls = _as_list(out)
+            if out is None:
+                decls: list[Any] = []
+            elif isinstance(out, list):
+                decls = out
+            elif isinstance(out, tuple):
+                decls = list(out)
+            else:
+                decls = [out]
             if must and not decls:
-                decls = [self.ruleset.idle(self.state, c.id, seg)]
+                decls = [ruleset.idle(self.state, c.id, seg)]
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
         observable: set[str] = set()
@@ -367,6 +381,7 @@ class Fight:
                 self._unschedule(old)
                 c.actions = [new if a.id == old.id else a for a in c.actions]
                 self._schedule(new)
+                self._register(c, seg + 1, must=False)
                 self.state.cancelled_in[c.id] = seg
                 self._emit(ActionCancelled(t=seg, actor=c.id, action=old.id, kind=old.kind))
                 observable = True
@@ -379,6 +394,7 @@ class Fight:
                 c.actions.append(action)
                 if action.end is not None:
                     self._schedule(action)
+                    self._register(c, action.end, must=False)
                 self._emit(action_declared(seg, action))
                 observable = observable or not action.continuous
         return observable
@@ -403,7 +419,7 @@ class Fight:
 
     def _notify_observers(self, actors: set[str], seg: int) -> None:
         for c in self.state.combatants.values():
-            if c.in_fight and is_reactive(c.policy) and (len(actors) > 1 or c.id not in actors):
+            if c.in_fight and self._reactive[c.id] and (len(actors) > 1 or c.id not in actors):
                 self._register(c, seg, must=False)
 
     # ------------------------------------------------------------------ settlement
@@ -431,7 +447,7 @@ class Fight:
                 continue
             if c.id in actors or not c.actions:
                 self._register(c, time, must=not c.actions)
-            elif observable and is_reactive(c.policy):
+            elif observable and self._reactive[c.id]:
                 self._register(c, time, must=False)
 
     # ------------------------------------------------------------------ events & end
@@ -465,11 +481,5 @@ class Fight:
         self.done.succeed(outcome)
 
 
-def _as_list(out: Any) -> list[DeclarationLike]:
-    if out is None:
-        return []
-    if isinstance(out, Declaration | Cancel):
-        return [out]
-    if isinstance(out, list | tuple):
-        return list(out)
-    raise IllegalDeclaration(f"a policy returns declarations or None, not {out!r}")
+def _by_order(c: Combatant) -> int:
+    return c.order
