@@ -140,10 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"engine, no rules: {n_eng:,} actions in {t_eng:.3f} s ({n_eng / t_eng:,.0f} per s)")
     per_bare = t_bare / n_bare
     per_eng = t_eng / n_eng
-    print(f"engine overhead (2 fighters, same schedule): {per_eng / per_bare:.2f}x bare SimPy (target <= 2)")
+    ratio = per_eng / per_bare
+    print(f"engine overhead (2 fighters, same schedule): {ratio:.2f}x bare SimPy (target <= 2)")
 
     n = 100 * scale
-    t_duel, (count, actions) = best_of(repeat, lambda: duels(n, ROOT / "examples/scenarios/duel.toml"))
+    duel = ROOT / "examples/scenarios/duel.toml"
+    t_duel, (count, actions) = best_of(repeat, lambda: duels(n, duel))
     print(
         f"RinKaNou duels (duel.toml, defender vs aggressive): {count / t_duel:,.0f} duels per s, "
         f"{actions / t_duel:,.0f} actions per s (target >= 4,000 duels per s)"

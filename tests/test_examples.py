@@ -25,7 +25,9 @@ def test_example_scenarios_run_to_an_end(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.py")), ids=lambda p: p.name)
-def test_example_scripts_run(path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_example_scripts_run(
+    path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sys, "argv", [str(path)])
     monkeypatch.chdir(ROOT)
     runpy.run_path(str(path), run_name="__main__")

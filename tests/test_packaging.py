@@ -11,8 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_wheel_contains_models_and_py_typed(tmp_path: Path) -> None:
+    pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [*pip, "-w", str(tmp_path), str(ROOT)],
         check=True,
         capture_output=True,
     )
