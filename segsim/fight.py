@@ -15,7 +15,7 @@ observes something (another combatant starts, cancels or resolves an action).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -85,6 +85,9 @@ class CombatantSpec:
     name: str = ""
     position: tuple[float, float] = (0.0, 0.0)
     is_pc: bool = False
+    setup: Mapping[str, Any] = attrs.field(factory=dict)
+    """Ruleset-specific situation of this combatant at the start (surprised, command
+    points...): the game master's calls, as scenario data."""
 
 
 class Fight:
@@ -142,6 +145,7 @@ class Fight:
                     position=spec.position,
                     is_pc=spec.is_pc,
                     order=i,
+                    setup=spec.setup,
                 )
                 for i, spec in enumerate(combatants)
             }
@@ -155,6 +159,10 @@ class Fight:
         self._due: dict[str, list[int]] = {cid: [] for cid in self.state.combatants}
         self._wakes: dict[str, simpy.Event] = {}
         self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
+        self._policies: dict[str, list[tuple[int, str, bool]]] = {
+            c.id: [(0, policy_name(c.policy), self._reactive[c.id])] for c in combatants
+        }
+        self._calls: list[tuple[str, int]] = []
         self._started = False
         self._t = 0
         self.dice.sink = self._on_draw
@@ -184,6 +192,9 @@ class Fight:
             if c.in_fight:
                 self._register(c, 0, must=True)
                 self.env.process(self._life(c))
+        for cid, seg in self._calls:
+            self._register(self.state.combatants[cid], seg, must=True)
+        self._calls.clear()
         _Scheduled(
             self.env,
             self.clock.delay(self.max_segments),
@@ -207,6 +218,39 @@ class Fight:
         """The current segment (start-of-segment boundary of the environment's time)."""
         return self.clock.segment_at(self.env.now)
 
+    def call_at(self, cid: str, segment: int) -> None:
+        """Call a combatant to the declaration phase of ``segment`` whatever its policy's
+        reactivity (scripted and replayed fights declare at fixed segments).
+
+        Calls made before :meth:`start` wait for it; later ones must name a segment whose
+        phase has not run yet.
+        """
+        if cid not in self.state.combatants:
+            raise ValueError(f"no combatant {cid!r} in this fight")
+        if not self._started:
+            self._calls.append((cid, segment))
+            return
+        if segment < self.segment:
+            raise ValueError(f"segment {segment} is past (now {self.segment})")
+        self._register(self.state.combatants[cid], segment, must=True)
+
+    def replace_policy(self, cid: str, policy: Any) -> None:
+        """Let ``policy`` decide for ``cid`` from the current segment on (a what-if branch).
+
+        The combatant is called to the current segment's declaration phase, and the
+        change is written in the record header (``changes``) so the record replays.
+        """
+        if cid not in self.state.combatants:
+            raise ValueError(f"no combatant {cid!r} in this fight")
+        self.state.combatants[cid].policy = policy
+        reactive = self._reactive[cid] = is_reactive(policy)
+        entry = (self.segment if self._started else 0, policy_name(policy), reactive)
+        if self._started:
+            self._policies[cid].append(entry)
+            self.call_at(cid, entry[0])
+        else:
+            self._policies[cid][0] = entry
+
     def header(self) -> dict[str, Any]:
         """The record header: format, version, ruleset and options, seed, full sheets."""
         return {
@@ -224,12 +268,26 @@ class Fight:
                     "side": c.side,
                     "is_pc": c.is_pc,
                     "position": list(c.position),
-                    "policy": policy_name(c.policy),
+                    **self._policy_entry(c.id),
                     "sheet": self.ruleset.sheet_data(c.sheet),
                 }
                 for c in self.state.combatants.values()
             ],
         }
+
+    def _policy_entry(self, cid: str) -> dict[str, Any]:
+        """Header fields of a combatant's policy: the first one, then any replacements."""
+        (_, name, reactive), *changes = self._policies[cid]
+        entry: dict[str, Any] = {"policy": name, "reactive": reactive}
+        if changes:
+            entry["changes"] = [{"at": t, "policy": n, "reactive": r} for t, n, r in changes]
+        return entry
+
+    def _repr_svg_(self) -> str:
+        """The fight's timeline as SVG, so a notebook shows it."""
+        from segsim.timeline import timeline_svg
+
+        return timeline_svg(self)
 
     # ------------------------------------------------------------------ processes
 
@@ -396,7 +454,7 @@ class Fight:
                     self._schedule(action)
                     self._register(c, action.end, must=False)
                 self._emit(action_declared(seg, action))
-                observable = observable or not action.continuous
+                observable = observable or action.visible
         return observable
 
     def _schedule(self, action: Action) -> None:
@@ -441,7 +499,7 @@ class Fight:
         if self._check_outcome(seg):
             return
         actors = {a.actor for a in batch}
-        observable = any(not a.continuous for a in batch)
+        observable = any(a.visible for a in batch)
         for c in combatants.values():
             if not c.in_fight:
                 continue
