@@ -13,10 +13,12 @@ from typing import Any, TypeAlias
 
 import attrs
 
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
 
 def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    if value is None:
-        return MappingProxyType({})
+    if value is None or (not value and value is not EMPTY):
+        return EMPTY
     if isinstance(value, MappingProxyType):
         return value
     return MappingProxyType(dict(value))
@@ -67,7 +69,9 @@ class ActionSpec:
     ("hands", "legs"...): the ruleset allows one action per channel. ``rolled`` says
     whether resolving it needs a roll. A ``continuous`` action (a wait) ends silently
     when the combatant declares another action in the same channel. ``public`` actions
-    show their kind to everyone (a forced lock after a strike).
+    show their kind to everyone (a forced lock after a strike). An action that is not
+    ``visible`` (a wait, a glance to read an opponent) wakes nobody when it starts or
+    resolves.
     """
 
     kind: str
@@ -79,6 +83,7 @@ class ActionSpec:
     continuous: bool = False
     public: bool = False
     forced: bool = False
+    visible: bool = True
     params: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
 
 
@@ -101,6 +106,7 @@ class Action:
     continuous: bool = False
     public: bool = False
     forced: bool = False
+    visible: bool = True
     cancelled: bool = False
     params: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
 
@@ -135,5 +141,6 @@ class Action:
             continuous=spec.continuous,
             public=spec.public,
             forced=spec.forced,
+            visible=spec.visible and not spec.continuous,
             params=spec.params,
         )

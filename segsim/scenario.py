@@ -47,6 +47,7 @@ class CombatantEntry:
     name: str
     position: tuple[float, float]
     is_pc: bool
+    setup: Mapping[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -148,6 +149,14 @@ def _combatant(node: Node, ruleset: Any, seen: set[str]) -> CombatantEntry:
     else:
         raise node.error("sheet", 'missing: give fighter = "..." or a [combatant.sheet] table')
     position = node.numbers("position", float, 2, (0.0, 0.0))
+    setup: Mapping[str, Any] = {}
+    if node.has("setup"):
+        setup_node = node.table("setup")
+        load_setup = getattr(ruleset, "load_setup", None)
+        if load_setup is None:
+            setup_node.finish()
+        else:
+            setup = load_setup(setup_node)
     entry = CombatantEntry(
         id=cid,
         side=side,
@@ -156,6 +165,7 @@ def _combatant(node: Node, ruleset: Any, seen: set[str]) -> CombatantEntry:
         name=node.value("name", str, "") or getattr(sheet, "name", "") or cid,
         position=(position[0], position[1]),
         is_pc=node.value("is_pc", bool, False),
+        setup=setup,
     )
     node.finish()
     return entry

@@ -6,6 +6,7 @@ and the engine's own bookkeeping of actions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -34,6 +35,7 @@ class Combatant:
     position: tuple[float, float] = (0.0, 0.0)
     is_pc: bool = False
     order: int = 0
+    setup: Mapping[str, Any] = attrs.field(factory=dict)
     in_fight: bool = True
     actions: list[Action] = attrs.field(factory=list)
     recent: list[Action] = attrs.field(factory=list)
@@ -47,7 +49,9 @@ class Combatant:
         """Move an action from in progress to recent, keeping only what still overlaps."""
         self.actions = [a for a in self.actions if a.id != action.id]
         self.recent.append(action)
-        horizon = min(a.start for a in [*self.actions, action])
+        # Keep what ended just before the oldest action in progress began, too (a
+        # disengage right after a dodge).
+        horizon = min(a.start for a in [*self.actions, action]) - 1
         self.recent = [a for a in self.recent if a.last is None or a.last >= horizon]
 
 

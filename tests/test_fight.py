@@ -10,6 +10,7 @@ import simpy
 from segsim import Cancel, IllegalDeclaration
 from segsim.events import Event
 from segsim.fight import Fight
+from segsim.rules.rinkanou import RinKaNou
 from segsim.rules.rinkanou.events import AttackResolved, TestRolled, WeaponState
 from segsim.testing import Scripted, build_fight, declare
 
@@ -22,6 +23,7 @@ def duel(
     fight = build_fight(
         {"robert": ("blue", "robert", a), "margaret": ("red", "margaret", b)},
         dice=dice if dice is not None else [],
+        ruleset=RinKaNou(start_roll=False),
         **kw,
     )
     return fight, a, b

@@ -10,6 +10,7 @@ import attrs
 import pytest
 
 from segsim.fight import Fight
+from segsim.rules.rinkanou import RinKaNou
 from segsim.rules.rinkanou.content import default_content
 from segsim.rules.rinkanou.events import TestRolled
 from segsim.testing import Scripted, build_fight, declare, sheet
@@ -26,6 +27,7 @@ def fight_of(
             "margaret": ("red", "margaret", Scripted(margaret)),
         },
         dice=dice,
+        ruleset=RinKaNou(start_roll=False),
     )
 
 
@@ -119,6 +121,7 @@ def test_the_wounded_attacker_rolls_with_the_wound_malus() -> None:
             "margaret": ("red", "margaret", Scripted({})),
         },
         dice=[90],
+        ruleset=RinKaNou(start_roll=False),
     )
     fight.state.combatants["robert"].status.wound_malus = -20
     fight.run()

@@ -101,6 +101,28 @@ class Tables:
     adjacency: tuple[tuple[str, str], ...]
     strength_damage: tuple[tuple[int, int], ...]  # (minimum strength, bonus), ascending
     wound_levels: tuple[WoundLevel, ...]
+    reach: Mapping[str, float] = attrs.field(factory=dict)  # metres by reach category
+    parry_size: Mapping[str, int] = attrs.field(factory=dict)  # % by weapon size
+
+    def neighbours(self, name: str) -> tuple[str, ...]:
+        """Hit locations one step away (for oriented and approximate blows)."""
+        out = [b for a, b in self.adjacency if a == name]
+        out += [a for a, b in self.adjacency if b == name]
+        return tuple(sorted(out, key=lambda n: self.location_named(n).low))
+
+    def steps(self, start: str, goal: str) -> list[str]:
+        """The shortest walk from ``start`` to ``goal`` along the adjacency (both ends)."""
+        paths = {start: [start]}
+        frontier = [start]
+        while frontier and goal not in paths:
+            nxt = []
+            for here in frontier:
+                for n in self.neighbours(here):
+                    if n not in paths:
+                        paths[n] = [*paths[here], n]
+                        nxt.append(n)
+            frontier = nxt
+        return paths.get(goal, [start])
 
     def location(self, roll: int) -> Location:
         for loc in self.locations:
@@ -141,6 +163,8 @@ class Sheet:
     armour: Armour = NO_ARMOUR
     shield: Shield | None = None
     specializations: Mapping[str, int] = attrs.field(factory=dict)
+    movement: float = 1.5  # walking pace, metres per second (mvt/tour, one tour = 1 s)
+    run_factor: float = 4.0  # facteur de course
 
     def characteristic(self, name: str) -> int:
         return self.characteristics[name]
@@ -252,6 +276,12 @@ def read_tables(node: Node) -> Tables:
         ):
             raise node.error("strength_damage", f"entry {i} is not [minimum, bonus]: {band!r}")
         strength.append((band[0], band[1]))
+    reach_node = node.table("reach")
+    reach = {r: reach_node.value(r, float, min=0.0) for r in REACHES}
+    reach_node.finish()
+    size_node = node.table("parry_size")
+    parry_size = {z: size_node.value(z, int) for z in SIZES}
+    size_node.finish()
     levels = []
     for lv in node.tables("wound_level"):
         levels.append(
@@ -269,6 +299,8 @@ def read_tables(node: Node) -> Tables:
         tuple(adjacency),
         tuple(sorted(strength)),
         tuple(sorted(levels, key=lambda lv: lv.at)),
+        reach,
+        parry_size,
     )
 
 
@@ -361,6 +393,8 @@ def read_sheet(node: Node, content: Content) -> Sheet:
         armour=armour,
         shield=shield,
         specializations=specs,
+        movement=node.value("movement", float, 1.5, min=0.0),
+        run_factor=node.value("run_factor", float, 4.0, min=1.0),
     )
     node.finish()
     return sheet
@@ -380,6 +414,8 @@ def sheet_data(sheet: Sheet) -> dict[str, Any]:
         "skills": dict(sheet.skills),
         "specializations": dict(sheet.specializations),
         "health": sheet.health,
+        "movement": sheet.movement,
+        "run_factor": sheet.run_factor,
         "weapon": plain(sheet.weapon),
         "armour": plain(sheet.armour),
     }

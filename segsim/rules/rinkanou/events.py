@@ -106,3 +106,113 @@ class WoundTaken(Event):
             f"{self.actor} is hit in the {self.location.replace('_', ' ')} by {self.attacker}: "
             f"{self.damage} damage, wound {self.wound} (total {self.total}{level})"
         )
+
+
+@attrs.frozen
+class SituationChanged(Event):
+    """A fighter's situation points (PS) and the opponents it takes into account.
+
+    ``since`` is the first segment whose declarations draw on this score; ``reason`` is
+    "start", "result" (its own action resolved), "reset" (an opponent resolved while it
+    did nothing) or "engaged" (an opponent it took into account resolved).
+    """
+
+    TYPE: ClassVar[str] = "ps.changed"
+
+    ps: int
+    since: int
+    engaged: tuple[str, ...]
+    reason: str
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        status = state.combatants[self.actor].status
+        status.ps = self.ps
+        status.ps_since = self.since
+        status.engaged = self.engaged
+
+    def describe(self) -> str:
+        against = f" against {', '.join(self.engaged)}" if self.engaged else ""
+        return f"{self.actor} has {self.ps:+d} PS{against} ({self.reason})"
+
+
+@attrs.frozen
+class SurpriseMalus(Event):
+    """A surprised fighter's malus on its next roll (its Me), or 0 once it is spent."""
+
+    TYPE: ClassVar[str] = "surprise.malus"
+
+    malus: int
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        state.combatants[self.actor].status.surprise_malus = self.malus
+
+    def describe(self) -> str:
+        if self.malus:
+            return f"{self.actor} is surprised: {self.malus:+d} % on the next roll"
+        return f"{self.actor} has shaken off the surprise"
+
+
+@attrs.frozen
+class IntentRead(Event):
+    """A successful read of another fighter's action: its kind, target and end."""
+
+    TYPE: ClassVar[str] = "intent.read"
+
+    of: str
+    action: int
+    kind: str
+    target: str | None
+    ends_in: int | None
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        state.combatants[self.actor].status.revealed[self.action] = (
+            self.kind,
+            self.target,
+            self.ends_in,
+        )
+
+    def describe(self) -> str:
+        target = f" at {self.target}" if self.target else ""
+        return (
+            f"{self.actor} reads {self.of}'s action: {self.kind}{target}, ending in {self.ends_in}"
+        )
+
+
+@attrs.frozen
+class GearDamaged(Event):
+    """A weapon or shield lost durability (PR); at 0 it is unusable."""
+
+    TYPE: ClassVar[str] = "gear.damaged"
+
+    item: str
+    loss: int
+    durability: int
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        status = state.combatants[self.actor].status
+        if self.item == "shield":
+            status.shield_pr = self.durability
+        else:
+            status.weapon_pr = self.durability
+
+    def describe(self) -> str:
+        broken = ", broken" if self.durability <= 0 else ""
+        return f"{self.actor}'s {self.item} loses {self.loss} PR ({self.durability} left{broken})"
+
+
+@attrs.frozen
+class Disengaged(Event):
+    """A fighter broke contact: it may now turn and run."""
+
+    TYPE: ClassVar[str] = "combatant.disengaged"
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        state.combatants[self.actor].status.disengaged = True
+
+    def describe(self) -> str:
+        return f"{self.actor} has disengaged"

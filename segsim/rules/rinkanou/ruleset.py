@@ -1,8 +1,13 @@
-"""The RinKaNou ruleset (seed 004): timed actions on the native segment timeline."""
+"""The RinKaNou ruleset (seed 004): timed actions on the native segment timeline.
+
+This module checks and times declarations, starts the fight and builds observations;
+:mod:`segsim.rules.rinkanou.settle` resolves what completes in a segment.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -10,18 +15,19 @@ import attrs
 from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
-from segsim.events import Event, OutOfFight
+from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset
 from segsim.rules.rinkanou.content import Content, Sheet, default_content, read_sheet, sheet_data
-from segsim.rules.rinkanou.events import AttackResolved, TestRolled, WeaponState, WoundTaken
-from segsim.rules.rinkanou.roll import (
-    TestResult,
-    difficulty_value,
-    roll_test,
-    simultaneous_malus,
+from segsim.rules.rinkanou.events import (
+    SituationChanged,
+    SurpriseMalus,
+    TestRolled,
+    WeaponState,
 )
+from segsim.rules.rinkanou.roll import difficulty_value, roll_test
+from segsim.rules.rinkanou.situation import NO_PS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import MOTION, OtherView, SeenAction, SelfView
 from segsim.state import Combatant, FightState
 
@@ -29,27 +35,49 @@ SEED = "seed 004"
 LOCK_SEGMENTS = 3  # Verrouiller, for every weapon (seed 004, "Actions de combat")
 DODGE_SEGMENTS = 3  # Esquiver
 REPOSITION_SEGMENTS = 5  # Se placer
-THRUST_DODGE_MALUS = -20  # dodging a thrust (seed 004, "Esquive")
+DISENGAGE_SEGMENTS = 10  # Se désengager
+READ_SEGMENTS = 1  # a read is a glance: one segment (see the rules page)
+PACES = ("walk", "run")
 
 
 @attrs.frozen
 class Kind:
+    """An action kind: the channel it occupies, whether it rolls, what it accepts."""
+
     channel: str
     rolled: bool
     params: frozenset[str] = frozenset()
+    situation: bool = False  # resolving it recomputes situation points
 
 
+_ACT = frozenset({"difficulty", "ps", "engage"})
 KINDS: Mapping[str, Kind] = {
     "wait": Kind("wait", False, frozenset({"until"})),
-    "arm": Kind("hands", False),
-    "strike": Kind("hands", True, frozenset({"blow", "difficulty"})),
+    "arm": Kind("hands", False, frozenset({"ps", "engage"})),
+    "strike": Kind("hands", True, _ACT | {"blow"}, situation=True),
+    "parry": Kind("hands", True, _ACT | {"with"}, situation=True),
     "lock": Kind("hands", False),
-    "dodge": Kind("legs", True, frozenset({"difficulty"})),
-    "reposition": Kind("legs", True, frozenset({"difficulty"})),
+    "dodge": Kind("legs", True, _ACT, situation=True),
+    "reposition": Kind("legs", True, _ACT, situation=True),
+    "disengage": Kind("legs", True, _ACT, situation=True),
+    "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"})),
+    "read": Kind("eyes", True, frozenset({"action", "difficulty"})),
 }
 """Action kinds: the channel each occupies (one action per channel), whether it rolls."""
 
-ORDER = {"strike": 0, "dodge": 1, "reposition": 2, "arm": 3, "lock": 4, "wait": 5}
+ORDER = {
+    "strike": 0,
+    "parry": 1,
+    "dodge": 1,
+    "disengage": 2,
+    "reposition": 3,
+    "read": 4,
+    "move": 5,
+    "arm": 6,
+    "lock": 7,
+    "wait": 9,
+}
+"""Order of resolution inside one segment: blows first, then what defends against them."""
 
 
 @attrs.define
@@ -62,20 +90,40 @@ class Status:
     wound_level: str = ""
     wound_malus: int = 0
     ps: int = 0  # points de situation (PS)
+    ps_since: int = 0  # declarations from this segment on draw on the current score
+    engaged: tuple[str, ...] = ()  # opponents taken into account ("pris en compte")
+    surprise_malus: int = 0
+    weapon_pr: int = 0
+    shield_pr: int = 0
+    disengaged: bool = False
+    revealed: dict[int, tuple[str, str | None, int | None]] = attrs.field(factory=dict)
 
 
 class RinKaNou(BaseRuleset):
-    """RinKaNou combat (seed 004): segments of 0.1 s, arm / strike / lock, dodge, d100."""
+    """RinKaNou combat (seed 004): segments of 0.1 s, d100 tests with margins.
+
+    Options: ``ps_divisor`` (20, or the text's alternative 10) divides the margin into
+    situation points after an action; ``start_roll`` (true) rolls Combat + Raison at the
+    start of the fight for every fighter whose setup does not fix its PS.
+    """
 
     name: ClassVar[str] = "rinkanou"
     title: ClassVar[str] = "RinKaNou: segment timeline, d100 with margins (seed 004)"
     tick = 1
 
-    def __init__(self, *, content: Content | None = None) -> None:
+    def __init__(
+        self, *, ps_divisor: int = 20, start_roll: bool = True, content: Content | None = None
+    ) -> None:
+        if ps_divisor not in (10, 20):
+            raise TypeError(f"ps_divisor is 20 or 10 (the text's alternative), not {ps_divisor!r}")
+        if not isinstance(start_roll, bool):
+            raise TypeError(f"start_roll is true or false, not {start_roll!r}")
         self.content = content or default_content()
-        self.options: Mapping[str, Any] = {}
+        self.ps_divisor = ps_divisor
+        self.start_roll = start_roll
+        self.options: Mapping[str, Any] = {"ps_divisor": ps_divisor, "start_roll": start_roll}
 
-    # ------------------------------------------------------------ sheets
+    # ------------------------------------------------------------ sheets and setup
 
     def load_sheet(self, node: Node) -> Sheet:
         return read_sheet(node, self.content)
@@ -83,11 +131,118 @@ class RinKaNou(BaseRuleset):
     def sheet_data(self, sheet: Sheet) -> dict[str, Any]:
         return sheet_data(sheet)
 
+    def load_setup(self, node: Node) -> dict[str, Any]:
+        """The game master's calls for one fighter at the start (``[combatant.setup]``)."""
+        setup: dict[str, Any] = {}
+        if node.has("surprised"):
+            setup["surprised"] = node.value("surprised", bool)
+        if node.has("surprise_modifier"):
+            setup["surprise_modifier"] = node.value("surprise_modifier", int)
+        if node.has("start_modifier"):
+            setup["start_modifier"] = node.value("start_modifier", int)
+        if node.has("ps"):
+            setup["ps"] = node.value("ps", int)
+        if node.has("armed"):
+            setup["armed"] = node.value("armed", bool)
+        node.finish()
+        return setup
+
     def new_status(self, sheet: Sheet) -> Status:
-        return Status()
+        return Status(
+            weapon_pr=sheet.weapon.durability,
+            shield_pr=sheet.shield.durability if sheet.shield is not None else 0,
+        )
 
     def begin(self, state: FightState, dice: Dice) -> list[Event]:
-        return []
+        """Surprise (Réflexes), then the start-of-fight Combat + Raison roll (seed 004,
+        "Surprise" and "Points de situation / En duel")."""
+        events: list[Event] = []
+        for c in state.combatants.values():
+            setup = c.setup
+            if setup.get("armed"):
+                events.append(WeaponState(0, c.id, True, False))
+            malus = 0
+            if setup.get("surprised"):
+                mods = {
+                    "reflexes x2": 2 * c.sheet.characteristic("reflexes"),
+                    "situation": int(setup.get("surprise_modifier", 0)),
+                }
+                result = roll_test(dice, sum(mods.values()), "surprise", c.id)
+                events.append(_test_event(0, c.id, None, "surprise", result, mods))
+                if not result.success:
+                    malus = -result.margin
+                    events.append(SurpriseMalus(0, c.id, malus))
+            engaged = self.default_engaged(state, c.id, None)
+            if "ps" in setup:
+                ps = int(setup["ps"])
+            elif self.start_roll:
+                mods = {
+                    "combat": c.sheet.skill("combat"),
+                    "reason": c.sheet.characteristic("reason"),
+                    "situation": int(setup.get("start_modifier", 0)),
+                    "surprise": malus,
+                }
+                result = roll_test(dice, sum(mods.values()), "start of fight", c.id)
+                events.append(_test_event(0, c.id, None, "start", result, mods))
+                if malus:
+                    events.append(SurpriseMalus(0, c.id, 0))
+                ps = result.margin // 10 if result.success else -(result.margin // 10)
+            else:
+                continue
+            events.append(SituationChanged(0, c.id, ps, 0, engaged, "start"))
+        return events
+
+    # ------------------------------------------------------------ situation points
+
+    def default_engaged(self, state: FightState, cid: str, target: str | None) -> tuple[str, ...]:
+        """Opponents taken into account when a declaration names none: the target of a
+        strike, else the nearest opponent."""
+        if target is not None:
+            return (target,)
+        near = nearest_opponents(state, cid, 1)
+        return tuple(near)
+
+    def usable_ps(self, state: FightState, c: Combatant, against: str | None) -> int:
+        """The score a new action of ``c`` can use (against ``against`` if it is known).
+
+        A positive score serves only against opponents taken into account, less what
+        actions declared on it already spend; a negative one applies against the nearest
+        opponents, one per point below zero (seed 004, "En mêlée").
+        """
+        st: Status = c.status
+        if st.ps > 0:
+            if against is not None and against not in st.engaged:
+                return 0
+            committed = 0
+            for a in c.actions:
+                if a.start >= st.ps_since and "ps" in a.params:
+                    committed += max(0, self.ps_use(state, a).net)
+            return max(0, st.ps - committed)
+        if st.ps < 0:
+            if against is None:
+                return st.ps
+            affected = nearest_opponents(state, c.id, -st.ps)
+            return st.ps if against in affected else 0
+        return 0
+
+    def ps_use(self, state: FightState, action: Action) -> PSUse:
+        """The effects of an action's PS choices (already checked at its declaration)."""
+        raw = action.params.get("ps")
+        if not raw:
+            return NO_PS
+        c = state.combatants[action.actor]
+        base = action.params.get("base_duration", action.duration)
+        return parse_ps(
+            raw,
+            kind=action.kind,
+            duration=base,
+            rolled=action.rolled,
+            sheet=c.sheet,
+            weapon_used=action.kind in ("strike", "parry")
+            and action.params.get("with") != "shield",
+            available=10**9,
+            tables=self.content.tables,
+        )
 
     # ------------------------------------------------------------ declarations
 
@@ -106,89 +261,284 @@ class RinKaNou(BaseRuleset):
         planned: Sequence[ActionSpec],
     ) -> ActionSpec:
         c = state.combatants[cid]
-        kind = KINDS.get(declaration.kind)
+        name = declaration.kind
+        kind = KINDS.get(name)
         if kind is None:
             raise IllegalDeclaration(
-                f"unknown action {declaration.kind!r} (known: {', '.join(KINDS)})",
+                f"unknown action {name!r} (known: {', '.join(KINDS)})",
                 rule=f"{SEED}, Actions de combat",
             )
-        extra = set(declaration.params) - kind.params
+        params = declaration.params
+        extra = set(params) - kind.params
         if extra:
-            raise IllegalDeclaration(
-                f"{declaration.kind} takes no parameter {', '.join(sorted(extra))}"
-            )
+            raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(extra))}")
+        channel = kind.channel
+        if name == "parry" and params.get("with", "weapon") == "shield":
+            channel = "shield"
         others: list[Action | ActionSpec] = [*c.actions, *planned]
         for other in others:
-            if other.channel == kind.channel and not other.continuous:
+            if other.channel == channel and not other.continuous:
                 raise IllegalDeclaration(
-                    f"cannot {declaration.kind} while doing {other.kind} "
-                    f"(both need the {kind.channel})",
+                    f"cannot {name} while doing {other.kind} (both need the {channel})",
                     rule=f"{SEED}, Actions simultanées",
                 )
-        difficulty = difficulty_value(declaration.params.get("difficulty", 0))
         status: Status = c.status
-        weapon = c.sheet.weapon
-        hands_kind = kind.channel == "hands"
-        if hands_kind and status.must_lock and declaration.kind != "lock":
+        if channel == "hands" and status.must_lock and name != "lock":
             raise IllegalDeclaration(
                 "after a strike the fighter must lock (3 segments) before anything else "
                 "with the weapon",
                 rule=f"{SEED}, Actions de combat (Verrouiller)",
             )
-        target = None
-        params: dict[str, Any] = {}
-        if declaration.kind == "wait":
-            until = declaration.params.get("until")
-            if until is None:
-                return ActionSpec("wait", None, "wait", continuous=True)
-            if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
-                raise IllegalDeclaration(
-                    f"wait until must be a later segment than {segment}, not {until!r}"
-                )
-            return ActionSpec(
-                "wait", until - segment, "wait", continuous=True, params={"until": until}
+        planner = getattr(self, f"_plan_{name}")
+        spec: ActionSpec = planner(state, c, declaration, segment)
+        if kind.situation or "ps" in params:
+            spec = self._with_ps(state, c, spec, declaration)
+        if kind.situation or "engage" in params:
+            spec = attrs.evolve(
+                spec, params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
             )
-        if declaration.kind == "arm":
-            if status.armed:
-                raise IllegalDeclaration("the blow is already armed", rule=f"{SEED}, Attaque")
-            duration = weapon.speed
-        elif declaration.kind == "strike":
-            if not status.armed:
-                raise IllegalDeclaration(
-                    "a strike needs an armed blow: arm first",
-                    rule=f"{SEED}, Actions de combat (Attaquer = Armer + Frapper)",
-                )
-            target = self._opponent(state, c, declaration.target)
-            blow = declaration.params.get("blow", _best_blow(c.sheet))
-            if blow not in weapon.damage:
-                raise IllegalDeclaration(
-                    f"the {weapon.name} has no {blow!r} blow (it has: {', '.join(weapon.blows)})"
-                )
-            params["blow"] = blow
-            duration = weapon.speed
-        elif declaration.kind == "lock":
-            if not status.must_lock:
-                raise IllegalDeclaration("only a strike is followed by a lock")
-            duration = LOCK_SEGMENTS
-        elif declaration.kind == "dodge":
-            duration = DODGE_SEGMENTS
-        else:  # reposition
-            duration = REPOSITION_SEGMENTS
-        if difficulty:
-            params["difficulty"] = difficulty
+        return spec
+
+    def _engage(
+        self, state: FightState, c: Combatant, declaration: Declaration, spec: ActionSpec
+    ) -> tuple[str, ...]:
+        raw = declaration.params.get("engage")
+        if raw is None:
+            return self.default_engaged(state, c.id, spec.target)
+        if isinstance(raw, str) or not isinstance(raw, list | tuple) or not raw:
+            raise IllegalDeclaration(
+                f"engage lists the opponents taken into account, not {raw!r}",
+                rule=f"{SEED}, Points de situation (En mêlée)",
+            )
+        for cid in raw:
+            self._opponent(state, c, cid, "take into account")
+        if spec.target is not None and spec.target not in raw:
+            raise IllegalDeclaration(
+                f"the target {spec.target} must be among the opponents taken into account",
+                rule=f"{SEED}, Points de situation (En mêlée)",
+            )
+        return tuple(dict.fromkeys(raw))
+
+    def _with_ps(
+        self, state: FightState, c: Combatant, spec: ActionSpec, declaration: Declaration
+    ) -> ActionSpec:
+        raw = declaration.params.get("ps")
+        against = spec.target
+        use = parse_ps(
+            raw,
+            kind=spec.kind,
+            duration=spec.duration,
+            rolled=spec.rolled,
+            sheet=c.sheet,
+            weapon_used=spec.kind in ("strike", "parry") and spec.channel == "hands",
+            available=self.usable_ps(state, c, against),
+            tables=self.content.tables,
+        )
+        if use is NO_PS or raw is None:
+            return spec
+        params = {**spec.params, "ps": dict(raw)}
+        duration = spec.duration
+        if use.duration and duration is not None:
+            params["base_duration"] = duration
+            duration += use.duration
+        return attrs.evolve(spec, duration=duration, params=params)
+
+    def _common(self, declaration: Declaration) -> dict[str, Any]:
+        difficulty = difficulty_value(declaration.params.get("difficulty", 0))
+        return {"difficulty": difficulty} if difficulty else {}
+
+    def _plan_wait(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        until = d.params.get("until")
+        if until is None:
+            return ActionSpec("wait", None, "wait", continuous=True, visible=False)
+        if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
+            raise IllegalDeclaration(
+                f"wait until must be a later segment than {segment}, not {until!r}"
+            )
         return ActionSpec(
-            declaration.kind,
-            duration,
-            kind.channel,
-            target=target,
-            rolled=kind.rolled,
-            difficulty=difficulty,
-            params=params,
+            "wait", until - segment, "wait", continuous=True, visible=False, params={"until": until}
         )
 
-    def _opponent(self, state: FightState, c: Combatant, target: str | None) -> str:
+    def _usable_weapon(self, c: Combatant) -> None:
+        if c.status.weapon_pr <= 0:
+            raise IllegalDeclaration(
+                f"the {c.sheet.weapon.name} is broken (0 PR) and cannot be used",
+                rule=f"{SEED}, Caractéristiques des armes (Points de résistance)",
+            )
+
+    def _plan_arm(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        self._usable_weapon(c)
+        if c.status.armed:
+            raise IllegalDeclaration("the blow is already armed", rule=f"{SEED}, Attaque")
+        return ActionSpec("arm", c.sheet.weapon.speed, "hands")
+
+    def _plan_strike(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        self._usable_weapon(c)
+        if not c.status.armed:
+            raise IllegalDeclaration(
+                "a strike needs an armed blow: arm first",
+                rule=f"{SEED}, Actions de combat (Attaquer = Armer + Frapper)",
+            )
+        weapon = c.sheet.weapon
+        target = self._opponent(state, c, d.target, "strike")
+        blow = d.params.get("blow", _best_blow(c.sheet))
+        if blow not in weapon.damage:
+            raise IllegalDeclaration(
+                f"the {weapon.name} has no {blow!r} blow (it has: {', '.join(weapon.blows)})"
+            )
+        reach = self.reach(c.sheet)
+        distance = math.dist(c.position, state.combatants[target].position)
+        if distance > reach + 1e-9:
+            raise IllegalDeclaration(
+                f"{target} is {distance:.2f} m away, beyond the {weapon.name}'s reach "
+                f"({weapon.reach}, {reach:g} m)",
+                rule=f"{SEED}, Caractéristiques des armes (Allonge)",
+            )
+        return ActionSpec(
+            "strike",
+            weapon.speed,
+            "hands",
+            target=target,
+            rolled=True,
+            difficulty=difficulty_value(d.params.get("difficulty", 0)),
+            params={"blow": blow, **self._common(d)},
+        )
+
+    def _plan_parry(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        using = d.params.get("with", "weapon")
+        target = None
+        if d.target is not None:
+            target = self._opponent(state, c, d.target, "parry")
+        common = {**self._common(d), "with": using}
+        difficulty = difficulty_value(d.params.get("difficulty", 0))
+        if using == "shield":
+            shield = c.sheet.shield
+            if shield is None:
+                raise IllegalDeclaration("no shield to parry with", rule=f"{SEED}, Cas du bouclier")
+            if c.status.shield_pr <= 0:
+                raise IllegalDeclaration(
+                    f"the {shield.name} is broken (0 PR)", rule=f"{SEED}, Cas du bouclier"
+                )
+            return ActionSpec(
+                "parry", shield.speed, "shield", target, True, difficulty, params=common
+            )
+        if using != "weapon":
+            raise IllegalDeclaration(f"parry with 'weapon' or 'shield', not {using!r}")
+        self._usable_weapon(c)
+        speed = c.sheet.weapon.speed
+        # A parry lasts a strike once armed, or arm + strike when not armed.
+        duration = speed if c.status.armed else 2 * speed
+        return ActionSpec("parry", duration, "hands", target, True, difficulty, params=common)
+
+    def _plan_lock(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        if not c.status.must_lock:
+            raise IllegalDeclaration("only a strike is followed by a lock")
+        return ActionSpec("lock", LOCK_SEGMENTS, "hands")
+
+    def _plan_dodge(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        difficulty = difficulty_value(d.params.get("difficulty", 0))
+        return ActionSpec(
+            "dodge", DODGE_SEGMENTS, "legs", None, True, difficulty, params=self._common(d)
+        )
+
+    def _plan_reposition(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        difficulty = difficulty_value(d.params.get("difficulty", 0))
+        return ActionSpec(
+            "reposition",
+            REPOSITION_SEGMENTS,
+            "legs",
+            None,
+            True,
+            difficulty,
+            params=self._common(d),
+        )
+
+    def _plan_disengage(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        difficulty = difficulty_value(d.params.get("difficulty", 0))
+        return ActionSpec(
+            "disengage", DISENGAGE_SEGMENTS, "legs", None, True, difficulty, params=self._common(d)
+        )
+
+    def _plan_move(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        p = d.params
+        pace = p.get("pace", "walk")
+        if pace not in PACES:
+            raise IllegalDeclaration(
+                f"pace is walk or run, not {pace!r}", rule=f"{SEED}, Mouvement"
+            )
+        segments = p.get("segments", 1)
+        if not isinstance(segments, int) or isinstance(segments, bool) or segments < 1:
+            raise IllegalDeclaration(f"segments must be a whole number >= 1, not {segments!r}")
+        params: dict[str, Any] = {"pace": pace, "segments": segments}
+        if ("to" in p) == ("toward" in p):
+            raise IllegalDeclaration("move needs either to = [x, y] or toward = a combatant")
+        if "to" in p:
+            to = p["to"]
+            if not (
+                isinstance(to, list | tuple)
+                and len(to) == 2
+                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
+            ):
+                raise IllegalDeclaration(f"move to [x, y] in metres, not {to!r}")
+            params["to"] = [float(to[0]), float(to[1])]
+        else:
+            other = p["toward"]
+            if other not in state.combatants or not state.combatants[other].in_fight:
+                raise IllegalDeclaration(f"no combatant {other!r} in the fight to move toward")
+            params["toward"] = other
+            stop = p.get("stop_at", self.reach(c.sheet))
+            if not isinstance(stop, int | float) or isinstance(stop, bool) or stop < 0:
+                raise IllegalDeclaration(f"stop_at is a distance in metres, not {stop!r}")
+            params["stop_at"] = float(stop)
+        # "Se déplacer" is multipliable: n segments declared at once are one action.
+        return ActionSpec("move", segments, "legs", params=params)
+
+    def _plan_read(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        if d.target is None or d.target not in state.combatants or d.target == c.id:
+            raise IllegalDeclaration("read names another combatant as its target")
+        action_id = d.params.get("action")
+        other = state.combatants[d.target]
+        seen = next((a for a in other.actions if a.id == action_id and a.visible), None)
+        if seen is None:
+            raise IllegalDeclaration(
+                f"{d.target} has no visible action #{action_id!r} in progress to read",
+                rule=f"{SEED}, Échelonnement des actions dans le temps",
+            )
+        difficulty = difficulty_value(d.params.get("difficulty", 0))
+        return ActionSpec(
+            "read",
+            READ_SEGMENTS,
+            "eyes",
+            d.target,
+            True,
+            difficulty,
+            visible=False,
+            params={"action": seen.id, **self._common(d)},
+        )
+
+    def _opponent(self, state: FightState, c: Combatant, target: str | None, what: str) -> str:
         if target is None:
-            raise IllegalDeclaration("a strike needs a target")
+            raise IllegalDeclaration(f"{what} needs a target")
         other = state.combatants.get(target)
         if other is None:
             raise IllegalDeclaration(f"no combatant {target!r} in this fight")
@@ -198,6 +548,10 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(f"{target} is on the same side")
         return target
 
+    def reach(self, sheet: Sheet) -> float:
+        """The weapon's reach in metres."""
+        return self.content.tables.reach[sheet.weapon.reach]
+
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         super().check_cancel(state, action, segment)
         if action.forced:
@@ -206,33 +560,46 @@ class RinKaNou(BaseRuleset):
     # ------------------------------------------------------------ resolution
 
     def order_key(self, action: Action) -> tuple[Any, ...]:
-        return (ORDER.get(action.kind, 9),)
+        return (ORDER.get(action.kind, 8),)
 
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        return _Settlement(self, state, segment, batch, dice).run()
+        from segsim.rules.rinkanou.settle import Settlement
+
+        return Settlement(self, state, segment, batch, dice).run()
 
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
         st: Status = c.status
+        opponents = state.opponents(cid)
         me = SelfView(
             id=c.id,
             side=c.side,
             position=c.position,
             sheet=c.sheet,
+            reach=self.reach(c.sheet),
             armed=st.armed,
             must_lock=st.must_lock,
             ps=st.ps,
+            usable_ps=self.usable_ps(state, c, None),
+            engaged=st.engaged,
+            ps_against={o.id: self.usable_ps(state, c, o.id) for o in opponents},
             wounds=st.wounds,
             wound_level=st.wound_level,
             wound_malus=st.wound_malus,
+            surprise_malus=st.surprise_malus,
+            weapon_pr=st.weapon_pr,
+            shield_pr=st.shield_pr,
+            disengaged=st.disengaged,
             actions=tuple(c.actions),
         )
         others = tuple(
-            _public_view(o) for o in state.combatants.values() if o.in_fight and o.id != cid
+            _public_view(o, st.revealed, self.reach(o.sheet))
+            for o in state.combatants.values()
+            if o.in_fight and o.id != cid
         )
         cache: list[tuple[DeclarationLike, ...]] = []
 
@@ -245,11 +612,22 @@ class RinKaNou(BaseRuleset):
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
-        candidates = [Declaration("wait"), Declaration("arm"), Declaration("dodge")]
-        candidates.append(Declaration("reposition"))
+        candidates = [
+            Declaration("wait"),
+            Declaration("arm"),
+            Declaration("dodge"),
+            Declaration("reposition"),
+            Declaration("disengage"),
+            Declaration("parry"),
+            Declaration("parry", params={"with": "shield"}),
+        ]
         for o in state.opponents(cid):
             for blow in c.sheet.weapon.blows:
                 candidates.append(Declaration("strike", o.id, {"blow": blow}))
+            candidates.append(Declaration("move", params={"toward": o.id}))
+            for a in o.actions:
+                if a.visible:
+                    candidates.append(Declaration("read", o.id, {"action": a.id}))
         out: list[DeclarationLike] = []
         for d in candidates:
             try:
@@ -260,230 +638,61 @@ class RinKaNou(BaseRuleset):
         return tuple(out)
 
 
+def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
+    """The ``count`` nearest opponents in the fight (ties: the order of the fight)."""
+    if count <= 0:
+        return []
+    me = state.combatants[cid]
+    ranked = sorted(
+        state.opponents(cid), key=lambda o: (math.dist(me.position, o.position), o.order)
+    )
+    return [o.id for o in ranked[:count]]
+
+
 def _best_blow(sheet: Sheet) -> str:
     return max(sheet.weapon.blows, key=lambda b: sheet.weapon.damage[b])
 
 
-def _public_view(o: Combatant) -> OtherView:
+def _test_event(
+    segment: int, actor: str, action: int | None, name: str, result: Any, mods: Mapping[str, int]
+) -> TestRolled:
+    return TestRolled(
+        segment,
+        actor,
+        action,
+        name,
+        result.chance,
+        result.roll,
+        result.success,
+        result.critical,
+        result.margin,
+        {k: v for k, v in mods.items() if v},
+    )
+
+
+def _public_view(
+    o: Combatant, revealed: Mapping[int, tuple[str, str | None, int | None]], reach: float
+) -> OtherView:
     seen = []
     for a in o.actions:
-        if a.continuous:
+        if not a.visible:
             continue
+        motion = MOTION.get(a.kind, "")
         if a.public:
-            seen.append(SeenAction(a.id, a.start, MOTION.get(a.kind, ""), a.kind, a.target, a.last))
+            seen.append(SeenAction(a.id, a.start, motion, a.kind, a.target, a.last))
+        elif a.id in revealed:
+            kind, target, ends_in = revealed[a.id]
+            seen.append(SeenAction(a.id, a.start, motion, kind, target, ends_in))
         else:
-            seen.append(SeenAction(a.id, a.start, MOTION.get(a.kind, "")))
+            seen.append(SeenAction(a.id, a.start, motion))
     return OtherView(
         id=o.id,
         side=o.side,
         position=o.position,
         weapon=o.sheet.weapon,
+        reach=reach,
+        has_shield=o.sheet.shield is not None,
         armed=o.status.armed,
         wound_level=o.status.wound_level,
         actions=tuple(seen),
     )
-
-
-class _Settlement:
-    """The resolution of one segment's batch: attacks first, then the defences they met,
-    then everything else; wounds of simultaneous blows add up."""
-
-    def __init__(
-        self,
-        rules: RinKaNou,
-        state: FightState,
-        segment: int,
-        batch: Sequence[Action],
-        dice: Dice,
-    ) -> None:
-        self.rules = rules
-        self.tables = rules.content.tables
-        self.state = state
-        self.segment = segment
-        self.batch = batch
-        self.dice = dice
-        self.events: list[Event] = []
-        self.used: set[int] = set()
-        self.wounds: dict[str, int] = {}
-        self.out: set[str] = set()
-
-    def run(self) -> list[Event]:
-        handlers: dict[str, Callable[[Action], None]] = {
-            "strike": self.strike,
-            "dodge": self.lone_test,
-            "reposition": self.lone_test,
-            "arm": self.arm,
-            "lock": self.lock,
-        }
-        for action in self.batch:
-            if action.id in self.used:
-                continue
-            if action.cancelled:
-                self.cancelled(action)
-                continue
-            handler = handlers.get(action.kind)
-            if handler is not None:
-                handler(action)
-        return self.events
-
-    # -------------------------------------------------------- helpers
-
-    def fighter(self, cid: str) -> Combatant:
-        return self.state.combatants[cid]
-
-    def overlap_malus(self, action: Action) -> int:
-        """Simultaneous-actions malus from the actor's other overlapping rolled actions."""
-        c = self.fighter(action.actor)
-        total = 0
-        seen: set[int] = {action.id}
-        for other in [*c.actions, *c.recent, *self.batch]:
-            if other.id in seen or other.actor != action.actor:
-                continue
-            seen.add(other.id)
-            if other.rolled and not other.cancelled and other.overlaps(action, self.segment):
-                total += simultaneous_malus(other.difficulty)
-        return total
-
-    def test(
-        self, action: Action | None, actor: str, name: str, modifiers: dict[str, int]
-    ) -> TestResult:
-        c = self.fighter(actor)
-        modifiers = {**modifiers, "wounds": c.status.wound_malus}
-        if action is not None:
-            modifiers["difficulty"] = action.difficulty
-            modifiers["simultaneous"] = self.overlap_malus(action)
-        chance = sum(modifiers.values())
-        result = roll_test(self.dice, chance, name, actor)
-        self.events.append(
-            TestRolled(
-                self.segment,
-                actor,
-                action.id if action is not None else None,
-                name,
-                chance,
-                result.roll,
-                result.success,
-                result.critical,
-                result.margin,
-                {k: v for k, v in modifiers.items() if v},
-            )
-        )
-        return result
-
-    # -------------------------------------------------------- handlers
-
-    def arm(self, action: Action) -> None:
-        self.events.append(WeaponState(self.segment, action.actor, True, False))
-
-    def lock(self, action: Action) -> None:
-        self.events.append(WeaponState(self.segment, action.actor, False, False))
-
-    def cancelled(self, action: Action) -> None:
-        if action.kind in ("arm", "strike"):
-            self.events.append(WeaponState(self.segment, action.actor, False, False))
-
-    def lone_test(self, action: Action) -> None:
-        """A dodge that met no attack, or a repositioning: a test of its own."""
-        c = self.fighter(action.actor)
-        sheet: Sheet = c.sheet
-        if action.kind == "dodge":
-            mods = {"dodge": sheet.skill("dodge"), "agility": sheet.characteristic("agility")}
-        else:
-            mods = {"combat": sheet.skill("combat"), "agility": sheet.characteristic("agility")}
-        self.test(action, action.actor, action.kind, mods)
-
-    def strike(self, action: Action) -> None:
-        attacker = self.fighter(action.actor)
-        assert action.target is not None
-        defender = self.fighter(action.target)
-        sheet: Sheet = attacker.sheet
-        weapon = sheet.weapon
-        blow = str(action.params["blow"])
-        result = self.test(
-            action,
-            attacker.id,
-            "attack",
-            {
-                weapon.skill: sheet.skill(weapon.skill),
-                weapon.characteristic: sheet.characteristic(weapon.characteristic),
-                "deflection": -defender.sheet.armour.deflection,
-            },
-        )
-        self.events.append(WeaponState(self.segment, attacker.id, False, True))
-        if not result.success:
-            self.events.append(
-                AttackResolved(self.segment, attacker.id, action.id, defender.id, blow, "missed")
-            )
-            return
-        if self.dodged(action, defender, result, blow):
-            self.events.append(
-                AttackResolved(self.segment, attacker.id, action.id, defender.id, blow, "dodged")
-            )
-            return
-        self.events.append(
-            AttackResolved(self.segment, attacker.id, action.id, defender.id, blow, "hit")
-        )
-        self.hit(attacker, defender, blow, result)
-
-    def dodged(self, attack: Action, defender: Combatant, result: TestResult, blow: str) -> bool:
-        """An active-versus-passive dodge, only by a dodge ending in this same segment."""
-        dodge = next(
-            (
-                a
-                for a in self.batch
-                if a.actor == defender.id
-                and a.kind == "dodge"
-                and not a.cancelled
-                and a.id not in self.used
-            ),
-            None,
-        )
-        if dodge is None:
-            return False
-        self.used.add(dodge.id)
-        sheet: Sheet = defender.sheet
-        mods = {
-            "dodge": sheet.skill("dodge"),
-            "agility": sheet.characteristic("agility"),
-            "attacker Mr": -result.mr,
-        }
-        if blow == "thrust":
-            mods["thrust"] = THRUST_DODGE_MALUS
-        return self.test(dodge, defender.id, "dodge", mods).success
-
-    def hit(self, attacker: Combatant, defender: Combatant, blow: str, result: TestResult) -> None:
-        sheet: Sheet = attacker.sheet
-        location = self.tables.location(self.dice.d100("hit location", defender.id))
-        armour = defender.sheet.armour
-        covered = not armour.locations or location.name in armour.locations
-        margin_bonus = result.mr // 5 if result.critical else result.mr // 10
-        strength = self.tables.strength_bonus(sheet.characteristic("strength"))
-        absorption = armour.absorption if covered else 0
-        damage = max(0, sheet.weapon.damage[blow] + margin_bonus + strength - absorption)
-        wound = (damage * location.wound_factor + 50) // 100
-        before = self.wounds.get(defender.id, defender.status.wounds)
-        total = before + wound
-        self.wounds[defender.id] = total
-        level = self.tables.wound_level(total, defender.sheet.health)
-        self.events.append(
-            WoundTaken(
-                self.segment,
-                defender.id,
-                attacker.id,
-                location.name,
-                damage,
-                wound,
-                total,
-                level.name if level else "",
-                level.malus if level else 0,
-                {
-                    "weapon": sheet.weapon.damage[blow],
-                    "margin": margin_bonus,
-                    "strength": strength,
-                    "absorption": -absorption,
-                },
-            )
-        )
-        if level is not None and level.out and defender.id not in self.out:
-            self.out.add(defender.id)
-            self.events.append(OutOfFight(self.segment, defender.id, level.out))

@@ -2,10 +2,13 @@
 
 An opponent's started action, its start segment and its motion class (weapon motion,
 movement) are public; its kind, target and end are hidden until it resolves, unless it is
-public by nature (a forced lock) (RULES-NOTES, "Observability").
+public by nature (a forced lock) or the observer has read it (RULES-NOTES,
+"Observability").
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import attrs
 
@@ -19,6 +22,8 @@ MOTION = {
     "lock": "weapon",
     "dodge": "movement",
     "reposition": "movement",
+    "disengage": "movement",
+    "move": "movement",
 }
 """Visible motion class of each action kind (a strike and a parry both start by arming)."""
 
@@ -41,12 +46,20 @@ class SelfView:
     side: str
     position: tuple[float, float]
     sheet: Sheet
+    reach: float  # the weapon's reach in metres
     armed: bool
     must_lock: bool
-    ps: int
+    ps: int  # points de situation: the score
+    usable_ps: int  # what is left of a positive score for a new action now
+    engaged: tuple[str, ...]  # opponents taken into account
+    ps_against: Mapping[str, int]  # the score as it applies against each opponent
     wounds: int
     wound_level: str
     wound_malus: int
+    surprise_malus: int
+    weapon_pr: int
+    shield_pr: int
+    disengaged: bool
     actions: tuple[Action, ...]
 
     @property
@@ -54,7 +67,7 @@ class SelfView:
         return self.sheet.weapon
 
     def doing(self, channel: str) -> Action | None:
-        """The non-continuous action in progress in a channel ("hands", "legs")."""
+        """The non-continuous action in progress in a channel ("hands", "legs"...)."""
         for a in self.actions:
             if a.channel == channel and not a.continuous:
                 return a
@@ -67,6 +80,8 @@ class OtherView:
     side: str
     position: tuple[float, float]
     weapon: Weapon
+    reach: float
+    has_shield: bool
     armed: bool
     wound_level: str
     actions: tuple[SeenAction, ...]

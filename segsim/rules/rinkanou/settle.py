@@ -1,0 +1,589 @@
+"""Settling one segment of RinKaNou: every action that completes in it, together.
+
+Blows first: each strike rolls, then meets the defence its target timed to end in the
+same segment (a parry, else a dodge); defences that met no blow, repositioning,
+disengaging, reads and moves are resolved as actions of their own. Last, situation
+points are recomputed for those who resolved an action and reset or narrowed for those
+who were only watching (seed 004, "Points de situation").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from segsim.actions import Action
+from segsim.dice import Dice
+from segsim.events import Event, Moved, OutOfFight
+from segsim.rules.rinkanou.content import Sheet
+from segsim.rules.rinkanou.events import (
+    AttackResolved,
+    Disengaged,
+    GearDamaged,
+    IntentRead,
+    SituationChanged,
+    SurpriseMalus,
+    TestRolled,
+    WeaponState,
+    WoundTaken,
+)
+from segsim.rules.rinkanou.roll import TestResult, roll_test, simultaneous_malus, tens
+from segsim.rules.rinkanou.situation import PSUse
+from segsim.state import Combatant, FightState
+
+if TYPE_CHECKING:
+    from segsim.rules.rinkanou.ruleset import RinKaNou
+
+THRUST_PARRY_MALUS = -20  # seed 004, "Coup d'estoc"
+THRUST_DODGE_MALUS = -20  # seed 004, "Esquive"
+READ_BASE = -70  # extrêmement difficile (seed 004, "Échelonnement des actions")
+READ_PER_SEGMENT = 20
+DISENGAGE_AFTER_DODGE = 50  # immanquable
+SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
+
+
+def ps_from_result(result: TestResult, divisor: int) -> int:
+    """Situation points after an action (RULES-NOTES, "Situation points after an action")."""
+    if result.success:
+        if result.critical:
+            bonus = tens(result.roll) + 1
+            return bonus if divisor == 20 else result.margin // divisor + bonus
+        return result.margin // divisor
+    if result.critical:
+        return -tens(result.roll)
+    return -(result.margin // divisor)
+
+
+def read_modifier(elapsed: int) -> int:
+    """Reading an action: -70 % + 20 % per segment of it already elapsed."""
+    return READ_BASE + READ_PER_SEGMENT * elapsed
+
+
+class Settlement:
+    """The resolution of one segment's batch."""
+
+    def __init__(
+        self,
+        rules: RinKaNou,
+        state: FightState,
+        segment: int,
+        batch: Sequence[Action],
+        dice: Dice,
+    ) -> None:
+        self.rules = rules
+        self.tables = rules.content.tables
+        self.state = state
+        self.segment = segment
+        self.batch = batch
+        self.dice = dice
+        self.events: list[Event] = []
+        self.used: set[int] = set()
+        self.dodges_left: dict[int, int] = {}
+        self.wounds: dict[str, int] = {}
+        self.gear: dict[tuple[str, str], int] = {}
+        self.out: set[str] = set()
+        self.surprise_spent: set[str] = set()
+        self.results: dict[str, list[TestResult | None]] = {}
+        self.engage: dict[str, tuple[str, ...]] = {}
+
+    def run(self) -> list[Event]:
+        handlers: dict[str, Callable[[Action], None]] = {
+            "strike": self.strike,
+            "parry": self.lone_defence,
+            "dodge": self.lone_defence,
+            "reposition": self.reposition,
+            "disengage": self.disengage,
+            "read": self.read,
+            "move": self.move,
+            "arm": self.arm,
+            "lock": self.lock,
+        }
+        for action in self.batch:
+            if action.kind in SITUATION_KINDS:
+                self.engage[action.actor] = tuple(action.params.get("engage", ()))
+            if action.id in self.used:
+                continue
+            if action.cancelled:
+                self.cancelled(action)
+                continue
+            handler = handlers.get(action.kind)
+            if handler is not None:
+                handler(action)
+        self.situation()
+        return self.events
+
+    # -------------------------------------------------------- helpers
+
+    def fighter(self, cid: str) -> Combatant:
+        return self.state.combatants[cid]
+
+    def overlap_malus(self, action: Action) -> int:
+        """Simultaneous-actions malus from the actor's other overlapping rolled actions."""
+        c = self.fighter(action.actor)
+        total = 0
+        seen: set[int] = {action.id}
+        for other in [*c.actions, *c.recent, *self.batch]:
+            if other.id in seen or other.actor != action.actor:
+                continue
+            seen.add(other.id)
+            if other.rolled and not other.cancelled and other.overlaps(action, self.segment):
+                total += simultaneous_malus(other.difficulty)
+        return total
+
+    def test(self, action: Action, name: str, modifiers: Mapping[str, int]) -> TestResult:
+        """One d100 test of an action, with every modifier named in the event."""
+        actor = action.actor
+        c = self.fighter(actor)
+        mods = dict(modifiers)
+        mods["difficulty"] = action.difficulty
+        mods["simultaneous"] = self.overlap_malus(action)
+        mods["wounds"] = c.status.wound_malus
+        if c.status.surprise_malus and actor not in self.surprise_spent:
+            mods["surprise"] = c.status.surprise_malus
+            self.surprise_spent.add(actor)
+        result = roll_test(self.dice, sum(mods.values()), name, actor)
+        self.events.append(
+            TestRolled(
+                self.segment,
+                actor,
+                action.id,
+                name,
+                result.chance,
+                result.roll,
+                result.success,
+                result.critical,
+                result.margin,
+                {k: v for k, v in mods.items() if v},
+            )
+        )
+        if "surprise" in mods:
+            self.events.append(SurpriseMalus(self.segment, actor, 0))
+        if action.kind in SITUATION_KINDS:
+            self.results.setdefault(actor, []).append(result)
+        return result
+
+    def use(self, action: Action) -> PSUse:
+        return self.rules.ps_use(self.state, action)
+
+    def strength(self, sheet: Sheet) -> int:
+        return self.tables.strength_bonus(sheet.characteristic("strength"))
+
+    def lose_gear(self, owner: Combatant, item: str, loss: int) -> None:
+        if loss <= 0:
+            return
+        key = (owner.id, item)
+        current = self.gear.get(
+            key, owner.status.shield_pr if item == "shield" else owner.status.weapon_pr
+        )
+        left = max(0, current - loss)
+        self.gear[key] = left
+        self.events.append(GearDamaged(self.segment, owner.id, item, current - left, left))
+
+    # -------------------------------------------------------- weapon actions
+
+    def arm(self, action: Action) -> None:
+        self.events.append(WeaponState(self.segment, action.actor, True, False))
+
+    def lock(self, action: Action) -> None:
+        self.events.append(WeaponState(self.segment, action.actor, False, False))
+
+    def cancelled(self, action: Action) -> None:
+        """A cancelled action counts as resolved (no roll); an armed blow is lost."""
+        if action.kind in ("arm", "strike") or (
+            action.kind == "parry" and action.params.get("with") != "shield"
+        ):
+            self.events.append(WeaponState(self.segment, action.actor, False, False))
+        if action.kind in SITUATION_KINDS:
+            self.results.setdefault(action.actor, []).append(None)
+
+    def strike(self, action: Action) -> None:
+        attacker = self.fighter(action.actor)
+        assert action.target is not None
+        defender = self.fighter(action.target)
+        sheet: Sheet = attacker.sheet
+        weapon = sheet.weapon
+        blow = str(action.params["blow"])
+        use = self.use(action)
+        self.events.append(WeaponState(self.segment, attacker.id, False, True))
+
+        def resolved(result: str) -> None:
+            self.events.append(
+                AttackResolved(self.segment, attacker.id, action.id, defender.id, blow, result)
+            )
+
+        if math.dist(attacker.position, defender.position) > self.rules.reach(sheet) + 1e-9:
+            self.results.setdefault(attacker.id, []).append(None)
+            resolved("out of reach")
+            return
+        result = self.test(
+            action,
+            "attack",
+            {
+                weapon.skill: sheet.skill(weapon.skill),
+                weapon.characteristic: sheet.characteristic(weapon.characteristic),
+                "deflection": -defender.sheet.armour.deflection,
+                "ps": use.chance,
+            },
+        )
+        if not result.success:
+            resolved("missed")
+            return
+        reduction = 0
+        parry = self.defence(defender, attacker, "parry")
+        if parry is not None:
+            outcome, reduction = self.parried(parry, action, defender, attacker, result, use)
+            if outcome:
+                resolved(outcome)
+                return
+        elif (dodge := self.defence(defender, attacker, "dodge")) is not None and self.dodged(
+            dodge, defender, result, blow
+        ):
+            resolved("dodged")
+            return
+        resolved("hit")
+        self.hit(attacker, defender, blow, result, use, reduction)
+
+    def defence(self, defender: Combatant, attacker: Combatant, kind: str) -> Action | None:
+        """The defender's parry or dodge ending in this segment that can meet this blow."""
+        for a in self.batch:
+            if a.actor != defender.id or a.kind != kind or a.cancelled:
+                continue
+            if a.target is not None and a.target != attacker.id:
+                continue
+            if kind == "dodge":
+                left = self.dodges_left.setdefault(a.id, 1 + self.use(a).multiple)
+                if left > 0:
+                    return a
+            elif a.id not in self.used:
+                return a
+        return None
+
+    def parried(
+        self,
+        parry: Action,
+        strike: Action,
+        defender: Combatant,
+        attacker: Combatant,
+        result: TestResult,
+        attack_use: PSUse,
+    ) -> tuple[str, int]:
+        """A parry (seed 004, "Parade"): interception roll, then for a cut (or any blow on
+        a shield) the strength contest. Returns the final result, or "" and the damage
+        reduction when the blow goes through."""
+        self.used.add(parry.id)
+        sheet: Sheet = defender.sheet
+        shield = parry.params.get("with") == "shield"
+        blow = strike.params["blow"]
+        use = self.use(parry)
+        mods: dict[str, int] = {}
+        if shield:
+            assert sheet.shield is not None
+            mods["shield"] = sheet.skill("shield")
+            mods["shield bonus"] = sheet.shield.parry_bonus
+        else:
+            mods[sheet.weapon.skill] = sheet.skill(sheet.weapon.skill)
+            mods["parry score"] = sheet.weapon.parry
+        mods["agility"] = sheet.characteristic("agility")
+        mods["attacker Mr"] = -result.mr
+        mods["attacking weapon"] = -attacker.sheet.weapon.parry
+        if blow == "thrust":
+            mods["thrust"] = THRUST_PARRY_MALUS // 2 if shield else THRUST_PARRY_MALUS
+        mods["ps"] = use.chance
+        intercepted = self.test(parry, "parry", mods).success
+        if not intercepted:
+            return "", 0
+        if blow == "thrust" and not shield:
+            return "deflected", 0  # a thrust is turned aside: no strength contest
+        size = self.tables.parry_size[attacker.sheet.weapon.size]
+        push = self.strength(attacker.sheet) + int(size / 10) + attack_use.damage
+        hold = self.strength(sheet) + use.parry_force
+        score = push - hold
+        if not shield:
+            self.lose_gear(defender, "weapon", 1)
+            if score <= 0:
+                return "blocked", 0
+            return "", max(0, hold)
+        assert sheet.shield is not None
+        if score <= 0:
+            self.lose_gear(defender, "shield", 1)
+            return "blocked", 0
+        damage = self.blow_damage(attacker, blow, result, attack_use) - max(0, hold)
+        self.lose_gear(defender, "shield", max(1, damage - sheet.shield.absorption))
+        return "shield", 0
+
+    def dodged(self, dodge: Action, defender: Combatant, result: TestResult, blow: str) -> bool:
+        """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow."""
+        self.used.add(dodge.id)
+        self.dodges_left[dodge.id] -= 1
+        sheet: Sheet = defender.sheet
+        mods = {
+            "dodge": sheet.skill("dodge"),
+            "agility": sheet.characteristic("agility"),
+            "attacker Mr": -result.mr,
+            "ps": self.use(dodge).chance,
+        }
+        if blow == "thrust":
+            mods["thrust"] = THRUST_DODGE_MALUS
+        return self.test(dodge, "dodge", mods).success
+
+    def lone_defence(self, action: Action) -> None:
+        """A parry or dodge that met no blow in its segment: a test of its own."""
+        sheet: Sheet = self.fighter(action.actor).sheet
+        if action.kind == "dodge":
+            mods = {"dodge": sheet.skill("dodge")}
+        elif action.params.get("with") == "shield":
+            mods = {"shield": sheet.skill("shield")}
+        else:
+            mods = {sheet.weapon.skill: sheet.skill(sheet.weapon.skill)}
+            self.events.append(WeaponState(self.segment, action.actor, False, False))
+        mods["agility"] = sheet.characteristic("agility")
+        mods["ps"] = self.use(action).chance
+        self.test(action, action.kind, mods)
+
+    def blow_damage(self, attacker: Combatant, blow: str, result: TestResult, use: PSUse) -> int:
+        sheet: Sheet = attacker.sheet
+        margin = result.mr // 5 if result.critical else result.mr // 10
+        return sheet.weapon.damage[blow] + margin + self.strength(sheet) + use.damage
+
+    def location(self, defender: Combatant, use: PSUse) -> tuple[str, dict[str, object]]:
+        """Where the blow lands: aimed, or rolled then oriented or drifted."""
+        if use.aim is not None:
+            return use.aim, {"aimed": use.aim}
+        rolled = self.tables.location(self.dice.d100("hit location", defender.id)).name
+        where = rolled
+        if use.orient and use.toward is not None:
+            path = self.tables.steps(rolled, use.toward)
+            where = path[min(use.orient, len(path) - 1)]
+        for _ in range(use.approximate):
+            options = self.tables.neighbours(where)
+            where = options[self.dice.roll(len(options), "approximate strike", defender.id) - 1]
+        return where, ({"rolled": rolled} if where != rolled else {})
+
+    def hit(
+        self,
+        attacker: Combatant,
+        defender: Combatant,
+        blow: str,
+        result: TestResult,
+        use: PSUse,
+        reduction: int,
+    ) -> None:
+        sheet: Sheet = attacker.sheet
+        where, detail = self.location(defender, use)
+        location = self.tables.location_named(where)
+        armour = defender.sheet.armour
+        covered = not armour.locations or location.name in armour.locations
+        margin = result.mr // 5 if result.critical else result.mr // 10
+        strength = self.strength(sheet)
+        absorption = armour.absorption if covered else 0
+        raw = self.blow_damage(attacker, blow, result, use)
+        damage = max(0, raw - reduction - absorption)
+        wound = (damage * location.wound_factor + 50) // 100
+        total = self.wounds.get(defender.id, defender.status.wounds) + wound
+        self.wounds[defender.id] = total
+        level = self.tables.wound_level(total, defender.sheet.health)
+        detail |= {
+            "weapon": sheet.weapon.damage[blow],
+            "margin": margin,
+            "strength": strength,
+            "ps": use.damage,
+            "parry": -reduction,
+            "absorption": -absorption,
+        }
+        self.events.append(
+            WoundTaken(
+                self.segment,
+                defender.id,
+                attacker.id,
+                location.name,
+                damage,
+                wound,
+                total,
+                level.name if level else "",
+                level.malus if level else 0,
+                {k: v for k, v in detail.items() if v or k in ("weapon", "absorption")},
+            )
+        )
+        if level is not None and level.out and defender.id not in self.out:
+            self.out.add(defender.id)
+            self.events.append(OutOfFight(self.segment, defender.id, level.out))
+
+    # -------------------------------------------------------- movement and reading
+
+    def reposition(self, action: Action) -> None:
+        """Se placer: Combat + Souplesse (seed 004, "Mouvement")."""
+        sheet: Sheet = self.fighter(action.actor).sheet
+        self.test(
+            action,
+            "reposition",
+            {
+                "combat": sheet.skill("combat"),
+                "agility": sheet.characteristic("agility"),
+                "ps": self.use(action).chance,
+            },
+        )
+
+    def disengage(self, action: Action) -> None:
+        """Se désengager: Combat + Souplesse opposed, active against active, by every
+        opponent that has the fighter within its reach; +50 % just after a dodge."""
+        c = self.fighter(action.actor)
+        sheet: Sheet = c.sheet
+        mods = {
+            "combat": sheet.skill("combat"),
+            "agility": sheet.characteristic("agility"),
+            "ps": self.use(action).chance,
+        }
+        if any(
+            a.kind == "dodge" and not a.cancelled and a.last == action.start - 1 for a in c.recent
+        ):
+            mods["after a dodge"] = DISENGAGE_AFTER_DODGE
+        own = self.test(action, "disengage", mods)
+        opposers = [
+            o
+            for o in self.state.opponents(c.id)
+            if o.id not in self.out
+            and math.dist(o.position, c.position) <= self.rules.reach(o.sheet) + 1e-9
+        ]
+        won = own.success
+        for o in opposers:
+            osheet: Sheet = o.sheet
+            chance = (
+                osheet.skill("combat") + osheet.characteristic("agility") + o.status.wound_malus
+            )
+            theirs = roll_test(self.dice, chance, "oppose disengage", o.id)
+            self.events.append(
+                TestRolled(
+                    self.segment,
+                    o.id,
+                    None,
+                    "oppose disengage",
+                    theirs.chance,
+                    theirs.roll,
+                    theirs.success,
+                    theirs.critical,
+                    theirs.margin,
+                    {"combat": osheet.skill("combat"), "agility": osheet.characteristic("agility")},
+                )
+            )
+            if theirs.success and (not own.success or theirs.mr >= own.mr):
+                won = False
+        if not won:
+            return
+        self.events.append(Disengaged(self.segment, c.id))
+        if opposers:
+            nearest = min(opposers, key=lambda o: math.dist(o.position, c.position))
+            gap = max(self.rules.reach(o.sheet) for o in opposers) + 0.5
+            x, y = _away(nearest.position, c.position, gap)
+            self.events.append(Moved(self.segment, c.id, x, y))
+
+    def move(self, action: Action) -> None:
+        """Se déplacer: movement / 10 metres a segment walking, times the run factor
+        running; ``segments`` of it declared at once as one action."""
+        c = self.fighter(action.actor)
+        sheet: Sheet = c.sheet
+        pace = action.params.get("pace", "walk")
+        per_segment = sheet.movement / 10 * (sheet.run_factor if pace == "run" else 1.0)
+        budget = per_segment * int(action.params.get("segments", 1))
+        if "to" in action.params:
+            goal = tuple(action.params["to"])
+            stop = 0.0
+        else:
+            other = self.fighter(str(action.params["toward"]))
+            goal = other.position
+            stop = float(action.params.get("stop_at", 0.0))
+        x, y = _toward(c.position, (float(goal[0]), float(goal[1])), budget, stop)
+        self.events.append(Moved(self.segment, c.id, x, y))
+
+    def read(self, action: Action) -> None:
+        """Reading another's action: Combat + Raison at -70 % + 20 % per segment of it
+        already elapsed (seed 004, "Échelonnement des actions dans le temps")."""
+        c = self.fighter(action.actor)
+        sheet: Sheet = c.sheet
+        assert action.target is not None
+        observed = self.fighter(action.target)
+        watched_id = action.params["action"]
+        watched = next(
+            (a for a in [*observed.actions, *observed.recent] if a.id == watched_id), None
+        )
+        start = watched.start if watched is not None else action.start
+        mods = {
+            "combat": sheet.skill("combat"),
+            "reason": sheet.characteristic("reason"),
+            "reading": read_modifier(action.start - start),
+        }
+        result = self.test(action, "read", mods)
+        if result.success and watched is not None:
+            self.events.append(
+                IntentRead(
+                    self.segment,
+                    c.id,
+                    observed.id,
+                    watched.id,
+                    watched.kind,
+                    watched.target,
+                    watched.last,
+                )
+            )
+
+    # -------------------------------------------------------- situation points
+
+    def situation(self) -> None:
+        """New scores for those who resolved an action; reset or narrowed scores for the
+        others (seed 004, "Points de situation": "En duel", "En mêlée")."""
+        divisor = self.rules.ps_divisor
+        since = self.segment + 1
+        resolvers = [cid for cid in self.state.combatants if cid in self.results]
+        for cid in resolvers:
+            if cid in self.out:
+                continue
+            scores = [ps_from_result(r, divisor) for r in self.results[cid] if r is not None]
+            engaged = self.engage.get(cid, ())
+            ps = min(scores) if scores else 0
+            ps -= max(0, len(engaged) - 1)
+            self.events.append(SituationChanged(self.segment, cid, ps, since, engaged, "result"))
+        if not resolvers:
+            return
+        done = set(resolvers)
+        for c in self.state.combatants.values():
+            if not c.in_fight or c.id in done or c.id in self.out:
+                continue
+            status = c.status
+            gone = [x for x in status.engaged if x in done]
+            if not gone or any(not a.continuous for a in c.actions):
+                continue  # nothing changed for it, or it finishes its action as it is
+            remaining = tuple(x for x in status.engaged if x not in done)
+            if remaining:
+                self.events.append(
+                    SituationChanged(
+                        self.segment, c.id, status.ps, status.ps_since, remaining, "engaged"
+                    )
+                )
+            else:
+                self.events.append(SituationChanged(self.segment, c.id, 0, since, (), "reset"))
+
+
+def _toward(
+    start: tuple[float, float], goal: tuple[float, float], budget: float, stop: float
+) -> tuple[float, float]:
+    """Move from ``start`` toward ``goal`` by at most ``budget``, halting ``stop`` short."""
+    distance = math.dist(start, goal)
+    travel = min(budget, max(0.0, distance - stop))
+    if distance == 0 or travel <= 0:
+        return start
+    f = travel / distance
+    return (
+        round(start[0] + (goal[0] - start[0]) * f, 6),
+        round(start[1] + (goal[1] - start[1]) * f, 6),
+    )
+
+
+def _away(
+    origin: tuple[float, float], here: tuple[float, float], gap: float
+) -> tuple[float, float]:
+    """A point ``gap`` metres from ``origin`` on the line through ``here``."""
+    dx, dy = here[0] - origin[0], here[1] - origin[1]
+    norm = math.hypot(dx, dy)
+    if norm == 0:
+        dx, dy, norm = 1.0, 0.0, 1.0
+    return (round(origin[0] + dx / norm * gap, 6), round(origin[1] + dy / norm * gap, 6))
