@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from segsim.actions import Action
+from segsim.actions import Action, Declaration
 
 if TYPE_CHECKING:
     from segsim.state import FightState
@@ -82,6 +82,9 @@ class ActionDeclared(Event):
     ends_in: int | None
     forced: bool = False
     params: Mapping[str, Any] = attrs.field(factory=dict)
+    declared: Mapping[str, Any] = attrs.field(factory=dict)
+    """The declaration as made (``kind``, ``target``, ``params``), before the ruleset
+    planned it: what a replay declares again."""
 
     def describe(self) -> str:
         target = f" -> {self.target}" if self.target else ""
@@ -169,8 +172,18 @@ class FightEnded(Event):
         return f"fight ends: {self.outcome}, {who}"
 
 
-def action_declared(t: int, action: Action) -> ActionDeclared:
-    """The declaration event for an action that starts now."""
+def action_declared(
+    t: int, action: Action, declaration: Declaration | None = None
+) -> ActionDeclared:
+    """The declaration event for an action that starts now (``declaration``: as made)."""
+    if declaration is None:
+        declared = {"kind": action.kind, "target": action.target, "params": dict(action.params)}
+    else:
+        declared = {
+            "kind": declaration.kind,
+            "target": declaration.target,
+            "params": dict(declaration.params),
+        }
     return ActionDeclared(
         t=t,
         actor=action.actor,
@@ -181,4 +194,5 @@ def action_declared(t: int, action: Action) -> ActionDeclared:
         ends_in=action.last,
         forced=action.forced,
         params=dict(action.params),
+        declared=declared,
     )

@@ -347,7 +347,7 @@ class Fight:
                 specs = self._plan_all(c, forced, seg, forced=True)
                 self._apply(c, specs, seg)
         # Everyone decides from the same state; nothing is applied until all are checked.
-        decided: list[tuple[Combatant, list[DeclarationLike | ActionSpec]]] = []
+        decided: list[tuple[Combatant, list[Cancel | tuple[Declaration, ActionSpec]]]] = []
         for c in members:
             must = not c.actions
             if not must and not self._reactive[c.id] and not phase.members[c.id]:
@@ -380,11 +380,11 @@ class Fight:
 
     def _plan_all(
         self, c: Combatant, decls: Sequence[DeclarationLike], seg: int, *, forced: bool = False
-    ) -> list[DeclarationLike | ActionSpec]:
+    ) -> list[Cancel | tuple[Declaration, ActionSpec]]:
         """Check one combatant's declarations; raise IllegalDeclaration before any change."""
         policy = None if forced else policy_name(c.policy)
         planned: list[ActionSpec] = []
-        out: list[DeclarationLike | ActionSpec] = []
+        out: list[Cancel | tuple[Declaration, ActionSpec]] = []
         try:
             cancels = [d for d in decls if isinstance(d, Cancel)]
             if cancels and len(cancels) != len(decls):
@@ -406,7 +406,7 @@ class Fight:
                     if forced:
                         spec = attrs.evolve(spec, forced=True, public=True)
                     planned.append(spec)
-                    out.append(spec)
+                    out.append((d, spec))
                 else:
                     raise IllegalDeclaration(
                         f"a policy returns Declaration or Cancel objects, not {d!r}"
@@ -429,7 +429,9 @@ class Fight:
             )
         self.ruleset.check_cancel(self.state, action, seg)
 
-    def _apply(self, c: Combatant, items: Sequence[DeclarationLike | ActionSpec], seg: int) -> bool:
+    def _apply(
+        self, c: Combatant, items: Sequence[Cancel | tuple[Declaration, ActionSpec]], seg: int
+    ) -> bool:
         """Start or cancel actions; True if any of it is observable by others."""
         observable = False
         for item in items:
@@ -443,17 +445,18 @@ class Fight:
                 self.state.cancelled_in[c.id] = seg
                 self._emit(ActionCancelled(t=seg, actor=c.id, action=old.id, kind=old.kind))
                 observable = True
-            elif isinstance(item, ActionSpec):
-                for old in [a for a in c.actions if a.continuous and a.channel == item.channel]:
+            else:
+                declaration, spec = item
+                for old in [a for a in c.actions if a.continuous and a.channel == spec.channel]:
                     self._unschedule(old)
                     c.actions.remove(old)
-                action = Action.from_spec(item, id=self.state.next_action_id, actor=c.id, start=seg)
+                action = Action.from_spec(spec, id=self.state.next_action_id, actor=c.id, start=seg)
                 self.state.next_action_id += 1
                 c.actions.append(action)
                 if action.end is not None:
                     self._schedule(action)
                     self._register(c, action.end, must=False)
-                self._emit(action_declared(seg, action))
+                self._emit(action_declared(seg, action, declaration))
                 observable = observable or action.visible
         return observable
 
