@@ -269,6 +269,7 @@ class Fight:
                     "is_pc": c.is_pc,
                     "position": list(c.position),
                     **self._policy_entry(c.id),
+                    "setup": dict(c.setup),
                     "sheet": self.ruleset.sheet_data(c.sheet),
                 }
                 for c in self.state.combatants.values()
