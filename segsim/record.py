@@ -1,9 +1,17 @@
-"""The fight record: JSON Lines, with its own explicit serializer.
+"""The fight record: JSON Lines, with its own explicit serializer, read through visitors.
 
 Line 1 is the header (``format``, ``version``, ruleset and options, seed, combatants with
 their full sheets); then one line per event, each with ``t`` (segment), ``type`` and
 ``actor`` first; the last line is the ``end`` event. The same fight gives the same bytes:
 nothing here depends on logging configuration, dict order of the moment, or the clock.
+The format is specified in ``docs/record-format.md`` and by the JSON Schema
+``segsim/schema/record-v1.schema.json``.
+
+Reading follows python-chess's PGN visitors: one driver (:func:`read_record` for a file,
+:func:`visit_fight` for a live fight, :meth:`Record.accept` for a record in memory) walks
+the lines and calls a :class:`RecordVisitor`, which builds what it wants: a
+:class:`Record` (:class:`RecordBuilder`), a fight to replay (``segsim.replay``), a
+timeline (``segsim.timeline``) or a copy of the record (:class:`RecordWriter`).
 """
 
 from __future__ import annotations
@@ -11,11 +19,27 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+import attrs
 
 from segsim.errors import RecordError
 from segsim.events import Event
-from segsim.fight import RECORD_FORMAT, RECORD_VERSION, Fight
+from segsim.fight import RECORD_FORMAT, RECORD_VERSION
+
+if TYPE_CHECKING:
+    from segsim.fight import Fight
+
+T = TypeVar("T")
+
+MAJOR = int(RECORD_VERSION.split(".", 1)[0])
+"""The major format version this segsim reads and writes."""
+
+SCHEMA_RESOURCE = "schema/record-v1.schema.json"
+"""The JSON Schema of format version 1, inside the ``segsim`` package."""
+
+
+# ---------------------------------------------------------------- writing
 
 
 def _plain(value: Any) -> Any:
@@ -58,43 +82,333 @@ def write_record(fight: Fight, target: str | Path | IO[str]) -> None:
         target.write("\n")
 
 
-def read_record(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The header and event objects of a record; refuses unknown formats and versions."""
+# ---------------------------------------------------------------- visitors
+
+
+@attrs.frozen
+class Line:
+    """Where a record line comes from: the source (file name), its number and its text."""
+
+    source: str
+    number: int
+    text: str
+
+    def error(self, message: str) -> RecordError:
+        return RecordError(self.source, self.number, message)
+
+
+class RecordVisitor(Generic[T]):
+    """Receives a record from a driver, header first, then each event in order.
+
+    Subclasses override what they need; :meth:`result` is what the driver returns.
+    Raise ``line.error(...)`` to refuse a line: the message names the file and line.
+    """
+
+    def begin(self, source: str) -> None:
+        """A new record starts (``source`` names the file or the fight)."""
+
+    def visit_header(self, header: Mapping[str, Any], line: Line) -> None:
+        """The header object (line 1)."""
+
+    def visit_event(self, event: Mapping[str, Any], line: Line) -> None:
+        """One event object; the last one is the ``end`` event."""
+
+    def end(self) -> None:
+        """The record is over."""
+
+    def result(self) -> T:
+        raise NotImplementedError
+
+
+def check_header(header: Mapping[str, Any], line: Line) -> None:
+    """Refuse what is not a segsim record or is of another major version."""
+    fmt = header.get("format")
+    if fmt != RECORD_FORMAT:
+        raise line.error(f"not a segsim record: format is {fmt!r}, not {RECORD_FORMAT!r}")
+    version = header.get("version")
+    parts = version.split(".") if isinstance(version, str) else []
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise line.error(f'version: expected "MAJOR.MINOR", got {version!r}')
+    major = int(parts[0])
+    if major > MAJOR:
+        raise line.error(
+            f"record format version {version} is newer than this segsim reads "
+            f"({MAJOR}.x): upgrade segsim to read it"
+        )
+    if major < MAJOR:
+        raise line.error(f"record format version {version} is not supported (reads {MAJOR}.x)")
+
+
+def check_event(event: Mapping[str, Any], line: Line) -> None:
+    """The fields every event line has: ``t``, ``type`` and ``actor``."""
+    for key in ("t", "type", "actor"):
+        if key not in event:
+            raise line.error(f"event has no {key!r}")
+    t = event["t"]
+    if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+        raise line.error(f"t: expected a segment number (integer >= 0), got {t!r}")
+    if not isinstance(event["type"], str) or not event["type"]:
+        raise line.error(f"type: expected an event type name, got {event['type']!r}")
+    actor = event["actor"]
+    if actor is not None and not isinstance(actor, str):
+        raise line.error(f"actor: expected a combatant id or null, got {actor!r}")
+
+
+def _drive(
+    source: str,
+    items: Iterable[tuple[str, Mapping[str, Any]]],
+    visitor: RecordVisitor[T],
+    *,
+    complete: bool = True,
+) -> T:
+    """Walk (text, object) pairs, header first, checking the framing; feed the visitor."""
+    visitor.begin(source)
+    ended: Line | None = None
+    number = 0
+    for number, (text, obj) in enumerate(items, 1):
+        line = Line(source, number, text)
+        if number == 1:
+            check_header(obj, line)
+            visitor.visit_header(obj, line)
+            continue
+        if ended is not None:
+            raise line.error(f"a line after the end event (line {ended.number})")
+        check_event(obj, line)
+        if obj["type"] == "end":
+            ended = line
+        visitor.visit_event(obj, line)
+    if number == 0:
+        raise RecordError(source, None, "empty record")
+    if ended is None and complete:
+        raise RecordError(source, number, "the record stops before its end event (truncated?)")
+    visitor.end()
+    return visitor.result()
+
+
+def _file_items(path: str | Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
     name = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(name, None, f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(name, None, f"not UTF-8 text: {exc.reason}") from None
     lines = text.split("\n")
-    if lines and lines[-1] == "":
+    unfinished = lines[-1] != ""  # text after the last newline
+    if not unfinished:
         lines.pop()
-    elif lines:
-        raise RecordError(name, len(lines), "truncated last line (no newline at the end)")
-    if not lines:
-        raise RecordError(name, None, "empty record")
-    objects = []
-    for i, line in enumerate(lines, 1):
+    for i, raw in enumerate(lines, 1):
         try:
-            obj = json.loads(line)
+            obj = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise RecordError(name, i, f"not JSON: {exc.msg}") from None
+            if unfinished and i == len(lines):
+                raise RecordError(
+                    name, i, "truncated last line (no newline at the end and incomplete JSON)"
+                ) from None
+            what = "empty line" if not raw.strip() else exc.msg
+            raise RecordError(name, i, f"not JSON ({what}, column {exc.colno})") from None
         if not isinstance(obj, dict):
             raise RecordError(name, i, "a record line is a JSON object")
-        objects.append(obj)
-    header = objects[0]
-    if header.get("format") != RECORD_FORMAT:
-        raise RecordError(name, 1, f"not a segsim record (format {header.get('format')!r})")
-    version = str(header.get("version", ""))
-    major = version.split(".", 1)[0]
-    if major != RECORD_VERSION.split(".", 1)[0]:
-        raise RecordError(
-            name,
-            1,
-            f"record format version {version!r} is not supported (this segsim reads "
-            f"{RECORD_VERSION.split('.', 1)[0]}.x)",
+        yield raw, obj
+
+
+@overload
+def read_record(path: str | Path) -> Record: ...
+
+
+@overload
+def read_record(path: str | Path, visitor: RecordVisitor[T]) -> T: ...
+
+
+def read_record(path: str | Path, visitor: RecordVisitor[Any] | None = None) -> Any:
+    """Read a record file and drive ``visitor`` (default: build a :class:`Record`).
+
+    Raises :class:`RecordError` naming the file and line for anything malformed: not
+    JSON, a truncated last line, another format or a newer major version, an event
+    without ``t``/``type``/``actor``, no end line.
+    """
+    return _drive(str(path), _file_items(path), visitor or RecordBuilder())
+
+
+def visit_fight(fight: Fight, visitor: RecordVisitor[T], *, complete: bool = False) -> T:
+    """Drive a visitor from a live fight's header and history (running or ended)."""
+
+    def items() -> Iterator[tuple[str, Mapping[str, Any]]]:
+        header = fight.header()
+        yield dumps(header), header
+        for event in fight.history:
+            data = event_data(event)
+            yield dumps(data), data
+
+    return _drive(fight.fight_id or "fight", items(), visitor, complete=complete)
+
+
+# ---------------------------------------------------------------- the record object
+
+
+@attrs.frozen
+class Record:
+    """A fight record in memory: its header, its event objects and their text lines.
+
+    >>> record = read_record("duel.jsonl")    # doctest: +SKIP
+    >>> record.header["seed"], len(record)      # doctest: +SKIP
+    (7, 126)
+
+    In a notebook a record shows its timeline (:meth:`_repr_svg_`).
+    """
+
+    source: str
+    header: Mapping[str, Any]
+    events: tuple[Mapping[str, Any], ...]
+    lines: tuple[str, ...]
+    """The text of every line, header first (line ``n`` is ``lines[n - 1]``)."""
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.header.get("ruleset", ""))
+
+    @property
+    def seed(self) -> Any:
+        return self.header.get("seed")
+
+    @property
+    def combatants(self) -> list[str]:
+        return [str(c.get("id")) for c in self.header.get("combatants", ())]
+
+    @property
+    def end(self) -> Mapping[str, Any] | None:
+        """The end event (None for a record built from a fight still running)."""
+        if self.events and self.events[-1]["type"] == "end":
+            return self.events[-1]
+        return None
+
+    def __len__(self) -> int:
+        """The number of events (lines after the header)."""
+        return len(self.events)
+
+    def accept(self, visitor: RecordVisitor[T]) -> T:
+        """Drive a visitor over this record, as reading its file would."""
+        return _drive(
+            self.source,
+            zip(self.lines, (self.header, *self.events), strict=True),
+            visitor,
+            complete=self.end is not None,
         )
-    for i, obj in enumerate(objects[1:], 2):
-        for key in ("t", "type", "actor"):
-            if key not in obj:
-                raise RecordError(name, i, f"event has no {key!r}")
-    return header, objects[1:]
+
+    def write(self, target: str | Path | IO[str]) -> None:
+        """Write the record in canonical form (an export through :class:`RecordWriter`)."""
+        if isinstance(target, str | Path):
+            with open(target, "w", encoding="utf-8", newline="\n") as f:
+                self.write(f)
+            return
+        self.accept(RecordWriter(target))
+
+    def _repr_svg_(self) -> str:
+        from segsim.timeline import timeline_svg
+
+        return timeline_svg(self)
+
+
+class RecordBuilder(RecordVisitor[Record]):
+    """Collects a record into a :class:`Record`."""
+
+    def __init__(self) -> None:
+        self.source = ""
+        self.header: Mapping[str, Any] = {}
+        self.events: list[Mapping[str, Any]] = []
+        self.lines: list[str] = []
+
+    def begin(self, source: str) -> None:
+        self.source = source
+
+    def visit_header(self, header: Mapping[str, Any], line: Line) -> None:
+        self.header = header
+        self.lines.append(line.text)
+
+    def visit_event(self, event: Mapping[str, Any], line: Line) -> None:
+        self.events.append(event)
+        self.lines.append(line.text)
+
+    def result(self) -> Record:
+        return Record(self.source, self.header, tuple(self.events), tuple(self.lines))
+
+
+def fight_record(fight: Fight) -> Record:
+    """A live fight's record as a :class:`Record` (its history so far)."""
+    return visit_fight(fight, RecordBuilder())
+
+
+class RecordWriter(RecordVisitor[int]):
+    """Writes what it visits as canonical record lines; the result is the line count."""
+
+    def __init__(self, target: IO[str]) -> None:
+        self.target = target
+        self.count = 0
+
+    def _write(self, obj: Mapping[str, Any]) -> None:
+        self.target.write(dumps(dict(obj)))
+        self.target.write("\n")
+        self.count += 1
+
+    def visit_header(self, header: Mapping[str, Any], line: Line) -> None:
+        self._write(header)
+
+    def visit_event(self, event: Mapping[str, Any], line: Line) -> None:
+        self._write(event)
+
+    def result(self) -> int:
+        return self.count
+
+
+# ---------------------------------------------------------------- schema
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of record format version 1 (``$defs``: ``header``, ``event``)."""
+    from importlib.resources import files
+
+    text = files("segsim").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def schema_errors(lines: Iterable[str | Mapping[str, Any]]) -> list[str]:
+    """Check record lines (texts or objects, header first) against the schema.
+
+    Returns one message per invalid line (``line N: path: message``); needs the
+    ``jsonschema`` package (segsim's ``dev`` extra).
+    """
+    import jsonschema  # type: ignore[import-untyped]
+
+    root = schema()
+    cls = jsonschema.validators.validator_for(root)
+    header = cls({"$ref": "#/$defs/header", "$defs": root["$defs"]})
+    event = cls({"$ref": "#/$defs/event", "$defs": root["$defs"]})
+    out = []
+    for number, item in enumerate(lines, 1):
+        obj = json.loads(item) if isinstance(item, str) else item
+        validator = header if number == 1 else event
+        for err in validator.iter_errors(obj):
+            where = "/".join(str(p) for p in err.absolute_path) or "(line)"
+            out.append(f"line {number}: {where}: {err.message}")
+    return out
+
+
+__all__ = [
+    "MAJOR",
+    "Line",
+    "Record",
+    "RecordBuilder",
+    "RecordVisitor",
+    "RecordWriter",
+    "dumps",
+    "event_data",
+    "fight_lines",
+    "fight_record",
+    "read_record",
+    "record_lines",
+    "schema",
+    "schema_errors",
+    "visit_fight",
+    "write_record",
+]

@@ -1,0 +1,620 @@
+"""Replay a fight record and report the first divergence; branch a record (what-if).
+
+A replay rebuilds the fight from the record's header (ruleset and options, full sheets,
+seed, limits), lets each combatant declare what the record says it declared
+(:class:`ReplayDeclarations`) with the dice the record says fell (loaded dice), and
+compares the record it produces with the original, line by line.
+
+A branch replays a record up to segment ``T``, then lets live policies decide from ``T``
+on, with fresh dice: the stream of a seed, positioned after the draws made before ``T``
+(with the record's own seed, a branch that changes nothing goes on as the original did).
+
+Nothing here knows a ruleset: everything comes from the header and the event lines the
+engine writes (``action.declared``, ``action.cancelled``, ``die.rolled``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.dice import Dice, LoadedDice
+from segsim.errors import DiceExhausted, InputError, RecordError, SegsimError
+from segsim.fight import CombatantSpec, Fight
+from segsim.input import Node, PathKey, Source
+from segsim.policy import Observation, UnknownPolicy, make_policy, policy_name
+from segsim.record import (
+    Line,
+    Record,
+    RecordBuilder,
+    RecordVisitor,
+    dumps,
+    event_data,
+    read_record,
+)
+from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+
+REPLAY = "replay"
+"""The policy name that keeps a combatant on its recorded declarations in a branch."""
+
+
+# ---------------------------------------------------------------- the replay policy
+
+
+class ReplayDeclarations:
+    """A policy that declares what a record says the combatant declared at each segment.
+
+    It goes by the recorded policy's ``name`` and ``reactive`` flag, so the engine asks it
+    exactly when it asked the original policy. A ``shadow`` policy, if given, is shown
+    every observation too and its answer dropped: it follows the fight until it takes
+    over in a branch, so a policy with memory starts from what it would have seen.
+    """
+
+    def __init__(
+        self,
+        declarations: Mapping[int, Sequence[DeclarationLike]],
+        *,
+        name: str = REPLAY,
+        reactive: bool = True,
+        shadow: Any = None,
+    ) -> None:
+        self.declarations = {seg: tuple(ds) for seg, ds in declarations.items()}
+        self.name = name
+        self.reactive = reactive
+        self.shadow = shadow
+
+    @property
+    def segments(self) -> list[int]:
+        """The segments at which something is declared, in order."""
+        return sorted(self.declarations)
+
+    def decide(self, observation: Observation) -> PolicyOutput:
+        if self.shadow is not None:
+            self.shadow.decide(observation)
+        found = self.declarations.get(observation.segment)
+        return list(found) if found else None
+
+
+# ---------------------------------------------------------------- reading a record
+
+
+@attrs.frozen
+class PolicyChange:
+    """A policy replaced during the fight: from segment ``at`` on (a branched record)."""
+
+    at: int
+    policy: str
+    reactive: bool
+
+
+@attrs.frozen
+class Fighter:
+    """A combatant as the record header describes it, with its sheet read back."""
+
+    id: str
+    name: str
+    side: str
+    is_pc: bool
+    position: tuple[float, float]
+    policy: str
+    reactive: bool
+    sheet: Any
+    changes: tuple[PolicyChange, ...] = ()
+    setup: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def last_policy(self) -> str:
+        return self.changes[-1].policy if self.changes else self.policy
+
+
+@attrs.frozen
+class Draw:
+    """A recorded die draw: the die, its face, and the segment it was drawn in."""
+
+    die: str
+    value: int
+    t: int
+
+
+@attrs.frozen
+class ReplayPlan:
+    """Everything needed to re-simulate a record, read from it once."""
+
+    record: Record
+    ruleset: Any
+    fighters: tuple[Fighter, ...]
+    seed: int
+    name: str
+    max_segments: int
+    declarations: Mapping[str, Mapping[int, tuple[DeclarationLike, ...]]]
+    draws: tuple[Draw, ...]
+
+    def fighter(self, cid: str) -> Fighter:
+        for f in self.fighters:
+            if f.id == cid:
+                return f
+        raise KeyError(cid)
+
+    def specs(self, policies: Mapping[str, Any]) -> list[CombatantSpec]:
+        return [
+            CombatantSpec(
+                f.id, f.side, f.sheet, policies[f.id], f.name, f.position, f.is_pc, f.setup
+            )
+            for f in self.fighters
+        ]
+
+    def new_fight(self, policies: Mapping[str, Any], dice: Dice) -> Fight:
+        return Fight(
+            self.ruleset,
+            self.specs(policies),
+            dice=dice,
+            max_segments=self.max_segments,
+            name=self.name,
+            fight_id=Path(self.record.source).name,
+        )
+
+
+class _HeaderSource(Source):
+    """The header as input data: every field is on line 1 of the record."""
+
+    def __init__(self, path: str, data: Mapping[str, Any]) -> None:
+        super().__init__(path, "", data)
+
+    def line_of(self, path: PathKey) -> int | None:
+        return 1
+
+
+def _header_error(exc: InputError) -> RecordError:
+    what = f"{exc.field}: {exc.message}" if exc.field else exc.message
+    return RecordError(exc.path, 1, f"header: {what}")
+
+
+class ReplayBuilder(RecordVisitor[ReplayPlan]):
+    """A visitor that reads a record into a :class:`ReplayPlan`: the header's ruleset and
+    sheets, every combatant's declarations by segment, and the dice in order."""
+
+    def __init__(self) -> None:
+        self.record = RecordBuilder()
+        self.ruleset: Any = None
+        self.fighters: list[Fighter] = []
+        self.seed = 0
+        self.name = ""
+        self.max_segments = 1
+        self.declared: dict[str, dict[int, list[DeclarationLike]]] = {}
+        self.draws: list[Draw] = []
+
+    def begin(self, source: str) -> None:
+        self.record.begin(source)
+
+    def visit_header(self, header: Mapping[str, Any], line: Line) -> None:
+        self.record.visit_header(header, line)
+        try:
+            self._read_header(_HeaderSource(line.source, header).root())
+        except InputError as exc:
+            raise _header_error(exc) from None
+
+    def _read_header(self, root: Node) -> None:
+        for key in ("format", "version"):
+            root.value(key, str)
+        name = root.value("ruleset", str)
+        options = root.table("options", {})
+        try:
+            self.ruleset = get_ruleset(name, dict(options.items()))
+        except UnknownRuleset:
+            known = ", ".join(ruleset_names())
+            raise root.error("ruleset", f"unknown ruleset {name!r} (known: {known})") from None
+        except TypeError as exc:
+            raise root.error("options", f"bad ruleset options: {exc}") from None
+        self.seed = root.value("seed", int)
+        self.name = root.value("name", str, "")
+        self.max_segments = root.value("max_segments", int, min=1)
+        seen: set[str] = set()
+        for node in root.tables("combatants"):
+            fighter = self._read_fighter(node)
+            if fighter.id in seen:
+                raise node.error("id", f"duplicate combatant id {fighter.id!r}")
+            seen.add(fighter.id)
+            self.fighters.append(fighter)
+            self.declared[fighter.id] = {}
+        if not self.fighters:
+            raise root.error("combatants", "a record needs at least one combatant")
+        root.finish()
+
+    def _read_fighter(self, node: Node) -> Fighter:
+        cid = node.value("id", str)
+        position = node.numbers("position", float, 2, (0.0, 0.0))
+        changes = []
+        for change in node.tables("changes", []):
+            changes.append(
+                PolicyChange(
+                    change.value("at", int, min=1),
+                    change.value("policy", str),
+                    change.value("reactive", bool),
+                )
+            )
+            change.finish()
+        if [c.at for c in changes] != sorted({c.at for c in changes}):
+            raise node.error("changes", "policy changes must be in increasing segment order")
+        fighter = Fighter(
+            id=cid,
+            name=node.value("name", str, cid),
+            side=node.value("side", str),
+            is_pc=node.value("is_pc", bool, False),
+            position=(position[0], position[1]),
+            policy=node.value("policy", str),
+            reactive=node.value("reactive", bool),
+            sheet=self.ruleset.load_sheet(node.table("sheet")),
+            changes=tuple(changes),
+            setup=self._read_setup(node.table("setup", {})),
+        )
+        node.finish()
+        return fighter
+
+    def _read_setup(self, node: Node) -> Mapping[str, Any]:
+        load_setup = getattr(self.ruleset, "load_setup", None)
+        if load_setup is None:
+            return dict(node.items())
+        setup: Mapping[str, Any] = load_setup(node)
+        return setup
+
+    def visit_event(self, event: Mapping[str, Any], line: Line) -> None:
+        self.record.visit_event(event, line)
+        kind = event["type"]
+        if kind == "die.rolled":
+            die, value = event.get("die"), event.get("value")
+            if not (isinstance(die, str) and die[:1] == "d" and die[1:].isdigit()):
+                raise line.error(f"die: expected a die name like 'd100', got {die!r}")
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise line.error(f"value: expected an integer face, got {value!r}")
+            self.draws.append(Draw(die, value, event["t"]))
+        elif kind == "action.declared":
+            if event.get("forced", False) is True:
+                return  # the rules impose it again by themselves
+            self._declare(event, line, self._declaration(event, line))
+        elif kind == "action.cancelled":
+            action = event.get("action")
+            if not isinstance(action, int) or isinstance(action, bool):
+                raise line.error(f"action: expected an action id, got {action!r}")
+            self._declare(event, line, Cancel(action))
+
+    def _declaration(self, event: Mapping[str, Any], line: Line) -> Declaration:
+        """The declaration as made (``declared``), else the action as planned."""
+        declared = event.get("declared")
+        where = "declared."
+        if declared is None:
+            declared, where = event, ""
+        elif not isinstance(declared, dict):
+            raise line.error(f"declared: expected an object, got {declared!r}")
+        kind, target = declared.get("kind"), declared.get("target")
+        params = declared.get("params", {})
+        if not isinstance(kind, str) or not kind:
+            raise line.error(f"{where}kind: expected an action kind, got {kind!r}")
+        if target is not None and not isinstance(target, str):
+            raise line.error(f"{where}target: expected a combatant id or null, got {target!r}")
+        if not isinstance(params, dict):
+            raise line.error(f"{where}params: expected an object, got {params!r}")
+        return Declaration(kind, target, params)
+
+    def _declare(self, event: Mapping[str, Any], line: Line, item: DeclarationLike) -> None:
+        actor = event["actor"]
+        by_segment = self.declared.get(actor) if isinstance(actor, str) else None
+        if by_segment is None:
+            raise line.error(f"actor: {actor!r} is not a combatant of this record")
+        by_segment.setdefault(event["t"], []).append(item)
+
+    def result(self) -> ReplayPlan:
+        record = self.record.result()
+        return ReplayPlan(
+            record=record,
+            ruleset=self.ruleset,
+            fighters=tuple(self.fighters),
+            seed=self.seed,
+            name=self.name,
+            max_segments=self.max_segments,
+            declarations={
+                cid: {seg: tuple(ds) for seg, ds in by_seg.items()}
+                for cid, by_seg in self.declared.items()
+            },
+            draws=tuple(self.draws),
+        )
+
+
+def read_plan(source: str | Path | Record) -> ReplayPlan:
+    """Read a record (a file or a :class:`Record`) into a :class:`ReplayPlan`."""
+    if isinstance(source, Record):
+        return source.accept(ReplayBuilder())
+    return read_record(source, ReplayBuilder())
+
+
+# ---------------------------------------------------------------- replay
+
+
+@attrs.frozen
+class Divergence:
+    """The first line where the replay differs from the record.
+
+    ``expected`` is None when the record has no such line, ``produced`` is None when the
+    replay produced no such line (``stopped`` then says why, if it stopped on an error).
+    """
+
+    line: int
+    expected: str | None
+    produced: str | None
+    stopped: str = ""
+
+    def __str__(self) -> str:
+        expected = self.expected if self.expected is not None else "(the record ends here)"
+        if self.produced is not None:
+            produced = self.produced
+        elif self.stopped:
+            produced = f"nothing: the replay stopped: {self.stopped}"
+        else:
+            produced = "(the replay ends here)"
+        return f"line {self.line}:\n  expected: {expected}\n  produced: {produced}"
+
+
+@attrs.frozen
+class ReplayResult:
+    """What a replay found: identical, or the first divergence."""
+
+    record: Record
+    fight: Fight
+    divergence: Divergence | None
+
+    @property
+    def identical(self) -> bool:
+        return self.divergence is None
+
+    @property
+    def events(self) -> int:
+        """The number of events (lines after the header) of the record."""
+        return len(self.record)
+
+    def __str__(self) -> str:
+        if self.divergence is None:
+            return f"identical ({self.events} events)"
+        return f"{self.record.source}: diverges at {self.divergence}"
+
+
+def _canonical(obj: Any) -> str:
+    """Key order does not matter; types do (1 is not 1.0 nor true)."""
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=dict)
+
+
+def _run(fight: Fight, switches: Mapping[int, Sequence[tuple[str, Any]]]) -> None:
+    """Run a fight that replaces policies at given segments (before anything happens in
+    that segment, even the settlement of the previous one)."""
+    done = fight.start()
+    for at in sorted(switches):
+        if at > fight.env.now and not done.triggered:
+            fight.env.run(until=at)
+        if done.triggered:
+            break
+        for cid, policy in switches[at]:
+            fight.replace_policy(cid, policy)
+    fight.env.run(until=done)
+
+
+def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
+    """Re-simulate a record from its header, declarations and dice; compare line by line.
+
+    Malformed records raise :class:`RecordError` (file and line named); a record that
+    reads well but does not replay gives a result with a :class:`Divergence`.
+    """
+    plan = source if isinstance(source, ReplayPlan) else read_plan(source)
+    policies: dict[str, ReplayDeclarations] = {}
+    switches: dict[int, list[tuple[str, Any]]] = {}
+    for f in plan.fighters:
+        decls = plan.declarations[f.id]
+        policies[f.id] = ReplayDeclarations(decls, name=f.policy, reactive=f.reactive)
+        for change in f.changes:
+            policy = ReplayDeclarations(decls, name=change.policy, reactive=change.reactive)
+            switches.setdefault(change.at, []).append((f.id, policy))
+    dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed)
+    fight = plan.new_fight(policies, dice)
+    for cid, policy in policies.items():
+        for seg in policy.segments:
+            fight.call_at(cid, seg)
+    stopped = ""
+    try:
+        _run(fight, switches)
+    except SegsimError as exc:
+        stopped = str(exc)
+    return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))
+
+
+def _compare(record: Record, fight: Fight, stopped: str) -> Divergence | None:
+    produced: list[Mapping[str, Any]] = [fight.header()]
+    produced.extend(event_data(e) for e in fight.history)
+    expected = (record.header, *record.events)
+    for i, (exp, got) in enumerate(zip(expected, produced, strict=False)):
+        if _canonical(exp) != _canonical(got):
+            return Divergence(i + 1, record.lines[i], dumps(got))
+    if len(expected) > len(produced):
+        n = len(produced)
+        return Divergence(n + 1, record.lines[n], None, stopped)
+    if len(produced) > len(expected):
+        n = len(expected)
+        return Divergence(n + 1, None, dumps(produced[n]))
+    if stopped:  # pragma: no cover - an error after the end event
+        return Divergence(len(expected), record.lines[-1], None, stopped)
+    return None
+
+
+# ---------------------------------------------------------------- branches
+
+
+class BranchDice(Dice):
+    """Recorded faces first, then the stream of ``seed`` positioned after them.
+
+    Each recorded draw also advances the seeded stream, so with the record's own seed a
+    branch draws after ``T`` exactly what the original fight drew.
+    """
+
+    def __init__(self, values: Iterable[tuple[str, int]], seed: int) -> None:
+        super().__init__(seed)
+        self._values = list(values)
+        self._next = 0
+
+    def _face(self, sides: int, purpose: str, actor: str | None) -> int:
+        fresh = int(self._random() * sides) + 1
+        if self._next >= len(self._values):
+            return fresh
+        die, value = self._values[self._next]
+        if die != f"d{sides}" or not 1 <= value <= sides:
+            who = f" for {actor}" if actor else ""
+            raise DiceExhausted(
+                f"recorded draw {self._next + 1} is {die} {value}, but a d{sides} is rolled "
+                f"({purpose}{who})"
+            )
+        self._next += 1
+        return value
+
+
+@attrs.frozen
+class Branch:
+    """A what-if fight: the record replayed up to segment ``until``, then live policies."""
+
+    plan: ReplayPlan
+    fight: Fight
+    until: int
+    policies: Mapping[str, str]
+    """Who decides from ``until`` on, by combatant: a policy name or ``replay``."""
+    notes: tuple[str, ...]
+    seed: int
+
+    def first_difference(self) -> int | None:
+        """The first event line (2..) where the branch differs from the record, if any."""
+        record = self.plan.record
+        produced = [event_data(e) for e in self.fight.history]
+        for i, (exp, got) in enumerate(zip(record.events, produced, strict=False)):
+            if _canonical(exp) != _canonical(got):
+                return i + 2
+        if len(produced) != len(record.events):
+            return min(len(produced), len(record.events)) + 2
+        return None
+
+
+def parse_then(
+    specs: Iterable[str], fighters: Sequence[str], source: str = "--then"
+) -> dict[str, str]:
+    """``robert=aggressive`` (one combatant) or ``aggressive`` (everyone not named)."""
+    named: dict[str, str] = {}
+    default: str | None = None
+    for spec in specs:
+        cid, sep, policy = spec.partition("=")
+        if not sep:
+            if default is not None:
+                raise RecordError(source, None, f"two policies for everyone: {default}, {spec}")
+            default = spec
+            continue
+        if cid not in fighters:
+            raise RecordError(
+                source, None, f"no combatant {cid!r} in the record (it has {', '.join(fighters)})"
+            )
+        if not policy:
+            raise RecordError(source, None, f"{spec!r}: give a policy after '='")
+        named[cid] = policy
+    if default is not None:
+        for cid in fighters:
+            named.setdefault(cid, default)
+    return named
+
+
+def branch(
+    source: str | Path | Record | ReplayPlan,
+    until: int,
+    then: Mapping[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+) -> Branch:
+    """Replay a record up to segment ``until``, then let live policies decide.
+
+    ``then`` maps combatant ids to a policy (an object, a registered name, a
+    ``module:Class`` path, or ``"replay"`` to keep the recorded declarations). Others keep
+    their recorded policy, rebuilt by name; one that is not a registered policy keeps its
+    recorded declarations. Dice drawn before ``until`` are the recorded ones; later ones
+    come from ``seed`` (default: the record's), after as many draws as were recorded
+    before ``until``.
+    """
+    plan = source if isinstance(source, ReplayPlan) else read_plan(source)
+    if until < 0:
+        raise ValueError(f"a branch starts at a segment >= 0, not {until}")
+    then = dict(then or {})
+    unknown = sorted(set(then) - {f.id for f in plan.fighters})
+    if unknown:
+        raise ValueError(f"no combatant {', '.join(unknown)} in {plan.record.source}")
+    ruleset = plan.ruleset.name
+    live: dict[str, Any] = {}
+    names: dict[str, str] = {}
+    notes: list[str] = []
+    for f in plan.fighters:
+        wanted = then.get(f.id)
+        if wanted is None:
+            try:
+                live[f.id] = make_policy(ruleset, f.last_policy)
+            except UnknownPolicy:
+                notes.append(
+                    f"{f.id} keeps its recorded declarations: its policy {f.last_policy!r} "
+                    "is not a registered policy"
+                )
+        elif isinstance(wanted, str):
+            if wanted != REPLAY:
+                live[f.id] = make_policy(ruleset, wanted)
+        else:
+            live[f.id] = wanted
+        names[f.id] = policy_name(live[f.id]) if f.id in live else REPLAY
+    seed = plan.seed if seed is None else seed
+    draws = [(d.die, d.value) for d in plan.draws if d.t < until]
+    policies: dict[str, Any] = {}
+    switches: dict[int, list[tuple[str, Any]]] = {}
+    calls: dict[str, list[int]] = {}
+    for f in plan.fighters:
+        recorded = plan.declarations[f.id]
+        shadow = live.get(f.id)
+        if shadow is None:  # recorded declarations all along, with their reactivity
+            decls, changes = recorded, f.changes
+        else:
+            decls = {seg: ds for seg, ds in recorded.items() if seg < until}
+            changes = tuple(c for c in f.changes if c.at < until)
+        calls[f.id] = sorted(decls)
+        if shadow is not None and until == 0:
+            policies[f.id] = shadow
+            continue
+        policies[f.id] = ReplayDeclarations(
+            decls, name=f.policy, reactive=f.reactive, shadow=shadow
+        )
+        for change in changes:
+            policy = ReplayDeclarations(
+                decls, name=change.policy, reactive=change.reactive, shadow=shadow
+            )
+            switches.setdefault(change.at, []).append((f.id, policy))
+        if shadow is not None:
+            switches.setdefault(until, []).append((f.id, shadow))
+    fight = plan.new_fight(policies, BranchDice(draws, seed))
+    for cid, segs in calls.items():
+        for seg in segs:
+            fight.call_at(cid, seg)
+    _run(fight, switches)
+    return Branch(plan, fight, until, names, tuple(notes), seed)
+
+
+__all__ = [
+    "REPLAY",
+    "Branch",
+    "BranchDice",
+    "Divergence",
+    "ReplayBuilder",
+    "ReplayDeclarations",
+    "ReplayPlan",
+    "ReplayResult",
+    "branch",
+    "parse_then",
+    "read_plan",
+    "replay",
+]
