@@ -60,7 +60,7 @@ class WeaponState(Event):
     def describe(self) -> str:
         if self.armed:
             return f"{self.actor} has armed a blow"
-        return f"{self.actor} must lock" if self.must_lock else f"{self.actor} is back on guard"
+        return f"{self.actor} must lock" if self.must_lock else f"{self.actor} has no blow armed"
 
 
 @attrs.frozen

@@ -63,7 +63,11 @@ def strike_or_arm(obs: Observation, target: OtherView) -> Declaration | None:
     if not me.armed:
         return Declaration("arm")
     blow = max(me.weapon.blows, key=lambda b: me.weapon.damage[b])
-    strike = Declaration("strike", target.id, {"blow": blow})
+    params: dict[str, object] = {"blow": blow}
+    usable = me.ps_against.get(target.id, 0)
+    if usable > 0:  # a positive score against the target: +10 % a point, two at most
+        params["ps"] = {"bonus": min(usable, 2)}
+    strike = Declaration("strike", target.id, params)
     return buy_back(me, strike, against=target.id, duration=me.weapon.speed, keep_timing=False)
 
 
@@ -116,91 +120,110 @@ class Aggressive:
 
 
 class Defender:
-    """Times a defence to end in the segment a seen blow should land, and ripostes while
-    the attacker locks after its strike.
+    """Stays on guard (a blow armed), times a defence to end in the segment a seen blow
+    should land, and ripostes while the attacker locks after its strike.
 
-    It parries with its shield when it has one, with its weapon when the blow is armed in
-    time, and otherwise dodges. A dodge seen late is shortened with PS when the score
-    allows; two blows landing together are dodged with a multiple dodge.
+    The defence is a shield parry when it has a shield; otherwise a dodge, which keeps
+    the armed blow for the riposte (``prefer="parry"`` parries with the weapon instead,
+    spending a PS on parry force when it can). A dodge seen late is shortened with PS
+    when the score allows; two blows landing together are dodged with a multiple dodge.
     """
 
     name = "defender"
     reactive = True
 
-    def __init__(self) -> None:
+    def __init__(self, prefer: str = "dodge") -> None:
+        if prefer not in ("dodge", "parry"):
+            raise ValueError(f"prefer is 'dodge' or 'parry', not {prefer!r}")
+        self.prefer = prefer
+        if prefer == "parry":
+            self.name = "parrier"
         self.defend_at: int | None = None
         self.blows = 1
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
         out: list[DeclarationLike] = []
+        covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
         landings = [
             t
             for t in (expected_landing(o) for o in obs.others if o.side != me.side)
-            if t is not None and t >= obs.segment
+            if t is not None and t >= obs.segment and t not in covered
         ]
         if landings:
             first = min(landings)
             if self.defend_at is None or first < self.defend_at:
                 self.defend_at = first
                 self.blows = landings.count(first)
-        if self.defend_at is not None and self.defend_at < obs.segment:
-            self.defend_at = None
+        if self.defend_at is not None and (
+            self.defend_at < obs.segment
+            or any(a.kind in ("parry", "dodge") and a.last == self.defend_at for a in me.actions)
+        ):
+            self.defend_at = None  # past, or already met by a defence in progress
         if self.defend_at is not None:
-            defence = self.defence(obs, self.defend_at)
-            if defence is not None:
+            start, defence = self.plan(obs, self.defend_at)
+            if defence is not None and start == obs.segment:
                 out.append(defence)
                 self.defend_at = None
-            elif not any(
-                a.kind == "wait" and a.params.get("until") == self._start(obs, self.defend_at)
-                for a in me.actions
+            elif start > obs.segment and not any(
+                a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
-                start = self._start(obs, self.defend_at)
-                if start > obs.segment:
-                    out.append(Declaration("wait", params={"until": start}))
+                out.append(Declaration("wait", params={"until": start}))
+        hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
         target = nearest_opponent(obs)
-        if target is not None and not any(d.kind in ("parry",) for d in out):
+        if target is not None and not hands_planned and self.defend_at is None:
             seen = target.motion("weapon")
             opening = seen is not None and seen.kind == "lock"
-            if (me.armed or opening) and in_reach(obs, target, _reach(obs)):
+            if opening and in_reach(obs, target, me.reach):
                 attack = strike_or_arm(obs, target)
                 if attack is not None:
                     out.append(attack)
+            elif not me.armed:
+                guard = strike_or_arm(obs, target)  # arms: on guard
+                if guard is not None:
+                    out.append(guard)
         return out or None
 
-    def _start(self, obs: Observation, land: int) -> int:
-        """The segment at which to start the planned defence so that it ends at ``land``."""
+    def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
+        """When to start which defence so that it ends in ``land``."""
         me: SelfView = obs.me
         shield = me.sheet.shield
         if shield is not None and me.shield_pr > 0:
-            return land - shield.speed + 1
-        return land - DODGE_SEGMENTS + 1
-
-    def defence(self, obs: Observation, land: int) -> Declaration | None:
-        """The defence to declare now so that it ends in ``land``, if now is the time."""
-        me: SelfView = obs.me
-        left = land - obs.segment + 1  # segments available, this one included
-        shield = me.sheet.shield
-        if shield is not None and me.shield_pr > 0 and me.doing("shield") is None:
-            if left == shield.speed:
-                parry = Declaration("parry", params={"with": "shield"})
-                return buy_back(me, parry, against=None, duration=shield.speed, keep_timing=True)
-            return None
+            if me.doing("shield") is not None:
+                return -1, None
+            params: dict[str, object] = {"with": "shield"}
+            if me.usable_ps >= 1:
+                params["ps"] = {"parry_force": 1}
+            parry = Declaration("parry", params=params)
+            return land - shield.speed + 1, buy_back(
+                me, parry, against=None, duration=shield.speed, keep_timing=True
+            )
+        speed = me.weapon.speed
+        hands = me.doing("hands")
+        parrying = self.prefer == "parry" and me.weapon_pr > 0 and not me.must_lock
+        if parrying and me.armed and hands is None:
+            start = land - speed + 1
+            if start >= obs.segment:
+                force = {"ps": {"parry_force": 1}} if me.usable_ps >= 1 else {}
+                parry = Declaration("parry", params=force)
+                return start, buy_back(me, parry, against=None, duration=speed, keep_timing=True)
         if me.doing("legs") is not None:
-            return None
+            return -1, None
+        left = land - obs.segment + 1  # segments available, this one included
         ps: dict[str, int] = {}
         if left < DODGE_SEGMENTS:
             faster = DODGE_SEGMENTS - left
-            if left < 1 or faster > math.ceil(DODGE_SEGMENTS / 2) or me.usable_ps < faster:
-                return None
+            if faster > math.ceil(DODGE_SEGMENTS / 2) or me.usable_ps < faster:
+                return -1, None
             ps["faster"] = faster
         elif left > DODGE_SEGMENTS:
-            return None
+            return land - DODGE_SEGMENTS + 1, None
         if self.blows > 1 and me.usable_ps - sum(ps.values()) >= self.blows - 1:
             ps["multiple"] = self.blows - 1
-        params = {"ps": ps} if ps else {}
-        dodge = Declaration("dodge", params=params)
-        return buy_back(me, dodge, against=None, duration=DODGE_SEGMENTS, keep_timing=True)
+        dodge = Declaration("dodge", params={"ps": ps} if ps else {})
+        return obs.segment, buy_back(
+            me, dodge, against=None, duration=DODGE_SEGMENTS, keep_timing=True
+        )
 
 
 def _reach(obs: Observation) -> float:
@@ -210,3 +233,4 @@ def _reach(obs: Observation) -> float:
 
 register_policy("rinkanou", "aggressive", Aggressive)
 register_policy("rinkanou", "defender", Defender)
+register_policy("rinkanou", "parrier", lambda: Defender(prefer="parry"))

@@ -274,6 +274,8 @@ class Settlement:
         self.used.add(parry.id)
         sheet: Sheet = defender.sheet
         shield = parry.params.get("with") == "shield"
+        if not shield:  # the armed blow is spent on the parry
+            self.events.append(WeaponState(self.segment, defender.id, False, False))
         blow = strike.params["blow"]
         use = self.use(parry)
         mods: dict[str, int] = {}
