@@ -511,6 +511,11 @@ class Fight:
                 self._register(c, time, must=not c.actions)
             elif observable and self._reactive[c.id]:
                 self._register(c, time, must=False)
+        # Turn-based rulesets pass the initiative: whoever the rules call now declares.
+        for cid in self.ruleset.due(self.state, time):
+            c = combatants[cid]
+            if c.in_fight:
+                self._register(c, time, must=True)
 
     # ------------------------------------------------------------------ events & end
 

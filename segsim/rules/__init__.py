@@ -82,6 +82,14 @@ class Ruleset(Protocol):
         """Order of simultaneous completions (the engine adds fighter order, then id)."""
         ...
 
+    def due(self, state: FightState, time: int) -> Sequence[str]:
+        """Combatants the rules call to declare at the segment beginning at ``time``
+        although none of their actions completed there (the next fighter in a turn order).
+
+        Asked after every settlement; they are called whatever their policy's reactivity.
+        """
+        ...
+
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
@@ -121,6 +129,9 @@ class BaseRuleset:
     def order_key(self, action: Action) -> tuple[Any, ...]:
         return ()
 
+    def due(self, state: FightState, time: int) -> Sequence[str]:
+        return ()
+
     def outcome(self, state: FightState) -> Outcome | None:
         sides = state.sides_in_fight()
         if len(sides) > 1:
@@ -136,6 +147,7 @@ class UnknownRuleset(SegsimError):
 
 _RULESETS: dict[str, str] = {
     "rinkanou": "segsim.rules.rinkanou:RinKaNou",
+    "chroniques": "segsim.rules.chroniques:Chroniques",
 }
 
 
