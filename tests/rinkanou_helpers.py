@@ -18,6 +18,7 @@ def fight(
     positions: dict[str, tuple[float, float]] | None = None,
     setup: dict[str, dict[str, Any]] | None = None,
     start_roll: bool = False,
+    ruleset_options: dict[str, Any] | None = None,
     **kw: Any,
 ) -> Fight:
     """A fight of example fighters (robert: blue; the others: red by default)."""
@@ -36,7 +37,7 @@ def fight(
     f = build_fight(
         fighters,
         dice=dice,
-        ruleset=RinKaNou(start_roll=start_roll),
+        ruleset=RinKaNou(start_roll=start_roll, **(ruleset_options or {})),
         positions=positions,
         **kw,
     )

@@ -144,6 +144,11 @@ class RinKaNou(BaseRuleset):
             setup["ps"] = node.value("ps", int)
         if node.has("armed"):
             setup["armed"] = node.value("armed", bool)
+        if node.has("engage"):
+            engage = node.value("engage", list)
+            if not engage or not all(isinstance(x, str) for x in engage):
+                raise node.error("engage", "a list of opponent ids taken into account")
+            setup["engage"] = list(engage)
         node.finish()
         return setup
 
@@ -173,6 +178,11 @@ class RinKaNou(BaseRuleset):
                     malus = -result.margin
                     events.append(SurpriseMalus(0, c.id, malus))
             engaged = self.default_engaged(state, c.id, None)
+            if "engage" in setup:
+                unknown = [x for x in setup["engage"] if x not in state.combatants]
+                if unknown:
+                    raise ValueError(f"{c.id}: engage names no combatant {unknown[0]!r}")
+                engaged = tuple(setup["engage"])
             if "ps" in setup:
                 ps = int(setup["ps"])
             elif self.start_roll:
@@ -187,6 +197,7 @@ class RinKaNou(BaseRuleset):
                 if malus:
                     events.append(SurpriseMalus(0, c.id, 0))
                 ps = result.margin // 10 if result.success else -(result.margin // 10)
+                ps -= max(0, len(engaged) - 1)
             else:
                 continue
             events.append(SituationChanged(0, c.id, ps, 0, engaged, "start"))
@@ -202,7 +213,13 @@ class RinKaNou(BaseRuleset):
         near = nearest_opponents(state, cid, 1)
         return tuple(near)
 
-    def usable_ps(self, state: FightState, c: Combatant, against: str | None) -> int:
+    def usable_ps(
+        self,
+        state: FightState,
+        c: Combatant,
+        against: str | None,
+        planned: Sequence[ActionSpec] = (),
+    ) -> int:
         """The score a new action of ``c`` can use (against ``against`` if it is known).
 
         A positive score serves only against opponents taken into account, less what
@@ -217,6 +234,9 @@ class RinKaNou(BaseRuleset):
             for a in c.actions:
                 if a.start >= st.ps_since and "ps" in a.params:
                     committed += max(0, self.ps_use(state, a).net)
+            for spec in planned:  # declared in the same breath
+                if "ps" in spec.params:
+                    committed += max(0, self._spec_use(c, spec).net)
             return max(0, st.ps - committed)
         if st.ps < 0:
             if against is None:
@@ -227,15 +247,15 @@ class RinKaNou(BaseRuleset):
 
     def ps_use(self, state: FightState, action: Action) -> PSUse:
         """The effects of an action's PS choices (already checked at its declaration)."""
-        raw = action.params.get("ps")
-        if not raw:
+        if not action.params.get("ps"):
             return NO_PS
-        c = state.combatants[action.actor]
-        base = action.params.get("base_duration", action.duration)
+        return self._spec_use(state.combatants[action.actor], action)
+
+    def _spec_use(self, c: Combatant, action: Action | ActionSpec) -> PSUse:
         return parse_ps(
-            raw,
+            action.params.get("ps"),
             kind=action.kind,
-            duration=base,
+            duration=action.params.get("base_duration", action.duration),
             rolled=action.rolled,
             sheet=c.sheet,
             weapon_used=action.kind in ("strike", "parry")
@@ -292,7 +312,7 @@ class RinKaNou(BaseRuleset):
         planner = getattr(self, f"_plan_{name}")
         spec: ActionSpec = planner(state, c, declaration, segment)
         if kind.situation or "ps" in params:
-            spec = self._with_ps(state, c, spec, declaration)
+            spec = self._with_ps(state, c, spec, declaration, planned)
         if kind.situation or "engage" in params:
             spec = attrs.evolve(
                 spec, params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
@@ -320,7 +340,12 @@ class RinKaNou(BaseRuleset):
         return tuple(dict.fromkeys(raw))
 
     def _with_ps(
-        self, state: FightState, c: Combatant, spec: ActionSpec, declaration: Declaration
+        self,
+        state: FightState,
+        c: Combatant,
+        spec: ActionSpec,
+        declaration: Declaration,
+        planned: Sequence[ActionSpec],
     ) -> ActionSpec:
         raw = declaration.params.get("ps")
         against = spec.target
@@ -331,7 +356,7 @@ class RinKaNou(BaseRuleset):
             rolled=spec.rolled,
             sheet=c.sheet,
             weapon_used=spec.kind in ("strike", "parry") and spec.channel == "hands",
-            available=self.usable_ps(state, c, against),
+            available=self.usable_ps(state, c, against, planned),
             tables=self.content.tables,
         )
         if use is NO_PS or raw is None:

@@ -212,3 +212,38 @@ def parse_ps(
         approximate=approximate,
         multiple=multiple,
     )
+
+
+def ps_limits(
+    *,
+    kind: str,
+    duration: int | None,
+    rolled: bool,
+    sheet: Sheet,
+    weapon_used: bool,
+    usable: int,
+) -> dict[str, int]:
+    """The most of each spend and buy one action could take now, alone (0: not allowed).
+
+    Spends are bounded by ``usable`` (the fighter's score it can use) and each rule's cap;
+    buys only by their caps. Policies read it from ``observation.me.ps_limits(...)``.
+    """
+    spend = max(0, usable)
+    level = sheet.specializations.get(sheet.weapon.id, 0) if weapon_used else 0
+    half = math.ceil(duration / 2) if duration is not None else 0
+    limits = {
+        "faster": min(spend, half, (duration or 1) - 1),
+        "bonus": spend if rolled else 0,
+        "specialization": min(spend, math.ceil(level / SPEC_PERCENT)) if rolled else 0,
+        "damage": spend if kind == "strike" else 0,
+        "aim": AIM_COST if kind == "strike" and spend >= AIM_COST else 0,
+        "orient": spend if kind == "strike" else 0,
+        "multiple": spend if kind == "dodge" else 0,
+        "parry_force": spend if kind == "parry" else 0,
+        "slower": half,
+        "malus": 10 if rolled else 0,
+        "spec_malus": level // 10 if rolled else 0,
+        "limit_damage": 10 if kind == "strike" else 0,
+        "approximate": APPROXIMATE_MAX if kind == "strike" else 0,
+    }
+    return limits

@@ -66,6 +66,26 @@ class SelfView:
     def weapon(self) -> Weapon:
         return self.sheet.weapon
 
+    def ps_limits(self, kind: str, duration: int | None = None) -> dict[str, int]:
+        """The most of each PS spend and buy a new ``kind`` action could take now.
+
+        ``duration`` defaults to the action's usual one (weapon speed, 3 for a dodge...).
+        A negative score must be bought back first: see ``ps_against``.
+        """
+        from segsim.rules.rinkanou.situation import ps_limits
+
+        usual = {"strike": self.weapon.speed, "dodge": 3, "reposition": 5, "disengage": 10}
+        if kind == "parry":
+            usual["parry"] = self.weapon.speed if self.armed else 2 * self.weapon.speed
+        return ps_limits(
+            kind=kind,
+            duration=duration if duration is not None else usual.get(kind),
+            rolled=kind in ("strike", "parry", "dodge", "reposition", "disengage", "read"),
+            sheet=self.sheet,
+            weapon_used=kind in ("strike", "parry"),
+            usable=self.usable_ps,
+        )
+
     def doing(self, channel: str) -> Action | None:
         """The non-continuous action in progress in a channel ("hands", "legs"...)."""
         for a in self.actions:
