@@ -196,6 +196,9 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         key = (row.id, kind)
         if key in self.open:  # an open action ends when one of its kind follows
             self._close(key, t - 1)
+        waiting = (row.id, WAIT)
+        if waiting in self.open and self.open[waiting].start < t:
+            self._close(waiting, t - 1)  # a fighter who acts has stopped waiting
         span = Span(
             action,
             kind,
@@ -258,17 +261,19 @@ def _end_text(event: Mapping[str, Any]) -> str:
 
 def _assign_lanes(spans: list[Span]) -> int:
     """Overlapping actions of one combatant go to separate lanes (first free lane)."""
-    ends: list[int] = []
-    for span in sorted(spans, key=lambda s: (s.start, s.kind == WAIT, s.action)):
-        for lane, stop in enumerate(ends):
-            if stop < span.start:
+    lanes: list[list[Span]] = []
+    actions = sorted((s for s in spans if s.kind != WAIT), key=lambda s: (s.start, s.action))
+    waits = sorted((s for s in spans if s.kind == WAIT), key=lambda s: (s.start, s.action))
+    for span in actions + waits:  # actions first: waiting fills the gaps between them
+        for lane, taken in enumerate(lanes):
+            if all(o.stop < span.start or span.stop < o.start for o in taken):
                 span.lane = lane
-                ends[lane] = span.stop
+                taken.append(span)
                 break
         else:
-            span.lane = len(ends)
-            ends.append(span.stop)
-    return max(1, len(ends))
+            span.lane = len(lanes)
+            lanes.append([span])
+    return max(1, len(lanes))
 
 
 def timeline(source: Timeline | Record | Fight | str | Path) -> Timeline:

@@ -1,0 +1,480 @@
+"""Fight scripts: a fight played at a real table, entered by hand and played through the rules.
+
+A script (TOML) names the fighters (a scenario file, or ``[[combatant]]`` tables as in a
+scenario but without policies), what each fighter declared at each segment, and the dice
+as they fell, in order. Playing it gives the full record; every rule is applied, so a
+misplayed segment or a die that does not fit shows up at once, with the segment, the
+fighter and the roll or rule named, and the file, line and field of the script.
+See ``examples/scripts/table_duel.toml`` for a complete example and ``docs/replay.md``
+for the format::
+
+    [fight]
+    scenario = "../scenarios/duel.toml"
+
+    [segment.0]
+    margaret = "arm"
+
+    [segment.3]
+    margaret = { action = "strike", target = "robert", blow = "cut" }
+    robert = "dodge"
+
+    [segment.4]
+    robert = { cancel = "dodge" }
+
+    [dice]
+    rolls = [33, 16, "d100:8"]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.dice import LoadedDice
+from segsim.errors import DiceExhausted, IllegalDeclaration, InputError
+from segsim.fight import CombatantSpec, Fight
+from segsim.input import Node, Source
+from segsim.policy import Observation
+from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+from segsim.scenario import load_scenario
+
+SCRIPT_POLICY = "script"
+"""The policy name of scripted combatants in the record header."""
+
+_DIE = re.compile(r"^d([1-9][0-9]*):([0-9]+)$")
+_RESERVED = ("action", "cancel", "target")
+
+
+@attrs.frozen
+class CancelKind:
+    """Cancel the fighter's action in progress of this kind (ids are the engine's)."""
+
+    kind: str
+
+
+ScriptItem = Declaration | Cancel | CancelKind
+
+
+@attrs.frozen
+class ScriptCombatant:
+    id: str
+    side: str
+    sheet: Any
+    name: str
+    position: tuple[float, float]
+    is_pc: bool
+    setup: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+class ScriptPolicy:
+    """Declares what the script says at each of the fighter's segments, nothing else.
+
+    Not reactive: the fight calls a scripted fighter at its scripted segments
+    (:meth:`Fight.call_at`) and whenever the rules need it to act.
+    """
+
+    name = SCRIPT_POLICY
+    reactive = False
+
+    def __init__(self, cid: str, entries: Mapping[int, tuple[ScriptItem, ...]]) -> None:
+        self.cid = cid
+        self.entries = dict(entries)
+        self.used: set[int] = set()
+        self.actions: Callable[[], list[Any]] = list
+
+    def decide(self, observation: Observation) -> PolicyOutput:
+        seg = observation.segment
+        items = self.entries.get(seg)
+        if not items:
+            return None
+        self.used.add(seg)
+        out: list[DeclarationLike] = []
+        for item in items:
+            if isinstance(item, CancelKind):
+                out.append(Cancel(self._action_of_kind(item.kind, seg)))
+            else:
+                out.append(item)
+        return out
+
+    def _action_of_kind(self, kind: str, seg: int) -> int:
+        found = [a for a in self.actions() if a.kind == kind and not a.continuous]
+        if not found:
+            doing = ", ".join(f"{a.kind} #{a.id}" for a in self.actions()) or "nothing"
+            raise IllegalDeclaration(
+                f"no {kind} in progress to cancel (in progress: {doing})",
+                rule="cancellation",
+                actor=self.cid,
+                segment=seg,
+            )
+        if len(found) > 1:
+            ids = ", ".join(str(a.id) for a in found)
+            raise IllegalDeclaration(
+                f"several {kind} actions in progress ({ids}): cancel one by its id",
+                rule="cancellation",
+                actor=self.cid,
+                segment=seg,
+            )
+        action_id: int = found[0].id
+        return action_id
+
+
+class _ScriptDice(LoadedDice):
+    """Loaded dice whose errors say which roll of the script and which segment."""
+
+    def __init__(self, values: list[tuple[str | None, int]], seed: int) -> None:
+        super().__init__([], seed)
+        self.rolls = values
+        self.segment: Callable[[], int] = lambda: 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self.rolls) - self._next
+
+    def _face(self, sides: int, purpose: str, actor: str | None) -> int:
+        whose = f"{actor}'s " if actor else "the table's "
+        where = f"segment {self.segment()}, {actor or 'table'}"
+        if self._next >= len(self.rolls):
+            raise DiceExhausted(
+                f"{where}: the script has no roll left for {whose}d{sides} ({purpose}); "
+                f"it gives {len(self.rolls)} roll(s)"
+            )
+        die, value = self.rolls[self._next]
+        if die is not None and die != f"d{sides}":
+            raise DiceExhausted(
+                f"{where}: roll {self._next + 1} of the script is a {die}, but {whose}"
+                f"d{sides} is rolled ({purpose})"
+            )
+        if not 1 <= value <= sides:
+            raise DiceExhausted(
+                f"{where}: roll {self._next + 1} of the script is {value}, not a face of "
+                f"{whose}d{sides} ({purpose})"
+            )
+        self._next += 1
+        return value
+
+
+@attrs.frozen
+class FightScript:
+    """A loaded, checked fight script; :meth:`play` plays it through the rules."""
+
+    source: Source
+    name: str
+    ruleset: Any
+    combatants: tuple[ScriptCombatant, ...]
+    entries: Mapping[str, Mapping[int, tuple[ScriptItem, ...]]]
+    rolls: tuple[tuple[str | None, int], ...]
+    seed: int = 0
+    max_segments: int = 36_000
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    def fight(self, **kwargs: Any) -> Fight:
+        """A fresh fight of this script, ready to run (it fails loudly if misplayed)."""
+        policies = {c.id: ScriptPolicy(c.id, self.entries.get(c.id, {})) for c in self.combatants}
+        dice = _ScriptDice(list(self.rolls), self.seed)
+        specs = [
+            CombatantSpec(
+                c.id, c.side, c.sheet, policies[c.id], c.name, c.position, c.is_pc, c.setup
+            )
+            for c in self.combatants
+        ]
+        kwargs.setdefault("max_segments", self.max_segments)
+        fight = Fight(
+            self.ruleset, specs, dice=dice, name=self.name, fight_id=Path(self.path).name, **kwargs
+        )
+        dice.segment = lambda: max(fight.segment - 1, 0)  # draws are made while settling
+        for cid, policy in policies.items():
+            policy.actions = _actions_of(fight, cid)
+            for seg in sorted(policy.entries):
+                fight.call_at(cid, seg)
+        return fight
+
+    def play(self, **kwargs: Any) -> Fight:
+        """Play the script to the end of the fight and return the fight (its record is
+        complete). Errors name the script's file, line and field, the segment, the
+        fighter and the roll or rule; every roll and every entry must be used."""
+        fight = self.fight(**kwargs)
+        try:
+            fight.run()
+        except IllegalDeclaration as exc:
+            raise self._entry_error(exc) from None
+        except DiceExhausted as exc:
+            raise self.error(("dice", "rolls"), str(exc)) from None
+        self._check_all_used(fight)
+        return fight
+
+    def error(self, path: tuple[str | int, ...], message: str) -> InputError:
+        field = ".".join(str(p) for p in path)
+        return InputError(self.path, self.source.line_of(path), field, message)
+
+    def _entry_error(self, exc: IllegalDeclaration) -> InputError:
+        if exc.segment is not None and exc.actor is not None:
+            path: tuple[str | int, ...] = ("segment", str(exc.segment), exc.actor)
+            if exc.segment not in self.entries.get(exc.actor, {}):
+                path = ("segment",)  # a rule's own declaration (forced, idle)
+        else:  # pragma: no cover - the engine always locates
+            path = ("segment",)
+        rule = f" [{exc.rule}]" if exc.rule else ""
+        where = f"segment {exc.segment}, {exc.actor}: " if exc.actor else ""
+        return self.error(path, f"{where}{exc.message}{rule}")
+
+    def _check_all_used(self, fight: Fight) -> None:
+        end = fight.history[-1]
+        ended = f"the fight ended at segment {end.t} ({end.describe()})"
+        for c in fight.state.combatants.values():
+            policy = c.policy
+            assert isinstance(policy, ScriptPolicy)
+            for seg in sorted(set(policy.entries) - policy.used):
+                out = next(
+                    (e.t for e in fight.history if e.TYPE == "combatant.out" and e.actor == c.id),
+                    None,
+                )
+                if out is not None and out <= seg:
+                    why = f"{c.id} is out of the fight since segment {out}"
+                elif seg > end.t:
+                    why = ended
+                else:  # pragma: no cover - a called fighter in the fight is always asked
+                    why = f"{c.id} was not called at segment {seg}"
+                raise self.error(("segment", str(seg), c.id), f"this entry is never played: {why}")
+        dice = fight.dice
+        assert isinstance(dice, _ScriptDice)
+        if dice.remaining:
+            used = len(self.rolls) - dice.remaining
+            raise self.error(
+                ("dice", "rolls", used),
+                f"{dice.remaining} roll(s) left over from roll {used + 1} on: {ended}",
+            )
+
+
+def _actions_of(fight: Fight, cid: str) -> Callable[[], list[Any]]:
+    def actions() -> list[Any]:
+        return list(fight.state.combatants[cid].actions)
+
+    return actions
+
+
+class _ScriptSource(Source):
+    """A script's TOML, with lines for the elements of the dice array too."""
+
+    def line_of(self, path: tuple[str | int, ...]) -> int | None:
+        if len(path) == 3 and path[:2] == ("dice", "rolls") and isinstance(path[2], int):
+            found = _element_line(self, path[:2], path[2])
+            if found is not None:
+                return found
+        return super().line_of(path)
+
+
+_VALUE = re.compile(r"\"[^\"]*\"|'[^']*'|[-+]?[0-9][0-9_]*")
+
+
+def _element_line(source: Source, array: tuple[str | int, ...], index: int) -> int | None:
+    """The line of the ``index``-th value of a (possibly multi-line) array of numbers and
+    short strings."""
+    start = Source.line_of(source, array)
+    if start is None:
+        return None
+    lines = source.text.splitlines()
+    count = 0
+    for number in range(start, len(lines) + 1):
+        text = lines[number - 1]
+        if number == start:
+            text = text.split("=", 1)[1] if "=" in text else text
+        text = re.sub(r"#.*", "", text)
+        for _ in _VALUE.finditer(text):
+            if count == index:
+                return number
+            count += 1
+        if "]" in text:
+            break
+    return None
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_script(path: str | Path) -> FightScript:
+    """Read and check a fight script; errors name the file, line and field."""
+    plain = Source.read(path)
+    source = _ScriptSource(plain.path, plain.text, plain.data)
+    root = source.root()
+    head = root.table("fight")
+    name = head.value("name", str, "")
+    seed = head.value("seed", int, None)
+    max_segments = head.value("max_segments", int, None, min=1)
+    combatants: list[ScriptCombatant] = []
+    if head.has("scenario"):
+        if head.has("ruleset") or root.has("combatant") or root.has("options"):
+            raise head.error(
+                "scenario",
+                'give either scenario = "..." or ruleset = "..." with [[combatant]] '
+                "tables, not both",
+            )
+        scenario_path = Path(source.path).parent / head.value("scenario", str)
+        if not scenario_path.is_file():
+            raise head.error("scenario", f"no scenario file {str(scenario_path)!r}")
+        scenario = load_scenario(scenario_path)
+        ruleset = scenario.ruleset
+        for c in scenario.combatants:
+            combatants.append(
+                ScriptCombatant(c.id, c.side, c.sheet, c.name, c.position, c.is_pc, c.setup)
+            )
+        name = name or scenario.name
+        seed = scenario.seed if seed is None else seed
+        max_segments = scenario.max_segments if max_segments is None else max_segments
+    else:
+        ruleset_name = head.value("ruleset", str)
+        options = root.table("options", {})
+        try:
+            ruleset = get_ruleset(ruleset_name, dict(options.items()))
+        except UnknownRuleset:
+            known = ", ".join(ruleset_names())
+            raise head.error(
+                "ruleset", f"unknown ruleset {ruleset_name!r} (known: {known})"
+            ) from None
+        except TypeError as exc:
+            raise root.error("options", f"bad ruleset options: {exc}") from None
+        seen: set[str] = set()
+        for node in root.tables("combatant"):
+            combatants.append(_combatant(node, ruleset, seen))
+        if len(combatants) < 2:
+            raise root.error("combatant", "a fight needs at least two [[combatant]] entries")
+        if len({c.side for c in combatants}) < 2:
+            raise root.error("combatant", "all combatants are on one side: nobody to fight")
+    head.finish()
+    ids = [c.id for c in combatants]
+    entries = _entries(root.table("segment", {}), ids)
+    rolls = _rolls(root.table("dice", {}))
+    root.finish()
+    return FightScript(
+        source=source,
+        name=name,
+        ruleset=ruleset,
+        combatants=tuple(combatants),
+        entries=entries,
+        rolls=rolls,
+        seed=0 if seed is None else seed,
+        max_segments=36_000 if max_segments is None else max_segments,
+    )
+
+
+def _combatant(node: Node, ruleset: Any, seen: set[str]) -> ScriptCombatant:
+    """A ``[[combatant]]`` as in a scenario, without a policy (the script decides)."""
+    cid = node.value("id", str)
+    if cid in seen:
+        raise node.error("id", f"duplicate combatant id {cid!r}")
+    seen.add(cid)
+    side = node.value("side", str)
+    if node.has("fighter") and node.has("sheet"):
+        raise node.error("sheet", "give either fighter (an example fighter) or sheet, not both")
+    if node.has("fighter"):
+        fighter = node.value("fighter", str)
+        known = getattr(getattr(ruleset, "content", None), "fighters", {})
+        if fighter not in known:
+            raise node.error(
+                "fighter", f"unknown fighter {fighter!r} (known: {', '.join(sorted(known))})"
+            )
+        sheet = ruleset.load_sheet(known[fighter])
+    elif node.has("sheet"):
+        sheet = ruleset.load_sheet(node.table("sheet"))
+    else:
+        raise node.error("sheet", 'missing: give fighter = "..." or a [combatant.sheet] table')
+    setup: Mapping[str, Any] = {}
+    if node.has("setup"):
+        load_setup = getattr(ruleset, "load_setup", None)
+        setup_node = node.table("setup")
+        setup = load_setup(setup_node) if load_setup is not None else dict(setup_node.items())
+    position = node.numbers("position", float, 2, (0.0, 0.0))
+    combatant = ScriptCombatant(
+        id=cid,
+        side=side,
+        sheet=sheet,
+        name=node.value("name", str, "") or getattr(sheet, "name", "") or cid,
+        position=(position[0], position[1]),
+        is_pc=node.value("is_pc", bool, False),
+        setup=setup,
+    )
+    node.finish()
+    return combatant
+
+
+def _entries(table: Node, ids: list[str]) -> dict[str, dict[int, tuple[ScriptItem, ...]]]:
+    """``[segment.N]`` tables: ``fighter = declaration(s)`` at segment N."""
+    out: dict[str, dict[int, tuple[ScriptItem, ...]]] = {cid: {} for cid in ids}
+    for key, _ in list(table.items()):
+        if not key.isdigit():
+            raise table.error(key, f"a segment number (0, 1, 2...), not {key!r}")
+        segment = table.child(key)
+        seg = int(key)
+        for cid, raw in list(segment.items()):
+            if cid not in out:
+                raise segment.error(
+                    cid, f"no combatant {cid!r} in this fight (it has {', '.join(ids)})"
+                )
+            values = raw if isinstance(raw, list) else [raw]
+            if not values:
+                raise segment.error(cid, "an empty list: leave the fighter out instead")
+            items = tuple(_item(segment, cid, v, i, len(values)) for i, v in enumerate(values))
+            out[cid][seg] = items
+    return out
+
+
+def _item(segment: Node, cid: str, raw: Any, index: int, count: int) -> ScriptItem:
+    which = f"entry {index + 1}: " if count > 1 else ""
+    if isinstance(raw, str):
+        if not raw:
+            raise segment.error(cid, f"{which}an action kind, not an empty string")
+        return Declaration(raw)
+    if not isinstance(raw, Mapping):
+        raise segment.error(
+            cid,
+            f'{which}expected an action ("arm"), a table {{ action = ... }} or a list '
+            f"of them, got {raw!r}",
+        )
+    if "cancel" in raw:
+        extra = sorted(set(raw) - {"cancel"})
+        if extra:
+            raise segment.error(cid, f"{which}a cancellation takes nothing else ({extra[0]})")
+        what = raw["cancel"]
+        if isinstance(what, bool) or not isinstance(what, str | int):
+            raise segment.error(
+                cid, f"{which}cancel names an action kind or an action id, not {what!r}"
+            )
+        return Cancel(what) if isinstance(what, int) else CancelKind(what)
+    kind = raw.get("action")
+    if not isinstance(kind, str) or not kind:
+        raise segment.error(cid, f'{which}missing action = "..." (the action kind)')
+    target = raw.get("target")
+    if target is not None and not isinstance(target, str):
+        raise segment.error(cid, f"{which}target is a combatant id, not {target!r}")
+    params = {k: v for k, v in raw.items() if k not in _RESERVED}
+    return Declaration(kind, target, params)
+
+
+def _rolls(table: Node) -> tuple[tuple[str | None, int], ...]:
+    raw = table.value("rolls", list, [])
+    out: list[tuple[str | None, int]] = []
+    for i, value in enumerate(raw):
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            out.append((None, value))
+            continue
+        m = _DIE.match(value) if isinstance(value, str) else None
+        if m is None or int(m.group(2)) < 1:
+            raise InputError(
+                table.source.path,
+                table.source.line_of((*table.path, "rolls", i)),
+                f"dice.rolls[{i}]",
+                f'a roll is a face (42) or a die and its face ("d100:42"), not {value!r}',
+            )
+        out.append((f"d{m.group(1)}", int(m.group(2))))
+    table.finish()
+    return tuple(out)
+
+
+__all__ = ["SCRIPT_POLICY", "FightScript", "ScriptPolicy", "load_script"]
