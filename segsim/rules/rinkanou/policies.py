@@ -12,7 +12,7 @@ import math
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
-from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS
+from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
 from segsim.rules.rinkanou.views import OtherView, SelfView
 
 
@@ -54,9 +54,11 @@ def buy_back(
     return Declaration(decl.kind, decl.target, {**decl.params, "ps": ps})
 
 
-def strike_or_arm(obs: Observation, target: OtherView) -> Declaration | None:
+def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declaration | None:
     """Arm when not armed, strike when armed and in reach; nothing while the weapon is
-    busy. A strike buys back a negative score by taking more time."""
+    busy. A strike spends up to two points of a positive score on its roll (``spent``:
+    points already promised to another action this segment) and buys back a negative
+    score by taking more time."""
     me: SelfView = obs.me
     if me.must_lock or me.doing("hands") is not None or me.weapon_pr <= 0:
         return None
@@ -64,7 +66,7 @@ def strike_or_arm(obs: Observation, target: OtherView) -> Declaration | None:
         return Declaration("arm")
     blow = max(me.weapon.blows, key=lambda b: me.weapon.damage[b])
     params: dict[str, object] = {"blow": blow}
-    usable = me.ps_against.get(target.id, 0)
+    usable = min(me.ps_against.get(target.id, 0), me.usable_ps - spent)
     if usable > 0:  # a positive score against the target: +10 % a point, two at most
         params["ps"] = {"bonus": min(usable, 2)}
     strike = Declaration("strike", target.id, params)
@@ -81,7 +83,7 @@ def approach(obs: Observation, target: OtherView) -> Declaration | None:
 
 def in_reach(obs: Observation, target: OtherView, reach: float) -> bool:
     me: SelfView = obs.me
-    return math.dist(me.position, target.position) <= reach + 1e-9
+    return within(me.position, target.position, reach)
 
 
 def expected_landing(other: OtherView) -> int | None:
@@ -170,16 +172,17 @@ class Defender:
             ):
                 out.append(Declaration("wait", params={"until": start}))
         hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
+        spent = sum(_ps_cost(d) for d in out)
         target = nearest_opponent(obs)
         if target is not None and not hands_planned and self.defend_at is None:
             seen = target.motion("weapon")
             opening = seen is not None and seen.kind == "lock"
             if opening and in_reach(obs, target, me.reach):
-                attack = strike_or_arm(obs, target)
+                attack = strike_or_arm(obs, target, spent)
                 if attack is not None:
                     out.append(attack)
             elif not me.armed:
-                guard = strike_or_arm(obs, target)  # arms: on guard
+                guard = strike_or_arm(obs, target, spent)  # arms: on guard
                 if guard is not None:
                     out.append(guard)
         return out or None
@@ -224,6 +227,15 @@ class Defender:
         return obs.segment, buy_back(
             me, dodge, against=None, duration=DODGE_SEGMENTS, keep_timing=True
         )
+
+
+def _ps_cost(d: DeclarationLike) -> int:
+    """PS a declaration spends (spends only; what it buys serves itself alone)."""
+    if not isinstance(d, Declaration):
+        return 0
+    ps = d.params.get("ps", {})
+    spends = ("faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force")
+    return sum(int(ps.get(k, 0)) for k in spends) + (3 if ps.get("aim") else 0)
 
 
 def _reach(obs: Observation) -> float:

@@ -38,6 +38,12 @@ REPOSITION_SEGMENTS = 5  # Se placer
 DISENGAGE_SEGMENTS = 10  # Se désengager
 READ_SEGMENTS = 1  # a read is a glance: one segment (see the rules page)
 PACES = ("walk", "run")
+REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
+
+
+def within(a: tuple[float, float], b: tuple[float, float], reach: float) -> bool:
+    """Whether two positions are within ``reach`` metres of each other."""
+    return math.dist(a, b) <= reach + REACH_TOLERANCE
 
 
 @attrs.frozen
@@ -419,7 +425,7 @@ class RinKaNou(BaseRuleset):
             )
         reach = self.reach(c.sheet)
         distance = math.dist(c.position, state.combatants[target].position)
-        if distance > reach + 1e-9:
+        if not within(c.position, state.combatants[target].position, reach):
             raise IllegalDeclaration(
                 f"{target} is {distance:.2f} m away, beyond the {weapon.name}'s reach "
                 f"({weapon.reach}, {reach:g} m)",

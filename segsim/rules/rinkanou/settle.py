@@ -29,6 +29,7 @@ from segsim.rules.rinkanou.events import (
     WoundTaken,
 )
 from segsim.rules.rinkanou.roll import TestResult, roll_test, simultaneous_malus, tens
+from segsim.rules.rinkanou.ruleset import within
 from segsim.rules.rinkanou.situation import PSUse
 from segsim.state import Combatant, FightState
 
@@ -212,7 +213,7 @@ class Settlement:
                 AttackResolved(self.segment, attacker.id, action.id, defender.id, blow, result)
             )
 
-        if math.dist(attacker.position, defender.position) > self.rules.reach(sheet) + 1e-9:
+        if not within(attacker.position, defender.position, self.rules.reach(sheet)):
             self.results.setdefault(attacker.id, []).append(None)
             resolved("out of reach")
             return
@@ -444,8 +445,7 @@ class Settlement:
         opposers = [
             o
             for o in self.state.opponents(c.id)
-            if o.id not in self.out
-            and math.dist(o.position, c.position) <= self.rules.reach(o.sheet) + 1e-9
+            if o.id not in self.out and within(o.position, c.position, self.rules.reach(o.sheet))
         ]
         won = own.success
         for o in opposers:
