@@ -29,7 +29,8 @@ INTO_MELEE_NEAR_MALUS = -2  # ... when the target is on the shooter's side of th
 SIMPLE_DEFENCE = 2
 TOTAL_DEFENCE = 4
 TWO_WEAPON_DIE = 12
-_EPS = 1e-9
+_EPS = 0.01
+"""Distances are compared to the centimetre (positions are kept to the centimetre)."""
 
 Point = tuple[float, float]
 

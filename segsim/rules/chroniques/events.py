@@ -293,19 +293,7 @@ class WeaponDrawn(Event):
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
         status = state.combatants[self.actor].status
-        carried = list(status.carried)
-        drawn = carried.pop(next(i for i, w in enumerate(carried) if w.id == self.weapon))
-        if self.hand == "off":
-            if status.off_hand is not None:
-                carried.append(status.off_hand)
-            status.off_hand = drawn
-        else:
-            carried.append(status.weapon)
-            if drawn.hands == 2 and status.off_hand is not None:
-                carried.append(status.off_hand)
-                status.off_hand = None
-            status.weapon = drawn
-        status.carried = tuple(carried)
+        status.hold(status.hands.draw(self.weapon, self.hand)[0])
 
     def describe(self) -> str:
         away = f" (puts away {', '.join(self.put_away)})" if self.put_away else ""

@@ -7,6 +7,34 @@ import attrs
 from segsim.rules.chroniques.content import Sheet, Weapon
 
 
+@attrs.frozen
+class Hands:
+    """The weapon in hand, the one in the off hand, and the weapons carried."""
+
+    weapon: Weapon
+    off_hand: Weapon | None = None
+    carried: tuple[Weapon, ...] = ()
+
+    def find(self, wid: object) -> Weapon | None:
+        return next((w for w in self.carried if w.id == wid), None)
+
+    def draw(self, wid: str, hand: str = "main") -> tuple[Hands, tuple[str, ...]]:
+        """The hands after drawing a carried weapon into ``hand`` (a move action), and the
+        ids of what was put away to free that hand (both hands for a two-handed one)."""
+        carried = list(self.carried)
+        drawn = carried.pop(next(i for i, w in enumerate(carried) if w.id == wid))
+        if hand == "off":
+            away: tuple[Weapon, ...] = () if self.off_hand is None else (self.off_hand,)
+            after = Hands(self.weapon, drawn, (*carried, *away))
+        else:
+            away = (self.weapon,)
+            off = self.off_hand
+            if drawn.hands == 2 and off is not None:
+                away, off = (self.weapon, off), None
+            after = Hands(drawn, off, (*carried, *away))
+        return after, tuple(w.id for w in away)
+
+
 @attrs.define
 class Status:
     """Hit points, weapons in hand, the turn taken this round, temporary bonuses.
@@ -37,3 +65,10 @@ class Status:
             off_hand=sheet.off_hand,
             carried=sheet.carried,
         )
+
+    @property
+    def hands(self) -> Hands:
+        return Hands(self.weapon, self.off_hand, self.carried)
+
+    def hold(self, hands: Hands) -> None:
+        self.weapon, self.off_hand, self.carried = hands.weapon, hands.off_hand, hands.carried
