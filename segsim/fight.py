@@ -252,7 +252,12 @@ class Fight:
             self._policies[cid][0] = entry
 
     def header(self) -> dict[str, Any]:
-        """The record header: format, version, ruleset and options, seed, full sheets."""
+        """The record header: format, version, ruleset and options, seed, full sheets.
+
+        Everything in it is as it was at the start (positions too), so a replay can
+        begin from it at any time.
+        """
+        start = {spec.id: spec.position for spec in self.specs}
         return {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -267,7 +272,7 @@ class Fight:
                     "name": c.name,
                     "side": c.side,
                     "is_pc": c.is_pc,
-                    "position": list(c.position),
+                    "position": list(start[c.id]),
                     **self._policy_entry(c.id),
                     "setup": dict(c.setup),
                     "sheet": self.ruleset.sheet_data(c.sheet),

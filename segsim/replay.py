@@ -27,7 +27,7 @@ from segsim.dice import Dice, LoadedDice
 from segsim.errors import DiceExhausted, InputError, RecordError, SegsimError
 from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, PathKey, Source
-from segsim.policy import Observation, UnknownPolicy, make_policy, policy_name
+from segsim.policy import Observation, UnknownPolicy, is_reactive, make_policy, policy_name
 from segsim.record import (
     Line,
     Record,
@@ -51,8 +51,9 @@ class ReplayDeclarations:
 
     It goes by the recorded policy's ``name`` and ``reactive`` flag, so the engine asks it
     exactly when it asked the original policy. A ``shadow`` policy, if given, is shown
-    every observation too and its answer dropped: it follows the fight until it takes
-    over in a branch, so a policy with memory starts from what it would have seen.
+    every observation too and its answer dropped: it follows the fight, so a policy with
+    memory knows what it would have seen. From segment ``until`` on (if given) the shadow
+    decides instead: a branch that keeps a combatant's recorded policy.
     """
 
     def __init__(
@@ -62,11 +63,15 @@ class ReplayDeclarations:
         name: str = REPLAY,
         reactive: bool = True,
         shadow: Any = None,
+        until: int | None = None,
     ) -> None:
+        if until is not None and shadow is None:
+            raise ValueError("a shadow policy takes over at until: give one")
         self.declarations = {seg: tuple(ds) for seg, ds in declarations.items()}
         self.name = name
         self.reactive = reactive
         self.shadow = shadow
+        self.until = until
 
     @property
     def segments(self) -> list[int]:
@@ -74,6 +79,9 @@ class ReplayDeclarations:
         return sorted(self.declarations)
 
     def decide(self, observation: Observation) -> PolicyOutput:
+        if self.until is not None and observation.segment >= self.until:
+            out: PolicyOutput = self.shadow.decide(observation)
+            return out
         if self.shadow is not None:
             self.shadow.decide(observation)
         found = self.declarations.get(observation.segment)
@@ -106,10 +114,6 @@ class Fighter:
     sheet: Any
     changes: tuple[PolicyChange, ...] = ()
     setup: Mapping[str, Any] = attrs.field(factory=dict)
-
-    @property
-    def last_policy(self) -> str:
-        return self.changes[-1].policy if self.changes else self.policy
 
 
 @attrs.frozen
@@ -549,59 +553,73 @@ def branch(
     unknown = sorted(set(then) - {f.id for f in plan.fighters})
     if unknown:
         raise ValueError(f"no combatant {', '.join(unknown)} in {plan.record.source}")
-    ruleset = plan.ruleset.name
-    live: dict[str, Any] = {}
-    names: dict[str, str] = {}
-    notes: list[str] = []
-    for f in plan.fighters:
-        wanted = then.get(f.id)
-        if wanted is None:
-            try:
-                live[f.id] = make_policy(ruleset, f.last_policy)
-            except UnknownPolicy:
-                notes.append(
-                    f"{f.id} keeps its recorded declarations: its policy {f.last_policy!r} "
-                    "is not a registered policy"
-                )
-        elif isinstance(wanted, str):
-            if wanted != REPLAY:
-                live[f.id] = make_policy(ruleset, wanted)
-        else:
-            live[f.id] = wanted
-        names[f.id] = policy_name(live[f.id]) if f.id in live else REPLAY
     seed = plan.seed if seed is None else seed
     draws = [(d.die, d.value) for d in plan.draws if d.t < until]
     policies: dict[str, Any] = {}
     switches: dict[int, list[tuple[str, Any]]] = {}
     calls: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
+    notes: list[str] = []
     for f in plan.fighters:
+        before = tuple(c for c in f.changes if c.at < until)
+        current = before[-1] if before else PolicyChange(0, f.policy, f.reactive)
+        live = _live_policy(plan, f.id, then.get(f.id), current.policy, notes)
         recorded = plan.declarations[f.id]
-        shadow = live.get(f.id)
-        if shadow is None:  # recorded declarations all along, with their reactivity
+        if live is None:  # recorded declarations all along, with their reactivity
+            names[f.id] = REPLAY
             decls, changes = recorded, f.changes
         else:
+            names[f.id] = policy_name(live)
             decls = {seg: ds for seg, ds in recorded.items() if seg < until}
-            changes = tuple(c for c in f.changes if c.at < until)
+            changes = before
         calls[f.id] = sorted(decls)
-        if shadow is not None and until == 0:
-            policies[f.id] = shadow
-            continue
-        policies[f.id] = ReplayDeclarations(
-            decls, name=f.policy, reactive=f.reactive, shadow=shadow
+        same = live is not None and (policy_name(live), is_reactive(live)) == (
+            current.policy,
+            current.reactive,
         )
-        for change in changes:
+        if live is not None and until == 0:
+            policies[f.id] = live
+            continue
+        # The policy in force at ``until`` hands over to a live one of the same name and
+        # reactivity without a trace; another live policy replaces it (a recorded change).
+        stages = [PolicyChange(0, f.policy, f.reactive), *changes]
+        for i, stage in enumerate(stages):
             policy = ReplayDeclarations(
-                decls, name=change.policy, reactive=change.reactive, shadow=shadow
+                decls,
+                name=stage.policy,
+                reactive=stage.reactive,
+                shadow=live,
+                until=until if same and i == len(stages) - 1 else None,
             )
-            switches.setdefault(change.at, []).append((f.id, policy))
-        if shadow is not None:
-            switches.setdefault(until, []).append((f.id, shadow))
+            if i == 0:
+                policies[f.id] = policy
+            else:
+                switches.setdefault(stage.at, []).append((f.id, policy))
+        if live is not None and not same:
+            switches.setdefault(until, []).append((f.id, live))
     fight = plan.new_fight(policies, BranchDice(draws, seed))
     for cid, segs in calls.items():
         for seg in segs:
             fight.call_at(cid, seg)
     _run(fight, switches)
     return Branch(plan, fight, until, names, tuple(notes), seed)
+
+
+def _live_policy(plan: ReplayPlan, cid: str, wanted: Any, current: str, notes: list[str]) -> Any:
+    """The policy that decides for ``cid`` after the branch point (None: keep replaying)."""
+    ruleset = plan.ruleset.name
+    if wanted is None:
+        try:
+            return make_policy(ruleset, current)
+        except UnknownPolicy:
+            notes.append(
+                f"{cid} keeps its recorded declarations: its policy {current!r} is not a "
+                "registered policy"
+            )
+            return None
+    if isinstance(wanted, str):
+        return None if wanted == REPLAY else make_policy(ruleset, wanted)
+    return wanted
 
 
 __all__ = [
