@@ -125,6 +125,47 @@ class DieRolled(Event):
 
 
 @attrs.frozen
+class ActionSpawned(Event):
+    """An action the rules start by themselves in the next segment: a projectile in
+    flight after a shot. ``action`` is its id (the ruleset takes the next free ones, in
+    order); it completes like any action and is resolved in its last segment. It belongs
+    to no combatant's actions in progress: it keeps flying whatever its owner does."""
+
+    TYPE: ClassVar[str] = "action.spawned"
+
+    action: int
+    kind: str
+    target: str | None
+    duration: int
+    channel: str
+    visible: bool = True
+    public: bool = True
+    params: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        spawned = Action(
+            id=self.action,
+            actor=self.actor,
+            kind=self.kind,
+            start=self.t + 1,
+            duration=self.duration,
+            channel=self.channel,
+            target=self.target,
+            visible=self.visible,
+            public=self.public,
+            params=self.params,
+        )
+        state.next_action_id = max(state.next_action_id, self.action + 1)
+        state.autonomous[spawned.id] = spawned
+        state.spawned.append(spawned)
+
+    def describe(self) -> str:
+        target = f" toward {self.target}" if self.target else ""
+        return f"{self.actor}'s {self.kind}{target}: arrives in {self.t + self.duration}"
+
+
+@attrs.frozen
 class Moved(Event):
     """A combatant's position changed (metres on the fight's plane)."""
 

@@ -500,7 +500,8 @@ class Fight:
         self._t = seg
         combatants = self.state.combatants
         for a in batch:
-            combatants[a.actor].finish(a)
+            if self.state.autonomous.pop(a.id, None) is None:
+                combatants[a.actor].finish(a)
         batch.sort(key=lambda a: (*self.ruleset.order_key(a), combatants[a.actor].order, a.id))
         for ev in self.ruleset.resolve(self.state, seg, batch, self.dice):
             self._emit(ev)
@@ -530,6 +531,10 @@ class Fight:
     def _emit(self, event: Event) -> None:
         event.apply(self.state)
         self.history.append(event)
+        if self.state.spawned:
+            for action in self.state.spawned:
+                self._schedule(action)
+            self.state.spawned.clear()
         for callback, types in self._subscribers:
             if types is None or event.TYPE in types:
                 callback(event)

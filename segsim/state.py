@@ -64,6 +64,9 @@ class FightState:
     pending: dict[int, list[Action]] = attrs.field(factory=dict)
     next_action_id: int = 1
     cancelled_in: dict[str, int] = attrs.field(factory=dict)
+    spawned: list[Action] = attrs.field(factory=list)  # started by the rules, to schedule
+    autonomous: dict[int, Action] = attrs.field(factory=dict)  # in flight, by id
+    extra: dict[str, Any] = attrs.field(factory=dict)  # ruleset-wide state (dropped weapons)
 
     def in_fight(self) -> list[Combatant]:
         return [c for c in self.combatants.values() if c.in_fight]
