@@ -22,7 +22,14 @@ import attrs
 import simpy
 from simpy.events import EventPriority
 
-from segsim.actions import Action, ActionSpec, Cancel, Declaration, DeclarationLike
+from segsim.actions import (
+    Action,
+    ActionSpec,
+    Cancel,
+    Declaration,
+    DeclarationLike,
+    PolicyOutput,
+)
 from segsim.clock import Clock
 from segsim.dice import Dice, Draw
 from segsim.errors import IllegalDeclaration
@@ -33,7 +40,7 @@ from segsim.events import (
     FightEnded,
     action_declared,
 )
-from segsim.policy import is_reactive, policy_name
+from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import Outcome
 from segsim.state import Combatant, FightState
 
@@ -72,6 +79,19 @@ class _Scheduled(simpy.Event):
 class _Phase:
     event: simpy.Event
     members: dict[str, bool] = attrs.field(factory=dict)
+
+
+_Decided = list[tuple[Combatant, list[Cancel | tuple[Declaration, ActionSpec]]]]
+
+
+@attrs.define(eq=False)
+class _Paused:
+    """A declaration phase waiting on external decisions (see :meth:`Fight.advance`)."""
+
+    segment: int
+    members: list[Combatant]
+    decided: _Decided
+    observations: dict[str, Observation]
 
 
 @attrs.frozen
@@ -159,6 +179,9 @@ class Fight:
         self._due: dict[str, list[int]] = {cid: [] for cid in self.state.combatants}
         self._wakes: dict[str, simpy.Event] = {}
         self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
+        self._external = {c.id: is_external(c.policy) for c in combatants}
+        self._paused: _Paused | None = None
+        self._stepping = False
         self._policies: dict[str, list[tuple[int, str, bool]]] = {
             c.id: [(0, policy_name(c.policy), self._reactive[c.id])] for c in combatants
         }
@@ -184,6 +207,8 @@ class Fight:
         self._started = True
         self.clock = attrs.evolve(self.clock, origin=self.env.now)
         self._t = 0
+        for c in self.state.combatants.values():
+            _bind(c.policy, c.id, self.seed)
         for ev in self.ruleset.begin(self.state, self.dice):
             self._emit(ev)
         if self._check_outcome(0):
@@ -212,6 +237,56 @@ class Fight:
         self.env.run(until=done)
         assert self.outcome is not None
         return self.outcome
+
+    @property
+    def pending(self) -> Mapping[str, Observation]:
+        """Observations of the combatants whose external decisions the fight waits on."""
+        return dict(self._paused.observations) if self._paused is not None else {}
+
+    def advance(self) -> Mapping[str, Observation]:
+        """Run a fight that owns its environment until a declaration phase asks a policy
+        whose ``external`` attribute is true, and return those combatants' observations
+        (empty once the fight has ended). Give their decisions with :meth:`submit`.
+
+        This is how an agent trained outside the simulation (segsim.envs) drives a
+        fight one declaration boundary at a time: the phase stops after the other
+        policies have decided from the same state and before anything is applied, and
+        SimPy processes nothing more until :meth:`submit` completes it.
+        """
+        if not self._own_env:
+            raise RuntimeError("an embedded fight is run by its host; advance() needs its own env")
+        if self._paused is not None:
+            return self.pending
+        if not self._started:
+            self.start()
+        self._stepping = True
+        try:
+            while not self.ended and self._paused is None:
+                self.env.step()
+        finally:
+            self._stepping = False
+        return self.pending
+
+    def submit(self, decisions: Mapping[str, PolicyOutput]) -> None:
+        """Complete the paused phase with the external decisions (one output per
+        combatant; a missing one is None). An illegal one raises IllegalDeclaration
+        naming the policy and segment and leaves the phase paused, unchanged."""
+        paused = self._paused
+        if paused is None:
+            raise RuntimeError("no declaration phase is waiting for decisions")
+        unknown = sorted(set(decisions) - set(paused.observations))
+        if unknown:
+            raise ValueError(f"no decision is asked of {', '.join(unknown)} now")
+        seg = paused.segment
+        decided = list(paused.decided)
+        for cid, obs in paused.observations.items():
+            c = self.state.combatants[cid]
+            decls = self._declarations(c, decisions.get(cid), obs.must_act, seg)
+            if decls:
+                decided.append((c, self._plan_all(c, decls, seg)))
+        decided.sort(key=lambda item: item[0].order)
+        self._paused = None
+        self._close_phase(seg, paused.members, decided)
 
     @property
     def segment(self) -> int:
@@ -244,6 +319,9 @@ class Fight:
             raise ValueError(f"no combatant {cid!r} in this fight")
         self.state.combatants[cid].policy = policy
         reactive = self._reactive[cid] = is_reactive(policy)
+        self._external[cid] = is_external(policy)
+        if self._started:
+            _bind(policy, cid, self.seed)
         entry = (self.segment if self._started else 0, policy_name(policy), reactive)
         if self._started:
             self._policies[cid].append(entry)
@@ -353,25 +431,47 @@ class Fight:
                 specs = self._plan_all(c, forced, seg, forced=True)
                 self._apply(c, specs, seg)
         # Everyone decides from the same state; nothing is applied until all are checked.
-        decided: list[tuple[Combatant, list[Cancel | tuple[Declaration, ActionSpec]]]] = []
+        decided: _Decided = []
+        external: dict[str, Observation] = {}
         for c in members:
             must = not c.actions
             if not must and not self._reactive[c.id] and not phase.members[c.id]:
                 continue
             obs = ruleset.observe(self.state, c.id, seg, must)
-            out = c.policy.decide(obs)
-            if out is None:
-                decls: list[Any] = []
-            elif isinstance(out, list):
-                decls = out
-            elif isinstance(out, tuple):
-                decls = list(out)
-            else:
-                decls = [out]
-            if must and not decls:
-                decls = [ruleset.idle(self.state, c.id, seg)]
+            if self._external[c.id]:
+                external[c.id] = obs
+                continue
+            decls = self._declarations(c, c.policy.decide(obs), must, seg)
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
+        if external:
+            if not self._stepping:
+                raise RuntimeError(
+                    f"{', '.join(external)}: an external policy decides through "
+                    "Fight.advance() and Fight.submit(), not run()"
+                )
+            self._paused = _Paused(seg, members, decided, external)
+            return
+        self._close_phase(seg, members, decided)
+
+    def _declarations(
+        self, c: Combatant, out: PolicyOutput, must: bool, seg: int
+    ) -> list[DeclarationLike]:
+        """A policy's output as a list; one who must act and declares nothing idles."""
+        if out is None:
+            decls: list[Any] = []
+        elif isinstance(out, list):
+            decls = out
+        elif isinstance(out, tuple):
+            decls = list(out)
+        else:
+            decls = [out]
+        if must and not decls:
+            decls = [self.ruleset.idle(self.state, c.id, seg)]
+        return decls
+
+    def _close_phase(self, seg: int, members: list[Combatant], decided: _Decided) -> None:
+        """Apply a phase's checked declarations together, then wake who observes them."""
         observable: set[str] = set()
         for c, items in decided:
             if self._apply(c, items, seg):
@@ -560,3 +660,11 @@ class Fight:
 
 def _by_order(c: Combatant) -> int:
     return c.order
+
+
+def _bind(policy: object, cid: str, seed: int) -> None:
+    """Tell a policy with a ``bind(actor, seed)`` method whom it decides for and the
+    fight's seed, before its first decision (a random policy seeds itself from it)."""
+    bind = getattr(policy, "bind", None)
+    if callable(bind):
+        bind(cid, seed)

@@ -66,6 +66,12 @@ def is_reactive(policy: object) -> bool:
     return bool(getattr(policy, "reactive", True))
 
 
+def is_external(policy: object) -> bool:
+    """Whether a policy decides outside the simulation (an RL agent): the fight then
+    pauses at its declaration phases (:meth:`segsim.fight.Fight.advance`)."""
+    return bool(getattr(policy, "external", False))
+
+
 _REGISTRY: dict[tuple[str, str], Callable[..., Any]] = {}
 
 
