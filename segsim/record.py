@@ -234,11 +234,11 @@ def visit_fight(fight: Fight, visitor: RecordVisitor[T], *, complete: bool = Fal
     """Drive a visitor from a live fight's header and history (running or ended)."""
 
     def items() -> Iterator[tuple[str, Mapping[str, Any]]]:
-        header = fight.header()
-        yield dumps(header), header
+        text = dumps(fight.header())
+        yield text, json.loads(text)  # plain JSON values, as a reader of the file sees them
         for event in fight.history:
-            data = event_data(event)
-            yield dumps(data), data
+            text = dumps(event_data(event))
+            yield text, json.loads(text)
 
     return _drive(fight.fight_id or "fight", items(), visitor, complete=complete)
 

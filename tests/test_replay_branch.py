@@ -1,0 +1,153 @@
+"""What-if branches: a record followed up to segment T, then other policies and fresh dice
+(docs/replay.md, "Branches")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from segsim import load_scenario
+from segsim.cli import main
+from segsim.record import Record, fight_lines, fight_record, read_record
+from segsim.replay import branch, replay
+from segsim.rules.rinkanou.policies import Aggressive
+
+ROOT = Path(__file__).resolve().parent.parent
+DUEL = ROOT / "examples/scenarios/duel.toml"
+SCENARIOS = sorted((ROOT / "examples/scenarios").glob("*.toml"))
+
+
+def record_of(path: Path, seed: int) -> Record:
+    fight = load_scenario(path).fight(seed)
+    fight.run()
+    return fight_record(fight)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_a_branch_that_changes_nothing_is_the_original_byte_for_byte(path: Path) -> None:
+    """Same policies (following the fight as shadows) and the record's own seed, whose
+    stream goes on after the draws made before T: the fight goes on as it went."""
+    for seed in (0, 1):
+        record = record_of(path, seed)
+        end = record.events[-1]["t"]
+        for until in (0, 4, end // 2, end + 3):
+            result = branch(record, until)
+            assert list(fight_lines(result.fight)) == list(record.lines), (seed, until)
+            assert result.first_difference() is None
+
+
+def test_a_branch_with_another_policy_departs_after_t_and_replays() -> None:
+    record = record_of(DUEL, 7)
+    until = 6
+    result = branch(record, until, {"robert": "aggressive"})
+    assert result.policies == {"robert": "aggressive", "margaret": "aggressive"}
+    first = result.first_difference()
+    assert first is not None
+    events = [json.loads(x) for x in record.lines[1:]]
+    # everything before T is the record's, line for line
+    assert first - 2 >= sum(1 for e in events if e["t"] < until)
+    header = result.fight.header()
+    robert = header["combatants"][0]
+    assert robert["policy"] == "defender" and robert["reactive"] is True
+    assert robert["changes"] == [{"at": until, "policy": "aggressive", "reactive": False}]
+    assert "changes" not in header["combatants"][1]
+    # the branch's record replays: policy changes are in its header
+    branched = fight_record(result.fight)
+    assert replay(branched).identical
+    # and a branch of the branch that changes nothing is the branch again
+    again = branch(branched, until + 5)
+    assert list(fight_lines(again.fight)) == list(branched.lines)
+
+
+def test_dice_after_t_come_from_the_given_seed() -> None:
+    record = record_of(DUEL, 7)
+    until = 4
+    same = branch(record, until)
+    other = branch(record, until, seed=12345)
+    before = [e for e in record.events if e["t"] < until]
+    assert [json.loads(x) for x in list(fight_lines(other.fight))[1 : len(before) + 1]] == before
+    assert other.seed == 12345 and same.seed == 7
+    draws = [e.value for e in other.fight.history if e.TYPE == "die.rolled"]
+    recorded = [e["value"] for e in record.events if e["type"] == "die.rolled"]
+    assert draws != recorded
+
+
+def test_a_policy_object_can_take_over() -> None:
+    record = record_of(DUEL, 3)
+    result = branch(record, 10, {"robert": Aggressive()})
+    assert result.policies["robert"] == "aggressive"
+    assert result.fight.history[-1].TYPE == "end"
+
+
+def test_the_branch_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = tmp_path / "duel.jsonl"
+    out = tmp_path / "branch.jsonl"
+    assert main(["run", str(DUEL), "--seed", "7", "--record", str(rec), "--quiet"]) == 0
+    capsys.readouterr()
+    code = main(
+        ["replay", str(rec), "--until", "9", "--then", "robert=aggressive", "--record", str(out)]
+    )
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "replayed to segment 9 (0.9 s), then robert: aggressive, margaret: aggressive" in text
+    assert "dice after it from seed 7" in text
+    assert "recorded: victory" in text and "outcome:" in text
+    assert all(
+        int(line.split()[0]) >= 9 for line in text.splitlines() if line[:5].strip().isdigit()
+    )
+    assert read_record(out).header["combatants"][0]["changes"][0]["at"] == 9
+    assert main(["replay", str(out)]) == 0
+    # no --then: the recorded policies go on; with the record's seed, nothing changes
+    assert main(["replay", str(rec), "--until", "9", "--quiet"]) == 0
+    assert "the branch is the recorded fight, event for event" in capsys.readouterr().out
+    # one policy for everyone
+    assert main(["replay", str(rec), "--until", "0", "--then", "aggressive", "--quiet"]) == 0
+    assert "robert: aggressive, margaret: aggressive" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--until", "5", "--then", "nobody=aggressive"], "no combatant 'nobody'"),
+        (["--until", "5", "--then", "robert=timid"], "unknown policy 'timid'"),
+        (["--until", "5", "--then", "robert="], "give a policy after '='"),
+        (["--until", "5", "--then", "aggressive", "defender"], "two policies for everyone"),
+        (["--then", "robert=aggressive"], "--then needs --until"),
+        (["--seed", "3"], "--seed needs --until"),
+        (["--until", "-1"], "segment number is >= 0"),
+    ],
+)
+def test_bad_branch_arguments_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    rec = tmp_path / "duel.jsonl"
+    assert main(["run", str(DUEL), "--seed", "7", "--record", str(rec), "--quiet"]) == 0
+    capsys.readouterr()
+    try:
+        code = main(["replay", str(rec), *args])
+    except SystemExit as exc:  # argparse's own errors
+        code = int(exc.code or 0)
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_scripted_fighter_keeps_its_recorded_declarations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from segsim.record import write_record
+    from segsim.script import load_script
+
+    fight = load_script(ROOT / "examples/scripts/table_duel.toml").play()
+    record = fight_record(fight)
+    result = branch(record, 20, {"margaret": "aggressive"})
+    assert result.policies == {"robert": "replay", "margaret": "aggressive"}
+    assert result.notes and "robert keeps its recorded declarations" in result.notes[0]
+    assert replay(fight_record(result.fight)).identical
+    # When the branch makes a recorded declaration illegal, the error says which.
+    path = tmp_path / "table.jsonl"
+    write_record(fight, path)
+    assert main(["replay", str(path), "--until", "9", "--then", "margaret=aggressive"]) == 2
+    err = capsys.readouterr().err
+    assert "segment 19, robert, policy script: spends 2 PS" in err
