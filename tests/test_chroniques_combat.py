@@ -535,3 +535,12 @@ def test_drawing_a_weapon_is_a_move_and_the_attack_after_it_uses_it() -> None:
     [drawn] = [e for e in fight.history if isinstance(e, WeaponDrawn)]
     assert drawn.put_away == ("short_sword", "dagger")
     assert fight.state.combatants["a"].status.off_hand is None
+
+
+def test_drawing_a_forbidden_weapon_is_recorded_when_it_happens() -> None:
+    anselm = sheet("anselm", carried=(RULES.content.weapons["long_sword"],))
+    fight = duel(anselm, "bandit", declare("draw", weapon="long_sword"), [])
+    forbidden = [e for e in fight.history if isinstance(e, ForbiddenEquipment)]
+    assert [(e.t, e.actor, e.items, e.taboo) for e in forbidden] == [
+        (9, "a", ("épée longue",), ("épée longue",))
+    ]

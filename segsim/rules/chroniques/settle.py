@@ -34,6 +34,7 @@ from segsim.rules.chroniques.events import (
     Damaged,
     DefenceEnded,
     DefenceTaken,
+    ForbiddenEquipment,
     FreeActionTaken,
     InitiativeLowered,
     RoundStarted,
@@ -302,6 +303,11 @@ class Settlement:
         after, away = self.hands_of(action.actor).draw(wid, hand)
         self.hands[action.actor] = after
         self.emit(WeaponDrawn(self.segment, action.actor, wid, hand, away))
+        sheet: Sheet = self.fighter(action.actor).sheet
+        drawn = after.off_hand if hand == "off" else after.weapon
+        if drawn is not None and sheet.forbids(drawn):
+            taboo = (drawn.name,) if sheet.taboo(drawn) else ()
+            self.emit(ForbiddenEquipment(self.segment, action.actor, (drawn.name,), taboo))
 
     def simple_defence(self, action: Action) -> None:
         self.emit(DefenceTaken(self.segment, action.actor, "simple", SIMPLE_DEFENCE))
