@@ -269,7 +269,7 @@ ILLEGAL_TURNS: list[tuple[list[Declaration], str]] = [
     ([declare("pass"), declare("attack", "bandit")], "the turn is taken by pass"),
     ([declare("attack", "bandit"), declare("delay", initiative=5)], "declare it alone"),
     ([declare("delay", initiative=5), declare("free", what="x")], "postponed"),
-    ([declare("attack", "bandit", free=True)], "no capability that makes a attack"),
+    ([declare("attack", "bandit", free=True)], "no capability that makes attack a free action"),
 ]
 
 
@@ -375,3 +375,39 @@ def test_turns_cannot_be_cancelled() -> None:
     with pytest.raises(IllegalDeclaration, match="cannot be cancelled") as err:
         fight.run()
     assert err.value.rule == "seed 001, Les actions"
+
+
+def test_a_fighter_still_waiting_when_the_round_ends_loses_its_turn() -> None:
+    """Nissa keeps lowering her initiative; turns of 50 segments shrink to leave the
+    bandit his share; her last delay reaches the end of the round: her turn is lost."""
+    lower = {17: 14, 14: 13, 13: 12}
+
+    def keep_waiting(obs: Observation) -> Declaration:
+        return declare("delay", initiative=lower[obs.me.initiative])
+
+    nissa = ByRound({1: keep_waiting}, default=declare("pass"))
+    fight = arena(
+        {
+            "nissa": ("x", "nissa", nissa),
+            "bandit": ("y", "bandit", ByRound(default=declare("pass"))),
+        },
+        options={"turn_segments": 50},
+        max_segments=150,
+    )
+    fight.run()
+    assert turns(fight)[:5] == [
+        (0, "nissa", 50),
+        (50, "nissa", 25),  # 14 is still above the bandit's 13
+        (75, "bandit", 12),  # at 13 she waits for him: 25 segments left for two turns
+        (87, "nissa", 13),
+        (100, "nissa", 50),  # round 2: back to 17
+    ]
+    lowered = [(e.t, e.initiative) for e in fight.history if isinstance(e, InitiativeLowered)]
+    assert lowered == [(49, 14), (74, 13), (99, 12)]
+    [lost] = [e for e in fight.history if isinstance(e, TurnLost)]
+    assert (lost.t, lost.actor, lost.round, lost.reason) == (
+        99,
+        "nissa",
+        1,
+        "the round ran out of segments",
+    )

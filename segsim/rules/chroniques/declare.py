@@ -99,7 +99,7 @@ def check_shape(
         sheet: Sheet = c.sheet
         if d.kind not in sheet.free_actions:
             raise IllegalDeclaration(
-                f"{c.id} has no capability that makes a {d.kind} a free action",
+                f"{c.id} has no capability that makes {d.kind} a free action",
                 rule=RULE_ACTIONS,
             )
         if not can_use_capabilities(sheet, c.status):

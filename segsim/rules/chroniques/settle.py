@@ -76,7 +76,7 @@ class Settlement:
             c.id: c.status.hit_points for c in state.combatants.values()
         }
         self.out: set[str] = set()
-        self.done: set[str] = set()
+        self.done: set[str] = set()  # whose turn of the round is over
         self.assists_used: set[tuple[str, str]] = set()
         self.hands: dict[str, Hands] = {}
 
@@ -107,12 +107,12 @@ class Settlement:
             handler = handlers.get(action.kind)
             if handler is not None:
                 handler(action)
-        if delay is not None:
-            if lost:
-                self.emit(TurnLost(self.segment, c.id, rnd, "initiative lowered to 0"))
-            else:
-                value = int(delay.params["initiative"])
-                self.emit(InitiativeLowered(self.segment, c.id, rnd, value))
+        if delay is not None and not lost:
+            value = int(delay.params["initiative"])
+            self.emit(InitiativeLowered(self.segment, c.id, rnd, value))
+            return
+        if lost:
+            self.emit(TurnLost(self.segment, c.id, rnd, "initiative lowered to 0"))
         else:
             self.emit(TurnEnded(self.segment, c.id, rnd))
         self.done.add(c.id)
