@@ -78,6 +78,12 @@ class ReplayDeclarations:
         """The segments at which something is declared, in order."""
         return sorted(self.declarations)
 
+    def bind(self, actor: str, seed: int) -> None:
+        """Pass the fight's binding on to the shadow policy, as the original had it."""
+        bind = getattr(self.shadow, "bind", None)
+        if callable(bind):
+            bind(actor, seed)
+
     def decide(self, observation: Observation) -> PolicyOutput:
         if self.until is not None and observation.segment >= self.until:
             out: PolicyOutput = self.shadow.decide(observation)

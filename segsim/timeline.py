@@ -43,6 +43,7 @@ class Span:
     forced: bool = False
     cancelled: bool = False
     open: bool = False  # declared without an end (cut at the next one or the fight's end)
+    spawned: bool = False  # started by the rules, owned by nobody's actions in progress
     outcome: str = ""
     notes: list[str] = attrs.field(factory=list)
     lane: int = 0
@@ -167,6 +168,8 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         row = self._row(event["actor"])
         if kind == "action.declared" and row is not None:
             self._declared(row, event, t)
+        elif kind == "action.spawned" and row is not None:
+            self._spawned(row, event, t)
         elif kind == "action.cancelled":
             found = self.spans.get(event.get("action", -1))
             if found is not None:
@@ -216,6 +219,26 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         row.spans.append(span)
         self.spans[action] = (row, span)
 
+    def _spawned(self, row: Row, event: Mapping[str, Any], t: int) -> None:
+        """An action the rules start by themselves (a projectile in flight), from the
+        next segment; drawn like a forced action."""
+        action, duration = event.get("action"), event.get("duration")
+        if not isinstance(action, int) or not isinstance(duration, int):
+            return
+        target = event.get("target")
+        span = Span(
+            action,
+            str(event.get("kind", "?")),
+            t + 1,
+            t + duration,
+            target if isinstance(target, str) else None,
+            forced=True,
+            spawned=True,
+        )
+        span.notes.append("started by the rules")
+        row.spans.append(span)
+        self.spans[action] = (row, span)
+
     def _close(self, key: tuple[str, str], t: int) -> None:
         span = self.open.pop(key)
         if span.open or span.last is None or span.last > t:
@@ -225,7 +248,7 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         for key in [k for k in self.open if k[0] == cid]:
             self._close(key, t)
         for span in self.rows[cid].spans:
-            if span.last is not None and span.last > t:
+            if span.last is not None and span.last > t and not span.spawned:
                 span.last = t
                 span.outcome = span.outcome or "dropped"
 
