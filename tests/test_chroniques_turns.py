@@ -273,6 +273,20 @@ ILLEGAL_TURNS: list[tuple[list[Declaration], str]] = [
 ]
 
 
+def test_total_defence_allows_no_attack_not_even_a_free_one() -> None:
+    """Seed 001, "Actions défensives": with total defence the fighter only defends."""
+    rules = Chroniques()
+    nissa = _free(rules, "nissa", ("attack",))
+    turn = [declare("total_defence"), declare("attack", "bandit", free=True)]
+    fight = arena(
+        {"nissa": ("x", nissa, ByRound({1: turn})), "bandit": ("y", "bandit", ByRound())},
+        positions=in_contact(),
+    )
+    with pytest.raises(IllegalDeclaration, match="only defends") as err:
+        fight.run()
+    assert err.value.rule == "seed 001, Actions défensives"
+
+
 @pytest.mark.parametrize(("turn", "message"), ILLEGAL_TURNS)
 def test_illegal_turns_name_the_rule_and_change_nothing(
     turn: list[Declaration], message: str

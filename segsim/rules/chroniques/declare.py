@@ -35,6 +35,7 @@ RULE_ATTACK = f"{SEED}, Résolution des attaques"
 RULE_CONCERTED = f"{SEED}, Attaque concertée"
 RULE_TWO_WEAPONS = f"{SEED}, Combat à deux armes (L)"
 RULE_FORBIDDEN = f"{SEED}, Équipement interdit"
+RULE_DEFENCE = f"{SEED}, Actions défensives"
 
 AWAIT = "await"
 TURN_CHANNEL = "turn"
@@ -117,6 +118,12 @@ def check_shape(
         or counts["M"] + counts["A"] > 2
     ):
         raise IllegalDeclaration(TURN_SHAPES, rule=RULE_ACTIONS)
+    kinds = {d.kind, *(k for k, _ in mine)}
+    if "total_defence" in kinds and kinds & {"attack", "concerted_attack", "two_weapons"}:
+        raise IllegalDeclaration(
+            "total defence: the fighter only defends this turn, no attack even a free one",
+            rule=RULE_DEFENCE,
+        )
 
 
 def plan_attack(
