@@ -96,7 +96,7 @@ def test_the_schema_refuses_what_the_format_forbids() -> None:
         "line 1: combatants/0: 'sheet' is a required property",
         "line 2: declared: 'kind' is a required property",
         "line 3: value: 0 is less than the minimum of 1",
-        "line 4: actor: None was expected",
+        "line 4: actor: 'robert' is not of type 'null'",
         "line 5: chance: 'high' is not of type 'integer'",
     ]
 
