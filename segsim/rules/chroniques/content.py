@@ -193,19 +193,19 @@ class Sheet:
         trained = "*" in known or bool({weapon.id, *weapon.tags} & known)
         return trained and not self.forbids(weapon)
 
-    @property
+    @functools.cached_property
     def armour_untrained(self) -> bool:
         if self.armour == NO_ARMOUR:
             return False
         return self.armour.defence > self.profile.armour_max or self.forbids(self.armour)
 
-    @property
+    @functools.cached_property
     def shield_untrained(self) -> bool:
         if self.shield is None:
             return False
         return not self.profile.shield or self.forbids(self.shield)
 
-    @property
+    @functools.cached_property
     def equipment_malus(self) -> int:
         """-3 per untrained shield and armour: to initiative, attack and FOR/DEX tests
         (seed 001, "PJ incompétent")."""
@@ -215,12 +215,12 @@ class Sheet:
         """Malus to a test of an ability: untrained shield and armour weigh on FOR and DEX."""
         return self.equipment_malus if ability in ("strength", "dexterity") else 0
 
-    @property
+    @functools.cached_property
     def initiative(self) -> int:
         """Initiative score: the DEX score, bonuses, untrained shield and armour maluses."""
         return self.abilities["dexterity"] + self.initiative_bonus + self.equipment_malus
 
-    @property
+    @functools.cached_property
     def defence(self) -> int:
         """DEF: 10 + armour + shield + DEX modifier + other bonuses (Interpretations)."""
         shield = self.shield.defence if self.shield is not None else 0
