@@ -76,7 +76,9 @@ class Scenario:
         specs = []
         for c in self.combatants:
             policy = policies.get(c.id) or make_policy(self.ruleset.name, c.policy)
-            specs.append(CombatantSpec(c.id, c.side, c.sheet, policy, c.name, c.position, c.is_pc))
+            specs.append(
+                CombatantSpec(c.id, c.side, c.sheet, policy, c.name, c.position, c.is_pc, c.setup)
+            )
         kwargs.setdefault("max_segments", self.max_segments)
         return Fight(
             self.ruleset,

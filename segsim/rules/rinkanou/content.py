@@ -45,10 +45,34 @@ class Weapon:
     size: str = "medium"
     hands: int = 1
     characteristic: str = "agility"
+    blunt: bool = False  # contondant: keeps at distance worse than a cutting weapon
 
     @property
     def blows(self) -> tuple[str, ...]:
         return tuple(b for b in BLOWS if b in self.damage)
+
+
+SHOTS = ("direct", "indirect")
+"""Kinds of shot: tir direct, tir en cloche (seed 004, "Esquive de projectiles")."""
+
+
+@attrs.frozen
+class RangedWeapon:
+    """A bow, crossbow or thrown weapon (seed 004, "Les portées")."""
+
+    id: str
+    name: str
+    skill: str
+    damage: int  # of the projectile
+    increment: float  # incrément de portée, metres
+    max_range: float  # metres: no shot beyond
+    ready: int  # segments to nock and draw, to reload, or to take the next in hand
+    shoot: int  # segments to loose once ready
+    flight: Mapping[str, int]  # segments to fly 100 m, by kind of shot
+    hands: int = 2
+    size: str = "medium"
+    thrown: bool = False  # thrown weapons add the thrower's strength bonus
+    characteristic: str = "agility"
 
 
 @attrs.frozen
@@ -165,6 +189,8 @@ class Sheet:
     specializations: Mapping[str, int] = attrs.field(factory=dict)
     movement: float = 1.5  # walking pace, metres per second (mvt/tour, one tour = 1 s)
     run_factor: float = 4.0  # facteur de course
+    ranged: RangedWeapon | None = None
+    sight: int = 100  # the largest vision factor (distance / 5) the fighter can make out
 
     def characteristic(self, name: str) -> int:
         return self.characteristics[name]
@@ -180,6 +206,7 @@ class Content:
     """Every weapon, armour, shield and example fighter known by id."""
 
     weapons: Mapping[str, Weapon]
+    ranged: Mapping[str, RangedWeapon]
     armours: Mapping[str, Armour]
     shields: Mapping[str, Shield]
     fighters: Mapping[str, Node]
@@ -209,6 +236,38 @@ def read_weapon(node: Node, wid: str) -> Weapon:
         reach=node.value("reach", str, "medium", choices=REACHES),
         size=node.value("size", str, "medium", choices=SIZES),
         hands=node.value("hands", int, 1, choices=(1, 2)),
+        characteristic=node.value("characteristic", str, "agility", choices=CHARACTERISTICS),
+        blunt=node.value("blunt", bool, False),
+    )
+    node.finish()
+    return weapon
+
+
+def read_ranged(node: Node, rid: str) -> RangedWeapon:
+    flight_node = node.table("flight")
+    flight = {}
+    for shot, value in list(flight_node.items()):
+        if shot not in SHOTS:
+            raise flight_node.error(
+                shot, f"unknown kind of shot {shot!r} (known: {', '.join(SHOTS)})"
+            )
+        flight[shot] = flight_node._check(shot, value, int, min=1)
+    if not flight:
+        raise node.error("flight", "give the segments to fly 100 m for at least one kind of shot")
+    increment = node.value("increment", float, min=0.1)
+    weapon = RangedWeapon(
+        id=node.value("id", str, rid),
+        name=node.value("name", str, rid),
+        skill=node.value("skill", str),
+        damage=node.value("damage", int, min=0),
+        increment=increment,
+        max_range=node.value("max_range", float, min=increment),
+        ready=node.value("ready", int, min=1),
+        shoot=node.value("shoot", int, min=1),
+        flight=flight,
+        hands=node.value("hands", int, 2, choices=(1, 2)),
+        size=node.value("size", str, "medium", choices=SIZES),
+        thrown=node.value("thrown", bool, False),
         characteristic=node.value("characteristic", str, "agility", choices=CHARACTERISTICS),
     )
     node.finish()
@@ -321,6 +380,10 @@ def load_content(folder: Path | None = None) -> Content:
         k: read_weapon(n, k)
         for k, n in _entries(Source.read(folder / "weapons.toml"), "weapon").items()
     }
+    ranged = {
+        k: read_ranged(n, k)
+        for k, n in _entries(Source.read(folder / "ranged.toml"), "ranged").items()
+    }
     armours = {
         k: read_armour(n, k, names)
         for k, n in _entries(Source.read(folder / "armour.toml"), "armour").items()
@@ -331,7 +394,7 @@ def load_content(folder: Path | None = None) -> Content:
         for k, n in _entries(Source.read(folder / "shields.toml"), "shield").items()
     }
     fighters = _entries(Source.read(folder / "fighters.toml"), "fighter")
-    return Content(weapons, armours, shields, fighters, tables)
+    return Content(weapons, ranged, armours, shields, fighters, tables)
 
 
 @functools.cache
@@ -384,6 +447,11 @@ def read_sheet(node: Node, content: Content) -> Sheet:
         shield = _lookup(node, "shield", content.shields, "shield")
         if shield is None:
             shield = read_shield(node.table("shield"), "shield")
+    ranged = None
+    if node.has("ranged"):
+        ranged = _lookup(node, "ranged", content.ranged, "ranged weapon")
+        if ranged is None:
+            ranged = read_ranged(node.table("ranged"), "ranged")
     sheet = Sheet(
         name=node.value("name", str, ""),
         characteristics=chars,
@@ -395,6 +463,8 @@ def read_sheet(node: Node, content: Content) -> Sheet:
         specializations=specs,
         movement=node.value("movement", float, 1.5, min=0.0),
         run_factor=node.value("run_factor", float, 4.0, min=1.0),
+        ranged=ranged,
+        sight=node.value("sight", int, 100, min=0),
     )
     node.finish()
     return sheet
@@ -421,4 +491,7 @@ def sheet_data(sheet: Sheet) -> dict[str, Any]:
     }
     if sheet.shield is not None:
         data["shield"] = plain(sheet.shield)
+    if sheet.ranged is not None:
+        data["ranged"] = plain(sheet.ranged)
+        data["sight"] = sheet.sight
     return data

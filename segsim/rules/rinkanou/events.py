@@ -216,3 +216,85 @@ class Disengaged(Event):
 
     def describe(self) -> str:
         return f"{self.actor} has disengaged"
+
+
+@attrs.frozen
+class HandsChanged(Event):
+    """What a fighter holds and how: the weapon in hand (melee or ranged), whether the
+    ranged weapon is ready, the weapon's grip (held, loose, dropped, taken) and whether
+    its shield is pushed aside."""
+
+    TYPE: ClassVar[str] = "hands.changed"
+
+    wielding: str
+    loaded: bool
+    grip: str
+    shield_aside: bool
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        status = state.combatants[self.actor].status
+        status.wielding = self.wielding
+        status.loaded = self.loaded
+        status.grip = self.grip
+        status.shield_aside = self.shield_aside
+
+    def describe(self) -> str:
+        parts = [f"wields its {self.wielding} weapon"]
+        if self.wielding == "ranged":
+            parts.append("ready to loose" if self.loaded else "not ready")
+        if self.grip != "held":
+            parts.append(f"weapon {self.grip}")
+        if self.shield_aside:
+            parts.append("shield pushed aside")
+        return f"{self.actor} " + ", ".join(parts)
+
+
+@attrs.frozen
+class CommandPointsChanged(Event):
+    """A fighter's command points (PC): fixed by the game master for a position, lost
+    when the fighter moves."""
+
+    TYPE: ClassVar[str] = "pc.changed"
+
+    pc: int
+    reason: str
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        state.combatants[self.actor].status.command_points = self.pc
+
+    def describe(self) -> str:
+        return f"{self.actor} has {self.pc:+d} PC ({self.reason})"
+
+
+@attrs.frozen
+class ItemDropped(Event):
+    """A weapon knocked out of a fighter's hands lands on the ground at (x, y)."""
+
+    TYPE: ClassVar[str] = "item.dropped"
+
+    item: str
+    x: float
+    y: float
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        state.extra.setdefault("ground", {})[(self.actor, self.item)] = (self.x, self.y)
+
+    def describe(self) -> str:
+        return f"{self.actor}'s {self.item} falls at ({self.x:g}, {self.y:g})"
+
+
+@attrs.frozen
+class ItemPickedUp(Event):
+    TYPE: ClassVar[str] = "item.picked_up"
+
+    item: str
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        state.extra.get("ground", {}).pop((self.actor, self.item), None)
+
+    def describe(self) -> str:
+        return f"{self.actor} picks up its {self.item}"

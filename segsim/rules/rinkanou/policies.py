@@ -135,6 +135,7 @@ class Defender:
     reactive = True
 
     def __init__(self, prefer: str = "dodge") -> None:
+        self.missile = False
         if prefer not in ("dodge", "parry"):
             raise ValueError(f"prefer is 'dodge' or 'parry', not {prefer!r}")
         self.prefer = prefer
@@ -147,9 +148,22 @@ class Defender:
         me: SelfView = obs.me
         out: list[DeclarationLike] = []
         covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
+        blows = [
+            expected_landing(o)
+            for o in obs.others
+            if o.side != me.side and within(o.position, me.position, o.reach)
+        ]
+        missiles = [
+            a.ends_in
+            for o in obs.others
+            if o.side != me.side
+            for a in o.incoming(me.id)
+            if a.ends_in is not None
+        ]
+        self.missile = bool(missiles)
         landings = [
             t
-            for t in (expected_landing(o) for o in obs.others if o.side != me.side)
+            for t in [*blows, *missiles]
             if t is not None and t >= obs.segment and t not in covered
         ]
         if landings:
@@ -175,8 +189,8 @@ class Defender:
         spent = sum(_ps_cost(d) for d in out)
         target = nearest_opponent(obs)
         if target is not None and not hands_planned and self.defend_at is None:
-            seen = target.motion("weapon")
-            opening = seen is not None and seen.kind == "lock"
+            motion = target.motion("weapon")
+            opening = motion is not None and motion.kind == "lock"
             if opening and in_reach(obs, target, me.reach):
                 attack = strike_or_arm(obs, target, spent)
                 if attack is not None:
@@ -191,7 +205,7 @@ class Defender:
         """When to start which defence so that it ends in ``land``."""
         me: SelfView = obs.me
         shield = me.sheet.shield
-        if shield is not None and me.shield_pr > 0:
+        if shield is not None and me.shield_pr > 0 and not me.shield_aside and not self.missile:
             if me.doing("shield") is not None:
                 return -1, None
             params: dict[str, object] = {"with": "shield"}
@@ -203,7 +217,9 @@ class Defender:
             )
         speed = me.weapon.speed
         hands = me.doing("hands")
-        parrying = self.prefer == "parry" and me.weapon_pr > 0 and not me.must_lock
+        parrying = (
+            self.prefer == "parry" and me.weapon_pr > 0 and not me.must_lock and not self.missile
+        )
         if parrying and me.armed and hands is None:
             start = land - speed + 1
             if start >= obs.segment:
@@ -221,12 +237,95 @@ class Defender:
             ps["faster"] = faster
         elif left > DODGE_SEGMENTS:
             return land - DODGE_SEGMENTS + 1, None
+        if self.missile and me.command_points > 0:
+            # Against missiles command points serve: a multiple dodge or a bonus.
+            pc: dict[str, int] = {}
+            if self.blows > 1 and me.command_points >= self.blows - 1:
+                pc["multiple"] = self.blows - 1
+            left_pc = me.command_points - pc.get("multiple", 0)
+            if left_pc > 0:
+                pc["bonus"] = left_pc
+            return obs.segment, Declaration("dodge", params={"pc": pc})
         if self.blows > 1 and me.usable_ps - sum(ps.values()) >= self.blows - 1:
             ps["multiple"] = self.blows - 1
         dodge = Declaration("dodge", params={"ps": ps} if ps else {})
         return obs.segment, buy_back(
             me, dodge, against=None, duration=DODGE_SEGMENTS, keep_timing=True
         )
+
+
+class Archer:
+    """Shoots the nearest opponent it can make out: draws its ranged weapon, readies it,
+    looses, again; spends its command points on the roll. It dodges the missiles it sees
+    coming, as the defender does. In melee reach it draws its melee weapon and fights
+    like the aggressive policy."""
+
+    name = "archer"
+    reactive = True
+
+    def __init__(self) -> None:
+        self.guard = Defender()
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        guard = self.guard.decide(obs)
+        dodges: list[DeclarationLike] = [
+            d
+            for d in (guard if isinstance(guard, list) else [guard] if guard else [])
+            if isinstance(d, Declaration) and d.kind in ("dodge", "wait")
+        ]
+        shot = self.shoot(obs)
+        if (
+            shot is not None
+            and shot.kind == "move"
+            and any(isinstance(d, Declaration) and d.kind == "dodge" for d in dodges)
+        ):
+            shot = None  # the legs are dodging
+        return [*dodges, shot] if shot is not None else (dodges or None)
+
+    def shoot(self, obs: Observation) -> Declaration | None:
+        me: SelfView = obs.me
+        target = nearest_opponent(obs)
+        if target is None or me.doing("hands") is not None or me.must_lock:
+            return None
+        close = in_reach(obs, target, max(target.reach, me.reach) + 1.0)
+        if close or me.sheet.ranged is None:
+            if me.wielding != "melee":
+                return Declaration("draw", params={"weapon": "melee"})
+            if not in_reach(obs, target, me.reach):
+                return approach(obs, target)
+            return strike_or_arm(obs, target)
+        if me.wielding != "ranged":
+            return Declaration("draw", params={"weapon": "ranged"})
+        if not me.loaded:
+            return Declaration("ready")
+        params: dict[str, object] = {}
+        if me.command_points > 0:
+            params["pc"] = {"bonus": me.command_points}
+        elif me.command_points < 0:
+            params["pc"] = {"malus": -me.command_points}
+        return Declaration("shoot", target.id, params)
+
+
+class Keeper:
+    """Keeps a shorter-armed opponent at distance with a longer weapon, and strikes once
+    it is within reach anyway (seed 004, "Tenir à distance")."""
+
+    name = "keeper"
+    reactive = True
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        me: SelfView = obs.me
+        target = nearest_opponent(obs)
+        if target is None:
+            return None
+        keeping = any(a.kind == "keep" for a in me.actions)
+        if in_reach(obs, target, target.reach) or not me.reach > target.reach:
+            if in_reach(obs, target, me.reach):
+                return strike_or_arm(obs, target)
+            return approach(obs, target)
+        if not keeping and me.doing("hands") is None and not me.must_lock:
+            return Declaration("keep", target.id)
+        return None
 
 
 def _ps_cost(d: DeclarationLike) -> int:
@@ -246,3 +345,5 @@ def _reach(obs: Observation) -> float:
 register_policy("rinkanou", "aggressive", Aggressive)
 register_policy("rinkanou", "defender", Defender)
 register_policy("rinkanou", "parrier", lambda: Defender(prefer="parry"))
+register_policy("rinkanou", "archer", Archer)
+register_policy("rinkanou", "keeper", Keeper)

@@ -19,8 +19,18 @@ from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset
-from segsim.rules.rinkanou.content import Content, Sheet, default_content, read_sheet, sheet_data
+from segsim.rules.rinkanou.content import (
+    SIZES,
+    Content,
+    RangedWeapon,
+    Sheet,
+    default_content,
+    read_sheet,
+    sheet_data,
+)
 from segsim.rules.rinkanou.events import (
+    CommandPointsChanged,
+    HandsChanged,
     SituationChanged,
     SurpriseMalus,
     TestRolled,
@@ -37,6 +47,9 @@ DODGE_SEGMENTS = 3  # Esquiver
 REPOSITION_SEGMENTS = 5  # Se placer
 DISENGAGE_SEGMENTS = 10  # Se désengager
 READ_SEGMENTS = 1  # a read is a glance: one segment (see the rules page)
+DRAW_SEGMENTS = 10  # changing weapons takes a second (see the rules page)
+PICK_UP_SEGMENTS = 10  # stooping for a dropped weapon takes a second
+PICK_UP_REACH = 1.0  # metres: close enough to pick it up
 PACES = ("walk", "run")
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
 
@@ -60,19 +73,27 @@ _ACT = frozenset({"difficulty", "ps", "engage"})
 KINDS: Mapping[str, Kind] = {
     "wait": Kind("wait", False, frozenset({"until"})),
     "arm": Kind("hands", False, frozenset({"ps", "engage"})),
-    "strike": Kind("hands", True, _ACT | {"blow"}, situation=True),
+    "strike": Kind("hands", True, _ACT | {"blow", "disarm", "grab"}, situation=True),
     "parry": Kind("hands", True, _ACT | {"with"}, situation=True),
     "lock": Kind("hands", False),
-    "dodge": Kind("legs", True, _ACT, situation=True),
+    "dodge": Kind("legs", True, _ACT | {"pc"}, situation=True),
     "reposition": Kind("legs", True, _ACT, situation=True),
     "disengage": Kind("legs", True, _ACT, situation=True),
     "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"})),
-    "read": Kind("eyes", True, frozenset({"action", "difficulty"})),
+    "read": Kind("eyes", True, frozenset({"action", "difficulty", "pc"})),
+    "ready": Kind("hands", False, frozenset({"pc"})),
+    "shoot": Kind("hands", True, frozenset({"shot", "difficulty", "pc", "disarm"})),
+    "draw": Kind("hands", False, frozenset({"weapon"})),
+    "regrip": Kind("hands", False, frozenset({"item"})),
+    "pick_up": Kind("hands", False),
+    "keep": Kind("hands", False),
 }
 """Action kinds: the channel each occupies (one action per channel), whether it rolls."""
 
 ORDER = {
     "strike": 0,
+    "projectile": 0,
+    "shoot": 0,
     "parry": 1,
     "dodge": 1,
     "disengage": 2,
@@ -81,6 +102,10 @@ ORDER = {
     "move": 5,
     "arm": 6,
     "lock": 7,
+    "ready": 7,
+    "draw": 7,
+    "regrip": 7,
+    "pick_up": 7,
     "wait": 9,
 }
 """Order of resolution inside one segment: blows first, then what defends against them."""
@@ -103,6 +128,11 @@ class Status:
     shield_pr: int = 0
     disengaged: bool = False
     revealed: dict[int, tuple[str, str | None, int | None]] = attrs.field(factory=dict)
+    command_points: int = 0  # points de commandement (PC)
+    wielding: str = "melee"  # the weapon in hand: "melee" or "ranged"
+    loaded: bool = False  # the ranged weapon is ready to loose
+    grip: str = "held"  # the melee weapon: held, loose (two-handed), dropped, taken
+    shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
 
 
 class RinKaNou(BaseRuleset):
@@ -150,6 +180,21 @@ class RinKaNou(BaseRuleset):
             setup["ps"] = node.value("ps", int)
         if node.has("armed"):
             setup["armed"] = node.value("armed", bool)
+        if node.has("command_points"):
+            setup["command_points"] = node.value("command_points", int)
+        if node.has("wielding"):
+            setup["wielding"] = node.value("wielding", str, choices=("melee", "ranged"))
+        if node.has("loaded"):
+            setup["loaded"] = node.value("loaded", bool)
+        if node.has("hidden"):
+            setup["hidden"] = node.value("hidden", bool)
+        if node.has("cover"):
+            names = [loc.name for loc in self.content.tables.locations]
+            cover = node.value("cover", list)
+            for loc in cover:
+                if loc not in names:
+                    raise node.error("cover", f"unknown hit location {loc!r}")
+            setup["cover"] = list(cover)
         if node.has("engage"):
             engage = node.value("engage", list)
             if not engage or not all(isinstance(x, str) for x in engage):
@@ -172,6 +217,17 @@ class RinKaNou(BaseRuleset):
             setup = c.setup
             if setup.get("armed"):
                 events.append(WeaponState(0, c.id, True, False))
+            if setup.get("wielding", "melee") != "melee" or setup.get("loaded"):
+                if setup.get("wielding") == "ranged" and c.sheet.ranged is None:
+                    raise ValueError(f"{c.id} has no ranged weapon to wield")
+                wielding = str(setup.get("wielding", "melee"))
+                events.append(
+                    HandsChanged(0, c.id, wielding, bool(setup.get("loaded")), "held", False)
+                )
+            if setup.get("command_points"):
+                events.append(
+                    CommandPointsChanged(0, c.id, int(setup["command_points"]), "position")
+                )
             malus = 0
             if setup.get("surprised"):
                 mods = {
@@ -257,9 +313,15 @@ class RinKaNou(BaseRuleset):
             return NO_PS
         return self._spec_use(state.combatants[action.actor], action)
 
-    def _spec_use(self, c: Combatant, action: Action | ActionSpec) -> PSUse:
+    def pc_use(self, state: FightState, action: Action) -> PSUse:
+        """The effects of an action's command-point choices."""
+        if not action.params.get("pc"):
+            return NO_PS
+        return self._spec_use(state.combatants[action.actor], action, "pc")
+
+    def _spec_use(self, c: Combatant, action: Action | ActionSpec, key: str = "ps") -> PSUse:
         return parse_ps(
-            action.params.get("ps"),
+            action.params.get(key),
             kind=action.kind,
             duration=action.params.get("base_duration", action.duration),
             rolled=action.rolled,
@@ -317,6 +379,13 @@ class RinKaNou(BaseRuleset):
             )
         planner = getattr(self, f"_plan_{name}")
         spec: ActionSpec = planner(state, c, declaration, segment)
+        if "pc" in params:
+            if "ps" in params:
+                raise IllegalDeclaration(
+                    "command points and situation points are never mixed on one action",
+                    rule=f"{SEED}, Points de commandement",
+                )
+            return self._with_pc(c, spec, declaration, planned)
         if kind.situation or "ps" in params:
             spec = self._with_ps(state, c, spec, declaration, planned)
         if kind.situation or "engage" in params:
@@ -374,6 +443,36 @@ class RinKaNou(BaseRuleset):
             duration += use.duration
         return attrs.evolve(spec, duration=duration, params=params)
 
+    def _with_pc(
+        self,
+        c: Combatant,
+        spec: ActionSpec,
+        declaration: Declaration,
+        planned: Sequence[ActionSpec],
+    ) -> ActionSpec:
+        """Command points: spent and bought like PS, on ranged and immobile actions; the
+        same score can be used every segment, shared by what is declared in it."""
+        raw = declaration.params["pc"]
+        committed = sum(max(0, self._spec_use(c, p, "pc").net) for p in planned if "pc" in p.params)
+        score = c.status.command_points
+        use = parse_ps(
+            raw,
+            kind=spec.kind,
+            duration=spec.duration,
+            rolled=spec.rolled,
+            sheet=c.sheet,
+            weapon_used=False,
+            available=score - committed if score > 0 else score,
+            tables=self.content.tables,
+            currency="PC",
+        )
+        params = {**spec.params, "pc": dict(raw)}
+        duration = spec.duration
+        if use.duration and duration is not None:
+            params["base_duration"] = duration
+            duration += use.duration
+        return attrs.evolve(spec, duration=duration, params=params)
+
     def _common(self, declaration: Declaration) -> dict[str, Any]:
         difficulty = difficulty_value(declaration.params.get("difficulty", 0))
         return {"difficulty": difficulty} if difficulty else {}
@@ -393,7 +492,18 @@ class RinKaNou(BaseRuleset):
         )
 
     def _usable_weapon(self, c: Combatant) -> None:
-        if c.status.weapon_pr <= 0:
+        status: Status = c.status
+        if status.wielding != "melee":
+            raise IllegalDeclaration(
+                f"the {c.sheet.weapon.name} is not in hand: draw it first", rule=f"{SEED}"
+            )
+        if status.grip != "held":
+            what = {"loose": "has lost its grip: regrip first", "dropped": "is on the ground"}
+            raise IllegalDeclaration(
+                f"the {c.sheet.weapon.name} {what.get(status.grip, 'was taken')}",
+                rule=f"{SEED}, Manœuvres de combat (Désarmement)",
+            )
+        if status.weapon_pr <= 0:
             raise IllegalDeclaration(
                 f"the {c.sheet.weapon.name} is broken (0 PR) and cannot be used",
                 rule=f"{SEED}, Caractéristiques des armes (Points de résistance)",
@@ -431,6 +541,10 @@ class RinKaNou(BaseRuleset):
                 f"({weapon.reach}, {reach:g} m)",
                 rule=f"{SEED}, Caractéristiques des armes (Allonge)",
             )
+        params: dict[str, Any] = {"blow": blow, **self._common(d)}
+        disarm = d.params.get("disarm")
+        if disarm is not None or d.params.get("grab"):
+            params.update(self._disarm_params(state, c, target, d))
         return ActionSpec(
             "strike",
             weapon.speed,
@@ -438,8 +552,34 @@ class RinKaNou(BaseRuleset):
             target=target,
             rolled=True,
             difficulty=difficulty_value(d.params.get("difficulty", 0)),
-            params={"blow": blow, **self._common(d)},
+            params=params,
         )
+
+    def _disarm_params(
+        self, state: FightState, c: Combatant, target: str, d: Declaration
+    ) -> dict[str, Any]:
+        """Disarm (a localized blow at -50 %) and grab (a disarm with a free hand, then a
+        strength duel) (seed 004, "Manœuvres de combat")."""
+        what = d.params.get("disarm", "weapon")
+        grab = bool(d.params.get("grab", False))
+        if what not in ("weapon", "shield"):
+            raise IllegalDeclaration(f"disarm 'weapon' or 'shield', not {what!r}")
+        other = state.combatants[target]
+        if what == "shield" and (other.sheet.shield is None or other.status.shield_aside):
+            raise IllegalDeclaration(f"{target} has no shield in hand to push aside")
+        if what == "weapon" and other.status.grip in ("dropped", "taken"):
+            raise IllegalDeclaration(f"{target}'s weapon is no longer in hand")
+        if grab:
+            if c.sheet.weapon.hands == 2 or (
+                c.sheet.shield is not None and not c.status.shield_aside
+            ):
+                raise IllegalDeclaration(
+                    "grabbing needs a free hand (a one-handed weapon and no shield)",
+                    rule=f"{SEED}, Manœuvres de combat (Agripper)",
+                )
+            if what != "weapon":
+                raise IllegalDeclaration("a shield cannot be torn away: push it aside instead")
+        return {"disarm": what, **({"grab": True} if grab else {})}
 
     def _plan_parry(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -457,6 +597,11 @@ class RinKaNou(BaseRuleset):
             if c.status.shield_pr <= 0:
                 raise IllegalDeclaration(
                     f"the {shield.name} is broken (0 PR)", rule=f"{SEED}, Cas du bouclier"
+                )
+            if c.status.shield_aside:
+                raise IllegalDeclaration(
+                    f"the {shield.name} was pushed aside: regrip it first",
+                    rule=f"{SEED}, Manœuvres de combat (Désarmement)",
                 )
             return ActionSpec(
                 "parry", shield.speed, "shield", target, True, difficulty, params=common
@@ -567,6 +712,124 @@ class RinKaNou(BaseRuleset):
             params={"action": seen.id, **self._common(d)},
         )
 
+    # ------------------------------------------------------------ ranged and manoeuvres
+
+    def _ranged(self, c: Combatant) -> RangedWeapon:
+        ranged: RangedWeapon | None = c.sheet.ranged
+        if ranged is None:
+            raise IllegalDeclaration(f"{c.id} has no ranged weapon", rule=f"{SEED}, Les portées")
+        if c.status.wielding != "ranged":
+            raise IllegalDeclaration(f"the {ranged.name} is not in hand: draw it first")
+        return ranged
+
+    def _plan_ready(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        ranged = self._ranged(c)
+        if c.status.loaded:
+            raise IllegalDeclaration(f"the {ranged.name} is already ready")
+        return ActionSpec("ready", ranged.ready, "hands")
+
+    def _plan_shoot(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        ranged = self._ranged(c)
+        if not c.status.loaded:
+            raise IllegalDeclaration(
+                f"the {ranged.name} is not ready: ready it first ({ranged.ready} segments)"
+            )
+        target = self._opponent(state, c, d.target, "shoot")
+        shot = d.params.get("shot", "direct")
+        if shot not in ranged.flight:
+            raise IllegalDeclaration(
+                f"the {ranged.name} has no {shot!r} shot (it has: {', '.join(ranged.flight)})",
+                rule=f"{SEED}, Esquive de projectiles",
+            )
+        distance = math.dist(c.position, state.combatants[target].position)
+        if distance > ranged.max_range:
+            raise IllegalDeclaration(
+                f"{target} is {distance:.0f} m away, beyond the {ranged.name}'s last range band "
+                f"({ranged.max_range:g} m)",
+                rule=f"{SEED}, Les portées",
+            )
+        if distance / 5 > c.sheet.sight:
+            raise IllegalDeclaration(
+                f"{target} is too far to make out its silhouette (vision factor "
+                f"{distance / 5:.0f} > {c.sheet.sight})",
+                rule=f"{SEED}, Les portées (La vision)",
+            )
+        params: dict[str, Any] = {"shot": shot, **self._common(d)}
+        if d.params.get("disarm"):
+            other = state.combatants[target]
+            if not ranged.thrown or SIZES.index(ranged.size) < SIZES.index("medium"):
+                raise IllegalDeclaration(
+                    "only a thrown weapon of size M or more can disarm",
+                    rule=f"{SEED}, Manœuvres de combat (Désarmement avec une arme de jet)",
+                )
+            if other.sheet.weapon.hands != 1 or other.status.grip != "held":
+                raise IllegalDeclaration(
+                    "a thrown weapon disarms only a one-handed weapon in hand",
+                    rule=f"{SEED}, Manœuvres de combat (Désarmement avec une arme de jet)",
+                )
+            params["disarm"] = "weapon"
+        difficulty = difficulty_value(d.params.get("difficulty", 0))
+        return ActionSpec("shoot", ranged.shoot, "hands", target, True, difficulty, params=params)
+
+    def _plan_draw(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        which = d.params.get("weapon", "ranged" if c.status.wielding == "melee" else "melee")
+        if which not in ("melee", "ranged"):
+            raise IllegalDeclaration(f"draw the 'melee' or the 'ranged' weapon, not {which!r}")
+        if which == "ranged" and c.sheet.ranged is None:
+            raise IllegalDeclaration(f"{c.id} has no ranged weapon to draw")
+        if which == c.status.wielding:
+            raise IllegalDeclaration(f"the {which} weapon is already in hand")
+        return ActionSpec("draw", DRAW_SEGMENTS, "hands", params={"weapon": which})
+
+    def _plan_regrip(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        item = d.params.get("item", "shield" if c.status.shield_aside else "weapon")
+        if item == "shield":
+            if not c.status.shield_aside or c.sheet.shield is None:
+                raise IllegalDeclaration("the shield is in hand already")
+            # As long as a parry with the shield (seed 004, Désarmement).
+            return ActionSpec("regrip", c.sheet.shield.speed, "shield", params={"item": "shield"})
+        if c.status.grip != "loose":
+            raise IllegalDeclaration("there is no loosened grip to recover")
+        # Half the arming time, rounded up (RULES-NOTES: "PI" means segments).
+        duration = math.ceil(c.sheet.weapon.speed / 2)
+        return ActionSpec("regrip", duration, "hands", params={"item": "weapon"})
+
+    def _plan_pick_up(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        spot = state.extra.get("ground", {}).get((c.id, "weapon"))
+        if spot is None:
+            raise IllegalDeclaration("no weapon of yours lies on the ground")
+        if not within(c.position, spot, PICK_UP_REACH):
+            raise IllegalDeclaration(
+                f"the weapon lies {math.dist(c.position, spot):.2f} m away: walk to it first"
+            )
+        return ActionSpec("pick_up", PICK_UP_SEGMENTS, "hands")
+
+    def _plan_keep(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        self._usable_weapon(c)
+        target = self._opponent(state, c, d.target, "keep at distance")
+        mine = self.reach(c.sheet)
+        theirs = self.reach(state.combatants[target].sheet)
+        if mine <= theirs:
+            raise IllegalDeclaration(
+                f"keeping {target} at distance needs the longer weapon ({mine:g} m against "
+                f"{theirs:g} m)",
+                rule=f"{SEED}, Manœuvres de combat (Tenir à distance)",
+            )
+        # Continuous like waiting (seed 004): it lasts until the fighter does something else.
+        return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
+
     def _opponent(self, state: FightState, c: Combatant, target: str | None, what: str) -> str:
         if target is None:
             raise IllegalDeclaration(f"{what} needs a target")
@@ -625,10 +888,18 @@ class RinKaNou(BaseRuleset):
             weapon_pr=st.weapon_pr,
             shield_pr=st.shield_pr,
             disengaged=st.disengaged,
+            command_points=st.command_points,
+            wielding=st.wielding,
+            loaded=st.loaded,
+            grip=st.grip,
+            shield_aside=st.shield_aside,
             actions=tuple(c.actions),
         )
+        flying: dict[str, list[Action]] = {}
+        for a in state.autonomous.values():
+            flying.setdefault(a.actor, []).append(a)
         others = tuple(
-            _public_view(o, st.revealed, self.reach(o.sheet))
+            _public_view(o, st.revealed, self.reach(o.sheet), flying.get(o.id, ()))
             for o in state.combatants.values()
             if o.in_fight and o.id != cid
         )
@@ -702,11 +973,15 @@ def _test_event(
 
 
 def _public_view(
-    o: Combatant, revealed: Mapping[int, tuple[str, str | None, int | None]], reach: float
+    o: Combatant,
+    revealed: Mapping[int, tuple[str, str | None, int | None]],
+    reach: float,
+    flying: Sequence[Action],
 ) -> OtherView:
     seen = []
-    for a in o.actions:
-        if not a.visible:
+    hidden = bool(o.setup.get("hidden", False))
+    for a in [*o.actions, *flying]:
+        if not a.visible or hidden:
             continue
         motion = MOTION.get(a.kind, "")
         if a.public:
@@ -726,4 +1001,6 @@ def _public_view(
         armed=o.status.armed,
         wound_level=o.status.wound_level,
         actions=tuple(seen),
+        wielding=o.status.wielding,
+        grip=o.status.grip,
     )

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
+from segsim.rules.rinkanou import manoeuvres, ranged
 from segsim.rules.rinkanou.content import Sheet
 from segsim.rules.rinkanou.events import (
     AttackResolved,
+    CommandPointsChanged,
     Disengaged,
     GearDamaged,
     IntentRead,
@@ -36,6 +38,7 @@ from segsim.state import Combatant, FightState
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.ruleset import RinKaNou
 
+DISARM_MALUS = -50  # a localized blow at the weapon (seed 004, "Désarmement")
 THRUST_PARRY_MALUS = -20  # seed 004, "Coup d'estoc"
 THRUST_DODGE_MALUS = -20  # seed 004, "Esquive"
 READ_BASE = -70  # extrêmement difficile (seed 004, "Échelonnement des actions")
@@ -86,6 +89,8 @@ class Settlement:
         self.out: set[str] = set()
         self.surprise_spent: set[str] = set()
         self.results: dict[str, list[TestResult | None]] = {}
+        self.spawned = 0
+        self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
 
     def run(self) -> list[Event]:
@@ -99,6 +104,12 @@ class Settlement:
             "move": self.move,
             "arm": self.arm,
             "lock": self.lock,
+            "shoot": lambda a: ranged.shoot(self, a),
+            "projectile": lambda a: ranged.projectile(self, a),
+            "ready": lambda a: manoeuvres.hands(self, a),
+            "draw": lambda a: manoeuvres.hands(self, a),
+            "regrip": lambda a: manoeuvres.hands(self, a),
+            "pick_up": lambda a: manoeuvres.hands(self, a),
         }
         for action in self.batch:
             if action.kind in SITUATION_KINDS:
@@ -167,6 +178,20 @@ class Settlement:
     def use(self, action: Action) -> PSUse:
         return self.rules.ps_use(self.state, action)
 
+    def pc(self, action: Action) -> PSUse:
+        return self.rules.pc_use(self.state, action)
+
+    def cover_malus(self, target: Combatant) -> int:
+        """The chance of hitting the locations behind hard cover (seed 004, "Cible sous
+        couvert dur": legs covered, -26 %)."""
+        covered = target.setup.get("cover", ())
+        return sum(loc.high - loc.low + 1 for loc in self.tables.locations if loc.name in covered)
+
+    def next_id(self) -> int:
+        """The id of the next action the rules start by themselves."""
+        self.spawned += 1
+        return self.state.next_action_id + self.spawned - 1
+
     def strength(self, sheet: Sheet) -> int:
         return self.tables.strength_bonus(sheet.characteristic("strength"))
 
@@ -224,6 +249,8 @@ class Settlement:
                 weapon.skill: sheet.skill(weapon.skill),
                 weapon.characteristic: sheet.characteristic(weapon.characteristic),
                 "deflection": -defender.sheet.armour.deflection,
+                "cover": -self.cover_malus(defender),
+                "disarm": DISARM_MALUS if action.params.get("disarm") else 0,
                 "ps": use.chance,
             },
         )
@@ -242,8 +269,10 @@ class Settlement:
         ):
             resolved("dodged")
             return
-        resolved("hit")
-        self.hit(attacker, defender, blow, result, use, reduction)
+        if action.params.get("disarm"):
+            resolved(manoeuvres.disarm(self, action, attacker, defender))
+            return
+        self.hit(attacker, defender, blow, result, use, reduction, resolved)
 
     def defence(self, defender: Combatant, attacker: Combatant, kind: str) -> Action | None:
         """The defender's parry or dodge ending in this segment that can meet this blow."""
@@ -253,7 +282,8 @@ class Settlement:
             if a.target is not None and a.target != attacker.id:
                 continue
             if kind == "dodge":
-                left = self.dodges_left.setdefault(a.id, 1 + self.use(a).multiple)
+                extra = self.use(a).multiple + self.pc(a).multiple
+                left = self.dodges_left.setdefault(a.id, 1 + extra)
                 if left > 0:
                     return a
             elif a.id not in self.used:
@@ -371,29 +401,52 @@ class Settlement:
         result: TestResult,
         use: PSUse,
         reduction: int,
+        announce: Callable[[str], None],
     ) -> None:
+        """A melee blow lands: its damage by the rules of "Attaque"."""
         sheet: Sheet = attacker.sheet
+        margin = result.mr // 5 if result.critical else result.mr // 10
+        self.land(
+            attacker,
+            defender,
+            use,
+            announce,
+            {
+                "weapon": sheet.weapon.damage[blow],
+                "margin": margin,
+                "strength": self.strength(sheet),
+                "ps": use.damage,
+                "parry": -reduction,
+            },
+        )
+
+    def land(
+        self,
+        attacker: Combatant,
+        defender: Combatant,
+        use: PSUse,
+        announce: Callable[[str], None],
+        parts: dict[str, int],
+    ) -> None:
+        """Where a blow or missile lands and the wound it makes; ``announce`` gets "hit",
+        or "cover" when it strikes the hard cover in front of a covered location (seed
+        004, "Cible sous couvert dur")."""
         where, detail = self.location(defender, use)
+        if where in defender.setup.get("cover", ()):
+            announce("cover")
+            return
+        announce("hit")
         location = self.tables.location_named(where)
         armour = defender.sheet.armour
         covered = not armour.locations or location.name in armour.locations
-        margin = result.mr // 5 if result.critical else result.mr // 10
-        strength = self.strength(sheet)
         absorption = armour.absorption if covered else 0
-        raw = self.blow_damage(attacker, blow, result, use)
-        damage = max(0, raw - reduction - absorption)
+        damage = max(0, sum(parts.values()) - absorption)
         wound = (damage * location.wound_factor + 50) // 100
         total = self.wounds.get(defender.id, defender.status.wounds) + wound
         self.wounds[defender.id] = total
         level = self.tables.wound_level(total, defender.sheet.health)
-        detail |= {
-            "weapon": sheet.weapon.damage[blow],
-            "margin": margin,
-            "strength": strength,
-            "ps": use.damage,
-            "parry": -reduction,
-            "absorption": -absorption,
-        }
+        detail |= parts
+        detail["absorption"] = -absorption
         self.events.append(
             WoundTaken(
                 self.segment,
@@ -416,6 +469,7 @@ class Settlement:
 
     def reposition(self, action: Action) -> None:
         """Se placer: Combat + Souplesse (seed 004, "Mouvement")."""
+        self.moved(self.fighter(action.actor))
         sheet: Sheet = self.fighter(action.actor).sheet
         self.test(
             action,
@@ -442,6 +496,7 @@ class Settlement:
         ):
             mods["after a dodge"] = DISENGAGE_AFTER_DODGE
         own = self.test(action, "disengage", mods)
+        self.moved(c)
         opposers = [
             o
             for o in self.state.opponents(c.id)
@@ -494,8 +549,16 @@ class Settlement:
             other = self.fighter(str(action.params["toward"]))
             goal = other.position
             stop = float(action.params.get("stop_at", 0.0))
+            reach_after = max(stop, math.dist(c.position, goal) - budget)
+            stop = manoeuvres.kept_at(self, c, other, stop, reach_after)
         x, y = _toward(c.position, (float(goal[0]), float(goal[1])), budget, stop)
         self.events.append(Moved(self.segment, c.id, x, y))
+        self.moved(c)
+
+    def moved(self, c: Combatant) -> None:
+        """Command points are kept only until the fighter moves (seed 004)."""
+        if c.status.command_points:
+            self.events.append(CommandPointsChanged(self.segment, c.id, 0, "moved"))
 
     def read(self, action: Action) -> None:
         """Reading another's action: Combat + Raison at -70 % + 20 % per segment of it

@@ -38,7 +38,8 @@ DAMAGE_PER_PS = 5  # +/-5 damage per PS
 PARRY_FORCE_PER_PS = 5  # the text gives no rate: the same as damage (see the rules page)
 
 ROLLED_ONLY = {"bonus", "malus", "specialization", "spec_malus"}
-STRIKE_ONLY = {"damage", "limit_damage", "aim", "orient", "approximate"}
+STRIKE_ONLY = {"damage", "limit_damage"}
+LOCATION_USES = {"aim", "orient", "approximate"}  # a strike, or a shot (with PC)
 WEAPON_ONLY = {"specialization", "spec_malus"}
 
 

@@ -24,6 +24,13 @@ MOTION = {
     "reposition": "movement",
     "disengage": "movement",
     "move": "movement",
+    "ready": "weapon",
+    "shoot": "weapon",
+    "draw": "weapon",
+    "regrip": "weapon",
+    "pick_up": "movement",
+    "keep": "weapon",
+    "projectile": "projectile",
 }
 """Visible motion class of each action kind (a strike and a parry both start by arming)."""
 
@@ -60,6 +67,11 @@ class SelfView:
     weapon_pr: int
     shield_pr: int
     disengaged: bool
+    command_points: int  # points de commandement (PC)
+    wielding: str  # "melee" or "ranged"
+    loaded: bool
+    grip: str
+    shield_aside: bool
     actions: tuple[Action, ...]
 
     @property
@@ -105,6 +117,12 @@ class OtherView:
     armed: bool
     wound_level: str
     actions: tuple[SeenAction, ...]
+    wielding: str = "melee"
+    grip: str = "held"
+
+    def incoming(self, me: str) -> list[SeenAction]:
+        """Its missiles in flight toward ``me``."""
+        return [a for a in self.actions if a.kind == "projectile" and a.target == me]
 
     def motion(self, motion: str) -> SeenAction | None:
         for a in self.actions:
