@@ -8,6 +8,7 @@ input (a message names the file, line and field, or the segment, fighter and rul
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -235,6 +236,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SegsimError as exc:
         print(f"segsim: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (segsim ... | head): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except OSError as exc:
         print(f"segsim: error: {exc}", file=sys.stderr)
         return 2

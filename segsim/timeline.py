@@ -270,6 +270,10 @@ class TimelineBuilder(RecordVisitor[Timeline]):
     def result(self) -> Timeline:
         rows = list(self.rows.values())
         for row in rows:
+            for span in row.spans:  # what the end of the fight cut short
+                if span.last is not None and span.last > self.last_t:
+                    span.last = self.last_t
+                    span.outcome = span.outcome or "unfinished"
             row.lanes = _assign_lanes(row.spans)
         return Timeline(self.title, self.ruleset, rows, self.last_t, self.outcome)
 
@@ -576,10 +580,11 @@ def _svg_span(span: Span, px: float, colours: Mapping[str, str]) -> list[str]:
         out.append(
             f'<path d="M{_n(end_x)} {top + 3} l4 5 l-4 5 l-4 -5 z" fill="#222" stroke="#fff"/>'
         )
-        out.append(
-            f'<text class="outcome" x="{_n(x + 1)}" y="{top + _BAR + 9}">'
-            f"{escape(span.outcome)}</text>"
-        )
+        if len(span.outcome) * 5 <= w + 12:  # else the tooltip and the marker say it
+            out.append(
+                f'<text class="outcome" x="{_n(x + 1)}" y="{top + _BAR + 9}">'
+                f"{escape(span.outcome)}</text>"
+            )
     out.append("</g>")
     return out
 
