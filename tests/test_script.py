@@ -133,6 +133,16 @@ def test_run_script_writes_the_record(tmp_path: Path, capsys: pytest.CaptureFixt
     assert schema_errors(record.lines) == []
 
 
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "examples/scripts").glob("*.toml")), ids=lambda p: p.name
+)
+def test_every_example_script_plays_and_replays(path: Path) -> None:
+    record = fight_record(load_script(path).play())
+    assert record.end is not None
+    assert replay(record).identical
+    assert schema_errors(record.lines) == []
+
+
 def test_the_example_shows_a_cancellation_a_ps_purchase_and_two_actions_at_once() -> None:
     fight = load_script(EXAMPLE).play()
     [cancel] = of_type(fight, "action.cancelled")
