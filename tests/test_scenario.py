@@ -165,3 +165,18 @@ def test_scenario_policies_can_be_replaced_by_id(tmp_path: Path) -> None:
     assert fight.state.combatants["a"].policy.name == "scripted"
     with pytest.raises(ValueError, match="no combatant z"):
         scenario.fight(policies={"z": Scripted()})
+
+
+def test_a_combatants_setup_reaches_the_fight_and_is_checked(tmp_path: Path) -> None:
+    text = GOOD.replace(
+        'policy = "defender"\n', 'policy = "defender"\nsetup = { ps = 3, command_points = 1 }\n'
+    )
+    fight = load_scenario(write(tmp_path, text)).fight()
+    assert fight.state.combatants["a"].setup == {"ps": 3, "command_points": 1}
+    fight.run()
+    first = next(e for e in fight.history if e.TYPE == "ps.changed" and e.actor == "a")
+    assert first.ps == 3 and first.reason == "start"
+    bad = GOOD.replace('policy = "defender"\n', 'policy = "defender"\nsetup = { mood = 3 }\n')
+    with pytest.raises(InputError) as err:
+        load_scenario(write(tmp_path, bad))
+    assert err.value.field == "combatant[0].setup.mood" and err.value.line == 11

@@ -49,7 +49,7 @@ DISENGAGE_SEGMENTS = 10  # Se désengager
 READ_SEGMENTS = 1  # a read is a glance: one segment (see the rules page)
 DRAW_SEGMENTS = 10  # changing weapons takes a second (see the rules page)
 PICK_UP_SEGMENTS = 10  # stooping for a dropped weapon takes a second
-PICK_UP_REACH = 1.0  # metres: close enough to pick it up
+PICK_UP_REACH = 0.5  # metres: within arm's length when stooping
 PACES = ("walk", "run")
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
 
