@@ -4,6 +4,7 @@ The RinKaNou segment timeline (0.1 s segments) is native; other rulesets run on 
 clock with coarser ticks.
 """
 
+from segsim import policies as _policies  # noqa: F401  (registers random for every ruleset)
 from segsim.actions import Action, ActionSpec, Cancel, Declaration
 from segsim.clock import SEGMENT_SECONDS, Clock, to_seconds
 from segsim.dice import Dice, LoadedDice

@@ -1,5 +1,5 @@
 """The ``segsim`` command: run a scenario or a fight script, replay or branch a record,
-draw a timeline, list rulesets.
+draw a timeline, run experiments (sweep, tournament), list rulesets.
 
 Exit codes: 0 done (a replay identical to its record), 1 a replay that diverges, 2 bad
 input (a message names the file, line and field, or the segment, fighter and rule).
@@ -151,6 +151,124 @@ def _cmd_rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     return 0
 
 
+def _assignments(values: Sequence[str] | None, flag: str, parser: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in values or []:
+        who, sep, policy = item.partition("=")
+        if not sep or not who or not policy:
+            parser.error(f"{flag} takes ID=POLICY or SIDE=POLICY, not {item!r}")
+        out[who] = policy
+    return out
+
+
+def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
+    """Shared by sweep and tournament: rerun one fight, or run all and report."""
+    import time
+
+    from segsim import experiment as ex
+    from segsim.record import write_record
+
+    if args.rerun is not None:
+        if not args.record:
+            raise ex.ExperimentError("--rerun I writes that fight's record: give --record OUT")
+        arm = args.arm or experiment.arms[0].label
+        fight = experiment.fight(args.rerun, arm)
+        fight.run()
+        print(f"[{arm}] fight {args.rerun}, seed {fight.seed}")
+        print(_outcome_line(fight))
+        write_record(fight, args.record)
+        print(f"record written to {args.record}")
+        return 0
+    if args.arm or args.record:
+        raise ex.ExperimentError("--arm and --record go with --rerun I")
+    started = time.perf_counter()
+    results = ex.run(
+        experiment,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        progress=None if args.progress is None else args.progress == "on",
+    )
+    elapsed = time.perf_counter() - started
+    sys.stdout.write(results.summary().text())
+    if args.table:
+        results.write_table(args.table)
+        print(f"table written to {args.table}")
+    if args.plot:
+        ex.plot(results, args.plot)
+        print(f"plot written to {args.plot}")
+    if args.timing:
+        n = len(results.results)
+        print(
+            f"{n} fights in {elapsed:.2f} s ({n / elapsed:.0f} fights/s) on {args.backend} "
+            f"with {args.workers} worker(s)",
+            file=sys.stderr,
+        )
+    return 1 if results.errors else 0
+
+
+def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from segsim.experiment import sweep
+
+    experiment = sweep(
+        args.scenario,
+        args.fights,
+        seed=args.seed,
+        policies=_assignments(args.policy, "--policy", parser),
+        compare=_assignments(args.compare, "--compare", parser),
+        chunk=args.chunk,
+        target_error=args.target_error,
+    )
+    return _run_experiment(args, experiment)
+
+
+def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from segsim.experiment import SPRT, tournament
+
+    sprt = SPRT(args.alpha, args.beta, args.delta) if args.sprt else None
+    experiment = tournament(
+        args.scenario,
+        args.policies,
+        args.fights,
+        seed=args.seed,
+        chunk=args.chunk,
+        target_error=args.target_error,
+        sprt=sprt,
+    )
+    return _run_experiment(args, experiment)
+
+
+def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
+    cmd.add_argument("scenario", help="scenario file (TOML)")
+    cmd.add_argument(
+        "--fights", type=int, default=fights, help=f"fights per arm (default {fights})"
+    )
+    cmd.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    cmd.add_argument(
+        "--workers", type=int, default=1, help="processes or Ray CPUs (default 1; 0: one per CPU)"
+    )
+    cmd.add_argument(
+        "--chunk", type=int, default=100, help="fights per task and between stop checks"
+    )
+    cmd.add_argument("--backend", choices=("local", "ray"), default="local")
+    cmd.add_argument("--address", help="Ray cluster address (default: a local Ray instance)")
+    cmd.add_argument(
+        "--target-error",
+        type=float,
+        metavar="E",
+        help="stop when every win-rate 95%% interval is narrower than E (checked per chunk)",
+    )
+    cmd.add_argument("--table", metavar="OUT", help="per-fight table: .csv, or .parquet")
+    cmd.add_argument("--plot", metavar="OUT.png", help="win rates and fight lengths (matplotlib)")
+    cmd.add_argument("--rerun", type=int, metavar="I", help="run only fight I (with --record)")
+    cmd.add_argument("--arm", help="with --rerun: the arm (policies) of the fight to run")
+    cmd.add_argument("--record", metavar="OUT", help="with --rerun: write the fight's record")
+    cmd.add_argument(
+        "--progress", choices=("on", "off"), help="progress bar on stderr (default: on a tty)"
+    )
+    cmd.add_argument("--timing", action="store_true", help="print fights per second to stderr")
+
+
 def _segment(text: str) -> int:
     try:
         value = int(text)
@@ -222,6 +340,46 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("--scale", type=int, default=2, help="columns per segment (default 2)")
     tl.add_argument("--width", type=int, default=100, help="wrap at this many columns")
     tl.set_defaults(func=_cmd_timeline)
+
+    sw = sub.add_parser(
+        "sweep",
+        help="run N fights of a scenario and summarize win rates (95% Wilson intervals), "
+        "lengths and damage",
+        description="Fight i is seeded from (--seed, i), so the summary is the same for any "
+        "--workers, --chunk and backend. Exit 1 when some fights ended in an error (they "
+        "are listed; the others count).",
+    )
+    _experiment_options(sw, 100)
+    sw.add_argument(
+        "--policy",
+        action="append",
+        metavar="WHO=POLICY",
+        help="replace the policy of a combatant id or a whole side (a registered name, "
+        "module:Class, or a rule-list .toml)",
+    )
+    sw.add_argument(
+        "--compare",
+        action="append",
+        metavar="WHO=POLICY",
+        help="a second arm with these replacements, on the same fight seeds",
+    )
+    sw.set_defaults(func=_cmd_sweep)
+
+    tn = sub.add_parser(
+        "tournament",
+        help="round robin of policies on a two-sided scenario, both sides, same seeds",
+    )
+    _experiment_options(tn, 50)
+    tn.add_argument("--policies", nargs="+", required=True, metavar="POLICY")
+    tn.add_argument(
+        "--sprt",
+        action="store_true",
+        help="with two policies A B: stop when Wald's test decides whether A beats B",
+    )
+    tn.add_argument("--alpha", type=float, default=0.05, help="SPRT false 'beats' rate")
+    tn.add_argument("--beta", type=float, default=0.05, help="SPRT missed 'beats' rate")
+    tn.add_argument("--delta", type=float, default=0.1, help="SPRT: H1 is p = 0.5 + delta")
+    tn.set_defaults(func=_cmd_tournament)
 
     rules = sub.add_parser("rules", help="list the rulesets")
     rules.set_defaults(func=_cmd_rules)

@@ -118,7 +118,9 @@ def _without_parry_force(d: DeclarationLike) -> DeclarationLike:
     return Declaration(d.kind, d.target, params)
 
 
-def _strike(me: SelfView, target: OtherView, *, spend: bool = True, faster: bool = False) -> Any:
+def _strike(
+    me: SelfView, target: OtherView, *, spend: bool = True, faster: bool = False
+) -> Declaration | None:
     """A strike with the best blow; spends a positive score (``faster`` first when asked,
     then a bonus of up to two points) and buys back a negative one with a malus."""
     if me.must_lock or me.doing("hands") is not None or not me.armed or me.weapon_pr <= 0:
