@@ -834,7 +834,8 @@ class PairStats:
 
     @property
     def rate(self) -> float:
-        return self.wins / self.n if self.n else 0.0
+        """The score: wins, and half of each fight without a winner, per fight."""
+        return (self.wins + (self.n - self.wins - self.losses) / 2) / self.n if self.n else 0.0
 
 
 @attrs.frozen

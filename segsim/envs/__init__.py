@@ -1,0 +1,40 @@
+"""Reinforcement-learning environments over segsim fights (extra ``segsim[rl]``).
+
+* :class:`FightParallelEnv` / :func:`parallel_env`: PettingZoo parallel API, every
+  chosen combatant an agent; :func:`aec_env`: its AEC form (PettingZoo's conversion).
+* :class:`FightEnv`: Gymnasium, one agent against the scenario's other policies.
+* :class:`Catalogue`: the stable action numbering with its mask;
+  :class:`FightDriver`: the stepping both build on (usable without either library).
+"""
+
+from segsim.envs.catalogue import Catalogue, Entry, catalogue_for, register_catalogue
+from segsim.envs.driver import Agent, FightDriver
+from segsim.envs.features import encoder_for, register_encoder
+
+__all__ = [
+    "Agent",
+    "Catalogue",
+    "Entry",
+    "FightDriver",
+    "FightEnv",
+    "FightParallelEnv",
+    "aec_env",
+    "catalogue_for",
+    "encoder_for",
+    "parallel_env",
+    "register_catalogue",
+    "register_encoder",
+]
+
+
+def __getattr__(name: str) -> object:
+    """The Gymnasium and PettingZoo envs, imported when first used."""
+    if name == "FightEnv":
+        from segsim.envs.single import FightEnv
+
+        return FightEnv
+    if name in ("FightParallelEnv", "parallel_env", "aec_env"):
+        from segsim.envs import parallel
+
+        return getattr(parallel, name)
+    raise AttributeError(f"module 'segsim.envs' has no attribute {name!r}")
