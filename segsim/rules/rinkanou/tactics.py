@@ -217,6 +217,14 @@ def _distance(ctx: RuleContext, other: OtherView | None) -> float:
     return math.dist(ctx.obs.me.position, other.position)
 
 
+def _deficit(ctx: RuleContext, other: OtherView | None) -> int:
+    """Points a new action against ``other`` (None: any) must buy back (0 when the
+    score is not negative there)."""
+    me: SelfView = ctx.obs.me
+    score = me.ps_against.get(other.id, 0) if other is not None else me.ps
+    return max(0, -score)
+
+
 def _best_blow(ctx: RuleContext) -> str:
     me: SelfView = ctx.obs.me
     return max(me.weapon.blows, key=lambda b: me.weapon.damage[b])
@@ -232,6 +240,7 @@ register_rule_helpers(
         "elapsed": _elapsed,
         "distance": _distance,
         "best_blow": _best_blow,
+        "deficit": _deficit,
     },
 )
 register_policy("rinkanou", "counter", CounterPuncher)
