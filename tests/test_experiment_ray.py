@@ -1,0 +1,45 @@
+"""The same experiment on a local Ray instance (2 CPUs, no dashboard) gives the same
+results and summary as in one process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import ray
+
+from segsim.cli import main
+from segsim.experiment import SPRT, run, sweep, tournament
+
+DUEL = str(Path(__file__).resolve().parent.parent / "examples/scenarios/duel.toml")
+
+
+def test_cli_starts_and_stops_its_own_local_ray(capsys: pytest.CaptureFixture[str]) -> None:
+    assert not ray.is_initialized()
+    args = ["sweep", DUEL, "--fights", "12", "--seed", "4", "--chunk", "6"]
+    assert main(args) == 0
+    serial = capsys.readouterr().out
+    assert main([*args, "--backend", "ray", "--workers", "2"]) == 0
+    assert capsys.readouterr().out == serial
+    assert not ray.is_initialized()
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> object:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_backend_matches_serial(local_ray: object) -> None:
+    experiment = sweep(DUEL, 30, seed=21, chunk=7, compare={"red": "pressure"})
+    serial = run(experiment)
+    on_ray = run(experiment, backend="ray", workers=2)
+    assert on_ray.results == serial.results
+    assert on_ray.summary().text() == serial.summary().text()
+    assert ray.is_initialized()  # a running instance is used, not shut down
+
+
+def test_ray_backend_stop_rules_match_serial(local_ray: object) -> None:
+    exp = tournament(DUEL, ["aggressive", "random"], 200, seed=8, chunk=4, sprt=SPRT())
+    assert run(exp, backend="ray", workers=2).sprt == run(exp).sprt
