@@ -2,8 +2,9 @@
 
 * :class:`CounterPuncher` (``"counter"``): on guard with a blow armed, it waits; when an
   opponent starts a weapon motion it tries to read it, parries so that the parry ends in
-  the segment the blow lands (a feint read as a parry or an arming is left alone), arms
-  again at once and ripostes while the attacker locks or arms.
+  the segment the blow lands (a motion read as a parry or a lock is left alone), arms
+  again at once and ripostes while the attacker is unarmed, arming or locking. After
+  ``patience`` parries without a riposte (another counter-puncher) it attacks once.
 * :class:`PressureFighter` (``"pressure"``): keeps the initiative. It arms while closing
   in, strikes as soon as it is armed and in reach, arms again right after its lock, and
   jumps on any opening it sees (an opponent locking or arming). A positive score buys
@@ -51,41 +52,82 @@ class CounterPuncher(Defender):
     name = "counter"
     reactive = True
 
-    def __init__(self, read_from: int = 1, parry_force: bool = True) -> None:
+    def __init__(self, read_from: int = 1, parry_force: bool = True, patience: int = 2) -> None:
         super().__init__(prefer="parry")
         self.name = "counter"
         if read_from < 0:
             raise ValueError(f"read_from is a number of segments >= 0, not {read_from!r}")
+        if patience < 1:
+            raise ValueError(f"patience is at least one parry, not {patience!r}")
         self.read_from = read_from
         self.parry_force = parry_force
+        self.patience = patience
+        self.parries = 0  # parries declared since its last strike
         self.read_tried: set[int] = set()
 
     def decide(self, obs: Observation) -> PolicyOutput:
-        # Recompute the defence from what is visible (and read) now: a read may have shown
-        # that the motion is a feint.
-        self.defend_at = None
-        self.blows = 1
         me: SelfView = obs.me
+        target = nearest_opponent(obs)
+        if target is not None:
+            seen = target.motion("weapon")
+            if seen is not None and seen.kind in ("parry", "lock"):
+                self.defend_at = None  # read (or public): no blow is coming from it
+        if (
+            self.parries >= self.patience
+            and target is not None
+            and me.doing("hands") is None
+            and me.armed
+            and not me.must_lock
+            and in_reach(obs, target, me.reach)
+        ):
+            # Out of patience (parries met no riposte chance, as against another
+            # counter-puncher): take the initiative once.
+            decls: list[DeclarationLike] = []
+            strike = _strike(me, target)
+            if strike is not None:
+                self.parries = 0
+                self.defend_at = None
+                return [strike]
         out = super().decide(obs)
-        decls: list[DeclarationLike] = (
-            [] if out is None else list(out) if isinstance(out, list | tuple) else [out]
-        )
+        decls = [] if out is None else list(out) if isinstance(out, list | tuple) else [out]
         if not self.parry_force:
             decls = [_without_parry_force(d) for d in decls]
-        target = nearest_opponent(obs)
         busy_hands = me.doing("hands") is not None or any(
             isinstance(d, Declaration) and d.kind in ("strike", "parry", "arm") for d in decls
         )
-        if target is not None and not busy_hands and me.armed and not me.must_lock:
-            seen = target.motion("weapon")
-            if seen is not None and seen.kind == "arm" and in_reach(obs, target, me.reach):
-                riposte = _strike(me, target)
-                if riposte is not None:
-                    decls.append(riposte)
+        if (
+            target is not None
+            and not busy_hands
+            and me.armed
+            and not me.must_lock
+            and in_reach(obs, target, me.reach)
+            and self._opening(obs, target)
+        ):
+            riposte = _strike(me, target)
+            if riposte is not None:
+                decls.append(riposte)
+        for d in decls:
+            if isinstance(d, Declaration) and d.kind == "parry":
+                self.parries += 1
+            elif isinstance(d, Declaration) and d.kind == "strike":
+                self.parries = 0
         read = self._read(obs, decls)
         if read is not None:
             decls.append(read)
         return decls or None
+
+    def _opening(self, obs: Observation, target: OtherView) -> bool:
+        """The opponent cannot land a blow before a riposte would (it is unarmed, or
+        known to be arming or locking), and no parry planned needs the hands meanwhile."""
+        seen = target.motion("weapon")
+        exposed = not target.armed or (seen is not None and seen.kind in ("arm", "lock"))
+        exposed = bool(exposed)
+        if not exposed:
+            return False
+        if self.defend_at is None:
+            return True
+        speed = obs.me.weapon.speed
+        return self.defend_at - speed + 1 > obs.segment + speed - 1
 
     def _read(self, obs: Observation, decls: list[DeclarationLike]) -> Declaration | None:
         me: SelfView = obs.me
