@@ -121,12 +121,12 @@ class CounterPuncher(Defender):
         known to be arming or locking), and no parry planned needs the hands meanwhile."""
         seen = target.motion("weapon")
         exposed = not target.armed or (seen is not None and seen.kind in ("arm", "lock"))
-        exposed = bool(exposed)
         if not exposed:
             return False
         if self.defend_at is None:
             return True
-        speed = obs.me.weapon.speed
+        me: SelfView = obs.me
+        speed = me.weapon.speed
         return self.defend_at - speed + 1 > obs.segment + speed - 1
 
     def _read(self, obs: Observation, decls: list[DeclarationLike]) -> Declaration | None:
