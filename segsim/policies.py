@@ -555,7 +555,7 @@ def load_rule_list(path: str | Path, **params: Any) -> RuleList:
             str(path), None, "params", f"no parameter {', '.join(unknown)} in this rule list"
         )
     rules: list[Rule] = []
-    nodes = root.tables("rule")
+    nodes = root.tables("rule", [])
     if not nodes:
         raise root.error("rule", "a rule list needs at least one [[rule]]")
     for i, node in enumerate(nodes):
