@@ -1075,7 +1075,8 @@ def plot(results: Results, path: str | Path) -> None:
     for arm in summary.arms:
         lengths = [r.segments for r in results.arm_results(arm.label) if r.error is None]
         if lengths:
-            right.hist(lengths, bins=30, alpha=0.5, label=arm.label)
+            style = "bar" if len(summary.arms) <= 2 else "step"
+            right.hist(lengths, bins=30, alpha=0.6, histtype=style, label=arm.label)
     right.set_xlabel("fight length (segments)")
     right.set_ylabel("fights")
     if len(summary.arms) <= 8:
