@@ -278,8 +278,11 @@ def _check_policies(scenario: Scenario, policies: Iterable[PolicySpec]) -> None:
             raise ExperimentError(f"policy {spec!r} cannot be built: {exc}") from None
 
 
-def _overrides(scenario: Scenario, assignments: Mapping[str, PolicySpec]) -> dict[str, PolicySpec]:
-    """``{combatant id or side: policy}`` -> ``{combatant id: policy}``."""
+def assign_policies(
+    scenario: Scenario, assignments: Mapping[str, PolicySpec]
+) -> dict[str, PolicySpec]:
+    """``{combatant id or side: policy}`` -> ``{combatant id: policy}`` (a combatant
+    named by its id wins over its side); an unknown name is an error."""
     ids = [c.id for c in scenario.combatants]
     sides = _sides(scenario)
     out: dict[str, PolicySpec] = {}
@@ -327,10 +330,10 @@ def sweep(
     """
     text = scenario if isinstance(scenario, ScenarioText) else ScenarioText.read(scenario)
     sc = text.load()
-    base = _overrides(sc, policies or {})
+    base = assign_policies(sc, policies or {})
     arms = [Arm(_label(policies or {}), tuple(base.items()))]
     if compare:
-        other = {**base, **_overrides(sc, compare)}
+        other = {**base, **assign_policies(sc, compare)}
         label = _label({**(policies or {}), **compare})
         if label == arms[0].label:
             label += " (B)"
@@ -372,7 +375,7 @@ def tournament(
         for b in names:
             if a == b:
                 continue
-            assign = _overrides(sc, {sides[0]: a, sides[1]: b})
+            assign = assign_policies(sc, {sides[0]: a, sides[1]: b})
             arms.append(
                 Arm(
                     f"{_spec_name(a)} vs {_spec_name(b)}",

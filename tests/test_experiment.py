@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from segsim.actions import Declaration
 from segsim.cli import main
@@ -386,3 +388,12 @@ def test_a_tournament_needs_two_sides(tmp_path: Path) -> None:
     path.write_text(text + third)
     with pytest.raises(ExperimentError, match="two sides, not 3"):
         tournament(path, ["aggressive", "random"], 5)
+
+
+@settings(max_examples=8, deadline=None)
+@given(fights=st.integers(1, 9), chunk=st.integers(1, 10), seed=st.integers(0, 2**40))
+def test_any_chunking_gives_the_same_fights(fights: int, chunk: int, seed: int) -> None:
+    one = run(sweep(DUEL, fights, seed=seed, chunk=fights))
+    other = run(sweep(DUEL, fights, seed=seed, chunk=chunk))
+    assert one.results == other.results
+    assert [r.index for r in one.results] == list(range(fights))

@@ -22,7 +22,7 @@ from segsim.actions import DeclarationLike, PolicyOutput
 from segsim.envs.catalogue import Catalogue, catalogue_for
 from segsim.envs.features import encoder_for, to_array
 from segsim.errors import IllegalDeclaration, SegsimError
-from segsim.experiment import PolicySpec, build_policy
+from segsim.experiment import PolicySpec, assign_policies, build_policy
 from segsim.fight import Fight
 from segsim.policy import Observation
 from segsim.scenario import Scenario
@@ -73,11 +73,9 @@ class FightDriver:
             )
         self.side = {c.id: c.side for c in scenario.combatants}
         ruleset = scenario.ruleset.name
-        from segsim.experiment import _overrides
-
         self.policies = {
             cid: spec
-            for cid, spec in _overrides(scenario, policies or {}).items()
+            for cid, spec in assign_policies(scenario, policies or {}).items()
             if cid not in self.agents
         }
         for spec in self.policies.values():
