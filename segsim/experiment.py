@@ -526,6 +526,8 @@ class RayBackend(Backend):
         self._ray = ray
         self._started = False
         if not ray.is_initialized():
+            # No usage report leaves the machine unless the user asked for it.
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             if address is None:
                 ray.init(
                     num_cpus=workers,

@@ -3,6 +3,7 @@ results and summary as in one process."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ import ray
 
 from segsim.cli import main
 from segsim.experiment import SPRT, run, sweep, tournament
+
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing leaves the machine
 
 DUEL = str(Path(__file__).resolve().parent.parent / "examples/scenarios/duel.toml")
 
