@@ -176,7 +176,7 @@ class Moved(Event):
 
     def apply(self, state: FightState) -> None:
         if self.actor is not None:
-            state.combatants[self.actor].position = (self.x, self.y)
+            state.move(self.actor, (self.x, self.y))
 
     def describe(self) -> str:
         return f"{self.actor} moves to ({self.x:g}, {self.y:g})"

@@ -179,6 +179,7 @@ class Fight:
         self._due: dict[str, list[int]] = {cid: [] for cid in self.state.combatants}
         self._wakes: dict[str, simpy.Event] = {}
         self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
+        self._awareness: float | None = getattr(ruleset, "awareness", None)
         self._external = {c.id: is_external(c.policy) for c in combatants}
         self._paused: _Paused | None = None
         self._stepping = False
@@ -584,9 +585,23 @@ class Fight:
         if batch is not None:
             batch[:] = [a for a in batch if a.id != action.id]
 
+    def _observers(self, actors: Iterable[str]) -> list[Combatant]:
+        """Combatants who can see what ``actors`` do: everyone in the fight, or those
+        within the ruleset's ``awareness`` radius (metres) of one of them, found through
+        the spatial grid so that a battle's size does not weigh on each event."""
+        radius = self._awareness
+        if radius is None:
+            return self.state.in_fight()
+        combatants = self.state.combatants
+        seen: dict[str, Combatant] = {}
+        for cid in actors:
+            for other in self.state.grid.near(combatants[cid].position, radius):
+                seen[other] = combatants[other]
+        return list(seen.values())
+
     def _notify_observers(self, actors: set[str], seg: int) -> None:
-        for c in self.state.combatants.values():
-            if c.in_fight and self._reactive[c.id] and (len(actors) > 1 or c.id not in actors):
+        for c in self._observers(actors):
+            if self._reactive[c.id] and (len(actors) > 1 or c.id not in actors):
                 self._register(c, seg, must=False)
 
     # ------------------------------------------------------------------ settlement
@@ -610,7 +625,11 @@ class Fight:
             return
         actors = {a.actor for a in batch}
         observable = any(a.visible for a in batch)
-        for c in combatants.values():
+        watching = self._observers(a for a in actors if combatants[a].in_fight)
+        for cid in actors:
+            if combatants[cid].in_fight and self._awareness is not None:
+                watching.append(combatants[cid])
+        for c in watching:
             if not c.in_fight:
                 continue
             if c.id in actors or not c.actions:
@@ -629,6 +648,7 @@ class Fight:
         self._emit(DieRolled(self._t, draw.actor, draw.die, draw.value, draw.purpose))
 
     def _emit(self, event: Event) -> None:
+        self.state.version += 1
         event.apply(self.state)
         self.history.append(event)
         if self.state.spawned:

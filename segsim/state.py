@@ -6,12 +6,14 @@ and the engine's own bookkeeping of actions.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from segsim.actions import Action
+from segsim.spatial import Grid
 
 if TYPE_CHECKING:
     from segsim.policy import Policy
@@ -67,6 +69,35 @@ class FightState:
     spawned: list[Action] = attrs.field(factory=list)  # started by the rules, to schedule
     autonomous: dict[int, Action] = attrs.field(factory=dict)  # in flight, by id
     extra: dict[str, Any] = attrs.field(factory=dict)  # ruleset-wide state (dropped weapons)
+    grid: Grid = attrs.field(factory=Grid)  # where the combatants in the fight stand
+    side_grids: dict[str, Grid] = attrs.field(factory=dict)  # the same, one grid per side
+    side_counts: dict[str, int] = attrs.field(factory=dict)  # combatants in the fight, by side
+    version: int = 0  # counts the changes: anything cached on the state is valid for one
+
+    def __attrs_post_init__(self) -> None:
+        for c in self.combatants.values():
+            if c.in_fight:
+                self._enter(c)
+
+    def _enter(self, c: Combatant) -> None:
+        self.grid.add(c.id, c.position)
+        self.side_grids.setdefault(c.side, Grid(self.grid.cell)).add(c.id, c.position)
+        self.side_counts[c.side] = self.side_counts.get(c.side, 0) + 1
+
+    def add(self, c: Combatant) -> None:
+        """A combatant joins the fight (reinforcements)."""
+        if c.id in self.combatants:
+            raise ValueError(f"combatant id {c.id!r} is already in this fight")
+        self.combatants[c.id] = c
+        if c.in_fight:
+            self._enter(c)
+
+    def move(self, cid: str, position: tuple[float, float]) -> None:
+        c = self.combatants[cid]
+        c.position = position
+        if cid in self.grid:
+            self.grid.move(cid, position)
+            self.side_grids[c.side].move(cid, position)
 
     def in_fight(self) -> list[Combatant]:
         return [c for c in self.combatants.values() if c.in_fight]
@@ -75,20 +106,51 @@ class FightState:
         side = self.combatants[cid].side
         return [c for c in self.combatants.values() if c.in_fight and c.side != side]
 
+    def near(self, position: tuple[float, float], radius: float | None) -> list[Combatant]:
+        """Combatants in the fight within ``radius`` metres (everyone when None), in the
+        fight's order."""
+        if radius is None:
+            return self.in_fight()
+        found = [self.combatants[cid] for cid in self.grid.near(position, radius)]
+        found.sort(key=_by_order)
+        return found
+
+    def nearest_opponents(self, cid: str, count: int) -> list[str]:
+        """The ``count`` nearest opponents in the fight (ties: the fight's order)."""
+        me = self.combatants[cid]
+        combatants = self.combatants
+        found: list[tuple[float, int, str]] = []
+        for side, grid in self.side_grids.items():
+            if side == me.side or not self.side_counts.get(side):
+                continue
+            for other in grid.nearest(
+                me.position, count, lambda _: True, lambda o: combatants[o].order
+            ):
+                found.append(
+                    (math.dist(me.position, grid.where[other]), combatants[other].order, other)
+                )
+        found.sort()
+        return [other for _, _, other in found[:count]]
+
     def sides_in_fight(self) -> list[str]:
-        seen: dict[str, None] = {}
-        for c in self.combatants.values():
-            if c.in_fight:
-                seen[c.side] = None
-        return list(seen)
+        return [side for side, n in self.side_counts.items() if n > 0]
 
     def remove(self, cid: str) -> None:
         """Take a combatant out of the fight and drop its actions in progress."""
         c = self.combatants[cid]
+        if not c.in_fight:
+            return
         c.in_fight = False
+        self.grid.remove(cid)
+        self.side_grids[c.side].remove(cid)
+        self.side_counts[c.side] -= 1
         for a in c.actions:
             if a.end is not None:
                 batch = self.pending.get(a.end)
                 if batch is not None:
                     batch[:] = [b for b in batch if b.id != a.id]
         c.actions = []
+
+
+def _by_order(c: Combatant) -> int:
+    return c.order

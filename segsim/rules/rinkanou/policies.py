@@ -81,6 +81,14 @@ def approach(obs: Observation, target: OtherView) -> Declaration | None:
     return Declaration("move", params={"toward": target.id, "segments": 5})
 
 
+def advance(obs: Observation) -> Declaration | None:
+    """Walk toward the nearest opponent when none is in sight (a battle's rear ranks)."""
+    me: SelfView = obs.me
+    if me.nearest_foe is None or me.doing("legs") is not None:
+        return None
+    return Declaration("move", params={"toward": me.nearest_foe, "segments": 5})
+
+
 def in_reach(obs: Observation, target: OtherView, reach: float) -> bool:
     me: SelfView = obs.me
     return within(me.position, target.position, reach)
@@ -114,7 +122,7 @@ class Aggressive:
     def decide(self, obs: Observation) -> PolicyOutput:
         target = nearest_opponent(obs)
         if target is None:
-            return None
+            return advance(obs)
         reach = _reach(obs)
         if not in_reach(obs, target, reach):
             return approach(obs, target)
@@ -188,6 +196,9 @@ class Defender:
         hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
         spent = sum(_ps_cost(d) for d in out)
         target = nearest_opponent(obs)
+        if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
+            step = advance(obs) if target is None else approach(obs, target)
+            return step
         if target is not None and not hands_planned and self.defend_at is None:
             motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
@@ -199,6 +210,15 @@ class Defender:
                 guard = strike_or_arm(obs, target, spent)  # arms: on guard
                 if guard is not None:
                     out.append(guard)
+            elif obs.must_act and not out:
+                # Nothing coming and nothing else to do: take the initiative rather than
+                # wait on an opponent who may be waiting too.
+                if in_reach(obs, target, me.reach):
+                    attack = strike_or_arm(obs, target, spent)
+                else:
+                    attack = approach(obs, target)
+                if attack is not None:
+                    out.append(attack)
         return out or None
 
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:

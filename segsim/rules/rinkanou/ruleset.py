@@ -140,7 +140,9 @@ class RinKaNou(BaseRuleset):
 
     Options: ``ps_divisor`` (20, or the text's alternative 10) divides the margin into
     situation points after an action; ``start_roll`` (true) rolls Combat + Raison at the
-    start of the fight for every fighter whose setup does not fix its PS.
+    start of the fight for every fighter whose setup does not fix its PS; ``awareness``
+    (metres, default: the whole field) is how far a fighter sees others act, which keeps
+    battles of thousands as cheap per action as a duel.
     """
 
     name: ClassVar[str] = "rinkanou"
@@ -148,16 +150,28 @@ class RinKaNou(BaseRuleset):
     tick = 1
 
     def __init__(
-        self, *, ps_divisor: int = 20, start_roll: bool = True, content: Content | None = None
+        self,
+        *,
+        ps_divisor: int = 20,
+        start_roll: bool = True,
+        awareness: float | None = None,
+        content: Content | None = None,
     ) -> None:
         if ps_divisor not in (10, 20):
             raise TypeError(f"ps_divisor is 20 or 10 (the text's alternative), not {ps_divisor!r}")
         if not isinstance(start_roll, bool):
             raise TypeError(f"start_roll is true or false, not {start_roll!r}")
+        if awareness is not None and (
+            isinstance(awareness, bool) or not isinstance(awareness, int | float) or awareness <= 0
+        ):
+            raise TypeError(f"awareness is a distance in metres, not {awareness!r}")
         self.content = content or default_content()
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
+        self.awareness = float(awareness) if awareness is not None else None
         self.options: Mapping[str, Any] = {"ps_divisor": ps_divisor, "start_roll": start_roll}
+        if awareness is not None:
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets and setup
 
@@ -306,6 +320,30 @@ class RinKaNou(BaseRuleset):
             affected = nearest_opponents(state, c.id, -st.ps)
             return st.ps if against in affected else 0
         return 0
+
+    def _ps_against(
+        self, state: FightState, c: Combatant, opponents: Sequence[Combatant]
+    ) -> dict[str, int]:
+        """The score as it applies against each opponent in view (one search for the
+        opponents a negative score applies to, not one per opponent)."""
+        st: Status = c.status
+        if st.ps == 0:
+            return {o.id: 0 for o in opponents}
+        if st.ps < 0:
+            affected = set(self._nearest(state, c, opponents, -st.ps))
+            return {o.id: st.ps if o.id in affected else 0 for o in opponents}
+        usable = self.usable_ps(state, c, None)
+        return {o.id: usable if o.id in st.engaged else 0 for o in opponents}
+
+    def _nearest(
+        self, state: FightState, c: Combatant, seen: Sequence[Combatant], count: int
+    ) -> list[str]:
+        """The ``count`` nearest opponents: among those in view when there are enough of
+        them (all within the awareness radius are in view), else by a grid search."""
+        if len(seen) < count or self.awareness is None:
+            return nearest_opponents(state, c.id, count)
+        ranked = sorted(seen, key=lambda o: (math.dist(c.position, o.position), o.order))
+        return [o.id for o in ranked[:count]]
 
     def ps_use(self, state: FightState, action: Action) -> PSUse:
         """The effects of an action's PS choices (already checked at its declaration)."""
@@ -868,7 +906,8 @@ class RinKaNou(BaseRuleset):
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
         st: Status = c.status
-        opponents = state.opponents(cid)
+        near = state.near(c.position, self.awareness)
+        opponents = [o for o in near if o.side != c.side]
         me = SelfView(
             id=c.id,
             side=c.side,
@@ -880,7 +919,7 @@ class RinKaNou(BaseRuleset):
             ps=st.ps,
             usable_ps=self.usable_ps(state, c, None),
             engaged=st.engaged,
-            ps_against={o.id: self.usable_ps(state, c, o.id) for o in opponents},
+            ps_against=self._ps_against(state, c, opponents),
             wounds=st.wounds,
             wound_level=st.wound_level,
             wound_malus=st.wound_malus,
@@ -894,15 +933,9 @@ class RinKaNou(BaseRuleset):
             grip=st.grip,
             shield_aside=st.shield_aside,
             actions=tuple(c.actions),
+            nearest_foe=next(iter(self._nearest(state, c, opponents, 1)), None),
         )
-        flying: dict[str, list[Action]] = {}
-        for a in state.autonomous.values():
-            flying.setdefault(a.actor, []).append(a)
-        others = tuple(
-            _public_view(o, st.revealed, self.reach(o.sheet), flying.get(o.id, ()))
-            for o in state.combatants.values()
-            if o.in_fight and o.id != cid
-        )
+        others = tuple(self._view(state, o, st.revealed) for o in near if o.id != cid)
         cache: list[tuple[DeclarationLike, ...]] = []
 
         def legal() -> tuple[DeclarationLike, ...]:
@@ -911,6 +944,29 @@ class RinKaNou(BaseRuleset):
             return cache[0]
 
         return Observation(segment, cid, must_act, me, others, legal=legal)
+
+    def _view(
+        self,
+        state: FightState,
+        o: Combatant,
+        revealed: Mapping[int, tuple[str, str | None, int | None]],
+    ) -> OtherView:
+        """What others see of ``o``; shared by every observer of one state who has read
+        none of its actions (views are built once per state change, not per observer)."""
+        personal = bool(revealed) and any(a.id in revealed for a in o.actions)
+        cache: _ViewCache | None = state.extra.get("views")
+        if cache is None or cache.version != state.version:
+            cache = _ViewCache(state.version)
+            for a in state.autonomous.values():
+                cache.flying.setdefault(a.actor, []).append(a)
+            state.extra["views"] = cache
+        flying = cache.flying.get(o.id, [])
+        if personal:
+            return _public_view(o, revealed, self.reach(o.sheet), flying)
+        view = cache.views.get(o.id)
+        if view is None:
+            view = cache.views[o.id] = _public_view(o, {}, self.reach(o.sheet), flying)
+        return view
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
@@ -940,15 +996,18 @@ class RinKaNou(BaseRuleset):
         return tuple(out)
 
 
+@attrs.define
+class _ViewCache:
+    """Public views of one state (``version``), shared by all who observe it."""
+
+    version: int
+    views: dict[str, OtherView] = attrs.field(factory=dict)
+    flying: dict[str, list[Action]] = attrs.field(factory=dict)
+
+
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
     """The ``count`` nearest opponents in the fight (ties: the order of the fight)."""
-    if count <= 0:
-        return []
-    me = state.combatants[cid]
-    ranked = sorted(
-        state.opponents(cid), key=lambda o: (math.dist(me.position, o.position), o.order)
-    )
-    return [o.id for o in ranked[:count]]
+    return state.nearest_opponents(cid, count)
 
 
 def _best_blow(sheet: Sheet) -> str:

@@ -44,6 +44,7 @@ THRUST_DODGE_MALUS = -20  # seed 004, "Esquive"
 READ_BASE = -70  # extrêmement difficile (seed 004, "Échelonnement des actions")
 READ_PER_SEGMENT = 20
 DISENGAGE_AFTER_DODGE = 50  # immanquable
+PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone else
 SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
 
 
@@ -90,6 +91,8 @@ class Settlement:
         self.surprise_spent: set[str] = set()
         self.results: dict[str, list[TestResult | None]] = {}
         self.spawned = 0
+        self.moving: set[str] = set()  # moved this segment (their old spots are free)
+        self.claimed: list[tuple[float, float]] = []  # where they moved to
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
 
@@ -499,8 +502,10 @@ class Settlement:
         self.moved(c)
         opposers = [
             o
-            for o in self.state.opponents(c.id)
-            if o.id not in self.out and within(o.position, c.position, self.rules.reach(o.sheet))
+            for o in self.state.near(c.position, max(self.tables.reach.values()) + 0.01)
+            if o.side != c.side
+            and o.id not in self.out
+            and within(o.position, c.position, self.rules.reach(o.sheet))
         ]
         won = own.success
         for o in opposers:
@@ -551,9 +556,30 @@ class Settlement:
             stop = float(action.params.get("stop_at", 0.0))
             reach_after = max(stop, math.dist(c.position, goal) - budget)
             stop = manoeuvres.kept_at(self, c, other, stop, reach_after)
-        x, y = _toward(c.position, (float(goal[0]), float(goal[1])), budget, stop)
-        self.events.append(Moved(self.segment, c.id, x, y))
-        self.moved(c)
+        x, y = self.free_spot(
+            c, _toward(c.position, (float(goal[0]), float(goal[1])), budget, stop)
+        )
+        if (x, y) != c.position:
+            self.events.append(Moved(self.segment, c.id, x, y))
+            self.moved(c)
+
+    def free_spot(self, c: Combatant, dest: tuple[float, float]) -> tuple[float, float]:
+        """Where a move ends: its destination, or the farthest point short of it along
+        the way that keeps PERSONAL_SPACE from everyone else (see the rules page)."""
+        start = c.position
+        for f in (1.0, 0.75, 0.5, 0.25):
+            spot = (
+                round(start[0] + (dest[0] - start[0]) * f, 6),
+                round(start[1] + (dest[1] - start[1]) * f, 6),
+            )
+            if all(
+                other == c.id or other in self.moving
+                for other in self.state.grid.near(spot, PERSONAL_SPACE)
+            ) and all(math.dist(spot, taken) > PERSONAL_SPACE for taken in self.claimed):
+                self.moving.add(c.id)
+                self.claimed.append(spot)
+                return spot
+        return start
 
     def moved(self, c: Combatant) -> None:
         """Command points are kept only until the fighter moves (seed 004)."""
@@ -610,7 +636,11 @@ class Settlement:
         if not resolvers:
             return
         done = set(resolvers)
-        for c in self.state.combatants.values():
+        watching: dict[str, Combatant] = {}
+        for cid in resolvers:
+            for c in self.state.near(self.fighter(cid).position, self.rules.awareness):
+                watching[c.id] = c
+        for c in sorted(watching.values(), key=lambda c: c.order):
             if not c.in_fight or c.id in done or c.id in self.out:
                 continue
             status = c.status

@@ -73,6 +73,7 @@ class SelfView:
     grip: str
     shield_aside: bool
     actions: tuple[Action, ...]
+    nearest_foe: str | None = None  # the nearest opponent, seen or not (where the enemy is)
 
     @property
     def weapon(self) -> Weapon:

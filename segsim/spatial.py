@@ -1,0 +1,144 @@
+"""A uniform grid over the fight's plane: who is near whom, without scanning everyone.
+
+Queries cost what the neighbourhood holds, not what the battle holds, so a fighter's
+observation, its wake-ups and its nearest-opponent questions stay cheap in a battle of
+thousands. Results are always sorted (distance, then the fight's order), never in hash
+order, so they are the same on every run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+
+Position = tuple[float, float]
+Cell = tuple[int, int]
+
+
+class Grid:
+    """Points by id in square cells of ``cell`` metres."""
+
+    def __init__(self, cell: float = 4.0) -> None:
+        if cell <= 0:
+            raise ValueError("a grid cell has a positive size")
+        self.cell = cell
+        self.where: dict[str, Position] = {}
+        self._cells: dict[Cell, dict[str, None]] = {}
+        self._bounds: tuple[int, int, int, int] | None = None  # cells ever used: x0 y0 x1 y1
+
+    def _key(self, pos: Position) -> Cell:
+        return (math.floor(pos[0] / self.cell), math.floor(pos[1] / self.cell))
+
+    def __len__(self) -> int:
+        return len(self.where)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.where
+
+    def add(self, item: str, pos: Position) -> None:
+        if item in self.where:
+            self.remove(item)
+        self.where[item] = pos
+        key = self._key(pos)
+        self._cells.setdefault(key, {})[item] = None
+        b = self._bounds
+        if b is None:
+            self._bounds = (key[0], key[1], key[0], key[1])
+        elif not (b[0] <= key[0] <= b[2] and b[1] <= key[1] <= b[3]):
+            self._bounds = (
+                min(b[0], key[0]),
+                min(b[1], key[1]),
+                max(b[2], key[0]),
+                max(b[3], key[1]),
+            )
+
+    def remove(self, item: str) -> None:
+        pos = self.where.pop(item, None)
+        if pos is None:
+            return
+        key = self._key(pos)
+        bucket = self._cells.get(key)
+        if bucket is not None:
+            bucket.pop(item, None)
+            if not bucket:
+                del self._cells[key]
+
+    def move(self, item: str, pos: Position) -> None:
+        old = self.where.get(item)
+        if old is not None and self._key(old) == self._key(pos):
+            self.where[item] = pos
+            return
+        self.add(item, pos)
+
+    def _ring(self, centre: Cell, r: int) -> Iterator[Cell]:
+        cx, cy = centre
+        if r == 0:
+            yield centre
+            return
+        for dx in range(-r, r + 1):
+            yield (cx + dx, cy - r)
+            yield (cx + dx, cy + r)
+        for dy in range(-r + 1, r):
+            yield (cx - r, cy + dy)
+            yield (cx + r, cy + dy)
+
+    def near(self, pos: Position, radius: float) -> list[str]:
+        """Every item within ``radius`` metres of ``pos`` (unsorted)."""
+        if not self.where:
+            return []
+        span = math.ceil(radius / self.cell)
+        cx, cy = self._key(pos)
+        out = []
+        cells = self._cells
+        if (2 * span + 1) ** 2 > len(cells):
+            # Wider than the occupied cells: look at those instead.
+            for members in cells.values():
+                for item in members:
+                    if math.dist(pos, self.where[item]) <= radius:
+                        out.append(item)
+            return out
+        for dx in range(-span, span + 1):
+            for dy in range(-span, span + 1):
+                bucket = cells.get((cx + dx, cy + dy))
+                if bucket:
+                    for item in bucket:
+                        if math.dist(pos, self.where[item]) <= radius:
+                            out.append(item)
+        return out
+
+    def nearest(
+        self,
+        pos: Position,
+        count: int,
+        accept: Callable[[str], bool],
+        rank: Callable[[str], int],
+    ) -> list[str]:
+        """The ``count`` nearest accepted items, ties broken by ``rank``."""
+        if count <= 0 or not self.where:
+            return []
+        centre = self._key(pos)
+        found: list[tuple[float, int, str]] = []
+        b = self._bounds
+        assert b is not None
+        max_ring = max(
+            abs(centre[0] - b[0]),
+            abs(centre[0] - b[2]),
+            abs(centre[1] - b[1]),
+            abs(centre[1] - b[3]),
+        )
+        r = 0
+        while r <= max_ring:
+            for key in self._ring(centre, r):
+                bucket = self._cells.get(key)
+                if bucket:
+                    for item in bucket:
+                        if accept(item):
+                            found.append((math.dist(pos, self.where[item]), rank(item), item))
+            # Anything in a farther ring is at least r * cell away.
+            if len(found) >= count:
+                found.sort()
+                if found[count - 1][0] <= r * self.cell:
+                    break
+            r += 1
+        found.sort()
+        return [item for _, _, item in found[:count]]

@@ -1,0 +1,41 @@
+"""The spatial grid gives the same answers as a full scan, in a stable order."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from segsim.spatial import Grid
+
+coords = st.floats(min_value=-60, max_value=60, allow_nan=False)
+points = st.lists(st.tuples(coords, coords), min_size=1, max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    points=points, centre=st.tuples(coords, coords), radius=st.floats(0, 50), k=st.integers(1, 6)
+)
+def test_grid_queries_match_a_full_scan(
+    points: list[tuple[float, float]], centre: tuple[float, float], radius: float, k: int
+) -> None:
+    grid = Grid(cell=4.0)
+    for i, p in enumerate(points):
+        grid.add(f"p{i}", p)
+    expected = {f"p{i}" for i, p in enumerate(points) if math.dist(centre, p) <= radius}
+    assert set(grid.near(centre, radius)) == expected
+    ranked = sorted(range(len(points)), key=lambda i: (math.dist(centre, points[i]), i))
+    nearest = grid.nearest(centre, k, lambda _: True, lambda item: int(item[1:]))
+    assert nearest == [f"p{i}" for i in ranked[:k]]
+
+
+def test_moves_and_removals_keep_the_grid_right() -> None:
+    grid = Grid(cell=2.0)
+    grid.add("a", (0.0, 0.0))
+    grid.add("b", (10.0, 0.0))
+    grid.move("a", (9.0, 0.0))
+    assert sorted(grid.near((10.0, 0.0), 1.5)) == ["a", "b"]
+    grid.remove("b")
+    assert grid.near((10.0, 0.0), 1.5) == ["a"] and "b" not in grid and len(grid) == 1
+    assert grid.nearest((0.0, 0.0), 1, lambda i: i != "a", lambda i: 0) == []
