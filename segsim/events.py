@@ -199,6 +199,25 @@ class OutOfFight(Event):
 
 
 @attrs.frozen
+class CombatantJoined(Event):
+    """A combatant joins a running fight (reinforcements) at the start of segment ``t``;
+    the event carries everything needed to rebuild it."""
+
+    TYPE: ClassVar[str] = "combatant.joined"
+
+    name: str
+    side: str
+    is_pc: bool
+    position: tuple[float, float]
+    policy: str
+    setup: Mapping[str, Any]
+    sheet: Mapping[str, Any]
+
+    def describe(self) -> str:
+        return f"{self.actor} ({self.name}, side {self.side}) joins the fight"
+
+
+@attrs.frozen
 class FightEnded(Event):
     """The last line of every record: how the fight ended and which side won."""
 

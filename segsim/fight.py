@@ -35,9 +35,11 @@ from segsim.dice import Dice, Draw
 from segsim.errors import IllegalDeclaration
 from segsim.events import (
     ActionCancelled,
+    CombatantJoined,
     DieRolled,
     Event,
     FightEnded,
+    OutOfFight,
     action_declared,
 )
 from segsim.policy import Observation, is_external, is_reactive, policy_name
@@ -188,6 +190,8 @@ class Fight:
         }
         self._calls: list[tuple[str, int]] = []
         self._started = False
+        self._process: simpy.Process | None = None
+        self._joining: list[tuple[CombatantSpec, int]] = []
         self._t = 0
         self.dice.sink = self._on_draw
         if logger is not None:
@@ -229,6 +233,130 @@ class Fight:
             self._time_limit,
         )
         return self.done
+
+    @property
+    def process(self) -> simpy.Process:
+        """The fight as a SimPy process a host can wait on (``yield fight.process``) or
+        interrupt (``fight.process.interrupt(cause)``): an interrupted fight ends cleanly
+        with the outcome "interrupted", its record closed by the usual ``end`` line."""
+        if self._process is None:
+            if not self._started:
+                self.start()
+            self._process = self.env.process(self._main())
+        return self._process
+
+    def _main(self) -> Any:
+        try:
+            yield self.done
+        except simpy.Interrupt as interrupt:
+            self.interrupt(str(interrupt.cause) if interrupt.cause is not None else "")
+        return self.outcome
+
+    def interrupt(self, cause: str = "") -> None:
+        """End the fight now, in the current segment, with the outcome "interrupted"."""
+        if self.ended:
+            return
+        if not self._started:
+            raise RuntimeError("a fight that has not started cannot be interrupted")
+        seg = self.clock.segment_at(self.env.now)
+        self._end(seg, Outcome("interrupted", None, cause))
+
+    def event_store(self, types: Iterable[str] | None = None) -> simpy.Store:
+        """A ``simpy.Store`` that receives the fight's events (all, or those types), for
+        host processes that ``yield store.get()``."""
+        store = simpy.Store(self.env)
+
+        def put(event: Event) -> None:
+            store.put(event)
+
+        self.subscribe(put, types)
+        return store
+
+    def join(self, spec: CombatantSpec, at: int | None = None) -> None:
+        """Bring a combatant into the running fight at the start of segment ``at`` (the
+        next segment by default): reinforcements. It comes in as fighters do at the
+        start (its setup, the ruleset's entry rolls) and declares in that segment."""
+        if spec.id in self.state.combatants or any(j.id == spec.id for j, _ in self._joining):
+            raise ValueError(f"combatant id {spec.id!r} is already in this fight")
+        seg = self._boundary(at)
+        self._joining.append((spec, seg))
+        delay = self.clock.delay(seg) - (self.env.now - self.clock.origin)
+        _Scheduled(self.env, max(delay, 0), SETTLE, seg, self._arrive)
+
+    def leave(self, cid: str, reason: str = "left", at: int | None = None) -> None:
+        """Take a combatant out of the fight at the start of segment ``at`` (the next by
+        default): it flees, or walks off the map. Its actions in progress are dropped."""
+        c = self.state.combatants.get(cid)
+        if c is None or not c.in_fight:
+            raise ValueError(f"no combatant {cid!r} in the fight")
+        seg = self._boundary(at)
+        delay = self.clock.delay(seg) - (self.env.now - self.clock.origin)
+        _Scheduled(self.env, max(delay, 0), SETTLE, seg, lambda e: self._depart(cid, reason, e))
+
+    def _boundary(self, at: int | None) -> int:
+        if not self._started:
+            raise RuntimeError("start the fight first")
+        if self.ended:
+            raise RuntimeError("the fight is over")
+        now = self.clock.segment_at(self.env.now)
+        nxt = now + 1 if self.env.now > self.clock.env_time(now) - 1e-9 else now
+        seg = nxt if at is None else at
+        if seg < nxt:
+            raise ValueError(f"segment {seg} has begun or passed (next is {nxt})")
+        return seg
+
+    def _arrive(self, event: _Scheduled) -> None:
+        seg = event.at
+        arriving = [spec for spec, when in self._joining if when == seg]
+        self._joining = [(spec, when) for spec, when in self._joining if when != seg]
+        if self.ended:
+            return
+        self._t = seg
+        for spec in arriving:
+            c = Combatant(
+                id=spec.id,
+                side=spec.side,
+                sheet=spec.sheet,
+                status=self.ruleset.new_status(spec.sheet),
+                policy=spec.policy,
+                name=spec.name or spec.id,
+                position=spec.position,
+                is_pc=spec.is_pc,
+                order=len(self.state.combatants),
+                setup=spec.setup,
+            )
+            self.state.add(c)
+            self._due[c.id] = []
+            self._reactive[c.id] = is_reactive(spec.policy)
+            _bind(spec.policy, c.id, self.seed)
+            self._emit(
+                CombatantJoined(
+                    seg,
+                    c.id,
+                    c.name,
+                    c.side,
+                    c.is_pc,
+                    c.position,
+                    policy_name(c.policy),
+                    dict(c.setup),
+                    self.ruleset.sheet_data(c.sheet),
+                )
+            )
+            enter = getattr(self.ruleset, "enter", None)
+            if enter is not None:
+                for ev in enter(self.state, c.id, self.dice, seg):
+                    self._emit(ev)
+            self._register(c, seg, must=True)
+            self.env.process(self._life(c))
+            self._notify_observers({c.id}, seg)
+
+    def _depart(self, cid: str, reason: str, event: _Scheduled) -> None:
+        if self.ended or not self.state.combatants[cid].in_fight:
+            return
+        seg = event.at
+        self._t = seg
+        self._emit(OutOfFight(seg, cid, reason))
+        self._check_outcome(seg)
 
     def run(self) -> Outcome:
         """Run a fight that owns its environment to its end and return the outcome."""

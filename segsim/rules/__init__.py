@@ -29,6 +29,7 @@ class Outcome:
 
     result: str
     winner: str | None = None
+    cause: str = ""  # why an interrupted fight was interrupted
 
 
 class Ruleset(Protocol):

@@ -225,58 +225,63 @@ class RinKaNou(BaseRuleset):
 
     def begin(self, state: FightState, dice: Dice) -> list[Event]:
         """Surprise (Réflexes), then the start-of-fight Combat + Raison roll (seed 004,
-        "Surprise" and "Points de situation / En duel")."""
+        "Surprise" and "Points de situation / En duel"), fighter by fighter."""
         events: list[Event] = []
         for c in state.combatants.values():
-            setup = c.setup
-            if setup.get("armed"):
-                events.append(WeaponState(0, c.id, True, False))
-            if setup.get("wielding", "melee") != "melee" or setup.get("loaded"):
-                if setup.get("wielding") == "ranged" and c.sheet.ranged is None:
-                    raise ValueError(f"{c.id} has no ranged weapon to wield")
-                wielding = str(setup.get("wielding", "melee"))
-                events.append(
-                    HandsChanged(0, c.id, wielding, bool(setup.get("loaded")), "held", False)
-                )
-            if setup.get("command_points"):
-                events.append(
-                    CommandPointsChanged(0, c.id, int(setup["command_points"]), "position")
-                )
-            malus = 0
-            if setup.get("surprised"):
-                mods = {
-                    "reflexes x2": 2 * c.sheet.characteristic("reflexes"),
-                    "situation": int(setup.get("surprise_modifier", 0)),
-                }
-                result = roll_test(dice, sum(mods.values()), "surprise", c.id)
-                events.append(_test_event(0, c.id, None, "surprise", result, mods))
-                if not result.success:
-                    malus = -result.margin
-                    events.append(SurpriseMalus(0, c.id, malus))
-            engaged = self.default_engaged(state, c.id, None)
-            if "engage" in setup:
-                unknown = [x for x in setup["engage"] if x not in state.combatants]
-                if unknown:
-                    raise ValueError(f"{c.id}: engage names no combatant {unknown[0]!r}")
-                engaged = tuple(setup["engage"])
-            if "ps" in setup:
-                ps = int(setup["ps"])
-            elif self.start_roll:
-                mods = {
-                    "combat": c.sheet.skill("combat"),
-                    "reason": c.sheet.characteristic("reason"),
-                    "situation": int(setup.get("start_modifier", 0)),
-                    "surprise": malus,
-                }
-                result = roll_test(dice, sum(mods.values()), "start of fight", c.id)
-                events.append(_test_event(0, c.id, None, "start", result, mods))
-                if malus:
-                    events.append(SurpriseMalus(0, c.id, 0))
-                ps = result.margin // 10 if result.success else -(result.margin // 10)
-                ps -= max(0, len(engaged) - 1)
-            else:
-                continue
-            events.append(SituationChanged(0, c.id, ps, 0, engaged, "start"))
+            events += self.enter(state, c.id, dice, 0)
+        return events
+
+    def enter(self, state: FightState, cid: str, dice: Dice, segment: int) -> list[Event]:
+        """One fighter comes into the fight (at the start, or as a reinforcement): its
+        setup, its surprise roll and its start-of-fight roll."""
+        c = state.combatants[cid]
+        t = segment
+        events: list[Event] = []
+        setup = c.setup
+        if setup.get("armed"):
+            events.append(WeaponState(t, c.id, True, False))
+        if setup.get("wielding", "melee") != "melee" or setup.get("loaded"):
+            if setup.get("wielding") == "ranged" and c.sheet.ranged is None:
+                raise ValueError(f"{c.id} has no ranged weapon to wield")
+            wielding = str(setup.get("wielding", "melee"))
+            events.append(HandsChanged(t, c.id, wielding, bool(setup.get("loaded")), "held", False))
+        if setup.get("command_points"):
+            events.append(CommandPointsChanged(t, c.id, int(setup["command_points"]), "position"))
+        malus = 0
+        if setup.get("surprised"):
+            mods = {
+                "reflexes x2": 2 * c.sheet.characteristic("reflexes"),
+                "situation": int(setup.get("surprise_modifier", 0)),
+            }
+            result = roll_test(dice, sum(mods.values()), "surprise", c.id)
+            events.append(_test_event(t, c.id, None, "surprise", result, mods))
+            if not result.success:
+                malus = -result.margin
+                events.append(SurpriseMalus(t, c.id, malus))
+        engaged = self.default_engaged(state, c.id, None)
+        if "engage" in setup:
+            unknown = [x for x in setup["engage"] if x not in state.combatants]
+            if unknown:
+                raise ValueError(f"{c.id}: engage names no combatant {unknown[0]!r}")
+            engaged = tuple(setup["engage"])
+        if "ps" in setup:
+            ps = int(setup["ps"])
+        elif self.start_roll:
+            mods = {
+                "combat": c.sheet.skill("combat"),
+                "reason": c.sheet.characteristic("reason"),
+                "situation": int(setup.get("start_modifier", 0)),
+                "surprise": malus,
+            }
+            result = roll_test(dice, sum(mods.values()), "start of fight", c.id)
+            events.append(_test_event(t, c.id, None, "start", result, mods))
+            if malus:
+                events.append(SurpriseMalus(t, c.id, 0))
+            ps = result.margin // 10 if result.success else -(result.margin // 10)
+            ps -= max(0, len(engaged) - 1)
+        else:
+            return events
+        events.append(SituationChanged(t, c.id, ps, t, engaged, "start"))
         return events
 
     # ------------------------------------------------------------ situation points
