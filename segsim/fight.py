@@ -191,6 +191,7 @@ class Fight:
         self._calls: list[tuple[str, int]] = []
         self._started = False
         self._process: simpy.Process | None = None
+        self._boundary_done = -1  # the last segment boundary the fight has processed
         self._joining: list[tuple[CombatantSpec, int]] = []
         self._t = 0
         self.dice.sink = self._on_draw
@@ -299,7 +300,11 @@ class Fight:
         if self.ended:
             raise RuntimeError("the fight is over")
         now = self.clock.segment_at(self.env.now)
-        nxt = now + 1 if self.env.now > self.clock.env_time(now) - 1e-9 else now
+        at_boundary = abs(self.env.now - self.clock.env_time(now)) < 1e-9
+        # A boundary the fight has not processed yet is still to come.
+        nxt = now if at_boundary and now > self._boundary_done else now + 1
+        if self.env.now > self.clock.env_time(now) + 1e-9:
+            nxt = now + 1
         seg = nxt if at is None else at
         if seg < nxt:
             raise ValueError(f"segment {seg} has begun or passed (next is {nxt})")
@@ -328,6 +333,7 @@ class Fight:
             self.state.add(c)
             self._due[c.id] = []
             self._reactive[c.id] = is_reactive(spec.policy)
+            self._external[c.id] = is_external(spec.policy)
             _bind(spec.policy, c.id, self.seed)
             self._emit(
                 CombatantJoined(
@@ -541,6 +547,7 @@ class Fight:
     def _run_phase(self, event: _Scheduled) -> None:
         seg = event.at
         phase = self._phases.pop(seg)
+        self._boundary_done = max(self._boundary_done, seg)
         if self.ended:
             return
         self.state.segment = seg
@@ -736,6 +743,7 @@ class Fight:
 
     def _settle(self, event: _Scheduled) -> None:
         time = event.at
+        self._boundary_done = max(self._boundary_done, time)
         batch = self.state.pending.pop(time, None)
         if self.ended or not batch:
             return

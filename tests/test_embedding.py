@@ -1,0 +1,149 @@
+"""Fights embedded in a host simulation (issue: embedding and battles at scale)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+import simpy
+
+from segsim import load_scenario
+from segsim.fight import CombatantSpec, Fight
+from segsim.record import write_record
+from segsim.rules.rinkanou import RinKaNou
+from segsim.testing import Scripted, build_fight, declare, sheet
+
+
+def duel(
+    env: simpy.Environment, scale: float, scripts: dict[str, dict[int, Any]], **kw: Any
+) -> Fight:
+    return build_fight(
+        {
+            "robert": ("blue", "robert", Scripted(scripts.get("robert", {}))),
+            "margaret": ("red", "margaret", Scripted(scripts.get("margaret", {}))),
+        },
+        ruleset=RinKaNou(start_roll=False),
+        env=env,
+        scale=scale,
+        **kw,
+    )
+
+
+def test_a_host_counting_seconds_sees_a_37_segment_action_last_3_7_s() -> None:
+    env = simpy.Environment(initial_time=5.0)
+    f = duel(env, 0.1, {"robert": {0: declare("move", to=[-10.0, 0.0], segments=37)}})
+    seen: dict[str, float] = {}
+    f.subscribe(lambda e: seen.setdefault(e.TYPE, env.now), types=["combatant.moved"])
+    env.run(until=f.start())
+    assert seen["combatant.moved"] == pytest.approx(5.0 + 3.7)
+    assert f.history[-1].TYPE == "end"
+
+
+def test_a_host_counting_minutes() -> None:
+    env = simpy.Environment()
+    f = duel(env, 0.1 / 60, {"robert": {0: declare("move", to=[-10.0, 0.0], segments=600)}})
+    env.run(until=f.start())
+    assert env.now == pytest.approx(1.0)  # 600 segments: one minute, then the stalemate
+
+
+def test_the_host_waits_on_the_fight_process_and_can_interrupt_it() -> None:
+    env = simpy.Environment()
+    f = load_scenario("examples/scenarios/duel.toml").fight(7, env=env, scale=0.1)
+    results: list[Any] = []
+
+    def host() -> Any:
+        fight = env.process(waiter())
+        yield env.timeout(2.05)  # the host's own clock: seconds
+        f.process.interrupt("the watch arrives")
+        results.append((yield fight))
+
+    def waiter() -> Any:
+        outcome = yield f.process
+        return outcome
+
+    env.process(host())
+    env.run()
+    [outcome] = results
+    assert outcome.result == "interrupted" and outcome.cause == "the watch arrives"
+    end = f.history[-1]
+    assert end.TYPE == "end" and end.outcome == "interrupted" and end.t == 20
+    out = io.StringIO()
+    write_record(f, out)
+    assert '"outcome":"interrupted"' in out.getvalue().splitlines()[-1]
+
+
+def test_reinforcements_join_mid_fight_and_a_fighter_can_leave() -> None:
+    env = simpy.Environment()
+    f = duel(env, 1.0, {"robert": {0: declare("wait", until=30)}})
+    f.start()
+    env.run(until=5)
+    recruit = CombatantSpec(
+        "recruit", "blue", sheet("recruit"), Scripted({}, name="late"), position=(0.0, 1.5)
+    )
+    f.join(recruit)
+    env.run(until=7)
+    [joined] = [e for e in f.history if e.TYPE == "combatant.joined"]
+    assert joined.t == 5 and joined.actor == "recruit" and joined.side == "blue"
+    assert joined.sheet["weapon"]["id"] == "arming_sword"
+    assert "recruit" in f.state.combatants and f.state.combatants["recruit"].in_fight
+    asked = f.state.combatants["recruit"].policy.seen
+    assert asked and asked[0].segment == 5 and asked[0].must_act
+    f.leave("margaret", "fled")
+    env.run(until=f.done)
+    assert f.outcome is not None and (f.outcome.result, f.outcome.winner) == ("victory", "blue")
+    out = [e for e in f.history if e.TYPE == "combatant.out"]
+    assert [(e.t, e.actor, e.reason) for e in out] == [(7, "margaret", "fled")]
+
+
+def test_joining_twice_or_leaving_nobody_is_refused() -> None:
+    env = simpy.Environment()
+    f = duel(env, 1.0, {"robert": {0: declare("wait", until=30)}})
+    with pytest.raises(RuntimeError, match="start the fight first"):
+        f.leave("margaret")
+    f.start()
+    with pytest.raises(ValueError, match="already in this fight"):
+        f.join(CombatantSpec("robert", "blue", sheet("robert"), Scripted()))
+    with pytest.raises(ValueError, match="no combatant 'ghost'"):
+        f.leave("ghost")
+
+
+def test_events_through_a_simpy_store() -> None:
+    env = simpy.Environment()
+    f = load_scenario("examples/scenarios/duel.toml").fight(3, env=env, scale=0.1)
+    store = f.event_store(types=["attack.resolved", "end"])
+    got: list[str] = []
+
+    def host() -> Any:
+        while True:
+            event = yield store.get()
+            got.append(event.TYPE)
+            if event.TYPE == "end":
+                return
+
+    listener = env.process(host())
+    f.start()
+    env.run(until=listener)
+    assert got[-1] == "end" and "attack.resolved" in got
+    assert got.count("attack.resolved") == sum(1 for e in f.history if e.TYPE == "attack.resolved")
+
+
+def record_of(f: Fight) -> str:
+    out = io.StringIO()
+    write_record(f, out)
+    return out.getvalue()
+
+
+def test_many_fights_in_one_environment_never_share_dice() -> None:
+    alone = load_scenario("examples/scenarios/duel.toml").fight(11)
+    alone.run()
+    env = simpy.Environment()
+    fights = [
+        load_scenario("examples/scenarios/duel.toml").fight(11, env=env, scale=0.1),
+        load_scenario("examples/scenarios/rapier_vs_sabre.toml").fight(12, env=env, scale=0.1),
+        load_scenario("examples/scenarios/chroniques_ambush.toml").fight(13, env=env, scale=0.1),
+    ]
+    env.run(until=env.all_of([f.start() for f in fights]))
+    assert all(f.history[-1].TYPE == "end" for f in fights)
+    # The first fight is the same fight, byte for byte, with neighbours or without.
+    assert record_of(fights[0]) == record_of(alone)
