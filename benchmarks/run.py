@@ -151,7 +151,66 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{actions / t_duel:,.0f} actions per s (target >= 4,000 duels per s)"
     )
     print(f"full rules cost per action: {(t_duel / actions) / per_bare:.1f}x a bare SimPy timeout")
+
+    sizes = (1, 10, 100) if args.quick else (1, 10, 100, 1000)
+    costs = scale_costs(sizes)
+    for fighters, cost in costs.items():
+        print(f"battle of {fighters:>5} fighters: {cost * 1e6:8.1f} us per action")
+    largest = max(costs)
+    print(f"scale ratio ({largest}/2 fighters): {costs[largest] / costs[2]:.2f} (target <= 2)")
+
+    memory(1000 if args.quick else 10_000)
     return 0
+
+
+def scale_costs(sizes: Sequence[int]) -> dict[int, float]:
+    """Wall time per declared action in line battles of 2 x n fighters (full rules, an
+    awareness radius of 3 m); the 2-fighter figure averages 200 battles."""
+    from segsim.battle import line_battle
+
+    out: dict[int, float] = {}
+    for n in sizes:
+        repeats = 200 if n == 1 else 1
+        total_time = 0.0
+        total_actions = 0
+        for seed in range(repeats):
+            fight = line_battle(n, seed=seed)
+            start = time.perf_counter()
+            fight.run()
+            total_time += time.perf_counter() - start
+            total_actions += fight.state.next_action_id - 1
+        out[2 * n] = total_time / total_actions
+    return out
+
+
+def rss_kib() -> int:
+    """Resident memory of this process (Linux), KiB."""
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    import os
+
+    return pages * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def memory(fights: int) -> None:
+    """Fights one after another in one process: memory after the first tenth against the
+    end (target: within 10 %)."""
+    import gc
+
+    scenario = load_scenario(ROOT / "examples/scenarios/duel.toml")
+    after_first = 0
+    for seed in range(fights):
+        scenario.fight(seed).run()
+        if seed + 1 == fights // 10:
+            gc.collect()
+            after_first = rss_kib()
+    gc.collect()
+    end = rss_kib()
+    change = (end - after_first) / after_first * 100
+    print(
+        f"memory: {after_first:,} KiB after {fights // 10:,} fights, {end:,} KiB after "
+        f"{fights:,} ({change:+.1f} %, target within 10 %)"
+    )
 
 
 if __name__ == "__main__":
