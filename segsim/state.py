@@ -119,6 +119,13 @@ class FightState:
         """The ``count`` nearest opponents in the fight (ties: the fight's order)."""
         me = self.combatants[cid]
         combatants = self.combatants
+        if len(self.grid) <= SMALL_FIGHT:  # a scan is cheaper than the grid's rings
+            ranked = sorted(
+                (math.dist(me.position, c.position), c.order, c.id)
+                for c in combatants.values()
+                if c.in_fight and c.side != me.side
+            )
+            return [other for _, _, other in ranked[:count]]
         found: list[tuple[float, int, str]] = []
         for side, grid in self.side_grids.items():
             if side == me.side or not self.side_counts.get(side):
@@ -150,6 +157,9 @@ class FightState:
                 if batch is not None:
                     batch[:] = [b for b in batch if b.id != a.id]
         c.actions = []
+
+
+SMALL_FIGHT = 32  # combatants: below this, queries scan instead of using the grid
 
 
 def _by_order(c: Combatant) -> int:

@@ -354,7 +354,11 @@ class RinKaNou(BaseRuleset):
         """The effects of an action's PS choices (already checked at its declaration)."""
         if not action.params.get("ps"):
             return NO_PS
-        return self._spec_use(state.combatants[action.actor], action)
+        cache: dict[int, PSUse] = state.extra.setdefault("ps_use", {})
+        use = cache.get(action.id)
+        if use is None:
+            use = cache[action.id] = self._spec_use(state.combatants[action.actor], action)
+        return use
 
     def pc_use(self, state: FightState, action: Action) -> PSUse:
         """The effects of an action's command-point choices."""
