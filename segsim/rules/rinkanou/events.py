@@ -10,6 +10,7 @@ import attrs
 from segsim.events import Event
 
 if TYPE_CHECKING:
+    from segsim.rules.rinkanou.roll import TestResult
     from segsim.state import FightState
 
 
@@ -29,6 +30,30 @@ class TestRolled(Event):
     critical: bool
     margin: int
     modifiers: Mapping[str, int] = attrs.field(factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        segment: int,
+        actor: str,
+        action: int | None,
+        test: str,
+        result: TestResult,
+        modifiers: Mapping[str, int],
+    ) -> TestRolled:
+        """The event of a test, keeping only the modifiers that counted."""
+        return cls(
+            segment,
+            actor,
+            action,
+            test,
+            result.chance,
+            result.roll,
+            result.success,
+            result.critical,
+            result.margin,
+            {k: v for k, v in modifiers.items() if v},
+        )
 
     def describe(self) -> str:
         crit = "critical " if self.critical else ""

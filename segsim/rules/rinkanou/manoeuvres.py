@@ -14,10 +14,8 @@ from segsim.rules.rinkanou.events import (
     HandsChanged,
     ItemDropped,
     ItemPickedUp,
-    TestRolled,
     WeaponState,
 )
-from segsim.rules.rinkanou.roll import TestResult, roll_test
 from segsim.state import Combatant
 
 if TYPE_CHECKING:
@@ -95,27 +93,12 @@ def disarm(s: Settlement, action: Action, attacker: Combatant, defender: Combata
 def strength_duel(s: Settlement, attacker: Combatant, defender: Combatant) -> bool:
     """A duel of Force (seed 004, "Agripper"): each rolls twice its Force; the attacker
     must succeed and beat the defender's margin."""
-    results: list[TestResult] = []
-    for who in (attacker, defender):
-        sheet: Sheet = who.sheet
-        chance = 2 * sheet.characteristic("strength") + who.status.wound_malus
-        result = roll_test(s.dice, chance, "strength duel", who.id)
-        s.events.append(
-            TestRolled(
-                s.segment,
-                who.id,
-                None,
-                "strength duel",
-                result.chance,
-                result.roll,
-                result.success,
-                result.critical,
-                result.margin,
-                {"strength x2": 2 * sheet.characteristic("strength")},
-            )
+    mine, theirs = (
+        s.opposing_test(
+            who, "strength duel", {"strength x2": 2 * who.sheet.characteristic("strength")}
         )
-        results.append(result)
-    mine, theirs = results
+        for who in (attacker, defender)
+    )
     return mine.success and (not theirs.success or mine.mr > theirs.mr)
 
 

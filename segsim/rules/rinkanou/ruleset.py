@@ -671,32 +671,22 @@ class RinKaNou(BaseRuleset):
     def _plan_dodge(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        difficulty = difficulty_value(d.params.get("difficulty", 0))
-        return ActionSpec(
-            "dodge", DODGE_SEGMENTS, "legs", None, True, difficulty, params=self._common(d)
-        )
+        return self._fixed(d, DODGE_SEGMENTS)
 
     def _plan_reposition(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        difficulty = difficulty_value(d.params.get("difficulty", 0))
-        return ActionSpec(
-            "reposition",
-            REPOSITION_SEGMENTS,
-            "legs",
-            None,
-            True,
-            difficulty,
-            params=self._common(d),
-        )
+        return self._fixed(d, REPOSITION_SEGMENTS)
 
     def _plan_disengage(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
+        return self._fixed(d, DISENGAGE_SEGMENTS)
+
+    def _fixed(self, d: Declaration, duration: int) -> ActionSpec:
+        """A rolled movement of fixed duration (dodge, reposition, disengage)."""
         difficulty = difficulty_value(d.params.get("difficulty", 0))
-        return ActionSpec(
-            "disengage", DISENGAGE_SEGMENTS, "legs", None, True, difficulty, params=self._common(d)
-        )
+        return ActionSpec(d.kind, duration, "legs", None, True, difficulty, params=self._common(d))
 
     def _plan_move(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1026,18 +1016,7 @@ def _best_blow(sheet: Sheet) -> str:
 def _test_event(
     segment: int, actor: str, action: int | None, name: str, result: Any, mods: Mapping[str, int]
 ) -> TestRolled:
-    return TestRolled(
-        segment,
-        actor,
-        action,
-        name,
-        result.chance,
-        result.roll,
-        result.success,
-        result.critical,
-        result.margin,
-        {k: v for k, v in mods.items() if v},
-    )
+    return TestRolled.of(segment, actor, action, name, result, mods)
 
 
 def _public_view(

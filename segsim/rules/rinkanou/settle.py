@@ -158,24 +158,19 @@ class Settlement:
             mods["surprise"] = c.status.surprise_malus
             self.surprise_spent.add(actor)
         result = roll_test(self.dice, sum(mods.values()), name, actor)
-        self.events.append(
-            TestRolled(
-                self.segment,
-                actor,
-                action.id,
-                name,
-                result.chance,
-                result.roll,
-                result.success,
-                result.critical,
-                result.margin,
-                {k: v for k, v in mods.items() if v},
-            )
-        )
+        self.events.append(TestRolled.of(self.segment, actor, action.id, name, result, mods))
         if "surprise" in mods:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
         if action.kind in SITUATION_KINDS:
             self.results.setdefault(actor, []).append(result)
+        return result
+
+    def opposing_test(self, c: Combatant, name: str, modifiers: Mapping[str, int]) -> TestResult:
+        """A test that belongs to no action of its fighter (opposing a disengage, a
+        strength duel): the modifiers and the fighter's wounds."""
+        mods = {**modifiers, "wounds": c.status.wound_malus}
+        result = roll_test(self.dice, sum(mods.values()), name, c.id)
+        self.events.append(TestRolled.of(self.segment, c.id, None, name, result, mods))
         return result
 
     def use(self, action: Action) -> PSUse:
@@ -510,24 +505,8 @@ class Settlement:
         won = own.success
         for o in opposers:
             osheet: Sheet = o.sheet
-            chance = (
-                osheet.skill("combat") + osheet.characteristic("agility") + o.status.wound_malus
-            )
-            theirs = roll_test(self.dice, chance, "oppose disengage", o.id)
-            self.events.append(
-                TestRolled(
-                    self.segment,
-                    o.id,
-                    None,
-                    "oppose disengage",
-                    theirs.chance,
-                    theirs.roll,
-                    theirs.success,
-                    theirs.critical,
-                    theirs.margin,
-                    {"combat": osheet.skill("combat"), "agility": osheet.characteristic("agility")},
-                )
-            )
+            mods = {"combat": osheet.skill("combat"), "agility": osheet.characteristic("agility")}
+            theirs = self.opposing_test(o, "oppose disengage", mods)
             if theirs.success and (not own.success or theirs.mr >= own.mr):
                 won = False
         if not won:
