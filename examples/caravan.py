@@ -198,7 +198,9 @@ def health_left(ruleset: str, sheet: Any, status: Any) -> int:
 
 
 def wounded(ruleset: str, sheet: Any, worn: float) -> Any:
-    """The sheet with its health lowered by the fraction already lost."""
+    """The sheet with its health lowered by the fraction already lost: the host's own
+    simplification (the fighter starts the fight with less to lose, and no wound
+    level yet), the same for both rulesets."""
     field = HEALTH_FIELD[ruleset]
     full = getattr(sheet, field)
     return attrs.evolve(sheet, **{field: max(1, round(full * (1.0 - worn)))})
@@ -248,6 +250,8 @@ class FightReport:
 
 @attrs.frozen
 class CrossingReport:
+    """One caravan's crossing, in host seconds."""
+
     number: int
     start: float
     end: float
@@ -295,6 +299,7 @@ class Summary:
 
     @property
     def guards_lost(self) -> int:
+        """Guards and outriders out of a fight (the merchant is counted apart)."""
         return sum(1 for f in self.fights for cid in f.fallen if cid != MERCHANT)
 
     def mean_seconds(self, ruleset: str | None = None) -> float:
@@ -314,8 +319,8 @@ class Summary:
             f"  ambushes {len(self.fights)} on {self.legs_travelled} legs travelled "
             f"(rinkanou {by_rules['rinkanou']}, chroniques {by_rules['chroniques']})",
             f"  outcomes: {outcomes}",
-            f"  guards lost {self.guards_lost}; the merchant fled "
-            f"{sum(f.merchant_fled for f in self.fights)} fights and fell in {merchant_lost}; "
+            f"  guards and outriders lost {self.guards_lost}, the merchant {merchant_lost} times",
+            f"  the merchant fled {sum(f.merchant_fled for f in self.fights)} fights, "
             f"the outrider joined {sum(f.outrider_joined for f in self.fights)}",
             f"  fight length: mean {self.mean_seconds():.1f} s (rinkanou "
             f"{self.mean_seconds('rinkanou'):.1f} s, chroniques "
@@ -452,7 +457,7 @@ class Road:
         size = 2 + int(rng.random() * (len(leg.band) - 1))
         seed = derive_seed(rng)
         ride_back = uniform(rng, 5.0, 40.0)
-        patrol = uniform(rng, 10.0, 60.0) if chance(rng, leg.patrol_chance) else None
+        patrol = uniform(rng, 5.0, 30.0) if chance(rng, leg.patrol_chance) else None
 
         guards = [h for h in caravan.members if h.role == "guard"]
         specs = [
@@ -632,6 +637,8 @@ def main(argv: list[str] | None = None) -> Summary:
     parser.add_argument("--seed", type=int, default=1, help="the host's seed (default 1)")
     parser.add_argument("--records", type=Path, help="write each fight's record in this folder")
     args = parser.parse_args(argv)
+    if args.crossings < 0:
+        parser.error("--crossings must be 0 or more")
     summary = run_crossings(args.crossings, args.seed, records=args.records)
     print(summary.text())
     if args.records is not None:
