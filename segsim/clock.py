@@ -8,6 +8,8 @@ time ``s + d`` (RULES-NOTES, "Time").
 
 from __future__ import annotations
 
+import math
+
 import attrs
 
 SEGMENT_SECONDS = 0.1
@@ -63,6 +65,10 @@ class Clock:
     def segment_at(self, env_time: float) -> int:
         """The segment boundary at an environment time (start of that segment)."""
         return round((env_time - self.origin) / self.scale)
+
+    def segment_during(self, env_time: float) -> int:
+        """The segment in progress at an environment time (between two boundaries)."""
+        return math.floor((env_time - self.origin) / self.scale + 1e-9)
 
     def env_time(self, segment: int) -> float:
         """Environment time of the start of a segment."""

@@ -210,11 +210,22 @@ class CombatantJoined(Event):
     is_pc: bool
     position: tuple[float, float]
     policy: str
+    reactive: bool
     setup: Mapping[str, Any]
     sheet: Mapping[str, Any]
 
     def describe(self) -> str:
         return f"{self.actor} ({self.name}, side {self.side}) joins the fight"
+
+
+@attrs.frozen
+class CombatantLeft(OutOfFight):
+    """The host took a combatant out of the fight (it fled, or left the map)."""
+
+    TYPE: ClassVar[str] = "combatant.left"
+
+    def describe(self) -> str:
+        return f"{self.actor} leaves the fight ({self.reason})"
 
 
 @attrs.frozen

@@ -36,10 +36,10 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import (
     ActionCancelled,
     CombatantJoined,
+    CombatantLeft,
     DieRolled,
     Event,
     FightEnded,
-    OutOfFight,
     action_declared,
 )
 from segsim.policy import Observation, is_external, is_reactive, policy_name
@@ -48,9 +48,12 @@ from segsim.state import Combatant, FightState
 
 SETTLE = EventPriority(2)
 """Priority of a settlement: after every NORMAL (1) and URGENT (0) event of its time."""
-DECIDE = EventPriority(3)
+HOST = EventPriority(3)
+"""Priority of what a host asked for at a boundary (a join, a leave): after the
+settlement of that time, before its declaration phase, whenever the host asked."""
+DECIDE = EventPriority(4)
 """Priority of a declaration phase: after the settlement of the same time."""
-LIMIT = EventPriority(4)
+LIMIT = EventPriority(5)
 
 RECORD_FORMAT = "segsim-record"
 RECORD_VERSION = "1.0"
@@ -191,6 +194,7 @@ class Fight:
         self._calls: list[tuple[str, int]] = []
         self._started = False
         self._process: simpy.Process | None = None
+        self._limit_set = False
         self._boundary_done = -1  # the last segment boundary the fight has processed
         self._joining: list[tuple[CombatantSpec, int]] = []
         self._t = 0
@@ -226,14 +230,15 @@ class Fight:
         for cid, seg in self._calls:
             self._register(self.state.combatants[cid], seg, must=True)
         self._calls.clear()
-        _Scheduled(
-            self.env,
-            self.clock.delay(self.max_segments),
-            LIMIT,
-            self.max_segments,
-            self._time_limit,
-        )
         return self.done
+
+    def _mind_the_limit(self, seg: int) -> None:
+        """Set the time-limit timer once something is due past ``max_segments`` (and only
+        then: a finished fight leaves no timer in a host's queue)."""
+        if seg > self.max_segments and not self._limit_set:
+            self._limit_set = True
+            delay = self.clock.delay(self.max_segments) - (self.env.now - self.clock.origin)
+            _Scheduled(self.env, max(delay, 0), LIMIT, self.max_segments, self._time_limit)
 
     @property
     def process(self) -> simpy.Process:
@@ -259,7 +264,7 @@ class Fight:
             return
         if not self._started:
             raise RuntimeError("a fight that has not started cannot be interrupted")
-        seg = self.clock.segment_at(self.env.now)
+        seg = self.clock.segment_during(self.env.now)
         self._end(seg, Outcome("interrupted", None, cause))
 
     def event_store(self, types: Iterable[str] | None = None) -> simpy.Store:
@@ -282,7 +287,7 @@ class Fight:
         seg = self._boundary(at)
         self._joining.append((spec, seg))
         delay = self.clock.delay(seg) - (self.env.now - self.clock.origin)
-        _Scheduled(self.env, max(delay, 0), SETTLE, seg, self._arrive)
+        _Scheduled(self.env, max(delay, 0), HOST, seg, self._arrive)
 
     def leave(self, cid: str, reason: str = "left", at: int | None = None) -> None:
         """Take a combatant out of the fight at the start of segment ``at`` (the next by
@@ -292,7 +297,7 @@ class Fight:
             raise ValueError(f"no combatant {cid!r} in the fight")
         seg = self._boundary(at)
         delay = self.clock.delay(seg) - (self.env.now - self.clock.origin)
-        _Scheduled(self.env, max(delay, 0), SETTLE, seg, lambda e: self._depart(cid, reason, e))
+        _Scheduled(self.env, max(delay, 0), HOST, seg, lambda e: self._depart(cid, reason, e))
 
     def _boundary(self, at: int | None) -> int:
         if not self._started:
@@ -344,6 +349,7 @@ class Fight:
                     c.is_pc,
                     c.position,
                     policy_name(c.policy),
+                    self._reactive[c.id],
                     dict(c.setup),
                     self.ruleset.sheet_data(c.sheet),
                 )
@@ -353,6 +359,9 @@ class Fight:
                 for ev in enter(self.state, c.id, self.dice, seg):
                     self._emit(ev)
             self._register(c, seg, must=True)
+            for _, when in [call for call in self._calls if call[0] == c.id]:
+                self._register(c, when, must=True)
+            self._calls = [call for call in self._calls if call[0] != c.id]
             self.env.process(self._life(c))
             self._notify_observers({c.id}, seg)
 
@@ -361,8 +370,15 @@ class Fight:
             return
         seg = event.at
         self._t = seg
-        self._emit(OutOfFight(seg, cid, reason))
-        self._check_outcome(seg)
+        self._emit(CombatantLeft(seg, cid, reason))
+        if self._check_outcome(seg):
+            return
+        # Others see the fighter go; a turn order may pass to someone else.
+        self._notify_observers({cid}, seg)
+        for other in self.ruleset.due(self.state, seg):
+            c = self.state.combatants[other]
+            if c.in_fight:
+                self._register(c, seg, must=True)
 
     def run(self) -> Outcome:
         """Run a fight that owns its environment to its end and return the outcome."""
@@ -435,9 +451,10 @@ class Fight:
         Calls made before :meth:`start` wait for it; later ones must name a segment whose
         phase has not run yet.
         """
-        if cid not in self.state.combatants:
+        joining = any(spec.id == cid for spec, _ in self._joining)
+        if cid not in self.state.combatants and not joining:
             raise ValueError(f"no combatant {cid!r} in this fight")
-        if not self._started:
+        if not self._started or joining:
             self._calls.append((cid, segment))
             return
         if segment < self.segment:
@@ -491,6 +508,7 @@ class Fight:
                     "sheet": self.ruleset.sheet_data(c.sheet),
                 }
                 for c in self.state.combatants.values()
+                if c.id in start  # reinforcements come in the record's combatant.joined
             ],
         }
 
@@ -528,6 +546,7 @@ class Fight:
         """Call ``c`` to the declaration phase of segment ``seg``."""
         phase = self._phases.get(seg)
         if phase is None:
+            self._mind_the_limit(seg)
             delay = self.clock.delay(seg) - (self.env.now - self.clock.origin)
             event = _Scheduled(self.env, max(delay, 0), DECIDE, seg, self._run_phase)
             phase = self._phases[seg] = _Phase(event)
@@ -707,6 +726,7 @@ class Fight:
         assert end is not None
         batch = self.state.pending.get(end)
         if batch is None:
+            self._mind_the_limit(end)
             self.state.pending[end] = [action]
             delay = self.clock.delay(end) - (self.env.now - self.clock.origin)
             _Scheduled(self.env, max(delay, 0), SETTLE, end, self._settle)

@@ -16,7 +16,7 @@ engine writes (``action.declared``, ``action.cancelled``, ``die.rolled``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +123,18 @@ class Fighter:
 
 
 @attrs.frozen
+class HostChange:
+    """What the host of an embedded fight did: a reinforcement joined, a fighter left,
+    or the fight was interrupted, at the start of (or during) segment ``at``."""
+
+    at: int
+    kind: str  # "join", "leave" or "interrupt"
+    cid: str = ""
+    reason: str = ""
+    fighter: Fighter | None = None
+
+
+@attrs.frozen
 class Draw:
     """A recorded die draw: the die, its face, and the segment it was drawn in."""
 
@@ -143,6 +155,7 @@ class ReplayPlan:
     max_segments: int
     declarations: Mapping[str, Mapping[int, tuple[DeclarationLike, ...]]]
     draws: tuple[Draw, ...]
+    host: tuple[HostChange, ...] = ()
 
     def fighter(self, cid: str) -> Fighter:
         for f in self.fighters:
@@ -197,6 +210,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         self.max_segments = 1
         self.declared: dict[str, dict[int, list[DeclarationLike]]] = {}
         self.draws: list[Draw] = []
+        self.host: list[HostChange] = []
 
     def begin(self, source: str) -> None:
         self.record.begin(source)
@@ -286,11 +300,31 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             if event.get("forced", False) is True:
                 return  # the rules impose it again by themselves
             self._declare(event, line, self._declaration(event, line))
+        elif kind == "combatant.joined":
+            fighter = self._joined(event, line)
+            self.host.append(HostChange(event["t"], "join", fighter.id, fighter=fighter))
+            self.declared[fighter.id] = {}
+        elif kind == "combatant.left":
+            self.host.append(
+                HostChange(event["t"], "leave", str(event["actor"]), str(event.get("reason", "")))
+            )
+        elif kind == "end" and event.get("outcome") == "interrupted":
+            self.host.append(HostChange(event["t"], "interrupt"))
         elif kind == "action.cancelled":
             action = event.get("action")
             if not isinstance(action, int) or isinstance(action, bool):
                 raise line.error(f"action: expected an action id, got {action!r}")
             self._declare(event, line, Cancel(action))
+
+    def _joined(self, event: Mapping[str, Any], line: Line) -> Fighter:
+        """A reinforcement, read like a header's combatant."""
+        data = {k: v for k, v in event.items() if k not in ("t", "type")}
+        data["id"] = data.pop("actor")
+        source = _HeaderSource(line.source, data)
+        try:
+            return self._read_fighter(source.root())
+        except InputError as exc:
+            raise line.error(f"{exc.field}: {exc.message}") from None
 
     def _declaration(self, event: Mapping[str, Any], line: Line) -> Declaration:
         """The declaration as made (``declared``), else the action as planned."""
@@ -331,6 +365,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
                 for cid, by_seg in self.declared.items()
             },
             draws=tuple(self.draws),
+            host=tuple(self.host),
         )
 
 
@@ -396,10 +431,42 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=dict)
 
 
-def _run(fight: Fight, switches: Mapping[int, Sequence[tuple[str, Any]]]) -> None:
+def _host(fight: Fight, plan: ReplayPlan, policies: Mapping[str, Any]) -> None:
+    """Do again what the host did: joins, leaves, the interruption."""
+    for change in plan.host:
+        if change.kind == "join":
+            assert change.fighter is not None
+            f = change.fighter
+            spec = CombatantSpec(
+                f.id, f.side, f.sheet, policies[f.id], f.name, f.position, f.is_pc, f.setup
+            )
+            fight.join(spec, at=change.at)
+            for seg in policies[f.id].segments:
+                fight.call_at(f.id, seg)
+        elif change.kind == "leave":
+            fight.leave(change.cid, change.reason, at=change.at)
+        else:
+            interrupt_at = change.at
+
+            def interrupter(at: int = interrupt_at) -> Any:
+                yield fight.env.timeout(
+                    fight.clock.env_time(at) + fight.clock.scale / 2 - fight.env.now
+                )
+                fight.interrupt(str(plan.record.events[-1].get("cause", "")))
+
+            fight.env.process(interrupter())
+
+
+def _run(
+    fight: Fight,
+    switches: Mapping[int, Sequence[tuple[str, Any]]],
+    host: Callable[[], None] | None = None,
+) -> None:
     """Run a fight that replaces policies at given segments (before anything happens in
     that segment, even the settlement of the previous one)."""
     done = fight.start()
+    if host is not None:
+        host()
     for at in sorted(switches):
         if at > fight.env.now and not done.triggered:
             fight.env.run(until=at)
@@ -419,7 +486,8 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
     plan = source if isinstance(source, ReplayPlan) else read_plan(source)
     policies: dict[str, ReplayDeclarations] = {}
     switches: dict[int, list[tuple[str, Any]]] = {}
-    for f in plan.fighters:
+    joined = [c.fighter for c in plan.host if c.fighter is not None]
+    for f in [*plan.fighters, *joined]:
         decls = plan.declarations[f.id]
         policies[f.id] = ReplayDeclarations(decls, name=f.policy, reactive=f.reactive)
         for change in f.changes:
@@ -427,12 +495,12 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
             switches.setdefault(change.at, []).append((f.id, policy))
     dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed)
     fight = plan.new_fight(policies, dice)
-    for cid, policy in policies.items():
-        for seg in policy.segments:
-            fight.call_at(cid, seg)
+    for f in plan.fighters:
+        for seg in policies[f.id].segments:
+            fight.call_at(f.id, seg)
     stopped = ""
     try:
-        _run(fight, switches)
+        _run(fight, switches, lambda: _host(fight, plan, policies))
     except SegsimError as exc:
         stopped = str(exc)
     return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))

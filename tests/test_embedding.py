@@ -92,7 +92,7 @@ def test_reinforcements_join_mid_fight_and_a_fighter_can_leave() -> None:
     f.leave("margaret", "fled")
     env.run(until=f.done)
     assert f.outcome is not None and (f.outcome.result, f.outcome.winner) == ("victory", "blue")
-    out = [e for e in f.history if e.TYPE == "combatant.out"]
+    out = [e for e in f.history if e.TYPE == "combatant.left"]
     assert [(e.t, e.actor, e.reason) for e in out] == [(7, "margaret", "fled")]
 
 
@@ -147,3 +147,89 @@ def test_many_fights_in_one_environment_never_share_dice() -> None:
     assert all(f.history[-1].TYPE == "end" for f in fights)
     # The first fight is the same fight, byte for byte, with neighbours or without.
     assert record_of(fights[0]) == record_of(alone)
+
+
+def test_records_of_fights_the_host_changed_replay_identically(tmp_path: Any) -> None:
+    from segsim.policy import make_policy
+    from segsim.replay import replay
+
+    env = simpy.Environment()
+    f = load_scenario("examples/scenarios/duel.toml").fight(7, env=env, scale=0.1)
+    f.start()
+    env.run(until=0.5)
+    hugues = CombatantSpec(
+        "hugues",
+        "blue",
+        sheet("shieldbearer"),
+        make_policy("rinkanou", "aggressive"),
+        position=(-1.0, 0.0),
+    )
+    f.join(hugues)
+    env.run(until=1.0)
+    f.leave("robert", "fled")
+    env.run(until=f.done)
+    path = tmp_path / "host.jsonl"
+    write_record(f, path)
+    header = f.header()
+    assert [c["id"] for c in header["combatants"]] == ["robert", "margaret"]
+    assert any(e.TYPE == "combatant.left" and e.actor == "robert" for e in f.history)
+    result = replay(path)
+    assert result.identical, str(result)
+
+
+def test_an_interruption_during_a_segment_belongs_to_that_segment(tmp_path: Any) -> None:
+    from segsim.replay import replay
+
+    env = simpy.Environment()
+    f = load_scenario("examples/scenarios/duel.toml").fight(7, env=env, scale=0.1)
+    process = f.process
+
+    def host() -> Any:
+        yield env.timeout(2.06)  # late in segment 20
+        process.interrupt("patrol")
+
+    env.process(host())
+    env.run(until=process)
+    assert f.history[-1].t == 20
+    path = tmp_path / "interrupted.jsonl"
+    write_record(f, path)
+    assert replay(path).identical
+
+
+def test_a_finished_fight_leaves_no_timer_in_the_host() -> None:
+    env = simpy.Environment()
+    f = load_scenario("examples/scenarios/duel.toml").fight(7, env=env, scale=0.1)
+    f.start()
+    env.run()
+    # Only what was already due around the end remains: no time-limit timer an hour on.
+    assert env.now < (f.history[-1].t + 1) * 0.1 + 1.0 < f.max_segments * 0.1
+
+
+def test_leaving_during_ones_own_turn_passes_the_turn_on() -> None:
+    """Chroniques: a fighter who leaves during its turn does not stall the turn order."""
+    from segsim.policy import make_policy
+    from segsim.rules import get_ruleset
+
+    rules = get_ruleset("chroniques")
+
+    def spec(cid: str, side: str, x: float) -> CombatantSpec:
+        return CombatantSpec(
+            cid,
+            side,
+            rules.load_sheet(rules.content.fighters[cid]),
+            make_policy("chroniques", "aggressive"),
+            position=(x, 0.0),
+        )
+
+    env = simpy.Environment()
+    f = Fight(
+        rules,
+        [spec("aldric", "party", 0.0), spec("nissa", "party", 1.0), spec("ogre", "monsters", 1.5)],
+        seed=3,
+        env=env,
+    )
+    f.start()
+    env.run(until=1)
+    f.leave("nissa", "flees", at=5)
+    env.run(until=f.done)
+    assert f.outcome is not None and f.outcome.result == "victory"
