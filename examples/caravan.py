@@ -603,13 +603,9 @@ def watch_falls(
 
 
 def save_record(fight: Fight, path: Path) -> bool:
-    """Write the fight's own record (header, every event, the end). False if the engine
-    cannot yet: the header of a fight that a reinforcement joined fails (KeyError)."""
+    """Write the fight's own record (header, every event, the end)."""
     text = io.StringIO()
-    try:
-        write_record(fight, text)
-    except KeyError:
-        return False
+    write_record(fight, text)
     path.write_text(text.getvalue(), encoding="utf-8")
     return True
 
