@@ -84,9 +84,12 @@ def approach(obs: Observation, target: OtherView) -> Declaration | None:
 def advance(obs: Observation) -> Declaration | None:
     """Walk toward the nearest opponent when none is in sight (a battle's rear ranks)."""
     me: SelfView = obs.me
-    if me.nearest_foe is None or me.doing("legs") is not None:
+    if me.doing("legs") is not None:
         return None
-    return Declaration("move", params={"toward": me.nearest_foe, "segments": 5})
+    foe = me.nearest_foe()
+    if foe is None:
+        return None
+    return Declaration("move", params={"toward": foe, "segments": 5})
 
 
 def in_reach(obs: Observation, target: OtherView, reach: float) -> bool:

@@ -932,7 +932,7 @@ class RinKaNou(BaseRuleset):
             grip=st.grip,
             shield_aside=st.shield_aside,
             actions=tuple(c.actions),
-            nearest_foe=next(iter(self._nearest(state, c, opponents, 1)), None),
+            foe=lambda: next(iter(self._nearest(state, c, opponents, 1)), None),
         )
         others = tuple(self._view(state, o, st.revealed) for o in near if o.id != cid)
         cache: list[tuple[DeclarationLike, ...]] = []

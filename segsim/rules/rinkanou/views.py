@@ -8,7 +8,7 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import attrs
 
@@ -73,7 +73,14 @@ class SelfView:
     grip: str
     shield_aside: bool
     actions: tuple[Action, ...]
-    nearest_foe: str | None = None  # the nearest opponent, seen or not (where the enemy is)
+    _foe: Callable[[], str | None] = attrs.field(
+        default=lambda: None, eq=False, repr=False, alias="foe"
+    )
+
+    def nearest_foe(self) -> str | None:
+        """The nearest opponent, seen or not: where the enemy is (asked for, not built
+        with every observation)."""
+        return self._foe()
 
     @property
     def weapon(self) -> Weapon:
