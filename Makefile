@@ -3,8 +3,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CORE := $(VENV)/.installed-core
 
 .PHONY: demo test bench lint clean
+
+# The demo needs segsim alone; the tests need every extra (Ray, RL envs, plots...).
+$(CORE): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(CORE)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,7 +20,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,plot,parquet]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(CORE)
 	$(BIN)/segsim run examples/scenarios/duel.toml --seed 7 --record demo-record.jsonl
 
 lint: $(STAMP)
@@ -23,7 +31,7 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(CORE)
 	$(BIN)/python benchmarks/run.py
 
 clean:
