@@ -741,17 +741,21 @@ class Fight:
             batch[:] = [a for a in batch if a.id != action.id]
 
     def _observers(self, actors: Iterable[str]) -> list[Combatant]:
-        """Combatants who can see what ``actors`` do: everyone in the fight, or those
-        within the ruleset's ``awareness`` radius (metres) of one of them, found through
-        the spatial grid so that a battle's size does not weigh on each event."""
+        """The opponents of ``actors`` who see what they do (RULES-NOTES, "Waiting": an
+        opponent starts, cancels or resolves an action): all of them, or those within
+        the ruleset's ``awareness`` radius (metres), found through the spatial grid so
+        that a battle's size does not weigh on each event."""
         radius = self._awareness
-        if radius is None:
-            return self.state.in_fight()
         combatants = self.state.combatants
+        if radius is None:
+            sides = {combatants[cid].side for cid in actors}
+            return [c for c in self.state.in_fight() if sides - {c.side}]
         seen: dict[str, Combatant] = {}
         for cid in actors:
+            side = combatants[cid].side
             for other in self.state.grid.near(combatants[cid].position, radius):
-                seen[other] = combatants[other]
+                if combatants[other].side != side:
+                    seen[other] = combatants[other]
         return list(seen.values())
 
     def _notify_observers(self, actors: set[str], seg: int) -> None:
@@ -782,9 +786,7 @@ class Fight:
         actors = {a.actor for a in batch}
         observable = any(a.visible for a in batch)
         watching = self._observers(a for a in actors if combatants[a].in_fight)
-        for cid in actors:
-            if combatants[cid].in_fight and self._awareness is not None:
-                watching.append(combatants[cid])
+        watching += [combatants[cid] for cid in actors if combatants[cid].in_fight]
         for c in watching:
             if not c.in_fight:
                 continue
