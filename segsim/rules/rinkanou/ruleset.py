@@ -291,8 +291,11 @@ class RinKaNou(BaseRuleset):
         strike, else the nearest opponent."""
         if target is not None:
             return (target,)
-        near = nearest_opponents(state, cid, 1)
-        return tuple(near)
+        c = state.combatants[cid]
+        if self.awareness is not None:  # look around first: the grid's rings cost more
+            around = [o for o in state.near(c.position, self.awareness) if o.side != c.side]
+            return tuple(self._nearest(state, c, around, 1))
+        return tuple(nearest_opponents(state, cid, 1))
 
     def usable_ps(
         self,

@@ -543,10 +543,10 @@ class Settlement:
             self.moved(c)
 
     def free_spot(self, c: Combatant, dest: tuple[float, float]) -> tuple[float, float]:
-        """Where a move ends: its destination, or the farthest point short of it along
-        the way that keeps PERSONAL_SPACE from everyone else (see the rules page)."""
+        """Where a move ends: its destination, or half way if that keeps PERSONAL_SPACE
+        from everyone else, or where it began (see the rules page)."""
         start = c.position
-        for f in (1.0, 0.75, 0.5, 0.25):
+        for f in (1.0, 0.5):
             spot = (
                 round(start[0] + (dest[0] - start[0]) * f, 6),
                 round(start[1] + (dest[1] - start[1]) * f, 6),
