@@ -18,7 +18,7 @@ Cell = tuple[int, int]
 class Grid:
     """Points by id in square cells of ``cell`` metres."""
 
-    def __init__(self, cell: float = 4.0) -> None:
+    def __init__(self, cell: float = 2.0) -> None:
         if cell <= 0:
             raise ValueError("a grid cell has a positive size")
         self.cell = cell
@@ -86,23 +86,25 @@ class Grid:
         """Every item within ``radius`` metres of ``pos`` (unsorted)."""
         if not self.where:
             return []
-        span = math.ceil(radius / self.cell)
-        cx, cy = self._key(pos)
+        cell = self.cell
+        x0, x1 = math.floor((pos[0] - radius) / cell), math.floor((pos[0] + radius) / cell)
+        y0, y1 = math.floor((pos[1] - radius) / cell), math.floor((pos[1] + radius) / cell)
         out = []
         cells = self._cells
-        if (2 * span + 1) ** 2 > len(cells):
+        where = self.where
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > len(cells):
             # Wider than the occupied cells: look at those instead.
             for members in cells.values():
                 for item in members:
-                    if math.dist(pos, self.where[item]) <= radius:
+                    if math.dist(pos, where[item]) <= radius:
                         out.append(item)
             return out
-        for dx in range(-span, span + 1):
-            for dy in range(-span, span + 1):
-                bucket = cells.get((cx + dx, cy + dy))
+        for cx in range(x0, x1 + 1):
+            for cy in range(y0, y1 + 1):
+                bucket = cells.get((cx, cy))
                 if bucket:
                     for item in bucket:
-                        if math.dist(pos, self.where[item]) <= radius:
+                        if math.dist(pos, where[item]) <= radius:
                             out.append(item)
         return out
 
