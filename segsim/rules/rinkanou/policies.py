@@ -81,11 +81,24 @@ def approach(obs: Observation, target: OtherView) -> Declaration | None:
     return Declaration("move", params={"toward": target.id, "segments": 5})
 
 
-def advance(obs: Observation) -> Declaration | None:
-    """Walk toward the nearest opponent when none is in sight (a battle's rear ranks)."""
+BLOCKED_WAIT = 10  # segments a fighter whose way is blocked waits before trying again
+
+
+def advance(obs: Observation, last: dict[str, object] | None = None) -> Declaration | None:
+    """Walk toward the nearest opponent when none is in sight (a battle's rear ranks).
+
+    ``last`` (a policy's memory) remembers where the last advance began: a fighter that
+    did not get anywhere (its way blocked by its own side) waits a second before trying
+    again rather than pushing every half second.
+    """
     me: SelfView = obs.me
     if me.doing("legs") is not None:
         return None
+    if last is not None:
+        stuck = last.get("from") == me.position
+        last["from"] = me.position
+        if stuck and obs.must_act:
+            return Declaration("wait", params={"until": obs.segment + BLOCKED_WAIT})
     foe = me.nearest_foe()
     if foe is None:
         return None
@@ -122,10 +135,13 @@ class Aggressive:
     name = "aggressive"
     reactive = False
 
+    def __init__(self) -> None:
+        self.last: dict[str, object] = {}
+
     def decide(self, obs: Observation) -> PolicyOutput:
         target = nearest_opponent(obs)
         if target is None:
-            return advance(obs)
+            return advance(obs, self.last)
         reach = _reach(obs)
         if not in_reach(obs, target, reach):
             return approach(obs, target)
@@ -154,6 +170,7 @@ class Defender:
             self.name = "parrier"
         self.defend_at: int | None = None
         self.blows = 1
+        self.last: dict[str, object] = {}
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
@@ -200,7 +217,7 @@ class Defender:
         spent = sum(_ps_cost(d) for d in out)
         target = nearest_opponent(obs)
         if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
-            step = advance(obs) if target is None else approach(obs, target)
+            step = advance(obs, self.last) if target is None else approach(obs, target)
             return step
         if target is not None and not hands_planned and self.defend_at is None:
             motion = target.motion("weapon")
