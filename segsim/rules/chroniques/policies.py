@@ -85,13 +85,17 @@ def approach_point(me: SelfView, target: OtherView, stop: float) -> tuple[float,
     return (round(x + (tx - x) * step / gap, 2), round(y + (ty - y) * step / gap, 2))
 
 
+POSITION_SLACK = 0.02  # metres: twice the rounding of positions
+
+
 def attack_turn(me: SelfView, target: OtherView) -> list[DeclarationLike]:
     """Attack if within reach; else move (once or twice) and attack if one move is enough."""
     if me.in_range(target):
         return [strike(me, target)]
     gap = me.distance(target)
     if me.weapon.kind == "melee":
-        if gap - CONTACT <= me.sheet.speed:
+        # Positions are kept to the centimetre: a gap a hair over one move is one move.
+        if gap - CONTACT <= me.sheet.speed + POSITION_SLACK:
             return [Declaration("move", target.id), Declaration("attack", target.id)]
         return [Declaration("move", target.id), Declaration("move", target.id)]
     stop = me.weapon.range - 1.0
