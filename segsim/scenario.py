@@ -126,21 +126,31 @@ def scenario_from_source(source: Source) -> Scenario:
 
 
 def _combatant(node: Node, ruleset: Any, seen: set[str]) -> CombatantEntry:
+    return read_combatant(node, ruleset, seen)
+
+
+def read_combatant(
+    node: Node, ruleset: Any, seen: set[str], *, with_policy: bool = True
+) -> CombatantEntry:
+    """One ``[[combatant]]`` table (scenarios; fight scripts, whose fighters have no
+    policy: ``with_policy=False`` leaves it empty)."""
     cid = node.value("id", str)
     if cid in seen:
         raise node.error("id", f"duplicate combatant id {cid!r}")
     seen.add(cid)
     side = node.value("side", str)
-    policy = node.value("policy", str)
-    try:
-        make_policy(ruleset.name, policy)
-    except UnknownPolicy as exc:
-        raise node.error("policy", str(exc)) from None
+    policy = ""
+    if with_policy:
+        policy = node.value("policy", str)
+        try:
+            make_policy(ruleset.name, policy)
+        except UnknownPolicy as exc:
+            raise node.error("policy", str(exc)) from None
     if node.has("fighter") and node.has("sheet"):
         raise node.error("sheet", "give either fighter (an example fighter) or sheet, not both")
     if node.has("fighter"):
         fighter = node.value("fighter", str)
-        known = ruleset.content.fighters
+        known = getattr(getattr(ruleset, "content", None), "fighters", {})
         if fighter not in known:
             raise node.error(
                 "fighter", f"unknown fighter {fighter!r} (known: {', '.join(sorted(known))})"

@@ -41,7 +41,7 @@ from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, Source
 from segsim.policy import Observation
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
-from segsim.scenario import load_scenario
+from segsim.scenario import load_scenario, read_combatant
 
 SCRIPT_POLICY = "script"
 """The policy name of scripted combatants in the record header."""
@@ -366,42 +366,16 @@ def load_script(path: str | Path) -> FightScript:
 
 def _combatant(node: Node, ruleset: Any, seen: set[str]) -> ScriptCombatant:
     """A ``[[combatant]]`` as in a scenario, without a policy (the script decides)."""
-    cid = node.value("id", str)
-    if cid in seen:
-        raise node.error("id", f"duplicate combatant id {cid!r}")
-    seen.add(cid)
-    side = node.value("side", str)
-    if node.has("fighter") and node.has("sheet"):
-        raise node.error("sheet", "give either fighter (an example fighter) or sheet, not both")
-    if node.has("fighter"):
-        fighter = node.value("fighter", str)
-        known = getattr(getattr(ruleset, "content", None), "fighters", {})
-        if fighter not in known:
-            raise node.error(
-                "fighter", f"unknown fighter {fighter!r} (known: {', '.join(sorted(known))})"
-            )
-        sheet = ruleset.load_sheet(known[fighter])
-    elif node.has("sheet"):
-        sheet = ruleset.load_sheet(node.table("sheet"))
-    else:
-        raise node.error("sheet", 'missing: give fighter = "..." or a [combatant.sheet] table')
-    setup: Mapping[str, Any] = {}
-    if node.has("setup"):
-        load_setup = getattr(ruleset, "load_setup", None)
-        setup_node = node.table("setup")
-        setup = load_setup(setup_node) if load_setup is not None else dict(setup_node.items())
-    position = node.numbers("position", float, 2, (0.0, 0.0))
-    combatant = ScriptCombatant(
-        id=cid,
-        side=side,
-        sheet=sheet,
-        name=node.value("name", str, "") or getattr(sheet, "name", "") or cid,
-        position=(position[0], position[1]),
-        is_pc=node.value("is_pc", bool, False),
-        setup=setup,
+    entry = read_combatant(node, ruleset, seen, with_policy=False)
+    return ScriptCombatant(
+        id=entry.id,
+        side=entry.side,
+        sheet=entry.sheet,
+        name=entry.name,
+        position=entry.position,
+        is_pc=entry.is_pc,
+        setup=entry.setup,
     )
-    node.finish()
-    return combatant
 
 
 def _entries(table: Node, ids: list[str]) -> dict[str, dict[int, tuple[ScriptItem, ...]]]:
