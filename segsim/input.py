@@ -115,6 +115,15 @@ class Source:
     def root(self) -> Node:
         return Node(self, self.data, ())
 
+    def entries(self, key: str) -> dict[str, Node]:
+        """The tables ``[key.<id>]`` of a content file by id; any other top-level key is
+        an error."""
+        root = self.root()
+        table = root.table(key, {})
+        out = {name: table.child(name) for name, _ in list(table.items())}
+        root.finish()
+        return out
+
 
 def field_name(path: PathKey) -> str:
     out = ""

@@ -352,16 +352,8 @@ def read_profile(node: Node, pid: str) -> Profile:
 T = TypeVar("T")
 
 
-def _entries(source: Source, key: str) -> dict[str, Node]:
-    root = source.root()
-    table = root.table(key, {})
-    out = {name: table.child(name) for name, _ in list(table.items())}
-    root.finish()
-    return out
-
-
 def _read_all(folder: Path, file: str, key: str, reader: Callable[[Node, str], T]) -> dict[str, T]:
-    return {k: reader(n, k) for k, n in _entries(Source.read(folder / file), key).items()}
+    return {k: reader(n, k) for k, n in Source.read(folder / file).entries(key).items()}
 
 
 def load_content(folder: Path | None = None) -> Content:
@@ -372,7 +364,7 @@ def load_content(folder: Path | None = None) -> Content:
     armours.setdefault("none", NO_ARMOUR)
     shields = _read_all(folder, "shields.toml", "shield", read_shield)
     profiles = _read_all(folder, "profiles.toml", "profile", read_profile)
-    fighters = _entries(Source.read(folder / "fighters.toml"), "fighter")
+    fighters = Source.read(folder / "fighters.toml").entries("fighter")
     content = Content(weapons, armours, shields, profiles, fighters)
     for node in fighters.values():  # every example fighter must load
         read_sheet(node, content)

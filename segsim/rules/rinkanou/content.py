@@ -363,14 +363,6 @@ def read_tables(node: Node) -> Tables:
     )
 
 
-def _entries(source: Source, key: str) -> dict[str, Node]:
-    root = source.root()
-    table = root.table(key, {})
-    out = {name: table.child(name) for name, _ in list(table.items())}
-    root.finish()
-    return out
-
-
 def load_content(folder: Path | None = None) -> Content:
     """Read and validate ``models/rinkanou`` (or another folder of the same layout)."""
     folder = folder or models_dir() / "rinkanou"
@@ -378,22 +370,22 @@ def load_content(folder: Path | None = None) -> Content:
     names = tuple(loc.name for loc in tables.locations)
     weapons = {
         k: read_weapon(n, k)
-        for k, n in _entries(Source.read(folder / "weapons.toml"), "weapon").items()
+        for k, n in Source.read(folder / "weapons.toml").entries("weapon").items()
     }
     ranged = {
         k: read_ranged(n, k)
-        for k, n in _entries(Source.read(folder / "ranged.toml"), "ranged").items()
+        for k, n in Source.read(folder / "ranged.toml").entries("ranged").items()
     }
     armours = {
         k: read_armour(n, k, names)
-        for k, n in _entries(Source.read(folder / "armour.toml"), "armour").items()
+        for k, n in Source.read(folder / "armour.toml").entries("armour").items()
     }
     armours.setdefault("none", NO_ARMOUR)
     shields = {
         k: read_shield(n, k)
-        for k, n in _entries(Source.read(folder / "shields.toml"), "shield").items()
+        for k, n in Source.read(folder / "shields.toml").entries("shield").items()
     }
-    fighters = _entries(Source.read(folder / "fighters.toml"), "fighter")
+    fighters = Source.read(folder / "fighters.toml").entries("fighter")
     return Content(weapons, ranged, armours, shields, fighters, tables)
 
 
