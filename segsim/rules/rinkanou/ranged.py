@@ -25,13 +25,23 @@ if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import Settlement
 
 PROJECTILE_DODGE_MALUS = -40
-RANGE_MALUS_PER_INCREMENT = 5  # % to hit per range increment
+RANGE_MALUS_PER_INCREMENT = 5  # % to hit per range increment (distance / increment x 5)
 SAME_DIRECTION = 30.0  # degrees: missiles closer than this come "from one direction"
 
 
 def increments(distance: float, weapon: RangedWeapon) -> int:
-    """Whole range increments to the target; none at point blank (below one increment)."""
+    """Whole range increments to the target, the damage malus (seed 004, "Les portées":
+    distance / increment, rounded down); none at point blank (below one increment)."""
     return int(distance // weapon.increment) if distance >= weapon.increment else 0
+
+
+def range_malus(distance: float, weapon: RangedWeapon) -> int:
+    """The malus to hit: distance / increment x 5 (seed 004, "Les portées"), a fraction
+    of an increment counting (330 m at 50 m: -33 %); none at point blank. A fraction of
+    a percent is dropped."""
+    if distance < weapon.increment:
+        return 0
+    return -int(distance * RANGE_MALUS_PER_INCREMENT / weapon.increment + 1e-9)
 
 
 def flight_segments(distance: float, weapon: RangedWeapon, shot: str) -> int:
@@ -67,7 +77,7 @@ def shoot(s: Settlement, action: Action) -> None:
         {
             weapon.skill: sheet.skill(weapon.skill),
             weapon.characteristic: sheet.characteristic(weapon.characteristic),
-            "range": -RANGE_MALUS_PER_INCREMENT * steps,
+            "range": range_malus(distance, weapon),
             "deflection": -target.sheet.armour.deflection,
             "cover": -s.cover_malus(target),
             "pc": pc.chance,

@@ -51,6 +51,9 @@ DRAW_SEGMENTS = 10  # changing weapons takes a second (see the rules page)
 PICK_UP_SEGMENTS = 10  # stooping for a dropped weapon takes a second
 PICK_UP_REACH = 0.5  # metres: within arm's length when stooping
 PACES = ("walk", "run")
+SIZE_TABLE_READINGS = ("contest", "parry")
+"""How the parry's size table reads: points in the strength contest (one per 10 %), or a
+% malus on the parry roll (its title: "Malus pour parer une arme")."""
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
 
 
@@ -142,7 +145,8 @@ class RinKaNou(BaseRuleset):
     situation points after an action; ``start_roll`` (true) rolls Combat + Raison at the
     start of the fight for every fighter whose setup does not fix its PS; ``awareness``
     (metres, default: the whole field) is how far a fighter sees others act, which keeps
-    battles of thousands as cheap per action as a duel.
+    battles of thousands as cheap per action as a duel; ``size_table`` ("contest", or
+    "parry") says how the parry's size table reads (see the rules page, "Size table").
     """
 
     name: ClassVar[str] = "rinkanou"
@@ -155,6 +159,7 @@ class RinKaNou(BaseRuleset):
         ps_divisor: int = 20,
         start_roll: bool = True,
         awareness: float | None = None,
+        size_table: str = "contest",
         content: Content | None = None,
     ) -> None:
         if ps_divisor not in (10, 20):
@@ -165,13 +170,22 @@ class RinKaNou(BaseRuleset):
             isinstance(awareness, bool) or not isinstance(awareness, int | float) or awareness <= 0
         ):
             raise TypeError(f"awareness is a distance in metres, not {awareness!r}")
+        if size_table not in SIZE_TABLE_READINGS:
+            raise TypeError(
+                f"size_table is 'contest' (points in the strength contest) or 'parry' (a % "
+                f"malus on the parry roll), not {size_table!r}"
+            )
         self.content = content or default_content()
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
-        self.options: Mapping[str, Any] = {"ps_divisor": ps_divisor, "start_roll": start_roll}
+        self.size_table = size_table
+        options: dict[str, Any] = {"ps_divisor": ps_divisor, "start_roll": start_roll}
         if awareness is not None:
-            self.options = {**self.options, "awareness": self.awareness}
+            options["awareness"] = self.awareness
+        if size_table != "contest":  # defaults stay out of the header: older records match
+            options["size_table"] = size_table
+        self.options: Mapping[str, Any] = options
 
     # ------------------------------------------------------------ sheets and setup
 
@@ -312,8 +326,8 @@ class RinKaNou(BaseRuleset):
         """
         st: Status = c.status
         if st.ps > 0:
-            if against is not None and against not in st.engaged:
-                return 0
+            if not st.engaged or (against is not None and against not in st.engaged):
+                return 0  # points serve only against opponents taken into account
             committed = 0
             for a in c.actions:
                 if a.start >= st.ps_since and "ps" in a.params:

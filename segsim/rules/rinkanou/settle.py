@@ -320,13 +320,16 @@ class Settlement:
         mods["attacking weapon"] = -attacker.sheet.weapon.parry
         if blow == "thrust":
             mods["thrust"] = THRUST_PARRY_MALUS // 2 if shield else THRUST_PARRY_MALUS
+        size = self.tables.parry_size[attacker.sheet.weapon.size]
+        if self.rules.size_table == "parry" and blow != "thrust":
+            mods["size"] = -size  # the table read as a % malus to parry (its title)
+            size = 0
         mods["ps"] = use.chance
         intercepted = self.test(parry, "parry", mods).success
         if not intercepted:
             return "", 0
         if blow == "thrust" and not shield:
             return "deflected", 0  # a thrust is turned aside: no strength contest
-        size = self.tables.parry_size[attacker.sheet.weapon.size]
         push = self.strength(attacker.sheet) + int(size / 10) + attack_use.damage
         hold = self.strength(sheet) + use.parry_force
         score = push - hold
@@ -624,10 +627,14 @@ class Settlement:
                 continue
             status = c.status
             gone = [x for x in status.engaged if x in done]
-            if not gone or any(not a.continuous for a in c.actions):
-                continue  # nothing changed for it, or it finishes its action as it is
+            if not gone:
+                continue  # nothing changed for it
             remaining = tuple(x for x in status.engaged if x not in done)
-            if remaining:
+            busy = any(not a.continuous for a in c.actions)
+            if remaining or busy:
+                # An opponent taken into account who resolves is at once no longer taken
+                # into account ("En mêlée"); in the middle of an action the fighter keeps
+                # its score ("En duel") but can use it only against those left.
                 self.events.append(
                     SituationChanged(
                         self.segment, c.id, status.ps, status.ps_since, remaining, "engaged"
