@@ -150,3 +150,95 @@ def test_an_opponent_who_acts_while_the_fighter_is_busy_is_no_longer_taken_into_
     f = _busy_mimi({3: declare("arm"), 6: declare("strike", "g2", ps={"bonus": 1})}, [50, 98])
     f.run()
     assert one(f, "test.rolled", test="attack").modifiers["ps"] == 10
+
+
+# ------------------------------------------------------------------ 2. defences have a target
+
+GNU_HERD = {"mimi": (0.0, 0.0), "g1": (1.4, 0.0), "g2": (0.0, 1.0), "g3": (-1.4, 0.0)}
+GNU_HERD["g4"] = (0.0, -1.1)
+
+
+def _mimi_at_minus_two(later: dict[int, Any], dice: list[int], **kw: Any) -> Any:
+    """Seed 004, "En mêlée", the example: Mimi takes G1, G2 and G3 into account for a
+    tactical move and ends at -2 PS, which applies against the nearest, G2 and G4."""
+    mimi = {0: declare("reposition", engage=["g1", "g2", "g3"]), **later}
+    return fight(
+        {"mimi": mimi, "g1": {}, "g2": {}, "g3": {}, "g4": {}},
+        [75, *dice],
+        sheets={"mimi": "robert"},
+        sides={"mimi": "blue"},
+        positions=GNU_HERD,
+        **kw,
+    )
+
+
+def test_mimi_dodges_a_blow_of_g1_without_buying_back_but_not_one_of_g2() -> None:
+    """Seed 004, "En mêlée": Mimi "pourra agir sans malus de situation contre G1 et G3,
+    mais sera désavantagée si G4 ou G2" attack her and she must dodge. A dodge is made
+    against the opponent whose blow it meets."""
+    f = _mimi_at_minus_two({5: declare("dodge", "g1")}, [50])
+    f.run()
+    dodge = one(f, "action.declared", kind="dodge")
+    assert dodge.target == "g1" and "ps" not in dodge.params
+    f = _mimi_at_minus_two({5: declare("dodge", "g2")}, [50])
+    with pytest.raises(IllegalDeclaration, match="buy the deficit back"):
+        f.run()
+    f = _mimi_at_minus_two({5: declare("dodge", "g2", ps={"malus": 2})}, [50])
+    f.run()
+    assert one(f, "test.rolled", test="dodge").modifiers["ps"] == -20
+
+
+def test_points_are_spent_on_a_dodge_only_against_opponents_taken_into_account() -> None:
+    """Seed 004, "En mêlée": "On ne peut pas utiliser ces points pour un adversaire non
+    pris en compte"."""
+    setup = {"mimi": {"ps": 2, "engage": ["g1"]}}
+    f = fight(
+        {"mimi": {0: declare("dodge", "g3", ps={"bonus": 1})}, "g1": {}, "g3": {}},
+        [],
+        sheets={"mimi": "robert"},
+        sides={"mimi": "blue"},
+        positions=GNU_HERD,
+        setup=setup,
+    )
+    with pytest.raises(IllegalDeclaration, match="only 0 can be used"):
+        f.run()
+    f = fight(
+        {"mimi": {0: declare("dodge", "g1", ps={"bonus": 1})}, "g1": {}, "g3": {}},
+        [50],
+        sheets={"mimi": "robert"},
+        sides={"mimi": "blue"},
+        positions=GNU_HERD,
+        setup=setup,
+    )
+    f.run()
+    assert one(f, "test.rolled", test="dodge").modifiers["ps"] == 10
+
+
+def test_a_dodge_against_one_opponent_does_not_meet_anothers_blow() -> None:
+    """A dodge is made against someone: the blow of another opponent lands."""
+    f = fight(
+        {
+            "robert": {3: declare("dodge", "veteran")},
+            "margaret": {0: declare("arm"), 3: declare("strike", "robert", blow="cut")},
+            "veteran": {},
+        },
+        [40, 15, 50],  # the cut, its hit location, then the dodge on its own
+        positions={"robert": (0.0, 0.0), "margaret": (1.0, 0.0), "veteran": (0.0, 1.0)},
+    )
+    f.run()
+    assert one(f, "attack.resolved").result == "hit"
+    lone = one(f, "test.rolled", test="dodge")
+    assert "attacker Mr" not in lone.modifiers  # its own test, not against the cut
+
+
+def test_a_dodge_paid_with_command_points_keeps_its_opponents_taken_into_account() -> None:
+    """The points a dodge earns count against the opponents it took into account, also
+    when it spent command points (seed 004, "Points de commandement": PC and PS apart)."""
+    f = fight(
+        {"robert": {0: declare("dodge", pc={"bonus": 1})}, "margaret": {}},
+        [20],
+        setup={"robert": {"command_points": 2}},
+    )
+    f.run()
+    changed = of(f, "ps.changed", actor="robert")[-1]
+    assert changed.reason == "result" and changed.engaged == ("margaret",)

@@ -130,7 +130,7 @@ def projectile(s: Settlement, action: Action) -> None:
             AttackResolved(s.segment, shooter.id, action.id, target.id, "missile", outcome)
         )
 
-    dodge = projectile_dodge(s, target, tuple(p["from"]))
+    dodge = projectile_dodge(s, target, tuple(p["from"]), shooter.id)
     dodged = None
     if dodge is not None:
         dodged = dodge_roll(s, dodge, target, result)
@@ -163,13 +163,17 @@ def projectile(s: Settlement, action: Action) -> None:
     s.land(shooter, target, use, resolved, parts)
 
 
-def projectile_dodge(s: Settlement, target: Combatant, origin: tuple[float, ...]) -> Action | None:
+def projectile_dodge(
+    s: Settlement, target: Combatant, origin: tuple[float, ...], shooter: str
+) -> Action | None:
     """The target's dodge that can meet a missile from ``origin``: one ending now, with a
     dodge left (a multiple dodge for several missiles), and facing that direction."""
     here = bearing(target.position, (float(origin[0]), float(origin[1])))
     for a in s.batch:
         if a.actor != target.id or a.kind != "dodge" or a.cancelled:
             continue
+        if a.target is not None and a.target != shooter:
+            continue  # a dodge against another opponent
         extra = s.use(a).multiple + s.pc(a).multiple
         left = s.dodges_left.setdefault(a.id, 1 + extra)
         if left <= 0:

@@ -449,8 +449,8 @@ class RinKaNou(BaseRuleset):
                     "command points and situation points are never mixed on one action",
                     rule=f"{SEED}, Points de commandement",
                 )
-            return self._with_pc(c, spec, declaration, planned)
-        if kind.situation or "ps" in params:
+            spec = self._with_pc(c, spec, declaration, planned)
+        elif kind.situation or "ps" in params:
             spec = self._with_ps(state, c, spec, declaration, planned)
         if kind.situation or "engage" in params:
             spec = attrs.evolve(
@@ -688,7 +688,13 @@ class RinKaNou(BaseRuleset):
     def _plan_dodge(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        return self._fixed(d, DODGE_SEGMENTS)
+        """A dodge is made against someone (seed 004, "Esquive"): its ``target`` is the
+        opponent whose blow (or missile) it meets, and the one its points count against;
+        without one it meets the first blow and a negative score must be bought back."""
+        spec = self._fixed(d, DODGE_SEGMENTS)
+        if d.target is None:
+            return spec
+        return attrs.evolve(spec, target=self._opponent(state, c, d.target, "dodge"))
 
     def _plan_reposition(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
