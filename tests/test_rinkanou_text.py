@@ -242,3 +242,56 @@ def test_a_dodge_paid_with_command_points_keeps_its_opponents_taken_into_account
     f.run()
     changed = of(f, "ps.changed", actor="robert")[-1]
     assert changed.reason == "result" and changed.engaged == ("margaret",)
+
+
+# ------------------------------------------------------------------ 4. simultaneous actions
+
+
+def test_the_simultaneous_malus_counts_the_difficulty_the_rules_impose() -> None:
+    """Seed 004, "Actions simultanées": a rolled action weighs on another by -10 % +
+    its difficulty / 2. Robert dodges Margaret's thrust (her Mr 35, and -20 for a thrust:
+    the dodge's difficulty is -55) while his own cut runs: the cut takes -10 - 27 = -37,
+    not -10 as if the dodge were of average difficulty."""
+    f = fight(
+        {
+            "robert": {
+                0: declare("arm"),
+                3: declare("dodge", "margaret"),
+                4: declare("strike", "margaret", blow="cut"),
+            },
+            "margaret": {0: declare("arm"), 3: declare("strike", "robert", blow="thrust")},
+        },
+        [40, 5, 20, 15],  # her thrust (Mr 35), his dodge, his cut, its hit location
+    )
+    f.run()
+    thrust, dodge, cut = of(f, "test.rolled")
+    assert thrust.margin == 35 and dodge.test == "dodge" and dodge.success
+    # The dodge rolled first: the cut had not rolled, its declared difficulty counts.
+    assert dodge.modifiers["simultaneous"] == -10
+    assert cut.test == "attack" and cut.modifiers["simultaneous"] == -37
+
+
+def test_a_projectile_dodge_weighs_with_its_minus_40() -> None:
+    """Seed 004, "Esquive de projectiles": a missile dodge is at -40 % (and the shooter's
+    Mr counts against it). Jacou dodges Jared's arrow (Mr 50) while stabbing a recruit:
+    the stab takes -10 + (-50 - 40) / 2 = -55."""
+    f = fight(
+        {
+            "jared": {0: declare("shoot", "jacou")},
+            "jacou": {
+                0: declare("arm"),
+                2: declare("dodge", "jared"),
+                4: declare("strike", "recruit", blow="thrust"),
+            },
+            "recruit": {},
+        },
+        [30, 50, 15, 50],  # the shot (Mr 50), the dodge (fails), hit location, the stab
+        sheets={"jared": "jared", "jacou": "jacou"},
+        sides={"jared": "red", "jacou": "blue", "recruit": "red"},
+        positions={"jared": (20.0, 0.0), "jacou": (0.0, 0.0), "recruit": (0.0, 1.0)},
+        setup={"jared": {"wielding": "ranged", "loaded": True}, "jacou": {}},
+    )
+    f.run()
+    shot, dodge, stab = of(f, "test.rolled")
+    assert shot.margin == 50 and dodge.modifiers["missile"] == -40
+    assert stab.test == "attack" and stab.modifiers["simultaneous"] == -55

@@ -14,6 +14,37 @@ if TYPE_CHECKING:
     from segsim.state import FightState
 
 
+IMPOSED = frozenset(
+    {
+        "difficulty",  # the game master's, on the declaration
+        "deflection",
+        "cover",
+        "disarm",
+        "range",
+        "attacker Mr",
+        "shooter Mr",
+        "parry score",
+        "attacking weapon",
+        "size",
+        "thrust",
+        "missile",
+        "reading",
+        "after a dodge",
+        "agility x2",
+        "cutting",
+        "blunt",
+    }
+)
+"""Modifiers of a test that make its difficulty: what the rules and the game master
+impose, not the fighter's own skill, characteristic, points, wounds or other actions
+(seed 004, "Actions simultanées": the difficulty of the other action)."""
+
+
+def imposed_difficulty(modifiers: Mapping[str, int]) -> int:
+    """The difficulty of a test: the sum of its imposed modifiers."""
+    return sum(v for k, v in modifiers.items() if k in IMPOSED)
+
+
 @attrs.frozen
 class TestRolled(Event):
     """A d100 test: its name, final chance, roll, result and margin, and what made the
@@ -54,6 +85,19 @@ class TestRolled(Event):
             result.margin,
             {k: v for k, v in modifiers.items() if v},
         )
+
+    def apply(self, state: FightState) -> None:
+        """Remember the difficulty of an action's roll while the action can still weigh
+        on another (simultaneous actions)."""
+        if self.action is None or self.actor is None:
+            return
+        c = state.combatants[self.actor]
+        kept = c.status.difficulties
+        kept[self.action] = imposed_difficulty(self.modifiers)
+        if len(kept) > 4:
+            alive = {a.id for a in c.actions} | {a.id for a in c.recent} | {self.action}
+            for old in [k for k in kept if k not in alive]:
+                del kept[old]
 
     def describe(self) -> str:
         crit = "critical " if self.critical else ""

@@ -136,6 +136,7 @@ class Status:
     loaded: bool = False  # the ranged weapon is ready to loose
     grip: str = "held"  # the melee weapon: held, loose (two-handed), dropped, taken
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
+    difficulties: dict[int, int] = attrs.field(factory=dict)  # action id -> its roll's
 
 
 class RinKaNou(BaseRuleset):

@@ -29,6 +29,7 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
     WoundTaken,
+    imposed_difficulty,
 )
 from segsim.rules.rinkanou.roll import TestResult, roll_test, simultaneous_malus, tens
 from segsim.rules.rinkanou.ruleset import within
@@ -95,6 +96,7 @@ class Settlement:
         self.claimed: list[tuple[float, float]] = []  # where they moved to
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
+        self.difficulties: dict[int, int] = {}  # action id -> difficulty of its roll
 
     def run(self) -> list[Event]:
         handlers: dict[str, Callable[[Action], None]] = {
@@ -134,8 +136,13 @@ class Settlement:
         return self.state.combatants[cid]
 
     def overlap_malus(self, action: Action) -> int:
-        """Simultaneous-actions malus from the actor's other overlapping rolled actions."""
+        """Simultaneous-actions malus from the actor's other overlapping rolled actions:
+        -10 % + each one's difficulty / 2 (seed 004, "Actions simultanées"). The
+        difficulty is the one the rules imposed on its roll (an attacker's Mr, -20 against
+        a thrust, -40 against a missile...) once it has rolled; before, what its
+        declaration says."""
         c = self.fighter(action.actor)
+        status = c.status
         total = 0
         seen: set[int] = {action.id}
         for other in [*c.actions, *c.recent, *self.batch]:
@@ -143,7 +150,10 @@ class Settlement:
                 continue
             seen.add(other.id)
             if other.rolled and not other.cancelled and other.overlaps(action, self.segment):
-                total += simultaneous_malus(other.difficulty)
+                difficulty = self.difficulties.get(
+                    other.id, status.difficulties.get(other.id, other.difficulty)
+                )
+                total += simultaneous_malus(difficulty)
         return total
 
     def test(self, action: Action, name: str, modifiers: Mapping[str, int]) -> TestResult:
@@ -158,6 +168,7 @@ class Settlement:
             mods["surprise"] = c.status.surprise_malus
             self.surprise_spent.add(actor)
         result = roll_test(self.dice, sum(mods.values()), name, actor)
+        self.difficulties[action.id] = imposed_difficulty(mods)
         self.events.append(TestRolled.of(self.segment, actor, action.id, name, result, mods))
         if "surprise" in mods:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
