@@ -248,7 +248,7 @@ def test_robert_reads_margaret_and_the_observation_reveals_her_action() -> None:
     slow = attrs.evolve(sheet("margaret"), weapon=attrs.evolve(CONTENT.weapons["yatagan"], speed=7))
 
     def read(obs: object) -> object:
-        return declare("read", "margaret", action=obs.other("margaret").actions[0].id)  # type: ignore[attr-defined]
+        return declare("read", "margaret", action_id=obs.other("margaret").actions[0].id)  # type: ignore[attr-defined]
 
     f = fight(
         {"robert": {1: read, 5: read}, "margaret": {0: declare("arm")}},
@@ -272,7 +272,9 @@ def test_a_read_is_invisible_to_others() -> None:
     f = fight(
         {
             "robert": {
-                1: lambda o: declare("read", "margaret", action=o.other("margaret").actions[0].id)
+                1: lambda o: declare(
+                    "read", "margaret", action_id=o.other("margaret").actions[0].id
+                )
             },
             "margaret": {0: declare("arm")},
         },

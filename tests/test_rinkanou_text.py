@@ -6,6 +6,7 @@ test_rinkanou_melee.py and test_rinkanou_ranged.py for their numbers).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -15,6 +16,7 @@ from rinkanou_helpers import fight, of, one
 from segsim import IllegalDeclaration
 from segsim.rules.rinkanou import RinKaNou
 from segsim.rules.rinkanou.content import default_content
+from segsim.script import load_script
 from segsim.testing import declare, sheet
 
 CONTENT = default_content()
@@ -295,3 +297,34 @@ def test_a_projectile_dodge_weighs_with_its_minus_40() -> None:
     shot, dodge, stab = of(f, "test.rolled")
     assert shot.margin == 50 and dodge.modifiers["missile"] == -40
     assert stab.test == "attack" and stab.modifiers["simultaneous"] == -55
+
+
+# ------------------------------------------------------------------ 3. reading intentions
+
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+def test_robert_reads_margaret_late_in_her_attack_at_plus_30() -> None:
+    """Seed 004, "Échelonnement des actions dans le temps", the example: -50 % after one
+    segment of Margaret's action, +30 % at its fifth "alors que sa lame commence à
+    s'abattre": arming and striking are one action. A fight script says it."""
+    f = load_script(SCRIPTS / "read_late_in_the_attack.toml").play()
+    early, late = of(f, "test.rolled", test="read")
+    assert early.modifiers["reading"] == -50 and not early.success
+    assert late.modifiers["reading"] == 30 and late.chance == 105 and late.success
+    read = one(f, "intent.read")
+    assert (read.kind, read.target, read.ends_in) == ("strike", "robert", 5)
+
+
+def test_a_strike_begun_after_a_pause_on_guard_is_read_from_its_own_start() -> None:
+    """Arming and striking are one action when the strike follows the arming at once; a
+    blow held armed on guard and loosed later is read from the strike's start."""
+    f = fight(
+        {
+            "robert": {6: declare("read", "margaret")},
+            "margaret": {0: declare("arm"), 5: declare("strike", "robert", blow="cut")},
+        },
+        [60, 40, 15],
+    )
+    f.run()
+    assert one(f, "test.rolled", test="read").modifiers["reading"] == -50

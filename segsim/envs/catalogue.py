@@ -135,7 +135,7 @@ def _rinkanou_resolver(
         seen = [a for a in other.actions] if other is not None else []
         if not seen:
             return None
-        params["action"] = max(seen, key=lambda a: (a.start, a.id)).id
+        params["action_id"] = max(seen, key=lambda a: (a.start, a.id)).id
     elif kind == "move":
         params.update({"toward": target, "segments": 5})
         target = None

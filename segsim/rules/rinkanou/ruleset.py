@@ -83,7 +83,7 @@ KINDS: Mapping[str, Kind] = {
     "reposition": Kind("legs", True, _ACT, situation=True),
     "disengage": Kind("legs", True, _ACT, situation=True),
     "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"})),
-    "read": Kind("eyes", True, frozenset({"action", "difficulty", "pc"})),
+    "read": Kind("eyes", True, frozenset({"action_id", "difficulty", "pc"})),
     "ready": Kind("hands", False, frozenset({"pc"})),
     "shoot": Kind("hands", True, frozenset({"shot", "difficulty", "pc", "disarm"})),
     "draw": Kind("hands", False, frozenset({"weapon"})),
@@ -753,9 +753,15 @@ class RinKaNou(BaseRuleset):
     ) -> ActionSpec:
         if d.target is None or d.target not in state.combatants or d.target == c.id:
             raise IllegalDeclaration("read names another combatant as its target")
-        action_id = d.params.get("action")
+        # ``action_id`` (not ``action``, which a fight script uses for the kind) names the
+        # action read; without it, the target's latest visible action in progress.
+        action_id = d.params.get("action_id")
         other = state.combatants[d.target]
-        seen = next((a for a in other.actions if a.id == action_id and a.visible), None)
+        visible = [a for a in other.actions if a.visible]
+        if action_id is None and visible:
+            seen: Action | None = max(visible, key=lambda a: (a.start, a.id))
+        else:
+            seen = next((a for a in visible if a.id == action_id), None)
         if seen is None:
             raise IllegalDeclaration(
                 f"{d.target} has no visible action #{action_id!r} in progress to read",
@@ -770,7 +776,7 @@ class RinKaNou(BaseRuleset):
             True,
             difficulty,
             visible=False,
-            params={"action": seen.id, **self._common(d)},
+            params={"action_id": seen.id, **self._common(d)},
         )
 
     # ------------------------------------------------------------ ranged and manoeuvres
@@ -1008,7 +1014,7 @@ class RinKaNou(BaseRuleset):
             candidates.append(Declaration("move", params={"toward": o.id}))
             for a in o.actions:
                 if a.visible:
-                    candidates.append(Declaration("read", o.id, {"action": a.id}))
+                    candidates.append(Declaration("read", o.id, {"action_id": a.id}))
         out: list[DeclarationLike] = []
         for d in candidates:
             try:

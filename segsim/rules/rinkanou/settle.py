@@ -61,6 +61,19 @@ def ps_from_result(result: TestResult, divisor: int) -> int:
     return -(result.margin // divisor)
 
 
+def attack_start(c: Combatant, action: Action) -> int:
+    """Where an action begins for a reader: a strike (or a weapon parry) that follows its
+    arming at once is one action with it ("Attaquer = Armer + Frapper"; the seed's own
+    example reads Margaret's strike at its fifth segment, arming included)."""
+    if action.kind not in ("strike", "parry") or action.channel != "hands":
+        return action.start
+    arm = next(
+        (a for a in c.recent if a.kind == "arm" and not a.cancelled and a.last == action.start - 1),
+        None,
+    )
+    return arm.start if arm is not None else action.start
+
+
 def read_modifier(elapsed: int) -> int:
     """Reading an action: -70 % + 20 % per segment of it already elapsed."""
     return READ_BASE + READ_PER_SEGMENT * elapsed
@@ -586,11 +599,13 @@ class Settlement:
         sheet: Sheet = c.sheet
         assert action.target is not None
         observed = self.fighter(action.target)
-        watched_id = action.params["action"]
+        watched_id = action.params["action_id"]
         watched = next(
             (a for a in [*observed.actions, *observed.recent] if a.id == watched_id), None
         )
-        start = watched.start if watched is not None else action.start
+        start = action.start
+        if watched is not None:
+            start = attack_start(observed, watched)
         mods = {
             "combat": sheet.skill("combat"),
             "reason": sheet.characteristic("reason"),
