@@ -416,12 +416,15 @@ def test_keep_at_distance_holds_off_and_hits_on_a_great_success() -> None:
 
 
 def test_keep_at_distance_failure_lets_it_in() -> None:
-    f = spear_duel([90])  # Me 70 > 60: it closes all the way
+    """Seed 004: "En cas d'échec, il a réussi à s'approcher", whatever the margin."""
+    f = spear_duel([90])  # Me 70 > 60: it closes all the way, and may attack at once
     f.run()
     assert one(f, "combatant.moved").x == pytest.approx(1.5)
-    f = spear_duel([50])  # Me 30: it only reaches the spear's reach, must act again
+    assert one(f, "keep.result").outcome == "in"
+    f = spear_duel([50])  # Me 30: it closes all the way too; its attack must wait
     f.run()
-    assert one(f, "combatant.moved").x == pytest.approx(2.5)
+    assert one(f, "combatant.moved").x == pytest.approx(1.5)
+    assert one(f, "keep.result").outcome == "close"
 
 
 def test_a_thrown_weapon_disarms_only_with_size_m_and_a_one_handed_target() -> None:

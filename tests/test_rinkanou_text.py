@@ -328,3 +328,67 @@ def test_a_strike_begun_after_a_pause_on_guard_is_read_from_its_own_start() -> N
     )
     f.run()
     assert one(f, "test.rolled", test="read").modifiers["reading"] == -50
+
+
+# ------------------------------------------------------------------ 1. keep at distance
+
+
+def _spear(robert: dict[int, Any], dice: list[int]) -> Any:
+    return fight(
+        {"ottokar": {0: declare("keep", "robert")}, "robert": robert},
+        dice,
+        sheets={"ottokar": "spearman"},
+        sides={"ottokar": "red", "robert": "blue"},
+        positions={"ottokar": (0.0, 0.0), "robert": (3.0, 0.0)},
+    )
+
+
+def test_a_failed_keep_lets_the_approacher_in_and_a_bad_failure_lets_him_strike() -> None:
+    """Seed 004, "Tenir à distance": "En cas d'échec, il a réussi à s'approcher. De
+    plus, si votre Me est supérieure à sa SPLx2, il peut vous attaquer." A move to a
+    point is opposed like any other approach. A fight script says it."""
+    f = load_script(SCRIPTS / "keep_at_distance_fails.toml").play()
+    keep = one(f, "test.rolled", test="keep at distance")
+    assert keep.chance == 20 and keep.margin == 70 and not keep.success
+    assert one(f, "combatant.moved").x == pytest.approx(1.5)
+    assert one(f, "keep.result").outcome == "in"
+    assert one(f, "attack.resolved").result == "hit"
+
+
+def test_a_mild_failure_lets_him_in_but_his_attack_waits_for_his_next_action() -> None:
+    """Seed 004: with a Me not above twice his Souplesse "il devra attendre son action
+    suivante pour attaquer": the blow he armed on the way in is lost."""
+    approach = {0: [declare("arm"), declare("move", to=[1.5, 0.0], segments=10)]}
+    f = _spear(approach, [50])  # Me 30
+    f.run()
+    assert one(f, "combatant.moved").x == pytest.approx(1.5)
+    assert one(f, "keep.result").outcome == "close"
+    assert not f.state.combatants["robert"].status.armed
+    f = _spear({**approach, 10: declare("strike", "ottokar")}, [50])
+    with pytest.raises(IllegalDeclaration, match="needs an armed blow"):
+        f.run()
+    # Arming again is his next action; then he strikes.
+    again = {**approach, 10: declare("arm"), 13: declare("strike", "ottokar")}
+    f = _spear(again, [50, 30, 15])
+    f.run()
+    assert one(f, "attack.resolved").result == "hit"
+
+
+def test_a_blow_being_armed_when_he_comes_close_is_lost_too() -> None:
+    """Arming while walking in (the arming ends after the approach) is part of the
+    attack that must wait."""
+    f = _spear({0: declare("move", to=[1.5, 0.0], segments=10), 8: declare("arm")}, [50])
+    f.run()
+    assert one(f, "keep.result").lost_arm is not None
+    assert not f.state.combatants["robert"].status.armed
+    assert not of(f, "weapon.state", actor="robert", armed=True)
+
+
+def test_a_move_to_a_point_within_reach_is_held_off_like_any_approach() -> None:
+    """Seed 004: "Chaque fois que votre ennemi cherchera à s'approcher": a successful
+    keep stops him on his way, just beyond the spear's reach, wherever he was going."""
+    f = _spear({0: declare("move", to=[1.5, 1.0], segments=10)}, [5])
+    f.run()
+    moved = one(f, "combatant.moved")
+    assert (moved.x**2 + moved.y**2) ** 0.5 == pytest.approx(2.6, abs=1e-5)
+    assert one(f, "keep.result").outcome == "held"

@@ -367,3 +367,29 @@ class ItemPickedUp(Event):
 
     def describe(self) -> str:
         return f"{self.actor} picks up its {self.item}"
+
+
+@attrs.frozen
+class KeptAtDistance(Event):
+    """A keeper's roll against a fighter coming closer (seed 004, "Tenir à distance"):
+    "held" off, in and free to attack at once ("in"), or in but its attack must wait for
+    its next action ("close": the blow it armed, or is arming, is lost)."""
+
+    TYPE: ClassVar[str] = "keep.result"
+
+    keeper: str
+    outcome: str
+    lost_arm: int | None = None
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        if self.lost_arm is not None:
+            state.combatants[self.actor].status.lost_arm = self.lost_arm
+
+    def describe(self) -> str:
+        what = {
+            "held": "is held off",
+            "in": "comes close and may attack at once",
+            "close": "comes close but must wait for its next action to attack",
+        }
+        return f"{self.actor} {what.get(self.outcome, self.outcome)} ({self.keeper} keeps)"

@@ -137,6 +137,7 @@ class Status:
     grip: str = "held"  # the melee weapon: held, loose (two-handed), dropped, taken
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
     difficulties: dict[int, int] = attrs.field(factory=dict)  # action id -> its roll's
+    lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
 
 
 class RinKaNou(BaseRuleset):

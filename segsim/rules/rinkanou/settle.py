@@ -110,6 +110,7 @@ class Settlement:
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
         self.difficulties: dict[int, int] = {}  # action id -> difficulty of its roll
+        self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
         handlers: dict[str, Callable[[Action], None]] = {
@@ -231,6 +232,8 @@ class Settlement:
     # -------------------------------------------------------- weapon actions
 
     def arm(self, action: Action) -> None:
+        if action.id in self.spoiled or action.id == self.fighter(action.actor).status.lost_arm:
+            return  # its blow was lost coming close to a keeper (Tenir à distance)
         self.events.append(WeaponState(self.segment, action.actor, True, False))
 
     def lock(self, action: Action) -> None:
@@ -560,11 +563,8 @@ class Settlement:
             other = self.fighter(str(action.params["toward"]))
             goal = other.position
             stop = float(action.params.get("stop_at", 0.0))
-            reach_after = max(stop, math.dist(c.position, goal) - budget)
-            stop = manoeuvres.kept_at(self, c, other, stop, reach_after)
-        x, y = self.free_spot(
-            c, _toward(c.position, (float(goal[0]), float(goal[1])), budget, stop)
-        )
+        dest = _toward(c.position, (float(goal[0]), float(goal[1])), budget, stop)
+        x, y = self.free_spot(c, manoeuvres.keep_off(self, c, c.position, dest))
         if (x, y) != c.position:
             self.events.append(Moved(self.segment, c.id, x, y))
             self.moved(c)
