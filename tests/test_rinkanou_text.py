@@ -392,3 +392,56 @@ def test_a_move_to_a_point_within_reach_is_held_off_like_any_approach() -> None:
     moved = one(f, "combatant.moved")
     assert (moved.x**2 + moved.y**2) ** 0.5 == pytest.approx(2.6, abs=1e-5)
     assert one(f, "keep.result").outcome == "held"
+
+
+# ------------------------------------------------------------------ 5. disengaging
+
+
+def test_an_opponent_who_lets_the_fighter_go_does_not_oppose_the_disengage() -> None:
+    """Seed 004, "Se désengager": "Si ledit adversaire ne veut pas laisser le personnage
+    s'échapper", the opposed roll resolves it; one who lets him go rolls nothing, and the
+    fighter breaks away. Margaret's choice is her stance, in the record and in her own
+    observation."""
+    f = fight(
+        {
+            "robert": {1: declare("disengage")},
+            "margaret": {0: declare("stance", oppose_disengage=False)},
+        },
+        [],
+    )
+    f.run()
+    assert not of(f, "test.rolled")
+    one(f, "combatant.disengaged")
+    assert one(f, "stance.changed", actor="margaret").oppose_disengage is False
+    margaret = f.state.combatants["margaret"].policy
+    assert margaret.seen_at(0).me.oppose_disengage is True
+    assert margaret.seen_at(1).me.oppose_disengage is False
+
+
+def test_a_fighter_set_up_to_let_go_does_not_oppose() -> None:
+    f = fight(
+        {"robert": {0: declare("disengage")}, "margaret": {}},
+        [],
+        setup={"margaret": {"oppose_disengage": False}},
+    )
+    f.run()
+    one(f, "combatant.disengaged")
+
+
+def test_situation_points_serve_both_sides_of_a_disengage() -> None:
+    """Seed 004: the difficulty is average when both are on guard, "on peut néanmoins
+    utiliser des PS pour gagner des bonus": Robert spends one on his roll, Margaret one on
+    her opposition (her stance says how many)."""
+    f = fight(
+        {
+            "robert": {1: declare("disengage", ps={"bonus": 1})},
+            "margaret": {0: declare("stance", oppose_disengage=True, ps_bonus=1)},
+        },
+        [30, 20],
+        setup={"robert": {"ps": 2}, "margaret": {"ps": 1}},
+    )
+    f.run()
+    own, theirs = of(f, "test.rolled")
+    assert own.modifiers["ps"] == 10 and theirs.modifiers["ps"] == 10
+    assert theirs.chance == 50 + 25 + 10
+    assert not of(f, "combatant.disengaged")  # her Mr 65 beats his 60

@@ -393,3 +393,26 @@ class KeptAtDistance(Event):
             "close": "comes close but must wait for its next action to attack",
         }
         return f"{self.actor} {what.get(self.outcome, self.outcome)} ({self.keeper} keeps)"
+
+
+@attrs.frozen
+class StanceChanged(Event):
+    """A fighter's standing choice about disengages (seed 004, "Se désengager"): whether
+    it opposes an opponent's, and the PS it spends on each opposition roll."""
+
+    TYPE: ClassVar[str] = "stance.changed"
+
+    oppose_disengage: bool
+    ps_bonus: int
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        status = state.combatants[self.actor].status
+        status.oppose_disengage = self.oppose_disengage
+        status.oppose_bonus = self.ps_bonus
+
+    def describe(self) -> str:
+        if not self.oppose_disengage:
+            return f"{self.actor} lets opponents disengage"
+        spend = f", spending {self.ps_bonus} PS" if self.ps_bonus else ""
+        return f"{self.actor} opposes opponents' disengages{spend}"

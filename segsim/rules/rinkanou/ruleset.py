@@ -32,6 +32,7 @@ from segsim.rules.rinkanou.events import (
     CommandPointsChanged,
     HandsChanged,
     SituationChanged,
+    StanceChanged,
     SurpriseMalus,
     TestRolled,
     WeaponState,
@@ -90,6 +91,7 @@ KINDS: Mapping[str, Kind] = {
     "regrip": Kind("hands", False, frozenset({"item"})),
     "pick_up": Kind("hands", False),
     "keep": Kind("hands", False),
+    "stance": Kind("stance", False, frozenset({"oppose_disengage", "ps_bonus"})),
 }
 """Action kinds: the channel each occupies (one action per channel), whether it rolls."""
 
@@ -138,6 +140,8 @@ class Status:
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
     difficulties: dict[int, int] = attrs.field(factory=dict)  # action id -> its roll's
     lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
+    oppose_disengage: bool = True  # whether it opposes an opponent's disengage
+    oppose_bonus: int = 0  # PS it spends on each such opposition roll
 
 
 class RinKaNou(BaseRuleset):
@@ -225,6 +229,8 @@ class RinKaNou(BaseRuleset):
                 if loc not in names:
                     raise node.error("cover", f"unknown hit location {loc!r}")
             setup["cover"] = list(cover)
+        if node.has("oppose_disengage"):
+            setup["oppose_disengage"] = node.value("oppose_disengage", bool)
         if node.has("engage"):
             engage = node.value("engage", list)
             if not engage or not all(isinstance(x, str) for x in engage):
@@ -263,6 +269,8 @@ class RinKaNou(BaseRuleset):
             events.append(HandsChanged(t, c.id, wielding, bool(setup.get("loaded")), "held", False))
         if setup.get("command_points"):
             events.append(CommandPointsChanged(t, c.id, int(setup["command_points"]), "position"))
+        if setup.get("oppose_disengage") is False:
+            events.append(StanceChanged(t, c.id, False, 0))
         malus = 0
         if setup.get("surprised"):
             mods = {
@@ -898,6 +906,25 @@ class RinKaNou(BaseRuleset):
         # Continuous like waiting (seed 004): it lasts until the fighter does something else.
         return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
 
+    def _plan_stance(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        """A fighter's standing choices, unseen by others: whether it opposes an
+        opponent's disengage (seed 004, "Se désengager": only "s'il ne veut pas laisser
+        le personnage s'échapper") and the PS it spends on that roll. A glance-long
+        decision in a channel of its own; it holds from the next segment on."""
+        oppose = d.params.get("oppose_disengage", c.status.oppose_disengage)
+        if not isinstance(oppose, bool):
+            raise IllegalDeclaration(f"oppose_disengage is true or false, not {oppose!r}")
+        bonus = d.params.get("ps_bonus", 0)
+        if not isinstance(bonus, int) or isinstance(bonus, bool) or bonus < 0:
+            raise IllegalDeclaration(
+                f"ps_bonus is a whole number of PS, not {bonus!r}",
+                rule=f"{SEED}, Se désengager",
+            )
+        params = {"oppose_disengage": oppose, "ps_bonus": bonus}
+        return ActionSpec("stance", 1, "stance", visible=False, params=params)
+
     def _opponent(self, state: FightState, c: Combatant, target: str | None, what: str) -> str:
         if target is None:
             raise IllegalDeclaration(f"{what} needs a target")
@@ -957,6 +984,7 @@ class RinKaNou(BaseRuleset):
             weapon_pr=st.weapon_pr,
             shield_pr=st.shield_pr,
             disengaged=st.disengaged,
+            oppose_disengage=st.oppose_disengage,
             command_points=st.command_points,
             wielding=st.wielding,
             loaded=st.loaded,

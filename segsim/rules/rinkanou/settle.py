@@ -25,6 +25,7 @@ from segsim.rules.rinkanou.events import (
     GearDamaged,
     IntentRead,
     SituationChanged,
+    StanceChanged,
     SurpriseMalus,
     TestRolled,
     WeaponState,
@@ -33,7 +34,7 @@ from segsim.rules.rinkanou.events import (
 )
 from segsim.rules.rinkanou.roll import TestResult, roll_test, simultaneous_malus, tens
 from segsim.rules.rinkanou.ruleset import within
-from segsim.rules.rinkanou.situation import PSUse
+from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.state import Combatant, FightState
 
 if TYPE_CHECKING:
@@ -129,6 +130,7 @@ class Settlement:
             "draw": lambda a: manoeuvres.hands(self, a),
             "regrip": lambda a: manoeuvres.hands(self, a),
             "pick_up": lambda a: manoeuvres.hands(self, a),
+            "stance": self.stance,
         }
         for action in self.batch:
             if action.kind in SITUATION_KINDS:
@@ -511,42 +513,70 @@ class Settlement:
 
     def disengage(self, action: Action) -> None:
         """Se désengager: Combat + Souplesse opposed, active against active, by every
-        opponent that has the fighter within its reach; +50 % just after a dodge."""
+        opponent that has the fighter within its reach and will not let it go (its
+        stance); +50 % just after a dodge. Nobody opposing, it breaks away unrolled."""
         c = self.fighter(action.actor)
         sheet: Sheet = c.sheet
-        mods = {
-            "combat": sheet.skill("combat"),
-            "agility": sheet.characteristic("agility"),
-            "ps": self.use(action).chance,
-        }
-        if any(
-            a.kind == "dodge" and not a.cancelled and a.last == action.start - 1 for a in c.recent
-        ):
-            mods["after a dodge"] = DISENGAGE_AFTER_DODGE
-        own = self.test(action, "disengage", mods)
         self.moved(c)
-        opposers = [
+        near = [
             o
             for o in self.state.near(c.position, max(self.tables.reach.values()) + 0.01)
             if o.side != c.side
             and o.id not in self.out
             and within(o.position, c.position, self.rules.reach(o.sheet))
         ]
-        won = own.success
-        for o in opposers:
-            osheet: Sheet = o.sheet
-            mods = {"combat": osheet.skill("combat"), "agility": osheet.characteristic("agility")}
-            theirs = self.opposing_test(o, "oppose disengage", mods)
-            if theirs.success and (not own.success or theirs.mr >= own.mr):
-                won = False
+        opposers = [o for o in near if o.status.oppose_disengage]
+        won = True
+        if opposers:
+            mods = {
+                "combat": sheet.skill("combat"),
+                "agility": sheet.characteristic("agility"),
+                "ps": self.use(action).chance,
+            }
+            if any(
+                a.kind == "dodge" and not a.cancelled and a.last == action.start - 1
+                for a in c.recent
+            ):
+                mods["after a dodge"] = DISENGAGE_AFTER_DODGE
+            own = self.test(action, "disengage", mods)
+            won = own.success
+            for o in opposers:
+                theirs = self.opposing_test(o, "oppose disengage", self.opposition(o, c))
+                if theirs.success and (not own.success or theirs.mr >= own.mr):
+                    won = False
+        else:
+            self.results.setdefault(c.id, []).append(None)  # resolved without a roll
         if not won:
             return
         self.events.append(Disengaged(self.segment, c.id))
-        if opposers:
-            nearest = min(opposers, key=lambda o: math.dist(o.position, c.position))
-            gap = max(self.rules.reach(o.sheet) for o in opposers) + 0.5
+        if near:
+            nearest = min(near, key=lambda o: math.dist(o.position, c.position))
+            gap = max(self.rules.reach(o.sheet) for o in near) + 0.5
             x, y = _away(nearest.position, c.position, gap)
             self.events.append(Moved(self.segment, c.id, x, y))
+
+    def opposition(self, o: Combatant, c: Combatant) -> dict[str, int]:
+        """An opponent's roll against ``c``'s disengage: Combat + Souplesse and the PS its
+        stance spends, as far as its score against ``c`` allows; a negative score against
+        ``c`` weighs as the -10 % a point that buys it back (seed 004, "Se désengager")."""
+        osheet: Sheet = o.sheet
+        usable = self.rules.usable_ps(self.state, o, c.id)
+        ps = min(o.status.oppose_bonus, usable) if usable > 0 else usable
+        return {
+            "combat": osheet.skill("combat"),
+            "agility": osheet.characteristic("agility"),
+            "ps": PS_PERCENT * ps,
+        }
+
+    def stance(self, action: Action) -> None:
+        self.events.append(
+            StanceChanged(
+                self.segment,
+                action.actor,
+                bool(action.params["oppose_disengage"]),
+                int(action.params["ps_bonus"]),
+            )
+        )
 
     def move(self, action: Action) -> None:
         """Se déplacer: movement / 10 metres a segment walking, times the run factor

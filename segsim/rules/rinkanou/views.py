@@ -73,6 +73,7 @@ class SelfView:
     grip: str
     shield_aside: bool
     actions: tuple[Action, ...]
+    oppose_disengage: bool = True  # its stance: it opposes an opponent's disengage
     _foe: Callable[[], str | None] = attrs.field(
         default=lambda: None, eq=False, repr=False, alias="foe"
     )
