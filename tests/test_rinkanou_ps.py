@@ -62,15 +62,8 @@ def test_amadeus_parries_with_his_two_points_and_gets_a_score_from_his_parry() -
 def test_a_fighter_in_the_middle_of_an_action_keeps_its_points() -> None:
     f = amadeus_and_walter({2: declare("reposition")}, [40, 15, 50])
     f.run()
-    # At segment 5 Amadeus is repositioning (2..6): no reset, he keeps his 2 points, but
-    # Walter, who just resolved, is no longer taken into account (seed 004, "En mêlée");
-    # his own result comes at 6.
-    assert ps_events(f, "amadeus") == [
-        (0, 2, "start"),
-        (5, 2, "engaged"),
-        (6, (80 - 50) // 20, "result"),
-    ]
-    assert of(f, "ps.changed", actor="amadeus")[1].engaged == ()
+    # At segment 5 Amadeus is repositioning (2..6): no reset; his own result comes at 6.
+    assert ps_events(f, "amadeus") == [(0, 2, "start"), (6, (80 - 50) // 20, "result")]
 
 
 def test_a_cancelled_action_counts_as_resolved() -> None:
@@ -79,9 +72,8 @@ def test_a_cancelled_action_counts_as_resolved() -> None:
     f = amadeus_and_walter(cancel, [40, 15])
     f.run()
     assert (4, 0, "result") in ps_events(f, "amadeus")
-    # Walter was striking (3..5) when Amadeus resolved: he keeps his point (Amadeus is no
-    # longer taken into account).
-    assert ps_events(f, "walter")[:3] == [(0, 1, "start"), (4, 1, "engaged"), (5, 1, "result")]
+    # Walter was striking (3..5) when Amadeus resolved: he keeps his point.
+    assert ps_events(f, "walter")[:2] == [(0, 1, "start"), (5, 1, "result")]
 
 
 # ------------------------------------------------------------------ scores

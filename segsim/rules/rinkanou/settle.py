@@ -687,10 +687,12 @@ class Settlement:
                 continue  # nothing changed for it
             remaining = tuple(x for x in status.engaged if x not in done)
             busy = any(not a.continuous for a in c.actions)
-            if remaining or busy:
+            if busy and not remaining:
+                continue  # "En duel": it finishes its action, its score as it is
+            if remaining:
                 # An opponent taken into account who resolves is at once no longer taken
-                # into account ("En mêlée"); in the middle of an action the fighter keeps
-                # its score ("En duel") but can use it only against those left.
+                # into account ("En mêlée"), busy or not: the score serves against the
+                # others.
                 self.events.append(
                     SituationChanged(
                         self.segment, c.id, status.ps, status.ps_since, remaining, "engaged"
