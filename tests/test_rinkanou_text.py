@@ -359,17 +359,17 @@ def test_a_mild_failure_lets_him_in_but_his_attack_waits_for_his_next_action() -
     """Seed 004: with a Me not above twice his Souplesse "il devra attendre son action
     suivante pour attaquer": the blow he armed on the way in is lost."""
     approach = {0: [declare("arm"), declare("move", to=[1.5, 0.0], segments=10)]}
-    f = _spear(approach, [50])  # Me 30
+    f = _spear(approach, [50, 50])  # his move (it rolls, within the spear's reach), Me 30
     f.run()
     assert one(f, "combatant.moved").x == pytest.approx(1.5)
     assert one(f, "keep.result").outcome == "close"
     assert not f.state.combatants["robert"].status.armed
-    f = _spear({**approach, 10: declare("strike", "ottokar")}, [50])
+    f = _spear({**approach, 10: declare("strike", "ottokar")}, [50, 50])
     with pytest.raises(IllegalDeclaration, match="needs an armed blow"):
         f.run()
     # Arming again is his next action; then he strikes.
     again = {**approach, 10: declare("arm"), 13: declare("strike", "ottokar")}
-    f = _spear(again, [50, 30, 15])
+    f = _spear(again, [50, 50, 30, 15])
     f.run()
     assert one(f, "attack.resolved").result == "hit"
 
@@ -377,7 +377,7 @@ def test_a_mild_failure_lets_him_in_but_his_attack_waits_for_his_next_action() -
 def test_a_blow_being_armed_when_he_comes_close_is_lost_too() -> None:
     """Arming while walking in (the arming ends after the approach) is part of the
     attack that must wait."""
-    f = _spear({0: declare("move", to=[1.5, 0.0], segments=10), 8: declare("arm")}, [50])
+    f = _spear({0: declare("move", to=[1.5, 0.0], segments=10), 8: declare("arm")}, [50, 50])
     f.run()
     assert one(f, "keep.result").lost_arm is not None
     assert not f.state.combatants["robert"].status.armed
@@ -387,7 +387,7 @@ def test_a_blow_being_armed_when_he_comes_close_is_lost_too() -> None:
 def test_a_move_to_a_point_within_reach_is_held_off_like_any_approach() -> None:
     """Seed 004: "Chaque fois que votre ennemi cherchera à s'approcher": a successful
     keep stops him on his way, just beyond the spear's reach, wherever he was going."""
-    f = _spear({0: declare("move", to=[1.5, 1.0], segments=10)}, [5])
+    f = _spear({0: declare("move", to=[1.5, 1.0], segments=10)}, [50, 5])
     f.run()
     moved = one(f, "combatant.moved")
     assert (moved.x**2 + moved.y**2) ** 0.5 == pytest.approx(2.6, abs=1e-5)
@@ -445,3 +445,63 @@ def test_situation_points_serve_both_sides_of_a_disengage() -> None:
     assert own.modifiers["ps"] == 10 and theirs.modifiers["ps"] == 10
     assert theirs.chance == 50 + 25 + 10
     assert not of(f, "combatant.disengaged")  # her Mr 65 beats his 60
+
+
+# ------------------------------------------------------------------ 6. moving in a fight
+
+
+def test_a_move_within_an_opponents_reach_rolls_and_recomputes_situation_points() -> None:
+    """Seed 004, "Points de situation": the score is recomputed whenever a fighter
+    resolves a combat action, "mouvement" included; "Achat de points de situation": the
+    current score counts to resolve a move, "ce qui implique de racheter d'éventuels PS
+    négatifs". Combat is the skill of moves in a fight ("Compétences de combat")."""
+    step = {0: declare("move", to=[0.3, 0.0])}
+    f = fight({"robert": step, "margaret": {}}, [50], setup={"robert": {"ps": -1}})
+    with pytest.raises(IllegalDeclaration, match="buy the deficit back"):
+        f.run()
+    step = {0: declare("move", to=[0.3, 0.0], ps={"malus": 1})}
+    f = fight({"robert": step, "margaret": {}}, [50], setup={"robert": {"ps": -1}})
+    f.run()
+    test = one(f, "test.rolled", test="move")
+    assert test.modifiers == {"combat": 50, "agility": 30, "ps": -10}
+    assert test.chance == 70 and test.margin == 20
+    changed = of(f, "ps.changed", actor="robert")[-1]
+    assert (changed.t, changed.ps, changed.reason) == (0, 20 // 20, "result")
+    assert one(f, "combatant.moved").x == pytest.approx(0.15)
+
+
+def test_walking_up_into_reach_rolls_too_but_a_move_far_from_everyone_does_not() -> None:
+    far = {"robert": (0.0, 0.0), "margaret": (5.0, 0.0)}
+    run_in = {0: declare("move", toward="margaret", pace="run", segments=8)}
+    f = fight({"robert": run_in, "margaret": {}}, [50], positions=far)
+    f.run()
+    assert one(f, "test.rolled", test="move").t == 7
+    walk = {0: declare("move", toward="margaret", segments=5)}
+    f = fight({"robert": walk, "margaret": {}}, [], positions=far)
+    f.run()
+    assert not of(f, "test.rolled") and not of(f, "ps.changed")
+
+
+def test_the_option_move_roll_false_keeps_moves_silent() -> None:
+    step = {0: declare("move", to=[0.3, 0.0])}
+    f = fight(
+        {"robert": step, "margaret": {}},
+        [],
+        setup={"robert": {"ps": -1}},
+        ruleset_options={"move_roll": False},
+    )
+    f.run()
+    assert not of(f, "test.rolled")
+    assert RinKaNou(move_roll=False).options["move_roll"] is False
+
+
+def test_a_move_out_of_reach_refuses_spends_and_drops_a_moot_buy_back() -> None:
+    far = {"robert": (0.0, 0.0), "margaret": (5.0, 0.0)}
+    walk = {0: declare("move", toward="margaret", segments=5, ps={"malus": 1})}
+    f = fight({"robert": walk, "margaret": {}}, [], positions=far, setup={"robert": {"ps": -1}})
+    f.run()
+    assert "ps" not in one(f, "action.declared", kind="move").params
+    walk = {0: declare("move", toward="margaret", segments=5, ps={"bonus": 1})}
+    f = fight({"robert": walk, "margaret": {}}, [], positions=far, setup={"robert": {"ps": 2}})
+    with pytest.raises(IllegalDeclaration, match="no roll"):
+        f.run()

@@ -38,7 +38,7 @@ from segsim.rules.rinkanou.events import (
     WeaponState,
 )
 from segsim.rules.rinkanou.roll import difficulty_value, roll_test
-from segsim.rules.rinkanou.situation import NO_PS, PSUse, parse_ps
+from segsim.rules.rinkanou.situation import NO_PS, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import MOTION, OtherView, SeenAction, SelfView
 from segsim.state import Combatant, FightState
 
@@ -63,6 +63,31 @@ def within(a: tuple[float, float], b: tuple[float, float], reach: float) -> bool
     return math.dist(a, b) <= reach + REACH_TOLERANCE
 
 
+def toward_point(
+    start: tuple[float, float], goal: tuple[float, float], budget: float, stop: float
+) -> tuple[float, float]:
+    """Move from ``start`` toward ``goal`` by at most ``budget``, halting ``stop`` short."""
+    distance = math.dist(start, goal)
+    travel = min(budget, max(0.0, distance - stop))
+    if distance == 0 or travel <= 0:
+        return start
+    f = travel / distance
+    return (
+        round(start[0] + (goal[0] - start[0]) * f, 6),
+        round(start[1] + (goal[1] - start[1]) * f, 6),
+    )
+
+
+SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
+"""Actions whose resolution recomputes situation points; a move does when it rolls."""
+
+
+def recomputes(action: Action | ActionSpec) -> bool:
+    """Whether resolving ``action`` recomputes its fighter's situation points (seed 004,
+    "Points de situation": attack, parry, dodge, movement...)."""
+    return action.kind in SITUATION_KINDS or (action.kind == "move" and action.rolled)
+
+
 @attrs.frozen
 class Kind:
     """An action kind: the channel it occupies, whether it rolls, what it accepts."""
@@ -83,7 +108,7 @@ KINDS: Mapping[str, Kind] = {
     "dodge": Kind("legs", True, _ACT | {"pc"}, situation=True),
     "reposition": Kind("legs", True, _ACT, situation=True),
     "disengage": Kind("legs", True, _ACT, situation=True),
-    "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"})),
+    "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"}) | _ACT),
     "read": Kind("eyes", True, frozenset({"action_id", "difficulty", "pc"})),
     "ready": Kind("hands", False, frozenset({"pc"})),
     "shoot": Kind("hands", True, frozenset({"shot", "difficulty", "pc", "disarm"})),
@@ -152,7 +177,8 @@ class RinKaNou(BaseRuleset):
     start of the fight for every fighter whose setup does not fix its PS; ``awareness``
     (metres, default: the whole field) is how far a fighter sees others act, which keeps
     battles of thousands as cheap per action as a duel; ``size_table`` ("contest", or
-    "parry") says how the parry's size table reads (see the rules page, "Size table").
+    "parry") says how the parry's size table reads (see the rules page, "Size table");
+    ``move_roll`` (true) makes a move within an opponent's reach roll and recompute PS.
     """
 
     name: ClassVar[str] = "rinkanou"
@@ -166,6 +192,7 @@ class RinKaNou(BaseRuleset):
         start_roll: bool = True,
         awareness: float | None = None,
         size_table: str = "contest",
+        move_roll: bool = True,
         content: Content | None = None,
     ) -> None:
         if ps_divisor not in (10, 20):
@@ -185,12 +212,17 @@ class RinKaNou(BaseRuleset):
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
+        if not isinstance(move_roll, bool):
+            raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         self.size_table = size_table
+        self.move_roll = move_roll
         options: dict[str, Any] = {"ps_divisor": ps_divisor, "start_roll": start_roll}
         if awareness is not None:
             options["awareness"] = self.awareness
         if size_table != "contest":  # defaults stay out of the header: older records match
             options["size_table"] = size_table
+        if not move_roll:
+            options["move_roll"] = False
         self.options: Mapping[str, Any] = options
 
     # ------------------------------------------------------------ sheets and setup
@@ -453,6 +485,7 @@ class RinKaNou(BaseRuleset):
             )
         planner = getattr(self, f"_plan_{name}")
         spec: ActionSpec = planner(state, c, declaration, segment)
+        situational = kind.situation or recomputes(spec)
         if "pc" in params:
             if "ps" in params:
                 raise IllegalDeclaration(
@@ -460,9 +493,9 @@ class RinKaNou(BaseRuleset):
                     rule=f"{SEED}, Points de commandement",
                 )
             spec = self._with_pc(c, spec, declaration, planned)
-        elif kind.situation or "ps" in params:
+        elif situational or ("ps" in params and spec.kind != "move"):
             spec = self._with_ps(state, c, spec, declaration, planned)
-        if kind.situation or "engage" in params:
+        if situational or "engage" in params:
             spec = attrs.evolve(
                 spec, params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
             )
@@ -755,7 +788,57 @@ class RinKaNou(BaseRuleset):
                 raise IllegalDeclaration(f"stop_at is a distance in metres, not {stop!r}")
             params["stop_at"] = float(stop)
         # "Se déplacer" is multipliable: n segments declared at once are one action.
-        return ActionSpec("move", segments, "legs", params=params)
+        if not (self.move_roll and self._in_reach_move(state, c, params)):
+            raw = p.get("ps") or {}
+            spends = isinstance(raw, Mapping) and any(raw.get(k) for k in SPENDS)
+            if "difficulty" in p or not isinstance(raw, Mapping) or spends:
+                raise IllegalDeclaration(
+                    "a move out of every opponent's reach has no roll: no difficulty, no "
+                    "PS to spend",
+                    rule=f"{SEED}, Mouvement (Se déplacer)",
+                )
+            # A buy-back offered for it is moot (nothing to buy back): it is dropped, so a
+            # policy need not guess whether its move will roll.
+            return ActionSpec("move", segments, "legs", params=params)
+        # Within an opponent's reach it is a combat action: Combat + Souplesse, and it
+        # recomputes situation points (seed 004, "Points de situation").
+        difficulty = difficulty_value(p.get("difficulty", 0))
+        target = params.get("toward")
+        return ActionSpec(
+            "move",
+            segments,
+            "legs",
+            target if target is not None and self._is_opponent(state, c, target) else None,
+            True,
+            difficulty,
+            params={**params, **self._common(d)},
+        )
+
+    def _in_reach_move(self, state: FightState, c: Combatant, params: Mapping[str, Any]) -> bool:
+        """Whether a move starts or (as planned now) ends within an opponent's reach."""
+        per_segment = c.sheet.movement / 10 * (c.sheet.run_factor if params["pace"] == "run" else 1)
+        budget = per_segment * int(params["segments"])
+        if "to" in params:
+            goal = (float(params["to"][0]), float(params["to"][1]))
+            stop = 0.0
+        else:
+            goal = state.combatants[params["toward"]].position
+            stop = float(params["stop_at"])
+        end = toward_point(c.position, goal, budget, stop)
+        longest = max(self.content.tables.reach.values())
+        for spot in (c.position, end):
+            for o in state.near(spot, longest + REACH_TOLERANCE):
+                if (
+                    o.side != c.side
+                    and within(o.position, spot, self.reach(o.sheet))
+                    and (self.awareness is None or within(o.position, c.position, self.awareness))
+                ):
+                    return True  # an opponent it sees (with ``awareness``) has it in reach
+        return False
+
+    def _is_opponent(self, state: FightState, c: Combatant, cid: str) -> bool:
+        other = state.combatants.get(cid)
+        return other is not None and other.side != c.side
 
     def _plan_read(
         self, state: FightState, c: Combatant, d: Declaration, segment: int

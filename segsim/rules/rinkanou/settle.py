@@ -33,7 +33,7 @@ from segsim.rules.rinkanou.events import (
     imposed_difficulty,
 )
 from segsim.rules.rinkanou.roll import TestResult, roll_test, simultaneous_malus, tens
-from segsim.rules.rinkanou.ruleset import within
+from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.state import Combatant, FightState
 
@@ -47,7 +47,6 @@ READ_BASE = -70  # extrêmement difficile (seed 004, "Échelonnement des actions
 READ_PER_SEGMENT = 20
 DISENGAGE_AFTER_DODGE = 50  # immanquable
 PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone else
-SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
 
 
 def ps_from_result(result: TestResult, divisor: int) -> int:
@@ -133,7 +132,7 @@ class Settlement:
             "stance": self.stance,
         }
         for action in self.batch:
-            if action.kind in SITUATION_KINDS:
+            if recomputes(action):
                 self.engage[action.actor] = tuple(action.params.get("engage", ()))
             if action.id in self.used:
                 continue
@@ -188,7 +187,7 @@ class Settlement:
         self.events.append(TestRolled.of(self.segment, actor, action.id, name, result, mods))
         if "surprise" in mods:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
-        if action.kind in SITUATION_KINDS:
+        if recomputes(action):
             self.results.setdefault(actor, []).append(result)
         return result
 
@@ -247,7 +246,7 @@ class Settlement:
             action.kind == "parry" and action.params.get("with") != "shield"
         ):
             self.events.append(WeaponState(self.segment, action.actor, False, False))
-        if action.kind in SITUATION_KINDS:
+        if recomputes(action):
             self.results.setdefault(action.actor, []).append(None)
 
     def strike(self, action: Action) -> None:
@@ -583,6 +582,13 @@ class Settlement:
         running; ``segments`` of it declared at once as one action."""
         c = self.fighter(action.actor)
         sheet: Sheet = c.sheet
+        if action.rolled:  # within an opponent's reach: Combat + Souplesse
+            mods = {
+                "combat": sheet.skill("combat"),
+                "agility": sheet.characteristic("agility"),
+                "ps": self.use(action).chance,
+            }
+            self.test(action, "move", mods)
         pace = action.params.get("pace", "walk")
         per_segment = sheet.movement / 10 * (sheet.run_factor if pace == "run" else 1.0)
         budget = per_segment * int(action.params.get("segments", 1))
@@ -593,7 +599,7 @@ class Settlement:
             other = self.fighter(str(action.params["toward"]))
             goal = other.position
             stop = float(action.params.get("stop_at", 0.0))
-        dest = _toward(c.position, (float(goal[0]), float(goal[1])), budget, stop)
+        dest = toward_point(c.position, (float(goal[0]), float(goal[1])), budget, stop)
         x, y = self.free_spot(c, manoeuvres.keep_off(self, c, c.position, dest))
         if (x, y) != c.position:
             self.events.append(Moved(self.segment, c.id, x, y))
@@ -700,21 +706,6 @@ class Settlement:
                 )
             else:
                 self.events.append(SituationChanged(self.segment, c.id, 0, since, (), "reset"))
-
-
-def _toward(
-    start: tuple[float, float], goal: tuple[float, float], budget: float, stop: float
-) -> tuple[float, float]:
-    """Move from ``start`` toward ``goal`` by at most ``budget``, halting ``stop`` short."""
-    distance = math.dist(start, goal)
-    travel = min(budget, max(0.0, distance - stop))
-    if distance == 0 or travel <= 0:
-        return start
-    f = travel / distance
-    return (
-        round(start[0] + (goal[0] - start[0]) * f, 6),
-        round(start[1] + (goal[1] - start[1]) * f, 6),
-    )
 
 
 def _away(
