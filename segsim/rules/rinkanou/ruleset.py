@@ -216,13 +216,14 @@ class RinKaNou(BaseRuleset):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         self.size_table = size_table
         self.move_roll = move_roll
-        options: dict[str, Any] = {"ps_divisor": ps_divisor, "start_roll": start_roll}
+        options: dict[str, Any] = {
+            "ps_divisor": ps_divisor,
+            "start_roll": start_roll,
+            "size_table": size_table,
+            "move_roll": move_roll,
+        }
         if awareness is not None:
             options["awareness"] = self.awareness
-        if size_table != "contest":  # defaults stay out of the header: older records match
-            options["size_table"] = size_table
-        if not move_roll:
-            options["move_roll"] = False
         self.options: Mapping[str, Any] = options
 
     # ------------------------------------------------------------ sheets and setup
