@@ -39,7 +39,7 @@ from segsim.rules.rinkanou.events import (
 )
 from segsim.rules.rinkanou.roll import difficulty_value, roll_test
 from segsim.rules.rinkanou.situation import NO_PS, SPENDS, PSUse, parse_ps
-from segsim.rules.rinkanou.views import MOTION, OtherView, SeenAction, SelfView
+from segsim.rules.rinkanou.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
 SEED = "seed 004"
@@ -1046,69 +1046,38 @@ class RinKaNou(BaseRuleset):
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
-        st: Status = c.status
-        near = state.near(c.position, self.awareness)
-        opponents = [o for o in near if o.side != c.side]
-        me = SelfView(
-            id=c.id,
-            side=c.side,
-            position=c.position,
-            sheet=c.sheet,
-            reach=self.reach(c.sheet),
-            armed=st.armed,
-            must_lock=st.must_lock,
-            ps=st.ps,
-            usable_ps=self.usable_ps(state, c, None),
-            engaged=st.engaged,
-            ps_against=self._ps_against(state, c, opponents),
-            wounds=st.wounds,
-            wound_level=st.wound_level,
-            wound_malus=st.wound_malus,
-            surprise_malus=st.surprise_malus,
-            weapon_pr=st.weapon_pr,
-            shield_pr=st.shield_pr,
-            disengaged=st.disengaged,
-            oppose_disengage=st.oppose_disengage,
-            command_points=st.command_points,
-            wielding=st.wielding,
-            loaded=st.loaded,
-            grip=st.grip,
-            shield_aside=st.shield_aside,
-            actions=tuple(c.actions),
-            foe=lambda: next(iter(self._nearest(state, c, opponents, 1)), None),
-        )
-        others = tuple(self._view(state, o, st.revealed) for o in near if o.id != cid)
-        cache: list[tuple[DeclarationLike, ...]] = []
+        revealed = c.status.revealed
+        near: list[Combatant] | None = None
+
+        def seen() -> list[Combatant]:
+            nonlocal near
+            if near is None:
+                near = state.near(c.position, self.awareness)
+            return near
+
+        def opponents() -> list[Combatant]:
+            return [o for o in seen() if o.side != c.side]
+
+        def others() -> tuple[OtherView, ...]:
+            return tuple(
+                OtherView(state, segment, self, o, revealed) for o in seen() if o.id != cid
+            )
+
+        def other(oid: str) -> OtherView | None:
+            o = state.combatants.get(oid)
+            if o is None or oid == cid or not o.in_fight:
+                return None
+            if self.awareness is not None and math.dist(c.position, o.position) > self.awareness:
+                return None
+            return OtherView(state, segment, self, o, revealed)
 
         def legal() -> tuple[DeclarationLike, ...]:
-            if not cache:
-                cache.append(self._legal(state, cid, segment))
-            return cache[0]
+            return self._legal(state, cid, segment)
 
-        return Observation(segment, cid, must_act, me, others, legal=legal)
-
-    def _view(
-        self,
-        state: FightState,
-        o: Combatant,
-        revealed: Mapping[int, tuple[str, str | None, int | None]],
-    ) -> OtherView:
-        """What others see of ``o``; shared by every observer of one state who has read
-        none of its actions (views are built once per state change, not per observer)."""
-        personal = bool(revealed) and any(a.id in revealed for a in o.actions)
-        cache: _ViewCache | None = state.extra.get("views")
-        if cache is None or cache.version != state.version:
-            cache = _ViewCache(state.version)
-            for a in state.autonomous.values():
-                cache.flying.setdefault(a.actor, []).append(a)
-            state.extra["views"] = cache
-        flying = cache.flying.get(o.id, [])
-        if personal:
-            return _public_view(o, revealed, self.reach(o.sheet), flying)
-        view = cache.views.get(o.id)
-        if view is None:
-            view = cache.views[o.id] = _public_view(o, {}, self.reach(o.sheet), flying)
-        return view
+        me = SelfView(state, segment, self, c, opponents)
+        return Observation(
+            segment, cid, must_act, me, others, legal=legal, other=other, state=state
+        )
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
@@ -1138,15 +1107,6 @@ class RinKaNou(BaseRuleset):
         return tuple(out)
 
 
-@attrs.define
-class _ViewCache:
-    """Public views of one state (``version``), shared by all who observe it."""
-
-    version: int
-    views: dict[str, OtherView] = attrs.field(factory=dict)
-    flying: dict[str, list[Action]] = attrs.field(factory=dict)
-
-
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
     """The ``count`` nearest opponents in the fight (ties: the order of the fight)."""
     return state.nearest_opponents(cid, count)
@@ -1160,37 +1120,3 @@ def _test_event(
     segment: int, actor: str, action: int | None, name: str, result: Any, mods: Mapping[str, int]
 ) -> TestRolled:
     return TestRolled.of(segment, actor, action, name, result, mods)
-
-
-def _public_view(
-    o: Combatant,
-    revealed: Mapping[int, tuple[str, str | None, int | None]],
-    reach: float,
-    flying: Sequence[Action],
-) -> OtherView:
-    seen = []
-    hidden = bool(o.setup.get("hidden", False))
-    for a in [*o.actions, *flying]:
-        if not a.visible or hidden:
-            continue
-        motion = MOTION.get(a.kind, "")
-        if a.public:
-            seen.append(SeenAction(a.id, a.start, motion, a.kind, a.target, a.last))
-        elif a.id in revealed:
-            kind, target, ends_in = revealed[a.id]
-            seen.append(SeenAction(a.id, a.start, motion, kind, target, ends_in))
-        else:
-            seen.append(SeenAction(a.id, a.start, motion))
-    return OtherView(
-        id=o.id,
-        side=o.side,
-        position=o.position,
-        weapon=o.sheet.weapon,
-        reach=reach,
-        has_shield=o.sheet.shield is not None,
-        armed=o.status.armed,
-        wound_level=o.status.wound_level,
-        actions=tuple(seen),
-        wielding=o.status.wielding,
-        grip=o.status.grip,
-    )
