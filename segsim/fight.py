@@ -56,7 +56,9 @@ DECIDE = EventPriority(4)
 LIMIT = EventPriority(5)
 
 RECORD_FORMAT = "segsim-record"
-RECORD_VERSION = "1.0"
+RECORD_VERSION = "2.0"
+"""2.0: RinKaNou reads seed 004 anew (moves in reach roll, keep at distance, reads,
+disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
 

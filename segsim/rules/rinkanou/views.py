@@ -162,6 +162,11 @@ class SelfView(LiveView):
         return self._st.loaded
 
     @live
+    def oppose_disengage(self) -> bool:
+        """Its stance: whether it opposes an opponent's disengage (seed 004)."""
+        return self._st.oppose_disengage
+
+    @live
     def grip(self) -> str:
         return self._st.grip
 
