@@ -320,3 +320,28 @@ def test_a_rupture_fight_script_plays_through_the_rules_and_replays(tmp_path: Pa
     assert (over.t, over.actor, over.domain, over.value) == (30, "lout", "mental", 4)
     assert fight.outcome is not None and fight.outcome.winner == "company"
     assert replay(fight_record(fight)).identical
+
+
+# ---------------------------------------------------------------- the rules page
+
+
+def test_the_rules_pages_python_blocks_and_commands_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import re
+    import shlex
+
+    text = (ROOT / "docs/rules/rupture.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/rules/rupture.md", "exec"), {})
+    commands = [
+        line for block in re.findall(r"```sh\n(.*?)```", text, re.S) for line in block.splitlines()
+    ]
+    assert commands
+    for line in commands:
+        argv = shlex.split(line, comments=True)
+        assert argv[0] == "segsim"
+        assert main(argv[1:]) == 0, line
+    assert "fight ends" in capsys.readouterr().out
