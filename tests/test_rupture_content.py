@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -345,3 +346,41 @@ def test_the_rules_pages_python_blocks_and_commands_run(
         assert argv[0] == "segsim"
         assert main(argv[1:]) == 0, line
     assert "fight ends" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- rule lists
+
+
+@pytest.mark.parametrize("defend_from", [2, 4])
+def test_the_stalwart_rule_list_defends_against_attacks_worth_enough(defend_from: int) -> None:
+    from segsim.policies import load_rule_list
+
+    scenario = load_scenario(EXAMPLES / "rupture_brawl.toml")
+    path = ROOT / "examples/policies/rupture_stalwart.toml"
+    locals_ = [c.id for c in scenario.combatants if c.side == "locals"]
+    policies = {cid: load_rule_list(path, defend_from=defend_from) for cid in locals_}
+    fight = scenario.fight(3, policies=policies)
+    fight.run()
+    defended = {
+        (e.t, e.actor, e.target)
+        for e in fight.history
+        if e.TYPE == "action.declared" and e.kind == "defend"
+    }
+    # One rule answers one attack: the strongest rolled against the fighter (the first
+    # rolled among equals), if the fighter is still standing when it may answer.
+    out = {(e.t, e.actor) for e in fight.history if e.TYPE == "combatant.out"}
+    rolled: dict[tuple[int, str], Any] = {}
+    for e in fight.history:
+        if e.TYPE == "rupture.attack" and e.success and e.target in locals_:
+            best = rolled.get((e.t, e.target))
+            if best is None or e.value > best.value:
+                rolled[(e.t, e.target)] = e
+    answered = 0
+    for (t, target), e in rolled.items():
+        if (t, target) in out:
+            continue
+        expected = e.value >= defend_from
+        assert ((t + 1, target, e.actor) in defended) is expected, (t, e.value)
+        answered += expected
+    assert answered
+    assert replay(fight_record(fight)).identical

@@ -169,6 +169,11 @@ class BlowSettled(Event):
     effort: int
     stress: int
 
+    @property
+    def damage(self) -> int:
+        """What got through (effort lost and stress taken): what sweeps count as damage."""
+        return self.effort_lost + self.stress_taken
+
     def apply(self, state: FightState) -> None:
         status = _status(state, self.actor)
         status.effort = self.effort
@@ -205,6 +210,11 @@ class Overflowed(Event):
     stress: int
     wound: bool
     effect: str  # "", "out of the fight", "dead"
+
+    @property
+    def damage(self) -> int:
+        """The overflow's stress, on top of the blow's (what sweeps count as damage)."""
+        return self.value
 
     def apply(self, state: FightState) -> None:
         status = _status(state, self.actor)

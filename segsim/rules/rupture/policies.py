@@ -10,12 +10,17 @@ free defence (it costs nothing: seed 002, "Se défendre"), with their best skill
   one with the best expected value against the target's threshold, prepares when
   nobody is in earshot.
 
-They are not reactive: the rules call them at their slots and when attacked.
+They are not reactive: the rules call them at their slots and when attacked. Rule lists
+(``examples/policies/rupture_stalwart.toml``) may call ``in_reach(other, kind)``,
+``margin(other, kind)`` and ``strongest()``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.policies import RuleContext, register_rule_helpers
 from segsim.policy import Observation, register_policy
 from segsim.rules.rupture.content import TARGETED, Weapon
 from segsim.rules.rupture.pool import QUALITY_FACE
@@ -132,6 +137,36 @@ class Talker(Aggressive):
         return close_in(me, targets)
 
 
+# ---------------------------------------------------------------- rule-list helpers
+
+
+def _in_reach(ctx: RuleContext, other: Any, kind: str = "attack") -> bool:
+    """Whether some weapon or manoeuvre of that kind reaches ``other``."""
+    me: SelfView = ctx.me
+    return other is not None and any(
+        me.in_reach(other, w) for w in me.sheet.weapons if w.kind == kind
+    )
+
+
+def _margin(ctx: RuleContext, other: Any, kind: str = "attack") -> float | None:
+    """The best expected attack value of that kind on ``other`` minus its threshold for
+    the domain (None when nothing of that kind reaches it)."""
+    me: SelfView = ctx.me
+    if other is None:
+        return None
+    weapon = best_means(me, other, (kind,))
+    return None if weapon is None else expected_value(me, weapon) - other.rupture[weapon.domain]
+
+
+def _strongest(ctx: RuleContext) -> Any:
+    """The attack rolled against the fighter with the highest value now (None if none)."""
+    me: SelfView = ctx.me
+    return max(me.incoming, key=lambda i: (i.value, -i.blow), default=None)
+
+
+register_rule_helpers(
+    "rupture", {"in_reach": _in_reach, "margin": _margin, "strongest": _strongest}
+)
 register_policy("rupture", "aggressive", Aggressive)
 register_policy("rupture", "breaker", Breaker)
 register_policy("rupture", "talker", Talker)
