@@ -71,3 +71,36 @@ def test_random_fights_keep_the_rules(path: Path, seed: int, own: bool) -> None:
         assert n <= sheets[cid].actions
     for c in fight.state.combatants.values():
         assert 0 <= c.status.effort <= c.status.max_effort
+
+
+def test_an_agent_sees_the_roll_against_it_and_may_answer_it() -> None:
+    """The RL environment: Rupture features and the catalogue's defend entry. Bran
+    attacks the lout at 0; when the roll is published the lout's vector carries its
+    value and its mask allows defending against Bran."""
+    from segsim.envs import parallel_env
+
+    env = parallel_env(ROOT / "examples/scenarios/rupture_surrender.toml")
+    labels = env.catalogue
+    obs, infos = env.reset(seed=2)
+    slots = len(env.possible_agents) - 1
+    for agent in env.agents:
+        assert obs[agent]["observation"].shape == (9 + 11 * slots,)
+    attack = labels.index("attack @slot0")
+    seen = False
+    for _ in range(40):
+        if not env.agents:
+            break
+        actions = dict.fromkeys(env.agents, 0)
+        if "bran" in env.agents and infos["bran"]["asked"]:
+            actions["bran"] = attack
+        lout = obs.get("lout")
+        if lout is not None and lout["observation"][8] > 0:  # an attack rolled against it
+            seen = True
+            assert lout["action_mask"][labels.index("defend @slot0")] == 1
+            assert lout["observation"][9 + 10] == lout["observation"][8]  # Bran's slot
+            actions["lout"] = labels.index("defend @slot0")
+        obs, _, _, _, infos = env.step(actions)
+    assert seen
+    fight = env.driver.fight
+    assert fight is not None
+    assert any(e.TYPE == "action.declared" and e.kind == "defend" for e in fight.history)
