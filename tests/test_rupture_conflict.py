@@ -136,7 +136,7 @@ def test_the_texts_example_a_beaten_opponent_broken_by_a_threat() -> None:
 
 def test_a_social_duel_runs_like_a_fight() -> None:
     # The countess persuades the envoy (eloquence 5, argument: Threat 1, social); the
-    # envoy answers with eloquence 4 and the Cover 1 of its own argument.
+    # envoy (effort 6) answers with eloquence 5 and the Cover 1 of its own argument.
     countess = Scripted({0: declare("persuade", "envoy"), 15: declare("persuade", "envoy")})
     envoy = Scripted({15: declare("defend", "countess", skill="eloquence"), 30: None})
     fight = arena(
@@ -146,7 +146,7 @@ def test_a_social_duel_runs_like_a_fight() -> None:
         },
         dice=[
             *[6, 5, 1, 1, 1],  # 14: 2 qualities + 1 = 3
-            *[5, 1, 1, 1],  # 15: 1 quality + Cover 1 = 2: final 1
+            *[5, 1, 1, 1, 1],  # 15: 1 quality + Cover 1 = 2: final 1
             *[6, 6, 6, 5, 1],  # 29: 4 + 1 = 5, undefended: final 5, overflow 5 - 1 = 4
         ],
         positions={"countess": (0.0, 0.0), "envoy": (3.0, 0.0)},
@@ -161,7 +161,7 @@ def test_a_social_duel_runs_like_a_fight() -> None:
     defence = one(fight, "rupture.defence")
     assert (defence.skill, defence.value, defence.cover_from) == ("eloquence", 2, "argumentation")
     blows = of_type(fight, "rupture.blow")
-    assert [(b.final, b.effort, b.stress) for b in blows] == [(1, 4, 0), (5, 0, 1)]
+    assert [(b.final, b.effort, b.stress) for b in blows] == [(1, 5, 0), (5, 0, 0)]
     over = one(fight, "rupture.overflow")
     assert (over.domain, over.nature, over.value) == ("social", "loss of face", 4)
     assert one(fight, "combatant.out").reason == "social overflow of 4"
