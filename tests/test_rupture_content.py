@@ -207,6 +207,43 @@ def test_bad_scenarios_name_the_field(
     assert err.value.line is not None and str(path) in str(err.value)
 
 
+def test_circumstances_change_a_fighters_difficulty_by_skill(tmp_path: Path) -> None:
+    """The game master's circumstances ([combatant.setup]): +1 to Bran's melee tests
+    (his attacks and his parries), none to his threats; kept in the record header."""
+    text = SCENARIO.replace(
+        'policy = "breaker"\n', 'policy = "breaker"\nsetup = { circumstances = { melee = 1 } }\n'
+    )
+    fight = load_scenario(write(tmp_path, text)).fight(4)
+    fight.run()
+    tests = [
+        (e.skill, e.difficulty)
+        for e in fight.history
+        if e.actor == "bran" and e.TYPE in ("rupture.attack", "rupture.defence")
+    ]
+    assert ("melee", 1) in tests
+    assert all(d == (1 if skill == "melee" else 0) for skill, d in tests)
+    record = fight_record(fight)
+    assert record.header["combatants"][0]["setup"] == {"circumstances": {"melee": 1}}
+    assert replay(record).identical
+
+
+@pytest.mark.parametrize(
+    ("setup", "field", "message"),
+    [
+        ("{ circumstances = { melee = 9 } }", "combatant[0].setup.circumstances.melee", "maximum"),
+        ("{ fog = true }", "combatant[0].setup.fog", "unknown field"),
+    ],
+)
+def test_bad_circumstances_name_the_field(
+    tmp_path: Path, setup: str, field: str, message: str
+) -> None:
+    text = SCENARIO.replace('policy = "breaker"\n', f'policy = "breaker"\nsetup = {setup}\n')
+    with pytest.raises(InputError) as err:
+        load_scenario(write(tmp_path, text))
+    assert err.value.field == field
+    assert message in err.value.message
+
+
 def test_the_cli_exits_2_on_a_bad_scenario(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

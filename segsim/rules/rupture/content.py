@@ -188,7 +188,7 @@ def _read_flaw(node: Node) -> Flaw:
     flaw = Flaw(
         name=node.value("name", str),
         skills=_strings(node, "skills"),
-        difficulty=node.value("difficulty", int, 1, min=-5, max=5),
+        difficulty=node.value("difficulty", int, 1, min=1, max=5),
     )
     if not flaw.skills:
         raise node.error("skills", "a flaw hampers at least one skill")

@@ -104,6 +104,19 @@ class Rupture(BaseRuleset):
     def new_status(self, sheet: Sheet) -> Status:
         return Status.of(sheet)
 
+    def load_setup(self, node: Node) -> dict[str, Any]:
+        """The game master's calls for one fighter (``[combatant.setup]``):
+        ``circumstances``, a difficulty change by skill for this fight (fog for the
+        archer, a crowd to persuade) (seed 002, "Les actions ciblées")."""
+        setup: dict[str, Any] = {}
+        if node.has("circumstances"):
+            table = node.table("circumstances")
+            setup["circumstances"] = {
+                skill: table.value(skill, int, min=-5, max=5) for skill, _ in list(table.items())
+            }
+        node.finish()
+        return setup
+
     # ------------------------------------------------------------ time
 
     def begin(self, state: FightState, dice: Dice) -> list[Event]:

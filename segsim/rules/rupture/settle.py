@@ -120,9 +120,18 @@ class Settlement:
         sheet: Sheet = self.fighter(cid).sheet
         bonus = self.bonus.get(cid, self.status(cid).bonus)
         self.bonus[cid] = 0
-        total = difficulty + sheet.difficulty(skill)
+        total = max(0, difficulty + self.difficulty(cid, skill))
         roll = roll_test(self.dice, sheet.skill(skill) + bonus, total, purpose, cid)
         return roll, bonus
+
+    def difficulty(self, cid: str, skill: str) -> int:
+        """What the fighter's flaws and the game master's circumstances add to the
+        difficulty of a test of ``skill`` (circumstances may offset flaws; a difficulty
+        never goes below 0)."""
+        c = self.fighter(cid)
+        sheet: Sheet = c.sheet
+        circumstances = c.setup.get("circumstances", {})
+        return max(0, sheet.difficulty(skill) + int(circumstances.get(skill, 0)))
 
     # -------------------------------------------------------- the segment
 
@@ -210,7 +219,7 @@ class Settlement:
         roll = roll_test(
             self.dice,
             sheet.skill(skill),
-            sheet.difficulty(skill),
+            self.difficulty(defender.id, skill),
             f"defence ({skill})",
             defender.id,
         )
