@@ -198,6 +198,9 @@ _CATALOGUES: dict[str, Callable[[int], Catalogue]] = {
         ["pass", "simple_defence", "total_defence"],
         ["attack", "two_weapons", "move"],
     ),
+    "loss": lambda slots: generic_catalogue(
+        "loss", slots, ["pass", "get_up", "pick_up", "parry", "dodge"], ["attack", "grab", "move"]
+    ),
 }
 
 
