@@ -242,14 +242,18 @@ def test_knocked_down_a_fighter_must_get_up_for_4_and_is_easier_to_hit() -> None
     assert "must get up first" in refused(fight, "m", Declaration("attack", "a"), 55)
 
 
-def test_a_disarmed_fighter_attacks_bare_handed_until_it_picks_up_its_weapon() -> None:
-    fight, _, _ = one_attack(
+def test_a_disarmed_fighter_cannot_attack_until_it_picks_up_its_weapon() -> None:
+    """Seed 000, "Désarmer l'adversaire"."""
+    fight, _, d = one_attack(
         Declaration("attack", "m", {"effects": ["disarm"], "damage": False, **RICH}),
         dice=[10, 1, 10],
+        until=56,
     )
     m = fight.state.combatants["m"]
-    assert m.status.disarmed
-    assert m.status.incoming == {}
+    assert m.status.disarmed == 1
+    kinds = {x.kind for x in d.seen[0].legal()}
+    assert "pick_up" in kinds and not kinds & {"attack", "grab"}
+    assert "disarmed" in refused(fight, "m", Declaration("attack", "a"), 55)
 
 
 def test_neutralise_and_kill_take_the_target_out() -> None:

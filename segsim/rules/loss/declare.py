@@ -209,6 +209,11 @@ def attack_cost(sheet: Sheet, status: Status, weapon: Weapon, effects: Sequence[
 def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[str, Any]]:
     """Cost and planned parameters of an attack (or counter-attack)."""
     st, sheet = ch.status, ch.sheet
+    if st.disarmed:
+        raise IllegalDeclaration(
+            f"{ch.c.id} is disarmed: no attack until it has picked up its weapon",
+            rule=RULE_MELEE_EFFECTS,
+        )
     target = ch.opponent(d.target)
     hand = d.params.get("hand", "main")
     if hand not in ("main", "off"):

@@ -311,7 +311,7 @@ class EffectApplied(Event):
         elif e == "knock_down" and other is not None:
             other.prone = True
         elif e == "disarm" and other is not None:
-            other.disarmed = True
+            other.disarmed = clock_of(state).round
         elif e == "protect" and other is not None:
             other.protected = 5
         elif e in ("defensive_wall", "total_dodge"):
@@ -358,7 +358,7 @@ class Rearmed(Event):
     TYPE: ClassVar[str] = "loss.rearmed"
 
     def apply(self, state: FightState) -> None:
-        _status(state, self.actor).disarmed = False
+        _status(state, self.actor).disarmed = 0
 
     def describe(self) -> str:
         return f"{self.actor} picks up its weapon"

@@ -288,6 +288,20 @@ class Loss(BaseRuleset):
             )
         if not any(a.kind == TURN and a.start == segment for a in c.actions):
             raise IllegalDeclaration(f"{cid} acts at phase {st.pa}: not now", rule=RULE_PHASES)
+        if (
+            st.disarmed
+            and st.disarmed < clock_of(state).round
+            and d.kind
+            not in (
+                "pick_up",
+                "pass",
+                "prepare",
+            )
+        ):
+            raise IllegalDeclaration(
+                f"{cid} was disarmed last round: its first action is to pick up its weapon",
+                rule="seed 000, Désarmer l'adversaire",
+            )
         if st.prone and d.kind not in ("get_up", "pass", "prepare"):
             raise IllegalDeclaration(
                 f"{cid} is on the ground: it must get up first",
@@ -320,6 +334,11 @@ class Loss(BaseRuleset):
             cost, params = check_attack(ch, d, counter=False)
             return d.target, cost, params
         if kind == "grab":
+            if st.disarmed:
+                raise IllegalDeclaration(
+                    f"{c.id} is disarmed: no attack until it has picked up its weapon",
+                    rule="seed 000, Désarmer l'adversaire",
+                )
             target = ch.opponent(d.target)
             if not in_contact(c, target):
                 raise IllegalDeclaration(f"{target.id} is not in contact", rule=RULE_COSTS)

@@ -75,7 +75,7 @@ class Status:
     countered: set[str] = attrs.field(factory=set)
     assaulted: bool = False
     prone: bool = False
-    disarmed: bool = False
+    disarmed: int = 0  # the round it was disarmed in (0: armed)
     difficulty_malus: int = 0
     feints: dict[str, int] = attrs.field(factory=dict)  # opponent -> last round of +2
     protected: int = 0

@@ -72,7 +72,7 @@ class OtherView(LiveView):
 
     @live
     def disarmed(self) -> bool:
-        return self._st.disarmed
+        return bool(self._st.disarmed)
 
     @live
     def wall(self) -> int:
