@@ -27,6 +27,13 @@ from segsim.rules.loss.effects import (
     RULE_TEST,
     exploits_of,
 )
+from segsim.rules.loss.pursuit import (
+    COSTS as PURSUIT_COSTS,
+)
+from segsim.rules.loss.pursuit import (
+    RULE_PURSUIT,
+    chase_of,
+)
 from segsim.rules.loss.status import Incoming, Status
 from segsim.state import Combatant, FightState
 
@@ -61,6 +68,7 @@ COSTS: Mapping[str, int] = {
 attack with a weapon costs its speed, aiming 1 per +1."""
 
 ACTS = ("attack", "grab", "move", "get_up", "pick_up", "aim", "social", "prepare", "pass")
+PURSUIT_ACTS = ("change_distance", "zigzag", "charge", "clothesline", "tackle", "shoot_legs")
 DEFENCES = ("parry", "dodge")
 PARAMS: Mapping[str, frozenset[str]] = {
     "attack": frozenset(
@@ -73,6 +81,12 @@ PARAMS: Mapping[str, frozenset[str]] = {
     "aim": frozenset({"points"}),
     "social": frozenset({"what"}),
     "prepare": frozenset({"until"}),
+    "change_distance": frozenset({"direction", "exploits", "fursa", "inspiration"}),
+    "zigzag": frozenset({"exploits", "fursa", "inspiration"}),
+    "charge": frozenset({"exploits", "fursa", "inspiration"}),
+    "clothesline": frozenset({"exploits", "fursa", "inspiration"}),
+    "tackle": frozenset({"exploits", "fursa", "inspiration"}),
+    "shoot_legs": frozenset({"exploits", "fursa", "inspiration"}),
     "wait": frozenset({"until"}),
 }
 
@@ -220,7 +234,17 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
         raise IllegalDeclaration(f"hand must be 'main' or 'off', not {hand!r}")
     weapon = weapon_for(sheet, st, hand)
     effects, exploits = ch.effects(d.params, "attack", weapon.ranged)
-    if weapon.ranged:
+    chase = chase_of(ch.state)
+    if chase is not None:
+        units = chase.units(ch.c.id, target.id)
+        if units is None:
+            raise IllegalDeclaration(f"{target.id} is out of sight", rule=RULE_PURSUIT)
+        if not weapon.ranged and units != 1:
+            raise IllegalDeclaration(
+                f"{target.id} is at distance {units}: a melee attack needs contact (1)",
+                rule=RULE_PURSUIT,
+            )
+    elif weapon.ranged:
         gap = distance(ch.c, target)
         if gap > weapon.limit:
             raise IllegalDeclaration(
@@ -253,6 +277,10 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
             "kill outright works on a human or human-sized target", rule=RULE_MELEE_EFFECTS
         )
     extra = _targets(ch, d, target, effects, weapon)
+    if extra and chase is not None:
+        raise IllegalDeclaration(
+            "multi-target effects are not played in a chase (Interpretations)", rule=RULE_PURSUIT
+        )
     damage = d.params.get("damage", True)
     if not isinstance(damage, bool):
         raise IllegalDeclaration("damage must be true or false")
@@ -337,6 +365,8 @@ def check_defence(
     if st.surprised:
         raise IllegalDeclaration(f"{ch.c.id} is surprised and cannot defend", rule=RULE_DEFENCE)
     params: dict[str, Any] = {"against": against}
+    if inc.manoeuvre and d.kind != "dodge":
+        raise IllegalDeclaration(f"a {inc.manoeuvre} is dodged, not parried", rule=RULE_PURSUIT)
     if d.kind == "parry":
         use = d.params.get("with", "shield" if sheet.shield is not None else "weapon")
         if use not in ("weapon", "shield"):
@@ -380,3 +410,65 @@ def check_defence(
         params["effects"] = list(effects)
     params.update(ch.pools(d.params))
     return inc, params
+
+
+def check_pursuit(
+    ch: Check, d: Declaration, weapon_speed: int
+) -> tuple[str | None, int, dict[str, Any]]:
+    """A pursuit action (seed 000, "Les Actions de Poursuite"): who may take it, at what
+    distance, and its cost."""
+    chase = chase_of(ch.state)
+    if chase is None:
+        raise IllegalDeclaration(
+            f"{d.kind} is a pursuit action: no chase is running", rule=RULE_PURSUIT
+        )
+    pursued = ch.c.side == chase.pursued_side
+    exploits = d.params.get("exploits", 0)
+    _int(exploits, "exploits", 0, MAX_EXPLOITS, RULE_PURSUIT)
+    params: dict[str, Any] = {"exploits": exploits, **ch.pools(d.params)}
+    if d.kind == "zigzag":
+        if not pursued:
+            raise IllegalDeclaration("zigzags are for the pursued", rule=RULE_PURSUIT)
+        if exploits > 2:
+            raise IllegalDeclaration("zigzags take two Exploits at most", rule=RULE_PURSUIT)
+        if d.target is not None:
+            raise IllegalDeclaration("zigzag takes no target")
+        return None, PURSUIT_COSTS["zigzag"], params
+    if d.kind == "change_distance":
+        direction = d.params.get("direction")
+        if direction not in ("closer", "away"):
+            raise IllegalDeclaration("direction must be 'closer' or 'away'", rule=RULE_PURSUIT)
+        if exploits not in (0, 2):
+            raise IllegalDeclaration(
+                "two Exploits change the distance by one more unit (0 or 2)", rule=RULE_PURSUIT
+            )
+        params["direction"] = direction
+        if d.target is None:
+            if not any(ch.c.id in pair for pair in chase.distances):
+                raise IllegalDeclaration(f"{ch.c.id} is in sight of nobody", rule=RULE_PURSUIT)
+            return None, PURSUIT_COSTS["change_distance"], params
+    target = ch.opponent(d.target, RULE_PURSUIT)
+    units = chase.units(ch.c.id, target.id)
+    if units is None:
+        raise IllegalDeclaration(f"{target.id} is out of sight", rule=RULE_PURSUIT)
+    if d.kind == "change_distance":
+        return target.id, PURSUIT_COSTS["change_distance"], params
+    needs = {"charge": (False, 2), "clothesline": (True, 2), "tackle": (False, 1)}
+    if d.kind in needs:
+        by_pursued, at = needs[d.kind]
+        if by_pursued != pursued:
+            who = "the pursued" if by_pursued else "a pursuer"
+            raise IllegalDeclaration(f"{d.kind} is for {who}", rule=RULE_PURSUIT)
+        if units != at:
+            raise IllegalDeclaration(
+                f"{d.kind} is made at distance {at}, not {units}", rule=RULE_PURSUIT
+            )
+        return target.id, PURSUIT_COSTS[d.kind], params
+    # shoot the legs
+    if weapon_speed <= 0:
+        raise IllegalDeclaration("shooting the legs needs a ranged weapon", rule=RULE_PURSUIT)
+    if units > 3:
+        raise IllegalDeclaration(
+            f"{target.id} is at distance {units}: 3 at most", rule=RULE_PURSUIT
+        )
+    return target.id, weapon_speed, params

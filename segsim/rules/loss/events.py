@@ -214,6 +214,7 @@ class AttackPending(Event):
     ranged: bool = False
     explosive: bool = False
     counter: bool = False
+    manoeuvre: str = ""
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -228,6 +229,7 @@ class AttackPending(Event):
             self.explosive,
             self.t + 1,
             self.counter,
+            self.manoeuvre,
         )
 
     def describe(self) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
 from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
+from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
 from segsim.rules.loss.status import Incoming
 from segsim.rules.loss.views import OtherView, SelfView
 
@@ -130,6 +131,8 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
     targets = opponents(obs)
     if not targets:
         return Declaration("pass")
+    if me.in_chase:
+        return chase_turn(me, targets, most)
     near = reach(me, targets)
     if near:
         target = min(near, key=lambda o: (not o.minion, o.health, o.id))
@@ -143,6 +146,68 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
     nearest = min(targets, key=lambda o: (me.distance(o), o.id))
     move = Declaration("move", nearest.id)
     return move if me.accepts(move) else None
+
+
+def first_accepted(me: SelfView, options: list[Declaration]) -> Declaration | None:
+    return next((d for d in options if me.accepts(d)), None)
+
+
+def chase_turn(me: SelfView, targets: list[OtherView], most: int) -> Declaration | None:
+    """In a chase the pursued runs (two Exploits when likely, zigzags otherwise) or
+    strikes at contact; pursuers close in, the aggressive ones charge at distance 2, strike
+    or tackle at contact, shoot when they hold a ranged weapon."""
+    seen = [(u, o) for o in targets if (u := me.units(o.id)) is not None]
+    if not seen:
+        return None
+    units, target = min(seen, key=lambda x: (x[0], x[1].id))
+    score = me.sheet.score("pursuit")
+    if me.pursued:
+        if units == 1 and most and not me.weapon.ranged:
+            strike = attack(me, target, most)
+            if strike is not None:
+                return strike
+        run: list[Declaration] = []
+        for e in (2, 0):
+            spend = boost(me, score, UNIT_DIFFICULTY[units] + EXPLOIT_STEP * e)
+            if spend is not None:
+                params = {"direction": "away", "exploits": e, **spend}
+                run.append(Declaration("change_distance", params=params))
+        if units <= 2 and chance(score, BASE_DIFFICULTY) >= 0.5:
+            run.insert(1, Declaration("zigzag"))
+        run.append(Declaration("change_distance", params={"direction": "away"}))
+        return first_accepted(me, run)
+    options: list[Declaration] = []
+    if units == 1:
+        strike = attack(me, target, most) if not me.weapon.ranged else None
+        options += [strike] if strike is not None and most else []
+        options.append(Declaration("tackle", target.id))
+    if units == 2 and most and chance(score, 20) >= 0.5:
+        options.append(Declaration("charge", target.id))
+    if me.weapon.ranged:
+        options.append(
+            Declaration("attack", target.id) if most else Declaration("shoot_legs", target.id)
+        )
+    spend = boost(me, score, UNIT_DIFFICULTY[units]) if units > 2 else None
+    closer: dict[str, object] = {"direction": "closer", **(spend or {})}
+    options.append(Declaration("change_distance", target.id, closer))
+    options.append(Declaration("change_distance", target.id, {"direction": "closer"}))
+    return first_accepted(me, options)
+
+
+def boost(me: SelfView, score: int, difficulty: int) -> dict[str, object] | None:
+    """The fewest pools (Fursa first, one each at most) that bring the chance of a test
+    to one in two; None when even both do not."""
+    spend: dict[str, object] = {}
+    bonus = 0
+    for pool, left in [("", 1), ("fursa", me.fursa), ("inspiration", me.inspiration)]:
+        if pool:
+            if not left:
+                continue
+            spend[pool] = 1
+            bonus += 5
+        if chance(score + bonus, difficulty) >= 0.5:
+            return dict(spend)
+    return None
 
 
 class Aggressive:

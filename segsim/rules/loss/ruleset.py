@@ -23,7 +23,7 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset
+from segsim.rules import BaseRuleset, Outcome
 from segsim.rules.loss.content import Content, Sheet, default_content, read_sheet, sheet_data
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
@@ -33,6 +33,7 @@ from segsim.rules.loss.declare import (
     COSTS,
     DEFENCES,
     PARAMS,
+    PURSUIT_ACTS,
     RULE_COSTS,
     RULE_PHASES,
     RULE_PREPARE,
@@ -41,18 +42,26 @@ from segsim.rules.loss.declare import (
     Check,
     check_attack,
     check_defence,
+    check_pursuit,
     distance,
     in_contact,
     prepared_cost,
     weapon_for,
 )
 from segsim.rules.loss.events import Joined, SetUp, clock_of
+from segsim.rules.loss.pursuit import (
+    LOST_FROM_SIGHT,
+    PURSUIT,
+    Chase,
+    PursuitStarted,
+    chase_of,
+)
 from segsim.rules.loss.settle import BLOW, new_round, settle
 from segsim.rules.loss.status import Status
 from segsim.rules.loss.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
-KINDS = (*ACTS, *DEFENCES, "wait", TURN, AWAIT)
+KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, "wait", TURN, AWAIT)
 SETUP_FLAGS = (
     "surprised",
     "hidden",
@@ -90,6 +99,8 @@ class Loss(BaseRuleset):
         darkness: bool = False,
         disasters: bool = False,
         move_metres: float = 5.0,
+        pursuit: str | None = None,
+        start_distance: int = 3,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -107,6 +118,18 @@ class Loss(BaseRuleset):
             and 3.0 <= move_metres <= 50.0,
             f"move_metres must be a number from 3 to 50, not {move_metres!r}",
         )
+        _check(
+            pursuit is None or (isinstance(pursuit, str) and bool(pursuit)),
+            f"pursuit must name the pursued side, not {pursuit!r}",
+        )
+        _check(
+            isinstance(start_distance, int)
+            and not isinstance(start_distance, bool)
+            and 1 <= start_distance <= LOST_FROM_SIGHT,
+            f"start_distance must be a distance unit from 1 to 6, not {start_distance!r}",
+        )
+        self.pursuit = pursuit
+        self.start_distance = start_distance
         self.content = content or default_content()
         self.phase_segments = phase_segments
         self.tick = phase_segments
@@ -118,6 +141,8 @@ class Loss(BaseRuleset):
             "darkness": darkness,
             "disasters": disasters,
             "move_metres": self.move_metres,
+            "pursuit": pursuit,
+            "start_distance": start_distance,
         }
 
     # ------------------------------------------------------------ sheets and setup
@@ -139,6 +164,8 @@ class Loss(BaseRuleset):
                 setup[flag] = node.value(flag, bool)
         if node.has("cover"):
             setup["cover"] = node.value("cover", str, choices=("partial", "full"))
+        if node.has("distance"):
+            setup["distance"] = node.value("distance", int, min=1, max=LOST_FROM_SIGHT)
         node.finish()
         return setup
 
@@ -158,8 +185,34 @@ class Loss(BaseRuleset):
         events: list[Event] = []
         for c in state.combatants.values():
             events.extend(self._setup_events(c, 0))
+        if self.pursuit is not None:
+            events.append(self._chase(state))
         events.append(new_round(state, dice, 1, 0, state.in_fight()))
         return events
+
+    def _chase(self, state: FightState) -> PursuitStarted:
+        """Every pursuer at ``start_distance`` from every pursued fighter, unless the
+        setup of the pursuer (first) or of the pursued fighter gives a ``distance``."""
+        assert self.pursuit is not None
+        pursued = [c for c in state.in_fight() if c.side == self.pursuit]
+        pursuers = [c for c in state.in_fight() if c.side != self.pursuit]
+        distances = {
+            f"{a.id}>{b.id}": int(
+                a.setup.get("distance", b.setup.get("distance", self.start_distance))
+            )
+            for a in pursuers
+            for b in pursued
+        }
+        return PursuitStarted(0, None, self.pursuit, distances)
+
+    def outcome(self, state: FightState) -> Outcome | None:
+        """A chase ends when every pursued fighter has escaped (out of sight)."""
+        chase = state.extra.get(PURSUIT)
+        if isinstance(chase, Chase) and chase.escaped:
+            left = [c for c in state.in_fight() if c.side == chase.pursued_side]
+            if not left:
+                return Outcome("escaped", chase.pursued_side)
+        return super().outcome(state)
 
     def enter(self, state: FightState, cid: str, dice: Dice, segment: int) -> list[Event]:
         """A fighter joining a fight in progress acts from the next round (seed 000,
@@ -323,13 +376,19 @@ class Loss(BaseRuleset):
             1,
             ACT_CHANNEL,
             target=target,
-            rolled=d.kind in ("attack", "grab"),
+            rolled=d.kind not in ("move", "get_up", "pick_up", "aim", "social", "prepare", "pass"),
             params=params,
         )
 
     def _plan_act(self, ch: Check, d: Declaration) -> tuple[str | None, int, dict[str, Any]]:
         st, sheet, c = ch.status, ch.sheet, ch.c
         kind = d.kind
+        if kind in PURSUIT_ACTS:
+            weapon = weapon_for(sheet, st, "main")
+            if kind in ("shoot_legs", "charge", "clothesline", "tackle") and st.disarmed:
+                raise IllegalDeclaration(f"{c.id} is disarmed", rule=RULE_COSTS)
+            speed = sheet.speed(weapon) if weapon.ranged else 0
+            return check_pursuit(ch, d, speed)
         if kind == "attack":
             cost, params = check_attack(ch, d, counter=False)
             return d.target, cost, params
@@ -502,6 +561,21 @@ class Loss(BaseRuleset):
             ]
             if st.pa > 1:
                 candidates.append(Declaration("prepare", params={"until": st.pa - 1}))
+            chase = chase_of(state)
+            if chase is not None:
+                candidates += [
+                    Declaration("zigzag"),
+                    Declaration("change_distance", params={"direction": "away"}),
+                ]
+                for o in state.opponents(cid):
+                    candidates += [
+                        Declaration("change_distance", o.id, {"direction": "closer"}),
+                        Declaration("change_distance", o.id, {"direction": "away"}),
+                    ]
+                    candidates += [
+                        Declaration(kind, o.id)
+                        for kind in ("charge", "clothesline", "tackle", "shoot_legs")
+                    ]
             for o in state.opponents(cid):
                 candidates += [
                     Declaration("attack", o.id),

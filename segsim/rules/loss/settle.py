@@ -47,6 +47,18 @@ from segsim.rules.loss.events import (
     Waited,
     clock_of,
 )
+from segsim.rules.loss.pursuit import (
+    LOST_FROM_SIGHT,
+    SHOT_IN_MOTION,
+    UNIT_DIFFICULTY,
+    Chase,
+    DistanceChanged,
+    Escaped,
+    PursuitEnded,
+    Zigzagged,
+    chase_of,
+    zigzag_against,
+)
 from segsim.rules.loss.status import Status
 from segsim.state import Combatant, FightState
 
@@ -95,6 +107,8 @@ class Settlement:
         self.health: dict[str, int] = {}
         self.out: set[str] = set()
         self.spawned = 0
+        self.units: dict[tuple[str, str], int] | None = None
+        self.last_difficulty = BASE_DIFFICULTY
 
     # -------------------------------------------------------- bookkeeping
 
@@ -232,16 +246,23 @@ class Settlement:
         mods = self.situation(c)
         base = BASE_DIFFICULTY
         gap = distance(c, target)
+        chase = chase_of(self.state)
+        units = chase.units(c.id, target.id) if chase is not None else None
         if weapon.ranged:
-            base = shot_difficulty(gap)
+            if units is not None:
+                base = UNIT_DIFFICULTY[units]
+                mods["shot in motion"] = SHOT_IN_MOTION
+            else:
+                base = shot_difficulty(gap)
             cover = target.setup.get("cover")
             if cover and "ricochet" not in effects:
                 mods["cover"] = 15 if cover == "full" else 10
         else:
             if target.setup.get("cover") and "ricochet" not in effects:
                 mods["cover"] = 10
-            near = [o for o in self.state.opponents(c.id) if distance(o, c) <= CONTACT + 1e-9]
-            mods["outnumbered"] = 5 if len(near) >= 3 else 0
+            if chase is None:
+                near = [o for o in self.state.opponents(c.id) if distance(o, c) <= CONTACT + 1e-9]
+                mods["outnumbered"] = 5 if len(near) >= 3 else 0
         if a.params.get("hand") == "off" and not sheet.has("deux_armes"):
             mods["off hand"] = 5
         mods["defensive wall"] = self.status(target.id).wall
@@ -328,9 +349,13 @@ class Settlement:
             "feint": 2 if st.feints.get(target.id, 0) >= clock_of(self.state).round else 0,
             "wounds": -self.wounds(c.id),
         }
+        in_motion = chase_of(self.state) is not None
         if weapon.ranged:
             b["aim"] = st.aim
-            b["point blank"] = 5 if distance(c, target) < POINT_BLANK else 0
+            if in_motion:
+                b["tir monte"] = 2 if sheet.has("tir_monte") else 0
+            else:
+                b["point blank"] = 5 if distance(c, target) < POINT_BLANK else 0
             if c.setup.get("aimed"):
                 b["aimed a round"] = 15 if sheet.has("visee") else 10
         if weapon.improvised:
@@ -522,6 +547,9 @@ class Settlement:
         target = self.fighter(tid)
         tsheet: Sheet = target.sheet
         seg = self.segment
+        if params.get("manoeuvre"):
+            self.manoeuvre_lands(aid, tid, str(params["manoeuvre"]))
+            return
         if params.get("grab"):
             self.emit(EffectApplied(seg, aid, "knock_down", tid))
             return
@@ -559,7 +587,8 @@ class Settlement:
             weapon.assault if "assault" in effects and weapon.assault is not None else weapon.damage
         )
         amount = sum(rolls) + base + sheet.damage_bonus
-        if weapon.ranged and distance(attacker, target) > weapon.range:
+        in_motion = chase_of(self.state) is not None
+        if weapon.ranged and not in_motion and distance(attacker, target) > weapon.range:
             amount, halved = amount // 2, True
         elif halved:
             amount //= 2
@@ -574,6 +603,183 @@ class Settlement:
         )
         if left == 0:
             self.knock_out(tid, "no health level left")
+
+    # -------------------------------------------------------- pursuit
+
+    def chase(self) -> Chase:
+        chase = chase_of(self.state)
+        assert chase is not None
+        if self.units is None:
+            self.units = dict(chase.distances)
+        return chase
+
+    def set_units(self, pair: tuple[str, str], units: int) -> None:
+        assert self.units is not None
+        if units > LOST_FROM_SIGHT:
+            self.units.pop(pair, None)
+        else:
+            self.units[pair] = units
+        self.emit(DistanceChanged(self.segment, None, pair[0], pair[1], units))
+
+    def escapes(self) -> None:
+        """A pursued fighter out of sight of every standing pursuer has escaped."""
+        chase = self.chase()
+        assert self.units is not None
+        for c in self.state.in_fight():
+            if c.side != chase.pursued_side or not self.standing(c.id):
+                continue
+            seen = [p for p in self.units if p[1] == c.id and self.standing(p[0])]
+            if not seen:
+                self.out.add(c.id)
+                self.emit(Escaped(self.segment, c.id))
+
+    def pursuit_test(self, a: Action, label: str, base: int, test: str = "pursuit") -> bool:
+        c = self.fighter(a.actor)
+        sheet: Sheet = c.sheet
+        chase = self.chase()
+        exploits = int(a.params.get("exploits", 0))
+        bonuses: dict[str, int] = {}
+        self.pools(a.actor, a.params, bonuses)
+        bonuses["wounds"] = -self.wounds(a.actor)
+        mods = self.situation(c)
+        mods["zigzag"] = zigzag_against(self.state, chase, a.actor, clock_of(self.state).round)
+        mods = {k: v for k, v in mods.items() if v}
+        diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
+        roll = self.dice.roll(10, f"{label} test", a.actor)
+        score = sheet.score(test)
+        total = roll + score + sum(bonuses.values())
+        success = total >= diff
+        self.emit(
+            Tested(
+                self.segment,
+                a.actor,
+                label,
+                a.id,
+                a.target,
+                roll,
+                score,
+                total,
+                diff,
+                exploits,
+                success,
+                {k: v for k, v in bonuses.items() if v},
+                mods,
+            )
+        )
+        self.last_difficulty = diff
+        return success
+
+    def act_change_distance(self, a: Action) -> None:
+        """Modifier la distance: a pursuit test against the distance's difficulty; one unit
+        closer or farther, two with two Exploits."""
+        self._cost(a, "changing the distance")
+        chase = self.chase()
+        assert self.units is not None
+        if a.target is not None:
+            pair = chase.pair(a.actor, a.target)
+            pairs = [pair] if pair is not None and pair in self.units else []
+        else:
+            pairs = [p for p in self.units if a.actor in p]
+        if not pairs:
+            return
+        nearest = min(self.units[p] for p in pairs)
+        if not self.pursuit_test(a, "changing the distance", UNIT_DIFFICULTY[nearest]):
+            return
+        step = 2 if int(a.params.get("exploits", 0)) >= 2 else 1
+        for pair in pairs:
+            units = self.units[pair]
+            new = max(1, units - step) if a.params["direction"] == "closer" else units + step
+            self.set_units(pair, new)
+        self.escapes()
+
+    def act_zigzag(self, a: Action) -> None:
+        self._cost(a, "zigzags")
+        if self.pursuit_test(a, "zigzag", BASE_DIFFICULTY):
+            bonus = {0: 2, 1: 5}.get(int(a.params.get("exploits", 0)), 10)
+            self.emit(Zigzagged(self.segment, a.actor, bonus, clock_of(self.state).round))
+
+    def act_charge(self, a: Action) -> None:
+        self.manoeuvre(a, "charge", 20, dodge_at=20)
+
+    def act_clothesline(self, a: Action) -> None:
+        self.manoeuvre(a, "clothesline", BASE_DIFFICULTY)
+
+    def act_tackle(self, a: Action) -> None:
+        self.manoeuvre(a, "tackle", BASE_DIFFICULTY)
+
+    def act_shoot_legs(self, a: Action) -> None:
+        """Tirer dans les jambes: a pursuit test at 15 keeps the distance, then a shot at 20."""
+        c = self.fighter(a.actor)
+        sheet: Sheet = c.sheet
+        self._cost(a, "shooting the legs")
+        chase = self.chase()
+        assert a.target is not None and self.units is not None
+        pair = chase.pair(a.actor, a.target)
+        if pair is None or pair not in self.units:
+            return
+        keep = Action(a.id, a.actor, a.kind, a.start, a.duration, params={})
+        if not self.pursuit_test(keep, "keeping the distance", BASE_DIFFICULTY):
+            units = self.units[pair]
+            self.set_units(pair, units + 1 if pair[0] == a.actor else max(1, units - 1))
+            self.escapes()
+            return
+        self.manoeuvre(a, "shoot_legs", 20, test=sheet.weapon.test, pay=False)
+
+    def manoeuvre(
+        self,
+        a: Action,
+        kind: str,
+        base: int,
+        *,
+        dodge_at: int | None = None,
+        test: str = "pursuit",
+        pay: bool = True,
+    ) -> None:
+        """A pursuit action the target may dodge: its test, then the dodge (or the fall)."""
+        if pay:
+            self._cost(a, kind.replace("_", " "))
+        assert a.target is not None
+        if not self.standing(a.target):
+            return
+        if not self.pursuit_test(a, kind.replace("_", " "), base, test):
+            self.emit(AttackSettled(self.segment, a.actor, a.target, a.id, "missed"))
+            return
+        exploits = int(a.params.get("exploits", 0))
+        if self.can_defend(a.target, UNARMED, False):
+            difficulty = dodge_at if dodge_at is not None else self.last_difficulty
+            self.emit(
+                AttackPending(
+                    self.segment, a.actor, a.target, a.id, difficulty, exploits, (), manoeuvre=kind
+                )
+            )
+            params = {"attack": a.id, "targets": [a.target], "manoeuvre": kind}
+            self.emit(
+                ActionSpawned(
+                    self.segment, a.actor, self.next_id(), BLOW, a.target, 1, BLOW, params=params
+                )
+            )
+        else:
+            self.emit(AttackSettled(self.segment, a.actor, a.target, a.id, "hit"))
+            self.manoeuvre_lands(a.actor, a.target, kind)
+
+    def manoeuvre_lands(self, aid: str, tid: str, kind: str) -> None:
+        """Charge: the target falls. Clothesline, shooting the legs: it falls and loses a
+        distance unit. Tackle: the chase stops, the fight goes on at contact."""
+        seg = self.segment
+        if kind == "tackle":
+            self.emit(PursuitEnded(seg, aid, tid))
+            x, y = self.fighter(tid).position
+            self.emit(Moved(seg, aid, x + 1.0, y))
+            return
+        self.emit(EffectApplied(seg, aid, "knock_down", tid))
+        if kind in ("clothesline", "shoot_legs"):
+            chase = self.chase()
+            assert self.units is not None
+            pair = chase.pair(aid, tid)
+            if pair is not None and pair in self.units:
+                units = self.units[pair]
+                self.set_units(pair, units + 1 if pair[0] == tid else max(1, units - 1))
+                self.escapes()
 
     # -------------------------------------------------------- turns and rounds
 

@@ -49,6 +49,7 @@ class Incoming:
     explosive: bool
     granted: int  # the segment in which the target may answer
     counter: bool = False  # a counter-attack (it cannot be countered in turn)
+    manoeuvre: str = ""  # a pursuit action, dodged only
 
 
 @attrs.define

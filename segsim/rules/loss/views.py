@@ -16,6 +16,7 @@ from segsim.observation import LiveView, live
 from segsim.rules.loss.content import Sheet, Weapon
 from segsim.rules.loss.declare import CONTACT, weapon_for
 from segsim.rules.loss.events import clock_of
+from segsim.rules.loss.pursuit import chase_of
 from segsim.rules.loss.status import Incoming, Status
 
 if TYPE_CHECKING:
@@ -160,3 +161,19 @@ class SelfView(OtherView):
     @live
     def actions(self) -> tuple[Action, ...]:
         return tuple(self._o.actions)
+
+    @live
+    def in_chase(self) -> bool:
+        """Whether a chase (fight in motion) is running."""
+        return chase_of(self._state) is not None
+
+    @live
+    def pursued(self) -> bool:
+        chase = chase_of(self._state)
+        return chase is not None and chase.pursued_side == self.side
+
+    def units(self, other: str) -> int | None:
+        """Distance units to another fighter in the chase (None: no chase, or lost)."""
+        self.check()
+        chase = chase_of(self._state)
+        return None if chase is None else chase.units(self.id, other)
