@@ -509,3 +509,28 @@ def test_the_esquive_totale_specialisation_adds_5_to_a_total_dodge() -> None:
     fight = arena({"a": ("heroes", diego, a), "m": ("gang", "malfrat", m)}, dice=[1, 10, 10, 10])
     run_until(fight, 3)
     assert of_type(fight, Tested)[1].bonuses == {"esquive totale": 5}
+
+
+def test_after_a_total_dodge_later_attackers_add_its_exploits_to_their_difficulty() -> None:
+    m = Plays(turns=[Declaration("attack", "a")])
+    t = Plays(turns=[Declaration("attack", "a")])
+    a = Plays(answers=[dodge(effects=["total_dodge"])])
+    fight = arena(
+        {"a": ("heroes", "diego", a), "m": ("gang", "malfrat", m), "t": ("gang", "thug", t)},
+        # a 9, m 16, t 13: m hits, a's total dodge succeeds; t attacks at 13
+        dice=[1, 10, 9, 10, 10, 1],
+        positions={"a": (0, 0), "m": (1, 0), "t": (0, 1)},
+    )
+    run_until(fight, 20)
+    later = next(x for x in of_type(fight, Tested) if x.actor == "t")
+    assert later.modifiers == {"defensive wall": 5}
+    assert later.difficulty == 20
+
+
+def test_a_defence_may_leave_out_the_attack_when_only_one_is_pending() -> None:
+    fight, _, _ = one_attack(Declaration("attack", "m"), dice=[10, 1, 10, 1, 1])
+    assert [s.result for s in of_type(fight, AttackSettled)] == ["hit"]
+    m = fight.state.combatants["m"]
+    m.status.incoming[99] = attrs_incoming(99, "a", 7)
+    spec = fight.ruleset.plan(fight.state, "m", Declaration("dodge"), 7, [])
+    assert spec.params["against"] == 99

@@ -45,3 +45,21 @@ def test_defensive_keeps_points_for_defences_until_late_in_the_round() -> None:
     held = [e for e in fight.history if isinstance(e, Waited) and e.actor == "canahan"]
     assert held, "the defensive fighter lets phases go by to keep its reserve"
     assert any(isinstance(e, OutOfFight) for e in fight.history)
+
+
+def test_the_rule_list_tactic_plays_the_brawl() -> None:
+    from segsim.policies import load_rule_list
+
+    scenario = load_scenario(BRAWL)
+    fired: dict[str, int] = {}
+    for seed in range(1, 5):
+        policies = {
+            c.id: load_rule_list(ROOT / "examples" / "policies" / "loss_brawler.toml")
+            for c in scenario.combatants
+        }
+        fight = scenario.fight(seed, policies=policies)
+        assert fight.run().result == "victory"
+        for p in policies.values():
+            for name, n in p.fired.items():
+                fired[name] = fired.get(name, 0) + n
+    assert {"fell a minion", "strike", "dodge", "close in"} <= set(fired)

@@ -15,8 +15,10 @@ Both are reactive: the rules call them when an attack may be answered.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.policies import register_rule_helpers
 from segsim.policy import Observation, register_policy
 from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
 from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
@@ -248,3 +250,19 @@ class Defensive:
 
 register_policy("loss", "aggressive", Aggressive)
 register_policy("loss", "defensive", Defensive)
+
+
+def _accepts(ctx: Any, kind: str, target: Any = None, **params: Any) -> bool:
+    """Rule-list helper: whether the rules would accept this declaration now."""
+    tid = target if target is None or isinstance(target, str) else target.id
+    me: SelfView = ctx.me
+    return me.accepts(Declaration(kind, tid, params))
+
+
+def _units(ctx: Any, other: Any) -> int | None:
+    """Rule-list helper: distance units to another fighter in a chase."""
+    me: SelfView = ctx.me
+    return me.units(other if isinstance(other, str) else other.id)
+
+
+register_rule_helpers("loss", {"accepts": _accepts, "units": _units})
