@@ -534,3 +534,24 @@ def test_a_defence_may_leave_out_the_attack_when_only_one_is_pending() -> None:
     m.status.incoming[99] = attrs_incoming(99, "a", 7)
     spec = fight.ruleset.plan(fight.state, "m", Declaration("dodge"), 7, [])
     assert spec.params["against"] == 99
+
+
+def test_no_more_than_five_assailants_strike_one_fighter_in_melee() -> None:
+    """Seed 000, "Modificateurs de combat au contact": 5 adversaries at most at once."""
+    import math
+
+    from segsim.rules.loss.declare import Check, check_attack
+
+    ring = {f"t{i}": ("gang", "thug", Plays()) for i in range(6)}
+    positions = {"a": (0.0, 0.0)}
+    for i in range(6):
+        r = 1.0 if i < 5 else 1.9  # t5 stands in contact, but behind the other five
+        positions[f"t{i}"] = (r * math.cos(i), r * math.sin(i))
+    fight = arena({"a": ("heroes", "diego", Plays()), **ring}, dice=[1] * 7, positions=positions)
+    run_until(fight, 1)
+    attack = Declaration("attack", "a")
+    far = Check(fight.state, fight.state.combatants["t5"], 0)
+    with pytest.raises(IllegalDeclaration, match="beset by 5 nearer assailants"):
+        check_attack(far, attack, counter=False)
+    near = Check(fight.state, fight.state.combatants["t0"], 0)
+    assert check_attack(near, attack, counter=False)[0] == 3

@@ -48,6 +48,8 @@ TURN = "turn"
 AWAIT = "await"
 TURN_CHANNEL = "turn"
 ACT_CHANNEL = "act"
+MOST_ASSAILANTS = 5
+"""No fighter suffers the melee attacks of more than 5 adversaries at once."""
 CONTACT = 2.0
 """Metres within which two fighters are au contact (a melee attack reaches)."""
 
@@ -153,7 +155,7 @@ class Check:
             _int(n, pool, 0, 20)
             if n > have:
                 raise IllegalDeclaration(
-                    f"{self.c.id} has {have} {pool} left, not {n}", rule=f"{SEED}, {RULE_TEST}"
+                    f"{self.c.id} has {have} {pool} left, not {n}", rule=RULE_TEST
                 )
             if n:
                 out[pool] = n
@@ -257,6 +259,15 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
             f"{target.id} is {distance(ch.c, target):.1f} m away: a melee attack needs contact "
             f"({CONTACT:g} m)",
             rule=RULE_TEST,
+        )
+    if (
+        not weapon.ranged
+        and chase is None
+        and ch.c.id not in ch.state.nearest_opponents(target.id, MOST_ASSAILANTS)
+    ):
+        raise IllegalDeclaration(
+            f"{target.id} is already beset by {MOST_ASSAILANTS} nearer assailants",
+            rule="seed 000, Modificateurs de combat au contact",
         )
     if "assault" in effects:
         if weapon.assault is None:
