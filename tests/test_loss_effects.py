@@ -555,3 +555,25 @@ def test_no_more_than_five_assailants_strike_one_fighter_in_melee() -> None:
         check_attack(far, attack, counter=False)
     near = Check(fight.state, fight.state.combatants["t0"], 0)
     assert check_attack(near, attack, counter=False)[0] == 3
+
+
+def test_an_explosion_reaches_everyone_in_its_area_and_a_defence_halves_it() -> None:
+    """Seed 000, "Les explosions et éclaboussures": the acid flask bursts 2 m around."""
+    from segsim.rules.loss.content import default_content
+
+    thrower = sheet(
+        "vigile", weapon=default_content().weapons["acid_flask"], talents={"arme_de_jet": 5}
+    )
+    fight, _, _ = one_attack(
+        Declaration("attack", "m"),
+        dice=[10, 1, 1, 1, 10, 9, 10, 7],  # hit; m takes 9 + 5; t dodges, takes half of 7 + 5
+        attacker=thrower,
+        more={
+            "t": ("gang", "malfrat", Plays(answers=[dodge()])),
+            "far": ("gang", "malfrat", Plays(answers=[dodge()])),
+        },
+        positions={"a": (0, 0), "m": (5, 0), "t": (6, 1), "far": (9, 0)},
+    )
+    hits = [(d.actor, d.damage, d.halved) for d in of_type(fight, Damaged)]
+    assert hits == [("m", 9 + 5, False), ("t", (7 + 5) // 2, True)]
+    assert "far" not in [p.target for p in of_type(fight, AttackPending)]

@@ -63,3 +63,18 @@ def test_the_rule_list_tactic_plays_the_brawl() -> None:
             for name, n in p.fired.items():
                 fired[name] = fired.get(name, 0) + n
     assert {"fell a minion", "strike", "dodge", "close in"} <= set(fired)
+
+
+def test_the_defensive_rule_list_keeps_points_for_defences() -> None:
+    from segsim.policies import load_rule_list
+
+    scenario = load_scenario(BRAWL)
+    fired: dict[str, int] = {}
+    for seed in range(1, 5):
+        guard = load_rule_list(ROOT / "examples" / "policies" / "loss_guard.toml")
+        fight = scenario.fight(seed, policies={"canahan": guard})
+        assert fight.run().result == "victory"
+        for name, n in guard.fired.items():
+            fired[name] = fired.get(name, 0) + n
+    assert fired.get("let the phase go by", 0) > 0
+    assert fired.get("parry and counter", 0) + fired.get("dodge and counter", 0) > 0

@@ -80,6 +80,7 @@ class Weapon:
     range: float = 0.0
     limit: float = 0.0
     explosive: bool = False
+    area: float = 0.0  # metres around the point of impact an explosive reaches
     tags: tuple[str, ...] = ()
 
     @property
@@ -263,6 +264,7 @@ def read_weapon(node: Node, wid: str) -> Weapon:
         range=rng,
         limit=limit,
         explosive=node.value("explosive", bool, False),
+        area=node.value("area", float, 0.0, min=0.0, max=50.0),
         tags=_strings(node, "tags"),
     )
     node.finish()
@@ -454,6 +456,8 @@ def _weapon_data(w: Weapon) -> dict[str, Any]:
     data: dict[str, Any] = _plain(w)
     if not w.ranged:
         del data["range"], data["limit"]
+    if not w.explosive:
+        del data["area"]
     if data["assault"] is None:
         del data["assault"]
     return data

@@ -229,6 +229,16 @@ class Settlement:
         sheet: Sheet = c.sheet
         assert a.target is not None
         targets = [a.target, *a.params.get("targets", ())]
+        weapon_now = weapon_by_id(sheet, a.params.get("weapon"))
+        if weapon_now.explosive and weapon_now.area > 0 and self.standing(a.target):
+            centre = self.fighter(a.target)
+            targets += [
+                o.id
+                for o in self.state.in_fight()
+                if o.id not in targets
+                and o.id != a.actor
+                and distance(o, centre) <= weapon_now.area + 1e-9
+            ]
         cost = int(a.params.get("cost", 0))
         label = "a counter-attack" if a.params.get("counter") else a.kind
         self.spend(a.actor, label, cost, saved=int(a.params.get("saved", 0)))
