@@ -327,3 +327,48 @@ def test_the_rules_page_blocks_run() -> None:
             exec(compile(block, "docs/rules/loss.md", "exec"), {})
     finally:
         os.chdir(here)
+
+
+def test_a_loss_fight_played_at_the_table_is_entered_as_a_fight_script(tmp_path: Path) -> None:
+    """Fight scripts (docs/replay.md) play Loss: the sailors example, as declared."""
+    from segsim.record import fight_record
+    from segsim.replay import replay
+    from segsim.script import load_script
+
+    script = tmp_path / "sailors.toml"
+    script.write_text(
+        """
+[fight]
+name = "Diego and the sailors"
+ruleset = "loss"
+
+[[combatant]]
+id = "diego"
+side = "diego"
+fighter = "diego"
+position = [0.0, 0.0]
+is_pc = true
+
+[[combatant]]
+id = "sailor"
+side = "sailors"
+fighter = "sailor"
+position = [1.0, 0.0]
+
+[segment.0]
+diego = { action = "attack", target = "sailor", exploits = 1, inspiration = 1 }
+
+[segment.1]
+sailor = "dodge"
+
+[dice]
+rolls = [9, 1, 6, 4]
+""",
+        encoding="utf-8",
+    )
+    fight = load_script(script).play()
+    assert fight.outcome is not None
+    assert (fight.outcome.result, fight.outcome.winner) == ("victory", "diego")
+    dodged = [e for e in fight.history if isinstance(e, Tested) and e.test == "dodge"]
+    assert [(t.total, t.success) for t in dodged] == [(9 + 4, False)]
+    assert replay(fight_record(fight)).identical
