@@ -577,3 +577,26 @@ def test_an_explosion_reaches_everyone_in_its_area_and_a_defence_halves_it() -> 
     hits = [(d.actor, d.damage, d.halved) for d in of_type(fight, Damaged)]
     assert hits == [("m", 9 + 5, False), ("t", (7 + 5) // 2, True)]
     assert "far" not in [p.target for p in of_type(fight, AttackPending)]
+
+
+@pytest.mark.parametrize(
+    ("aimed", "specialisations", "bonus"),
+    [("round", (), 10), ("round", ("visee",), 15), ("sequence", (), 15)],
+)
+def test_aiming_before_the_fight_helps_the_first_shot_only(
+    aimed: str, specialisations: tuple[str, ...], bonus: int
+) -> None:
+    """Seed 000, "Modificateurs de combat à distance": +10 for a round (+15 with Visée),
+    +15 for a sequence or out of the fight; no more."""
+    archer = sheet("archer", specialisations=("rechargement_rapide", *specialisations))
+    a = Plays(turns=[Declaration("attack", "m"), Declaration("attack", "m")])
+    fight = arena(
+        {"a": ("heroes", archer, a), "m": ("gang", "malfrat", Plays(answers=[None, None]))},
+        dice=[10, 1, 1, 1, 1],
+        positions={"a": (0, 0), "m": (5, 0)},
+        setup={"a": {"aimed": aimed}},
+    )
+    run_until(fight, 25)
+    first, second = (t for t in of_type(fight, Tested) if t.actor == "a")
+    assert sum(first.bonuses.values()) == bonus
+    assert second.bonuses == {}

@@ -375,7 +375,10 @@ class Aimed(Event):
     bonus: int
 
     def apply(self, state: FightState) -> None:
-        _status(state, self.actor).aim = self.bonus
+        st = _status(state, self.actor)
+        st.aim = self.bonus
+        if not self.bonus:
+            st.aimed = ""  # a shot uses up the aim
 
     def describe(self) -> str:
         return f"{self.actor} aims: +{self.bonus} to its next shot"
@@ -444,11 +447,15 @@ class SetUp(Event):
     surprised: bool = False
     hidden: bool = False
     prone: bool = False
+    aimed: str = ""  # "round" or "sequence": aimed before the fight, for its first shot
 
     def apply(self, state: FightState) -> None:
         st = _status(state, self.actor)
         st.surprised, st.hidden, st.prone = self.surprised, self.hidden, self.prone
+        st.aimed = self.aimed
 
     def describe(self) -> str:
         what = [n for n in ("surprised", "hidden", "prone") if getattr(self, n)]
+        if self.aimed:
+            what.append(f"having aimed a {self.aimed}")
         return f"{self.actor} starts {', '.join(what)}"

@@ -69,7 +69,6 @@ SETUP_FLAGS = (
     "darkness",
     "lower_ground",
     "higher_ground",
-    "aimed",
     "watched",
 )
 
@@ -164,6 +163,8 @@ class Loss(BaseRuleset):
                 setup[flag] = node.value(flag, bool)
         if node.has("cover"):
             setup["cover"] = node.value("cover", str, choices=("partial", "full"))
+        if node.has("aimed"):
+            setup["aimed"] = node.value("aimed", str, choices=("round", "sequence"))
         if node.has("distance"):
             setup["distance"] = node.value("distance", int, min=1, max=LOST_FROM_SIGHT)
         node.finish()
@@ -173,10 +174,15 @@ class Loss(BaseRuleset):
 
     def _setup_events(self, c: Combatant, t: int) -> list[Event]:
         s = c.setup
-        if s.get("surprised") or s.get("hidden") or s.get("prone"):
+        if s.get("surprised") or s.get("hidden") or s.get("prone") or s.get("aimed"):
             return [
                 SetUp(
-                    t, c.id, bool(s.get("surprised")), bool(s.get("hidden")), bool(s.get("prone"))
+                    t,
+                    c.id,
+                    bool(s.get("surprised")),
+                    bool(s.get("hidden")),
+                    bool(s.get("prone")),
+                    str(s.get("aimed", "")),
                 )
             ]
         return []

@@ -301,7 +301,7 @@ class Settlement:
         )
         if "assault" in effects:
             self.emit(EffectApplied(self.segment, a.actor, "assault"))
-        if weapon.ranged and st.aim:
+        if weapon.ranged and (st.aim or st.aimed):
             self.emit(Aimed(self.segment, a.actor, 0))
         hidden = st.hidden
         if hidden:
@@ -366,8 +366,10 @@ class Settlement:
                 b["tir monte"] = 2 if sheet.has("tir_monte") else 0
             else:
                 b["point blank"] = 5 if distance(c, target) < POINT_BLANK else 0
-            if c.setup.get("aimed"):
+            if st.aimed == "round":
                 b["aimed a round"] = 15 if sheet.has("visee") else 10
+            elif st.aimed == "sequence":
+                b["aimed a sequence"] = 15
         if weapon.improvised:
             b["improvised"] = 2 if sheet.has("armes_improvisees") else -2
         if "assault" in effects and sheet.has("charge"):

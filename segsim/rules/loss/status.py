@@ -82,6 +82,7 @@ class Status:
     protected: int = 0
     wall: int = 0
     aim: int = 0
+    aimed: str = ""  # aimed before the fight ("round", "sequence"), for the first shot
     hidden: bool = False
     surprised: bool = False
 
