@@ -119,7 +119,9 @@ def main() -> None:
         same = fight_record(as_process).lines == fight_record(as_callback).lines
         outcome = as_process.outcome
         assert outcome is not None
-        print(f"seed {seed}: {outcome.result}, side {outcome.winner}; same record both ways: {same}")
+        print(
+            f"seed {seed}: {outcome.result}, side {outcome.winner}; same record both ways: {same}"
+        )
     policy = wary()
     fight = scenario.fight(7, policies={"margaret": policy})
     fight.run()

@@ -254,6 +254,11 @@ class AllOf(Request):
         return [leaf for part in self.parts for leaf in part.leaves()]
 
 
+class AnyOf(AllOf):
+    """Several requests; resumes when the first is done, with the values of those done
+    (None for those still going on)."""
+
+
 class Sight(Request):
     """Wait until something is seen (reactive) or the fighter is asked again."""
 
@@ -345,6 +350,11 @@ class Me:
             if not isinstance(r, Request):
                 raise TypeError(f"me.all() takes requests made by me, not {r!r}")
         return AllOf(tuple(requests))
+
+    def any(self, *requests: Request) -> AnyOf:
+        """Several requests together; resumes when the first is done (a tuple with the
+        values of those done, None for the others, which go on)."""
+        return AnyOf(self.all(*requests).parts)
 
     def cancel(self, action: Any) -> Cancelling:
         """Cancel an action in progress: a request yielded before, its Result, an
@@ -588,6 +598,8 @@ class _Run:
     def complete(self, req: Request) -> bool:
         if isinstance(req, _Leaf):
             return req.state == "done"
+        if isinstance(req, AnyOf):
+            return any(self.complete(p) for p in req.parts)
         if isinstance(req, AllOf):
             return all(self.complete(p) for p in req.parts)
         if isinstance(req, Sight):
@@ -606,7 +618,7 @@ class _Run:
                 return act.result
             return Result(req.action, "", None, None, None, Cancel(req.action), True)
         if isinstance(req, AllOf):
-            return tuple(self.value(p) for p in req.parts)
+            return tuple(self.value(p) if self.complete(p) else None for p in req.parts)
         if isinstance(req, Sight):
             return req.value
         return None

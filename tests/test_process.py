@@ -1,0 +1,283 @@
+"""Fighters written as SimPy-style processes (segsim.process; DESIGN, principle 10,
+"Behaviour two ways"; docs/process.md): the same declaration phases, checks and record
+as callback policies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from segsim import (
+    IllegalDeclaration,
+    Threat,
+    load_scenario,
+    process_policy,
+)
+from segsim.actions import PolicyOutput
+from segsim.policy import Observation
+from segsim.record import fight_record
+from segsim.rules.chroniques.policies import attack_turn, opponents, pick_target
+
+ROOT = Path(__file__).resolve().parent.parent
+DUEL = ROOT / "examples/scenarios/duel.toml"
+AMBUSH = ROOT / "examples/scenarios/chroniques_ambush.toml"
+SCENARIOS = sorted((ROOT / "examples/scenarios").glob("*.toml"))
+
+
+@pytest.fixture
+def examples(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The examples folder on the Python path (worker processes inherit it): its
+    process_duel module, imported by path as a user's own module would be."""
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    import process_duel
+
+    return process_duel
+
+
+# ---------------------------------------------------------------- same record both ways
+
+
+def test_a_generator_duelist_and_its_callback_twin_give_the_same_record(examples: Any) -> None:
+    duel = load_scenario(DUEL)
+    for seed in range(1, 9):
+        as_process = duel.fight(seed, policies={"margaret": examples.duelist()})
+        as_callback = duel.fight(seed, policies={"margaret": examples.Duelist()})
+        as_process.run()
+        as_callback.run()
+        lines = fight_record(as_process).lines
+        assert lines == fight_record(as_callback).lines, seed
+        strikes = [e for e in as_process.history if e.TYPE == "action.declared"]
+        assert any(e.actor == "margaret" and e.kind == "strike" for e in strikes)
+
+
+@process_policy(name="aggressive")
+def chroniques_aggressive(me: Any) -> Any:
+    """The built-in Chroniques ``aggressive`` policy as a process: one turn per yield."""
+    while me.in_fight:
+        seen = me.observation
+        targets = opponents(seen)
+        if not targets:
+            yield me.act("pass")
+            continue
+        turn = attack_turn(seen.me, pick_target(seen.me, targets))
+        yield me.all(*[me.act(d.kind, d.target, **d.params) for d in turn])
+
+
+def test_a_coarse_ruleset_resumes_processes_at_their_turns() -> None:
+    """Chroniques turns (seed 001, "Le tour de combat"): each yield is one turn, declared
+    when the fighter's turn comes, so the process gives the callback's record."""
+    ambush = load_scenario(AMBUSH)
+    for seed in (11, 12, 13):
+        policies = {
+            c.id: chroniques_aggressive() for c in ambush.combatants if c.policy == "aggressive"
+        }
+        assert len(policies) > 3
+        as_process = ambush.fight(seed, policies=policies)
+        as_process.run()
+        as_callback = ambush.fight(seed)
+        as_callback.run()
+        assert fight_record(as_process).lines == fight_record(as_callback).lines, seed
+        assert sum(e.TYPE == "chroniques.attack" for e in as_process.history) > 3
+
+
+# ---------------------------------------------------------------- interrupts
+
+
+class Watcher:
+    """A reactive callback that declares nothing and notes when it is asked."""
+
+    name = "watcher"
+    reactive = True
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def decide(self, observation: Observation) -> PolicyOutput:
+        self.asked.append(observation.segment)
+        return None
+
+
+@process_policy(name="watcher", reactive=True)
+def watcher(me: Any) -> Any:
+    """Waits, noting every Threat: its segment and the actions it saw begin."""
+    threats: list[tuple[int, tuple[tuple[str, int, int], ...]]] = []
+    waiting = me.wait(1000)
+    while me.in_fight:
+        try:
+            yield waiting  # the same wait again after an interruption
+        except Threat as threat:
+            begun = tuple((s.actor, s.action.id, s.action.start) for s in threat.started)
+            threats.append((threat.observation.segment, begun))
+            assert threat.actor == (begun[-1][0] if begun else None)
+    return threats
+
+
+def test_a_threat_interrupts_at_the_phase_a_reactive_callback_is_called() -> None:
+    duel = load_scenario(DUEL)
+    process = watcher()
+    fight = duel.fight(7, policies={"robert": process})
+    fight.run()
+    callback = Watcher()
+    twin = duel.fight(7, policies={"robert": callback})
+    twin.run()
+    threats = process.process.value
+    assert len(threats) > 5
+    assert [seg for seg, _ in threats] == [s for s in callback.asked if s > 0]
+    # Margaret's actions are seen the segment after they begin; a forced one (the lock
+    # after a strike) begins before the phase, so in the very phase it begins.
+    seen = {aid: (seg, start) for seg, begun in threats for who, aid, start in begun}
+    end = fight.history[-1].t
+    for e in fight.history:
+        if e.TYPE == "action.declared" and e.actor == "margaret" and e.t < end:
+            assert seen.pop(e.action) == (e.t if e.forced else e.t + 1, e.t)
+    assert not seen
+    # The process's wait went on through every interruption: declared once.
+    waits = [e for e in fight.history if e.TYPE == "action.declared" and e.actor == "robert"]
+    assert [(w.t, w.kind, dict(w.params)) for w in waits] == [(0, "wait", {"until": 1000})]
+
+
+def test_a_process_that_is_not_reactive_is_never_interrupted() -> None:
+    quiet = process_policy(watcher.fn, name="quiet")()
+    duel = load_scenario(DUEL)
+    fight = duel.fight(7, policies={"robert": quiet})
+    fight.run()
+    assert quiet.process.value == []
+
+
+def test_an_uncaught_threat_stops_the_fight_naming_who_saw_what() -> None:
+    @process_policy(reactive=True)
+    def careless(me: Any) -> Any:
+        while True:
+            yield me.wait(1000)
+
+    fight = load_scenario(DUEL).fight(7, policies={"robert": careless})
+    with pytest.raises(Threat, match="robert sees margaret start an action"):
+        fight.run()
+
+
+# ---------------------------------------------------------------- illegal declarations
+
+
+def test_an_illegal_yield_is_raised_in_the_generator_and_can_be_caught() -> None:
+    """A strike before the blow is armed is refused (seed 004, "Attaque"); the generator
+    catches it and arms instead, in the same phase."""
+    caught: list[IllegalDeclaration] = []
+
+    @process_policy
+    def hasty(me: Any) -> Any:
+        foe = me.nearest_foe()
+        try:
+            yield me.strike(foe, blow="cut")
+        except IllegalDeclaration as exc:
+            caught.append(exc)
+            yield me.arm()
+        yield me.strike(foe, blow="cut")
+
+    fight = load_scenario(DUEL).fight(7, policies={"margaret": hasty})
+    fight.run()
+    (error,) = caught
+    assert (error.segment, error.actor, error.policy) == (0, "margaret", "hasty")
+    assert "armed" in error.message and error.rule
+    mine = [e for e in fight.history if e.TYPE == "action.declared" and e.actor == "margaret"]
+    assert [(e.t, e.kind) for e in mine[:2]] == [(0, "arm"), (mine[0].ends_in + 1, "strike")]
+
+
+def test_an_uncaught_illegal_yield_stops_the_fight_like_a_callbacks() -> None:
+    @process_policy
+    def hasty(me: Any) -> Any:
+        yield me.strike(me.nearest_foe(), blow="cut")
+
+    fight = load_scenario(DUEL).fight(7, policies={"margaret": hasty})
+    with pytest.raises(IllegalDeclaration, match="segment 0, margaret, policy hasty"):
+        fight.run()
+    assert not any(e.TYPE == "action.declared" and e.actor == "margaret" for e in fight.history)
+
+
+def test_a_yield_of_something_else_is_a_type_error_at_the_yield() -> None:
+    seen: list[str] = []
+
+    @process_policy
+    def confused(me: Any) -> Any:
+        try:
+            yield "strike!"
+        except TypeError as exc:
+            seen.append(str(exc))
+        yield me.arm()
+
+    load_scenario(DUEL).fight(7, policies={"margaret": confused}).run()
+    assert seen and "requests" in seen[0]
+
+
+# ---------------------------------------------------------------- results, all, cancel
+
+
+def test_results_carry_the_rolls_and_the_outcome_of_the_action() -> None:
+    results: list[Any] = []
+
+    @process_policy
+    def striker(me: Any) -> Any:
+        foe = me.nearest_foe()
+        while me.in_fight:
+            yield me.arm()
+            result = yield me.strike(foe, blow="cut")
+            results.append(result)
+            yield me.idle()
+
+    fight = load_scenario(DUEL).fight(7, policies={"margaret": striker})
+    fight.run()
+    resolved = {e.action: e for e in fight.history if e.TYPE == "attack.resolved"}
+    if results[-1] is None:  # the fight ended while a strike was under way
+        results.pop()
+    assert results and None not in results
+    for r in results:
+        assert r.kind == "strike" and r.target == "robert"
+        if r.action in resolved:
+            assert r.outcome == resolved[r.action].result
+        tests = [e for e in fight.history if e.TYPE == "test.rolled" and e.action == r.action]
+        assert r.of("test.rolled") == tuple(tests)
+        if tests:
+            assert (r.success, r.margin) == (tests[-1].success, tests[-1].margin)
+        wounds = [e for e in r.events if e.TYPE == "wound.taken"]
+        assert r.damage == sum(w.damage for w in wounds)
+        assert bool(wounds) == (r.outcome == "hit")
+    assert any(r.outcome == "hit" and r.damage > 0 for r in results)
+
+
+def patiently(request: Any) -> Any:
+    """Wait for a request through any Threat (``result = yield from patiently(...)``)."""
+    while True:
+        try:
+            return (yield request)
+        except Threat:
+            pass
+
+
+def test_all_any_and_cancel() -> None:
+    log: list[Any] = []
+
+    @process_policy(reactive=True)
+    def mover(me: Any) -> Any:
+        results = yield from patiently(me.all(me.arm(), me.wait(2)))
+        log.append([(r.kind, r.start) for r in results])
+        moving = me.move(to=[-3.0, 0.0], segments=10)
+        first = yield from patiently(me.any(moving, me.wait(3)))
+        log.append((first[0], first[1].kind, me.segment))
+        cancelled = yield from patiently(me.cancel(moving))
+        log.append((cancelled.action, cancelled.kind, cancelled.cancelled, me.segment))
+        return "done"
+
+    policy = mover()
+    fight = load_scenario(DUEL).fight(7, policies={"robert": policy})
+    fight.run()
+    declared = [e for e in fight.history if e.TYPE == "action.declared" and e.actor == "robert"]
+    arm, wait, move, wait3 = declared[:4]
+    assert [arm.kind, wait.kind, move.kind, wait3.kind] == ["arm", "wait", "move", "wait"]
+    assert log[0] == [("arm", 0), ("wait", 0)]  # both declared at once
+    assert arm.t == wait.t == 0 and move.t == wait3.t == arm.ends_in + 1
+    assert log[1] == (None, "wait", move.t + 3)  # the wait ended first, the move goes on
+    (cancel,) = [e for e in fight.history if e.TYPE == "action.cancelled"]
+    assert (cancel.actor, cancel.action, cancel.t) == ("robert", move.action, move.t + 3)
+    assert log[2] == (move.action, "move", True, cancel.t + 1)
+    assert policy.process.value == "done"
