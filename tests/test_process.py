@@ -4,20 +4,30 @@ as callback policies."""
 
 from __future__ import annotations
 
+import pickle
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+import simpy
 
 from segsim import (
+    Declaration,
     IllegalDeclaration,
+    ProcessPolicy,
     Threat,
     load_scenario,
     process_policy,
 )
 from segsim.actions import PolicyOutput
-from segsim.policy import Observation
-from segsim.record import fight_record
+from segsim.cli import main
+from segsim.experiment import render_summary, run, summarize, sweep
+from segsim.policies import derive_seed
+from segsim.policy import Observation, make_policy
+from segsim.record import fight_record, read_record, write_record
+from segsim.replay import branch, replay
+from segsim.rules import ruleset_names
 from segsim.rules.chroniques.policies import attack_turn, opponents, pick_target
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -281,3 +291,196 @@ def test_all_any_and_cancel() -> None:
     assert (cancel.actor, cancel.action, cancel.t) == ("robert", move.action, move.t + 3)
     assert log[2] == (move.action, "move", True, cancel.t + 1)
     assert policy.process.value == "done"
+
+
+# ---------------------------------------------------------------- records, branches, sweeps
+
+
+def test_a_reactive_process_fight_records_and_replays(tmp_path: Path, examples: Any) -> None:
+    duel = load_scenario(DUEL)
+    for seed in (7, 8):
+        fight = duel.fight(seed, policies={"margaret": examples.wary()})
+        fight.run()
+        path = tmp_path / f"wary-{seed}.jsonl"
+        write_record(fight, path)
+        header = read_record(path).header
+        margaret = next(c for c in header["combatants"] if c["id"] == "margaret")
+        assert (margaret["policy"], margaret["reactive"]) == ("wary", True)
+        result = replay(path)
+        assert result.identical, result.divergence
+
+
+def test_a_branch_hands_over_to_a_process_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], examples: Any
+) -> None:
+    rec = tmp_path / "duel.jsonl"
+    out = tmp_path / "branch.jsonl"
+    assert main(["run", str(DUEL), "--seed", "7", "--record", str(rec), "--quiet"]) == 0
+    then = ["--until", "9", "--then", "margaret=process_duel:duelist"]
+    code = main(["replay", str(rec), *then, "--record", str(out)])
+    assert code == 0
+    assert "then robert: defender, margaret: duelist" in capsys.readouterr().out
+    margaret = read_record(out).header["combatants"][1]
+    assert margaret["changes"] == [{"at": 9, "policy": "duelist", "reactive": False}]
+    branched = read_record(out).events
+    assert any(
+        e["type"] == "action.declared" and e["actor"] == "margaret" and e["t"] >= 9
+        for e in branched
+    )
+    assert main(["replay", str(out)]) == 0
+
+
+def test_a_branch_of_a_process_fight_that_keeps_its_process(examples: Any) -> None:
+    """The process follows the replayed fight before T as a shadow (its declarations
+    are matched with the recorded ones), then goes on: with the record's seed the branch
+    is the recorded fight."""
+    fight = load_scenario(DUEL).fight(8, policies={"margaret": examples.wary()})
+    fight.run()
+    record = fight_record(fight)
+    result = branch(record, 20, {"margaret": examples.wary()})
+    assert result.first_difference() is None
+    assert result.policies["margaret"] == "wary"
+
+
+def test_a_process_policy_by_import_path_and_by_pickling(examples: Any) -> None:
+    policy = make_policy("rinkanou", "process_duel:duelist")
+    assert isinstance(policy, ProcessPolicy) and policy is not examples.duelist
+    assert (policy.name, policy.reactive) == ("duelist", False)
+    plain = make_policy("rinkanou", "test_process:plain_duelist")
+    assert isinstance(plain, ProcessPolicy) and plain.name == "plain_duelist"
+    again = pickle.loads(pickle.dumps(examples.wary()))
+    assert isinstance(again, ProcessPolicy) and again.fn is examples.wary.fn
+    assert (again.name, again.reactive) == ("wary", True)
+
+    @process_policy
+    def local(me: Any) -> Any:
+        yield me.arm()
+
+    with pytest.raises(TypeError, match="define its function at module level"):
+        pickle.dumps(local)
+    with pytest.raises(TypeError, match="not a generator function"):
+        process_policy(lambda me: None)
+
+
+def plain_duelist(me: Any) -> Any:
+    """A generator function not wrapped: make_policy wraps it."""
+    while me.in_fight:
+        yield me.arm()
+        yield me.strike(me.nearest_foe(), blow="cut")
+        yield me.idle()
+
+
+def test_a_sweep_of_a_process_policy_gives_the_same_summary_with_two_workers(
+    examples: Any,
+) -> None:
+    for spec in ("process_duel:duelist", examples.duelist):
+        experiment = sweep(DUEL, 6, seed=4, chunk=3, policies={"margaret": spec})
+        serial = run(experiment)
+        pooled = run(experiment, workers=2)
+        assert serial.results == pooled.results
+        assert render_summary(summarize(serial)) == render_summary(summarize(pooled))
+        assert len(serial.results) == 6 and not any(r.error for r in serial.results)
+
+
+def test_one_process_policy_drives_one_fighter_at_a_time(examples: Any) -> None:
+    duel = load_scenario(DUEL)
+    shared = examples.duelist()
+    with pytest.raises(RuntimeError, match="already drives robert"):
+        duel.fight(7, policies={"robert": shared, "margaret": shared}).start()
+    fresh = examples.duelist()
+    for seed in (1, 2):  # one after the other is fine: each fight starts it afresh
+        duel.fight(seed, policies={"margaret": fresh}).run()
+        assert isinstance(fresh.process.value, int)
+
+
+# ---------------------------------------------------------------- embedding
+
+
+def test_a_host_process_waits_on_a_fighters_process_and_on_the_fight(examples: Any) -> None:
+    duel = load_scenario(DUEL)
+    env = simpy.Environment()
+    log: list[Any] = []
+    margaret = examples.duelist()
+    fight = duel.fight(7, env=env, scale=0.1, policies={"margaret": margaret})
+
+    def host(env: simpy.Environment) -> Any:
+        yield env.timeout(2.0)
+        outcome_process = fight.process  # starts the fight
+        hits = yield margaret.process
+        log.append(("margaret", env.now, hits, fight.ended))
+        outcome = yield outcome_process
+        log.append(("fight", env.now, outcome.result))
+
+    env.run(until=env.process(host(env)))
+    end = fight.history[-1].t
+    landed = sum(
+        e.TYPE == "attack.resolved" and e.actor == "margaret" and e.result == "hit"
+        for e in fight.history
+    )
+    assert log[0] == ("margaret", pytest.approx(fight.clock.env_time(end + 1)), landed, True)
+    assert log[1] == ("fight", pytest.approx(fight.clock.env_time(end + 1)), "victory")
+    assert landed > 0
+
+
+def test_a_fighters_process_ends_when_it_falls_while_the_fight_goes_on(examples: Any) -> None:
+    path = ROOT / "examples/scenarios/one_against_three.toml"
+    scenario = load_scenario(path)
+    env = simpy.Environment()
+    processes = {c.id: examples.duelist() for c in scenario.combatants}
+    fight = scenario.fight(3, env=env, policies=processes)
+    ended: dict[str, float] = {}
+
+    def watch(cid: str) -> Any:
+        yield processes[cid].process
+        ended[cid] = env.now
+
+    for cid in processes:
+        env.process(watch(cid))
+    fight.start()
+    env.run()
+    outs = {e.actor: e.t for e in fight.history if e.TYPE == "combatant.out"}
+    end = fight.history[-1].t
+    assert set(ended) == set(processes)
+    early = [cid for cid, t in outs.items() if t < end]
+    assert early, "someone falls before the end"
+    for cid in processes:
+        fell = outs.get(cid, end)
+        assert ended[cid] == pytest.approx(fight.clock.env_time(fell + 1)), cid
+
+
+# ---------------------------------------------------------------- every ruleset
+
+
+@process_policy(name="legal picks")
+def legal_picks(me: Any) -> Any:
+    """A legal declaration picked at random each time it may act (its own stream)."""
+    draw = random.Random(derive_seed("legal picks", me.id)).random
+    while me.in_fight:
+        legal = [
+            d
+            for d in me.observation.legal()
+            if isinstance(d, Declaration) and d.kind not in ("wait", "pass", "delay")
+        ]
+        if not legal:
+            yield me.wait(10)
+            continue
+        d = legal[min(int(draw() * len(legal)), len(legal) - 1)]
+        try:
+            yield me.act(d.kind, d.target, **d.params)
+        except IllegalDeclaration:
+            yield me.wait(10)
+
+
+@pytest.mark.parametrize("ruleset", ruleset_names())
+def test_process_fights_of_every_ruleset_record_and_replay(ruleset: str) -> None:
+    path = next(p for p in SCENARIOS if load_scenario(p).ruleset.name == ruleset)
+    scenario = load_scenario(path)
+    policies = {c.id: legal_picks() for c in scenario.combatants}
+    fight = scenario.fight(5, policies=policies, max_segments=400)
+    fight.run()
+    assert fight.ended
+    declared = {e.actor for e in fight.history if e.TYPE == "action.declared" and not e.forced}
+    assert declared == {c.id for c in scenario.combatants}, path.name
+    assert all(p.process.triggered for p in policies.values())
+    result = replay(fight_record(fight))
+    assert result.identical, (path.name, result.divergence)
