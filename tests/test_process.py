@@ -484,3 +484,54 @@ def test_process_fights_of_every_ruleset_record_and_replay(ruleset: str) -> None
     assert all(p.process.triggered for p in policies.values())
     result = replay(fight_record(fight))
     assert result.identical, (path.name, result.divergence)
+
+
+# ---------------------------------------------------------------- the documentation page
+
+PAGE = ROOT / "docs/process.md"
+
+
+def blocks(kind: str) -> list[str]:
+    """The page's fenced blocks of one kind (``python``, ``sh``), in order."""
+    found, current, inside = [], [], False
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        if not inside and line.strip() == f"```{kind}":
+            inside, current = True, []
+        elif inside and line.strip() == "```":
+            inside = False
+            found.append("\n".join(current))
+        elif inside:
+            current.append(line)
+    return found
+
+
+def test_the_pages_python_blocks_print_what_they_say(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+    namespace: dict[str, Any] = {"__name__": "process_page"}
+    code = blocks("python")
+    assert len(code) >= 7
+    for block in code:
+        lines = block.splitlines()
+        expected: list[str] = []
+        while lines and lines[-1].startswith("# "):
+            expected.insert(0, lines.pop()[2:])
+        exec(compile(block, str(PAGE), "exec"), namespace)
+        assert capsys.readouterr().out.splitlines() == expected, block
+
+
+def test_the_pages_commands_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (command_block,) = blocks("sh")
+    for line in command_block.splitlines():
+        words = line.split()
+        if words[0] == "PYTHONPATH=examples":
+            monkeypatch.syspath_prepend(str(ROOT / "examples"))
+            words = words[1:]
+        assert words[0] == "segsim"
+        args = [str(ROOT / w) if w.startswith("examples/") else w for w in words[1:]]
+        assert main(args) == 0, line
+    assert "duelist" in capsys.readouterr().out
