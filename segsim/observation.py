@@ -39,10 +39,11 @@ def _stale(what: str, segment: int) -> StaleObservation:
 
 
 class live(Generic[V, T]):
-    """A field of a :class:`LiveView`, computed from the live state when read.
+    """A field of a :class:`LiveView`, computed from the live state when first read.
 
-    Reading it checks that the state has not changed since the view was made (else
-    :class:`StaleObservation`); a frozen view answers from its snapshot.
+    The first read checks that the state has not changed since the view was made (else
+    :class:`StaleObservation`) and keeps the value on the view, so later reads cost a
+    plain attribute lookup and keep answering what was true in the view's phase.
     """
 
     __slots__ = ("fn", "name")
@@ -61,22 +62,19 @@ class live(Generic[V, T]):
     def __get__(self, obj: V | None, owner: type | None = None) -> T | live[V, T]:
         if obj is None:
             return self
-        snap = obj._snap
-        if snap is not None:
-            return snap[self.name]  # type: ignore[no-any-return]
         if obj._state.version != obj._version:
             raise _stale(f"{type(obj).__name__}.{self.name}", obj._segment)
-        return self.fn(obj)
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 class LiveView:
     """Base of a ruleset's views: a combatant as seen from one phase of one fight.
 
-    Subclasses declare their fields with :func:`live`; ``__slots__`` keep them small.
-    Two views are equal when they view the same fields with the same values.
+    Subclasses declare their fields with :func:`live`. Two views are equal when they
+    show the same fields with the same values.
     """
 
-    __slots__ = ("_segment", "_snap", "_state", "_version")
     _live_names: ClassVar[tuple[str, ...]] = ()
     _fixed: ClassVar[tuple[str, ...]] = ()
     """Plain attributes that never change in a fight (an id, a sheet), shown by
@@ -95,29 +93,27 @@ class LiveView:
         self._state = state
         self._version = state.version
         self._segment = segment
-        self._snap: dict[str, Any] | None = None
 
     @property
     def fresh(self) -> bool:
         """Whether the state this view reads is still the one it was made for."""
-        return self._snap is not None or self._state.version == self._version
+        return self._state.version == self._version
 
     def check(self) -> None:
         """Raise :class:`StaleObservation` if the state has moved on (for methods of a
         view that read the live state directly)."""
-        if self._snap is None and self._state.version != self._version:
+        if self._state.version != self._version:
             raise _stale(type(self).__name__, self._segment)
 
     def freeze(self: V) -> V:
-        """Compute every field now and keep the values: the view stays correct after
-        its phase (what a test or a logging policy keeps)."""
-        if self._snap is None:
-            self.check()
-            self._snap = {name: getattr(self, name) for name in self._live_names}
+        """Read every field now: the view then stays correct after its phase (what a
+        test or a logging policy keeps)."""
+        for name in self._live_names:
+            getattr(self, name)
         return self
 
     def as_dict(self) -> dict[str, Any]:
-        """Every field by name (computed now)."""
+        """Every field by name."""
         return {name: getattr(self, name) for name in (*self._fixed, *self._live_names)}
 
     def __eq__(self, other: object) -> bool:
@@ -129,9 +125,10 @@ class LiveView:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        if not self.fresh:
+        try:
+            fields = ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items())
+        except StaleObservation:
             return f"<{type(self).__name__} of segment {self._segment}, stale>"
-        fields = ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items())
         return f"{type(self).__name__}({fields})"
 
 

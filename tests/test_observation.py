@@ -48,9 +48,13 @@ def test_a_kept_observation_fails_loudly_once_the_fight_has_moved_on() -> None:
     fight.run()
     first = keeper.kept[0]
     assert not first.fresh
+    # What the policy read in its phase stays as it was then...
+    assert (first.me.ps, first.me.armed, first.me.actions) == (0, False, ())
+    assert fight.state.combatants["robert"].status.armed
+    # ...and what it did not read cannot be read any more.
     for read in (
-        lambda: first.me.ps,
-        lambda: first.me.actions,
+        lambda: first.me.usable_ps,
+        lambda: first.me.position,
         lambda: first.others,
         lambda: first.other("margaret"),
         lambda: first.legal(),

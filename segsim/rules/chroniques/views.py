@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
-    __slots__ = ("_o", "_round", "_rules", "id", "is_pc", "name", "side")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc")
 
     def __init__(
@@ -100,7 +99,6 @@ class SelfView(OtherView):
     hand (and ``off_attack`` of the off-hand weapon).
     """
 
-    __slots__ = ("_marker", "round", "sheet")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "sheet", "round")
 
     def __init__(

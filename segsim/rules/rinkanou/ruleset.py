@@ -32,12 +32,13 @@ from segsim.rules.rinkanou.events import (
     CommandPointsChanged,
     HandsChanged,
     SituationChanged,
+    StanceChanged,
     SurpriseMalus,
     TestRolled,
     WeaponState,
 )
 from segsim.rules.rinkanou.roll import difficulty_value, roll_test
-from segsim.rules.rinkanou.situation import NO_PS, PSUse, parse_ps
+from segsim.rules.rinkanou.situation import NO_PS, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
@@ -51,12 +52,40 @@ DRAW_SEGMENTS = 10  # changing weapons takes a second (see the rules page)
 PICK_UP_SEGMENTS = 10  # stooping for a dropped weapon takes a second
 PICK_UP_REACH = 0.5  # metres: within arm's length when stooping
 PACES = ("walk", "run")
+SIZE_TABLE_READINGS = ("contest", "parry")
+"""How the parry's size table reads: points in the strength contest (one per 10 %), or a
+% malus on the parry roll (its title: "Malus pour parer une arme")."""
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
 
 
 def within(a: tuple[float, float], b: tuple[float, float], reach: float) -> bool:
     """Whether two positions are within ``reach`` metres of each other."""
     return math.dist(a, b) <= reach + REACH_TOLERANCE
+
+
+def toward_point(
+    start: tuple[float, float], goal: tuple[float, float], budget: float, stop: float
+) -> tuple[float, float]:
+    """Move from ``start`` toward ``goal`` by at most ``budget``, halting ``stop`` short."""
+    distance = math.dist(start, goal)
+    travel = min(budget, max(0.0, distance - stop))
+    if distance == 0 or travel <= 0:
+        return start
+    f = travel / distance
+    return (
+        round(start[0] + (goal[0] - start[0]) * f, 6),
+        round(start[1] + (goal[1] - start[1]) * f, 6),
+    )
+
+
+SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
+"""Actions whose resolution recomputes situation points; a move does when it rolls."""
+
+
+def recomputes(action: Action | ActionSpec) -> bool:
+    """Whether resolving ``action`` recomputes its fighter's situation points (seed 004,
+    "Points de situation": attack, parry, dodge, movement...)."""
+    return action.kind in SITUATION_KINDS or (action.kind == "move" and action.rolled)
 
 
 @attrs.frozen
@@ -79,14 +108,15 @@ KINDS: Mapping[str, Kind] = {
     "dodge": Kind("legs", True, _ACT | {"pc"}, situation=True),
     "reposition": Kind("legs", True, _ACT, situation=True),
     "disengage": Kind("legs", True, _ACT, situation=True),
-    "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"})),
-    "read": Kind("eyes", True, frozenset({"action", "difficulty", "pc"})),
+    "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"}) | _ACT),
+    "read": Kind("eyes", True, frozenset({"action_id", "difficulty", "pc"})),
     "ready": Kind("hands", False, frozenset({"pc"})),
     "shoot": Kind("hands", True, frozenset({"shot", "difficulty", "pc", "disarm"})),
     "draw": Kind("hands", False, frozenset({"weapon"})),
     "regrip": Kind("hands", False, frozenset({"item"})),
     "pick_up": Kind("hands", False),
     "keep": Kind("hands", False),
+    "stance": Kind("stance", False, frozenset({"oppose_disengage", "ps_bonus"})),
 }
 """Action kinds: the channel each occupies (one action per channel), whether it rolls."""
 
@@ -133,6 +163,10 @@ class Status:
     loaded: bool = False  # the ranged weapon is ready to loose
     grip: str = "held"  # the melee weapon: held, loose (two-handed), dropped, taken
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
+    difficulties: dict[int, int] = attrs.field(factory=dict)  # action id -> its roll's
+    lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
+    oppose_disengage: bool = True  # whether it opposes an opponent's disengage
+    oppose_bonus: int = 0  # PS it spends on each such opposition roll
 
 
 class RinKaNou(BaseRuleset):
@@ -142,7 +176,9 @@ class RinKaNou(BaseRuleset):
     situation points after an action; ``start_roll`` (true) rolls Combat + Raison at the
     start of the fight for every fighter whose setup does not fix its PS; ``awareness``
     (metres, default: the whole field) is how far a fighter sees others act, which keeps
-    battles of thousands as cheap per action as a duel.
+    battles of thousands as cheap per action as a duel; ``size_table`` ("contest", or
+    "parry") says how the parry's size table reads (see the rules page, "Size table");
+    ``move_roll`` (true) makes a move within an opponent's reach roll and recompute PS.
     """
 
     name: ClassVar[str] = "rinkanou"
@@ -155,6 +191,8 @@ class RinKaNou(BaseRuleset):
         ps_divisor: int = 20,
         start_roll: bool = True,
         awareness: float | None = None,
+        size_table: str = "contest",
+        move_roll: bool = True,
         content: Content | None = None,
     ) -> None:
         if ps_divisor not in (10, 20):
@@ -165,13 +203,29 @@ class RinKaNou(BaseRuleset):
             isinstance(awareness, bool) or not isinstance(awareness, int | float) or awareness <= 0
         ):
             raise TypeError(f"awareness is a distance in metres, not {awareness!r}")
+        if size_table not in SIZE_TABLE_READINGS:
+            raise TypeError(
+                f"size_table is 'contest' (points in the strength contest) or 'parry' (a % "
+                f"malus on the parry roll), not {size_table!r}"
+            )
         self.content = content or default_content()
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
-        self.options: Mapping[str, Any] = {"ps_divisor": ps_divisor, "start_roll": start_roll}
+        self._ps_shapes: dict[tuple[Any, ...], PSUse] = {}  # parse_ps checks by shape
+        if not isinstance(move_roll, bool):
+            raise TypeError(f"move_roll is true or false, not {move_roll!r}")
+        self.size_table = size_table
+        self.move_roll = move_roll
+        options: dict[str, Any] = {
+            "ps_divisor": ps_divisor,
+            "start_roll": start_roll,
+            "size_table": size_table,
+            "move_roll": move_roll,
+        }
         if awareness is not None:
-            self.options = {**self.options, "awareness": self.awareness}
+            options["awareness"] = self.awareness
+        self.options: Mapping[str, Any] = options
 
     # ------------------------------------------------------------ sheets and setup
 
@@ -209,6 +263,8 @@ class RinKaNou(BaseRuleset):
                 if loc not in names:
                     raise node.error("cover", f"unknown hit location {loc!r}")
             setup["cover"] = list(cover)
+        if node.has("oppose_disengage"):
+            setup["oppose_disengage"] = node.value("oppose_disengage", bool)
         if node.has("engage"):
             engage = node.value("engage", list)
             if not engage or not all(isinstance(x, str) for x in engage):
@@ -247,6 +303,8 @@ class RinKaNou(BaseRuleset):
             events.append(HandsChanged(t, c.id, wielding, bool(setup.get("loaded")), "held", False))
         if setup.get("command_points"):
             events.append(CommandPointsChanged(t, c.id, int(setup["command_points"]), "position"))
+        if setup.get("oppose_disengage") is False:
+            events.append(StanceChanged(t, c.id, False, 0))
         malus = 0
         if setup.get("surprised"):
             mods = {
@@ -312,8 +370,8 @@ class RinKaNou(BaseRuleset):
         """
         st: Status = c.status
         if st.ps > 0:
-            if against is not None and against not in st.engaged:
-                return 0
+            if not st.engaged or (against is not None and against not in st.engaged):
+                return 0  # points serve only against opponents taken into account
             committed = 0
             for a in c.actions:
                 if a.start >= st.ps_since and "ps" in a.params:
@@ -380,6 +438,7 @@ class RinKaNou(BaseRuleset):
             and action.params.get("with") != "shield",
             available=10**9,
             tables=self.content.tables,
+            cache=self._ps_shapes,
         )
 
     # ------------------------------------------------------------ declarations
@@ -429,18 +488,19 @@ class RinKaNou(BaseRuleset):
             )
         planner = getattr(self, f"_plan_{name}")
         spec: ActionSpec = planner(state, c, declaration, segment)
+        situational = kind.situation or recomputes(spec)
         if "pc" in params:
             if "ps" in params:
                 raise IllegalDeclaration(
                     "command points and situation points are never mixed on one action",
                     rule=f"{SEED}, Points de commandement",
                 )
-            return self._with_pc(c, spec, declaration, planned)
-        if kind.situation or "ps" in params:
+            spec = self._with_pc(c, spec, declaration, planned)
+        elif situational or ("ps" in params and spec.kind != "move"):
             spec = self._with_ps(state, c, spec, declaration, planned)
-        if kind.situation or "engage" in params:
-            spec = attrs.evolve(
-                spec, params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
+        if situational or "engage" in params:
+            spec = spec.revised(
+                params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
             )
         return spec
 
@@ -483,6 +543,7 @@ class RinKaNou(BaseRuleset):
             weapon_used=spec.kind in ("strike", "parry") and spec.channel == "hands",
             available=self.usable_ps(state, c, against, planned),
             tables=self.content.tables,
+            cache=self._ps_shapes,
         )
         if use is NO_PS or raw is None:
             return spec
@@ -491,7 +552,7 @@ class RinKaNou(BaseRuleset):
         if use.duration and duration is not None:
             params["base_duration"] = duration
             duration += use.duration
-        return attrs.evolve(spec, duration=duration, params=params)
+        return spec.revised(duration=duration, params=params)
 
     def _with_pc(
         self,
@@ -514,6 +575,7 @@ class RinKaNou(BaseRuleset):
             weapon_used=False,
             available=score - committed if score > 0 else score,
             tables=self.content.tables,
+            cache=self._ps_shapes,
             currency="PC",
         )
         params = {**spec.params, "pc": dict(raw)}
@@ -521,7 +583,7 @@ class RinKaNou(BaseRuleset):
         if use.duration and duration is not None:
             params["base_duration"] = duration
             duration += use.duration
-        return attrs.evolve(spec, duration=duration, params=params)
+        return spec.revised(duration=duration, params=params)
 
     def _common(self, declaration: Declaration) -> dict[str, Any]:
         difficulty = difficulty_value(declaration.params.get("difficulty", 0))
@@ -674,7 +736,13 @@ class RinKaNou(BaseRuleset):
     def _plan_dodge(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        return self._fixed(d, DODGE_SEGMENTS)
+        """A dodge is made against someone (seed 004, "Esquive"): its ``target`` is the
+        opponent whose blow (or missile) it meets, and the one its points count against;
+        without one it meets the first blow and a negative score must be bought back."""
+        spec = self._fixed(d, DODGE_SEGMENTS)
+        if d.target is None:
+            return spec
+        return spec.revised(target=self._opponent(state, c, d.target, "dodge"))
 
     def _plan_reposition(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -725,16 +793,72 @@ class RinKaNou(BaseRuleset):
                 raise IllegalDeclaration(f"stop_at is a distance in metres, not {stop!r}")
             params["stop_at"] = float(stop)
         # "Se déplacer" is multipliable: n segments declared at once are one action.
-        return ActionSpec("move", segments, "legs", params=params)
+        if not (self.move_roll and self._in_reach_move(state, c, params)):
+            raw = p.get("ps") or {}
+            spends = isinstance(raw, Mapping) and any(raw.get(k) for k in SPENDS)
+            if "difficulty" in p or not isinstance(raw, Mapping) or spends:
+                raise IllegalDeclaration(
+                    "a move out of every opponent's reach has no roll: no difficulty, no "
+                    "PS to spend",
+                    rule=f"{SEED}, Mouvement (Se déplacer)",
+                )
+            # A buy-back offered for it is moot (nothing to buy back): it is dropped, so a
+            # policy need not guess whether its move will roll.
+            return ActionSpec("move", segments, "legs", params=params)
+        # Within an opponent's reach it is a combat action: Combat + Souplesse, and it
+        # recomputes situation points (seed 004, "Points de situation").
+        difficulty = difficulty_value(p.get("difficulty", 0))
+        target = params.get("toward")
+        return ActionSpec(
+            "move",
+            segments,
+            "legs",
+            target if target is not None and self._is_opponent(state, c, target) else None,
+            True,
+            difficulty,
+            params={**params, **self._common(d)},
+        )
+
+    def _in_reach_move(self, state: FightState, c: Combatant, params: Mapping[str, Any]) -> bool:
+        """Whether a move starts or (as planned now) ends within an opponent's reach."""
+        per_segment = c.sheet.movement / 10 * (c.sheet.run_factor if params["pace"] == "run" else 1)
+        budget = per_segment * int(params["segments"])
+        if "to" in params:
+            goal = (float(params["to"][0]), float(params["to"][1]))
+            stop = 0.0
+        else:
+            goal = state.combatants[params["toward"]].position
+            stop = float(params["stop_at"])
+        end = toward_point(c.position, goal, budget, stop)
+        longest = max(self.content.tables.reach.values())
+        for spot in (c.position, end):
+            for o in state.near(spot, longest + REACH_TOLERANCE):
+                if (
+                    o.side != c.side
+                    and within(o.position, spot, self.reach(o.sheet))
+                    and (self.awareness is None or within(o.position, c.position, self.awareness))
+                ):
+                    return True  # an opponent it sees (with ``awareness``) has it in reach
+        return False
+
+    def _is_opponent(self, state: FightState, c: Combatant, cid: str) -> bool:
+        other = state.combatants.get(cid)
+        return other is not None and other.side != c.side
 
     def _plan_read(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
         if d.target is None or d.target not in state.combatants or d.target == c.id:
             raise IllegalDeclaration("read names another combatant as its target")
-        action_id = d.params.get("action")
+        # ``action_id`` (not ``action``, which a fight script uses for the kind) names the
+        # action read; without it, the target's latest visible action in progress.
+        action_id = d.params.get("action_id")
         other = state.combatants[d.target]
-        seen = next((a for a in other.actions if a.id == action_id and a.visible), None)
+        visible = [a for a in other.actions if a.visible]
+        if action_id is None and visible:
+            seen: Action | None = max(visible, key=lambda a: (a.start, a.id))
+        else:
+            seen = next((a for a in visible if a.id == action_id), None)
         if seen is None:
             raise IllegalDeclaration(
                 f"{d.target} has no visible action #{action_id!r} in progress to read",
@@ -749,7 +873,7 @@ class RinKaNou(BaseRuleset):
             True,
             difficulty,
             visible=False,
-            params={"action": seen.id, **self._common(d)},
+            params={"action_id": seen.id, **self._common(d)},
         )
 
     # ------------------------------------------------------------ ranged and manoeuvres
@@ -870,6 +994,25 @@ class RinKaNou(BaseRuleset):
         # Continuous like waiting (seed 004): it lasts until the fighter does something else.
         return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
 
+    def _plan_stance(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        """A fighter's standing choices, unseen by others: whether it opposes an
+        opponent's disengage (seed 004, "Se désengager": only "s'il ne veut pas laisser
+        le personnage s'échapper") and the PS it spends on that roll. A glance-long
+        decision in a channel of its own; it holds from the next segment on."""
+        oppose = d.params.get("oppose_disengage", c.status.oppose_disengage)
+        if not isinstance(oppose, bool):
+            raise IllegalDeclaration(f"oppose_disengage is true or false, not {oppose!r}")
+        bonus = d.params.get("ps_bonus", 0)
+        if not isinstance(bonus, int) or isinstance(bonus, bool) or bonus < 0:
+            raise IllegalDeclaration(
+                f"ps_bonus is a whole number of PS, not {bonus!r}",
+                rule=f"{SEED}, Se désengager",
+            )
+        params = {"oppose_disengage": oppose, "ps_bonus": bonus}
+        return ActionSpec("stance", 1, "stance", visible=False, params=params)
+
     def _opponent(self, state: FightState, c: Combatant, target: str | None, what: str) -> str:
         if target is None:
             raise IllegalDeclaration(f"{what} needs a target")
@@ -957,7 +1100,7 @@ class RinKaNou(BaseRuleset):
             candidates.append(Declaration("move", params={"toward": o.id}))
             for a in o.actions:
                 if a.visible:
-                    candidates.append(Declaration("read", o.id, {"action": a.id}))
+                    candidates.append(Declaration("read", o.id, {"action_id": a.id}))
         out: list[DeclarationLike] = []
         for d in candidates:
             try:

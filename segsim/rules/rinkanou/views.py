@@ -9,7 +9,7 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -162,6 +162,11 @@ class SelfView(LiveView):
         return self._st.loaded
 
     @live
+    def oppose_disengage(self) -> bool:
+        """Its stance: whether it opposes an opponent's disengage (seed 004)."""
+        return self._st.oppose_disengage
+
+    @live
     def grip(self) -> str:
         return self._st.grip
 
@@ -178,19 +183,14 @@ class SelfView(LiveView):
         with every observation)."""
         foe = self._foe
         if foe is None:
-            if self._snap is not None:
-                return self._snap["nearest_foe"]  # type: ignore[no-any-return]
             self.check()
             found = self._rules._nearest(self._state, self._c, self._seen(), 1)
             foe = self._foe = (found[0] if found else None,)
         return foe[0]
 
     def freeze(self) -> SelfView:
-        if self._snap is None:
-            nearest = self.nearest_foe()
-            super().freeze()
-            cast(dict[str, Any], self._snap)["nearest_foe"] = nearest
-        return self
+        self.nearest_foe()
+        return super().freeze()
 
     @property
     def weapon(self) -> Weapon:
