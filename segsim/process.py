@@ -660,8 +660,8 @@ class _Run:
             step = ("send", None)
         elif waiting is None:
             return None
-        elif (
-            isinstance(waiting, Sight) and may and (threat is not None or not self.policy.reactive)
+        elif isinstance(waiting, Sight) and (
+            threat is not None or (may and not self.policy.reactive)
         ):
             waiting.value, waiting.done = threat, True
             step = ("send", threat)

@@ -148,6 +148,25 @@ def test_a_threat_interrupts_at_the_phase_a_reactive_callback_is_called() -> Non
     assert [(w.t, w.kind, dict(w.params)) for w in waits] == [(0, "wait", {"until": 1000})]
 
 
+def test_waiting_until_something_is_seen_resumes_with_the_threat() -> None:
+    @process_policy(reactive=True)
+    def lookout(me: Any) -> Any:
+        seen: list[int] = []
+        while me.in_fight:
+            threat = yield me.wait()
+            if threat is not None:
+                assert isinstance(threat, Threat) and threat.observation is me.observation
+                seen.append(me.segment)
+        return seen
+
+    duel = load_scenario(DUEL)
+    process = lookout()
+    duel.fight(7, policies={"robert": process}).run()
+    callback = Watcher()
+    duel.fight(7, policies={"robert": callback}).run()
+    assert process.process.value == [s for s in callback.asked if s > 0]
+
+
 def test_a_process_that_is_not_reactive_is_never_interrupted() -> None:
     quiet = process_policy(watcher.fn, name="quiet")()
     duel = load_scenario(DUEL)
