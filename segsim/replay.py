@@ -84,6 +84,12 @@ class ReplayDeclarations:
         if callable(bind):
             bind(actor, seed)
 
+    def attach(self, fight: Fight, actor: str) -> None:
+        """Pass the fight on to a shadow that wants it (a process policy)."""
+        attach = getattr(self.shadow, "attach", None)
+        if callable(attach):
+            attach(fight, actor)
+
     def decide(self, observation: Observation) -> PolicyOutput:
         if self.until is not None and observation.segment >= self.until:
             out: PolicyOutput = self.shadow.decide(observation)
