@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
 import attrs
 
@@ -27,7 +28,25 @@ class Draw:
     actor: str | None = None
 
 
-DrawSink = Callable[[Draw], None]
+class DrawLike(Protocol):
+    """What a recorded draw has: the die, the face, why and for whom."""
+
+    @property
+    def die(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def purpose(self) -> str: ...
+    @property
+    def actor(self) -> str | None: ...
+
+
+DrawSink = Callable[[str, int, str, "str | None"], DrawLike]
+"""Called with each draw (die, value, purpose, actor); returns what the dice keep as its
+record (a fight returns its ``die.rolled`` event, so a draw is one object)."""
+
+
+_DIE = {sides: f"d{sides}" for sides in (2, 3, 4, 6, 8, 10, 12, 20, 100)}
 
 
 class Dice:
@@ -38,7 +57,7 @@ class Dice:
             raise TypeError(f"a fight seed is an integer, not {seed!r}")
         self.seed = seed
         self._random = random.Random(seed).random
-        self.draws: list[Draw] = []
+        self.draws: list[DrawLike] = []
         self.sink: DrawSink | None = None
 
     def _face(self, sides: int, purpose: str, actor: str | None) -> int:
@@ -49,10 +68,11 @@ class Dice:
         if sides < 1:
             raise ValueError(f"a die has at least one face, not {sides}")
         value = self._face(sides, purpose, actor)
-        draw = Draw(f"d{sides}", value, purpose, actor)
-        self.draws.append(draw)
-        if self.sink is not None:
-            self.sink(draw)
+        die = _DIE.get(sides) or f"d{sides}"
+        sink = self.sink
+        self.draws.append(
+            Draw(die, value, purpose, actor) if sink is None else sink(die, value, purpose, actor)
+        )
         return value
 
     def d100(self, purpose: str, actor: str | None = None) -> int:

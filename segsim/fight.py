@@ -31,7 +31,7 @@ from segsim.actions import (
     PolicyOutput,
 )
 from segsim.clock import Clock
-from segsim.dice import Dice, Draw
+from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import (
     ActionCancelled,
@@ -82,10 +82,15 @@ class _Scheduled(simpy.Event):
         env.schedule(self, priority, delay)
 
 
-@attrs.define(eq=False)
-class _Phase:
-    event: simpy.Event
-    members: dict[str, bool] = attrs.field(factory=dict)
+class _Phase(_Scheduled):
+    """A declaration phase: the event of its boundary, and who is called to it (whether
+    each must act)."""
+
+    def __init__(
+        self, env: simpy.Environment, delay: float, at: int, callback: Callable[[_Scheduled], None]
+    ) -> None:
+        super().__init__(env, delay, DECIDE, at, callback)
+        self.members: dict[str, bool] = {}
 
 
 _Decided = list[tuple[Combatant, list[Cancel | tuple[Declaration, ActionSpec]]]]
@@ -541,7 +546,7 @@ class Fight:
             else:
                 wake = self._wakes[c.id] = simpy.Event(self.env)
                 seg = yield wake
-            yield self._phases[seg].event
+            yield self._phases[seg]
             if self.ended or not c.in_fight:
                 return
 
@@ -550,8 +555,7 @@ class Fight:
         phase = self._phases.get(seg)
         if phase is None:
             self._mind_the_limit(seg)
-            event = _Scheduled(self.env, self._delay(seg), DECIDE, seg, self._run_phase)
-            phase = self._phases[seg] = _Phase(event)
+            phase = self._phases[seg] = _Phase(self.env, self._delay(seg), seg, self._run_phase)
         members = phase.members
         cid = c.id
         if cid in members:
@@ -854,8 +858,10 @@ class Fight:
 
     # ------------------------------------------------------------------ events & end
 
-    def _on_draw(self, draw: Draw) -> None:
-        self._emit(DieRolled(self._t, draw.actor, draw.die, draw.value, draw.purpose))
+    def _on_draw(self, die: str, value: int, purpose: str, actor: str | None) -> DieRolled:
+        event = DieRolled(self._t, actor, die, value, purpose)
+        self._emit(event)
+        return event
 
     def _emit(self, event: Event) -> None:
         self.state.version += 1

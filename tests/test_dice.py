@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from segsim.dice import Dice, LoadedDice
+from segsim.dice import Dice, Draw, LoadedDice
 from segsim.errors import DiceExhausted
 
 
@@ -21,8 +21,13 @@ def test_faces_come_from_the_stable_random_stream() -> None:
 
 def test_every_draw_is_recorded_with_its_purpose() -> None:
     dice = Dice(5)
-    seen = []
-    dice.sink = seen.append
+    seen: list[Draw] = []
+
+    def sink(die: str, value: int, purpose: str, actor: str | None) -> Draw:
+        seen.append(Draw(die, value, purpose, actor))
+        return seen[-1]
+
+    dice.sink = sink
     value = dice.roll(8, "direction", actor="a")
     assert 1 <= value <= 8
     assert dice.draws[0].die == "d8"

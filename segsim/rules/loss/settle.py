@@ -729,7 +729,7 @@ class Settlement:
         pair = chase.pair(a.actor, a.target)
         if pair is None or pair not in self.units:
             return
-        keep = Action(a.id, a.actor, a.kind, a.start, a.duration, params={})
+        keep = Action(a.kind, a.duration, id=a.id, actor=a.actor, start=a.start)
         if not self.pursuit_test(keep, "keeping the distance", BASE_DIFFICULTY):
             units = self.units[pair]
             self.set_units(pair, units + 1 if pair[0] == a.actor else max(1, units - 1))
