@@ -198,6 +198,9 @@ _CATALOGUES: dict[str, Callable[[int], Catalogue]] = {
         ["pass", "simple_defence", "total_defence"],
         ["attack", "two_weapons", "move"],
     ),
+    "loreval": lambda slots: generic_catalogue(
+        "loreval", slots, ["inaction", "grace"], ["attack", "move"]
+    ),
 }
 
 
