@@ -25,9 +25,11 @@ class ByRound:
         plan: Mapping[int, Plan] | None = None,
         change: Mapping[int, Plan] | None = None,
         default: Plan = None,
+        heroic: Mapping[int, Plan] | None = None,
     ) -> None:
         self.plan = dict(plan or {})
         self.change = dict(change or {})
+        self.heroic = dict(heroic or {})
         self.default = default
         self.name = "by-round"
         self.steps: list[tuple[int, str, int]] = []  # (round, step, segment)
@@ -36,11 +38,11 @@ class ByRound:
     def decide(self, obs: Observation) -> Any:
         me = obs.me
         step = me.step
-        if step not in ("declare", "change"):
+        if step not in ("declare", "change", "heroic"):
             return None
         self.steps.append((me.round, step, obs.segment))
         self.seen.append(obs.freeze())
-        table = self.plan if step == "declare" else self.change
+        table = {"declare": self.plan, "change": self.change, "heroic": self.heroic}[step]
         out = table.get(me.round, self.default if step == "declare" else None)
         return out(obs) if callable(out) else out
 

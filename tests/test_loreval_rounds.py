@@ -40,7 +40,8 @@ def test_declare_in_ascending_order_and_resolve_in_descending_order() -> None:
     # g decided knowing what a had declared; a knew nothing of g's declaration
     assert g.seen[0].other("a").declared == {"kind": "attack", "target": "g", "category": 1}
     assert a.seen[0].other("g").declared is None
-    assert [s[:2] for s in a.steps if s[0] == 1] == [(1, "declare")]
+    # a declares, then (14 points and a heroism point) is offered a heroic action
+    assert [s[:2] for s in a.steps if s[0] == 1] == [(1, "declare"), (1, "heroic")]
     ended = of_type(fight, RoundEnded)[0]
     assert dict(ended.spent) == {"a": 1, "g": 2}  # a greatsword blow is category 2
     assert dict(started[1].points) == {"g": 15, "a": 13}

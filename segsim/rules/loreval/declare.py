@@ -43,10 +43,21 @@ RULE_INACTION = f"{SEED}, Inaction"
 RULE_MOVE = f"{SEED}, Action de déplacement et action avec déplacement"
 RULE_PACE = f"{SEED}, Limitation d'allure"
 RULE_SPELL = f"{SEED}, Lancement d'un sort"
+RULE_CONCERT = f"{SEED}, Action concertée"
+RULE_COUNTER = f"{SEED}, Actions de contre"
+RULE_CHARGE = f"{SEED}, Charge"
+COUNTER_HOW = {
+    "defensive": ("parry", "dodge", "block"),
+    "offensive": ("strike", "parry", "obstruct", "charge", "receive"),
+}
+"""How a counter is made (seed 003, "Les différents contres", "Réception de charge",
+"Charge dans un contre", "Bloquer une attaque")."""
 
 COMMON = frozenset({"attention", "moves"})
 KIND_PARAMS: Mapping[str, frozenset[str]] = {
-    "attack": COMMON | {"attacks", "skill", "weapon"},
+    "attack": COMMON | {"attacks", "skill", "weapon", "concert"},
+    "charge": COMMON | {"concert"},
+    "counter": COMMON | {"against", "how", "hypothetical"},
     "move": COMMON | {"to"},
     "inaction": frozenset({"attention"}),
     "grace": frozenset({"attention"}),
@@ -64,6 +75,7 @@ class Context:
     c: Combatant
     rnd: int
     changed: Plan | None = None
+    heroic: bool = False
 
     @property
     def status(self) -> Status:
@@ -137,6 +149,8 @@ def check_category(ctx: Context, category: int) -> None:
         raise IllegalDeclaration(
             f"category {category} is beyond {top}: no action may cost more", rule=RULE_CATEGORIES
         )
+    if ctx.heroic:
+        return  # a heroic action takes every point left (6 at least)
     if ctx.changed is not None:
         if category >= ctx.changed.category:
             raise IllegalDeclaration(
@@ -256,7 +270,38 @@ def check_attack(ctx: Context, d: Declaration) -> Checked:
     params: dict[str, Any] = {"attacks": attacks, "mode": mode, "skill": skill}
     if weapon is not ctx.status.weapon or ready:
         params["weapon"] = weapon.id
+    concert(ctx, d, attention, params)
     return other.id, _finish(params, category, attention, moves, malus)
+
+
+def concert(ctx: Context, d: Declaration, attention: Attention, params: dict[str, Any]) -> None:
+    """A concerted action (action concertée): 2 in Environment, joining an ally of lower
+    initiative (who has declared) with at least 1 in Environment; it resolves at that
+    ally's step (seed 003, "Action concertée")."""
+    partner = d.params.get("concert")
+    if partner is None:
+        return
+    ally = ctx.state.combatants.get(partner) if isinstance(partner, str) else None
+    if ally is None or not ally.in_fight or ally.side != ctx.c.side or ally.id == ctx.c.id:
+        raise IllegalDeclaration(
+            f"a concerted action joins an ally in the fight, not {partner!r}", rule=RULE_CONCERT
+        )
+    if ctx.changed is not None or ctx.heroic:
+        raise IllegalDeclaration("a concerted action is declared in turn", rule=RULE_CONCERT)
+    st: Status = ally.status
+    if st.declared_round != ctx.rnd or st.grace:
+        raise IllegalDeclaration(
+            f"{ally.id} has no action declared this round to join (it must have declared "
+            "before: the initiative is on the one who joins)",
+            rule=RULE_CONCERT,
+        )
+    if scores(attention, malus=ctx.status.senses_lost).environment < 2:
+        raise IllegalDeclaration("a concerted action needs 2 in Environment", rule=RULE_CONCERT)
+    if scores(st.attention, malus=st.senses_lost).environment < 1:
+        raise IllegalDeclaration(
+            f"{ally.id} needs at least 1 in Environment to act in concert", rule=RULE_CONCERT
+        )
+    params["concert"] = ally.id
 
 
 def check_move(ctx: Context, d: Declaration) -> Checked:
@@ -359,7 +404,120 @@ def _finish(
     return params
 
 
+def check_counter(ctx: Context, d: Declaration) -> Checked:
+    """A counter (contre), category 1, needs 1 in Environment. Defensive: protects the
+    fighter itself from anyone. Offensive: against an action already declared (by a
+    fighter of lower initiative), to protect anyone; moves may bring the counterer in.
+    Without a target it answers a hypothetical situation (the first one that comes), at
+    -2 (seed 003, "Actions de contre", "Déclaration d'un contre")."""
+    against = d.params.get("against", "defensive")
+    if against not in COUNTER_HOW:
+        raise IllegalDeclaration(f"against must be defensive or offensive, not {against!r}")
+    how = d.params.get("how", "parry" if against == "defensive" else "strike")
+    if how not in COUNTER_HOW[against]:
+        raise IllegalDeclaration(
+            f"a {against} counter is made by {', '.join(COUNTER_HOW[against])}, not {how!r}",
+            rule=RULE_COUNTER,
+        )
+    hypothetical = _bool(d.params, "hypothetical")
+    attention = attention_of(ctx, d.params)
+    moves, malus = extra_moves(ctx, d.params, 0)
+    if ctx.changed is not None and ctx.changed.category == 1 and moves:
+        raise IllegalDeclaration(
+            "after a category 1 action only a counter without a move is left", rule=RULE_CHANGE
+        )
+    if moves and against == "defensive":
+        raise IllegalDeclaration(
+            "a defensive counter's moves are played at the fighter's own turn: declare them "
+            "with an offensive counter or a move",
+            rule=RULE_COUNTER,
+        )
+    category = adjusted_category(1, extra_moves=moves)
+    if ctx.changed is None or ctx.changed.category > 1:
+        check_category(ctx, category)
+    needed = focus_needed(category)
+    if how == "charge":
+        needed = 2
+    if how in ("block",):
+        needed = 2
+    check_focus(ctx, attention, needed, f"a {how} counter")
+    if scores(attention, malus=ctx.status.senses_lost).environment < 1:
+        raise IllegalDeclaration("a counter needs 1 in Environment", rule=RULE_COUNTER)
+    weapon = ctx.status.weapon
+    if how == "receive" and not weapon.polearm:
+        raise IllegalDeclaration(
+            f"a charge is received with a polearm, not a {weapon.name}",
+            rule=f"{SEED}, Réception de charge",
+        )
+    if how == "block" and ctx.sheet.characteristics["dexterity"] < 13:
+        raise IllegalDeclaration(
+            "blocking an attack needs a dexterity of 13", rule=f"{SEED}, Bloquer une attaque"
+        )
+    target = None
+    if d.target is not None:
+        other = opponent(ctx, d.target)
+        target = other.id
+        st: Status = other.status
+        if against == "offensive" and st.declared_round != ctx.rnd:
+            raise IllegalDeclaration(
+                f"an offensive counter answers a declared action: {other.id} has not declared "
+                "(it has the initiative)",
+                rule=RULE_COUNTER,
+            )
+        if how in ("strike", "charge", "obstruct") and not weapon.ranged:
+            check_reach(ctx, other, weapon, moves + (2 if how == "charge" else 0))
+        if how == "receive" and (st.plan is None or st.plan.kind != "charge"):
+            raise IllegalDeclaration(
+                f"{other.id} has declared no charge to receive", rule=f"{SEED}, Réception de charge"
+            )
+    elif not hypothetical:
+        raise IllegalDeclaration(
+            "a counter names the fighter it counters, or is hypothetical (hypothetical = true)",
+            rule=RULE_COUNTER,
+        )
+    params: dict[str, Any] = {"against": against, "how": how}
+    if hypothetical or target is None:
+        params["hypothetical"] = True
+    return target, _finish(params, category, attention, moves, malus)
+
+
+def check_charge(ctx: Context, d: Declaration) -> Checked:
+    """A charge: one attack with a contact weapon at the end of at least 2 moves in a
+    straight line (1 with the talent Course; none when the fighter ended the previous
+    round running), Focus 2, by attaque en force (seed 003, "Charge")."""
+    weapon, ready = weapon_for(ctx, d.params)
+    if weapon.ranged:
+        raise IllegalDeclaration("a charge ends with a contact weapon's attack", rule=RULE_CHARGE)
+    attention = attention_of(ctx, d.params)
+    running = ctx.status.momentum_round == ctx.rnd - 1 and ctx.rnd > 1
+    least = 0 if running else (1 if ctx.sheet.has("run") else 2)
+    moves, malus = extra_moves(ctx, d.params, 0)
+    if "moves" not in d.params:
+        moves, malus = least, least if ctx.changed is None else malus
+    if moves < least:
+        raise IllegalDeclaration(
+            f"a charge needs at least {least} moves in a straight line", rule=RULE_CHARGE
+        )
+    base = attack_category(mode_of(weapon, None, 1), 1)
+    assert base is not None
+    category = adjusted_category(base, extra_moves=moves, ready=ready)
+    check_category(ctx, category)
+    check_focus(ctx, attention, 2, "a charge")
+    other = opponent(ctx, d.target)
+    free = 1 if ctx.sheet.has("run") and moves else 0
+    check_reach(ctx, other, weapon, moves + free)
+    params: dict[str, Any] = {}
+    if free:
+        params["free_move"] = 1
+    if ready:
+        params["weapon"] = weapon.id
+    concert(ctx, d, attention, params)
+    return other.id, _finish(params, category, attention, moves, malus)
+
+
 CHECKERS: Mapping[str, Callable[[Context, Declaration], Checked]] = {
+    "counter": check_counter,
+    "charge": check_charge,
     "attack": check_attack,
     "move": check_move,
     "inaction": check_inaction,

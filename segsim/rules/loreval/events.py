@@ -209,6 +209,8 @@ class Declared(Event):
         if self.heroic:
             status.heroism -= 1
             status.used_heroic_round = self.round
+            status.heroic_asked_round = self.round
+            status.resolved_round = min(status.resolved_round, self.round - 1)
         if self.changed:
             status.change_round = 0
 
@@ -433,3 +435,95 @@ class SpellCast(Event):
     def describe(self) -> str:
         on = f" on {self.target}" if self.target else ""
         return f"{self.actor} casts {self.spell}{on}"
+
+
+@attrs.frozen
+class CounterRolled(Event):
+    """A counter's roll (contre): a defence or reflex roll that sets the attacker's
+    difficulty, or an attack made before the countered action."""
+
+    TYPE: ClassVar[str] = "loreval.counter"
+
+    countered: str
+    how: str
+    roll: int
+    total: int
+    modifiers: Mapping[str, int] = attrs.field(factory=dict)
+
+    round: int = 0
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).counter_round = self.round
+
+    def describe(self) -> str:
+        if not self.roll:
+            return f"{self.actor} counters {self.countered} ({self.how})"
+        return (
+            f"{self.actor} counters {self.countered} ({self.how}): d20 {self.roll}"
+            f"{_mods(self.modifiers)} = {self.total}"
+        )
+
+
+@attrs.frozen
+class Countered(Event):
+    """A counter succeeded: the fighter is blocked in its action until the round ends."""
+
+    TYPE: ClassVar[str] = "loreval.countered"
+
+    by: str
+    how: str
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).blocked = True
+
+    def describe(self) -> str:
+        return f"{self.actor} is blocked in its action by {self.by}'s counter ({self.how})"
+
+
+@attrs.frozen
+class CounterVoided(Event):
+    """A counter that can no longer be carried out (the countered fighter changed its
+    action, or fell)."""
+
+    TYPE: ClassVar[str] = "loreval.counter.voided"
+
+    countered: str
+    reason: str
+    round: int = 0
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).counter_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor}'s counter on {self.countered} is void: {self.reason}"
+
+
+@attrs.frozen
+class Running(Event):
+    """The fighter ended the round running (2 moves or more, no interaction): it may
+    charge next round without moving (seed 003, "Charge en continuité de déplacement")."""
+
+    TYPE: ClassVar[str] = "loreval.running"
+
+    round: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).momentum_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor} ends round {self.round} running"
+
+
+@attrs.frozen
+class HeroicPassed(Event):
+    """The fighter, offered a heroic action, declares none this round."""
+
+    TYPE: ClassVar[str] = "loreval.heroic.passed"
+
+    round: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).heroic_asked_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor} declares no heroic action"

@@ -36,7 +36,7 @@ def attention_params(sheet: Sheet, category: int, ranged: bool = False) -> list[
 def candidates(state: FightState, cid: str) -> Iterator[Declaration]:
     c = state.combatants[cid]
     marker = next((a for a in c.actions if a.kind == TURN), None)
-    if marker is None or marker.params.get("step") not in ("declare", "change"):
+    if marker is None or marker.params.get("step") not in ("declare", "change", "heroic"):
         return
     sheet: Sheet = c.sheet
     status = status_of(c)
@@ -48,10 +48,11 @@ def candidates(state: FightState, cid: str) -> Iterator[Declaration]:
             )
         yield Declaration("grace")
         return
-    for spread in attention_params(sheet, 1):
-        yield Declaration("inaction", params={"attention": spread})
-        if 1 <= status.start_points <= 5:
-            yield Declaration("grace", params={"attention": spread})
+    if marker.params.get("step") == "declare":
+        for spread in attention_params(sheet, 1):
+            yield Declaration("inaction", params={"attention": spread})
+            if 1 <= status.start_points <= 5:
+                yield Declaration("grace", params={"attention": spread})
     yield from _round_actions(state, c, sheet)
 
 
@@ -81,3 +82,30 @@ def _round_actions(state: FightState, c: Combatant, sheet: Sheet) -> Iterator[De
                 if moves:
                     params["moves"] = moves
                 yield Declaration("move", o.id, params)
+            if o.side != c.side:
+                yield from _charges(o, sheet, moves)
+                if moves == 0:
+                    yield from _counters(o, sheet)
+
+
+def _charges(o: Combatant, sheet: Sheet, moves: int) -> Iterator[Declaration]:
+    for spread in spreads(sheet.attention_points, 2):
+        yield Declaration("charge", o.id, {"moves": moves + 2, "attention": spread.as_dict()})
+
+
+def _counters(o: Combatant, sheet: Sheet) -> Iterator[Declaration]:
+    spread = [a.as_dict() for a in spreads(sheet.attention_points, 0) if a.environment >= 1]
+    if not spread:
+        spread = [a.as_dict() for a in spreads(sheet.attention_points, 0)]
+        spread = [{**a, "environment": 1, "security": a["security"] - 1} for a in spread]
+        spread = [a for a in spread if a["security"] >= 0]
+    for att in spread[:1]:
+        yield Declaration(
+            "counter", o.id, {"against": "defensive", "how": "parry", "attention": att}
+        )
+        yield Declaration(
+            "counter", o.id, {"against": "defensive", "how": "dodge", "attention": att}
+        )
+        yield Declaration(
+            "counter", o.id, {"against": "offensive", "how": "strike", "attention": att}
+        )

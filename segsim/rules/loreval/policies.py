@@ -3,6 +3,7 @@
 * ``aggressive``: attacks the nearest opponent with as many attacks as its points pay
   for (moving in when needed), Focus as the category needs and the rest in Security;
   takes a grace round when 1 or 2 points are left;
+* ``counter``: answers declared attacks with counters (see :class:`Counter`);
 * ``cautious``: keeps to actions of category 3 at most, keeps 1 point in Environment
   (to read the others' attention) when it can, and takes a grace round from 3 points
   down.
@@ -84,6 +85,35 @@ def approach(me: SelfView, target: OtherView, budget: int) -> Declaration | None
     return Declaration("move", target.id, params)
 
 
+def charge(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
+    """A charge when the target is 2 moves away or more (Focus 2, the rest in
+    Security); None when it does not fit the points or the pace."""
+    if me.weapon.ranged:
+        return None
+    moves = max(2, moves_to_reach(me, target))
+    base = attack_category(mode_of(me.weapon, None, 1), 1)
+    if base is None:
+        return None
+    category = adjusted_category(base, extra_moves=moves, ready=int(not me.weapon_ready))
+    points = me.attention_points
+    if category > min(budget, me.sheet.max_category) or moves > me.sheet.pace or points < 2:
+        return None
+    attention = {"environment": 0, "security": points - 2, "focus": 2}
+    return Declaration("charge", target.id, {"moves": moves, "attention": attention})
+
+
+def heroic(me: SelfView, obs: Observation) -> PolicyOutput:
+    """Offered a heroic action: taken when below half its hit points, with the hardest
+    attack on the nearest opponent in reach."""
+    if me.hit_points * 2 >= me.max_hit_points:
+        return None
+    for target in opponents(obs):
+        found = best_attack(me, target, 5, 0)
+        if found is not None:
+            return found
+    return None
+
+
 def change(me: SelfView, obs: Observation) -> PolicyOutput:
     """At a change step: one attack on the nearest opponent in reach, if any."""
     old = me.changing
@@ -116,6 +146,8 @@ class Aggressive:
         me: SelfView = obs.me
         if me.step == "change":
             return change(me, obs)
+        if me.step == "heroic":
+            return heroic(me, obs)
         if me.step != "declare":
             return None
         targets = opponents(obs)
@@ -126,6 +158,10 @@ class Aggressive:
         if 1 <= points < self.grace_below:
             return Declaration("grace", params={"attention": keep})
         for target in targets:
+            if moves_to_reach(me, target) >= 2:
+                found = charge(me, target, points)
+                if found is not None:
+                    return found
             found = best_attack(me, target, points, self.environment, self.cap)
             if found is not None:
                 return found
@@ -146,5 +182,34 @@ class Cautious(Aggressive):
     grace_below = 4
 
 
+class Counter(Aggressive):
+    """Counters: an opponent who declared an attack on it gets an offensive counter (a
+    strike before its action); in contact with an opponent of higher initiative it
+    declares a defensive parry against it; otherwise it fights like ``aggressive``."""
+
+    name = "counter"
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        me: SelfView = obs.me
+        if me.step != "declare" or me.initiative < 1 or me.attention_points < 1:
+            return super().decide(obs)
+        if 1 <= me.initiative < self.grace_below:
+            return super().decide(obs)
+        points = me.attention_points
+        attention = {"environment": 1, "security": points - 1, "focus": 0}
+        foes = opponents(obs)
+        for o in foes:
+            declared = o.declared
+            if declared is not None and declared["target"] == me.id and me.in_contact(o):
+                how = {"against": "offensive", "how": "strike"}
+                return Declaration("counter", o.id, {**how, "attention": attention})
+        for o in foes:
+            if o.declared is None and me.in_contact(o) and o.initiative > me.initiative:
+                how = {"against": "defensive", "how": "parry"}
+                return Declaration("counter", o.id, {**how, "attention": attention})
+        return super().decide(obs)
+
+
 register_policy("loreval", "aggressive", Aggressive)
+register_policy("loreval", "counter", Counter)
 register_policy("loreval", "cautious", Cautious)

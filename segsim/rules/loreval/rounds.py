@@ -34,8 +34,11 @@ AWAIT = "await"
 TURN_CHANNEL = "turn"
 ACT_CHANNEL = "act"
 DECLARE = "declare"
+HEROIC = "heroic"
 RESOLVE = "resolve"
 CHANGE = "change"
+HEROIC_POINTS = 6
+"""A heroic action needs at least 6 initiative points left (seed 003, "Action d'éclat")."""
 
 
 def round_of(segment: int, length: int) -> int:
@@ -75,14 +78,48 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
     to_declare = [c for c in fighters if status_of(c).declared_round < rnd]
     if to_declare:
         return max(to_declare, key=rank_key), DECLARE
-    to_resolve = [
-        c
-        for c in fighters
-        if status_of(c).declared_round == rnd and status_of(c).resolved_round < rnd
-    ]
+    heroes = [c for c in fighters if may_go_heroic(c, rnd)]
+    if heroes:
+        return max(heroes, key=rank_key), HEROIC
+    to_resolve = [c for c in fighters if _to_resolve(state, c, rnd)]
     if to_resolve:
-        return min(to_resolve, key=rank_key), RESOLVE
+        return min(to_resolve, key=resolve_key), RESOLVE
     return None
+
+
+def may_go_heroic(c: Combatant, rnd: int) -> bool:
+    """Offered a heroic action this round: a heroism point, 6 points left, not in a
+    grace round, not yet asked (seed 003, "Action d'éclat")."""
+    status = status_of(c)
+    return (
+        status.heroism > 0
+        and status.initiative >= HEROIC_POINTS
+        and not status.grace
+        and status.declared_round == rnd
+        and status.resolved_round < rnd
+        and status.heroic_asked_round < rnd
+    )
+
+
+def resolve_key(c: Combatant) -> tuple[int, tuple[int, int, int, int]]:
+    """Heroic actions first, then descending initiative."""
+    status = status_of(c)
+    plan = status.plan
+    return (int(not (plan is not None and plan.heroic)), rank_key(c))
+
+
+def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
+    status = status_of(c)
+    if status.declared_round != rnd or status.resolved_round >= rnd:
+        return False
+    plan = status.plan
+    partner = plan.params.get("concert") if plan is not None else None
+    if isinstance(partner, str):
+        # a concerted action resolves at the step of the partner it joined
+        p = state.combatants.get(partner)
+        if p is not None and p.in_fight and _to_resolve(state, p, rnd):
+            return False
+    return True
 
 
 def steps_left(state: FightState, rnd: int) -> int:

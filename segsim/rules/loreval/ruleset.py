@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+import attrs
+
 from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
@@ -41,6 +43,7 @@ from segsim.rules.loreval.rounds import (
     AWAIT,
     CHANGE,
     DECLARE,
+    HEROIC,
     RESOLVE,
     ROUND_SEGMENTS,
     TURN,
@@ -263,7 +266,7 @@ class Loreval(BaseRuleset):
             raise IllegalDeclaration(f"{kind} takes no parameter {', '.join(sorted(extra))}")
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         step = None if marker is None else marker.params.get("step")
-        if marker is None or step not in (DECLARE, CHANGE):
+        if marker is None or step not in (DECLARE, CHANGE, HEROIC):
             raise IllegalDeclaration(
                 f"it is not {cid}'s declaration step: fighters declare one at a time, in "
                 "ascending order of initiative",
@@ -273,7 +276,15 @@ class Loreval(BaseRuleset):
         if mine or any(p.channel == ACT_CHANNEL for p in planned):
             raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
         status = status_of(c)
-        ctx = Context(state, c, rnd, status.plan if step == CHANGE else None)
+        changed = status.plan if step == CHANGE else None
+        if changed is not None and changed.kind == "counter" and kind != "counter":
+            if not _voided(state, c, rnd):
+                raise IllegalDeclaration(
+                    "a counter can only be changed into another counter",
+                    rule=f"{SEED}, Actions de contre",
+                )
+            changed = attrs.evolve(changed, category=changed.category + 1)
+        ctx = Context(state, c, rnd, changed, heroic=step == HEROIC)
         target, params = checker(ctx, declaration)
         assert marker.end is not None
         return ActionSpec(
@@ -338,14 +349,15 @@ class Loreval(BaseRuleset):
             status = status_of(state.combatants[cid])
             if step == DECLARE:
                 settlement.declare(marker, acts, None)
+            elif step == HEROIC:
+                settlement.declare(marker, acts, None, heroic=True)
             elif step == CHANGE:
                 assert status.plan is not None
                 plan = settlement.declare(marker, acts, status.plan)
                 if plan is not None:
-                    settlement.resolve(cid, plan)
+                    settlement.carry_out(cid, plan)
             elif step == RESOLVE:
-                current = status.plan if status.declared_round == rnd else None
-                settlement.resolve(cid, current)
+                settlement.resolve(cid, settlement.plans.get(cid))
         if (segment + 1) % self.round_segments == 0:
             settlement.end_round()
         return settlement.events
@@ -406,3 +418,9 @@ def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
             f"wait until must be a later segment than {segment}, not {until!r}"
         )
     return ActionSpec("wait", until - segment, "wait", continuous=True, params={"until": until})
+
+
+def _voided(state: FightState, c: Combatant, rnd: int) -> bool:
+    """Whether the fighter's counter was voided because its target changed its action
+    (the counterer may then change to any action of the counter's category or lower)."""
+    return status_of(c).counter_round == rnd and status_of(c).change_round == rnd

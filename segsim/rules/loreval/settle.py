@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
-from segsim.rules.loreval.attention import sneak_possible
+from segsim.rules.loreval.attention import focus_modifier, sneak_possible
 from segsim.rules.loreval.categories import chain_maluses, two_weapon_maluses
 from segsim.rules.loreval.combat import (
+    CHANGED_MALUS,
     CONTACT,
     Point,
     attack_modifiers,
     attention_scores,
+    defence_value,
     distance,
     passive_difficulty,
     range_modifiers,
@@ -31,23 +33,36 @@ from segsim.rules.loreval.events import (
     ActionWasted,
     AttackRolled,
     ChangeAllowed,
+    Countered,
+    CounterRolled,
+    CounterVoided,
     CriticalConfirmed,
     Damaged,
     Declared,
+    HeroicPassed,
     HeroismSaved,
     InitiativeRolled,
     RoundEnded,
     RoundStarted,
+    Running,
     SpellCast,
     TurnResolved,
     WeaponReadied,
 )
-from segsim.rules.loreval.rounds import ACT_CHANNEL, round_start, status_of
+from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, round_start, status_of
 from segsim.rules.loreval.status import Plan
 from segsim.state import Combatant, FightState
 
 if TYPE_CHECKING:
     from segsim.rules.loreval.ruleset import Loreval
+
+CHARGE_BONUS = 4
+"""+4 to hit and to damage at the end of a charge (seed 003, "Charge")."""
+BLOCK_MALUS = -4
+"""Blocking an attack is a defence roll at -4 (seed 003, "Bloquer une attaque")."""
+CONCERT_MALUS = -2
+"""Per concerted attacker beyond the first, to the common target's defences
+(Interpretations: the text says it divides its defences)."""
 
 
 def initiative_roll(
@@ -122,13 +137,21 @@ class Settlement:
         self.rnd = rnd
         self.dice = dice
         self.events: list[Event] = []
-        self.positions: dict[str, Point] = {c.id: c.position for c in state.combatants.values()}
-        self.hit_points: dict[str, int] = {
-            c.id: status_of(c).hit_points for c in state.combatants.values()
+        combatants = state.combatants.values()
+        self.positions: dict[str, Point] = {c.id: c.position for c in combatants}
+        self.hit_points: dict[str, int] = {c.id: status_of(c).hit_points for c in combatants}
+        self.heroism: dict[str, int] = {c.id: status_of(c).heroism for c in combatants}
+        self.plans: dict[str, Plan | None] = {
+            c.id: status_of(c).plan if status_of(c).declared_round == rnd else None
+            for c in combatants
         }
-        self.heroism: dict[str, int] = {
-            c.id: status_of(c).heroism for c in state.combatants.values()
+        self.resolved: set[str] = {c.id for c in combatants if status_of(c).resolved_round >= rnd}
+        self.used_counters: set[str] = {
+            c.id for c in combatants if status_of(c).counter_round == rnd
         }
+        self.blocked: set[str] = {c.id for c in combatants if status_of(c).blocked}
+        self.no_move: set[str] = set()
+        self.concert_malus: dict[str, int] = {}
         self.out: set[str] = set()
 
     def emit(self, event: Event) -> None:
@@ -143,26 +166,36 @@ class Settlement:
         c = self.state.combatants.get(cid)
         return c is not None and c.in_fight and cid not in self.out
 
+    def in_order(self) -> list[Combatant]:
+        """Fighters still standing, highest initiative first."""
+        return [c for c in sorted(self.state.in_fight(), key=rank_key) if c.id not in self.out]
+
+    def done(self, cid: str, note: str = "") -> None:
+        self.resolved.add(cid)
+        self.emit(TurnResolved(self.segment, cid, self.rnd, note))
+
     # -------------------------------------------------------- declaration steps
 
-    def declare(self, marker: Action, acts: Sequence[Action], changed: Plan | None) -> Plan | None:
+    def declare(
+        self, marker: Action, acts: Sequence[Action], changed: Plan | None, heroic: bool = False
+    ) -> Plan | None:
         """The declaration made at a step (inaction when the fighter declared nothing at
-        its declaration step; nothing at a change step)."""
+        its declaration step; nothing at a change or heroic step)."""
         c = self.fighter(marker.actor)
         act = next((a for a in acts if a.channel == ACT_CHANNEL), None)
         if act is None:
             if changed is not None:
-                self.emit(TurnResolved(self.segment, c.id, self.rnd, "no changed action"))
-                return None
-            attention = status_of(c).attention.as_dict()
-            event = Declared(self.segment, c.id, self.rnd, "inaction", None, 1, attention)
-            self.emit(event)
+                self.done(c.id, "no changed action")
+            elif heroic:
+                self.emit(HeroicPassed(self.segment, c.id, self.rnd))
+            else:
+                attention = status_of(c).attention.as_dict()
+                self.emit(Declared(self.segment, c.id, self.rnd, "inaction", None, 1, attention))
             return None
         params = dict(act.params)
         category = int(params.pop("category"))
         attention = params.pop("attention")
-        params.pop("malus_moves", None)
-        malus = int(act.params.get("malus_moves", 0))
+        malus = int(params.pop("malus_moves", 0))
         self.emit(
             Declared(
                 self.segment,
@@ -175,35 +208,111 @@ class Settlement:
                 malus,
                 params,
                 changed=changed is not None,
+                heroic=heroic,
             )
         )
-        return Plan(act.kind, act.target, category, params, malus, changed is not None)
+        plan = Plan(act.kind, act.target, category, params, malus, changed is not None, heroic)
+        self.plans[c.id] = plan
+        return plan
 
     # -------------------------------------------------------- resolution
 
     def resolve(self, cid: str, plan: Plan | None) -> None:
-        """Carry out a fighter's plan at its turn."""
-        c = self.fighter(cid)
-        if plan is None:
-            self.emit(TurnResolved(self.segment, cid, self.rnd, "nothing declared"))
+        """Carry out a fighter's plan at its step: first the concerted actions that
+        joined it, a charge that takes precedence, offensive counters against it."""
+        if cid in self.resolved and not (plan is not None and plan.changed):
             return
+        if plan is None:
+            self.done(cid, "nothing declared")
+            return
+        if cid in self.blocked:
+            self.done(cid, "blocked by a counter")
+            return
+        if plan.kind == "counter":
+            spent = cid in self.used_counters
+            self.done(cid, "counter spent" if spent else "counter stands ready")
+            return
+        group = [p for p in self.concerted_with(cid) if p not in self.resolved]
+        if group:
+            self.concert_malus = self.concert_maluses([*group, cid])
+            for partner in group:
+                self.carry_out(partner, self.plans[partner])
+        self.charge_first(cid, plan)
+        if self.standing(cid) and cid not in self.blocked and not self.countered_before(cid, plan):
+            self.carry_out(cid, plan)
+        elif self.standing(cid):
+            self.done(cid, "blocked by a counter")
+        self.concert_malus = {}
+
+    def carry_out(self, cid: str, plan: Plan | None) -> None:
+        if plan is None or not self.standing(cid):
+            return
+        c = self.fighter(cid)
         handler = {
             "attack": self.attack,
+            "charge": self.charge,
             "move": self.move,
             "spell": self.spell,
         }.get(plan.kind)
         if handler is None:
-            self.emit(TurnResolved(self.segment, cid, self.rnd))
+            self.done(cid)
             return
         note = handler(c, plan)
-        if note is not None and plan.category > 1 and not plan.changed:
+        if note is not None and not plan.changed and not plan.heroic:
             self.emit(ChangeAllowed(self.segment, cid, self.rnd, note))
+            self.void_counters_on(cid)
             return
         if note is not None:
             self.emit(ActionWasted(self.segment, cid, plan.kind, note))
-        self.emit(TurnResolved(self.segment, cid, self.rnd))
+        self.done(cid)
+
+    def concerted_with(self, cid: str) -> list[str]:
+        """Fighters whose concerted actions resolve at ``cid``'s step (and those that
+        joined them), highest initiative first."""
+        found: list[str] = []
+        todo = [cid]
+        while todo:
+            current = todo.pop()
+            for c in self.in_order():
+                plan = self.plans.get(c.id)
+                if plan is not None and plan.params.get("concert") == current:
+                    found.append(c.id)
+                    todo.append(c.id)
+        order = {c.id: i for i, c in enumerate(self.in_order())}
+        return sorted(found, key=lambda x: order.get(x, 0))
+
+    def concert_maluses(self, group: list[str]) -> dict[str, int]:
+        """A target of several concerted attackers divides its defence: -2 per attacker
+        beyond the first (Interpretations)."""
+        counts: dict[str, int] = {}
+        for cid in group:
+            plan = self.plans.get(cid)
+            if plan is not None and plan.target is not None:
+                counts[plan.target] = counts.get(plan.target, 0) + 1
+        return {t: CONCERT_MALUS * (n - 1) for t, n in counts.items() if n > 1}
+
+    def void_counters_on(self, cid: str) -> None:
+        """Counters aimed at a fighter who must change its action cannot be carried out;
+        their fighters may change theirs (seed 003, "Modifier son action")."""
+        for c in self.in_order():
+            plan = self.plans.get(c.id)
+            if (
+                plan is not None
+                and plan.kind == "counter"
+                and plan.target == cid
+                and c.id not in self.used_counters
+            ):
+                self.used_counters.add(c.id)
+                self.emit(
+                    CounterVoided(self.segment, c.id, cid, f"{cid} changes its action", self.rnd)
+                )
+                self.emit(ChangeAllowed(self.segment, c.id, self.rnd, f"{cid} changed its action"))
+
+    # -------------------------------------------------------- moves
 
     def move_toward(self, c: Combatant, target: str, metres: float, stop: float) -> None:
+        if c.id in self.no_move:
+            return
         here = self.positions[c.id]
         there = self.positions[target]
         gap = distance(here, there)
@@ -219,16 +328,24 @@ class Settlement:
 
     def move(self, c: Combatant, plan: Plan) -> str | None:
         sheet: Sheet = c.sheet
-        reach = (1 + int(plan.params.get("moves", 0))) * sheet.speed
+        units = 1 + int(plan.params.get("moves", 0))
+        if c.id in self.no_move:
+            return None
         if plan.target is not None:
             if not self.standing(plan.target):
                 return f"{plan.target} is out of the fight"
-            self.move_toward(c, plan.target, reach, CONTACT)
-            return None
-        to = plan.params["to"]
-        dest = (float(to[0]), float(to[1]))
-        self.positions[c.id] = dest
-        self.emit(Moved(self.segment, c.id, dest[0], dest[1]))
+            self.move_toward(c, plan.target, units * sheet.speed, CONTACT)
+        else:
+            to = plan.params["to"]
+            dest = (float(to[0]), float(to[1]))
+            self.positions[c.id] = dest
+            self.emit(Moved(self.segment, c.id, dest[0], dest[1]))
+        here = self.positions[c.id]
+        engaged = any(
+            within(self.positions[o.id], here, CONTACT) for o in self.in_order() if o.side != c.side
+        )
+        if units >= 2 and not engaged:
+            self.emit(Running(self.segment, c.id, self.rnd))
         return None
 
     def spell(self, c: Combatant, plan: Plan) -> str | None:
@@ -236,6 +353,8 @@ class Settlement:
             return f"{plan.target} is out of the fight"
         self.emit(SpellCast(self.segment, c.id, str(plan.params.get("spell")), plan.target))
         return None
+
+    # -------------------------------------------------------- attacks
 
     def attack(self, c: Combatant, plan: Plan) -> str | None:
         target = plan.target
@@ -280,8 +399,103 @@ class Settlement:
             label = f"attack {i + 1} of {attacks}" if attacks > 1 else ""
             if off_hand:
                 label += ", off hand"
-            self.strike(c, target, used, mods, plan.kind, label.strip(", "), off_hand)
+            result = self.strike(c, target, used, mods, plan, label.strip(", "), off_hand)
+            if result == "countered":
+                break
         return None
+
+    def charge(self, c: Combatant, plan: Plan) -> str | None:
+        """A charge: the moves, then one attack by attaque en force at +4 to hit and to
+        damage, the weapon's damage doubled (x4 on a critical) (seed 003, "Charge")."""
+        target = plan.target
+        if not self.standing(target):
+            return f"{target} is out of the fight"
+        assert target is not None
+        return self.charge_attack(c, target, plan)
+
+    def charge_attack(self, c: Combatant, target: str, plan: Plan) -> str | None:
+        sheet: Sheet = c.sheet
+        status = status_of(c)
+        weapon = status.weapon
+        units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
+        self.move_toward(c, target, units * sheet.speed, CONTACT)
+        if not within(self.positions[c.id], self.positions[target], CONTACT):
+            return f"{target} is out of reach"
+        if self.received(c, target):
+            return None
+        mods = attack_modifiers(c, weapon, "strength", self.rnd, plan=plan, charge=True)
+        mods["charge"] = CHARGE_BONUS
+        self.strike(
+            c,
+            target,
+            weapon,
+            mods,
+            plan,
+            "charge",
+            False,
+            damage_bonus={"charge": CHARGE_BONUS},
+            multiplier=2,
+            critical_multiplier=4,
+        )
+        return None
+
+    def received(self, charger: Combatant, target: str) -> bool:
+        """A polearm receiving the charge strikes first, its damage doubled; a hit stops
+        the charge (seed 003, "Réception de charge")."""
+        for k in self.in_order():
+            plan = self.plans.get(k.id)
+            if (
+                plan is None
+                or plan.kind != "counter"
+                or plan.params.get("how") != "receive"
+                or k.id in self.used_counters
+                or k.id in self.blocked
+                or (plan.target is not None and plan.target != charger.id)
+                or k.id != target
+            ):
+                continue
+            self.used_counters.add(k.id)
+            self.emit_counter_use(k, charger.id, "receive")
+            weapon = status_of(k).weapon
+            mods = attack_modifiers(k, weapon, weapon.skill, self.rnd, plan=plan)
+            if plan.params.get("hypothetical"):
+                mods["hypothetical"] = CHANGED_MALUS
+            hit = self.strike(
+                k, charger.id, weapon, mods, plan, "receiving the charge", False, multiplier=2
+            )
+            if hit == "hit" and self.standing(charger.id):
+                self.block(charger.id, k.id, "receive")
+                return True
+            return not self.standing(charger.id)
+        return False
+
+    def charge_first(self, cid: str, plan: Plan) -> None:
+        """A charge is a counter against its target: a charger who ended the last round
+        running strikes before its target acts against it, unless that is a charge too
+        (seed 003, "Initiative et charge")."""
+        if plan.kind == "charge" or plan.target is None:
+            return
+        for c in self.in_order():
+            other = self.plans.get(c.id)
+            if (
+                other is None
+                or other.kind != "charge"
+                or other.target != cid
+                or c.id != plan.target
+                or c.id in self.resolved
+                or c.id in self.blocked
+                or status_of(c).momentum_round != self.rnd - 1
+            ):
+                continue
+            before = len(self.events)
+            self.charge_attack(c, cid, other)
+            self.done(c.id, "its charge came first")
+            hit = any(
+                isinstance(e, AttackRolled) and e.actor == c.id and e.success
+                for e in self.events[before:]
+            )
+            if hit and self.standing(cid):
+                self.block(cid, c.id, "charge")
 
     def strike(
         self,
@@ -289,26 +503,45 @@ class Settlement:
         target: str,
         weapon: Weapon,
         mods: dict[str, int],
-        kind: str,
+        plan: Plan | None,
         label: str,
         off_hand: bool,
         *,
         damage_bonus: Mapping[str, int] | None = None,
         multiplier: int = 1,
         critical_multiplier: int | None = None,
-    ) -> bool:
-        """One attack roll, its critical confirmation and damage; True on a hit."""
+    ) -> str:
+        """One attack roll (against a counter's roll when the defender counters), its
+        critical confirmation and damage: "hit", "miss" or "countered"."""
         defender = self.fighter(target)
         difficulty, against, _ = passive_difficulty(self.state, defender, self.positions, self.rnd)
+        malus = self.concert_malus.get(target, 0)
+        difficulty += malus
+        counter = self.defensive_counter(c, defender)
+        if counter is not None:
+            difficulty, against = self.counter_roll(counter[0], counter[1], c, defender, counter[2])
+        kind = plan.kind if plan is not None else "attack"
         roll = self.dice.roll(20, f"attack ({kind})", c.id)
+        heroic = plan is not None and plan.heroic
+        natural = roll
+        if heroic and defender.sheet.heroism == 0:
+            roll = natural = 20  # the best result: a sure critical against a common foe
         total = roll + sum(mods.values())
-        hit = roll == 20 or (roll != 1 and total >= difficulty)
-        threat = hit and roll >= weapon.critical
+        if heroic and natural < weapon.critical:
+            total = 20 + sum(mods.values())  # the best score, not a natural 20
+            hit = counter is None or total >= difficulty
+        else:
+            hit = natural == 20 or (natural != 1 and total >= difficulty)
+        threat = hit and natural >= weapon.critical
         critical = False
-        if threat:
+        confirm = ctotal = 0
+        if threat and heroic:
+            critical = True
+        elif threat:
             confirm = self.dice.roll(20, "critical confirmation", c.id)
             ctotal = confirm + sum(mods.values())
             critical = confirm == 20 or (confirm != 1 and ctotal >= difficulty)
+        shown = dict(mods)
         self.emit(
             AttackRolled(
                 self.segment,
@@ -316,27 +549,207 @@ class Settlement:
                 kind,
                 target,
                 weapon.name,
-                roll,
+                natural,
                 total,
                 difficulty,
                 hit,
                 threat,
                 critical,
-                {k: v for k, v in mods.items() if v},
+                {k: v for k, v in shown.items() if v},
                 against,
                 label,
             )
         )
-        if threat:
+        if threat and not heroic:
             self.emit(
                 CriticalConfirmed(self.segment, c.id, target, confirm, ctotal, difficulty, critical)
             )
-        if hit:
-            mult = multiplier
-            if critical:
-                mult = critical_multiplier or weapon.multiplier * multiplier
-            self.damage(c, target, weapon, mult, off_hand, dict(damage_bonus or {}))
-        return hit
+        if not hit:
+            if counter is not None:
+                self.block(c.id, counter[0].id, str(counter[1].params.get("how", "parry")))
+                return "countered"
+            return "miss"
+        mult = multiplier
+        if critical:
+            mult = critical_multiplier or weapon.multiplier * multiplier
+        self.damage(c, target, weapon, mult, off_hand, dict(damage_bonus or {}))
+        return "hit"
+
+    def block(self, cid: str, by: str, how: str) -> None:
+        if cid in self.blocked:
+            return
+        self.blocked.add(cid)
+        self.emit(Countered(self.segment, cid, by, how))
+
+    # -------------------------------------------------------- counters
+
+    def emit_counter_use(self, k: Combatant, countered: str, how: str) -> None:
+        """Counters that need no roll of their own (receiving a charge) are marked used."""
+        self.emit(CounterRolled(self.segment, k.id, countered, how, 0, 0, {}, self.rnd))
+
+    def defensive_counter(
+        self, attacker: Combatant, defender: Combatant
+    ) -> tuple[Combatant, Plan, int] | None:
+        """The counter that answers this attack, if any: the defender's own defensive
+        counter (against this attacker, hypothetical, or turned against this second
+        assailant as a changed action at -2), or an ally's offensive parry."""
+        for k in self.in_order():
+            plan = self.plans.get(k.id)
+            if (
+                plan is None
+                or plan.kind != "counter"
+                or k.id in self.used_counters
+                or k.id in self.blocked
+                or k.id == attacker.id
+            ):
+                continue
+            p = plan.params
+            how = p.get("how")
+            hypothetical = bool(p.get("hypothetical"))
+            malus = CHANGED_MALUS if hypothetical else 0
+            if p.get("against") == "defensive" and k.id == defender.id:
+                if plan.target == attacker.id or hypothetical:
+                    return k, plan, malus
+                aimed = self.plans.get(plan.target or "")
+                if aimed is None or aimed.target != defender.id:
+                    return k, plan, CHANGED_MALUS  # the expected assailant went elsewhere
+            if (
+                p.get("against") == "offensive"
+                and how == "parry"
+                and k.side == defender.side
+                and (plan.target == attacker.id or hypothetical)
+                and within(self.positions[k.id], self.positions[defender.id], CONTACT)
+            ):
+                return k, plan, malus
+        return None
+
+    def counter_roll(
+        self, k: Combatant, plan: Plan, attacker: Combatant, defender: Combatant, malus: int
+    ) -> tuple[int, str]:
+        """A defence (parry, block) or reflex (dodge) roll whose result is the attacker's
+        difficulty (seed 003, "Les différents contres")."""
+        how = str(plan.params.get("how", "parry"))
+        which = "reflex" if how == "dodge" else "defence"
+        value, parts = defence_value(self.state, k, which, self.positions, self.rnd)
+        mods = {k2: v for k2, v in parts.items() if k2 != which}
+        mods[which] = value - sum(mods.values()) - 10
+        if malus:
+            mods["hypothetical" if plan.params.get("hypothetical") else "changed"] = malus
+        if how == "block":
+            mods["block"] = BLOCK_MALUS
+        if plan.changed:
+            mods["changed action"] = CHANGED_MALUS
+        mods["focus"] = focus_modifier(attention_scores(k, self.rnd).focus)
+        roll = self.dice.roll(20, f"counter ({how})", k.id)
+        total = roll + sum(mods.values())
+        self.used_counters.add(k.id)
+        self.emit(
+            CounterRolled(
+                self.segment,
+                k.id,
+                attacker.id,
+                how,
+                roll,
+                total,
+                {n: v for n, v in mods.items() if v},
+                self.rnd,
+            )
+        )
+        return total, f"{k.id}'s {how} roll"
+
+    def countered_before(self, cid: str, plan: Plan) -> bool:
+        """Offensive counters resolved before the action they answer: a strike, a charge
+        or an obstruction (which only stops the moves). True if the fighter is blocked."""
+        target_side = None
+        if plan.target is not None and plan.target in self.state.combatants:
+            target_side = self.fighter(plan.target).side
+        hostile = plan.kind in ("attack", "charge", "spell")
+        moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
+        me = self.fighter(cid)
+        for k in self.in_order():
+            counter = self.plans.get(k.id)
+            if (
+                counter is None
+                or counter.kind != "counter"
+                or counter.params.get("against") != "offensive"
+                or k.id in self.used_counters
+                or k.id in self.blocked
+                or k.side == me.side
+            ):
+                continue
+            how = counter.params.get("how")
+            if how not in ("strike", "charge", "obstruct"):
+                continue
+            if counter.target is not None and counter.target != cid:
+                continue
+            if counter.target is None and not (
+                hostile and (target_side in (None, k.side) or plan.kind == "spell")
+            ):
+                continue
+            if how == "obstruct" and not moving:
+                continue
+            if self.counter_strike(k, counter, cid, str(how)):
+                return True
+            if not self.standing(cid):
+                return True
+        return False
+
+    def counter_strike(self, k: Combatant, counter: Plan, cid: str, how: str) -> bool:
+        self.used_counters.add(k.id)
+        weapon = status_of(k).weapon
+        sheet: Sheet = k.sheet
+        if how == "charge":
+            before = len(self.events)
+            note = self.charge_attack(k, cid, counter)
+            if note is not None:
+                self.emit(CounterVoided(self.segment, k.id, cid, note, self.rnd))
+                return False
+            return any(
+                isinstance(e, AttackRolled) and e.actor == k.id and e.success
+                for e in self.events[before:]
+            )
+        moves = int(counter.params.get("moves", 0))
+        if not weapon.ranged:
+            if moves:
+                self.move_toward(k, cid, moves * sheet.speed, CONTACT)
+            if not within(self.positions[k.id], self.positions[cid], CONTACT):
+                self.emit(
+                    CounterVoided(self.segment, k.id, cid, f"{cid} is out of reach", self.rnd)
+                )
+                return False
+        skill = "skilful" if how == "obstruct" else weapon.skill
+        mods = attack_modifiers(k, weapon, skill, self.rnd, plan=counter)
+        if counter.params.get("hypothetical"):
+            mods["hypothetical"] = CHANGED_MALUS
+        if how == "obstruct":
+            defender = self.fighter(cid)
+            value, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
+            roll = self.dice.roll(20, "counter (obstruct)", k.id)
+            total = roll + sum(mods.values())
+            self.emit(
+                CounterRolled(
+                    self.segment,
+                    k.id,
+                    cid,
+                    how,
+                    roll,
+                    total,
+                    {n: v for n, v in mods.items() if v},
+                    self.rnd,
+                )
+            )
+            if roll == 20 or (roll != 1 and total >= value):
+                self.no_move.add(cid)
+                self.emit(Countered(self.segment, cid, k.id, "obstruct: no move this round"))
+            return False
+        self.emit_counter_use(k, cid, how)
+        result = self.strike(k, cid, weapon, mods, counter, "counter", False)
+        if result == "hit" and self.standing(cid):
+            self.block(cid, k.id, how)
+            return True
+        return False
+
+    # -------------------------------------------------------- damage
 
     def damage(
         self,
@@ -362,9 +775,7 @@ class Settlement:
         }
         mods.update(bonus)
         for name, rank in self.sneak(attacker, target):
-            sneak = [self.dice.roll(6, name, attacker.id) for _ in range(rank)]
-            rolls += sneak
-            mods[name] = 0
+            rolls += [self.dice.roll(6, name, attacker.id) for _ in range(rank)]
         amount = max(1, sum(rolls) + sum(mods.values()))
         left = self.hit_points[target] - amount
         defender = self.fighter(target)
@@ -418,10 +829,10 @@ class Settlement:
             if c.id in self.out:
                 continue
             status = status_of(c)
-            plan = status.plan
+            plan = self.plans.get(c.id)
             cost = 0
-            if plan is not None and status.declared_round == rnd and plan.kind != "grace":
-                cost = plan.spent
+            if plan is not None and plan.kind != "grace":
+                cost = status.initiative if plan.heroic else plan.spent
             spent[c.id] = cost
             points[c.id] = max(0, status.initiative - cost)
         self.emit(RoundEnded(self.segment, None, rnd, spent))
@@ -431,10 +842,13 @@ class Settlement:
             if c.id in self.out:
                 continue
             status = status_of(c)
-            if status.grace:
-                event, points[c.id] = initiative_roll(self.dice, c, t, status.next_roll_malus)
+            plan = self.plans.get(c.id)
+            chose = plan is not None and plan.kind == "grace"
+            if status.grace or chose:
+                malus = -2 if chose and plan is not None and plan.changed else 0
+                event, points[c.id] = initiative_roll(self.dice, c, t, malus)
                 self.emit(event)
-            if status.used_heroic_round == rnd:
+            if plan is not None and plan.heroic:
                 grace[c.id] = "heroic"
             elif points[c.id] == 0:
                 grace[c.id] = "forced"

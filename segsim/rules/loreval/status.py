@@ -70,6 +70,9 @@ class Status:
     blocked: bool = False
     change_round: int = 0
     used_heroic_round: int = 0
+    heroic_asked_round: int = 0
+    counter_round: int = 0
+    momentum_round: int = 0
 
     @classmethod
     def of(cls, sheet: Sheet) -> Status:
