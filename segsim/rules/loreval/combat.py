@@ -69,9 +69,46 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
     )
     plan = status.plan
     charging = plan is not None and plan.kind == "charge" and status.declared_round == rnd
+    security = s.security
     if status.surprised or charging:
-        s = Attention(s.environment, 0, s.focus)
-    return s
+        security = 0
+    if status.hold == "pinned":
+        security = min(security - 2, 0)  # immobilisé: -2, limited to 0
+    elif status.holding is not None and status.pinning:
+        security = min(security, 0)
+    elif status.holding is not None or status.held_by is not None:
+        security = min(security, GRAPPLE_SECURITY)
+    return Attention(s.environment, security, s.focus)
+
+
+GRAPPLE_SECURITY = 1
+"""Who grapples or is grappled cannot raise Security above 1 (seed 003, "Lutte")."""
+HELD_DEFENCE = -2
+CONDITION_MALUS = -4
+"""Lifted, taken down or prone: -4 to every combat skill (seed 003, "Actions de lutte";
+prone after a trip: Interpretations)."""
+WEAVE_BONUS = 4
+
+
+def condition_modifiers(c: Combatant, rnd: int, defending: bool) -> dict[str, int]:
+    """Combat maluses of the fighter's condition: held in a grapple (-2 to defences),
+    lifted or taken down (-4 to everything), prone (-4); the bonus of juggling to
+    attacks and of moving in melee to defences."""
+    status = status_of(c)
+    mods: dict[str, int] = {}
+    if status.held_by is not None and defending:
+        mods["held"] = HELD_DEFENCE
+    if status.hold in ("lifted", "down"):
+        mods[status.hold] = CONDITION_MALUS
+    if status.prone and status.hold != "down":
+        mods["prone"] = CONDITION_MALUS
+    if not defending and status.bonus_round == rnd and status.attack_bonus:
+        mods["juggling"] = status.attack_bonus
+    if defending and status.weave_round == rnd:
+        mods["moving in melee"] = WEAVE_BONUS
+    if defending and status.exposed_round == rnd:
+        mods["exposed by a manoeuvre"] = CONDITION_MALUS
+    return mods
 
 
 def round_moves(c: Combatant, rnd: int) -> int:
@@ -118,12 +155,16 @@ def defence_value(
     base = sheet.passive_defence if which == "defence" else sheet.passive_reflex
     s = attention_scores(defender, rnd)
     aware, unaware = dangers(state, defender, positions, rnd)
+    exposed = exposure(s.security, aware, unaware)
+    if status_of(defender).hold == "pinned":
+        exposed = min(exposed, -4)  # immobilisé: always exposed
     parts = {
         which: base,
         "security": perception_modifier(s.security),
-        "exposed": exposure(s.security, aware, unaware),
+        "exposed": exposed,
         "extra moves": movement_modifier(round_moves(defender, rnd)),
     }
+    parts.update(condition_modifiers(defender, rnd, True))
     return sum(parts.values()), parts
 
 
@@ -164,6 +205,9 @@ def attack_modifiers(
         "changed action": CHANGED_MALUS if plan is not None and plan.changed else 0,
         "equipment": sheet.combat_malus,
     }
+    if plan is not None and plan.params.get("power"):
+        mods["power attack"] = -int(plan.params["power"])
+    mods.update(condition_modifiers(attacker, rnd, False))
     return mods
 
 

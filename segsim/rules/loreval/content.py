@@ -131,10 +131,16 @@ class Weapon:
     polearm: bool = False
     skill: str = "strength"
     range: float = 0.0
+    durability: int = 10
+    """Damage a sundered weapon takes before it breaks (Interpretations)."""
 
     @property
     def ranged(self) -> bool:
         return self.mode in ("thrown", "fast_missile", "slow_missile")
+
+
+FISTS = Weapon("fist", "poing", "unarmed", DamageDice(1, 3), light=True)
+"""What a disarmed fighter strikes with (D&D 3's unarmed strike)."""
 
 
 @attrs.frozen
@@ -291,6 +297,7 @@ def read_weapon(node: Node, wid: str) -> Weapon:
         polearm=node.value("polearm", bool, False),
         skill=node.value("skill", str, "strength", choices=("strength", "skilful")),
         range=rng,
+        durability=node.value("durability", int, 10, min=1, max=1000),
     )
     if weapon.double and weapon.hands != 2:
         raise node.error("double", "a double weapon is held in both hands (hands = 2)")

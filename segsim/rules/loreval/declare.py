@@ -32,6 +32,8 @@ from segsim.rules.loreval.categories import (
 )
 from segsim.rules.loreval.combat import CONTACT, MAX_INCREMENTS, distance, within
 from segsim.rules.loreval.content import SEED, Sheet, Weapon
+from segsim.rules.loreval.grapple import check_grapple
+from segsim.rules.loreval.manoeuvres import attack_addons, check_manoeuvre
 from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
 
@@ -55,8 +57,26 @@ COUNTER_HOW = {
 
 COMMON = frozenset({"attention", "moves"})
 KIND_PARAMS: Mapping[str, frozenset[str]] = {
-    "attack": COMMON | {"attacks", "skill", "weapon", "concert"},
-    "charge": COMMON | {"concert"},
+    "attack": COMMON
+    | {
+        "attacks",
+        "skill",
+        "weapon",
+        "concert",
+        "power",
+        "juggle",
+        "weave",
+        "cover",
+        "concealment",
+        "pile",
+    },
+    "charge": COMMON | {"concert", "power"},
+    "grapple": COMMON | {"move"},
+    "whirlwind": COMMON,
+    "trip": COMMON,
+    "disarm": COMMON | {"skill"},
+    "sunder": COMMON,
+    "overrun": COMMON | {"charge"},
     "counter": COMMON | {"against", "how", "hypothetical"},
     "move": COMMON | {"to"},
     "inaction": frozenset({"attention"}),
@@ -168,11 +188,55 @@ def check_category(ctx: Context, category: int) -> None:
         )
 
 
+def standing(ctx: Context) -> int:
+    """A prone fighter stands up as part of its action: 1 more category, like readying
+    a weapon (Interpretations)."""
+    return int(ctx.status.prone and ctx.status.hold != "down")
+
+
+COVER = {0: 0, 25: 2, 50: 4, 75: 7, 90: 10}
+"""Obstruction of the line of fire (%) -> bonus to the target's Defence and Reflex
+(seed 003, "Couverture"); 100 % stops every shot."""
+CONCEALMENT = {"light": -2, "medium": -4, "heavy": -6, "near_total": -8, "total": -10}
+"""Concealment -> malus to the shooter, cumulative (seed 003, "Camouflage")."""
+
+
+def ranged_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The game master's calls on a shot: cover (%), concealment (names), shooting into
+    the pile (tir dans le tas)."""
+    out: dict[str, Any] = {}
+    cover = params.get("cover", 0)
+    if cover == 100:
+        raise IllegalDeclaration(
+            "a target fully behind an obstacle cannot be shot", rule=f"{SEED}, Couverture"
+        )
+    if cover not in COVER:
+        raise IllegalDeclaration(f"cover is one of {', '.join(map(str, COVER))} %, not {cover!r}")
+    if cover:
+        out["cover"] = cover
+    raw = params.get("concealment", [])
+    names = [raw] if isinstance(raw, str) else raw
+    if not isinstance(names, list) or any(n not in CONCEALMENT for n in names):
+        raise IllegalDeclaration(
+            f"concealment is a list of {', '.join(CONCEALMENT)}, not {raw!r}",
+            rule=f"{SEED}, Camouflage",
+        )
+    if names:
+        out["concealment"] = list(names)
+    if _bool(params, "pile"):
+        out["pile"] = True
+    return out
+
+
 def extra_moves(ctx: Context, params: Mapping[str, Any], base_moves: int) -> tuple[int, int]:
     """The extra moves declared and the number whose malus applies. A changed action
     keeps the declaration's malus and may add at most one move to those declared
     (seed 003, "Action de déplacement...")."""
     moves = _int(params, "moves", 0, 0, 5)
+    if moves and (ctx.status.held_by is not None or ctx.status.holding is not None):
+        raise IllegalDeclaration(
+            "a fighter in a grapple cannot move", rule=f"{SEED}, Actions de lutte"
+        )
     if ctx.changed is not None:
         planned = ctx.changed.extra_moves
         if moves > planned + 1:
@@ -259,15 +323,23 @@ def check_attack(ctx: Context, d: Declaration) -> Checked:
         raise IllegalDeclaration(f"skill must be 'strength' or 'skilful', not {skill!r}")
     attention = attention_of(ctx, d.params)
     moves, malus = extra_moves(ctx, d.params, 0)
-    category = adjusted_category(base, extra_moves=moves, ready=ready)
+    addon, extra = attack_addons(ctx, d.params)
+    category = adjusted_category(base + addon, extra_moves=moves, ready=ready + standing(ctx))
     check_category(ctx, category)
     needed = focus_needed(category)
     if weapon.ranged:
         needed = max(needed, 1)
+        extra.update(ranged_params(d.params))
+    elif any(k in d.params for k in ("cover", "concealment", "pile")):
+        raise IllegalDeclaration("cover, concealment and pile are for attacks at range")
+    if addon:
+        needed = 2  # a manoeuvre
     check_focus(ctx, attention, needed, f"a category {category} {mode.replace('_', ' ')} attack")
     other = opponent(ctx, d.target)
     check_reach(ctx, other, weapon, moves)
-    params: dict[str, Any] = {"attacks": attacks, "mode": mode, "skill": skill}
+    params: dict[str, Any] = {"attacks": attacks, "mode": mode, "skill": skill, **extra}
+    if standing(ctx):
+        params["stand"] = True
     if weapon is not ctx.status.weapon or ready:
         params["weapon"] = weapon.id
     concert(ctx, d, attention, params)
@@ -307,11 +379,11 @@ def concert(ctx: Context, d: Declaration, attention: Attention, params: dict[str
 def check_move(ctx: Context, d: Declaration) -> Checked:
     attention = attention_of(ctx, d.params)
     moves, malus = extra_moves(ctx, d.params, 1)
-    category = adjusted_category(1, extra_moves=moves)
+    category = adjusted_category(1, extra_moves=moves, ready=standing(ctx))
     check_category(ctx, category)
     check_focus(ctx, attention, focus_needed(category), f"a category {category} move")
     reach = (1 + moves) * ctx.sheet.speed
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = {"stand": True} if standing(ctx) else {}
     to = d.params.get("to")
     if (to is None) == (d.target is None):
         raise IllegalDeclaration("a move goes toward a fighter or to a point (to = [x, y])")
@@ -500,13 +572,16 @@ def check_charge(ctx: Context, d: Declaration) -> Checked:
         )
     base = attack_category(mode_of(weapon, None, 1), 1)
     assert base is not None
-    category = adjusted_category(base, extra_moves=moves, ready=ready)
+    addon, extra = attack_addons(ctx, {"power": d.params.get("power", 0)})
+    category = adjusted_category(base + addon, extra_moves=moves, ready=ready + standing(ctx))
     check_category(ctx, category)
     check_focus(ctx, attention, 2, "a charge")
     other = opponent(ctx, d.target)
     free = 1 if ctx.sheet.has("run") and moves else 0
     check_reach(ctx, other, weapon, moves + free)
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = dict(extra)
+    if standing(ctx):
+        params["stand"] = True
     if free:
         params["free_move"] = 1
     if ready:
@@ -516,6 +591,12 @@ def check_charge(ctx: Context, d: Declaration) -> Checked:
 
 
 CHECKERS: Mapping[str, Callable[[Context, Declaration], Checked]] = {
+    "grapple": check_grapple,
+    "whirlwind": check_manoeuvre,
+    "trip": check_manoeuvre,
+    "disarm": check_manoeuvre,
+    "sunder": check_manoeuvre,
+    "overrun": check_manoeuvre,
     "counter": check_counter,
     "charge": check_charge,
     "attack": check_attack,

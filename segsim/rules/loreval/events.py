@@ -527,3 +527,137 @@ class HeroicPassed(Event):
 
     def describe(self) -> str:
         return f"{self.actor} declares no heroic action"
+
+
+@attrs.frozen
+class Grappled(Event):
+    """A grapple (lutte) changes: ``actor`` holds ``held`` (grabbed, lifted, pinned,
+    down) or lets go (released)."""
+
+    TYPE: ClassVar[str] = "loreval.grapple"
+
+    held: str
+    hold: str
+
+    def apply(self, state: FightState) -> None:
+        holder = _status(state, self.actor)
+        held = _status(state, self.held)
+        if self.hold == "released":
+            holder.holding = None
+            holder.pinning = False
+            held.held_by = None
+            held.hold = ""
+            return
+        holder.holding = self.held
+        holder.pinning = self.hold == "pinned"
+        held.held_by = self.actor
+        held.hold = self.hold
+        if self.hold == "down":
+            held.prone = True
+
+    def describe(self) -> str:
+        if self.hold == "released":
+            return f"{self.actor} no longer holds {self.held}"
+        what = {"grabbed": "grabs", "lifted": "lifts", "pinned": "pins", "down": "takes down"}
+        return f"{self.actor} {what.get(self.hold, self.hold)} {self.held}"
+
+
+@attrs.frozen
+class Prone(Event):
+    """The fighter falls (a trip, an overrun, a throw) or stands up again."""
+
+    TYPE: ClassVar[str] = "loreval.prone"
+
+    prone: bool
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).prone = self.prone
+
+    def describe(self) -> str:
+        return f"{self.actor} {'falls' if self.prone else 'stands up'}"
+
+
+@attrs.frozen
+class CheckRolled(Event):
+    """A check outside an attack: acrobatics for a manoeuvre, opposed strength for a
+    trip, an opposed grapple roll."""
+
+    TYPE: ClassVar[str] = "loreval.check"
+
+    check: str
+    roll: int
+    total: int
+    difficulty: int
+    success: bool
+    modifiers: Mapping[str, int] = attrs.field(factory=dict)
+
+    def describe(self) -> str:
+        result = "success" if self.success else "failure"
+        return (
+            f"{self.actor} {self.check}: d20 {self.roll}{_mods(self.modifiers)} = {self.total} "
+            f"vs {self.difficulty} -> {result}"
+        )
+
+
+@attrs.frozen
+class WeaponLost(Event):
+    """The fighter loses its weapon in hand (disarmed, broken, dropped): it fights with
+    its fists until it readies another."""
+
+    TYPE: ClassVar[str] = "loreval.weapon.lost"
+
+    weapon: str
+    how: str
+
+    def apply(self, state: FightState) -> None:
+        from segsim.rules.loreval.content import FISTS
+
+        status = _status(state, self.actor)
+        status.weapon = FISTS
+        status.off_hand = None
+        status.weapon_damage = 0
+
+    def describe(self) -> str:
+        return f"{self.actor} loses its {self.weapon} ({self.how})"
+
+
+@attrs.frozen
+class WeaponDamaged(Event):
+    """A sundered weapon takes damage; it breaks at its durability."""
+
+    TYPE: ClassVar[str] = "loreval.weapon.damaged"
+
+    weapon: str
+    damage: int
+    total: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).weapon_damage = self.total
+
+    def describe(self) -> str:
+        return f"{self.actor}'s {self.weapon} takes {self.damage} damage ({self.total} in all)"
+
+
+@attrs.frozen
+class Manoeuvred(Event):
+    """A manoeuvre's lasting effect for the round: juggling's +4 to every attack,
+    moving in melee's +4 to defences."""
+
+    TYPE: ClassVar[str] = "loreval.manoeuvre"
+
+    round: int
+    manoeuvre: str
+    bonus: int
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        if self.manoeuvre == "juggling":
+            status.bonus_round = self.round
+            status.attack_bonus = self.bonus
+        elif self.manoeuvre == "exposed":
+            status.exposed_round = self.round
+        else:
+            status.weave_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor}'s {self.manoeuvre}: {self.bonus:+d} this round"

@@ -4,6 +4,7 @@
   for (moving in when needed), Focus as the category needs and the rest in Security;
   takes a grace round when 1 or 2 points are left;
 * ``counter``: answers declared attacks with counters (see :class:`Counter`);
+* ``grappler``: grabs, crushes, escapes (see :class:`Grappler`);
 * ``cautious``: keeps to actions of category 3 at most, keeps 1 point in Environment
   (to read the others' attention) when it can, and takes a grace round from 3 points
   down.
@@ -33,12 +34,15 @@ def opponents(obs: Observation) -> list[OtherView]:
 
 
 def moves_to_reach(me: SelfView, target: OtherView) -> int:
-    """Extra moves needed to come into contact (0 at range or in contact)."""
+    """Extra moves needed to come into contact (0 at range or in contact; 99 when the
+    fighter is in a grapple and cannot move)."""
     if me.weapon.ranged:
         return 0
     gap = me.distance(target) - CONTACT
     if gap <= 0.01:
         return 0
+    if me.held_by is not None or me.holding is not None:
+        return 99
     return math.ceil((gap - 0.01) / me.sheet.speed)
 
 
@@ -72,6 +76,8 @@ def best_attack(
 
 def approach(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
     """Move toward the target with as many extra moves as the budget allows (at most 2)."""
+    if me.held_by is not None or me.holding is not None:
+        return None
     moves = max(0, min(2, budget - 1, me.sheet.pace - 1, moves_to_reach(me, target) - 1))
     category = 1 + moves
     if category > budget:
@@ -88,7 +94,7 @@ def approach(me: SelfView, target: OtherView, budget: int) -> Declaration | None
 def charge(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
     """A charge when the target is 2 moves away or more (Focus 2, the rest in
     Security); None when it does not fit the points or the pace."""
-    if me.weapon.ranged:
+    if me.weapon.ranged or me.held_by is not None or me.holding is not None:
         return None
     moves = max(2, moves_to_reach(me, target))
     base = attack_category(mode_of(me.weapon, None, 1), 1)
@@ -182,6 +188,44 @@ class Cautious(Aggressive):
     grace_below = 4
 
 
+class Grappler(Aggressive):
+    """Wrestles: escapes a hold, crushes whom it holds, grabs the nearest opponent in
+    reach; otherwise closes in like ``aggressive``."""
+
+    name = "grappler"
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        me: SelfView = obs.me
+        points = me.initiative
+        if me.step != "declare" or points < 3:
+            return super().decide(obs)
+        attention = {"environment": 0, "security": me.attention_points - 1, "focus": 1}
+        if me.held_by is not None:
+            return Declaration("grapple", me.held_by, {"move": "escape", "attention": attention})
+        if me.holding is not None:
+            return Declaration("grapple", me.holding, {"move": "crush", "attention": attention})
+        for o in opponents(obs):
+            moves = moves_to_reach(me, o)
+            focus = focus_needed(3 + moves)
+            if (
+                o.held_by is None
+                and 3 + moves <= min(points, 5)
+                and moves <= 2
+                and focus <= me.attention_points
+            ):
+                spread = {"security": me.attention_points - focus, "focus": focus}
+                params: dict[str, object] = {"move": "grab", "attention": spread}
+                if moves:
+                    params["moves"] = moves
+                return Declaration("grapple", o.id, params)
+        targets = opponents(obs)
+        if targets:
+            move = approach(me, targets[0], points)
+            if move is not None:
+                return move
+        return super().decide(obs)
+
+
 class Counter(Aggressive):
     """Counters: an opponent who declared an attack on it gets an offensive counter (a
     strike before its action); in contact with an opponent of higher initiative it
@@ -212,4 +256,5 @@ class Counter(Aggressive):
 
 register_policy("loreval", "aggressive", Aggressive)
 register_policy("loreval", "counter", Counter)
+register_policy("loreval", "grappler", Grappler)
 register_policy("loreval", "cautious", Cautious)

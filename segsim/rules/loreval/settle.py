@@ -24,7 +24,6 @@ from segsim.rules.loreval.combat import (
     defence_value,
     distance,
     passive_difficulty,
-    range_modifiers,
     strength_damage,
     within,
 )
@@ -39,9 +38,11 @@ from segsim.rules.loreval.events import (
     CriticalConfirmed,
     Damaged,
     Declared,
+    Grappled,
     HeroicPassed,
     HeroismSaved,
     InitiativeRolled,
+    Prone,
     RoundEnded,
     RoundStarted,
     Running,
@@ -49,6 +50,9 @@ from segsim.rules.loreval.events import (
     TurnResolved,
     WeaponReadied,
 )
+from segsim.rules.loreval.grapple import resolve_grapple
+from segsim.rules.loreval.manoeuvres import on_declaration, resolve_manoeuvre
+from segsim.rules.loreval.ranged import shoot
 from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, round_start, status_of
 from segsim.rules.loreval.status import Plan
 from segsim.state import Combatant, FightState
@@ -125,6 +129,9 @@ def round_started(
     )
 
 
+MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
+
+
 class Settlement:
     """The resolution of one settlement: steps of a round, the end of a round."""
 
@@ -151,6 +158,7 @@ class Settlement:
         }
         self.blocked: set[str] = {c.id for c in combatants if status_of(c).blocked}
         self.no_move: set[str] = set()
+        self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
         self.out: set[str] = set()
 
@@ -213,6 +221,7 @@ class Settlement:
         )
         plan = Plan(act.kind, act.target, category, params, malus, changed is not None, heroic)
         self.plans[c.id] = plan
+        on_declaration(self, c, plan)
         return plan
 
     # -------------------------------------------------------- resolution
@@ -254,10 +263,17 @@ class Settlement:
             "move": self.move,
             "spell": self.spell,
         }.get(plan.kind)
-        if handler is None:
+        if plan.params.get("stand") and status_of(c).prone:
+            self.emit(Prone(self.segment, cid, False))  # stands up as part of its action
+        if plan.kind == "grapple":
+            note = resolve_grapple(self, c, plan)
+        elif plan.kind in MANOEUVRES:
+            note = resolve_manoeuvre(self, c, plan)
+        elif handler is None:
             self.done(cid)
             return
-        note = handler(c, plan)
+        else:
+            note = handler(c, plan)
         if note is not None and not plan.changed and not plan.heroic:
             self.emit(ChangeAllowed(self.segment, cid, self.rnd, note))
             self.void_counters_on(cid)
@@ -391,15 +407,19 @@ class Settlement:
                 mods["chained"] = chain[i]
             if mode == "two_weapons":
                 mods["two weapons"] = two[1] if off_hand else two[0]
-            if used.ranged:
-                extra = range_modifiers(self.state, c, self.fighter(target), used, self.positions)
-                if extra is None:
-                    return f"{target} is beyond range"
-                mods.update(extra)
             label = f"attack {i + 1} of {attacks}" if attacks > 1 else ""
             if off_hand:
                 label += ", off hand"
-            result = self.strike(c, target, used, mods, plan, label.strip(", "), off_hand)
+            power = int(plan.params.get("power", 0))
+            bonus = {"power attack": power} if power else None
+            if used.ranged:
+                shot = shoot(self, c, target, used, mods, plan, label.strip(", "))
+                if shot is not None:
+                    return shot
+                continue
+            result = self.strike(
+                c, target, used, mods, plan, label.strip(", "), off_hand, damage_bonus=bonus
+            )
             if result == "countered":
                 break
         return None
@@ -425,6 +445,9 @@ class Settlement:
             return None
         mods = attack_modifiers(c, weapon, "strength", self.rnd, plan=plan, charge=True)
         mods["charge"] = CHARGE_BONUS
+        bonus = {"charge": CHARGE_BONUS}
+        if plan.params.get("power"):
+            bonus["power attack"] = int(plan.params["power"])
         self.strike(
             c,
             target,
@@ -433,7 +456,7 @@ class Settlement:
             plan,
             "charge",
             False,
-            damage_bonus={"charge": CHARGE_BONUS},
+            damage_bonus=bonus,
             multiplier=2,
             critical_multiplier=4,
         )
@@ -510,13 +533,16 @@ class Settlement:
         damage_bonus: Mapping[str, int] | None = None,
         multiplier: int = 1,
         critical_multiplier: int | None = None,
+        cover: int = 0,
     ) -> str:
         """One attack roll (against a counter's roll when the defender counters), its
         critical confirmation and damage: "hit", "miss" or "countered"."""
         defender = self.fighter(target)
         difficulty, against, _ = passive_difficulty(self.state, defender, self.positions, self.rnd)
         malus = self.concert_malus.get(target, 0)
-        difficulty += malus
+        difficulty += malus + cover
+        if cover:
+            against += f", cover +{cover}"
         counter = self.defensive_counter(c, defender)
         if counter is not None:
             difficulty, against = self.counter_roll(counter[0], counter[1], c, defender, counter[2])
@@ -542,6 +568,7 @@ class Settlement:
             ctotal = confirm + sum(mods.values())
             critical = confirm == 20 or (confirm != 1 and ctotal >= difficulty)
         shown = dict(mods)
+        self.last = (total, difficulty)
         self.emit(
             AttackRolled(
                 self.segment,
@@ -777,6 +804,20 @@ class Settlement:
         for name, rank in self.sneak(attacker, target):
             rolls += [self.dice.roll(6, name, attacker.id) for _ in range(rank)]
         amount = max(1, sum(rolls) + sum(mods.values()))
+        self.hurt(attacker, target, weapon.name, tuple(rolls), amount, mods, multiplier)
+
+    def hurt(
+        self,
+        attacker: Combatant,
+        target: str,
+        what: str,
+        rolls: tuple[int, ...],
+        amount: int,
+        mods: Mapping[str, int],
+        multiplier: int = 1,
+    ) -> None:
+        """Damage taken: a heroism point may cancel a deadly blow; at 0 hit points or
+        fewer the fighter is out of the fight."""
         left = self.hit_points[target] - amount
         defender = self.fighter(target)
         if left <= 0 and self.rules.heroism_saves and self.heroism[target] > 0:
@@ -789,8 +830,8 @@ class Settlement:
                 self.segment,
                 target,
                 attacker.id,
-                weapon.name,
-                tuple(rolls),
+                what,
+                rolls,
                 amount,
                 left,
                 multiplier,
@@ -800,6 +841,21 @@ class Settlement:
         if left <= 0 and target not in self.out and defender.in_fight:
             self.out.add(target)
             self.emit(OutOfFight(self.segment, target, "0 hit points or fewer"))
+            self.let_go(target)
+
+    def let_go(self, cid: str) -> None:
+        """A fighter out of the fight holds nobody and is held by nobody any more."""
+        holds = {(c.id, status_of(c).holding) for c in self.state.combatants.values()}
+        for e in self.events:
+            if isinstance(e, Grappled):
+                pair = (str(e.actor), e.held)
+                if e.hold == "released":
+                    holds.discard(pair)
+                else:
+                    holds.add(pair)
+        for holder, held in sorted(h for h in holds if h[1] is not None):
+            if cid in (holder, held):
+                self.emit(Grappled(self.segment, holder, str(held), "released"))
 
     def sneak(self, attacker: Combatant, target: str) -> list[tuple[str, int]]:
         """Sneak and perfidious attacks that apply (Focus at least 2 above the target's

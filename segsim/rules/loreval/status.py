@@ -73,6 +73,19 @@ class Status:
     heroic_asked_round: int = 0
     counter_round: int = 0
     momentum_round: int = 0
+    holding: str | None = None
+    """Whom the fighter holds in a grapple (lutte)."""
+    held_by: str | None = None
+    hold: str = ""
+    """How the fighter is held: grabbed, lifted, pinned, down."""
+    pinning: bool = False
+    prone: bool = False
+    bonus_round: int = 0
+    attack_bonus: int = 0
+    """A bonus to every attack of round ``bonus_round`` (juggling)."""
+    weave_round: int = 0
+    exposed_round: int = 0
+    weapon_damage: int = 0
 
     @classmethod
     def of(cls, sheet: Sheet) -> Status:

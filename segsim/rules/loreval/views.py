@@ -70,6 +70,24 @@ class OtherView(LiveView):
         return self._st.grace
 
     @live
+    def holding(self) -> str | None:
+        """Whom it holds in a grapple."""
+        return self._st.holding
+
+    @live
+    def held_by(self) -> str | None:
+        return self._st.held_by
+
+    @live
+    def hold(self) -> str:
+        """How it is held: grabbed, lifted, pinned, down ("" when free)."""
+        return self._st.hold
+
+    @live
+    def prone(self) -> bool:
+        return self._st.prone
+
+    @live
     def declared(self) -> Mapping[str, Any] | None:
         """The action it declared this round (kind, target, category), if any."""
         plan = self._st.plan
