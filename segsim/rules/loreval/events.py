@@ -65,6 +65,8 @@ class SetUp(Event):
     hidden: bool = False
     weapon_ready: bool = True
     senses_lost: int = 0
+    slowed: bool = False
+    hasted: bool = False
 
     def apply(self, state: FightState) -> None:
         status = _status(state, self.actor)
@@ -72,12 +74,16 @@ class SetUp(Event):
         status.hidden = self.hidden
         status.weapon_ready = self.weapon_ready
         status.senses_lost = self.senses_lost
+        status.slowed = self.slowed
+        status.hasted = self.hasted
 
     def describe(self) -> str:
         att = "/".join(str(self.attention.get(k, 0)) for k in ("environment", "security", "focus"))
         extra = " hidden" if self.hidden else ""
         extra += "" if self.weapon_ready else ", weapon not ready"
         extra += f", {self.senses_lost} sense(s) lost" if self.senses_lost else ""
+        extra += ", slowed" if self.slowed else ""
+        extra += ", hasted" if self.hasted else ""
         return f"{self.actor} starts with attention E/S/F {att}{extra}"
 
 

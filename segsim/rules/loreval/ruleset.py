@@ -23,6 +23,7 @@ from segsim.input import Node
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
+from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.content import (
     SEED,
     Content,
@@ -31,7 +32,13 @@ from segsim.rules.loreval.content import (
     read_sheet,
     sheet_data,
 )
-from segsim.rules.loreval.declare import CHECKERS, KIND_PARAMS, RULE_INITIATIVE, Context
+from segsim.rules.loreval.declare import (
+    CHECKERS,
+    KIND_PARAMS,
+    RULE_INITIATIVE,
+    Context,
+    check_category,
+)
 from segsim.rules.loreval.events import (
     DetectionRolled,
     SetUp,
@@ -143,7 +150,7 @@ class Loreval(BaseRuleset):
         ``surprised``, ``attention`` (its criteria before the first declaration),
         ``hidden``, ``weapon_ready``, ``senses_lost``."""
         setup: dict[str, Any] = {}
-        for key in ("surprised", "hidden", "weapon_ready"):
+        for key in ("surprised", "hidden", "weapon_ready", "slowed", "hasted"):
             if node.has(key):
                 setup[key] = node.value(key, bool)
         if node.has("senses_lost"):
@@ -174,8 +181,12 @@ class Loreval(BaseRuleset):
         hidden = bool(setup.get("hidden", False))
         ready = bool(setup.get("weapon_ready", True))
         senses = int(setup.get("senses_lost", 0))
-        if raw or hidden or not ready or senses:
-            events.append(SetUp(t, c.id, attention.as_dict(), hidden, ready, senses))
+        slowed = bool(setup.get("slowed", False))
+        hasted = bool(setup.get("hasted", False))
+        if raw or hidden or not ready or senses or slowed or hasted:
+            events.append(
+                SetUp(t, c.id, attention.as_dict(), hidden, ready, senses, slowed, hasted)
+            )
         return events
 
     def begin(self, state: FightState, dice: Dice) -> list[Event]:
@@ -286,6 +297,8 @@ class Loreval(BaseRuleset):
             changed = attrs.evolve(changed, category=changed.category + 1)
         ctx = Context(state, c, rnd, changed, heroic=step == HEROIC)
         target, params = checker(ctx, declaration)
+        if (status.slowed or status.hasted) and params["category"] > 0:
+            params["category"] = _speed_effect(ctx, int(params["category"]))
         assert marker.end is not None
         return ActionSpec(
             kind,
@@ -424,3 +437,19 @@ def _voided(state: FightState, c: Combatant, rnd: int) -> bool:
     """Whether the fighter's counter was voided because its target changed its action
     (the counterer may then change to any action of the counter's category or lower)."""
     return status_of(c).counter_round == rnd and status_of(c).change_round == rnd
+
+
+def _speed_effect(ctx: Context, category: int) -> int:
+    """Slow: the action counts as the next category, so no category 5; haste: as the
+    category below, never under 1 (seed 003, "Effet de lenteur", "Effet de
+    rapidité")."""
+    status = ctx.status
+    new = adjusted_category(category, slow=status.slowed, haste=status.hasted)
+    if status.slowed and new > ctx.sheet.max_category:
+        raise IllegalDeclaration(
+            f"slowed, a category {category} action counts as {new}: beyond "
+            f"{ctx.sheet.max_category}",
+            rule=f"{SEED}, Effet de lenteur",
+        )
+    check_category(ctx, new)
+    return new

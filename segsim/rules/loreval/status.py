@@ -67,6 +67,8 @@ class Status:
     weapon_ready: bool = True
     hidden: bool = False
     senses_lost: int = 0
+    slowed: bool = False
+    hasted: bool = False
     blocked: bool = False
     change_round: int = 0
     used_heroic_round: int = 0
