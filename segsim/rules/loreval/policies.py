@@ -131,6 +131,8 @@ def change(me: SelfView, obs: Observation) -> PolicyOutput:
         if base is None:
             continue
         moves = moves_to_reach(me, target)
+        if moves > old["moves"] + 1:
+            continue
         if adjusted_category(base, extra_moves=moves) < old["category"]:
             params: dict[str, object] = {"attacks": 1}
             if moves:

@@ -156,7 +156,12 @@ class SelfView(OtherView):
         plan = self._st.plan
         if self.step != "change" or plan is None:
             return None
-        return {"kind": plan.kind, "target": plan.target, "category": plan.category}
+        return {
+            "kind": plan.kind,
+            "target": plan.target,
+            "category": plan.category,
+            "moves": plan.extra_moves,
+        }
 
     @live
     def actions(self) -> tuple[Action, ...]:
