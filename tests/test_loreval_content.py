@@ -206,3 +206,32 @@ def test_shooting_at_range_and_into_a_melee() -> None:
     shot = of_type(fight, AttackRolled)[0]
     assert shot.modifiers["range"] == -2  # 30 m with an 18 m increment
     assert shot.modifiers["into melee"] == -4
+
+
+def test_a_table_fight_is_entered_as_a_fight_script(tmp_path: Path) -> None:
+    """A fight script plays Loreval: each fighter declares at its declaration step (the
+    lowest initiative at segment 0), with the dice as they fell."""
+    from segsim.script import load_script
+
+    scenario = ROOT / "examples/scenarios/loreval_duel.toml"
+    script = tmp_path / "table.toml"
+    script.write_text(
+        f"""[fight]
+scenario = "{scenario.as_posix()}"
+max_segments = 60
+
+[segment.0]
+aldren = {{ action = "attack", target = "sylva", attention = {{ environment = 1, security = 2 }} }}
+
+[segment.1]
+sylva = {{ action = "attack", target = "aldren", attacks = 2, attention = {{ security = 3 }} }}
+
+[dice]
+rolls = [10, 10, 2, 2, 2]
+""",
+        encoding="utf-8",
+    )
+    fight = load_script(script).play()
+    attacks = of_type(fight, AttackRolled)
+    assert [(a.actor, a.roll) for a in attacks] == [("sylva", 2), ("sylva", 2), ("aldren", 2)]
+    assert replay(fight_record(fight)).identical

@@ -9,6 +9,7 @@ import pytest
 from segsim import IllegalDeclaration
 from segsim.rules.loreval.events import (
     AttackRolled,
+    ChangeAllowed,
     Countered,
     CounterRolled,
     Damaged,
@@ -232,3 +233,52 @@ def test_a_heroic_action() -> None:
     assert dict(of_type(fight, RoundEnded)[0].spent)["s"] == 8
     assert dict(of_type(fight, RoundStarted)[1].grace) == {"s": "heroic"}
     assert fight.state.combatants["s"].status.heroism == 0
+
+
+def test_blocking_an_attack_is_a_parry_at_minus_four() -> None:
+    """Seed 003, "Bloquer une attaque": a defensive counter with the defence at -4."""
+    block = {"against": "defensive", "how": "block", "attention": {"environment": 1, "focus": 2}}
+    a = ByRound({1: declare("counter", "g", **block)})
+    g = ByRound({1: declare("attack", "a")})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", g)},
+        dice=[10, 15, 10, 5],
+    )
+    fight.run()
+    counter = of_type(fight, CounterRolled)[0]
+    assert counter.modifiers["block"] == -4
+    assert counter.total == 10 + 13 - 4
+    assert of_type(fight, Countered)[0].how == "block"
+
+
+def test_an_obstruction_stops_the_moves_of_the_countered_action() -> None:
+    """Seed 003, "Empêcher un déplacement": a skilful attack against the mover's Reflex;
+    its action goes on without its moves (here out of reach: it may change it)."""
+    obstruct = {"against": "offensive", "how": "obstruct", "attention": PARRY["attention"]}
+    a = ByRound({1: declare("counter", "g", **obstruct)})
+    g = ByRound({1: declare("attack", "b", moves=1, attention={"focus": 1, "security": 1})})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", g), "b": ("blue", "bandit", ByRound())},
+        positions={"g": (0.0, 0.0), "a": (1.5, 0.0), "b": (6.0, 0.0)},
+        dice=[10, 5, 1, 15],
+    )
+    fight.run()
+    roll = of_type(fight, CounterRolled)[0]
+    assert (roll.how, roll.total) == ("obstruct", 15 + 5)
+    assert not [e for e in fight.history if e.TYPE == "combatant.moved" and e.actor == "g"]
+    assert of_type(fight, ChangeAllowed)[0].reason == "b is out of reach"
+
+
+def test_a_heroic_action_against_a_hero_counts_the_die_as_twenty() -> None:
+    """Seed 003, "Points d'héroïsme": between holders of heroism points, the die is
+    rolled; without a threat the action succeeds with the best score, 20 (not a
+    natural 20, so no critical)."""
+    s = ByRound({1: declare("inaction")}, heroic={1: declare("attack", "a")})
+    fight = arena(
+        {"s": ("blue", "sylva", s), "a": ("red", "aldren", ByRound())},
+        dice=[1, 1, 5, 3],
+    )
+    fight.run()
+    attack = of_type(fight, AttackRolled)[0]
+    assert (attack.roll, attack.total, attack.success, attack.critical) == (5, 28, True, False)
+    assert of_type(fight, Damaged)[0].damage == 3 + 1

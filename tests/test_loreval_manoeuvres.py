@@ -217,3 +217,68 @@ def test_shooting_into_the_pile() -> None:
     assert [(s.target, s.success) for s in shots] == [("b1", False), ("b2", True)]
     assert shots[1].label == "into the pile"
     assert of_type(fight, Damaged)[0].actor == "b2"
+
+
+def test_lift_then_throw() -> None:
+    """Seed 003, "Soulever", "Jeter": a lifted opponent is thrown half the thrower's
+    speed away, for 1d6 + strength (same size), the grapple ends and it lies prone."""
+    w = ByRound(
+        {
+            1: declare("grapple", "b", attention=F1),
+            2: declare("grapple", "b", move="lift"),
+            3: declare("grapple", "b", move="throw"),
+        }
+    )
+    fight = arena(
+        {"w": ("blue", "wrestler", w), "b": ("red", "bandit", ByRound())},
+        dice=[15, 5, 10, 10, 4],
+        rounds=3,
+        max_segments=179,
+    )
+    fight.run()
+    assert [g.hold for g in of_type(fight, Grappled)] == ["grabbed", "lifted", "released"]
+    thrown = of_type(fight, Damaged, actor="b")[0]
+    assert (thrown.weapon, thrown.damage) == ("throw", 4 + 3)
+    assert fight.state.combatants["b"].position == (1.5 + 3.2, 0.0)
+    assert fight.state.combatants["b"].status.prone
+
+
+def test_juggling_gives_four_to_every_attack_of_the_round() -> None:
+    """Seed 003, "Jonglerie": +2 category, acrobatics 20 when declared: +4 to attacks."""
+    s = ByRound({1: declare("attack", "b", juggle=True, attention={"focus": 2, "security": 1})})
+    fight = arena(
+        {"s": ("blue", "sylva", s), "b": ("red", "bandit", ByRound())},
+        dice=[15, 5, 12, 2],
+    )
+    fight.run()
+    assert of_type(fight, CheckRolled, check="acrobatics (juggling)")[0].success
+    assert of_type(fight, AttackRolled)[0].modifiers["juggling"] == 4
+
+
+def test_a_sunder_breaks_the_weapon() -> None:
+    """Seed 003, "Destruction d'arme": strength 13, attaque en force; the weapon takes
+    damage and breaks at its durability."""
+    g = ByRound({1: declare("sunder", "b", attention=F2)})
+    fight = arena(
+        {"g": ("red", "garrok", g), "b": ("blue", "bandit", ByRound())},
+        dice=[15, 5, 15, 6, 6],
+    )
+    fight.run()
+    lost = of_type(fight, WeaponLost)[0]
+    assert (lost.actor, lost.weapon, lost.how) == ("b", "épée courte", "broken")
+
+
+def test_an_overrun_ending_a_charge() -> None:
+    """Seed 003, "Renversement": attaque en force, with the charge's +4 when it ends
+    one, then strength: the target falls."""
+    g = ByRound({1: declare("overrun", "b", charge=True, moves=2, attention=F2)})
+    fight = arena(
+        {"g": ("red", "garrok", g), "b": ("blue", "bandit", ByRound())},
+        positions={"g": (0.0, 0.0), "b": (10.0, 0.0)},
+        dice=[15, 5, 10, 10, 5],
+    )
+    fight.run()
+    attack = of_type(fight, CheckRolled, check="overrun")[0]
+    assert attack.modifiers["charge"] == 4
+    assert "extra moves" not in attack.modifiers
+    assert of_type(fight, Prone)[0].actor == "b"
