@@ -235,3 +235,24 @@ rolls = [10, 10, 2, 2, 2]
     attacks = of_type(fight, AttackRolled)
     assert [(a.actor, a.roll) for a in attacks] == [("sylva", 2), ("sylva", 2), ("aldren", 2)]
     assert replay(fight_record(fight)).identical
+
+
+def test_a_reinforcement_rolls_initiative_and_sits_out_its_first_round() -> None:
+    from segsim.fight import CombatantSpec
+    from segsim.rules.loreval.events import InitiativeRolled, RoundStarted, SitsOut
+
+    a = ByRound()
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", ByRound())},
+        dice=[10, 10, 12],
+        rounds=2,
+        max_segments=119,
+    )
+    fight.start()
+    fight.env.run(until=30)
+    late = fight.ruleset.load_sheet(fight.ruleset.content.fighters["bandit"])
+    fight.join(CombatantSpec("late", "red", late, ByRound(), position=(3.0, 0.0)))
+    fight.env.run(until=fight.done)
+    assert [e.points for e in of_type(fight, InitiativeRolled, actor="late")] == [14]
+    assert of_type(fight, SitsOut)[0].round == 1
+    assert dict(of_type(fight, RoundStarted)[1].points)["late"] == 14

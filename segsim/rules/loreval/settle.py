@@ -900,7 +900,7 @@ class Settlement:
             status = status_of(c)
             plan = self.plans.get(c.id)
             chose = plan is not None and plan.kind == "grace"
-            if status.grace or chose:
+            if (status.grace and status.grace != "joined") or chose:  # a grace round ends
                 malus = -2 if chose and plan is not None and plan.changed else 0
                 event, points[c.id] = initiative_roll(self.dice, c, t, malus)
                 self.emit(event)
