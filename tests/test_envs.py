@@ -207,8 +207,8 @@ def test_env_render_shows_the_fight() -> None:
 def test_bad_env_input() -> None:
     with pytest.raises(SegsimError, match="agents must be combatants"):
         FightDriver(load_scenario(DUEL), ["zorro"])
-    with pytest.raises(SegsimError, match="no action catalogue for ruleset 'loreval'"):
-        catalogue_for("loreval", 1)
+    with pytest.raises(SegsimError, match="no action catalogue for ruleset 'no_such'"):
+        catalogue_for("no_such", 1)
     with pytest.raises(ValueError, match="render_mode"):
         parallel_env(DUEL, render_mode="human")
 

@@ -209,6 +209,9 @@ _CATALOGUES: dict[str, Callable[[int], Catalogue]] = {
     "loss": lambda slots: generic_catalogue(
         "loss", slots, ["pass", "get_up", "pick_up", "parry", "dodge"], ["attack", "grab", "move"]
     ),
+    "loreval": lambda slots: generic_catalogue(
+        "loreval", slots, ["inaction", "grace"], ["attack", "move"]
+    ),
 }
 
 

@@ -151,6 +151,7 @@ _RULESETS: dict[str, str] = {
     "chroniques": "segsim.rules.chroniques:Chroniques",
     "rupture": "segsim.rules.rupture:Rupture",
     "loss": "segsim.rules.loss:Loss",
+    "loreval": "segsim.rules.loreval:Loreval",
 }
 
 

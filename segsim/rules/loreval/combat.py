@@ -1,0 +1,251 @@
+"""Attack and defence values (seed 003 adapted from D&D 3; docs/rules/loreval.md).
+
+An attack is d20 + the attack skill (attaque en force or attaque habile) + modifiers,
+against a difficulty: the defender's passive Defence or Reflex (10 + skill + armour
+(+ shield for Defence)), or what the defender rolled for a counter. A natural 1 misses
+and a natural 20 hits; a hit whose die is in the weapon's threat range is a critical
+threat, confirmed by a second roll that hits (D&D 3).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from segsim.rules.loreval.attention import (
+    Attention,
+    exposure,
+    focus_modifier,
+    movement_modifier,
+    perception_modifier,
+    scores,
+)
+from segsim.rules.loreval.content import Sheet, Weapon
+from segsim.rules.loreval.status import Plan, Status
+
+if TYPE_CHECKING:
+    from segsim.state import Combatant, FightState
+
+CONTACT = 1.5
+"""Metres within which two fighters are in melee contact."""
+_EPS = 0.01
+CHANGED_MALUS = -2
+"""A changed action, or a counter declared against a hypothetical situation: -2 to
+every roll (seed 003, "Modifier son action", "Déclaration d'un contre")."""
+INTO_MELEE = -4
+"""Shooting at a fighter in melee (seed 003, "La mêlée")."""
+RANGE_STEP = -2
+"""D&D 3: -2 per full range increment beyond the first."""
+MAX_INCREMENTS = {"thrown": 5, "fast_missile": 10, "slow_missile": 10}
+
+Point = tuple[float, float]
+
+
+def distance(a: Point, b: Point) -> float:
+    return math.dist(a, b)
+
+
+def within(a: Point, b: Point, metres: float) -> bool:
+    return distance(a, b) <= metres + _EPS
+
+
+def status_of(c: Combatant) -> Status:
+    status: Status = c.status
+    return status
+
+
+def attention_scores(c: Combatant, rnd: int) -> Attention:
+    """The fighter's attention scores now: its points, minus a point per sense lost,
+    Environment capped at 1 under a closed helm; Security counts as 0 while surprised
+    (surprise round) or charging (seed 003, "Critères d'attention", "Charge")."""
+    status = status_of(c)
+    sheet: Sheet = c.sheet
+    s = scores(
+        status.attention,
+        malus=status.senses_lost,
+        environment_limit=1 if sheet.closed_helm else None,
+        floor=0 if sheet.has("blind_fight") else None,
+    )
+    plan = status.plan
+    charging = plan is not None and plan.kind == "charge" and status.declared_round == rnd
+    security = s.security
+    if status.surprised or charging:
+        security = 0
+    if status.hold == "pinned":
+        security = min(security - 2, 0)  # immobilisé: -2, limited to 0
+    elif status.holding is not None and status.pinning:
+        security = min(security, 0)
+    elif status.holding is not None or status.held_by is not None:
+        security = min(security, GRAPPLE_SECURITY)
+    return Attention(s.environment, security, s.focus)
+
+
+GRAPPLE_SECURITY = 1
+"""Who grapples or is grappled cannot raise Security above 1 (seed 003, "Lutte")."""
+HELD_DEFENCE = -2
+CONDITION_MALUS = -4
+"""Lifted, taken down or prone: -4 to every combat skill (seed 003, "Actions de lutte";
+prone after a trip: Interpretations)."""
+WEAVE_BONUS = 4
+
+
+def condition_modifiers(c: Combatant, rnd: int, defending: bool) -> dict[str, int]:
+    """Combat maluses of the fighter's condition: held in a grapple (-2 to defences),
+    lifted or taken down (-4 to everything), prone (-4); the bonus of juggling to
+    attacks and of moving in melee to defences."""
+    status = status_of(c)
+    mods: dict[str, int] = {}
+    if status.held_by is not None and defending:
+        mods["held"] = HELD_DEFENCE
+    if status.hold in ("lifted", "down"):
+        mods[status.hold] = CONDITION_MALUS
+    if status.prone and status.hold != "down":
+        mods["prone"] = CONDITION_MALUS
+    if not defending and status.bonus_round == rnd and status.attack_bonus:
+        mods["juggling"] = status.attack_bonus
+    if defending and status.weave_round == rnd:
+        mods["moving in melee"] = WEAVE_BONUS
+    if defending and status.exposed_round == rnd:
+        mods["exposed by a manoeuvre"] = CONDITION_MALUS
+    return mods
+
+
+def round_moves(c: Combatant, rnd: int) -> int:
+    """Extra moves the fighter declared for this round (their malus holds all round)."""
+    status = status_of(c)
+    if status.plan is None or status.declared_round != rnd:
+        return 0
+    return status.plan.extra_moves
+
+
+def dangers(
+    state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
+) -> tuple[int, int]:
+    """Sources of danger the defender is aware of and not aware of: opponents in contact
+    and opponents who declared a hostile action at it this round; hidden ones (and every
+    one while the defender is surprised) are sources it is not aware of."""
+    here = positions.get(defender.id, defender.position)
+    aware = unaware = 0
+    for o in state.in_fight():
+        if o.side == defender.side:
+            continue
+        st = status_of(o)
+        plan = st.plan
+        hostile = plan is not None and st.declared_round == rnd and plan.target == defender.id
+        if not hostile and not within(positions.get(o.id, o.position), here, CONTACT):
+            continue
+        if st.hidden or status_of(defender).surprised:
+            unaware += 1
+        else:
+            aware += 1
+    return aware, unaware
+
+
+def defence_value(
+    state: FightState,
+    defender: Combatant,
+    which: str,
+    positions: Mapping[str, Point],
+    rnd: int,
+) -> tuple[int, dict[str, int]]:
+    """The defender's passive ``defence`` or ``reflex`` now and its parts: the sheet's
+    value, Security's modifier, exposure, the malus of extra moves."""
+    sheet: Sheet = defender.sheet
+    base = sheet.passive_defence if which == "defence" else sheet.passive_reflex
+    s = attention_scores(defender, rnd)
+    aware, unaware = dangers(state, defender, positions, rnd)
+    exposed = exposure(s.security, aware, unaware)
+    if status_of(defender).hold == "pinned":
+        exposed = min(exposed, -4)  # immobilisé: always exposed
+    parts = {
+        which: base,
+        "security": perception_modifier(s.security),
+        "exposed": exposed,
+        "extra moves": movement_modifier(round_moves(defender, rnd)),
+    }
+    parts.update(condition_modifiers(defender, rnd, True))
+    return sum(parts.values()), parts
+
+
+def passive_difficulty(
+    state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
+) -> tuple[int, str, dict[str, int]]:
+    """The better of the defender's passive Defence and Reflex (Interpretations)."""
+    d, dp = defence_value(state, defender, "defence", positions, rnd)
+    r, rp = defence_value(state, defender, "reflex", positions, rnd)
+    if r > d:
+        return r, "passive reflex", rp
+    return d, "passive defence", dp
+
+
+def attack_modifiers(
+    attacker: Combatant,
+    weapon: Weapon,
+    skill: str,
+    rnd: int,
+    *,
+    plan: Plan | None = None,
+    charge: bool = False,
+) -> dict[str, int]:
+    """The standing parts of an attack: the attack skill, Focus's modifier, the malus of
+    extra moves (not on a charge's attack), a changed action's -2, untrained armour and
+    shield."""
+    sheet: Sheet = attacker.sheet
+    status = status_of(attacker)
+    s = attention_scores(attacker, rnd)
+    name = "strength_attack" if skill == "strength" else "skilful_attack"
+    if plan is None:
+        plan = status.plan if status.declared_round == rnd else None
+    moves = plan.extra_moves if plan is not None else 0
+    mods = {
+        name: sheet.skill(name),
+        "focus": focus_modifier(s.focus),
+        "extra moves": 0 if charge else movement_modifier(moves),
+        "changed action": CHANGED_MALUS if plan is not None and plan.changed else 0,
+        "equipment": sheet.combat_malus,
+    }
+    if plan is not None and plan.params.get("power"):
+        mods["power attack"] = -int(plan.params["power"])
+    mods.update(condition_modifiers(attacker, rnd, False))
+    return mods
+
+
+def range_modifiers(
+    state: FightState,
+    shooter: Combatant,
+    target: Combatant,
+    weapon: Weapon,
+    positions: Mapping[str, Point],
+) -> dict[str, int] | None:
+    """Maluses of a shot: -2 per range increment beyond the first, -4 into a melee;
+    None when the target is beyond the weapon's longest range."""
+    here = positions.get(shooter.id, shooter.position)
+    there = positions.get(target.id, target.position)
+    gap = distance(here, there)
+    increments = max(0, math.ceil((gap - _EPS) / weapon.range) - 1) if weapon.range else 0
+    if increments >= MAX_INCREMENTS.get(weapon.mode, 10):
+        return None
+    mods = {"range": RANGE_STEP * increments}
+    in_melee = any(
+        o.id not in (shooter.id, target.id)
+        and o.side != target.side
+        and within(positions.get(o.id, o.position), there, CONTACT)
+        for o in state.in_fight()
+    )
+    if in_melee:
+        mods["into melee"] = INTO_MELEE
+    return mods
+
+
+def strength_damage(sheet: Sheet, weapon: Weapon, off_hand: bool) -> int:
+    """The strength modifier added to damage (D&D 3): x1.5 with a two-handed melee weapon,
+    x0.5 in the off hand, none with bows and crossbows (a penalty still counts)."""
+    mod = sheet.mod("strength")
+    if weapon.mode in ("fast_missile", "slow_missile"):
+        return min(0, mod)
+    if off_hand:
+        return mod // 2 if mod > 0 else mod
+    if weapon.hands == 2 and not weapon.double and weapon.mode == "melee" and mod > 0:
+        return mod * 3 // 2
+    return mod

@@ -1,0 +1,669 @@
+"""Loreval events: initiative and rounds, declarations, attacks, damage, counters.
+
+Every type name starts with ``loreval.`` so that no other ruleset's events collide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from segsim.events import Event
+from segsim.rules.loreval.attention import Attention
+from segsim.rules.loreval.status import Plan, Status
+
+if TYPE_CHECKING:
+    from segsim.state import FightState
+
+
+def _mods(modifiers: Mapping[str, int]) -> str:
+    text = " ".join(f"{k} {v:+d}" for k, v in modifiers.items() if v)
+    return f" [{text}]" if text else ""
+
+
+def _status(state: FightState, cid: str | None) -> Status:
+    assert cid is not None
+    status: Status = state.combatants[cid].status
+    return status
+
+
+@attrs.frozen
+class InitiativeRolled(Event):
+    """d20 + initiative skill (+ a malus after a grace round taken at a changed action):
+    the fighter's new initiative points, at least 1."""
+
+    TYPE: ClassVar[str] = "loreval.initiative"
+
+    roll: int
+    skill: int
+    points: int
+    malus: int = 0
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.initiative = self.points
+        status.next_roll_malus = 0
+
+    def describe(self) -> str:
+        malus = f" {self.malus:+d}" if self.malus else ""
+        return (
+            f"{self.actor} rolls initiative: d20 {self.roll} + {self.skill}{malus} = "
+            f"{self.points} points"
+        )
+
+
+@attrs.frozen
+class SetUp(Event):
+    """The game master's calls for a fighter at the start: its attention criteria before
+    the first declaration, whether it is hidden, its weapon ready, senses lost."""
+
+    TYPE: ClassVar[str] = "loreval.setup"
+
+    attention: Mapping[str, int] = attrs.field(factory=dict)
+    hidden: bool = False
+    weapon_ready: bool = True
+    senses_lost: int = 0
+    slowed: bool = False
+    hasted: bool = False
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.attention = Attention(**self.attention)
+        status.hidden = self.hidden
+        status.weapon_ready = self.weapon_ready
+        status.senses_lost = self.senses_lost
+        status.slowed = self.slowed
+        status.hasted = self.hasted
+
+    def describe(self) -> str:
+        att = "/".join(str(self.attention.get(k, 0)) for k in ("environment", "security", "focus"))
+        extra = " hidden" if self.hidden else ""
+        extra += "" if self.weapon_ready else ", weapon not ready"
+        extra += f", {self.senses_lost} sense(s) lost" if self.senses_lost else ""
+        extra += ", slowed" if self.slowed else ""
+        extra += ", hasted" if self.hasted else ""
+        return f"{self.actor} starts with attention E/S/F {att}{extra}"
+
+
+@attrs.frozen
+class SitsOut(Event):
+    """The fighter sits out the round as a grace round (it joined during the round)."""
+
+    TYPE: ClassVar[str] = "loreval.sits_out"
+
+    round: int
+    reason: str
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.grace = self.reason
+        status.declared_round = self.round
+        status.resolved_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor} sits out round {self.round} ({self.reason})"
+
+
+@attrs.frozen
+class Surprised(Event):
+    """The fighter is surprised (pris au dépourvu): no initiative, a grace round, and its
+    Security counts as 0 during the surprise round."""
+
+    TYPE: ClassVar[str] = "loreval.surprised"
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.surprised = True
+        status.initiative = 0
+
+    def describe(self) -> str:
+        return f"{self.actor} is surprised: no initiative, Security 0 this round"
+
+
+@attrs.frozen
+class DetectionRolled(Event):
+    """A detection roll against a surprise (Environment 2: always allowed)."""
+
+    TYPE: ClassVar[str] = "loreval.detection"
+
+    roll: int
+    total: int
+    difficulty: int
+    success: bool
+
+    def describe(self) -> str:
+        result = "detects the ambush" if self.success else "fails to detect the ambush"
+        return (
+            f"{self.actor} detection: d20 {self.roll} = {self.total} vs {self.difficulty}: {result}"
+        )
+
+
+@attrs.frozen
+class RoundStarted(Event):
+    """A round begins: who acts in which order (descending), everyone's points, the
+    tie-break dice of the round and who sits out a grace round (and why)."""
+
+    TYPE: ClassVar[str] = "loreval.round.started"
+
+    round: int
+    order: tuple[str, ...]
+    points: Mapping[str, int] = attrs.field(factory=dict)
+    ties: Mapping[str, int] = attrs.field(factory=dict)
+    grace: Mapping[str, str] = attrs.field(factory=dict)
+
+    def apply(self, state: FightState) -> None:
+        for cid in self.order:
+            status = _status(state, cid)
+            status.start_points = self.points.get(cid, status.initiative)
+            status.tie = self.ties.get(cid, 0)
+            status.grace = self.grace.get(cid, "")
+            status.blocked = False
+            status.plan = None
+            if self.round > 1:
+                status.surprised = False
+            if status.grace in ("forced", "surprise", "heroic"):
+                status.declared_round = self.round
+                status.resolved_round = self.round
+
+    def describe(self) -> str:
+        order = ", ".join(f"{cid} ({self.points.get(cid, '?')})" for cid in self.order)
+        graces = ", ".join(f"{cid} ({why})" for cid, why in self.grace.items())
+        tail = f"; grace round: {graces}" if graces else ""
+        return f"round {self.round} begins; initiative: {order}{tail}"
+
+
+@attrs.frozen
+class Declared(Event):
+    """A fighter's declaration of the round (in ascending order of initiative), with
+    its attention criteria, which hold until its next declaration."""
+
+    TYPE: ClassVar[str] = "loreval.declared"
+
+    round: int
+    kind: str
+    target: str | None
+    category: int
+    attention: Mapping[str, int]
+    extra_moves: int = 0
+    params: Mapping[str, Any] = attrs.field(factory=dict)
+    changed: bool = False
+    heroic: bool = False
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.attention = Attention(**self.attention)
+        before = status.plan
+        cost = before.spent if self.changed and before is not None else -1
+        status.plan = Plan(
+            self.kind,
+            self.target,
+            self.category,
+            dict(self.params),
+            self.extra_moves,
+            self.changed,
+            self.heroic,
+            cost,
+        )
+        status.declared_round = self.round
+        if self.kind == "grace":
+            status.grace = "chosen"
+            status.resolved_round = self.round
+            if self.changed:
+                status.next_roll_malus = -2
+        if self.heroic:
+            status.heroism -= 1
+            status.used_heroic_round = self.round
+            status.heroic_asked_round = self.round
+            status.resolved_round = min(status.resolved_round, self.round - 1)
+        if self.changed:
+            status.change_round = 0
+
+    def describe(self) -> str:
+        target = f" -> {self.target}" if self.target else ""
+        att = "/".join(str(self.attention[k]) for k in ("environment", "security", "focus"))
+        extra = "".join(f" {k}={v}" for k, v in self.params.items())
+        moves = f" +{self.extra_moves} moves" if self.extra_moves else ""
+        how = " (changed action)" if self.changed else " (heroic action)" if self.heroic else ""
+        return (
+            f"{self.actor} declares {self.kind}{target}{extra}{moves}, category "
+            f"{self.category}, attention E/S/F {att}{how}"
+        )
+
+
+@attrs.frozen
+class TurnResolved(Event):
+    """The fighter's action of the round has been resolved (or came to nothing)."""
+
+    TYPE: ClassVar[str] = "loreval.turn.resolved"
+
+    round: int
+    note: str = ""
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.resolved_round = self.round
+        status.change_round = 0
+
+    def describe(self) -> str:
+        note = f": {self.note}" if self.note else ""
+        return f"{self.actor}'s action of round {self.round} is resolved{note}"
+
+
+@attrs.frozen
+class ChangeAllowed(Event):
+    """The action cannot be carried out as declared: the fighter may declare a changed
+    action of a strictly lower category, at -2 (seed 003, "Modifier son action")."""
+
+    TYPE: ClassVar[str] = "loreval.change.allowed"
+
+    round: int
+    reason: str
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).change_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor} may change its action ({self.reason})"
+
+
+@attrs.frozen
+class RoundEnded(Event):
+    """The end of a round: each fighter's points go down by the cost of its action."""
+
+    TYPE: ClassVar[str] = "loreval.round.ended"
+
+    round: int
+    spent: Mapping[str, int] = attrs.field(factory=dict)
+
+    def apply(self, state: FightState) -> None:
+        for cid, cost in self.spent.items():
+            status = _status(state, cid)
+            status.initiative = max(0, status.initiative - cost)
+            status.change_round = 0
+
+    def describe(self) -> str:
+        spent = ", ".join(f"{cid} -{n}" for cid, n in self.spent.items() if n)
+        return f"round {self.round} ends" + (f"; points spent: {spent}" if spent else "")
+
+
+@attrs.frozen
+class AttackRolled(Event):
+    """One attack: d20 + modifiers against a difficulty (a passive score or the
+    defender's roll of a counter)."""
+
+    TYPE: ClassVar[str] = "loreval.attack"
+
+    action: str  # the kind of action it belongs to (attack, charge, counter...)
+    target: str
+    weapon: str
+    roll: int
+    total: int
+    difficulty: int
+    success: bool
+    threat: bool = False
+    critical: bool = False
+    modifiers: Mapping[str, int] = attrs.field(factory=dict)
+    against: str = "passive"  # passive, defence roll, reflex roll...
+    label: str = ""
+
+    def describe(self) -> str:
+        if self.critical:
+            result = "critical hit"
+        elif self.success:
+            result = "hit" + (" (threat)" if self.threat else "")
+        else:
+            result = "miss"
+        label = f" ({self.label})" if self.label else ""
+        return (
+            f"{self.actor} attacks {self.target} with {self.weapon}{label}: d20 {self.roll}"
+            f"{_mods(self.modifiers)} = {self.total} vs {self.difficulty} ({self.against}) "
+            f"-> {result}"
+        )
+
+
+@attrs.frozen
+class CriticalConfirmed(Event):
+    """The confirmation roll of a critical threat (D&D 3)."""
+
+    TYPE: ClassVar[str] = "loreval.critical"
+
+    target: str
+    roll: int
+    total: int
+    difficulty: int
+    confirmed: bool
+
+    def describe(self) -> str:
+        result = "confirmed" if self.confirmed else "not confirmed"
+        return (
+            f"{self.actor}'s critical threat on {self.target}: d20 {self.roll} = {self.total} "
+            f"vs {self.difficulty}, {result}"
+        )
+
+
+@attrs.frozen
+class Damaged(Event):
+    """Damage taken and the hit points left."""
+
+    TYPE: ClassVar[str] = "loreval.damage"
+
+    attacker: str
+    weapon: str
+    rolls: tuple[int, ...]
+    damage: int
+    hit_points: int
+    multiplier: int = 1
+    modifiers: Mapping[str, int] = attrs.field(factory=dict)
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).hit_points = self.hit_points
+
+    def describe(self) -> str:
+        mult = f" x{self.multiplier}" if self.multiplier > 1 else ""
+        return (
+            f"{self.actor} takes {self.damage} damage from {self.attacker}'s {self.weapon} "
+            f"({'+'.join(map(str, self.rolls))}{_mods(self.modifiers)}{mult}); "
+            f"{self.hit_points} hit points left"
+        )
+
+
+@attrs.frozen
+class HeroismSaved(Event):
+    """A heroism point spent to cancel a deadly outcome: the blow that would have taken
+    the fighter out does nothing (seed 003, "Points d'héroïsme")."""
+
+    TYPE: ClassVar[str] = "loreval.heroism.saved"
+
+    attacker: str
+    damage: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).heroism -= 1
+
+    def describe(self) -> str:
+        return (
+            f"{self.actor} spends a heroism point: {self.attacker}'s blow "
+            f"({self.damage} damage) does not take it out"
+        )
+
+
+@attrs.frozen
+class WeaponReadied(Event):
+    """The fighter readies its weapon (or takes a carried one in hand)."""
+
+    TYPE: ClassVar[str] = "loreval.weapon.readied"
+
+    weapon: str
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.weapon_ready = True
+        if status.weapon.id != self.weapon:
+            found = next((w for w in status.carried if w.id == self.weapon), None)
+            if found is not None:
+                status.carried = (
+                    *(w for w in status.carried if w.id != self.weapon),
+                    status.weapon,
+                )
+                status.weapon = found
+                if found.hands == 2:
+                    status.off_hand = None
+
+    def describe(self) -> str:
+        return f"{self.actor} readies {self.weapon}"
+
+
+@attrs.frozen
+class ActionWasted(Event):
+    """A declared action (or one attack of it) that came to nothing."""
+
+    TYPE: ClassVar[str] = "loreval.wasted"
+
+    kind: str
+    reason: str
+
+    def describe(self) -> str:
+        return f"{self.actor}'s {self.kind} comes to nothing: {self.reason}"
+
+
+@attrs.frozen
+class SpellCast(Event):
+    """A spell or ritual is cast (its effects belong to the magic chapter, not in the
+    excerpt: the game master plays them)."""
+
+    TYPE: ClassVar[str] = "loreval.spell"
+
+    spell: str
+    target: str | None = None
+
+    def describe(self) -> str:
+        on = f" on {self.target}" if self.target else ""
+        return f"{self.actor} casts {self.spell}{on}"
+
+
+@attrs.frozen
+class CounterRolled(Event):
+    """A counter's roll (contre): a defence or reflex roll that sets the attacker's
+    difficulty, or an attack made before the countered action."""
+
+    TYPE: ClassVar[str] = "loreval.counter"
+
+    countered: str
+    how: str
+    roll: int
+    total: int
+    modifiers: Mapping[str, int] = attrs.field(factory=dict)
+
+    round: int = 0
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).counter_round = self.round
+
+    def describe(self) -> str:
+        if not self.roll:
+            return f"{self.actor} counters {self.countered} ({self.how})"
+        return (
+            f"{self.actor} counters {self.countered} ({self.how}): d20 {self.roll}"
+            f"{_mods(self.modifiers)} = {self.total}"
+        )
+
+
+@attrs.frozen
+class Countered(Event):
+    """A counter succeeded: the fighter is blocked in its action until the round ends."""
+
+    TYPE: ClassVar[str] = "loreval.countered"
+
+    by: str
+    how: str
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).blocked = True
+
+    def describe(self) -> str:
+        return f"{self.actor} is blocked in its action by {self.by}'s counter ({self.how})"
+
+
+@attrs.frozen
+class CounterVoided(Event):
+    """A counter that can no longer be carried out (the countered fighter changed its
+    action, or fell)."""
+
+    TYPE: ClassVar[str] = "loreval.counter.voided"
+
+    countered: str
+    reason: str
+    round: int = 0
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).counter_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor}'s counter on {self.countered} is void: {self.reason}"
+
+
+@attrs.frozen
+class Running(Event):
+    """The fighter ended the round running (2 moves or more, no interaction): it may
+    charge next round without moving (seed 003, "Charge en continuité de déplacement")."""
+
+    TYPE: ClassVar[str] = "loreval.running"
+
+    round: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).momentum_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor} ends round {self.round} running"
+
+
+@attrs.frozen
+class HeroicPassed(Event):
+    """The fighter, offered a heroic action, declares none this round."""
+
+    TYPE: ClassVar[str] = "loreval.heroic.passed"
+
+    round: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).heroic_asked_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor} declares no heroic action"
+
+
+@attrs.frozen
+class Grappled(Event):
+    """A grapple (lutte) changes: ``actor`` holds ``held`` (grabbed, lifted, pinned,
+    down) or lets go (released)."""
+
+    TYPE: ClassVar[str] = "loreval.grapple"
+
+    held: str
+    hold: str
+
+    def apply(self, state: FightState) -> None:
+        holder = _status(state, self.actor)
+        held = _status(state, self.held)
+        if self.hold == "released":
+            holder.holding = None
+            holder.pinning = False
+            held.held_by = None
+            held.hold = ""
+            return
+        holder.holding = self.held
+        holder.pinning = self.hold == "pinned"
+        held.held_by = self.actor
+        held.hold = self.hold
+        if self.hold == "down":
+            held.prone = True
+
+    def describe(self) -> str:
+        if self.hold == "released":
+            return f"{self.actor} no longer holds {self.held}"
+        what = {"grabbed": "grabs", "lifted": "lifts", "pinned": "pins", "down": "takes down"}
+        return f"{self.actor} {what.get(self.hold, self.hold)} {self.held}"
+
+
+@attrs.frozen
+class Prone(Event):
+    """The fighter falls (a trip, an overrun, a throw) or stands up again."""
+
+    TYPE: ClassVar[str] = "loreval.prone"
+
+    prone: bool
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).prone = self.prone
+
+    def describe(self) -> str:
+        return f"{self.actor} {'falls' if self.prone else 'stands up'}"
+
+
+@attrs.frozen
+class CheckRolled(Event):
+    """A check outside an attack: acrobatics for a manoeuvre, opposed strength for a
+    trip, an opposed grapple roll."""
+
+    TYPE: ClassVar[str] = "loreval.check"
+
+    check: str
+    roll: int
+    total: int
+    difficulty: int
+    success: bool
+    modifiers: Mapping[str, int] = attrs.field(factory=dict)
+
+    def describe(self) -> str:
+        result = "success" if self.success else "failure"
+        return (
+            f"{self.actor} {self.check}: d20 {self.roll}{_mods(self.modifiers)} = {self.total} "
+            f"vs {self.difficulty} -> {result}"
+        )
+
+
+@attrs.frozen
+class WeaponLost(Event):
+    """The fighter loses its weapon in hand (disarmed, broken, dropped): it fights with
+    its fists until it readies another."""
+
+    TYPE: ClassVar[str] = "loreval.weapon.lost"
+
+    weapon: str
+    how: str
+
+    def apply(self, state: FightState) -> None:
+        from segsim.rules.loreval.content import FISTS
+
+        status = _status(state, self.actor)
+        status.weapon = FISTS
+        status.off_hand = None
+        status.weapon_damage = 0
+
+    def describe(self) -> str:
+        return f"{self.actor} loses its {self.weapon} ({self.how})"
+
+
+@attrs.frozen
+class WeaponDamaged(Event):
+    """A sundered weapon takes damage; it breaks at its durability."""
+
+    TYPE: ClassVar[str] = "loreval.weapon.damaged"
+
+    weapon: str
+    damage: int
+    total: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).weapon_damage = self.total
+
+    def describe(self) -> str:
+        return f"{self.actor}'s {self.weapon} takes {self.damage} damage ({self.total} in all)"
+
+
+@attrs.frozen
+class Manoeuvred(Event):
+    """A manoeuvre's lasting effect for the round: juggling's +4 to every attack,
+    moving in melee's +4 to defences."""
+
+    TYPE: ClassVar[str] = "loreval.manoeuvre"
+
+    round: int
+    manoeuvre: str
+    bonus: int
+
+    def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        if self.manoeuvre == "juggling":
+            status.bonus_round = self.round
+            status.attack_bonus = self.bonus
+        elif self.manoeuvre == "exposed":
+            status.exposed_round = self.round
+        else:
+            status.weave_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor}'s {self.manoeuvre}: {self.bonus:+d} this round"

@@ -1,0 +1,262 @@
+"""Built-in Loreval policies: they decide at their own declaration and change steps.
+
+* ``aggressive``: attacks the nearest opponent with as many attacks as its points pay
+  for (moving in when needed), Focus as the category needs and the rest in Security;
+  takes a grace round when 1 or 2 points are left;
+* ``counter``: answers declared attacks with counters (see :class:`Counter`);
+* ``grappler``: grabs, crushes, escapes (see :class:`Grappler`);
+* ``cautious``: keeps to actions of category 3 at most, keeps 1 point in Environment
+  (to read the others' attention) when it can, and takes a grace round from 3 points
+  down.
+
+At a change step both attack the nearest opponent they can still reach with a lower
+category, or let the action go.
+"""
+
+from __future__ import annotations
+
+import math
+
+from segsim.actions import Declaration, PolicyOutput
+from segsim.policy import Observation, register_policy
+from segsim.rules.loreval.attention import focus_needed
+from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
+from segsim.rules.loreval.combat import CONTACT
+from segsim.rules.loreval.views import OtherView, SelfView
+
+
+def opponents(obs: Observation) -> list[OtherView]:
+    me: SelfView = obs.me
+    return sorted(
+        (o for o in obs.others if o.side != me.side),
+        key=lambda o: (round(me.distance(o), 2), o.hit_points, o.id),
+    )
+
+
+def moves_to_reach(me: SelfView, target: OtherView) -> int:
+    """Extra moves needed to come into contact (0 at range or in contact; 99 when the
+    fighter is in a grapple and cannot move)."""
+    if me.weapon.ranged:
+        return 0
+    gap = me.distance(target) - CONTACT
+    if gap <= 0.01:
+        return 0
+    if me.held_by is not None or me.holding is not None:
+        return 99
+    return math.ceil((gap - 0.01) / me.sheet.speed)
+
+
+def best_attack(
+    me: SelfView, target: OtherView, budget: int, environment: int, cap: int = 5
+) -> Declaration | None:
+    """The attack with the most blows whose category fits ``budget`` and ``cap`` and
+    whose Focus fits the attention points (``environment`` kept in Environment)."""
+    moves = moves_to_reach(me, target)
+    ready = int(not me.weapon_ready)
+    points = me.attention_points
+    for attacks in (5, 4, 3, 2, 1):
+        mode = mode_of(me.weapon, me.off_hand, attacks)
+        base = attack_category(mode, attacks)
+        if base is None:
+            continue
+        category = adjusted_category(base, extra_moves=moves, ready=ready)
+        if category > min(budget, cap, me.sheet.max_category) or moves + 0 > me.sheet.pace:
+            continue
+        focus = max(focus_needed(category), 1 if me.weapon.ranged else 0)
+        env = environment if focus + environment <= points else 0
+        if focus + env > points:
+            continue
+        attention = {"environment": env, "security": points - focus - env, "focus": focus}
+        params: dict[str, object] = {"attacks": attacks, "attention": attention}
+        if moves:
+            params["moves"] = moves
+        return Declaration("attack", target.id, params)
+    return None
+
+
+def approach(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
+    """Move toward the target with as many extra moves as the budget allows (at most 2)."""
+    if me.held_by is not None or me.holding is not None:
+        return None
+    moves = max(0, min(2, budget - 1, me.sheet.pace - 1, moves_to_reach(me, target) - 1))
+    category = 1 + moves
+    if category > budget:
+        return None
+    focus = focus_needed(category)
+    points = me.attention_points
+    attention = {"environment": 0, "security": points - focus, "focus": focus}
+    params: dict[str, object] = {"attention": attention}
+    if moves:
+        params["moves"] = moves
+    return Declaration("move", target.id, params)
+
+
+def charge(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
+    """A charge when the target is 2 moves away or more (Focus 2, the rest in
+    Security); None when it does not fit the points or the pace."""
+    if me.weapon.ranged or me.held_by is not None or me.holding is not None:
+        return None
+    moves = max(2, moves_to_reach(me, target))
+    base = attack_category(mode_of(me.weapon, None, 1), 1)
+    if base is None:
+        return None
+    category = adjusted_category(base, extra_moves=moves, ready=int(not me.weapon_ready))
+    points = me.attention_points
+    if category > min(budget, me.sheet.max_category) or moves > me.sheet.pace or points < 2:
+        return None
+    attention = {"environment": 0, "security": points - 2, "focus": 2}
+    return Declaration("charge", target.id, {"moves": moves, "attention": attention})
+
+
+def heroic(me: SelfView, obs: Observation) -> PolicyOutput:
+    """Offered a heroic action: taken when below half its hit points, with the hardest
+    attack on the nearest opponent in reach."""
+    if me.hit_points * 2 >= me.max_hit_points:
+        return None
+    for target in opponents(obs):
+        found = best_attack(me, target, 5, 0)
+        if found is not None:
+            return found
+    return None
+
+
+def change(me: SelfView, obs: Observation) -> PolicyOutput:
+    """At a change step: one attack on the nearest opponent in reach, if any."""
+    old = me.changing
+    if old is None:
+        return None
+    for target in opponents(obs):
+        mode = mode_of(me.weapon, me.off_hand, 1)
+        base = attack_category(mode, 1)
+        if base is None:
+            continue
+        moves = moves_to_reach(me, target)
+        if moves > old["moves"] + 1:
+            continue
+        if adjusted_category(base, extra_moves=moves) < old["category"]:
+            params: dict[str, object] = {"attacks": 1}
+            if moves:
+                params["moves"] = moves
+            return Declaration("attack", target.id, params)
+    return None
+
+
+class Aggressive:
+    """Attacks the nearest opponent as hard as its points allow."""
+
+    name = "aggressive"
+    reactive = False
+    cap = 5
+    environment = 0
+    grace_below = 3
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        me: SelfView = obs.me
+        if me.step == "change":
+            return change(me, obs)
+        if me.step == "heroic":
+            return heroic(me, obs)
+        if me.step != "declare":
+            return None
+        targets = opponents(obs)
+        points = me.initiative
+        keep = {"environment": 0, "security": me.attention_points, "focus": 0}
+        if not targets:
+            return Declaration("inaction", params={"attention": keep})
+        if 1 <= points < self.grace_below:
+            return Declaration("grace", params={"attention": keep})
+        for target in targets:
+            if moves_to_reach(me, target) >= 2:
+                found = charge(me, target, points)
+                if found is not None:
+                    return found
+            found = best_attack(me, target, points, self.environment, self.cap)
+            if found is not None:
+                return found
+        move = approach(me, targets[0], points)
+        if move is not None:
+            return move
+        if 1 <= points <= 5:
+            return Declaration("grace", params={"attention": keep})
+        return Declaration("inaction", params={"attention": keep})
+
+
+class Cautious(Aggressive):
+    """Attacks with category 3 at most, keeps a point in Environment, rests sooner."""
+
+    name = "cautious"
+    cap = 3
+    environment = 1
+    grace_below = 4
+
+
+class Grappler(Aggressive):
+    """Wrestles: escapes a hold, crushes whom it holds, grabs the nearest opponent in
+    reach; otherwise closes in like ``aggressive``."""
+
+    name = "grappler"
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        me: SelfView = obs.me
+        points = me.initiative
+        if me.step != "declare" or points < 3:
+            return super().decide(obs)
+        attention = {"environment": 0, "security": me.attention_points - 1, "focus": 1}
+        if me.held_by is not None:
+            return Declaration("grapple", me.held_by, {"move": "escape", "attention": attention})
+        if me.holding is not None:
+            return Declaration("grapple", me.holding, {"move": "crush", "attention": attention})
+        for o in opponents(obs):
+            moves = moves_to_reach(me, o)
+            focus = focus_needed(3 + moves)
+            if (
+                o.held_by is None
+                and 3 + moves <= min(points, 5)
+                and moves <= 2
+                and focus <= me.attention_points
+            ):
+                spread = {"security": me.attention_points - focus, "focus": focus}
+                params: dict[str, object] = {"move": "grab", "attention": spread}
+                if moves:
+                    params["moves"] = moves
+                return Declaration("grapple", o.id, params)
+        targets = opponents(obs)
+        if targets:
+            move = approach(me, targets[0], points)
+            if move is not None:
+                return move
+        return super().decide(obs)
+
+
+class Counter(Aggressive):
+    """Counters: an opponent who declared an attack on it gets an offensive counter (a
+    strike before its action); in contact with an opponent of higher initiative it
+    declares a defensive parry against it; otherwise it fights like ``aggressive``."""
+
+    name = "counter"
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        me: SelfView = obs.me
+        if me.step != "declare" or me.initiative < 1 or me.attention_points < 1:
+            return super().decide(obs)
+        if 1 <= me.initiative < self.grace_below:
+            return super().decide(obs)
+        points = me.attention_points
+        attention = {"environment": 1, "security": points - 1, "focus": 0}
+        foes = opponents(obs)
+        for o in foes:
+            declared = o.declared
+            if declared is not None and declared["target"] == me.id and me.in_contact(o):
+                how = {"against": "offensive", "how": "strike"}
+                return Declaration("counter", o.id, {**how, "attention": attention})
+        for o in foes:
+            if o.declared is None and me.in_contact(o) and o.initiative > me.initiative:
+                how = {"against": "defensive", "how": "parry"}
+                return Declaration("counter", o.id, {**how, "attention": attention})
+        return super().decide(obs)
+
+
+register_policy("loreval", "aggressive", Aggressive)
+register_policy("loreval", "counter", Counter)
+register_policy("loreval", "grappler", Grappler)
+register_policy("loreval", "cautious", Cautious)

@@ -1,0 +1,135 @@
+"""Rounds, initiative order and the steps of a round on the segment clock (seed 003,
+"Déroulement d'un round de combat", "Initiative, renouvellement de l'initiative...").
+
+A round lasts 60 segments by default (a D&D 3 round of 6 s; RULES-NOTES "Time"): round
+``n`` (from 1) covers segments ``60 (n - 1) .. 60 n - 1``. Its steps follow each other
+from its first segment, one fighter at a time, each a ``turn`` action the rules declare:
+
+1. *declare*: in ascending order of initiative, each fighter declares its action of the
+   round (and its attention) in a step of one segment, having seen every declaration
+   made before it;
+2. *resolve*: in descending order, each fighter's action is resolved at the end of its
+   step (a few segments: the rest of the round shared among the steps left, at most
+   ``resolve_segments``);
+3. *change*: a fighter whose action cannot be carried out any more (its target fell)
+   may declare a changed action in a step of one segment right after its own.
+
+Every fighter waits for its steps with an ``await`` that ends with the round, so the
+round's end always comes: the points spent are taken, grace rounds roll initiative
+again, and the next round begins.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from segsim.rules.loreval.status import Status
+
+if TYPE_CHECKING:
+    from segsim.state import Combatant, FightState
+
+ROUND_SEGMENTS = 60
+TURN = "turn"
+AWAIT = "await"
+TURN_CHANNEL = "turn"
+ACT_CHANNEL = "act"
+DECLARE = "declare"
+HEROIC = "heroic"
+RESOLVE = "resolve"
+CHANGE = "change"
+HEROIC_POINTS = 6
+"""A heroic action needs at least 6 initiative points left (seed 003, "Action d'éclat")."""
+
+
+def round_of(segment: int, length: int) -> int:
+    """The round (from 1) a segment belongs to."""
+    return segment // length + 1
+
+
+def round_start(rnd: int, length: int) -> int:
+    return (rnd - 1) * length
+
+
+def status_of(c: Combatant) -> Status:
+    status: Status = c.status
+    return status
+
+
+def rank_key(c: Combatant) -> tuple[int, int, int, int]:
+    """Who acts first: the most initiative points at the start of the round, then the
+    higher dexterity, then the round's tie-break die (not part of the points), then the
+    scenario order (seed 003, "Initiative...")."""
+    status = status_of(c)
+    return (-status.start_points, -c.sheet.characteristics["dexterity"], -status.tie, c.order)
+
+
+def action_order(state: FightState) -> list[Combatant]:
+    """Fighters in the fight in the order their actions resolve (descending)."""
+    return sorted(state.in_fight(), key=rank_key)
+
+
+def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
+    """The fighter whose step comes next in round ``rnd`` and its kind (None: the round
+    has nothing left but waiting for its end)."""
+    fighters = state.in_fight()
+    for c in fighters:
+        if status_of(c).change_round == rnd:
+            return c, CHANGE
+    to_declare = [c for c in fighters if status_of(c).declared_round < rnd]
+    if to_declare:
+        return max(to_declare, key=rank_key), DECLARE
+    heroes = [c for c in fighters if may_go_heroic(c, rnd)]
+    if heroes:
+        return max(heroes, key=rank_key), HEROIC
+    to_resolve = [c for c in fighters if _to_resolve(state, c, rnd)]
+    if to_resolve:
+        return min(to_resolve, key=resolve_key), RESOLVE
+    return None
+
+
+def may_go_heroic(c: Combatant, rnd: int) -> bool:
+    """Offered a heroic action this round: a heroism point, 6 points left, not in a
+    grace round, not yet asked (seed 003, "Action d'éclat")."""
+    status = status_of(c)
+    return (
+        status.heroism > 0
+        and status.initiative >= HEROIC_POINTS
+        and not status.grace
+        and status.declared_round == rnd
+        and status.resolved_round < rnd
+        and status.heroic_asked_round < rnd
+    )
+
+
+def resolve_key(c: Combatant) -> tuple[int, tuple[int, int, int, int]]:
+    """Heroic actions first, then descending initiative."""
+    status = status_of(c)
+    plan = status.plan
+    return (int(not (plan is not None and plan.heroic)), rank_key(c))
+
+
+def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
+    status = status_of(c)
+    if status.declared_round != rnd or status.resolved_round >= rnd:
+        return False
+    plan = status.plan
+    partner = plan.params.get("concert") if plan is not None else None
+    if isinstance(partner, str):
+        # a concerted action resolves at the step of the partner it joined
+        p = state.combatants.get(partner)
+        if p is not None and p.in_fight and _to_resolve(state, p, rnd):
+            return False
+    return True
+
+
+def steps_left(state: FightState, rnd: int) -> int:
+    """Resolve steps still to come in the round (for sharing out its segments)."""
+    return sum(
+        1
+        for c in state.in_fight()
+        if status_of(c).resolved_round < rnd and status_of(c).change_round != rnd
+    )
+
+
+def turn_in_progress(state: FightState) -> bool:
+    return any(a.kind == TURN for c in state.in_fight() for a in c.actions)

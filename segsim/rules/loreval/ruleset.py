@@ -1,0 +1,455 @@
+"""The Loreval ruleset (seed 003): initiative points spent on action categories,
+declarations in ascending order and resolution in descending order, attention
+criteria, on rounds of 60 segments.
+
+How a round maps onto segments: see :mod:`segsim.rules.loreval.rounds`. The rules
+declare a ``turn`` action for each step of a round (a declaration, a resolution, a
+changed action) and an ``await`` until the round's end for everyone else; the engine
+calls the fighter of the next step through :meth:`Loreval.due` as soon as a step ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
+from segsim.dice import Dice
+from segsim.errors import IllegalDeclaration
+from segsim.events import Event
+from segsim.input import Node
+from segsim.policy import Observation
+from segsim.rules import BaseRuleset
+from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
+from segsim.rules.loreval.categories import adjusted_category
+from segsim.rules.loreval.content import (
+    SEED,
+    Content,
+    Sheet,
+    default_content,
+    read_sheet,
+    sheet_data,
+)
+from segsim.rules.loreval.declare import (
+    CHECKERS,
+    KIND_PARAMS,
+    RULE_INITIATIVE,
+    Context,
+    check_category,
+)
+from segsim.rules.loreval.events import (
+    DetectionRolled,
+    SetUp,
+    SitsOut,
+    Surprised,
+)
+from segsim.rules.loreval.rounds import (
+    ACT_CHANNEL,
+    AWAIT,
+    CHANGE,
+    DECLARE,
+    HEROIC,
+    RESOLVE,
+    ROUND_SEGMENTS,
+    TURN,
+    TURN_CHANNEL,
+    next_step,
+    rank_key,
+    round_of,
+    round_start,
+    status_of,
+    steps_left,
+    turn_in_progress,
+)
+from segsim.rules.loreval.settle import Settlement, initiative_roll, round_started
+from segsim.rules.loreval.status import Status
+from segsim.rules.loreval.views import OtherView, SelfView
+from segsim.state import Combatant, FightState
+
+RULE_ROUND = f"{SEED}, Déroulement d'un round de combat"
+RULE_SURPRISE = f"{SEED}, Déroulement d'un round de surprise"
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise TypeError(message)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Loreval(BaseRuleset):
+    """Loreval (seed 003), a D&D 3 adaptation: initiative points, attention, categories.
+
+    Options: ``round_segments`` (60: a round of 6 s), ``resolve_segments`` (the longest
+    step of a resolution, 6), ``heroism_saves`` (a fighter with heroism points spends one
+    to cancel the blow that would take it out, true), ``detection_difficulty`` (the
+    detection roll of a fighter with 2 in Environment against a surprise, 15).
+    """
+
+    name: ClassVar[str] = "loreval"
+    title: ClassVar[str] = (
+        "Loreval: initiative points, attention criteria, action categories (seed 003)"
+    )
+
+    def __init__(
+        self,
+        *,
+        round_segments: int = ROUND_SEGMENTS,
+        resolve_segments: int = 6,
+        heroism_saves: bool = True,
+        detection_difficulty: int = 15,
+        content: Content | None = None,
+    ) -> None:
+        _check(
+            _is_int(round_segments) and 10 <= round_segments <= 6000,
+            f"round_segments must be an integer from 10 to 6000, not {round_segments!r}",
+        )
+        _check(
+            _is_int(resolve_segments) and 1 <= resolve_segments <= round_segments,
+            f"resolve_segments must be an integer from 1 to round_segments, not "
+            f"{resolve_segments!r}",
+        )
+        _check(
+            isinstance(heroism_saves, bool),
+            f"heroism_saves must be true or false, not {heroism_saves!r}",
+        )
+        _check(
+            _is_int(detection_difficulty),
+            f"detection_difficulty must be an integer, not {detection_difficulty!r}",
+        )
+        self.content = content or default_content()
+        self.round_segments = round_segments
+        self.tick = round_segments
+        self.resolve_segments = resolve_segments
+        self.heroism_saves = heroism_saves
+        self.detection_difficulty = detection_difficulty
+        self.options: Mapping[str, Any] = {
+            "round_segments": round_segments,
+            "resolve_segments": resolve_segments,
+            "heroism_saves": heroism_saves,
+            "detection_difficulty": detection_difficulty,
+        }
+
+    # ------------------------------------------------------------ sheets
+
+    def load_sheet(self, node: Node) -> Sheet:
+        return read_sheet(node, self.content)
+
+    def sheet_data(self, sheet: Sheet) -> dict[str, Any]:
+        return sheet_data(sheet)
+
+    def new_status(self, sheet: Sheet) -> Status:
+        return Status.of(sheet)
+
+    def load_setup(self, node: Node) -> dict[str, Any]:
+        """The game master's calls for one fighter at the start (``[combatant.setup]``):
+        ``surprised``, ``attention`` (its criteria before the first declaration),
+        ``hidden``, ``weapon_ready``, ``senses_lost``."""
+        setup: dict[str, Any] = {}
+        for key in ("surprised", "hidden", "weapon_ready", "slowed", "hasted"):
+            if node.has(key):
+                setup[key] = node.value(key, bool)
+        if node.has("senses_lost"):
+            setup["senses_lost"] = node.value("senses_lost", int, min=0, max=5)
+        if node.has("attention"):
+            att = node.table("attention")
+            setup["attention"] = {
+                k: att.value(k, int, 0, min=0, max=20) for k in ("environment", "security", "focus")
+            }
+            att.finish()
+        node.finish()
+        return setup
+
+    # ------------------------------------------------------------ start of the fight
+
+    def _setup(self, state: FightState, c: Combatant, dice: Dice, t: int) -> list[Event]:
+        setup = c.setup
+        sheet: Sheet = c.sheet
+        raw = setup.get("attention", {})
+        attention = Attention(**raw) if raw else Attention()
+        if attention.total > sheet.attention_points:
+            raise IllegalDeclaration(
+                f"{c.id} starts with {attention.total} attention points put, it has "
+                f"{sheet.attention_points}",
+                rule=RULE_ATTENTION,
+            )
+        events: list[Event] = []
+        hidden = bool(setup.get("hidden", False))
+        ready = bool(setup.get("weapon_ready", True))
+        senses = int(setup.get("senses_lost", 0))
+        slowed = bool(setup.get("slowed", False))
+        hasted = bool(setup.get("hasted", False))
+        if raw or hidden or not ready or senses or slowed or hasted:
+            events.append(
+                SetUp(t, c.id, attention.as_dict(), hidden, ready, senses, slowed, hasted)
+            )
+        return events
+
+    def begin(self, state: FightState, dice: Dice) -> list[Event]:
+        events: list[Event] = []
+        points: dict[str, int] = {}
+        grace: dict[str, str] = {}
+        for c in state.in_fight():
+            events += self._setup(state, c, dice, 0)
+        for c in state.in_fight():
+            if c.setup.get("surprised") and not self._detects(c, dice, events):
+                events.append(Surprised(0, c.id))
+                points[c.id] = 0
+                grace[c.id] = "surprise"
+                continue
+            event, points[c.id] = initiative_roll(dice, c, 0)
+            events.append(event)
+        events.append(round_started(state, dice, 1, self.round_segments, points, grace))
+        return events
+
+    def _detects(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
+        """With 2 in Environment a fighter always gets a detection roll against a surprise
+        (seed 003, "Déroulement d'un round de surprise")."""
+        raw = c.setup.get("attention", {})
+        environment = int(raw.get("environment", 0)) - int(c.setup.get("senses_lost", 0))
+        if environment < 2:
+            return False
+        sheet: Sheet = c.sheet
+        roll = dice.roll(20, "detection", c.id)
+        total = roll + sheet.skill("perception") + perception_modifier(environment)
+        success = total >= self.detection_difficulty
+        events.append(DetectionRolled(0, c.id, roll, total, self.detection_difficulty, success))
+        return success
+
+    def enter(self, state: FightState, cid: str, dice: Dice, segment: int) -> list[Event]:
+        """A reinforcement rolls initiative and sits out the round it arrives in."""
+        c = state.combatants[cid]
+        events = self._setup(state, c, dice, segment)
+        event, _ = initiative_roll(dice, c, segment)
+        events.append(event)
+        events.append(SitsOut(segment, cid, round_of(segment, self.round_segments), "joined"))
+        return events
+
+    # ------------------------------------------------------------ steps
+
+    def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
+        """The fighter's step when it comes, otherwise an ``await`` until the round ends."""
+        c = state.combatants[cid]
+        if any(a.kind == TURN for a in c.actions):
+            return []
+        if not turn_in_progress(state):
+            step = next_step(state, round_of(segment, self.round_segments))
+            if step is not None and step[0] is c:
+                return [Declaration(TURN, params={"step": step[1]})]
+        if any(a.kind == AWAIT for a in c.actions):
+            return []
+        return [Declaration(AWAIT)]
+
+    def due(self, state: FightState, time: int) -> Sequence[str]:
+        if turn_in_progress(state):
+            return ()
+        step = next_step(state, round_of(time, self.round_segments))
+        return () if step is None else (step[0].id,)
+
+    def plan(
+        self,
+        state: FightState,
+        cid: str,
+        declaration: Declaration,
+        segment: int,
+        planned: Sequence[ActionSpec],
+    ) -> ActionSpec:
+        c = state.combatants[cid]
+        kind = declaration.kind
+        rnd = round_of(segment, self.round_segments)
+        if kind == TURN:
+            return self._plan_turn(state, c, declaration, segment, rnd)
+        if kind == AWAIT:
+            end = round_start(rnd + 1, self.round_segments)
+            return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
+        if kind == "wait":
+            return _plan_wait(declaration, segment)
+        checker = CHECKERS.get(kind)
+        if checker is None:
+            known = ", ".join(sorted(CHECKERS))
+            raise IllegalDeclaration(f"unknown action {kind!r} (known: {known})", rule=RULE_ROUND)
+        extra = set(declaration.params) - KIND_PARAMS[kind]
+        if extra:
+            raise IllegalDeclaration(f"{kind} takes no parameter {', '.join(sorted(extra))}")
+        marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
+        step = None if marker is None else marker.params.get("step")
+        if marker is None or step not in (DECLARE, CHANGE, HEROIC):
+            raise IllegalDeclaration(
+                f"it is not {cid}'s declaration step: fighters declare one at a time, in "
+                "ascending order of initiative",
+                rule=RULE_INITIATIVE,
+            )
+        mine = [a for a in c.actions if a.channel == ACT_CHANNEL and a.start == segment]
+        if mine or any(p.channel == ACT_CHANNEL for p in planned):
+            raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
+        status = status_of(c)
+        changed = status.plan if step == CHANGE else None
+        if changed is not None and changed.kind == "counter" and kind != "counter":
+            if not _voided(state, c, rnd):
+                raise IllegalDeclaration(
+                    "a counter can only be changed into another counter",
+                    rule=f"{SEED}, Actions de contre",
+                )
+            changed = attrs.evolve(changed, category=changed.category + 1)
+        ctx = Context(state, c, rnd, changed, heroic=step == HEROIC)
+        target, params = checker(ctx, declaration)
+        if (status.slowed or status.hasted) and params["category"] > 0:
+            params["category"] = _speed_effect(ctx, int(params["category"]))
+        assert marker.end is not None
+        return ActionSpec(
+            kind,
+            marker.end - segment,
+            ACT_CHANNEL,
+            target=target,
+            rolled=kind == "attack",
+            params=params,
+        )
+
+    def _plan_turn(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int
+    ) -> ActionSpec:
+        if turn_in_progress(state):
+            raise IllegalDeclaration("a step is already in progress", rule=RULE_ROUND)
+        found = next_step(state, rnd)
+        step = d.params.get("step")
+        if found is None or found[0] is not c or found[1] != step:
+            raise IllegalDeclaration(
+                f"it is not {c.id}'s step: the rules call each fighter in turn", rule=RULE_ROUND
+            )
+        length = 1
+        if step == RESOLVE:
+            left = round_start(rnd + 1, self.round_segments) - segment
+            length = max(1, min(self.resolve_segments, left // max(1, steps_left(state, rnd))))
+        rank = sorted(state.in_fight(), key=rank_key).index(c)
+        return ActionSpec(
+            TURN,
+            length,
+            TURN_CHANNEL,
+            public=True,
+            params={"step": step, "round": rnd, "rank": rank},
+        )
+
+    def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
+        raise IllegalDeclaration(
+            f"{action.kind} #{action.id} cannot be cancelled: a declared action is due",
+            rule=f"{SEED}, Modifier son action",
+        )
+
+    # ------------------------------------------------------------ resolution
+
+    def order_key(self, action: Action) -> tuple[Any, ...]:
+        """Steps in the order of the round (descending initiative), each after the
+        actions it carries."""
+        return (int(action.params.get("rank", 0)), int(action.kind == TURN))
+
+    def resolve(
+        self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
+    ) -> list[Event]:
+        rnd = round_of(segment, self.round_segments)
+        settlement = Settlement(self, state, segment, rnd, dice)
+        for marker in batch:
+            if marker.kind != TURN or marker.cancelled:
+                continue
+            cid = marker.actor
+            if not settlement.standing(cid):
+                continue
+            acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
+            step = marker.params.get("step")
+            status = status_of(state.combatants[cid])
+            if step == DECLARE:
+                settlement.declare(marker, acts, None)
+            elif step == HEROIC:
+                settlement.declare(marker, acts, None, heroic=True)
+            elif step == CHANGE:
+                assert status.plan is not None
+                plan = settlement.declare(marker, acts, status.plan)
+                if plan is not None:
+                    settlement.carry_out(cid, plan)
+            elif step == RESOLVE:
+                settlement.resolve(cid, settlement.plans.get(cid))
+        if (segment + 1) % self.round_segments == 0:
+            settlement.end_round()
+        return settlement.events
+
+    # ------------------------------------------------------------ observation
+
+    def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        c = state.combatants[cid]
+        rnd = round_of(segment, self.round_segments)
+        marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
+        me = SelfView(state, segment, c, rnd, marker)
+        step = None if marker is None else marker.params.get("step")
+        from segsim.rules.loreval.combat import attention_scores
+
+        knows = attention_scores(c, rnd).environment >= 1
+
+        def others() -> tuple[OtherView, ...]:
+            return tuple(
+                OtherView(state, segment, o, rnd, knows)
+                for o in state.combatants.values()
+                if o.in_fight and o.id != cid
+            )
+
+        def other(oid: str) -> OtherView | None:
+            o = state.combatants.get(oid)
+            if o is None or oid == cid or not o.in_fight:
+                return None
+            return OtherView(state, segment, o, rnd, knows)
+
+        def legal() -> tuple[DeclarationLike, ...]:
+            return self._legal(state, cid, segment)
+
+        must = step in (DECLARE, CHANGE)
+        return Observation(segment, cid, must, me, others, legal=legal, other=other, state=state)
+
+    def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
+        from segsim.rules.loreval.legal import candidates
+
+        out: list[DeclarationLike] = []
+        for d in candidates(state, cid):
+            try:
+                self.plan(state, cid, d, segment, [])
+            except IllegalDeclaration:
+                continue
+            out.append(d)
+        return tuple(out)
+
+
+def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
+    """``wait``: being called at a segment (scripts use it); it changes nothing."""
+    until = d.params.get("until")
+    if set(d.params) - {"until"} or d.target is not None:
+        raise IllegalDeclaration("wait takes only until")
+    if until is None:
+        return ActionSpec("wait", None, "wait", continuous=True)
+    if not _is_int(until) or until <= segment:
+        raise IllegalDeclaration(
+            f"wait until must be a later segment than {segment}, not {until!r}"
+        )
+    return ActionSpec("wait", until - segment, "wait", continuous=True, params={"until": until})
+
+
+def _voided(state: FightState, c: Combatant, rnd: int) -> bool:
+    """Whether the fighter's counter was voided because its target changed its action
+    (the counterer may then change to any action of the counter's category or lower)."""
+    return status_of(c).counter_round == rnd and status_of(c).change_round == rnd
+
+
+def _speed_effect(ctx: Context, category: int) -> int:
+    """Slow: the action counts as the next category, so no category 5; haste: as the
+    category below, never under 1 (seed 003, "Effet de lenteur", "Effet de
+    rapidité")."""
+    status = ctx.status
+    new = adjusted_category(category, slow=status.slowed, haste=status.hasted)
+    if status.slowed and new > ctx.sheet.max_category:
+        raise IllegalDeclaration(
+            f"slowed, a category {category} action counts as {new}: beyond "
+            f"{ctx.sheet.max_category}",
+            rule=f"{SEED}, Effet de lenteur",
+        )
+    check_category(ctx, new)
+    return new

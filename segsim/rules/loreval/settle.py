@@ -1,0 +1,913 @@
+"""The resolution of a round's steps and of a round's end.
+
+Events are returned in the order they happen; later parts of the same settlement see
+what earlier ones changed (positions, hit points, fighters down) through the local
+copies kept here, since the engine applies the events only once the settlement is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from segsim.actions import Action
+from segsim.dice import Dice
+from segsim.events import Event, Moved, OutOfFight
+from segsim.rules.loreval.attention import focus_modifier, sneak_possible
+from segsim.rules.loreval.categories import chain_maluses, two_weapon_maluses
+from segsim.rules.loreval.combat import (
+    CHANGED_MALUS,
+    CONTACT,
+    Point,
+    attack_modifiers,
+    attention_scores,
+    defence_value,
+    distance,
+    passive_difficulty,
+    strength_damage,
+    within,
+)
+from segsim.rules.loreval.content import Sheet, Weapon
+from segsim.rules.loreval.events import (
+    ActionWasted,
+    AttackRolled,
+    ChangeAllowed,
+    Countered,
+    CounterRolled,
+    CounterVoided,
+    CriticalConfirmed,
+    Damaged,
+    Declared,
+    Grappled,
+    HeroicPassed,
+    HeroismSaved,
+    InitiativeRolled,
+    Prone,
+    RoundEnded,
+    RoundStarted,
+    Running,
+    SpellCast,
+    TurnResolved,
+    WeaponReadied,
+)
+from segsim.rules.loreval.grapple import resolve_grapple
+from segsim.rules.loreval.manoeuvres import on_declaration, resolve_manoeuvre
+from segsim.rules.loreval.ranged import shoot
+from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, round_start, status_of
+from segsim.rules.loreval.status import Plan
+from segsim.state import Combatant, FightState
+
+if TYPE_CHECKING:
+    from segsim.rules.loreval.ruleset import Loreval
+
+CHARGE_BONUS = 4
+"""+4 to hit and to damage at the end of a charge (seed 003, "Charge")."""
+BLOCK_MALUS = -4
+"""Blocking an attack is a defence roll at -4 (seed 003, "Bloquer une attaque")."""
+CONCERT_MALUS = -2
+"""Per concerted attacker beyond the first, to the common target's defences
+(Interpretations: the text says it divides its defences)."""
+
+
+def initiative_roll(
+    dice: Dice, c: Combatant, t: int, malus: int = 0
+) -> tuple[InitiativeRolled, int]:
+    """d20 + initiative skill (+ malus), never below 1 (seed 003, "Modifier son action")."""
+    sheet: Sheet = c.sheet
+    roll = dice.roll(20, "initiative", c.id)
+    points = max(1, roll + sheet.skill("initiative") + malus)
+    return InitiativeRolled(t, c.id, roll, sheet.skill("initiative"), points, malus), points
+
+
+def round_started(
+    state: FightState,
+    dice: Dice,
+    rnd: int,
+    length: int,
+    points: Mapping[str, int],
+    grace: Mapping[str, str],
+) -> RoundStarted:
+    """The start of a round: tie-break dice for fighters equal in points and dexterity
+    (rolled again until they differ), the order, and who sits the round out."""
+    fighters = [c for c in state.in_fight() if c.id in points]
+    t = round_start(rnd, length)
+    ties: dict[str, int] = {}
+    groups: dict[tuple[int, int], list[Combatant]] = {}
+    for c in fighters:
+        groups.setdefault((points[c.id], c.sheet.characteristics["dexterity"]), []).append(c)
+    for group in groups.values():
+        pending = group
+        while len(pending) > 1:
+            rolled = {c.id: dice.roll(20, "initiative tie-break", c.id) for c in pending}
+            for cid, value in rolled.items():
+                ties[cid] = ties.get(cid, 0) * 20 + value
+            counts: dict[int, int] = {}
+            for value in rolled.values():
+                counts[value] = counts.get(value, 0) + 1
+            pending = [c for c in pending if counts[rolled[c.id]] > 1]
+            if pending:  # those still equal roll again; the others keep their order
+                for c in group:
+                    if c not in pending:
+                        ties[c.id] = ties[c.id] * 20
+    order = sorted(
+        fighters,
+        key=lambda c: (
+            -points[c.id],
+            -c.sheet.characteristics["dexterity"],
+            -ties.get(c.id, 0),
+            c.order,
+        ),
+    )
+    return RoundStarted(
+        t,
+        None,
+        rnd,
+        tuple(c.id for c in order),
+        {c.id: points[c.id] for c in order},
+        {c.id: ties[c.id] for c in order if c.id in ties},
+        {c.id: grace[c.id] for c in order if c.id in grace},
+    )
+
+
+MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
+
+
+class Settlement:
+    """The resolution of one settlement: steps of a round, the end of a round."""
+
+    def __init__(
+        self, rules: Loreval, state: FightState, segment: int, rnd: int, dice: Dice
+    ) -> None:
+        self.rules = rules
+        self.state = state
+        self.segment = segment
+        self.rnd = rnd
+        self.dice = dice
+        self.events: list[Event] = []
+        combatants = state.combatants.values()
+        self.positions: dict[str, Point] = {c.id: c.position for c in combatants}
+        self.hit_points: dict[str, int] = {c.id: status_of(c).hit_points for c in combatants}
+        self.heroism: dict[str, int] = {c.id: status_of(c).heroism for c in combatants}
+        self.plans: dict[str, Plan | None] = {
+            c.id: status_of(c).plan if status_of(c).declared_round == rnd else None
+            for c in combatants
+        }
+        self.resolved: set[str] = {c.id for c in combatants if status_of(c).resolved_round >= rnd}
+        self.used_counters: set[str] = {
+            c.id for c in combatants if status_of(c).counter_round == rnd
+        }
+        self.blocked: set[str] = {c.id for c in combatants if status_of(c).blocked}
+        self.no_move: set[str] = set()
+        self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
+        self.concert_malus: dict[str, int] = {}
+        self.out: set[str] = set()
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def fighter(self, cid: str) -> Combatant:
+        return self.state.combatants[cid]
+
+    def standing(self, cid: str | None) -> bool:
+        if cid is None:
+            return False
+        c = self.state.combatants.get(cid)
+        return c is not None and c.in_fight and cid not in self.out
+
+    def in_order(self) -> list[Combatant]:
+        """Fighters still standing, highest initiative first."""
+        return [c for c in sorted(self.state.in_fight(), key=rank_key) if c.id not in self.out]
+
+    def done(self, cid: str, note: str = "") -> None:
+        self.resolved.add(cid)
+        self.emit(TurnResolved(self.segment, cid, self.rnd, note))
+
+    # -------------------------------------------------------- declaration steps
+
+    def declare(
+        self, marker: Action, acts: Sequence[Action], changed: Plan | None, heroic: bool = False
+    ) -> Plan | None:
+        """The declaration made at a step (inaction when the fighter declared nothing at
+        its declaration step; nothing at a change or heroic step)."""
+        c = self.fighter(marker.actor)
+        act = next((a for a in acts if a.channel == ACT_CHANNEL), None)
+        if act is None:
+            if changed is not None:
+                self.done(c.id, "no changed action")
+            elif heroic:
+                self.emit(HeroicPassed(self.segment, c.id, self.rnd))
+            else:
+                attention = status_of(c).attention.as_dict()
+                self.emit(Declared(self.segment, c.id, self.rnd, "inaction", None, 1, attention))
+            return None
+        params = dict(act.params)
+        category = int(params.pop("category"))
+        attention = params.pop("attention")
+        malus = int(params.pop("malus_moves", 0))
+        self.emit(
+            Declared(
+                self.segment,
+                c.id,
+                self.rnd,
+                act.kind,
+                act.target,
+                category,
+                attention,
+                malus,
+                params,
+                changed=changed is not None,
+                heroic=heroic,
+            )
+        )
+        plan = Plan(act.kind, act.target, category, params, malus, changed is not None, heroic)
+        self.plans[c.id] = plan
+        on_declaration(self, c, plan)
+        return plan
+
+    # -------------------------------------------------------- resolution
+
+    def resolve(self, cid: str, plan: Plan | None) -> None:
+        """Carry out a fighter's plan at its step: first the concerted actions that
+        joined it, a charge that takes precedence, offensive counters against it."""
+        if cid in self.resolved and not (plan is not None and plan.changed):
+            return
+        if plan is None:
+            self.done(cid, "nothing declared")
+            return
+        if cid in self.blocked:
+            self.done(cid, "blocked by a counter")
+            return
+        if plan.kind == "counter":
+            spent = cid in self.used_counters
+            self.done(cid, "counter spent" if spent else "counter stands ready")
+            return
+        group = [p for p in self.concerted_with(cid) if p not in self.resolved]
+        if group:
+            self.concert_malus = self.concert_maluses([*group, cid])
+            for partner in group:
+                self.carry_out(partner, self.plans[partner])
+        self.charge_first(cid, plan)
+        if self.standing(cid) and cid not in self.blocked and not self.countered_before(cid, plan):
+            self.carry_out(cid, plan)
+        elif self.standing(cid):
+            self.done(cid, "blocked by a counter")
+        self.concert_malus = {}
+
+    def carry_out(self, cid: str, plan: Plan | None) -> None:
+        if plan is None or not self.standing(cid):
+            return
+        c = self.fighter(cid)
+        handler = {
+            "attack": self.attack,
+            "charge": self.charge,
+            "move": self.move,
+            "spell": self.spell,
+        }.get(plan.kind)
+        if plan.params.get("stand") and status_of(c).prone:
+            self.emit(Prone(self.segment, cid, False))  # stands up as part of its action
+        if plan.kind == "grapple":
+            note = resolve_grapple(self, c, plan)
+        elif plan.kind in MANOEUVRES:
+            note = resolve_manoeuvre(self, c, plan)
+        elif handler is None:
+            self.done(cid)
+            return
+        else:
+            note = handler(c, plan)
+        if note is not None and not plan.changed and not plan.heroic:
+            self.emit(ChangeAllowed(self.segment, cid, self.rnd, note))
+            self.void_counters_on(cid)
+            return
+        if note is not None:
+            self.emit(ActionWasted(self.segment, cid, plan.kind, note))
+        self.done(cid)
+
+    def concerted_with(self, cid: str) -> list[str]:
+        """Fighters whose concerted actions resolve at ``cid``'s step (and those that
+        joined them), highest initiative first."""
+        found: list[str] = []
+        todo = [cid]
+        while todo:
+            current = todo.pop()
+            for c in self.in_order():
+                plan = self.plans.get(c.id)
+                if plan is not None and plan.params.get("concert") == current:
+                    found.append(c.id)
+                    todo.append(c.id)
+        order = {c.id: i for i, c in enumerate(self.in_order())}
+        return sorted(found, key=lambda x: order.get(x, 0))
+
+    def concert_maluses(self, group: list[str]) -> dict[str, int]:
+        """A target of several concerted attackers divides its defence: -2 per attacker
+        beyond the first (Interpretations)."""
+        counts: dict[str, int] = {}
+        for cid in group:
+            plan = self.plans.get(cid)
+            if plan is not None and plan.target is not None:
+                counts[plan.target] = counts.get(plan.target, 0) + 1
+        return {t: CONCERT_MALUS * (n - 1) for t, n in counts.items() if n > 1}
+
+    def void_counters_on(self, cid: str) -> None:
+        """Counters aimed at a fighter who must change its action cannot be carried out;
+        their fighters may change theirs (seed 003, "Modifier son action")."""
+        for c in self.in_order():
+            plan = self.plans.get(c.id)
+            if (
+                plan is not None
+                and plan.kind == "counter"
+                and plan.target == cid
+                and c.id not in self.used_counters
+            ):
+                self.used_counters.add(c.id)
+                self.emit(
+                    CounterVoided(self.segment, c.id, cid, f"{cid} changes its action", self.rnd)
+                )
+                self.emit(ChangeAllowed(self.segment, c.id, self.rnd, f"{cid} changed its action"))
+
+    # -------------------------------------------------------- moves
+
+    def move_toward(self, c: Combatant, target: str, metres: float, stop: float) -> None:
+        if c.id in self.no_move:
+            return
+        here = self.positions[c.id]
+        there = self.positions[target]
+        gap = distance(here, there)
+        step = min(metres, max(0.0, gap - stop))
+        if step <= 0:
+            return
+        dest = (
+            round(here[0] + (there[0] - here[0]) * step / gap, 2),
+            round(here[1] + (there[1] - here[1]) * step / gap, 2),
+        )
+        self.positions[c.id] = dest
+        self.emit(Moved(self.segment, c.id, dest[0], dest[1]))
+
+    def move(self, c: Combatant, plan: Plan) -> str | None:
+        sheet: Sheet = c.sheet
+        units = 1 + int(plan.params.get("moves", 0))
+        if c.id in self.no_move:
+            return None
+        if plan.target is not None:
+            if not self.standing(plan.target):
+                return f"{plan.target} is out of the fight"
+            self.move_toward(c, plan.target, units * sheet.speed, CONTACT)
+        else:
+            to = plan.params["to"]
+            dest = (float(to[0]), float(to[1]))
+            self.positions[c.id] = dest
+            self.emit(Moved(self.segment, c.id, dest[0], dest[1]))
+        here = self.positions[c.id]
+        engaged = any(
+            within(self.positions[o.id], here, CONTACT) for o in self.in_order() if o.side != c.side
+        )
+        if units >= 2 and not engaged:
+            self.emit(Running(self.segment, c.id, self.rnd))
+        return None
+
+    def spell(self, c: Combatant, plan: Plan) -> str | None:
+        if plan.target is not None and not self.standing(plan.target):
+            return f"{plan.target} is out of the fight"
+        self.emit(SpellCast(self.segment, c.id, str(plan.params.get("spell")), plan.target))
+        return None
+
+    # -------------------------------------------------------- attacks
+
+    def attack(self, c: Combatant, plan: Plan) -> str | None:
+        target = plan.target
+        if not self.standing(target):
+            return f"{target} is out of the fight"
+        assert target is not None
+        status = status_of(c)
+        sheet: Sheet = c.sheet
+        wid = plan.params.get("weapon")
+        weapon = status.weapon
+        if wid is not None:
+            weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), weapon)
+            self.emit(WeaponReadied(self.segment, c.id, weapon.id))
+        moves = int(plan.params.get("moves", 0))
+        if not weapon.ranged:
+            if moves:
+                self.move_toward(c, target, moves * sheet.speed, CONTACT)
+            if not within(self.positions[c.id], self.positions[target], CONTACT):
+                return f"{target} is out of reach"
+        mode = str(plan.params.get("mode", "one_weapon"))
+        attacks = int(plan.params.get("attacks", 1))
+        skill = str(plan.params.get("skill", weapon.skill))
+        chain = chain_maluses(mode, attacks)
+        off = status.off_hand if wid is None else None
+        two = two_weapon_maluses(sheet, weapon, off) if mode == "two_weapons" else (0, 0)
+        for i in range(attacks):
+            if not self.standing(target):
+                self.emit(ActionWasted(self.segment, c.id, "attack", f"{target} is down"))
+                break
+            off_hand = mode == "two_weapons" and i % 2 == 1
+            used = off if off_hand and off is not None else weapon
+            mods = attack_modifiers(c, used, skill, self.rnd, plan=plan)
+            if chain[i]:
+                mods["chained"] = chain[i]
+            if mode == "two_weapons":
+                mods["two weapons"] = two[1] if off_hand else two[0]
+            label = f"attack {i + 1} of {attacks}" if attacks > 1 else ""
+            if off_hand:
+                label += ", off hand"
+            power = int(plan.params.get("power", 0))
+            bonus = {"power attack": power} if power else None
+            if used.ranged:
+                shot = shoot(self, c, target, used, mods, plan, label.strip(", "))
+                if shot is not None:
+                    return shot
+                continue
+            result = self.strike(
+                c, target, used, mods, plan, label.strip(", "), off_hand, damage_bonus=bonus
+            )
+            if result == "countered":
+                break
+        return None
+
+    def charge(self, c: Combatant, plan: Plan) -> str | None:
+        """A charge: the moves, then one attack by attaque en force at +4 to hit and to
+        damage, the weapon's damage doubled (x4 on a critical) (seed 003, "Charge")."""
+        target = plan.target
+        if not self.standing(target):
+            return f"{target} is out of the fight"
+        assert target is not None
+        return self.charge_attack(c, target, plan)
+
+    def charge_attack(self, c: Combatant, target: str, plan: Plan) -> str | None:
+        sheet: Sheet = c.sheet
+        status = status_of(c)
+        weapon = status.weapon
+        units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
+        self.move_toward(c, target, units * sheet.speed, CONTACT)
+        if not within(self.positions[c.id], self.positions[target], CONTACT):
+            return f"{target} is out of reach"
+        if self.received(c, target):
+            return None
+        mods = attack_modifiers(c, weapon, "strength", self.rnd, plan=plan, charge=True)
+        mods["charge"] = CHARGE_BONUS
+        bonus = {"charge": CHARGE_BONUS}
+        if plan.params.get("power"):
+            bonus["power attack"] = int(plan.params["power"])
+        self.strike(
+            c,
+            target,
+            weapon,
+            mods,
+            plan,
+            "charge",
+            False,
+            damage_bonus=bonus,
+            multiplier=2,
+            critical_multiplier=4,
+        )
+        return None
+
+    def received(self, charger: Combatant, target: str) -> bool:
+        """A polearm receiving the charge strikes first, its damage doubled; a hit stops
+        the charge (seed 003, "Réception de charge")."""
+        for k in self.in_order():
+            plan = self.plans.get(k.id)
+            if (
+                plan is None
+                or plan.kind != "counter"
+                or plan.params.get("how") != "receive"
+                or k.id in self.used_counters
+                or k.id in self.blocked
+                or (plan.target is not None and plan.target != charger.id)
+                or k.id != target
+            ):
+                continue
+            self.used_counters.add(k.id)
+            self.emit_counter_use(k, charger.id, "receive")
+            weapon = status_of(k).weapon
+            mods = attack_modifiers(k, weapon, weapon.skill, self.rnd, plan=plan)
+            if plan.params.get("hypothetical"):
+                mods["hypothetical"] = CHANGED_MALUS
+            hit = self.strike(
+                k, charger.id, weapon, mods, plan, "receiving the charge", False, multiplier=2
+            )
+            if hit == "hit" and self.standing(charger.id):
+                self.block(charger.id, k.id, "receive")
+                return True
+            return not self.standing(charger.id)
+        return False
+
+    def charge_first(self, cid: str, plan: Plan) -> None:
+        """A charge is a counter against its target: a charger who ended the last round
+        running strikes before its target acts against it, unless that is a charge too
+        (seed 003, "Initiative et charge")."""
+        if plan.kind == "charge" or plan.target is None:
+            return
+        for c in self.in_order():
+            other = self.plans.get(c.id)
+            if (
+                other is None
+                or other.kind != "charge"
+                or other.target != cid
+                or c.id != plan.target
+                or c.id in self.resolved
+                or c.id in self.blocked
+                or status_of(c).momentum_round != self.rnd - 1
+            ):
+                continue
+            before = len(self.events)
+            self.charge_attack(c, cid, other)
+            self.done(c.id, "its charge came first")
+            hit = any(
+                isinstance(e, AttackRolled) and e.actor == c.id and e.success
+                for e in self.events[before:]
+            )
+            if hit and self.standing(cid):
+                self.block(cid, c.id, "charge")
+
+    def strike(
+        self,
+        c: Combatant,
+        target: str,
+        weapon: Weapon,
+        mods: dict[str, int],
+        plan: Plan | None,
+        label: str,
+        off_hand: bool,
+        *,
+        damage_bonus: Mapping[str, int] | None = None,
+        multiplier: int = 1,
+        critical_multiplier: int | None = None,
+        cover: int = 0,
+    ) -> str:
+        """One attack roll (against a counter's roll when the defender counters), its
+        critical confirmation and damage: "hit", "miss" or "countered"."""
+        defender = self.fighter(target)
+        difficulty, against, _ = passive_difficulty(self.state, defender, self.positions, self.rnd)
+        malus = self.concert_malus.get(target, 0)
+        difficulty += malus + cover
+        if cover:
+            against += f", cover +{cover}"
+        counter = self.defensive_counter(c, defender)
+        if counter is not None:
+            difficulty, against = self.counter_roll(counter[0], counter[1], c, defender, counter[2])
+        kind = plan.kind if plan is not None else "attack"
+        roll = self.dice.roll(20, f"attack ({kind})", c.id)
+        heroic = plan is not None and plan.heroic
+        natural = roll
+        if heroic and defender.sheet.heroism == 0:
+            roll = natural = 20  # the best result: a sure critical against a common foe
+        total = roll + sum(mods.values())
+        if heroic and natural < weapon.critical:
+            total = 20 + sum(mods.values())  # the best score, not a natural 20
+            hit = counter is None or total >= difficulty
+        else:
+            hit = natural == 20 or (natural != 1 and total >= difficulty)
+        threat = hit and natural >= weapon.critical
+        critical = False
+        confirm = ctotal = 0
+        if threat and heroic:
+            critical = True
+        elif threat:
+            confirm = self.dice.roll(20, "critical confirmation", c.id)
+            ctotal = confirm + sum(mods.values())
+            critical = confirm == 20 or (confirm != 1 and ctotal >= difficulty)
+        shown = dict(mods)
+        self.last = (total, difficulty)
+        self.emit(
+            AttackRolled(
+                self.segment,
+                c.id,
+                kind,
+                target,
+                weapon.name,
+                natural,
+                total,
+                difficulty,
+                hit,
+                threat,
+                critical,
+                {k: v for k, v in shown.items() if v},
+                against,
+                label,
+            )
+        )
+        if threat and not heroic:
+            self.emit(
+                CriticalConfirmed(self.segment, c.id, target, confirm, ctotal, difficulty, critical)
+            )
+        if not hit:
+            if counter is not None:
+                self.block(c.id, counter[0].id, str(counter[1].params.get("how", "parry")))
+                return "countered"
+            return "miss"
+        mult = multiplier
+        if critical:
+            mult = critical_multiplier or weapon.multiplier * multiplier
+        self.damage(c, target, weapon, mult, off_hand, dict(damage_bonus or {}))
+        return "hit"
+
+    def block(self, cid: str, by: str, how: str) -> None:
+        if cid in self.blocked:
+            return
+        self.blocked.add(cid)
+        self.emit(Countered(self.segment, cid, by, how))
+
+    # -------------------------------------------------------- counters
+
+    def emit_counter_use(self, k: Combatant, countered: str, how: str) -> None:
+        """Counters that need no roll of their own (receiving a charge) are marked used."""
+        self.emit(CounterRolled(self.segment, k.id, countered, how, 0, 0, {}, self.rnd))
+
+    def defensive_counter(
+        self, attacker: Combatant, defender: Combatant
+    ) -> tuple[Combatant, Plan, int] | None:
+        """The counter that answers this attack, if any: the defender's own defensive
+        counter (against this attacker, hypothetical, or turned against this second
+        assailant as a changed action at -2), or an ally's offensive parry."""
+        for k in self.in_order():
+            plan = self.plans.get(k.id)
+            if (
+                plan is None
+                or plan.kind != "counter"
+                or k.id in self.used_counters
+                or k.id in self.blocked
+                or k.id == attacker.id
+            ):
+                continue
+            p = plan.params
+            how = p.get("how")
+            hypothetical = bool(p.get("hypothetical"))
+            malus = CHANGED_MALUS if hypothetical else 0
+            if p.get("against") == "defensive" and k.id == defender.id:
+                if plan.target == attacker.id or hypothetical:
+                    return k, plan, malus
+                aimed = self.plans.get(plan.target or "")
+                if aimed is None or aimed.target != defender.id:
+                    return k, plan, CHANGED_MALUS  # the expected assailant went elsewhere
+            if (
+                p.get("against") == "offensive"
+                and how == "parry"
+                and k.side == defender.side
+                and (plan.target == attacker.id or hypothetical)
+                and within(self.positions[k.id], self.positions[defender.id], CONTACT)
+            ):
+                return k, plan, malus
+        return None
+
+    def counter_roll(
+        self, k: Combatant, plan: Plan, attacker: Combatant, defender: Combatant, malus: int
+    ) -> tuple[int, str]:
+        """A defence (parry, block) or reflex (dodge) roll whose result is the attacker's
+        difficulty (seed 003, "Les différents contres")."""
+        how = str(plan.params.get("how", "parry"))
+        which = "reflex" if how == "dodge" else "defence"
+        value, parts = defence_value(self.state, k, which, self.positions, self.rnd)
+        mods = {k2: v for k2, v in parts.items() if k2 != which}
+        mods[which] = value - sum(mods.values()) - 10
+        if malus:
+            mods["hypothetical" if plan.params.get("hypothetical") else "changed"] = malus
+        if how == "block":
+            mods["block"] = BLOCK_MALUS
+        if plan.changed:
+            mods["changed action"] = CHANGED_MALUS
+        mods["focus"] = focus_modifier(attention_scores(k, self.rnd).focus)
+        roll = self.dice.roll(20, f"counter ({how})", k.id)
+        total = roll + sum(mods.values())
+        self.used_counters.add(k.id)
+        self.emit(
+            CounterRolled(
+                self.segment,
+                k.id,
+                attacker.id,
+                how,
+                roll,
+                total,
+                {n: v for n, v in mods.items() if v},
+                self.rnd,
+            )
+        )
+        return total, f"{k.id}'s {how} roll"
+
+    def countered_before(self, cid: str, plan: Plan) -> bool:
+        """Offensive counters resolved before the action they answer: a strike, a charge
+        or an obstruction (which only stops the moves). True if the fighter is blocked."""
+        target_side = None
+        if plan.target is not None and plan.target in self.state.combatants:
+            target_side = self.fighter(plan.target).side
+        hostile = plan.kind in ("attack", "charge", "spell")
+        moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
+        me = self.fighter(cid)
+        for k in self.in_order():
+            counter = self.plans.get(k.id)
+            if (
+                counter is None
+                or counter.kind != "counter"
+                or counter.params.get("against") != "offensive"
+                or k.id in self.used_counters
+                or k.id in self.blocked
+                or k.side == me.side
+            ):
+                continue
+            how = counter.params.get("how")
+            if how not in ("strike", "charge", "obstruct"):
+                continue
+            if counter.target is not None and counter.target != cid:
+                continue
+            if counter.target is None and not (
+                hostile and (target_side in (None, k.side) or plan.kind == "spell")
+            ):
+                continue
+            if how == "obstruct" and not moving:
+                continue
+            if self.counter_strike(k, counter, cid, str(how)):
+                return True
+            if not self.standing(cid):
+                return True
+        return False
+
+    def counter_strike(self, k: Combatant, counter: Plan, cid: str, how: str) -> bool:
+        self.used_counters.add(k.id)
+        weapon = status_of(k).weapon
+        sheet: Sheet = k.sheet
+        if how == "charge":
+            before = len(self.events)
+            note = self.charge_attack(k, cid, counter)
+            if note is not None:
+                self.emit(CounterVoided(self.segment, k.id, cid, note, self.rnd))
+                return False
+            return any(
+                isinstance(e, AttackRolled) and e.actor == k.id and e.success
+                for e in self.events[before:]
+            )
+        moves = int(counter.params.get("moves", 0))
+        if not weapon.ranged:
+            if moves:
+                self.move_toward(k, cid, moves * sheet.speed, CONTACT)
+            if not within(self.positions[k.id], self.positions[cid], CONTACT):
+                self.emit(
+                    CounterVoided(self.segment, k.id, cid, f"{cid} is out of reach", self.rnd)
+                )
+                return False
+        skill = "skilful" if how == "obstruct" else weapon.skill
+        mods = attack_modifiers(k, weapon, skill, self.rnd, plan=counter)
+        if counter.params.get("hypothetical"):
+            mods["hypothetical"] = CHANGED_MALUS
+        if how == "obstruct":
+            defender = self.fighter(cid)
+            value, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
+            roll = self.dice.roll(20, "counter (obstruct)", k.id)
+            total = roll + sum(mods.values())
+            self.emit(
+                CounterRolled(
+                    self.segment,
+                    k.id,
+                    cid,
+                    how,
+                    roll,
+                    total,
+                    {n: v for n, v in mods.items() if v},
+                    self.rnd,
+                )
+            )
+            if roll == 20 or (roll != 1 and total >= value):
+                self.no_move.add(cid)
+                self.emit(Countered(self.segment, cid, k.id, "obstruct: no move this round"))
+            return False
+        self.emit_counter_use(k, cid, how)
+        result = self.strike(k, cid, weapon, mods, counter, "counter", False)
+        if result == "hit" and self.standing(cid):
+            self.block(cid, k.id, how)
+            return True
+        return False
+
+    # -------------------------------------------------------- damage
+
+    def damage(
+        self,
+        attacker: Combatant,
+        target: str,
+        weapon: Weapon,
+        multiplier: int,
+        off_hand: bool,
+        bonus: dict[str, Any],
+    ) -> None:
+        """Weapon dice and strength, times the multiplier (critical, charge), plus bonuses
+        that are not multiplied (charge, sneak attack dice); at least 1."""
+        sheet: Sheet = attacker.sheet
+        rolls: list[int] = []
+        for _ in range(multiplier):
+            rolls += [
+                self.dice.roll(weapon.damage.sides, f"damage ({weapon.name})", attacker.id)
+                for _ in range(weapon.damage.count)
+            ]
+        mods: dict[str, int] = {
+            "weapon": weapon.damage.bonus * multiplier,
+            "strength": strength_damage(sheet, weapon, off_hand) * multiplier,
+        }
+        mods.update(bonus)
+        for name, rank in self.sneak(attacker, target):
+            rolls += [self.dice.roll(6, name, attacker.id) for _ in range(rank)]
+        amount = max(1, sum(rolls) + sum(mods.values()))
+        self.hurt(attacker, target, weapon.name, tuple(rolls), amount, mods, multiplier)
+
+    def hurt(
+        self,
+        attacker: Combatant,
+        target: str,
+        what: str,
+        rolls: tuple[int, ...],
+        amount: int,
+        mods: Mapping[str, int],
+        multiplier: int = 1,
+    ) -> None:
+        """Damage taken: a heroism point may cancel a deadly blow; at 0 hit points or
+        fewer the fighter is out of the fight."""
+        left = self.hit_points[target] - amount
+        defender = self.fighter(target)
+        if left <= 0 and self.rules.heroism_saves and self.heroism[target] > 0:
+            self.heroism[target] -= 1
+            self.emit(HeroismSaved(self.segment, target, attacker.id, amount))
+            return
+        self.hit_points[target] = left
+        self.emit(
+            Damaged(
+                self.segment,
+                target,
+                attacker.id,
+                what,
+                rolls,
+                amount,
+                left,
+                multiplier,
+                {k: v for k, v in mods.items() if v},
+            )
+        )
+        if left <= 0 and target not in self.out and defender.in_fight:
+            self.out.add(target)
+            self.emit(OutOfFight(self.segment, target, "0 hit points or fewer"))
+            self.let_go(target)
+
+    def let_go(self, cid: str) -> None:
+        """A fighter out of the fight holds nobody and is held by nobody any more."""
+        holds = {(c.id, status_of(c).holding) for c in self.state.combatants.values()}
+        for e in self.events:
+            if isinstance(e, Grappled):
+                pair = (str(e.actor), e.held)
+                if e.hold == "released":
+                    holds.discard(pair)
+                else:
+                    holds.add(pair)
+        for holder, held in sorted(h for h in holds if h[1] is not None):
+            if cid in (holder, held):
+                self.emit(Grappled(self.segment, holder, str(held), "released"))
+
+    def sneak(self, attacker: Combatant, target: str) -> list[tuple[str, int]]:
+        """Sneak and perfidious attacks that apply (Focus at least 2 above the target's
+        Security; sneak attack adds its rank to Focus for that): +1d6 per rank each
+        (D&D 3's sneak attack dice; Interpretations)."""
+        sheet: Sheet = attacker.sheet
+        if not sheet.sneak_attack and not sheet.perfidious_attack:
+            return []
+        mine = attention_scores(attacker, self.rnd)
+        theirs = attention_scores(self.fighter(target), self.rnd)
+        out = []
+        if sheet.sneak_attack and sneak_possible(mine.focus, theirs.security, sheet.sneak_attack):
+            out.append(("sneak attack", sheet.sneak_attack))
+        if sheet.perfidious_attack and sneak_possible(mine.focus, theirs.security):
+            out.append(("perfidious attack", sheet.perfidious_attack))
+        return out
+
+    # -------------------------------------------------------- round's end
+
+    def end_round(self) -> None:
+        """The points spent are taken; grace rounds roll initiative again; the next
+        round begins."""
+        rnd = self.rnd
+        spent: dict[str, int] = {}
+        points: dict[str, int] = {}
+        for c in self.state.in_fight():
+            if c.id in self.out:
+                continue
+            status = status_of(c)
+            plan = self.plans.get(c.id)
+            cost = 0
+            if plan is not None and plan.kind != "grace":
+                cost = status.initiative if plan.heroic else plan.spent
+            spent[c.id] = cost
+            points[c.id] = max(0, status.initiative - cost)
+        self.emit(RoundEnded(self.segment, None, rnd, spent))
+        t = round_start(rnd + 1, self.rules.round_segments)
+        grace: dict[str, str] = {}
+        for c in self.state.in_fight():
+            if c.id in self.out:
+                continue
+            status = status_of(c)
+            plan = self.plans.get(c.id)
+            chose = plan is not None and plan.kind == "grace"
+            if (status.grace and status.grace != "joined") or chose:  # a grace round ends
+                malus = -2 if chose and plan is not None and plan.changed else 0
+                event, points[c.id] = initiative_roll(self.dice, c, t, malus)
+                self.emit(event)
+            if plan is not None and plan.heroic:
+                grace[c.id] = "heroic"
+            elif points[c.id] == 0:
+                grace[c.id] = "forced"
+        self.emit(
+            round_started(self.state, self.dice, rnd + 1, self.rules.round_segments, points, grace)
+        )

@@ -1,0 +1,101 @@
+"""A Loreval fighter's mutable state during a fight, and the plan it declared."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from segsim.actions import EMPTY
+from segsim.rules.loreval.attention import Attention
+from segsim.rules.loreval.content import Sheet, Weapon
+
+
+@attrs.frozen
+class Plan:
+    """The action a fighter declared for the round: what it resolves at its turn.
+
+    ``category`` is its cost in initiative points; ``extra_moves`` the extra moves
+    declared with it (their malus holds for the whole round); ``changed`` marks a changed
+    action (action modifiée, -2 to every roll); ``heroic`` a heroic action (action
+    d'éclat).
+    """
+
+    kind: str
+    target: str | None
+    category: int
+    params: Mapping[str, Any] = EMPTY
+    extra_moves: int = 0
+    changed: bool = False
+    heroic: bool = False
+    cost: int = -1
+    """Initiative points the round's action costs: its category, or for a changed
+    action the category of the action declared first (Interpretations)."""
+
+    @property
+    def spent(self) -> int:
+        return self.category if self.cost < 0 else self.cost
+
+
+@attrs.define
+class Status:
+    """Everything about a fighter that changes during a fight; only events change it.
+
+    ``initiative`` is the fighter's initiative points now; ``start_points`` those it
+    had when the round began (they set the order of the round: the cost of the round's
+    action is taken at its end). ``grace`` says why the fighter sits out the round
+    ("chosen", "forced" at 0 points, "surprise", "heroic" after a heroic action).
+    """
+
+    hit_points: int
+    max_hit_points: int
+    heroism: int
+    weapon: Weapon
+    off_hand: Weapon | None = None
+    carried: tuple[Weapon, ...] = ()
+    initiative: int = 0
+    start_points: int = 0
+    tie: int = 0
+    grace: str = ""
+    next_roll_malus: int = 0
+    attention: Attention = attrs.field(factory=Attention)
+    declared_round: int = 0
+    resolved_round: int = 0
+    plan: Plan | None = None
+    surprised: bool = False
+    weapon_ready: bool = True
+    hidden: bool = False
+    senses_lost: int = 0
+    slowed: bool = False
+    hasted: bool = False
+    blocked: bool = False
+    change_round: int = 0
+    used_heroic_round: int = 0
+    heroic_asked_round: int = 0
+    counter_round: int = 0
+    momentum_round: int = 0
+    holding: str | None = None
+    """Whom the fighter holds in a grapple (lutte)."""
+    held_by: str | None = None
+    hold: str = ""
+    """How the fighter is held: grabbed, lifted, pinned, down."""
+    pinning: bool = False
+    prone: bool = False
+    bonus_round: int = 0
+    attack_bonus: int = 0
+    """A bonus to every attack of round ``bonus_round`` (juggling)."""
+    weave_round: int = 0
+    exposed_round: int = 0
+    weapon_damage: int = 0
+
+    @classmethod
+    def of(cls, sheet: Sheet) -> Status:
+        return cls(
+            hit_points=sheet.hit_points,
+            max_hit_points=sheet.hit_points,
+            heroism=sheet.heroism,
+            weapon=sheet.weapon,
+            off_hand=sheet.off_hand,
+            carried=sheet.carried,
+        )

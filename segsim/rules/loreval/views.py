@@ -1,0 +1,171 @@
+"""What a Loreval fighter sees when it decides.
+
+Declarations are made aloud, in ascending order of initiative: everyone hears what was
+declared before (seed 003, "Initiative..."). Positions, hit points and initiative points
+are known to all. Another fighter's attention criteria are known only to a fighter with
+at least 1 in Environment (seed 003, "Environnement").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from segsim.actions import Action
+from segsim.observation import LiveView, live
+from segsim.rules.loreval.combat import CONTACT, Point, attention_scores, distance, within
+from segsim.rules.loreval.content import Sheet, Weapon
+from segsim.rules.loreval.status import Status
+
+if TYPE_CHECKING:
+    from segsim.state import Combatant, FightState
+
+
+class OtherView(LiveView):
+    """Another fighter as everyone sees it."""
+
+    __slots__ = ("_knows", "_o", "_round", "id", "is_pc", "name", "side")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc")
+
+    def __init__(
+        self, state: FightState, segment: int, o: Combatant, rnd: int, knows: bool
+    ) -> None:
+        super().__init__(state, segment)
+        self.id = o.id
+        self.side = o.side
+        self.name = o.name
+        self.is_pc = o.is_pc
+        self._o = o
+        self._round = rnd
+        self._knows = knows
+
+    @property
+    def _st(self) -> Status:
+        status: Status = self._o.status
+        return status
+
+    @live
+    def position(self) -> Point:
+        return self._o.position
+
+    @live
+    def hit_points(self) -> int:
+        return self._st.hit_points
+
+    @live
+    def max_hit_points(self) -> int:
+        return self._st.max_hit_points
+
+    @live
+    def initiative(self) -> int:
+        """Initiative points at the start of the round."""
+        return self._st.start_points
+
+    @live
+    def weapon(self) -> Weapon:
+        return self._st.weapon
+
+    @live
+    def grace(self) -> str:
+        return self._st.grace
+
+    @live
+    def holding(self) -> str | None:
+        """Whom it holds in a grapple."""
+        return self._st.holding
+
+    @live
+    def held_by(self) -> str | None:
+        return self._st.held_by
+
+    @live
+    def hold(self) -> str:
+        """How it is held: grabbed, lifted, pinned, down ("" when free)."""
+        return self._st.hold
+
+    @live
+    def prone(self) -> bool:
+        return self._st.prone
+
+    @live
+    def declared(self) -> Mapping[str, Any] | None:
+        """The action it declared this round (kind, target, category), if any."""
+        plan = self._st.plan
+        if plan is None or self._st.declared_round != self._round:
+            return None
+        return {"kind": plan.kind, "target": plan.target, "category": plan.category}
+
+    @live
+    def attention(self) -> Mapping[str, int] | None:
+        """Its attention scores, known with at least 1 in Environment (else None)."""
+        if not self._knows:
+            return None
+        return attention_scores(self._o, self._round).as_dict()
+
+    def distance(self, other: OtherView) -> float:
+        return distance(self.position, other.position)
+
+
+class SelfView(OtherView):
+    """The deciding fighter's own state: ``step`` is "declare" or "change" when it must
+    declare now ("resolve" while its action is being resolved, None otherwise)."""
+
+    __slots__ = ("_marker", "round", "sheet")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "sheet", "round")
+
+    def __init__(
+        self, state: FightState, segment: int, c: Combatant, rnd: int, marker: Action | None
+    ) -> None:
+        super().__init__(state, segment, c, rnd, True)
+        self.sheet: Sheet = c.sheet
+        self.round = rnd
+        self._marker = marker
+
+    @live
+    def step(self) -> str | None:
+        return None if self._marker is None else str(self._marker.params["step"])
+
+    @live
+    def points(self) -> int:
+        """Initiative points now (the round's cost is taken at its end)."""
+        return self._st.initiative
+
+    @live
+    def attention_points(self) -> int:
+        return self.sheet.attention_points
+
+    @live
+    def heroism(self) -> int:
+        return self._st.heroism
+
+    @live
+    def off_hand(self) -> Weapon | None:
+        return self._st.off_hand
+
+    @live
+    def carried(self) -> tuple[Weapon, ...]:
+        return self._st.carried
+
+    @live
+    def weapon_ready(self) -> bool:
+        return self._st.weapon_ready
+
+    @live
+    def changing(self) -> Mapping[str, Any] | None:
+        """At a change step, the action that could not be carried out."""
+        plan = self._st.plan
+        if self.step != "change" or plan is None:
+            return None
+        return {
+            "kind": plan.kind,
+            "target": plan.target,
+            "category": plan.category,
+            "moves": plan.extra_moves,
+        }
+
+    @live
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._o.actions)
+
+    def in_contact(self, other: OtherView) -> bool:
+        return within(self.position, other.position, CONTACT)

@@ -1,0 +1,197 @@
+"""Loreval rounds on the segment clock: initiative points, declarations in ascending
+order and resolution in descending order, ties, grace rounds, surprise, attention
+(seed 003, "Déroulement d'un round de combat", "Initiative...", "Attention")."""
+
+from __future__ import annotations
+
+import pytest
+
+from segsim import IllegalDeclaration
+from segsim.rules.loreval.events import (
+    AttackRolled,
+    Declared,
+    DetectionRolled,
+    InitiativeRolled,
+    RoundEnded,
+    RoundStarted,
+    Surprised,
+)
+from segsim.testing import declare
+from tests.loreval_helpers import ByRound, arena, of_type
+
+MISS = 2  # a d20 face that misses everyone here
+
+
+def test_declare_in_ascending_order_and_resolve_in_descending_order() -> None:
+    """Seed 003, "Initiative...": the highest initiative declares last, having heard the
+    others, and acts first; the round's cost is taken at its end."""
+    a = ByRound({1: declare("attack", "g")})
+    g = ByRound({1: declare("attack", "a")})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", g)},
+        dice=[10, 15, MISS, MISS],  # initiative a 10+4, g 15+2; g attacks, a attacks
+    )
+    fight.run()
+    started = of_type(fight, RoundStarted)
+    assert started[0].order == ("g", "a")
+    assert dict(started[0].points) == {"g": 17, "a": 14}
+    assert [e.actor for e in of_type(fight, Declared)] == ["a", "g"]
+    assert [e.actor for e in of_type(fight, AttackRolled)] == ["g", "a"]
+    # g decided knowing what a had declared; a knew nothing of g's declaration
+    assert g.seen[0].other("a").declared == {"kind": "attack", "target": "g", "category": 1}
+    assert a.seen[0].other("g").declared is None
+    # a declares, then (14 points and a heroism point) is offered a heroic action
+    assert [s[:2] for s in a.steps if s[0] == 1] == [(1, "declare"), (1, "heroic")]
+    ended = of_type(fight, RoundEnded)[0]
+    assert dict(ended.spent) == {"a": 1, "g": 2}  # a greatsword blow is category 2
+    assert dict(started[1].points) == {"g": 15, "a": 13}
+    # the round is 60 segments: round 2 begins at segment 60
+    assert started[1].t == 60
+
+
+def test_a_tie_goes_to_the_higher_dexterity() -> None:
+    """Seed 003, "Initiative...": equal points, the higher dexterity acts first."""
+    g = ByRound()
+    b = ByRound()
+    fight = arena({"g": ("red", "garrok", g), "b": ("blue", "bandit", b)}, dice=[10, 10])
+    fight.run()
+    started = of_type(fight, RoundStarted)[0]
+    assert started.order == ("b", "g")  # bandit dexterity 13, Garrok 12
+    assert dict(started.ties) == {}
+
+
+def test_a_tie_of_dexterity_rolls_tie_break_dice_until_one_is_higher() -> None:
+    """Seed 003, "Initiative...": 1d20 until a better score comes out; the die is not
+    part of the points."""
+    fight = arena(
+        {"b1": ("red", "bandit", ByRound()), "b2": ("blue", "bandit", ByRound())},
+        dice=[10, 10, 5, 5, 3, 9, 4, 8],  # still equal at round 2: a new tie-break
+    )
+    fight.run()
+    started = of_type(fight, RoundStarted)[0]
+    assert started.order == ("b2", "b1")
+    assert dict(started.points) == {"b1": 12, "b2": 12}
+    rolled = [e for e in fight.history if e.TYPE == "die.rolled"]
+    assert [e.purpose for e in rolled[2:6]] == ["initiative tie-break"] * 4
+
+
+def test_a_grace_round_renews_the_points() -> None:
+    """Seed 003: with 1 to 5 points a fighter may sit out a grace round (keeping its
+    defence, with attention criteria) and roll initiative again at its end."""
+    g = ByRound({1: declare("grace", attention={"security": 2})})
+    b = ByRound()
+    fight = arena(
+        {"g": ("red", "garrok", g), "b": ("blue", "bandit", b)},
+        dice=[1, 10, 12],  # g 3 points, b 12; g rolls again at the round's end
+    )
+    fight.run()
+    declared = of_type(fight, Declared, actor="g")[0]
+    assert (declared.kind, declared.category, declared.attention["security"]) == ("grace", 0, 2)
+    rolls = of_type(fight, InitiativeRolled, actor="g")
+    assert [r.points for r in rolls] == [3, 14]
+    assert rolls[1].t == 60
+    assert dict(of_type(fight, RoundStarted)[1].points)["g"] == 14
+
+
+def test_a_grace_round_needs_one_to_five_points() -> None:
+    fight = arena(
+        {
+            "g": ("red", "garrok", ByRound({1: declare("grace")})),
+            "b": ("blue", "bandit", ByRound()),
+        },
+        dice=[10, 10],
+    )
+    with pytest.raises(IllegalDeclaration, match="1 to 5 initiative points"):
+        fight.run()
+
+
+def test_at_zero_points_the_grace_round_is_forced_and_attention_frozen() -> None:
+    """Seed 003: 0 points at the start of a round: a forced grace round in which the
+    attention criteria cannot be changed; no declaration step."""
+    b = ByRound({1: declare("attack", "g", attacks=2, attention={"focus": 1, "security": 1})})
+    g = ByRound()
+    fight = arena(
+        {"b": ("blue", "bandit", b), "g": ("red", "garrok", g)},
+        dice=[1, 10, MISS, MISS, 7],  # b 3 points, g 12; b's two attacks; b rolls again
+        rounds=2,
+    )
+    fight.run()
+    second = of_type(fight, RoundStarted)[1]
+    assert dict(second.grace) == {"b": "forced"}
+    assert dict(second.points)["b"] == 0
+    assert [s[:2] for s in b.steps if s[0] <= 2] == [(1, "declare")]  # none in round 2
+    assert of_type(fight, InitiativeRolled, actor="b")[-1].points == 9
+    assert fight.state.combatants["b"].status.attention.focus == 1  # kept from round 1
+
+
+def test_an_action_costs_its_category_in_points() -> None:
+    """Seed 003: enough points to pay for it; 3 points do not pay for a category 5."""
+    b = ByRound({1: declare("attack", "g", attacks=3, attention={"focus": 2})})
+    fight = arena({"b": ("blue", "bandit", b), "g": ("red", "garrok", ByRound())}, dice=[1, 10])
+    with pytest.raises(IllegalDeclaration, match="3 initiative points") as err:
+        fight.run()
+    assert "Initiative" in str(err.value)
+
+
+def test_focus_needed_by_category_and_the_attention_points() -> None:
+    """Seed 003, "Focus": category 3 needs a Focus of 1; attention points are limited."""
+    plan = declare("attack", "g", attacks=2, attention={"security": 2})
+    fight = arena(
+        {"b": ("blue", "bandit", ByRound({1: plan})), "g": ("red", "garrok", ByRound())},
+        dice=[10, 10],
+    )
+    with pytest.raises(IllegalDeclaration, match="Focus of 1"):
+        fight.run()
+    plan = declare("attack", "g", attention={"security": 3})
+    fight = arena(
+        {"b": ("blue", "bandit", ByRound({1: plan})), "g": ("red", "garrok", ByRound())},
+        dice=[10, 10],
+    )
+    with pytest.raises(IllegalDeclaration, match="2 attention points"):
+        fight.run()
+
+
+def test_declaring_out_of_ones_step_is_refused() -> None:
+    from segsim.testing import Scripted
+
+    fight = arena(
+        {
+            "b": ("blue", "bandit", ByRound()),
+            "g": ("red", "garrok", Scripted({5: declare("attack", "b")})),
+        },
+        dice=[10, 12],
+    )
+    with pytest.raises(IllegalDeclaration, match="declaration step"):
+        fight.run()
+
+
+def test_a_surprised_fighter_has_no_initiative_and_is_exposed() -> None:
+    """Seed 003, "Déroulement d'un round de surprise": no initiative score, a grace round,
+    Security counts as 0; an attacker it did not see coming exposes it (-4)."""
+    g = ByRound({1: declare("attack", "a")})
+    fight = arena(
+        {"a": ("blue", "aldren", ByRound()), "g": ("red", "garrok", g)},
+        setup={"a": {"surprised": True, "attention": {"security": 3}}},
+        dice=[15, MISS, 10],  # g's initiative, g's attack; a rolls at the round's end
+    )
+    fight.run()
+    assert of_type(fight, Surprised)[0].actor == "a"
+    started = of_type(fight, RoundStarted)
+    assert dict(started[0].grace) == {"a": "surprise"}
+    attack = of_type(fight, AttackRolled)[0]
+    # Defence 23 (10 + 6 + chainmail 5 + shield 2), Security counts 0 (no +4), exposed -4
+    assert attack.difficulty == 23 - 4
+    assert of_type(fight, InitiativeRolled, actor="a")[0].points == 14
+    assert not fight.state.combatants["a"].status.surprised
+
+
+def test_two_points_in_environment_give_a_detection_roll_against_surprise() -> None:
+    fight = arena(
+        {"a": ("blue", "aldren", ByRound()), "g": ("red", "garrok", ByRound())},
+        setup={"a": {"surprised": True, "attention": {"environment": 2}}},
+        dice=[12, 10, 10],  # detection 12 + perception 3 = 15: detected; then initiative
+    )
+    fight.run()
+    detection = of_type(fight, DetectionRolled)[0]
+    assert (detection.total, detection.success) == (15, True)
+    assert not of_type(fight, Surprised)
