@@ -111,6 +111,34 @@ class ActionCancelled(Event):
 
 
 @attrs.frozen
+class WaitEnded(Event):
+    """A wait declared to last until the combatant's way clears ended before its bound:
+    ``by``, within its ``clear`` radius, moved away or left the fight. The wait counts
+    as resolved in segment ``t``; the combatant declares again at the next segment."""
+
+    TYPE: ClassVar[str] = "wait.ended"
+
+    action: int
+    by: str
+
+    def apply(self, state: FightState) -> None:
+        c = state.combatants[self.actor] if self.actor is not None else None
+        if c is None:
+            return
+        for a in c.actions:
+            if a.id == self.action:
+                if a.end is not None:
+                    batch = state.pending.get(a.end)
+                    if batch is not None:
+                        batch[:] = [b for b in batch if b.id != a.id]
+                c.finish(attrs.evolve(a, duration=self.t - a.start + 1))
+                return
+
+    def describe(self) -> str:
+        return f"{self.actor} stops waiting (#{self.action}): {self.by} cleared the way"
+
+
+@attrs.frozen
 class DieRolled(Event):
     """One die draw, with its purpose: every draw of a fight is in its record."""
 

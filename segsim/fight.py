@@ -40,10 +40,12 @@ from segsim.events import (
     DieRolled,
     Event,
     FightEnded,
+    WaitEnded,
     action_declared,
 )
 from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import Outcome
+from segsim.sleepers import Sleepers
 from segsim.state import Combatant, FightState
 
 SETTLE = EventPriority(2)
@@ -205,6 +207,7 @@ class Fight:
         self._limit_set = False
         self._boundary_done = -1  # the last segment boundary the fight has processed
         self._joining: list[tuple[CombatantSpec, int]] = []
+        self._sleepers: Sleepers | None = None  # who waits for its way to clear
         self._t = 0
         self.dice.sink = self._on_draw
         if logger is not None:
@@ -381,6 +384,8 @@ class Fight:
         self._emit(CombatantLeft(seg, cid, reason))
         if self._check_outcome(seg):
             return
+        if self.state.vacated:
+            self._clear_ways(seg)
         # Others see the fighter go; a turn order may pass to someone else.
         self._notify_observers({cid}, seg)
         for other in self.ruleset.due(self.state, seg):
@@ -739,6 +744,8 @@ class Fight:
                 if end is not None:
                     self._schedule(action)
                     self._register(c, end, must=False)
+                    if not action.visible and "clear" in action.params:
+                        self._sleep(c, action)
                 self._emit(action_declared(seg, action, declaration))
                 if action.visible:
                     observable = True
@@ -791,6 +798,26 @@ class Fight:
                 self._sighted[c.id] = seg
                 self._register(c, seg, must=False)
 
+    def _sleep(self, c: Combatant, action: Action) -> None:
+        """``c`` waits until its way clears (``action`` has a ``clear`` radius) or until
+        its end: watch who moves near it from now on (RULES-NOTES, "Waiting")."""
+        if self._sleepers is None:
+            self._sleepers = Sleepers()
+            self.state.vacated = []
+        self._sleepers.add(c, action)
+
+    def _clear_ways(self, seg: int) -> None:
+        """End the waits of those whose way may have cleared in segment ``seg`` (someone
+        within their radius moved away or left the fight) and call them to the next
+        declaration phase: the wait counts as resolved in ``seg``."""
+        vacated = self.state.vacated
+        assert vacated is not None and self._sleepers is not None
+        woken = self._sleepers.woken(vacated, self.state.combatants)
+        vacated.clear()
+        for c, action, by in woken:
+            self._emit(WaitEnded(seg, c.id, action.id, by))
+            self._register(c, seg + 1, must=True)
+
     def sighted(self, cid: str, segment: int) -> bool:
         """Whether ``cid`` (a reactive policy's combatant) is called to the phase of
         ``segment`` by something it saw: an opponent started, cancelled or resolved an
@@ -829,6 +856,8 @@ class Fight:
         state.segment = time
         if self._check_outcome(seg):
             return
+        if state.vacated:
+            self._clear_ways(seg)
         actors = {a.actor for a in batch}
         observable = False
         for a in batch:

@@ -86,6 +86,9 @@ class FightState:
     side_grids: dict[str, Grid] = attrs.field(factory=dict)  # the same, one grid per side
     side_counts: dict[str, int] = attrs.field(factory=dict)  # combatants in the fight, by side
     version: int = 0  # counts the changes: anything cached on the state is valid for one
+    vacated: list[tuple[str, tuple[float, float]]] | None = None
+    """Where combatants stood before they moved or left the fight, while the engine
+    watches for it (someone waits for its way to clear); None when nobody watches."""
 
     def __attrs_post_init__(self) -> None:
         for c in self.combatants.values():
@@ -107,6 +110,8 @@ class FightState:
 
     def move(self, cid: str, position: tuple[float, float]) -> None:
         c = self.combatants[cid]
+        if self.vacated is not None and c.in_fight:
+            self.vacated.append((cid, c.position))
         c.position = position
         if cid in self.grid:
             self.grid.move(cid, position)
@@ -161,6 +166,8 @@ class FightState:
         if not c.in_fight:
             return
         c.in_fight = False
+        if self.vacated is not None:
+            self.vacated.append((cid, c.position))
         self.grid.remove(cid)
         self.side_grids[c.side].remove(cid)
         self.side_counts[c.side] -= 1

@@ -13,6 +13,7 @@ import math
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
+from segsim.rules.rinkanou.settle import PERSONAL_SPACE
 from segsim.rules.rinkanou.views import OtherView, SelfView
 
 
@@ -84,28 +85,36 @@ def approach(obs: Observation, target: OtherView) -> Declaration | None:
     return buy_back(me, move, against=target.id, duration=None, keep_timing=True)
 
 
-BLOCKED_WAIT = 10  # segments a fighter whose way is blocked waits before trying again
+BLOCKED_WAIT = 100
+"""Segments at most that a fighter whose way is blocked waits before trying again when
+nothing near it moves: the engine wakes it as soon as someone near it moves away or
+leaves the fight (a wait with ``clear``), so this is only the bound."""
+ADVANCE_SEGMENTS = 5  # segments of walking an advance declares at a time
 
 
 def advance(obs: Observation, last: dict[str, object] | None = None) -> Declaration | None:
     """Walk toward the nearest opponent when none is in sight (a battle's rear ranks).
 
     ``last`` (a policy's memory) remembers where the last advance began: a fighter that
-    did not get anywhere (its way blocked by its own side) waits a second before trying
-    again rather than pushing every half second.
+    did not get anywhere (its way blocked by its own side) waits until its way clears,
+    that is until someone within reach of its next steps moves away or leaves the fight
+    (at most :data:`BLOCKED_WAIT` segments), and then tries again.
     """
     me: SelfView = obs.me
     if me.doing("legs") is not None:
         return None
     if last is not None:
-        stuck = last.get("from") == me.position
+        stuck = last.get("from") == me.position and not last.pop("waited", False)
         last["from"] = me.position
         if stuck and obs.must_act:
-            return Declaration("wait", params={"until": obs.segment + BLOCKED_WAIT})
+            last["waited"] = True
+            # Whoever stands within a walk's length plus personal space may block it.
+            way = me.sheet.movement / 10 * ADVANCE_SEGMENTS + PERSONAL_SPACE
+            return Declaration("wait", params={"until": obs.segment + BLOCKED_WAIT, "clear": way})
     foe = me.nearest_foe()
     if foe is None:
         return None
-    move = Declaration("move", params={"toward": foe, "segments": 5})
+    move = Declaration("move", params={"toward": foe, "segments": ADVANCE_SEGMENTS})
     return buy_back(me, move, against=None, duration=None, keep_timing=True)
 
 

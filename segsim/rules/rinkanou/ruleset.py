@@ -100,7 +100,7 @@ class Kind:
 
 _ACT = frozenset({"difficulty", "ps", "engage"})
 KINDS: Mapping[str, Kind] = {
-    "wait": Kind("wait", False, frozenset({"until"})),
+    "wait": Kind("wait", False, frozenset({"until", "clear"})),
     "arm": Kind("hands", False, frozenset({"ps", "engage"})),
     "strike": Kind("hands", True, _ACT | {"blow", "disarm", "grab"}, situation=True),
     "parry": Kind("hands", True, _ACT | {"with"}, situation=True),
@@ -593,14 +593,32 @@ class RinKaNou(BaseRuleset):
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
         until = d.params.get("until")
+        clear = d.params.get("clear")
         if until is None:
+            if clear is not None:
+                raise IllegalDeclaration(
+                    "a wait for the way to clear needs an until bound (nobody waits forever)",
+                    rule="RULES-NOTES, Waiting",
+                )
             return ActionSpec("wait", None, "wait", continuous=True, visible=False)
         if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
             raise IllegalDeclaration(
                 f"wait until must be a later segment than {segment}, not {until!r}"
             )
+        params: dict[str, Any] = {"until": until}
+        if clear is not None:
+            if (
+                not isinstance(clear, int | float)
+                or isinstance(clear, bool)
+                or not 0 < clear < math.inf
+            ):
+                raise IllegalDeclaration(
+                    f"clear is a radius in metres (above 0), not {clear!r}",
+                    rule="RULES-NOTES, Waiting",
+                )
+            params["clear"] = float(clear)
         return ActionSpec(
-            "wait", until - segment, "wait", continuous=True, visible=False, params={"until": until}
+            "wait", until - segment, "wait", continuous=True, visible=False, params=params
         )
 
     def _usable_weapon(self, c: Combatant) -> None:
