@@ -175,6 +175,11 @@ class TimelineBuilder(RecordVisitor[Timeline]):
             if found is not None:
                 found[1].cancelled, found[1].last, found[1].open = True, t, False
                 found[1].outcome = "cancelled"
+        elif kind == "wait.ended":  # its way cleared: the wait ends in segment t
+            found = self.spans.get(event.get("action", -1))
+            if found is not None:
+                found[1].last, found[1].open = t, False
+                found[1].outcome = f"way cleared by {event.get('by')}"
         elif kind == "combatant.out" and row is not None:
             row.out_at = t
             reason = str(event.get("reason", ""))

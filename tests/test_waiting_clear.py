@@ -17,6 +17,7 @@ from segsim.replay import replay
 from segsim.rules.rinkanou import RinKaNou
 from segsim.rules.rinkanou.policies import BLOCKED_WAIT, Aggressive
 from segsim.testing import Scripted, build_fight, declare
+from segsim.timeline import timeline
 
 WAY = 0.15 * 5 + 0.5  # a recruit's 5-segment walk (1.5 m/s) plus personal space
 
@@ -84,6 +85,9 @@ def test_a_blocked_rear_rank_fighter_wakes_in_the_segment_its_way_clears() -> No
     assert [t for t, _, _ in rear if 5 < t < 50] == []
     moved = [e for e in fight.history if e.TYPE == "combatant.moved" and e.actor == "rear"]
     assert moved and moved[0].t == 54  # its way is clear: it walks on
+    # The timeline draws the wait up to the segment it ended in.
+    (span,) = [s for s in timeline(fight).rows[0].spans if s.action == wait.action]  # type: ignore[attr-defined]
+    assert (span.start, span.last, span.outcome) == (5, 49, "way cleared by blocker")
 
 
 def test_with_nothing_moving_near_it_the_wait_runs_to_its_bound() -> None:
