@@ -141,3 +141,16 @@ def test_battles_with_blocked_ranks_replay_identically(seed: int, tmp_path: Path
     path.write_text(text, encoding="utf-8")
     result = replay(path)
     assert result.identical, result.divergence
+
+
+def test_a_blocker_leaving_the_fight_clears_the_way() -> None:
+    """The host takes the blocker out at the start of segment 30 (it flees): the wait
+    counts as resolved in segment 30 and the rear-rank fighter declares at 31."""
+    fight = _blocked(None)
+    fight.start()
+    fight.leave("blocker", reason="fled", at=30)
+    fight.env.run(until=fight.done)
+    ended = [(e.t, e.actor, e.by) for e in fight.history if e.TYPE == "wait.ended"]  # type: ignore[attr-defined]
+    assert ended == [(30, "rear", "blocker")]
+    rear = _declared(fight, "rear")
+    assert [(t, kind) for t, kind, _ in rear[:3]] == [(0, "move"), (5, "wait"), (31, "move")]
