@@ -127,7 +127,7 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
 
 
 def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from segsim.timeline import timeline
+    from segsim.views.timeline import timeline
 
     if args.scale < 1 or args.width < 20:
         parser.error("--scale is at least 1 and --width at least 20")

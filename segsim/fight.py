@@ -522,7 +522,7 @@ class Fight:
 
     def _repr_svg_(self) -> str:
         """The fight's timeline as SVG, so a notebook shows it."""
-        from segsim.timeline import timeline_svg
+        from segsim.views.timeline import timeline_svg
 
         return timeline_svg(self)
 

@@ -304,7 +304,7 @@ class Record:
         self.accept(RecordWriter(target))
 
     def _repr_svg_(self) -> str:
-        from segsim.timeline import timeline_svg
+        from segsim.views.timeline import timeline_svg
 
         return timeline_svg(self)
 
