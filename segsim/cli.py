@@ -181,6 +181,8 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
         return 0
     if args.arm or args.record:
         raise ex.ExperimentError("--arm and --record go with --rerun I")
+    # Outputs and their extras are checked before the first fight, not after the last.
+    ex.check_outputs(table=args.table, plot=args.plot)
     started = time.perf_counter()
     results = ex.run(
         experiment,
@@ -188,8 +190,18 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
         backend=args.backend,
         address=args.address,
         progress=None if args.progress is None else args.progress == "on",
+        on_error="continue" if args.keep_going else "stop",
     )
     elapsed = time.perf_counter() - started
+    failed = results.failed
+    if failed is not None:
+        print(f"segsim: error: {results.stopped}", file=sys.stderr)
+        print(
+            f"segsim: the sweep stopped there; see that fight with --rerun {failed.index} "
+            f"--arm '{failed.arm}' --record OUT, or go on past errors with --keep-going",
+            file=sys.stderr,
+        )
+        return 1
     sys.stdout.write(results.summary().text())
     if args.table:
         results.write_table(args.table)
@@ -243,7 +255,9 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
     cmd.add_argument(
         "--fights", type=int, default=fights, help=f"fights per arm (default {fights})"
     )
-    cmd.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    cmd.add_argument(
+        "--seed", type=int, default=None, help="master seed (default: the scenario's seed)"
+    )
     cmd.add_argument(
         "--workers", type=int, default=1, help="processes or Ray CPUs (default 1; 0: one per CPU)"
     )
@@ -259,7 +273,17 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
         help="stop when every win-rate 95%% interval is narrower than E (checked per chunk)",
     )
     cmd.add_argument("--table", metavar="OUT", help="per-fight table: .csv, or .parquet")
-    cmd.add_argument("--plot", metavar="OUT.png", help="win rates and fight lengths (matplotlib)")
+    cmd.add_argument(
+        "--plot",
+        metavar="OUT.png",
+        help="win rates, the paired difference or the round-robin matrix, and fight lengths "
+        "(matplotlib)",
+    )
+    cmd.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="keep running past fights that end in an error (default: stop at the first)",
+    )
     cmd.add_argument("--rerun", type=int, metavar="I", help="run only fight I (with --record)")
     cmd.add_argument("--arm", help="with --rerun: the arm (policies) of the fight to run")
     cmd.add_argument("--record", metavar="OUT", help="with --rerun: write the fight's record")
@@ -346,8 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="run N fights of a scenario and summarize win rates (95% Wilson intervals), "
         "lengths and damage",
         description="Fight i is seeded from (--seed, i), so the summary is the same for any "
-        "--workers, --chunk and backend. Exit 1 when some fights ended in an error (they "
-        "are listed; the others count).",
+        "--workers, --chunk and backend. A fight that ends in an error stops the sweep "
+        "there with that error (exit 1); with --keep-going the others count and the "
+        "errors are listed (exit 1).",
     )
     _experiment_options(sw, 100)
     sw.add_argument(

@@ -380,7 +380,13 @@ def schema_errors(lines: Iterable[str | Mapping[str, Any]]) -> list[str]:
     schema's ``if``/``then`` list says, only faster. Needs the ``jsonschema`` package
     (segsim's ``dev`` extra).
     """
-    import jsonschema  # type: ignore[import-untyped]
+    try:
+        import jsonschema  # type: ignore[import-untyped]
+    except ModuleNotFoundError:
+        raise ModuleNotFoundError(
+            "schema_errors needs jsonschema: pip install jsonschema (or 'segsim[dev]')",
+            name="jsonschema",
+        ) from None
 
     root = schema()
     defs = dict(root["$defs"])

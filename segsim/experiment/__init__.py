@@ -43,6 +43,7 @@ from segsim.experiment.design import (
     build_policy,
     fight_seed,
 )
+from segsim.experiment.outputs import check_outputs
 from segsim.experiment.plots import plot
 from segsim.experiment.progress import Progress
 from segsim.experiment.runner import Results, run
@@ -77,6 +78,7 @@ __all__ = [
     "Task",
     "assign_policies",
     "build_policy",
+    "check_outputs",
     "fight_seed",
     "make_backend",
     "plot",

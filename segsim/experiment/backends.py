@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -65,15 +67,79 @@ class PoolBackend(Backend):
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+CONNECT_TIMEOUT = 20.0
+"""Seconds to wait for a Ray cluster named by ``address`` before giving up."""
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """``host:port`` (or ``ray://host:port``) of a Ray address; None for ``auto``/``local``;
+    an :class:`ExperimentError` for anything else."""
+    if address in ("auto", "local"):
+        return None
+    rest = address.removeprefix("ray://")
+    host, sep, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ExperimentError(
+            f"--address {address!r}: a Ray address is HOST:PORT, ray://HOST:PORT or auto"
+        )
+    return host, int(port)
+
+
+def _reachable(address: str, timeout: float) -> None:
+    """Something listens at the address, within ``timeout`` seconds (Ray itself would
+    retry for minutes)."""
+    found = _host_port(address)
+    if found is None:
+        return
+    try:
+        socket.create_connection(found, timeout=timeout).close()
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise ExperimentError(
+            f"--address {address}: no Ray cluster reachable there ({reason}, "
+            f"waited up to {timeout:g} s)"
+        ) from None
+
+
+def _connect(ray: Any, address: str, timeout: float) -> None:
+    """``ray.init(address)`` in a thread, given up after ``timeout`` seconds."""
+    outcome: list[BaseException | None] = []
+
+    def connect() -> None:
+        try:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+            outcome.append(None)
+        except BaseException as exc:  # reported in the calling thread
+            outcome.append(exc)
+
+    thread = threading.Thread(target=connect, name="segsim-ray-connect", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if not outcome:
+        raise ExperimentError(
+            f"--address {address}: no answer from a Ray cluster within {timeout:g} s"
+        )
+    error = outcome[0]
+    if error is not None:
+        raise ExperimentError(
+            f"--address {address}: cannot join the Ray cluster: {error}"
+        ) from None
+
+
 class RayBackend(Backend):
     """Tasks on Ray: a running cluster (``address``) or a local instance started here
     with ``workers`` CPUs, shut down at the end."""
 
-    def __init__(self, workers: int, address: str | None = None) -> None:
+    def __init__(
+        self, workers: int, address: str | None = None, *, timeout: float = CONNECT_TIMEOUT
+    ) -> None:
         try:
             import ray
         except ImportError:
             raise ExperimentError("the ray backend needs Ray: pip install 'segsim[ray]'") from None
+        if address is not None:
+            _reachable(address, timeout)
         self._ray = ray
         self._started = False
         if not ray.is_initialized():
@@ -87,7 +153,7 @@ class RayBackend(Backend):
                     logging_level=logging.ERROR,
                 )
             else:
-                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+                _connect(ray, address, timeout)
             self._started = True
         self.workers = workers
         self._remote = ray.remote(run_task)
@@ -114,14 +180,16 @@ class RayBackend(Backend):
             self._ray.shutdown()
 
 
-def make_backend(backend: str, workers: int, address: str | None = None) -> Backend:
+def make_backend(
+    backend: str, workers: int, address: str | None = None, timeout: float = CONNECT_TIMEOUT
+) -> Backend:
     """``local`` (serial with one worker, else a process pool) or ``ray``."""
     if workers < 0:
         raise ExperimentError(f"workers is >= 0 (0: one per CPU), not {workers}")
     if workers == 0:
         workers = os.cpu_count() or 1
     if backend == "ray":
-        return RayBackend(workers, address)
+        return RayBackend(workers, address, timeout=timeout)
     if backend != "local":
         raise ExperimentError(f"unknown backend {backend!r} (known: local, ray)")
     if address is not None:

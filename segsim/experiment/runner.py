@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from segsim.experiment.backends import Backend, make_backend
-from segsim.experiment.design import Experiment, FightResult
+from segsim.experiment.design import Experiment, ExperimentError, FightResult
 from segsim.experiment.progress import Progress
 from segsim.experiment.stops import SPRTResult, _precise, _SPRTState
 from segsim.experiment.worker import Task
@@ -27,6 +27,7 @@ class Results:
     fights: int  # fights per arm that count (after a stop rule)
     stopped: str | None = None  # why it stopped before ``experiment.fights``
     sprt: SPRTResult | None = None
+    failed: FightResult | None = None  # the fight whose error stopped the experiment
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -61,19 +62,36 @@ def run(
     backend: str | Backend = "local",
     address: str | None = None,
     progress: bool | None = None,
+    on_error: str = "stop",
 ) -> Results:
-    """Run an experiment; the results do not depend on ``workers`` or ``backend``."""
+    """Run an experiment; the results do not depend on ``workers`` or ``backend``.
+
+    A fight that ends in an error (an illegal declaration, a policy that raises) stops
+    the experiment at that fight (``on_error="stop"``: the first in fight order, so the
+    same whatever the workers), or is kept as a row with its error while the others go
+    on (``on_error="continue"``).
+    """
+    if on_error not in ("stop", "continue"):
+        raise ExperimentError(f"on_error is 'stop' or 'continue', not {on_error!r}")
     runner = backend if isinstance(backend, Backend) else make_backend(backend, workers, address)
     bar = Progress(len(experiment.arms) * experiment.fights, enabled=progress)
     try:
-        return _run(experiment, runner, bar)
+        return _run(experiment, runner, bar, on_error == "stop")
     finally:
         bar.close()
         if not isinstance(backend, Backend):
             runner.close()
 
 
-def _run(experiment: Experiment, runner: Backend, bar: Progress) -> Results:
+def _first_error(
+    done: Mapping[tuple[int, int], list[FightResult]], block: int, arms: int
+) -> FightResult | None:
+    """The first fight of a block (in index order, then arm order) that failed."""
+    failed = [(r.index, k, r) for k in range(arms) for r in done[(block, k)] if r.error]
+    return min(failed, key=lambda f: (f[0], f[1]))[2] if failed else None
+
+
+def _run(experiment: Experiment, runner: Backend, bar: Progress, stop_on_error: bool) -> Results:
     arms = experiment.arms
     chunk = experiment.chunk
 
@@ -87,6 +105,7 @@ def _run(experiment: Experiment, runner: Backend, bar: Progress) -> Results:
     done: dict[tuple[int, int], list[FightResult]] = {}
     complete = 0  # blocks whose every arm is in
     stopped: str | None = None
+    failed: FightResult | None = None
     sprt_state = _SPRTState(experiment) if experiment.sprt is not None else None
     ahead = max(2 * runner.workers, 1)
     for task, results in runner.run(tasks(), ahead):
@@ -97,6 +116,14 @@ def _run(experiment: Experiment, runner: Backend, bar: Progress) -> Results:
         ):
             block = complete
             complete += 1
+            if stop_on_error:
+                failed = _first_error(done, block, len(arms))
+                if failed is not None:
+                    stopped = (
+                        f"fight {failed.index} of [{failed.arm}] (seed {failed.seed}) "
+                        f"ended in an error: {failed.error}"
+                    )
+                    break
             if sprt_state is not None and sprt_state.feed(done, block):
                 stopped = "the SPRT decided"
                 break
@@ -113,6 +140,8 @@ def _run(experiment: Experiment, runner: Backend, bar: Progress) -> Results:
     limit = min(complete * chunk, experiment.fights)
     if sprt_state is not None and sprt_state.stopped_at is not None:
         limit = sprt_state.stopped_at + 1
+    if failed is not None:
+        limit = failed.index + 1
     kept = [
         r
         for k in range(len(arms))
@@ -126,4 +155,5 @@ def _run(experiment: Experiment, runner: Backend, bar: Progress) -> Results:
         limit,
         stopped,
         sprt_state.result() if sprt_state is not None else None,
+        failed,
     )

@@ -148,10 +148,22 @@ def _pairs(results: Results) -> tuple[PairStats, ...]:
     return tuple(out)
 
 
-def _difference(results: Results) -> tuple[str, float, tuple[float, float]] | None:
-    """Paired difference of the first side's win rate between two arms (same seeds)."""
+def changed_side(results: Results) -> str:
+    """The side a comparison is about: the one whose combatants change policy between
+    the two arms, when exactly one does; else the first side."""
     first, second = results.experiment.arms
-    side = results.sides[0]
+    a, b = dict(first.policies), dict(second.policies)
+    side_of = {c.id: c.side for c in results.experiment.scenario.load().combatants}
+    changed = {side_of[cid] for cid in set(a) | set(b) if a.get(cid) != b.get(cid)}
+    sides = [s for s in results.sides if s in changed]
+    return sides[0] if len(sides) == 1 else results.sides[0]
+
+
+def _difference(results: Results) -> tuple[str, float, tuple[float, float]] | None:
+    """Paired difference of a side's win rate between two arms (same seeds): the side
+    whose policies the second arm changes (the first side when both or none change)."""
+    first, second = results.experiment.arms
+    side = changed_side(results)
     a = {r.index: r for r in results.arm_results(first.label) if r.error is None}
     b = {r.index: r for r in results.arm_results(second.label) if r.error is None}
     common = sorted(set(a) & set(b))

@@ -20,7 +20,7 @@ def sweep(
     scenario: str | Path | ScenarioText,
     fights: int,
     *,
-    seed: int = 0,
+    seed: int | None = None,
     policies: Mapping[str, PolicySpec] | None = None,
     compare: Mapping[str, PolicySpec] | None = None,
     chunk: int = 100,
@@ -29,7 +29,8 @@ def sweep(
     """``fights`` fights of a scenario (policies replaced by combatant id or side).
 
     With ``compare``, a second arm plays the same seeds with those replacements on top
-    of ``policies``: a comparison with common random numbers.
+    of ``policies``: a comparison with common random numbers. The master seed is the
+    scenario's ``seed`` unless ``seed`` is given.
     """
     text = scenario if isinstance(scenario, ScenarioText) else ScenarioText.read(scenario)
     sc = text.load()
@@ -42,4 +43,5 @@ def sweep(
             label += " (B)"
         arms.append(Arm(label, tuple(other.items())))
     _check_policies(sc, [spec for arm in arms for _, spec in arm.policies])
-    return Experiment(text, tuple(arms), fights, seed, chunk, target_error)
+    master = sc.seed if seed is None else seed
+    return Experiment(text, tuple(arms), fights, master, chunk, target_error)

@@ -53,8 +53,8 @@ def render_summary(summary: Summary) -> str:
         side, diff, (lo, hi) = summary.difference
         first, second = exp.arms
         w(
-            f"\ncommon random numbers: side {side} wins {100 * diff:+.1f} points with "
-            f"[{second.label}] rather than [{first.label}], 95% CI "
+            f"\ncommon random numbers: side {side}'s win rate is {100 * diff:+.1f} points "
+            f"with [{second.label}] against [{first.label}], 95% CI "
             f"[{100 * lo:+.1f}, {100 * hi:+.1f}]\n"
         )
     if summary.pairs:

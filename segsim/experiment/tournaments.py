@@ -23,7 +23,7 @@ def tournament(
     policies: Sequence[str],
     fights: int,
     *,
-    seed: int = 0,
+    seed: int | None = None,
     chunk: int = 100,
     target_error: float | None = None,
     sprt: SPRT | None = None,
@@ -32,6 +32,7 @@ def tournament(
     first side, B on the second, A != B) plays ``fights`` fights, all on the same seeds,
     so each pair meets on both sides. With ``sprt``, exactly two policies, and the
     experiment stops as soon as the test decides whether the first beats the second.
+    The master seed is the scenario's ``seed`` unless ``seed`` is given.
     """
     text = scenario if isinstance(scenario, ScenarioText) else ScenarioText.read(scenario)
     sc = text.load()
@@ -61,5 +62,13 @@ def tournament(
             )
     pair = (names[0], names[1]) if sprt is not None else None
     return Experiment(
-        text, tuple(arms), fights, seed, chunk, target_error, sprt, pair, "tournament"
+        text,
+        tuple(arms),
+        fights,
+        sc.seed if seed is None else seed,
+        chunk,
+        target_error,
+        sprt,
+        pair,
+        "tournament",
     )
