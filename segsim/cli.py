@@ -129,7 +129,7 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
 def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.views.timeline import timeline
 
-    if args.scale < 1 or args.width < 20:
+    if (args.scale is not None and args.scale < 1) or args.width < 20:
         parser.error("--scale is at least 1 and --width at least 20")
     view = timeline(args.file)
     if args.svg:
@@ -361,7 +361,13 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("file", help="fight record (JSON Lines)")
     tl.add_argument("--svg", metavar="OUT", help="write the timeline as a standalone SVG")
     tl.add_argument("--text", action="store_true", help="with --svg, print the text view too")
-    tl.add_argument("--scale", type=int, default=2, help="columns per segment (default 2)")
+    tl.add_argument(
+        "--scale",
+        type=int,
+        default=None,
+        help="columns per segment (default 2; a coarse ruleset: one column per twentieth of its "
+        "round)",
+    )
     tl.add_argument("--width", type=int, default=100, help="wrap at this many columns")
     tl.set_defaults(func=_cmd_timeline)
 

@@ -22,7 +22,7 @@ EXPERIMENT = [
     "tournaments",
     "worker",
 ]
-VIEWS = ["timeline", "text", "svg"]
+VIEWS = ["account", "style", "timeline", "text", "svg"]
 
 
 def _fresh(code: str) -> str:

@@ -12,6 +12,7 @@ Only engine events are read for the spans (``action.declared``, ``action.cancell
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ import attrs
 
 from segsim.clock import to_seconds
 from segsim.record import Line, Record, RecordVisitor, read_record, visit_fight
+from segsim.views.account import clean, describe, load_rules
 
 if TYPE_CHECKING:
     from segsim.fight import Fight
@@ -85,6 +87,8 @@ class Row:
     marks: list[Mark] = attrs.field(factory=list)
     out_at: int | None = None
     lanes: int = 1
+    damage: list[tuple[int, int]] = attrs.field(factory=list)  # (t, damage taken so far)
+    ps: list[tuple[int, int]] = attrs.field(factory=list)  # (t, situation points)
 
 
 @attrs.define
@@ -96,6 +100,8 @@ class Timeline:
     rows: list[Row]
     end: int
     outcome: str = ""
+    tick: int = 1  # the ruleset's unit in segments (a Chroniques round is 100)
+    rounds: list[tuple[int, str]] = attrs.field(factory=list)  # (t, "round 2")
 
     def row(self, cid: str) -> Row:
         for r in self.rows:
@@ -103,9 +109,10 @@ class Timeline:
                 return r
         raise KeyError(cid)
 
-    def text(self, *, scale: int = 2, width: int = 100) -> str:
-        """The timeline for a terminal: ``scale`` columns per segment, wrapped at
-        ``width`` columns."""
+    def text(self, *, scale: int | None = None, width: int = 100) -> str:
+        """The timeline for a terminal, wrapped at ``width`` columns: ``scale`` columns
+        per segment (by default 2, and for a coarse ruleset one column per twentieth of its
+        tick); stretches where nothing starts or ends are folded into one line."""
         from segsim.views.text import _text
 
         return _text(self, scale, width)
@@ -118,16 +125,6 @@ class Timeline:
 
     def _repr_svg_(self) -> str:
         return self.svg()
-
-
-def _summary(event: Mapping[str, Any]) -> str:
-    """One line for a tooltip: the type and the plain fields."""
-    parts = [
-        f"{k}={v}"
-        for k, v in event.items()
-        if k not in ("t", "type", "actor", "action") and isinstance(v, str | int | float | bool)
-    ]
-    return f"{event['type']}: {' '.join(parts)}".rstrip(": ")
 
 
 def _outcome(event: Mapping[str, Any]) -> str:
@@ -151,23 +148,43 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         self.open: dict[tuple[str, str], Span] = {}
         self.last_t = 0
         self.outcome = ""
+        self.tick = 1
+        self.rounds: list[tuple[int, str]] = []
 
     def visit_header(self, header: Mapping[str, Any], line: Line) -> None:
-        self.title = str(header.get("name") or line.source)
-        self.ruleset = str(header.get("ruleset", ""))
+        self.title = clean(str(header.get("name") or line.source))
+        self.ruleset = clean(str(header.get("ruleset", "")))
+        self.tick = load_rules(self.ruleset)
         for c in header.get("combatants", ()):
             if isinstance(c, Mapping) and isinstance(c.get("id"), str):
                 cid = c["id"]
-                self.rows[cid] = Row(cid, str(c.get("name") or cid), str(c.get("side", "")))
+                self.rows[cid] = Row(
+                    clean(cid), clean(str(c.get("name") or cid)), clean(str(c.get("side", "")))
+                )
 
     def _row(self, actor: Any) -> Row | None:
         return self.rows.get(actor) if isinstance(actor, str) else None
+
+    def _tracks(self, row: Row | None, event: Mapping[str, Any], t: int) -> None:
+        """Damage taken so far and situation points, per fighter."""
+        if row is None:
+            return
+        damage = event.get("damage")
+        if isinstance(event.get("attacker"), str) and type(damage) is int and damage > 0:
+            before = row.damage[-1][1] if row.damage else 0
+            row.damage.append((t, before + damage))
+        ps = event.get("ps")
+        if type(ps) is int:
+            row.ps.append((t, ps))
 
     def visit_event(self, event: Mapping[str, Any], line: Line) -> None:
         t: int = event["t"]
         self.last_t = max(self.last_t, t)
         kind = event["type"]
         row = self._row(event["actor"])
+        self._tracks(row, event, t)
+        if kind.endswith("round.started") and type(event.get("round")) is int:
+            self.rounds.append((t, f"round {event['round']}"))
         if kind == "action.declared" and row is not None:
             self._declared(row, event, t)
         elif kind == "action.spawned" and row is not None:
@@ -179,9 +196,8 @@ class TimelineBuilder(RecordVisitor[Timeline]):
                 found[1].outcome = "cancelled"
         elif kind == "combatant.out" and row is not None:
             row.out_at = t
-            reason = str(event.get("reason", ""))
-            row.marks.append(Mark(t, "out", f"out of the fight: {reason}", "out"))
-            self._close_all(row.id, t)
+            row.marks.append(Mark(t, "out", describe(event), "out"))
+            self._close_all(row, t)
         elif kind == "end":
             self.outcome = _end_text(event)
             for key in list(self.open):
@@ -189,13 +205,13 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         elif "action" in event and event["action"] in self.spans:
             self._resolution(event, t)
         elif row is not None and kind not in _BOOKKEEPING:
-            row.marks.append(Mark(t, kind, _summary(event), "note"))
+            row.marks.append(Mark(t, kind, describe(event), "note"))
 
     def _declared(self, row: Row, event: Mapping[str, Any], t: int) -> None:
         action = event.get("action")
         if not isinstance(action, int):
             return
-        kind = str(event.get("kind", "?"))
+        kind = clean(str(event.get("kind", "?")))
         last = event.get("ends_in")
         target = event.get("target")
         key = (row.id, kind)
@@ -209,13 +225,13 @@ class TimelineBuilder(RecordVisitor[Timeline]):
             kind,
             t,
             last if isinstance(last, int) else None,
-            target if isinstance(target, str) else None,
+            clean(target) if isinstance(target, str) else None,
             forced=event.get("forced") is True,
             open=not isinstance(last, int),
         )
         params = event.get("params")
         if isinstance(params, Mapping) and params:
-            span.notes.append("params: " + ", ".join(f"{k}={v}" for k, v in params.items()))
+            span.notes.append(clean("params: " + ", ".join(f"{k}={v}" for k, v in params.items())))
         if span.open or kind == WAIT:
             self.open[key] = span
         row.spans.append(span)
@@ -230,10 +246,10 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         target = event.get("target")
         span = Span(
             action,
-            str(event.get("kind", "?")),
+            clean(str(event.get("kind", "?"))),
             t + 1,
             t + duration,
-            target if isinstance(target, str) else None,
+            clean(target) if isinstance(target, str) else None,
             forced=True,
             spawned=True,
         )
@@ -246,28 +262,24 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         if span.open or span.last is None or span.last > t:
             span.last = max(t, span.start)
 
-    def _close_all(self, cid: str, t: int) -> None:
-        for key in [k for k in self.open if k[0] == cid]:
+    def _close_all(self, row: Row, t: int) -> None:
+        for key in [k for k in self.open if k[0] == row.id]:
             self._close(key, t)
-        for span in self.rows[cid].spans:
+        for span in row.spans:
             if span.last is not None and span.last > t and not span.spawned:
                 span.last = t
                 span.outcome = span.outcome or "dropped"
 
     def _resolution(self, event: Mapping[str, Any], t: int) -> None:
         row, span = self.spans[event["action"]]
-        span.notes.append(_summary(event))
-        outcome = _outcome(event)
+        span.notes.append(describe(event))
+        outcome = clean(_outcome(event))
         if outcome and not (span.outcome and "result" not in event):
             span.outcome = outcome
         target = event.get("target")
         victim = self._row(target)
         if victim is not None and victim is not row and isinstance(event.get("result"), str):
-            victim.marks.append(
-                Mark(
-                    t, event["result"], f"{row.id}'s {span.kind} #{span.action}: {event['result']}"
-                )
-            )
+            victim.marks.append(Mark(t, clean(event["result"]), describe(event)))
 
     def result(self) -> Timeline:
         rows = list(self.rows.values())
@@ -277,32 +289,44 @@ class TimelineBuilder(RecordVisitor[Timeline]):
                     span.last = self.last_t
                     span.outcome = span.outcome or "unfinished"
             row.lanes = _assign_lanes(row.spans)
-        return Timeline(self.title, self.ruleset, rows, self.last_t, self.outcome)
+        return Timeline(
+            self.title, self.ruleset, rows, self.last_t, self.outcome, self.tick, self.rounds
+        )
 
 
 def _end_text(event: Mapping[str, Any]) -> str:
-    outcome = str(event.get("outcome", ""))
+    outcome = clean(str(event.get("outcome", "")))
     winner = event.get("winner")
+    winner = clean(winner) if isinstance(winner, str) else winner
     who = f", side {winner} wins" if winner else ""
     t = int(event["t"])
     return f"{outcome}{who} at segment {t} ({to_seconds(t):.1f} s)"
 
 
 def _assign_lanes(spans: list[Span]) -> int:
-    """Overlapping actions of one combatant go to separate lanes (first free lane)."""
-    lanes: list[list[Span]] = []
+    """Overlapping actions of one combatant go to separate lanes (first free lane).
+
+    Each lane keeps its spans sorted by start, so a free slot is found by bisection:
+    the work grows with the number of spans times the lanes (a few), not its square.
+    """
+    starts: list[list[int]] = []
+    stops: list[list[int]] = []
     actions = sorted((s for s in spans if s.kind != WAIT), key=lambda s: (s.start, s.action))
     waits = sorted((s for s in spans if s.kind == WAIT), key=lambda s: (s.start, s.action))
     for span in actions + waits:  # actions first: waiting fills the gaps between them
-        for lane, taken in enumerate(lanes):
-            if all(o.stop < span.start or span.stop < o.start for o in taken):
+        a, b = span.start, span.stop
+        for lane, (lane_starts, lane_stops) in enumerate(zip(starts, stops, strict=True)):
+            i = bisect.bisect_left(lane_starts, a)
+            if (i == 0 or lane_stops[i - 1] < a) and (i == len(lane_starts) or b < lane_starts[i]):
+                lane_starts.insert(i, a)
+                lane_stops.insert(i, b)
                 span.lane = lane
-                taken.append(span)
                 break
         else:
-            span.lane = len(lanes)
-            lanes.append([span])
-    return max(1, len(lanes))
+            span.lane = len(starts)
+            starts.append([a])
+            stops.append([b])
+    return max(1, len(starts))
 
 
 def timeline(source: Timeline | Record | Fight | str | Path) -> Timeline:
@@ -322,7 +346,7 @@ def timeline_svg(source: Timeline | Record | Fight | str | Path) -> str:
 
 
 def timeline_text(
-    source: Timeline | Record | Fight | str | Path, *, scale: int = 2, width: int = 100
+    source: Timeline | Record | Fight | str | Path, *, scale: int | None = None, width: int = 100
 ) -> str:
     """The terminal timeline of a record file, a record or a fight."""
     return timeline(source).text(scale=scale, width=width)
