@@ -17,7 +17,7 @@ $(CORE): pyproject.toml
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,plot,parquet]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,plot,parquet,progress]'
 	touch $(STAMP)
 
 demo: $(CORE)

@@ -142,6 +142,16 @@ def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return 0
 
 
+def _cmd_view(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from segsim.experiment.outputs import check_path
+    from segsim.views.html import write_viewer
+
+    check_path(args.html, "viewer")
+    write_viewer(args.file, args.html)
+    print(f"viewer written to {args.html} (open it in a browser; no server needed)")
+    return 0
+
+
 def _cmd_rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.rules import ruleset_class, ruleset_names
 
@@ -182,7 +192,7 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
     if args.arm or args.record:
         raise ex.ExperimentError("--arm and --record go with --rerun I")
     # Outputs and their extras are checked before the first fight, not after the last.
-    ex.check_outputs(table=args.table, plot=args.plot)
+    ex.check_outputs(table=args.table, plot=args.plot, report=args.report)
     started = time.perf_counter()
     results = ex.run(
         experiment,
@@ -209,6 +219,9 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
     if args.plot:
         ex.plot(results, args.plot)
         print(f"plot written to {args.plot}")
+    if args.report:
+        ex.write_report(results, args.report, command=_command_line())
+        print(f"report written to {args.report}")
     if args.timing:
         n = len(results.results)
         print(
@@ -217,6 +230,13 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
             file=sys.stderr,
         )
     return 1 if results.errors else 0
+
+
+def _command_line() -> str:
+    """The command as typed, quoted for a POSIX shell (for a report to show)."""
+    import shlex
+
+    return " ".join(["segsim", *(shlex.quote(a) for a in sys.argv[1:])])
 
 
 def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -278,6 +298,13 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
         metavar="OUT.png",
         help="win rates, the paired difference or the round-robin matrix, and fight lengths "
         "(matplotlib)",
+    )
+    cmd.add_argument(
+        "--report",
+        metavar="OUT.html",
+        help="a self-contained HTML report: win rates with intervals, the paired difference "
+        "or the round-robin matrix, lengths, how actions resolved, damage, and what "
+        "reproduces it",
     )
     cmd.add_argument(
         "--keep-going",
@@ -370,6 +397,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tl.add_argument("--width", type=int, default=100, help="wrap at this many columns")
     tl.set_defaults(func=_cmd_timeline)
+
+    vw = sub.add_parser(
+        "view",
+        help="write a self-contained HTML viewer of a record: battle map, timeline and "
+        "account on one segment slider",
+    )
+    vw.add_argument("file", help="fight record (JSON Lines)")
+    vw.add_argument("--html", metavar="OUT.html", required=True, help="the viewer to write")
+    vw.set_defaults(func=_cmd_view)
 
     sw = sub.add_parser(
         "sweep",

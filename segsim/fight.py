@@ -526,6 +526,13 @@ class Fight:
 
         return timeline_svg(self)
 
+    def _repr_html_(self) -> str:
+        """The fight viewer (map, timeline, account on one slider), so a notebook shows
+        it; self-contained, in an isolated frame."""
+        from segsim.views.html import notebook_html
+
+        return notebook_html(self)
+
     # ------------------------------------------------------------------ processes
 
     def _life(self, c: Combatant) -> Any:

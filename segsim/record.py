@@ -308,6 +308,11 @@ class Record:
 
         return timeline_svg(self)
 
+    def _repr_html_(self) -> str:
+        from segsim.views.html import notebook_html
+
+        return notebook_html(self)
+
 
 class RecordBuilder(RecordVisitor[Record]):
     """Collects a record into a :class:`Record`."""

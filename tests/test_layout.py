@@ -20,6 +20,7 @@ EXPERIMENT = [
     "sweeps",
     "tables",
     "tournaments",
+    "reports",
     "worker",
 ]
 VIEWS = ["account", "style", "timeline", "text", "svg"]

@@ -46,6 +46,7 @@ from segsim.experiment.design import (
 from segsim.experiment.outputs import check_outputs
 from segsim.experiment.plots import plot
 from segsim.experiment.progress import Progress
+from segsim.experiment.reports import report_html, write_report
 from segsim.experiment.runner import Results, run
 from segsim.experiment.stats import SPRT, Z95, wilson
 from segsim.experiment.stops import SPRTResult
@@ -83,6 +84,7 @@ __all__ = [
     "make_backend",
     "plot",
     "render_summary",
+    "report_html",
     "run",
     "run_one",
     "run_task",
@@ -90,4 +92,5 @@ __all__ = [
     "sweep",
     "tournament",
     "wilson",
+    "write_report",
 ]

@@ -98,7 +98,9 @@ class FightResult:
 
     ``damage`` is the damage each side took (events with ``damage`` and ``attacker``:
     wounds after armour), ``actions`` the actions each side declared (forced ones
-    excluded). ``error`` is set when the fight stopped on an error (an illegal
+    excluded). ``outcomes`` counts how each kind of action resolved (hit, parried,
+    dodged...; the ruleset's words), ``dealt`` the damage each fighter dealt: the report
+    reads them. ``error`` is set when the fight stopped on an error (an illegal
     declaration names the policy and the segment); such a fight has no winner.
     """
 
@@ -111,6 +113,8 @@ class FightResult:
     damage: tuple[tuple[str, int], ...]
     actions: tuple[tuple[str, int], ...]
     error: str | None = None
+    outcomes: tuple[tuple[str, str, int], ...] = ()  # (action kind, how it resolved, count)
+    dealt: tuple[tuple[str, int], ...] = ()  # damage each fighter dealt (wounds after armour)
 
     def row(self, sides: Sequence[str]) -> dict[str, Any]:
         damage, actions = dict(self.damage), dict(self.actions)

@@ -73,8 +73,14 @@ def run(
     """
     if on_error not in ("stop", "continue"):
         raise ExperimentError(f"on_error is 'stop' or 'continue', not {on_error!r}")
-    runner = backend if isinstance(backend, Backend) else make_backend(backend, workers, address)
     bar = Progress(len(experiment.arms) * experiment.fights, enabled=progress)
+    try:
+        runner = (
+            backend if isinstance(backend, Backend) else make_backend(backend, workers, address)
+        )
+    except BaseException:
+        bar.close()
+        raise
     try:
         return _run(experiment, runner, bar, on_error == "stop")
     finally:

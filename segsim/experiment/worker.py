@@ -57,14 +57,28 @@ def run_one(
         return FightResult(arm.label, index, seed, "error", None, segments, (), (), message)
     damage: Counter[str] = Counter()
     actions: Counter[str] = Counter()
+    dealt: Counter[str] = Counter()
+    kinds: dict[int, str] = {}
+    resolved: dict[int, tuple[bool, str]] = {}  # action: (a ``result`` said it, how)
     for ev in fight.history:
-        if ev.TYPE == "action.declared":
-            if not getattr(ev, "forced", False) and ev.actor is not None:
+        if ev.TYPE in ("action.declared", "action.spawned"):
+            kinds[getattr(ev, "action", -1)] = str(getattr(ev, "kind", "?"))
+            declared = ev.TYPE == "action.declared" and not getattr(ev, "forced", False)
+            if declared and ev.actor is not None:
                 actions[side_of[ev.actor]] += 1
-        elif ev.actor is not None and hasattr(ev, "attacker"):
+            continue
+        action = getattr(ev, "action", None)
+        if isinstance(action, int) and action in kinds and ev.TYPE != "action.cancelled":
+            how = _outcome(ev)
+            if how and not resolved.get(action, (False, ""))[0]:
+                resolved[action] = (isinstance(getattr(ev, "result", None), str), how)
+        attacker = getattr(ev, "attacker", None)
+        if ev.actor is not None and attacker is not None:
             dmg = getattr(ev, "damage", None)
             if isinstance(dmg, int):
                 damage[side_of[ev.actor]] += dmg
+                dealt[str(attacker)] += dmg
+    outcomes = Counter((kinds[a], how) for a, (_, how) in resolved.items())
     last = fight.history[-1].t
     return FightResult(
         arm.label,
@@ -75,4 +89,19 @@ def run_one(
         last + 1,
         tuple((s, damage[s]) for s in sides),
         tuple((s, actions[s]) for s in sides),
+        None,
+        tuple((k, how, n) for (k, how), n in sorted(outcomes.items())),
+        tuple(sorted(dealt.items())),
     )
+
+
+def _outcome(event: object) -> str:
+    """How an action resolved, in its ruleset's words: a ``result`` text, else
+    success or failure."""
+    result = getattr(event, "result", None)
+    if isinstance(result, str) and result:
+        return result
+    success = getattr(event, "success", None)
+    if isinstance(success, bool):
+        return "success" if success else "failure"
+    return ""
