@@ -130,7 +130,11 @@ def _lengths(ax: Any, results: Results, summary: Summary) -> None:
         if data:
             ax.legend(fontsize="small")
         return
-    ax.boxplot([lengths for _, lengths in data], vert=False)
+    boxes = [lengths for _, lengths in data]
+    try:
+        ax.boxplot(boxes, orientation="horizontal")  # matplotlib 3.10 and later
+    except TypeError:
+        ax.boxplot(boxes, vert=False)
     ax.set_yticks(range(1, len(data) + 1), [label for label, _ in data])
     ax.invert_yaxis()
     ax.set_xlabel("fight length (segments)")

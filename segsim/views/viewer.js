@@ -222,7 +222,7 @@
           ctx.fillRect(x, by, bw, LANE - 3);
           ctx.globalAlpha = 1;
           const label = data.kinds[s[4]];
-          if (label !== "wait" && bw > 7 * label.length) {
+          if (data.colours[s[4]] !== "#eeeeee" && bw > 7 * label.length) {
             ctx.fillStyle = "#222";
             ctx.fillText(label, x + 2, by + (LANE - 3) / 2);
           }
