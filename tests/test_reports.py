@@ -196,3 +196,20 @@ def test_fights_and_records_show_the_viewer_in_a_notebook() -> None:
     shown = fight._repr_html_()
     assert shown.startswith("<iframe srcdoc=") and "fight-data" in shown
     assert fight_record(fight)._repr_html_() == shown
+
+
+def test_view_refuses_bad_input_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fight = load_scenario(ROOT / "examples/scenarios/duel.toml").fight(1)
+    fight.run()
+    record = tmp_path / "duel.jsonl"
+    write_record(fight, record)
+    assert main(["view", str(record), "--html", str(tmp_path / "no" / "x.html")]) == 2
+    assert "viewer " in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"a": 1}\n', encoding="utf-8")
+    assert main(["view", str(bad), "--html", str(tmp_path / "x.html")]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:1: not a segsim record" in err and "Traceback" not in err
+    assert not (tmp_path / "x.html").exists()

@@ -323,7 +323,10 @@ def test_a_big_record_is_drawn_in_one_pass(tmp_path: Path) -> None:
     assert sum(len(r.spans) for r in view.rows) == 2 * n
     assert all(r.lanes == 1 for r in view.rows)
     svg = view.svg()
-    assert svg.count('class="span kind-strike"') == 2 * n
+    # 40,000 segments in at most 4,800 pixels: a lane draws at most a bar per pixel.
+    bars = svg.count('class="span kind-strike"')
+    assert 2 * 4000 <= bars <= 2 * 4800
+    assert len(svg) < 10_000_000
     text = view.text()
     # Each 2-segment strike is drawn once, as "[st]" at 2 columns per segment.
     assert text.count("[st]") > 1.9 * n  # spans cut by a block edge are drawn in two parts

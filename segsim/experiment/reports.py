@@ -350,8 +350,9 @@ def report_html(results: Results, *, command: str | None = None) -> str:
 
 def write_report(results: Results, path: str | Path, *, command: str | None = None) -> None:
     """Write :func:`report_html` to ``path``."""
+    page = report_html(results, command=command)
     with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(report_html(results, command=command))
+        f.write(page)
 
 
 __all__ = ["histogram", "interval_chart", "matrix", "report_html", "write_report"]

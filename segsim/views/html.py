@@ -160,9 +160,11 @@ def viewer_html(source: Record | Fight | str | Path) -> str:
 
 
 def write_viewer(source: Record | Fight | str | Path, out: str | Path) -> None:
-    """Write the viewer of a record file, a record or a fight to ``out``."""
+    """Write the viewer of a record file, a record or a fight to ``out`` (nothing is
+    written when the record cannot be read)."""
+    page = viewer_html(source)
     with open(out, "w", encoding="utf-8", newline="\n") as f:
-        f.write(viewer_html(source))
+        f.write(page)
 
 
 def notebook_html(source: Record | Fight) -> str:

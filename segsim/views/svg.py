@@ -205,8 +205,12 @@ def _svg(tl: Timeline) -> str:
     out.append('<g class="targets">')
     for row in tl.rows:
         top, _ = ys[row.id]
-        for span in row.spans:
-            out.extend(_aim(tl, span, top, ys.get(span.target or ""), px, row))
+        aimed: set[tuple[int, str | None]] = set()
+        for span in _visible(row, px):
+            key = (int((span.stop + 0.5) * px), span.target)
+            if key not in aimed:  # one arrow per pixel column and target
+                aimed.add(key)
+                out.extend(_aim(tl, span, top, ys.get(span.target or ""), px, row))
     out.append("</g>")
     out.append(f'<g class="legend" transform="translate(0,{_n(bottom + 26)})">')
     for x, dy, item in legend:
@@ -293,7 +297,7 @@ def _row(
             f'<rect class="gone" x="{_n(x)}" y="{_n(top)}" width="{_n(_LEFT + segments * px - x)}" '
             f'height="{h - _GAP}"/>'
         )
-    for span in sorted(row.spans, key=lambda s: (s.kind != WAIT, s.start, s.action)):
+    for span in _visible(row, px):
         yield from _span(tl, span, top, px)
     # One line of labels under the lanes: how this fighter's actions resolved (dark) and
     # what opponents' actions did to it (red), left to right, never overlapping.
@@ -327,6 +331,22 @@ def _row(
         tip = _x(f"{row.id}: situation points (last: {values})")
         yield (f'<polyline class="ps" points="{ps}"><title>{tip}</title></polyline>')
     yield "</g>"
+
+
+def _visible(row: Row, px: float) -> list[Span]:
+    """The spans worth drawing, waits first: in each lane, a span whose pixel is already
+    taken by an earlier one adds nothing to the picture (its tooltip is the earlier
+    one's neighbour), so a lane never draws more bars than it has pixels."""
+    out = []
+    taken: dict[int, int] = {}  # lane: the last pixel column drawn
+    for span in sorted(row.spans, key=lambda s: (s.kind != WAIT, s.lane, s.start, s.action)):
+        lane = span.lane * 2 + (span.kind != WAIT)
+        last_px = int((span.stop + 1) * px)
+        if last_px <= taken.get(lane, -1):
+            continue
+        taken[lane] = last_px
+        out.append(span)
+    return out
 
 
 def _span(tl: Timeline, span: Span, row_top: float, px: float) -> list[str]:
