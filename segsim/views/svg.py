@@ -246,7 +246,7 @@ def _axis(tl: Timeline, segments: int, px: float, bottom: float) -> Iterable[str
     seconds_w = text_width(f"{to_seconds(segments):.1f} s", _AXIS) + 8
     unit = tl.tick if tl.tick > 1 and tl.tick * px >= label_w else 1
     major = _step(px, max(label_w, seconds_w), unit)
-    minor = _step(px, 6.0)
+    minor = _step(px, 6.0, max(1, tl.tick // 10))  # a coarse ruleset: its turns
     if minor < major and major % minor == 0:
         for s in range(0, segments + 1, minor):
             if s % major:
