@@ -127,9 +127,9 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
 
 
 def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from segsim.timeline import timeline
+    from segsim.views.timeline import timeline
 
-    if args.scale < 1 or args.width < 20:
+    if (args.scale is not None and args.scale < 1) or args.width < 20:
         parser.error("--scale is at least 1 and --width at least 20")
     view = timeline(args.file)
     if args.svg:
@@ -139,6 +139,16 @@ def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         sys.stdout.write(view.text(scale=args.scale, width=args.width))
     if args.svg:
         print(f"timeline written to {args.svg}")
+    return 0
+
+
+def _cmd_view(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from segsim.experiment.outputs import check_path
+    from segsim.views.html import write_viewer
+
+    check_path(args.html, "viewer")
+    write_viewer(args.file, args.html)
+    print(f"viewer written to {args.html} (open it in a browser; no server needed)")
     return 0
 
 
@@ -181,6 +191,8 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
         return 0
     if args.arm or args.record:
         raise ex.ExperimentError("--arm and --record go with --rerun I")
+    # Outputs and their extras are checked before the first fight, not after the last.
+    ex.check_outputs(table=args.table, plot=args.plot, report=args.report)
     started = time.perf_counter()
     results = ex.run(
         experiment,
@@ -188,8 +200,18 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
         backend=args.backend,
         address=args.address,
         progress=None if args.progress is None else args.progress == "on",
+        on_error="continue" if args.keep_going else "stop",
     )
     elapsed = time.perf_counter() - started
+    failed = results.failed
+    if failed is not None:
+        print(f"segsim: error: {results.stopped}", file=sys.stderr)
+        print(
+            f"segsim: the sweep stopped there; see that fight with --rerun {failed.index} "
+            f"--arm '{failed.arm}' --record OUT, or go on past errors with --keep-going",
+            file=sys.stderr,
+        )
+        return 1
     sys.stdout.write(results.summary().text())
     if args.table:
         results.write_table(args.table)
@@ -197,6 +219,9 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
     if args.plot:
         ex.plot(results, args.plot)
         print(f"plot written to {args.plot}")
+    if args.report:
+        ex.write_report(results, args.report, command=_command_line())
+        print(f"report written to {args.report}")
     if args.timing:
         n = len(results.results)
         print(
@@ -205,6 +230,13 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
             file=sys.stderr,
         )
     return 1 if results.errors else 0
+
+
+def _command_line() -> str:
+    """The command as typed, quoted for a POSIX shell (for a report to show)."""
+    import shlex
+
+    return " ".join(["segsim", *(shlex.quote(a) for a in sys.argv[1:])])
 
 
 def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -243,7 +275,9 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
     cmd.add_argument(
         "--fights", type=int, default=fights, help=f"fights per arm (default {fights})"
     )
-    cmd.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    cmd.add_argument(
+        "--seed", type=int, default=None, help="master seed (default: the scenario's seed)"
+    )
     cmd.add_argument(
         "--workers", type=int, default=1, help="processes or Ray CPUs (default 1; 0: one per CPU)"
     )
@@ -259,7 +293,24 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
         help="stop when every win-rate 95%% interval is narrower than E (checked per chunk)",
     )
     cmd.add_argument("--table", metavar="OUT", help="per-fight table: .csv, or .parquet")
-    cmd.add_argument("--plot", metavar="OUT.png", help="win rates and fight lengths (matplotlib)")
+    cmd.add_argument(
+        "--plot",
+        metavar="OUT.png",
+        help="win rates, the paired difference or the round-robin matrix, and fight lengths "
+        "(matplotlib)",
+    )
+    cmd.add_argument(
+        "--report",
+        metavar="OUT.html",
+        help="a self-contained HTML report: win rates with intervals, the paired difference "
+        "or the round-robin matrix, lengths, how actions resolved, damage, and what "
+        "reproduces it",
+    )
+    cmd.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="keep running past fights that end in an error (default: stop at the first)",
+    )
     cmd.add_argument("--rerun", type=int, metavar="I", help="run only fight I (with --record)")
     cmd.add_argument("--arm", help="with --rerun: the arm (policies) of the fight to run")
     cmd.add_argument("--record", metavar="OUT", help="with --rerun: write the fight's record")
@@ -337,17 +388,33 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("file", help="fight record (JSON Lines)")
     tl.add_argument("--svg", metavar="OUT", help="write the timeline as a standalone SVG")
     tl.add_argument("--text", action="store_true", help="with --svg, print the text view too")
-    tl.add_argument("--scale", type=int, default=2, help="columns per segment (default 2)")
+    tl.add_argument(
+        "--scale",
+        type=int,
+        default=None,
+        help="columns per segment (default 2; a coarse ruleset: one column per twentieth of its "
+        "round)",
+    )
     tl.add_argument("--width", type=int, default=100, help="wrap at this many columns")
     tl.set_defaults(func=_cmd_timeline)
+
+    vw = sub.add_parser(
+        "view",
+        help="write a self-contained HTML viewer of a record: battle map, timeline and "
+        "account on one segment slider",
+    )
+    vw.add_argument("file", help="fight record (JSON Lines)")
+    vw.add_argument("--html", metavar="OUT.html", required=True, help="the viewer to write")
+    vw.set_defaults(func=_cmd_view)
 
     sw = sub.add_parser(
         "sweep",
         help="run N fights of a scenario and summarize win rates (95% Wilson intervals), "
         "lengths and damage",
         description="Fight i is seeded from (--seed, i), so the summary is the same for any "
-        "--workers, --chunk and backend. Exit 1 when some fights ended in an error (they "
-        "are listed; the others count).",
+        "--workers, --chunk and backend. A fight that ends in an error stops the sweep "
+        "there with that error (exit 1); with --keep-going the others count and the "
+        "errors are listed (exit 1).",
     )
     _experiment_options(sw, 100)
     sw.add_argument(

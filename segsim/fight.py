@@ -532,9 +532,16 @@ class Fight:
 
     def _repr_svg_(self) -> str:
         """The fight's timeline as SVG, so a notebook shows it."""
-        from segsim.timeline import timeline_svg
+        from segsim.views.timeline import timeline_svg
 
         return timeline_svg(self)
+
+    def _repr_html_(self) -> str:
+        """The fight viewer (map, timeline, account on one slider), so a notebook shows
+        it; self-contained, in an isolated frame."""
+        from segsim.views.html import notebook_html
+
+        return notebook_html(self)
 
     # ------------------------------------------------------------------ processes
 
