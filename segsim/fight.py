@@ -791,7 +791,10 @@ class Fight:
             if not c.in_fight:
                 continue
             if c.id in actors or not c.actions:
-                self._register(c, time, must=not c.actions)
+                # Whose own action resolved and who is left waiting at most is called,
+                # reactive or not: a wait lasts only until the fighter decides again.
+                free = not any(not a.continuous for a in c.actions)
+                self._register(c, time, must=free)
             elif observable and self._reactive[c.id]:
                 self._register(c, time, must=False)
         # Turn-based rulesets pass the initiative: whoever the rules call now declares.

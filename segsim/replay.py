@@ -432,7 +432,7 @@ def _canonical(obj: Any) -> str:
 
 
 def _host(fight: Fight, plan: ReplayPlan, policies: Mapping[str, Any]) -> None:
-    """Do again what the host did: joins, leaves, the interruption."""
+    """Do again what the host did: joins and leaves (the interruption is :func:`_run`'s)."""
     for change in plan.host:
         if change.kind == "join":
             assert change.fighter is not None
@@ -445,36 +445,68 @@ def _host(fight: Fight, plan: ReplayPlan, policies: Mapping[str, Any]) -> None:
                 fight.call_at(f.id, seg)
         elif change.kind == "leave":
             fight.leave(change.cid, change.reason, at=change.at)
-        else:
-            interrupt_at = change.at
 
-            def interrupter(at: int = interrupt_at) -> Any:
-                yield fight.env.timeout(
-                    fight.clock.env_time(at) + fight.clock.scale / 2 - fight.env.now
-                )
-                fight.interrupt(str(plan.record.events[-1].get("cause", "")))
 
-            fight.env.process(interrupter())
+@attrs.frozen
+class _Interruption:
+    """Where the host stopped the fight: in segment ``at``, once the fight had produced
+    ``events`` events (the record's lines before its ``end``)."""
+
+    at: int
+    events: int
+    cause: str = ""
+
+
+def _interruption(plan: ReplayPlan) -> _Interruption | None:
+    for change in plan.host:
+        if change.kind == "interrupt":
+            end = plan.record.events[-1]
+            return _Interruption(change.at, len(plan.record.events) - 1, str(end.get("cause", "")))
+    return None
+
+
+def _interrupt(fight: Fight, stop: _Interruption) -> None:
+    """Interrupt the fight in segment ``stop.at`` at the same point as the host did.
+
+    A host may interrupt on the boundary of ``stop.at`` before the settlement that falls
+    there, between it and the declarations, or after them, or later in the segment. The
+    engine is stepped one event at a time from the boundary on, and the fight is
+    interrupted as soon as it has produced as many events as the record has before its
+    end (or when the segment's boundary work is over)."""
+    env = fight.env
+    boundary = fight.clock.env_time(stop.at)
+    while not fight.done.triggered and len(fight.history) < stop.events:
+        if env.peek() > boundary:
+            break
+        env.step()
+    if not fight.done.triggered:
+        fight.interrupt(stop.cause)
 
 
 def _run(
     fight: Fight,
     switches: Mapping[int, Sequence[tuple[str, Any]]],
     host: Callable[[], None] | None = None,
+    stop: _Interruption | None = None,
 ) -> None:
     """Run a fight that replaces policies at given segments (before anything happens in
-    that segment, even the settlement of the previous one)."""
+    that segment, even the settlement of the previous one), and that the host may
+    interrupt (``stop``)."""
     done = fight.start()
     if host is not None:
         host()
-    for at in sorted(switches):
+    points = sorted({*switches, *([stop.at] if stop is not None else [])})
+    for at in points:
         if at > fight.env.now and not done.triggered:
             fight.env.run(until=at)
         if done.triggered:
             break
-        for cid, policy in switches[at]:
+        for cid, policy in switches.get(at, ()):
             fight.replace_policy(cid, policy)
-    fight.env.run(until=done)
+        if stop is not None and at == stop.at:
+            _interrupt(fight, stop)
+    if not done.triggered:
+        fight.env.run(until=done)
 
 
 def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
@@ -500,7 +532,7 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
             fight.call_at(f.id, seg)
     stopped = ""
     try:
-        _run(fight, switches, lambda: _host(fight, plan, policies))
+        _run(fight, switches, lambda: _host(fight, plan, policies), _interruption(plan))
     except SegsimError as exc:
         stopped = str(exc)
     return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))

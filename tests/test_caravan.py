@@ -204,3 +204,17 @@ def test_each_fight_writes_its_own_record(tmp_path: Path) -> None:
     # Every fight without a reinforcement has its record (the engine cannot yet write
     # the header of a fight that someone joined).
     assert {n for n, f in by_name.items() if not f.outrider_joined} <= set(summary.records)
+
+
+def test_every_caravan_record_replays() -> None:
+    """Every fight of the default run replays from its record, those the host
+    interrupted on a segment boundary included (crossing 27, leg 3 once did not)."""
+    from segsim.record import fight_record
+    from segsim.replay import replay
+
+    fights: list[Fight] = []
+    caravan.run_crossings(on_fight=fights.append)
+    assert any(f.outcome is not None and f.outcome.result == "interrupted" for f in fights)
+    for fight in fights:
+        result = replay(fight_record(fight))
+        assert result.identical, f"{fight.fight_id}: {result.divergence}"
