@@ -111,7 +111,9 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
     who = ", ".join(f"{cid}: {policy}" for cid, policy in result.policies.items())
     print(
         f"{args.file}: replayed to segment {args.until} ({to_seconds(args.until):.1f} s), "
-        f"then {who}; dice after it from seed {result.seed}"
+        f"then {who}; dice after it "
+        + ("the table's rolls while they fit, then " if result.table_dice else "")
+        + f"from seed {result.seed}"
     )
     for note in result.notes:
         print(f"note: {note}")

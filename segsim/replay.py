@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import Cancel, Declaration, PolicyOutput
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import DiceExhausted, InputError, RecordError, SegsimError
 from segsim.fight import CombatantSpec, Fight
@@ -38,6 +38,10 @@ from segsim.record import (
     read_record,
 )
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+from segsim.script import CancelKind
+
+Recorded = Declaration | Cancel | CancelKind
+"""What a record says a combatant declared: an action, or a cancellation (by kind)."""
 
 REPLAY = "replay"
 """The policy name that keeps a combatant on its recorded declarations in a branch."""
@@ -58,7 +62,7 @@ class ReplayDeclarations:
 
     def __init__(
         self,
-        declarations: Mapping[int, Sequence[DeclarationLike]],
+        declarations: Mapping[int, Sequence[Recorded]],
         *,
         name: str = REPLAY,
         reactive: bool = True,
@@ -72,6 +76,8 @@ class ReplayDeclarations:
         self.reactive = reactive
         self.shadow = shadow
         self.until = until
+        self.actor = ""
+        self.actions: Callable[[], Sequence[Any]] = list
 
     @property
     def segments(self) -> list[int]:
@@ -91,7 +97,23 @@ class ReplayDeclarations:
         if self.shadow is not None:
             self.shadow.decide(observation)
         found = self.declarations.get(observation.segment)
-        return list(found) if found else None
+        if not found:
+            return None
+        return [
+            d.resolve(self.actions(), self.actor, observation.segment)
+            if isinstance(d, CancelKind)
+            else d
+            for d in found
+        ]
+
+    def attach(self, fight: Fight, cid: str) -> None:
+        """Let cancellations by kind find ``cid``'s actions in progress in ``fight``."""
+        self.actor = cid
+
+        def actions() -> Sequence[Any]:
+            return list(fight.state.combatants[cid].actions)
+
+        self.actions = actions
 
 
 # ---------------------------------------------------------------- reading a record
@@ -153,7 +175,7 @@ class ReplayPlan:
     seed: int
     name: str
     max_segments: int
-    declarations: Mapping[str, Mapping[int, tuple[DeclarationLike, ...]]]
+    declarations: Mapping[str, Mapping[int, tuple[Recorded, ...]]]
     draws: tuple[Draw, ...]
     host: tuple[HostChange, ...] = ()
 
@@ -208,7 +230,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         self.seed = 0
         self.name = ""
         self.max_segments = 1
-        self.declared: dict[str, dict[int, list[DeclarationLike]]] = {}
+        self.declared: dict[str, dict[int, list[Recorded]]] = {}
         self.draws: list[Draw] = []
         self.host: list[HostChange] = []
 
@@ -311,10 +333,17 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         elif kind == "end" and event.get("outcome") == "interrupted":
             self.host.append(HostChange(event["t"], "interrupt"))
         elif kind == "action.cancelled":
-            action = event.get("action")
+            # The kind survives a branch that numbers actions otherwise; the id picks
+            # among several actions of that kind.
+            action, what = event.get("action"), event.get("kind")
             if not isinstance(action, int) or isinstance(action, bool):
                 raise line.error(f"action: expected an action id, got {action!r}")
-            self._declare(event, line, Cancel(action))
+            if what is None:
+                self._declare(event, line, Cancel(action))
+            elif not isinstance(what, str) or not what:
+                raise line.error(f"kind: expected an action kind, got {what!r}")
+            else:
+                self._declare(event, line, CancelKind(what, action))
 
     def _joined(self, event: Mapping[str, Any], line: Line) -> Fighter:
         """A reinforcement, read like a header's combatant."""
@@ -344,7 +373,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             raise line.error(f"{where}params: expected an object, got {params!r}")
         return Declaration(kind, target, params)
 
-    def _declare(self, event: Mapping[str, Any], line: Line, item: DeclarationLike) -> None:
+    def _declare(self, event: Mapping[str, Any], line: Line, item: Recorded) -> None:
         actor = event["actor"]
         by_segment = self.declared.get(actor) if isinstance(actor, str) else None
         if by_segment is None:
@@ -527,6 +556,7 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
             switches.setdefault(change.at, []).append((f.id, policy))
     dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed)
     fight = plan.new_fight(policies, dice)
+    _attach(fight, policies, switches)
     for f in plan.fighters:
         for seg in policies[f.id].segments:
             fight.call_at(f.id, seg)
@@ -536,6 +566,18 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
     except SegsimError as exc:
         stopped = str(exc)
     return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))
+
+
+def _attach(
+    fight: Fight,
+    policies: Mapping[str, Any],
+    switches: Mapping[int, Sequence[tuple[str, Any]]],
+) -> None:
+    """Give every replaying policy of the fight access to its combatant's actions."""
+    pairs = [*policies.items(), *(pair for pairs in switches.values() for pair in pairs)]
+    for cid, policy in pairs:
+        if isinstance(policy, ReplayDeclarations):
+            policy.attach(fight, cid)
 
 
 def _compare(record: Record, fight: Fight, stopped: str) -> Divergence | None:
@@ -563,17 +605,25 @@ class BranchDice(Dice):
     """Recorded faces first, then the stream of ``seed`` positioned after them.
 
     Each recorded draw also advances the seeded stream, so with the record's own seed a
-    branch draws after ``T`` exactly what the original fight drew.
+    branch draws after ``T`` exactly what the original fight drew. ``then`` are recorded
+    faces that follow while they fit (the die asked is the die recorded): the table's
+    rolls of a hand-entered fight after ``T``; the first that does not fit ends them.
     """
 
-    def __init__(self, values: Iterable[tuple[str, int]], seed: int) -> None:
+    def __init__(
+        self, values: Iterable[tuple[str, int]], seed: int, then: Iterable[tuple[str, int]] = ()
+    ) -> None:
         super().__init__(seed)
         self._values = list(values)
+        self._then = list(then)
         self._next = 0
 
     def _face(self, sides: int, purpose: str, actor: str | None) -> int:
         fresh = int(self._random() * sides) + 1
         if self._next >= len(self._values):
+            if self._then and self._then[0][0] == f"d{sides}" and 1 <= self._then[0][1] <= sides:
+                return self._then.pop(0)[1]
+            self._then = []
             return fresh
         die, value = self._values[self._next]
         if die != f"d{sides}" or not 1 <= value <= sides:
@@ -584,6 +634,12 @@ class BranchDice(Dice):
             )
         self._next += 1
         return value
+
+
+def seeded(plan: ReplayPlan) -> bool:
+    """Whether the record's dice are its seed's (a simulated fight), not a table's."""
+    dice = Dice(plan.seed)
+    return all(dice.roll(int(d.die[1:]), "check") == d.value for d in plan.draws)
 
 
 @attrs.frozen
@@ -597,6 +653,8 @@ class Branch:
     """Who decides from ``until`` on, by combatant: a policy name or ``replay``."""
     notes: tuple[str, ...]
     seed: int
+    table_dice: bool = False
+    """Whether the table's later rolls came first after ``until`` (a hand-entered fight)."""
 
     def first_difference(self) -> int | None:
         """The first event line (2..) where the branch differs from the record, if any."""
@@ -650,7 +708,9 @@ def branch(
     their recorded policy, rebuilt by name; one that is not a registered policy keeps its
     recorded declarations. Dice drawn before ``until`` are the recorded ones; later ones
     come from ``seed`` (default: the record's), after as many draws as were recorded
-    before ``until``.
+    before ``until``. A record whose dice are not its seed's (a fight entered by hand)
+    goes on with the table's later rolls while they fit, unless ``seed`` is given: so a
+    branch that changes nothing is the recorded fight again, whatever its dice.
     """
     plan = source if isinstance(source, ReplayPlan) else read_plan(source)
     if until < 0:
@@ -659,6 +719,9 @@ def branch(
     unknown = sorted(set(then) - {f.id for f in plan.fighters})
     if unknown:
         raise ValueError(f"no combatant {', '.join(unknown)} in {plan.record.source}")
+    later: list[tuple[str, int]] = []
+    if seed is None and not seeded(plan):  # a table's dice: its later rolls while they fit
+        later = [(d.die, d.value) for d in plan.draws if d.t >= until]
     seed = plan.seed if seed is None else seed
     draws = [(d.die, d.value) for d in plan.draws if d.t < until]
     policies: dict[str, Any] = {}
@@ -703,12 +766,13 @@ def branch(
                 switches.setdefault(stage.at, []).append((f.id, policy))
         if live is not None and not same:
             switches.setdefault(until, []).append((f.id, live))
-    fight = plan.new_fight(policies, BranchDice(draws, seed))
+    fight = plan.new_fight(policies, BranchDice(draws, seed, later))
+    _attach(fight, policies, switches)
     for cid, segs in calls.items():
         for seg in segs:
             fight.call_at(cid, seg)
     _run(fight, switches)
-    return Branch(plan, fight, until, names, tuple(notes), seed)
+    return Branch(plan, fight, until, names, tuple(notes), seed, bool(later))
 
 
 def _live_policy(plan: ReplayPlan, cid: str, wanted: Any, current: str, notes: list[str]) -> Any:
