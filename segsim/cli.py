@@ -104,7 +104,7 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
     from segsim.record import write_record
     from segsim.replay import branch, parse_then
 
-    fighters = [f.id for f in plan.fighters]
+    fighters = [f.id for f in plan.everyone]
     then = parse_then(args.then or [], fighters)
     result = branch(plan, args.until, then, seed=args.seed)
     fight = result.fight

@@ -179,13 +179,19 @@ class ReplayPlan:
     draws: tuple[Draw, ...]
     host: tuple[HostChange, ...] = ()
 
+    @property
+    def everyone(self) -> tuple[Fighter, ...]:
+        """The fighters of the header, then those who joined during the fight."""
+        return (*self.fighters, *(c.fighter for c in self.host if c.fighter is not None))
+
     def fighter(self, cid: str) -> Fighter:
-        for f in self.fighters:
+        for f in self.everyone:
             if f.id == cid:
                 return f
         raise KeyError(cid)
 
     def specs(self, policies: Mapping[str, Any]) -> list[CombatantSpec]:
+        """The header's fighters (those who join come through the host)."""
         return [
             CombatantSpec(
                 f.id, f.side, f.sheet, policies[f.id], f.name, f.position, f.is_pc, f.setup
@@ -460,20 +466,42 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=dict)
 
 
-def _host(fight: Fight, plan: ReplayPlan, policies: Mapping[str, Any]) -> None:
-    """Do again what the host did: joins and leaves (the interruption is :func:`_run`'s)."""
-    for change in plan.host:
-        if change.kind == "join":
-            assert change.fighter is not None
-            f = change.fighter
-            spec = CombatantSpec(
-                f.id, f.side, f.sheet, policies[f.id], f.name, f.position, f.is_pc, f.setup
-            )
-            fight.join(spec, at=change.at)
-            for seg in policies[f.id].segments:
-                fight.call_at(f.id, seg)
-        elif change.kind == "leave":
-            fight.leave(change.cid, change.reason, at=change.at)
+def _host(
+    fight: Fight,
+    plan: ReplayPlan,
+    policies: Mapping[str, Any],
+    calls: Mapping[str, Sequence[int]],
+) -> None:
+    """Do again what the host did, at the boundaries it did it: reinforcements join
+    (called at their recorded segments), fighters leave. A branch may have ended the
+    fight or taken the fighter out by then: nothing happens. (The interruption is
+    :func:`_run`'s.)"""
+    changes = [c for c in plan.host if c.kind in ("join", "leave")]
+    if not changes:
+        return
+
+    def host() -> Any:
+        for change in changes:
+            delay = fight.clock.env_time(change.at) - fight.env.now
+            if delay > 0:
+                yield fight.env.timeout(delay)
+            if fight.ended:
+                return
+            if change.kind == "join":
+                assert change.fighter is not None
+                f = change.fighter
+                spec = CombatantSpec(
+                    f.id, f.side, f.sheet, policies[f.id], f.name, f.position, f.is_pc, f.setup
+                )
+                fight.join(spec, at=change.at)
+                for seg in calls.get(f.id, ()):
+                    fight.call_at(f.id, seg)
+            else:
+                c = fight.state.combatants.get(change.cid)
+                if c is not None and c.in_fight:
+                    fight.leave(change.cid, change.reason, at=change.at)
+
+    fight.env.process(host())
 
 
 @attrs.frozen
@@ -562,7 +590,8 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
             fight.call_at(f.id, seg)
     stopped = ""
     try:
-        _run(fight, switches, lambda: _host(fight, plan, policies), _interruption(plan))
+        calls = {f.id: policies[f.id].segments for f in joined}
+        _run(fight, switches, lambda: _host(fight, plan, policies, calls), _interruption(plan))
     except SegsimError as exc:
         stopped = str(exc)
     return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))
@@ -716,7 +745,8 @@ def branch(
     if until < 0:
         raise ValueError(f"a branch starts at a segment >= 0, not {until}")
     then = dict(then or {})
-    unknown = sorted(set(then) - {f.id for f in plan.fighters})
+    joined = {c.fighter.id: c.at for c in plan.host if c.fighter is not None}
+    unknown = sorted(set(then) - {f.id for f in plan.everyone})
     if unknown:
         raise ValueError(f"no combatant {', '.join(unknown)} in {plan.record.source}")
     later: list[tuple[str, int]] = []
@@ -729,7 +759,7 @@ def branch(
     calls: dict[str, list[int]] = {}
     names: dict[str, str] = {}
     notes: list[str] = []
-    for f in plan.fighters:
+    for f in plan.everyone:
         before = tuple(c for c in f.changes if c.at < until)
         current = before[-1] if before else PolicyChange(0, f.policy, f.reactive)
         live = _live_policy(plan, f.id, then.get(f.id), current.policy, notes)
@@ -746,7 +776,7 @@ def branch(
             current.policy,
             current.reactive,
         )
-        if live is not None and until == 0:
+        if live is not None and joined.get(f.id, 0) >= until:  # live from its start
             policies[f.id] = live
             continue
         # The policy in force at ``until`` hands over to a live one of the same name and
@@ -769,9 +799,10 @@ def branch(
     fight = plan.new_fight(policies, BranchDice(draws, seed, later))
     _attach(fight, policies, switches)
     for cid, segs in calls.items():
-        for seg in segs:
-            fight.call_at(cid, seg)
-    _run(fight, switches)
+        if cid not in joined:
+            for seg in segs:
+                fight.call_at(cid, seg)
+    _run(fight, switches, lambda: _host(fight, plan, policies, calls), _interruption(plan))
     return Branch(plan, fight, until, names, tuple(notes), seed, bool(later))
 
 

@@ -342,6 +342,14 @@ def test_the_readme_quick_start_is_two_commands() -> None:
     assert commands == [["make", "demo"], ["make", "test"]]
 
 
+def test_the_readme_says_where_the_command_is() -> None:
+    """After `make demo`, `segsim` is in the virtual environment, not on the PATH."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = readme[readme.index("## Quick start") : readme.index("## In Python")]
+    assert ".venv/bin/segsim" in quick and ". .venv/bin/activate" in quick
+    assert "VENV := .venv" in (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
 def header_commands(path: Path) -> list[str]:
     """The commands an example's header gives: the module docstring of a Python example,
     the leading comment of a TOML file; a header line ``docs-test: replace "A" "B"``
