@@ -128,6 +128,15 @@ class Action:
             self.public = True
         return self
 
+    def revised(self, **changes: Any) -> Action:
+        """This planned action with some fields changed: in place while it is unstamped
+        (the planner that made it owns it), a copy once it is in progress."""
+        if self.id:
+            return attrs.evolve(self, **changes)
+        for name, value in changes.items():
+            setattr(self, name, _frozen_mapping(value) if name == "params" else value)
+        return self
+
     def cancelled_at(self, segment: int) -> Action:
         """The same action, cancelled in ``segment``: it counts as resolved there."""
         return attrs.evolve(self, duration=segment - self.start + 1, cancelled=True)

@@ -212,6 +212,7 @@ class RinKaNou(BaseRuleset):
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
+        self._ps_shapes: dict[tuple[Any, ...], PSUse] = {}  # parse_ps checks by shape
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         self.size_table = size_table
@@ -437,6 +438,7 @@ class RinKaNou(BaseRuleset):
             and action.params.get("with") != "shield",
             available=10**9,
             tables=self.content.tables,
+            cache=self._ps_shapes,
         )
 
     # ------------------------------------------------------------ declarations
@@ -497,8 +499,8 @@ class RinKaNou(BaseRuleset):
         elif situational or ("ps" in params and spec.kind != "move"):
             spec = self._with_ps(state, c, spec, declaration, planned)
         if situational or "engage" in params:
-            spec = attrs.evolve(
-                spec, params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
+            spec = spec.revised(
+                params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
             )
         return spec
 
@@ -541,6 +543,7 @@ class RinKaNou(BaseRuleset):
             weapon_used=spec.kind in ("strike", "parry") and spec.channel == "hands",
             available=self.usable_ps(state, c, against, planned),
             tables=self.content.tables,
+            cache=self._ps_shapes,
         )
         if use is NO_PS or raw is None:
             return spec
@@ -549,7 +552,7 @@ class RinKaNou(BaseRuleset):
         if use.duration and duration is not None:
             params["base_duration"] = duration
             duration += use.duration
-        return attrs.evolve(spec, duration=duration, params=params)
+        return spec.revised(duration=duration, params=params)
 
     def _with_pc(
         self,
@@ -572,6 +575,7 @@ class RinKaNou(BaseRuleset):
             weapon_used=False,
             available=score - committed if score > 0 else score,
             tables=self.content.tables,
+            cache=self._ps_shapes,
             currency="PC",
         )
         params = {**spec.params, "pc": dict(raw)}
@@ -579,7 +583,7 @@ class RinKaNou(BaseRuleset):
         if use.duration and duration is not None:
             params["base_duration"] = duration
             duration += use.duration
-        return attrs.evolve(spec, duration=duration, params=params)
+        return spec.revised(duration=duration, params=params)
 
     def _common(self, declaration: Declaration) -> dict[str, Any]:
         difficulty = difficulty_value(declaration.params.get("difficulty", 0))
@@ -738,7 +742,7 @@ class RinKaNou(BaseRuleset):
         spec = self._fixed(d, DODGE_SEGMENTS)
         if d.target is None:
             return spec
-        return attrs.evolve(spec, target=self._opponent(state, c, d.target, "dodge"))
+        return spec.revised(target=self._opponent(state, c, d.target, "dodge"))
 
     def _plan_reposition(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
