@@ -13,7 +13,16 @@ from segsim.input import Node
 from segsim.policy import make_policy, policy_names
 from segsim.rules import get_ruleset
 
-_FIGHTER_KEYS = ("profile", "level", "weapon", "ranged", "off_hand", "armour", "shield")
+_FIGHTER_KEYS = (
+    "profile",
+    "level",
+    "weapon",
+    "weapons",
+    "ranged",
+    "off_hand",
+    "armour",
+    "shield",
+)
 _WIDTH = 100
 
 
@@ -32,7 +41,12 @@ def _value(value: Any) -> str:
 def _fighter(node: Node) -> str:
     data = node.data
     name = data.get("name", "")
-    gear = [f"{k} {data[k]}" for k in _FIGHTER_KEYS if isinstance(data.get(k), str | int)]
+    gear = [
+        f"{k} {_value(data[k])}"
+        for k in _FIGHTER_KEYS
+        if isinstance(data.get(k), str | int)
+        or (isinstance(data.get(k), list) and all(isinstance(v, str) for v in data[k]))
+    ]
     return ", ".join([str(name), *gear]) if gear else str(name)
 
 

@@ -74,9 +74,16 @@ def test_content_lists_fighters_equipment_and_policies(capsys: pytest.CaptureFix
 
 
 def test_content_of_every_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    from segsim.policy import policy_names
+    from segsim.rules import ruleset_names
+
     assert main(["content"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^rinkanou: ", out, re.M) and re.search(r"^chroniques: ", out, re.M)
+    for name in ruleset_names():
+        section = out[out.index(f"{name}: ") :].split("\n\n")[0]
+        assert re.search(r"^  fighters \(\d+\):$", section, re.M), name
+        for policy in policy_names(name):
+            assert re.search(rf"^    {policy} +\S", section, re.M), (name, policy)
     assert re.search(r"^    bandit_chief +chef bandit", out, re.M)  # a Chroniques fighter
 
 
