@@ -18,6 +18,7 @@ from segsim.errors import (
 from segsim.events import Event
 from segsim.fight import CombatantSpec, Fight
 from segsim.policy import Observation, Policy
+from segsim.process import Interrupt, ProcessPolicy, Result, Threat, process_policy
 from segsim.rules import Outcome, get_ruleset
 from segsim.scenario import Scenario, load_scenario
 
@@ -37,14 +38,19 @@ __all__ = [
     "Fight",
     "IllegalDeclaration",
     "InputError",
+    "Interrupt",
     "LoadedDice",
     "Observation",
     "Outcome",
     "Policy",
+    "ProcessPolicy",
     "RecordError",
+    "Result",
     "Scenario",
     "SegsimError",
+    "Threat",
     "get_ruleset",
     "load_scenario",
+    "process_policy",
     "to_seconds",
 ]

@@ -186,6 +186,7 @@ class Fight:
         self._due: dict[str, list[int]] = {cid: [] for cid in self.state.combatants}
         self._wakes: dict[str, simpy.Event] = {}
         self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
+        self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         self._external = {c.id: is_external(c.policy) for c in combatants}
         self._paused: _Paused | None = None
@@ -220,7 +221,7 @@ class Fight:
         self.clock = attrs.evolve(self.clock, origin=self.env.now)
         self._t = 0
         for c in self.state.combatants.values():
-            _bind(c.policy, c.id, self.seed)
+            _bind(c.policy, c.id, self.seed, self)
         for ev in self.ruleset.begin(self.state, self.dice):
             self._emit(ev)
         if self._check_outcome(0):
@@ -341,7 +342,7 @@ class Fight:
             self._due[c.id] = []
             self._reactive[c.id] = is_reactive(spec.policy)
             self._external[c.id] = is_external(spec.policy)
-            _bind(spec.policy, c.id, self.seed)
+            _bind(spec.policy, c.id, self.seed, self)
             self._emit(
                 CombatantJoined(
                     seg,
@@ -475,7 +476,7 @@ class Fight:
         reactive = self._reactive[cid] = is_reactive(policy)
         self._external[cid] = is_external(policy)
         if self._started:
-            _bind(policy, cid, self.seed)
+            _bind(policy, cid, self.seed, self)
         entry = (self.segment if self._started else 0, policy_name(policy), reactive)
         if self._started:
             self._policies[cid].append(entry)
@@ -783,7 +784,21 @@ class Fight:
     def _notify_observers(self, actors: set[str], seg: int) -> None:
         for c in self._observers(actors):
             if self._reactive[c.id] and (len(actors) > 1 or c.id not in actors):
+                self._sighted[c.id] = seg
                 self._register(c, seg, must=False)
+
+    def sighted(self, cid: str, segment: int) -> bool:
+        """Whether ``cid`` (a reactive policy's combatant) is called to the phase of
+        ``segment`` by something it saw: an opponent started, cancelled or resolved an
+        action (a process policy raises :class:`segsim.process.Threat` then)."""
+        return self._sighted.get(cid) == segment
+
+    def check(self, cid: str, declarations: Sequence[DeclarationLike]) -> None:
+        """Raise IllegalDeclaration (naming the rule, fighter, segment and policy) if
+        ``cid`` may not declare these in the current declaration phase; nothing changes.
+        What a process policy asks before answering, so its generator can catch it."""
+        c = self.state.combatants[cid]
+        self._plan_all(c, declarations, self.state.segment)
 
     # ------------------------------------------------------------------ settlement
 
@@ -819,6 +834,8 @@ class Fight:
         reactive = self._reactive
         register = self._register
         for c in self._observers(a for a in actors if combatants[a].in_fight):
+            if observable and reactive[c.id]:
+                self._sighted[c.id] = time
             if not c.in_fight:
                 continue
             if c.id in actors or not c.actions:
@@ -877,9 +894,13 @@ def _by_order(c: Combatant) -> int:
     return c.order
 
 
-def _bind(policy: object, cid: str, seed: int) -> None:
+def _bind(policy: object, cid: str, seed: int, fight: Fight) -> None:
     """Tell a policy with a ``bind(actor, seed)`` method whom it decides for and the
-    fight's seed, before its first decision (a random policy seeds itself from it)."""
+    fight's seed, before its first decision (a random policy seeds itself from it); a
+    policy with ``attach(fight, actor)`` (a process policy) gets the fight itself."""
     bind = getattr(policy, "bind", None)
     if callable(bind):
         bind(cid, seed)
+    attach = getattr(policy, "attach", None)
+    if callable(attach):
+        attach(fight, cid)

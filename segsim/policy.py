@@ -10,6 +10,7 @@ policies that never react to what others start.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
@@ -72,7 +73,8 @@ class UnknownPolicy(SegsimError):
 
 
 def make_policy(ruleset: str, spec: str, **kwargs: Any) -> Any:
-    """A policy from a registered name or a ``module:Class`` path."""
+    """A policy from a registered name or a ``module:Class`` path (or ``module:function``
+    naming a generator function or process policy: see :mod:`segsim.process`)."""
     factory = _REGISTRY.get((ruleset, spec))
     if factory is None and ":" in spec:
         module_name, _, attr = spec.partition(":")
@@ -87,6 +89,10 @@ def make_policy(ruleset: str, spec: str, **kwargs: Any) -> Any:
             f"unknown policy {spec!r} for ruleset {ruleset!r} (known: {known}; "
             "or give module:Class)"
         )
+    if inspect.isgeneratorfunction(factory):  # a fighter written as a process
+        from segsim.process import process_policy
+
+        factory = process_policy(factory)
     policy = factory(**kwargs)
     if not callable(getattr(policy, "decide", None)):
         raise UnknownPolicy(f"{spec!r} has no decide(observation) method")

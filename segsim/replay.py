@@ -90,6 +90,19 @@ class ReplayDeclarations:
         if callable(bind):
             bind(actor, seed)
 
+    def attach(self, fight: Fight, actor: str) -> None:
+        """Let cancellations by kind find ``actor``'s actions in progress in ``fight``;
+        pass the fight on to a shadow that wants it (a process policy)."""
+        self.actor = actor
+
+        def actions() -> Sequence[Any]:
+            return list(fight.state.combatants[actor].actions)
+
+        self.actions = actions
+        attach = getattr(self.shadow, "attach", None)
+        if callable(attach):
+            attach(fight, actor)
+
     def decide(self, observation: Observation) -> PolicyOutput:
         if self.until is not None and observation.segment >= self.until:
             out: PolicyOutput = self.shadow.decide(observation)
@@ -105,15 +118,6 @@ class ReplayDeclarations:
             else d
             for d in found
         ]
-
-    def attach(self, fight: Fight, cid: str) -> None:
-        """Let cancellations by kind find ``cid``'s actions in progress in ``fight``."""
-        self.actor = cid
-
-        def actions() -> Sequence[Any]:
-            return list(fight.state.combatants[cid].actions)
-
-        self.actions = actions
 
 
 # ---------------------------------------------------------------- reading a record
@@ -584,7 +588,6 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
             switches.setdefault(change.at, []).append((f.id, policy))
     dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed)
     fight = plan.new_fight(policies, dice)
-    _attach(fight, policies, switches)
     for f in plan.fighters:
         for seg in policies[f.id].segments:
             fight.call_at(f.id, seg)
@@ -595,18 +598,6 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
     except SegsimError as exc:
         stopped = str(exc)
     return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))
-
-
-def _attach(
-    fight: Fight,
-    policies: Mapping[str, Any],
-    switches: Mapping[int, Sequence[tuple[str, Any]]],
-) -> None:
-    """Give every replaying policy of the fight access to its combatant's actions."""
-    pairs = [*policies.items(), *(pair for pairs in switches.values() for pair in pairs)]
-    for cid, policy in pairs:
-        if isinstance(policy, ReplayDeclarations):
-            policy.attach(fight, cid)
 
 
 def _compare(record: Record, fight: Fight, stopped: str) -> Divergence | None:
@@ -797,7 +788,6 @@ def branch(
         if live is not None and not same:
             switches.setdefault(until, []).append((f.id, live))
     fight = plan.new_fight(policies, BranchDice(draws, seed, later))
-    _attach(fight, policies, switches)
     for cid, segs in calls.items():
         if cid not in joined:
             for seg in segs:

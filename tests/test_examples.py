@@ -21,7 +21,7 @@ def test_example_scenarios_run_to_an_end(path: Path) -> None:
     fight = scenario.fight()
     outcome = fight.run()
     assert fight.history[-1].TYPE == "end"
-    assert outcome.result in ("victory", "stalemate", "time limit", "all out")
+    assert outcome.result in ("victory", "stalemate", "time limit", "all out", "escaped")
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.py")), ids=lambda p: p.name)

@@ -206,6 +206,9 @@ _CATALOGUES: dict[str, Callable[[int], Catalogue]] = {
         ["pass", "prepare", "acrobatics"],
         ["attack", "threaten", "intimidate", "persuade", "defend", "move", "help", "heal"],
     ),
+    "loss": lambda slots: generic_catalogue(
+        "loss", slots, ["pass", "get_up", "pick_up", "parry", "dodge"], ["attack", "grab", "move"]
+    ),
 }
 
 

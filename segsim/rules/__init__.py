@@ -150,6 +150,7 @@ _RULESETS: dict[str, str] = {
     "rinkanou": "segsim.rules.rinkanou:RinKaNou",
     "chroniques": "segsim.rules.chroniques:Chroniques",
     "rupture": "segsim.rules.rupture:Rupture",
+    "loss": "segsim.rules.loss:Loss",
 }
 
 

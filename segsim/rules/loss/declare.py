@@ -1,0 +1,488 @@
+"""Checking declarations: what each action costs and when it may be declared.
+
+A fighter acts when the round reaches its phase (its remaining action points): it
+declares one action, whose cost lowers its phase (seed 000, "Dépenser les Points
+d'Action"). A parry or dodge answers an attack that succeeded, in the segment after
+the attack's roll; a counter-attack follows a successful defence at once. Every check
+raises :class:`IllegalDeclaration` naming the rule before anything changes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from segsim.actions import ActionSpec, Declaration
+from segsim.errors import IllegalDeclaration
+from segsim.rules.loss.content import SEED, Sheet, Weapon
+from segsim.rules.loss.effects import (
+    EFFECTS,
+    MAX_EXPLOITS,
+    MULTI_TARGET,
+    RULE_MELEE_EFFECTS,
+    RULE_RANGED_EFFECTS,
+    RULE_TEST,
+    exploits_of,
+)
+from segsim.rules.loss.pursuit import (
+    COSTS as PURSUIT_COSTS,
+)
+from segsim.rules.loss.pursuit import (
+    RULE_PURSUIT,
+    chase_of,
+)
+from segsim.rules.loss.status import Incoming, Status
+from segsim.state import Combatant, FightState
+
+RULE_COSTS = f"{SEED}, Dépenser les Points d'Action"
+RULE_PHASES = f"{SEED}, Déroulement du Tour de Combat"
+RULE_PREPARE = f"{SEED}, Se préparer au combat"
+RULE_DEFENCE = f"{SEED}, L'Esquive et la Parade"
+RULE_SHIELD = f"{SEED}, La parade au bouclier"
+RULE_RANGE = f"{SEED}, La distance de tir"
+
+TURN = "turn"
+AWAIT = "await"
+TURN_CHANNEL = "turn"
+ACT_CHANNEL = "act"
+MOST_ASSAILANTS = 5
+"""No fighter suffers the melee attacks of more than 5 adversaries at once."""
+CONTACT = 2.0
+"""Metres within which two fighters are au contact (a melee attack reaches)."""
+
+COSTS: Mapping[str, int] = {
+    "grab": 3,
+    "assault": 4,
+    "natural": 2,
+    "unarmed": 2,
+    "parry": 1,
+    "dodge": 1,
+    "pick_up": 2,
+    "move": 2,
+    "get_up": 4,
+    "social": 1,
+    "aim": 1,
+}
+"""Action points of the costs table (seed 000, "Dépenser les Points d'Action"); an
+attack with a weapon costs its speed, aiming 1 per +1."""
+
+ACTS = ("attack", "grab", "move", "get_up", "pick_up", "aim", "social", "prepare", "pass")
+PURSUIT_ACTS = ("change_distance", "zigzag", "charge", "clothesline", "tackle", "shoot_legs")
+DEFENCES = ("parry", "dodge")
+PARAMS: Mapping[str, frozenset[str]] = {
+    "attack": frozenset(
+        {"exploits", "effects", "fursa", "inspiration", "hand", "targets", "damage", "counter"}
+    ),
+    "grab": frozenset({"exploits", "fursa", "inspiration"}),
+    "parry": frozenset({"against", "exploits", "effects", "fursa", "inspiration", "with", "ally"}),
+    "dodge": frozenset({"against", "exploits", "effects", "fursa", "inspiration", "ally"}),
+    "move": frozenset({"to"}),
+    "aim": frozenset({"points"}),
+    "social": frozenset({"what"}),
+    "prepare": frozenset({"until"}),
+    "change_distance": frozenset({"direction", "exploits", "fursa", "inspiration"}),
+    "zigzag": frozenset({"exploits", "fursa", "inspiration"}),
+    "charge": frozenset({"exploits", "fursa", "inspiration"}),
+    "clothesline": frozenset({"exploits", "fursa", "inspiration"}),
+    "tackle": frozenset({"exploits", "fursa", "inspiration"}),
+    "shoot_legs": frozenset({"exploits", "fursa", "inspiration"}),
+    "wait": frozenset({"until"}),
+}
+
+
+def _int(value: Any, name: str, low: int, high: int, rule: str = RULE_TEST) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise IllegalDeclaration(f"{name} must be a whole number from {low} to {high}", rule=rule)
+    return value
+
+
+def distance(a: Combatant, b: Combatant) -> float:
+    return math.dist(a.position, b.position)
+
+
+def in_contact(a: Combatant, b: Combatant) -> bool:
+    return distance(a, b) <= CONTACT + 1e-9
+
+
+def prepared_cost(cost: int, waited: int, pa: int) -> tuple[int, int]:
+    """The cost of the next action after waiting ``waited`` phases, and the saving.
+
+    Each phase waited saves one action point, never below 2 (seed 000, "Se préparer au
+    combat"); only what the fighter needs is saved (Eric waits 8 phases but saves 2: his
+    claymore's 6 PA come down to the 4 he has left). Interpretations.
+    """
+    if waited <= 0 or cost <= 2:
+        return cost, 0
+    new = max(2, cost - waited, min(cost, pa))
+    return new, cost - new
+
+
+@attrs.frozen
+class Check:
+    """What the rules need to know to check one fighter's declaration."""
+
+    state: FightState
+    c: Combatant
+    segment: int
+
+    @property
+    def status(self) -> Status:
+        status: Status = self.c.status
+        return status
+
+    @property
+    def sheet(self) -> Sheet:
+        sheet: Sheet = self.c.sheet
+        return sheet
+
+    def opponent(self, target: object, rule: str = RULE_TEST) -> Combatant:
+        if not isinstance(target, str):
+            raise IllegalDeclaration("this action needs a target", rule=rule)
+        other = self.state.combatants.get(target)
+        if other is None or not other.in_fight:
+            raise IllegalDeclaration(f"no fighter {target!r} in the fight", rule=rule)
+        if other.side == self.c.side:
+            raise IllegalDeclaration(f"{target} is on the same side", rule=rule)
+        return other
+
+    def pools(self, params: Mapping[str, Any]) -> dict[str, int]:
+        out = {}
+        for pool, have in (("fursa", self.status.fursa), ("inspiration", self.status.inspiration)):
+            n = params.get(pool, 0)
+            _int(n, pool, 0, 20)
+            if n > have:
+                raise IllegalDeclaration(
+                    f"{self.c.id} has {have} {pool} left, not {n}", rule=RULE_TEST
+                )
+            if n:
+                out[pool] = n
+        return out
+
+    def effects(
+        self, params: Mapping[str, Any], test: str, ranged: bool
+    ) -> tuple[tuple[str, ...], int]:
+        """The declared effects and Exploits, checked against the test they ride on."""
+        raw = params.get("effects", [])
+        if not isinstance(raw, list | tuple) or not all(isinstance(e, str) for e in raw):
+            raise IllegalDeclaration(
+                "effects must be a list of effect names", rule=RULE_MELEE_EFFECTS
+            )
+        rule = RULE_RANGED_EFFECTS if ranged else RULE_MELEE_EFFECTS
+        for name in raw:
+            effect = EFFECTS.get(name)
+            if effect is None:
+                raise IllegalDeclaration(
+                    f"unknown special effect {name!r} (known: {', '.join(EFFECTS)})", rule=rule
+                )
+            if not getattr(effect, test):
+                raise IllegalDeclaration(f"{name} does not apply to a {test}", rule=rule)
+            if ranged and not effect.ranged:
+                raise IllegalDeclaration(f"{name} does not apply in ranged combat", rule=rule)
+            if not ranged and not effect.melee:
+                raise IllegalDeclaration(f"{name} applies to ranged attacks only", rule=rule)
+            if ranged and test == "parry" and name == "counter":
+                raise IllegalDeclaration("a shot is countered after a dodge only", rule=rule)
+            if ranged and name == "disarm" and test != "attack":
+                raise IllegalDeclaration("in ranged combat disarm is an attack", rule=rule)
+            if not effect.cumulable and raw.count(name) > 1:
+                raise IllegalDeclaration(f"{name} cannot be declared twice", rule=rule)
+        needed = exploits_of(raw)
+        exploits = params.get("exploits", needed)
+        _int(exploits, "exploits", 0, MAX_EXPLOITS)
+        if exploits < needed:
+            raise IllegalDeclaration(
+                f"the effects {', '.join(raw)} need {needed} Exploit(s), not {exploits}", rule=rule
+            )
+        return tuple(raw), exploits
+
+
+def weapon_for(sheet: Sheet, status: Status, hand: str) -> Weapon:
+    from segsim.rules.loss.content import UNARMED
+
+    if status.disarmed:
+        return UNARMED
+    if hand == "off":
+        if sheet.off_hand is None:
+            raise IllegalDeclaration("no weapon in the off hand", rule=RULE_COSTS)
+        return sheet.off_hand
+    return sheet.weapon
+
+
+def attack_cost(sheet: Sheet, status: Status, weapon: Weapon, effects: Sequence[str]) -> int:
+    """Action points of an attack: the weapon's speed (2 bare-handed or natural), 4 for
+    an assault, the slower weapon's with two weapons (seed 000, costs table)."""
+    if "assault" in effects:
+        return COSTS["assault"]
+    cost = sheet.speed(weapon) if weapon.test not in ("unarmed", "natural") else COSTS[weapon.test]
+    if "two_weapons" in effects and sheet.off_hand is not None and not status.disarmed:
+        cost = max(cost, sheet.speed(sheet.off_hand))
+    return cost
+
+
+def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[str, Any]]:
+    """Cost and planned parameters of an attack (or counter-attack)."""
+    st, sheet = ch.status, ch.sheet
+    if st.disarmed:
+        raise IllegalDeclaration(
+            f"{ch.c.id} is disarmed: no attack until it has picked up its weapon",
+            rule=RULE_MELEE_EFFECTS,
+        )
+    target = ch.opponent(d.target)
+    hand = d.params.get("hand", "main")
+    if hand not in ("main", "off"):
+        raise IllegalDeclaration(f"hand must be 'main' or 'off', not {hand!r}")
+    weapon = weapon_for(sheet, st, hand)
+    effects, exploits = ch.effects(d.params, "attack", weapon.ranged)
+    chase = chase_of(ch.state)
+    if chase is not None:
+        units = chase.units(ch.c.id, target.id)
+        if units is None:
+            raise IllegalDeclaration(f"{target.id} is out of sight", rule=RULE_PURSUIT)
+        if not weapon.ranged and units != 1:
+            raise IllegalDeclaration(
+                f"{target.id} is at distance {units}: a melee attack needs contact (1)",
+                rule=RULE_PURSUIT,
+            )
+    elif weapon.ranged:
+        gap = distance(ch.c, target)
+        if gap > weapon.limit:
+            raise IllegalDeclaration(
+                f"{target.id} is {gap:.1f} m away, beyond the {weapon.name}'s limit "
+                f"({weapon.limit:g} m)",
+                rule=RULE_RANGE,
+            )
+    elif not in_contact(ch.c, target):
+        raise IllegalDeclaration(
+            f"{target.id} is {distance(ch.c, target):.1f} m away: a melee attack needs contact "
+            f"({CONTACT:g} m)",
+            rule=RULE_TEST,
+        )
+    if (
+        not weapon.ranged
+        and chase is None
+        and ch.c.id not in ch.state.nearest_opponents(target.id, MOST_ASSAILANTS)
+    ):
+        raise IllegalDeclaration(
+            f"{target.id} is already beset by {MOST_ASSAILANTS} nearer assailants",
+            rule="seed 000, Modificateurs de combat au contact",
+        )
+    if "assault" in effects:
+        if weapon.assault is None:
+            raise IllegalDeclaration(f"the {weapon.name} cannot assault", rule=RULE_MELEE_EFFECTS)
+        if st.assaulted:
+            raise IllegalDeclaration("one assault per round", rule=RULE_MELEE_EFFECTS)
+    if "moulinet" in effects and not weapon.long:
+        raise IllegalDeclaration("a moulinet needs a long weapon", rule=RULE_MELEE_EFFECTS)
+    if "two_weapons" in effects and (sheet.off_hand is None or st.disarmed):
+        raise IllegalDeclaration("two weapons need a weapon in each hand", rule=RULE_MELEE_EFFECTS)
+    if "shoot_through" in effects and not {"bow", "crossbow", "impulse"} & set(weapon.tags):
+        raise IllegalDeclaration(
+            "shooting through needs a bow, a crossbow or an impulse weapon",
+            rule=RULE_RANGED_EFFECTS,
+        )
+    if "kill" in effects and not target.sheet.human:
+        raise IllegalDeclaration(
+            "kill outright works on a human or human-sized target", rule=RULE_MELEE_EFFECTS
+        )
+    extra = _targets(ch, d, target, effects, weapon)
+    if extra and chase is not None:
+        raise IllegalDeclaration(
+            "multi-target effects are not played in a chase (Interpretations)", rule=RULE_PURSUIT
+        )
+    damage = d.params.get("damage", True)
+    if not isinstance(damage, bool):
+        raise IllegalDeclaration("damage must be true or false")
+    if not damage and not any(EFFECTS[e].choose_damage for e in effects):
+        raise IllegalDeclaration(
+            "only an effect that leaves the choice (aim, disarm, knock down, neutralise...) "
+            "may deal no damage",
+            rule=RULE_MELEE_EFFECTS,
+        )
+    pools = ch.pools(d.params)
+    cost = attack_cost(sheet, st, weapon, effects)
+    params: dict[str, Any] = {"weapon": weapon.id, "exploits": exploits}
+    if effects:
+        params["effects"] = list(effects)
+    if extra:
+        params["targets"] = list(extra)
+    if hand == "off":
+        params["hand"] = "off"
+    if not damage:
+        params["damage"] = False
+    if counter:
+        params["counter"] = True
+    params.update(pools)
+    return cost, params
+
+
+def _targets(
+    ch: Check, d: Declaration, target: Combatant, effects: Sequence[str], weapon: Weapon
+) -> tuple[str, ...]:
+    """Extra targets of a multi-target effect (two weapons, moulinet, storm of blades,
+    shoot through, rain of projectiles)."""
+    raw = d.params.get("targets", [])
+    if not isinstance(raw, list | tuple) or not all(isinstance(t, str) for t in raw):
+        raise IllegalDeclaration("targets must be a list of fighter ids")
+    multi = [e for e in effects if e in MULTI_TARGET]
+    if not raw:
+        return ()
+    if not multi:
+        raise IllegalDeclaration(
+            "more targets need a multi-target effect (two weapons, moulinet, storm of blades, "
+            "shoot through, rain of projectiles)",
+            rule=RULE_MELEE_EFFECTS,
+        )
+    most = max(EFFECTS[e].targets for e in multi)
+    if len(raw) + 1 > most or len(set(raw)) != len(raw) or target.id in raw:
+        raise IllegalDeclaration(
+            f"{', '.join(multi)}: {most} different targets at most", rule=RULE_MELEE_EFFECTS
+        )
+    for t in raw:
+        other = ch.opponent(t)
+        if weapon.ranged:
+            if distance(ch.c, other) > weapon.limit:
+                raise IllegalDeclaration(f"{t} is beyond the weapon's limit", rule=RULE_RANGE)
+            if "shoot_through" in multi and distance(target, other) > CONTACT:
+                raise IllegalDeclaration(
+                    f"{t} must stand close behind {target.id} to be shot through",
+                    rule=RULE_RANGED_EFFECTS,
+                )
+        elif not in_contact(ch.c, other):
+            raise IllegalDeclaration(f"{t} is not in contact", rule=RULE_MELEE_EFFECTS)
+    return tuple(raw)
+
+
+def check_defence(
+    ch: Check, d: Declaration, planned: Sequence[ActionSpec]
+) -> tuple[Incoming, dict[str, Any]]:
+    """A parry or dodge against one pending attack (seed 000, "L'Esquive et la Parade")."""
+    st, sheet = ch.status, ch.sheet
+    against = d.params.get("against")
+    now = [a for a, i in st.incoming.items() if i.granted == ch.segment]
+    if against is None and len(now) == 1:
+        against = now[0]  # the only attack to answer (what a fight script writes)
+    inc = st.incoming.get(against) if isinstance(against, int) else None
+    if inc is None or inc.granted != ch.segment:
+        pending = ", ".join(str(a) for a, i in st.incoming.items() if i.granted == ch.segment)
+        raise IllegalDeclaration(
+            f"no attack #{against!r} to answer now (pending: {pending or 'none'})",
+            rule=RULE_DEFENCE,
+        )
+    if any(p.params.get("against") == against for p in planned):
+        raise IllegalDeclaration(f"attack #{against} is already answered", rule=RULE_DEFENCE)
+    spent = sum(1 for p in planned if p.kind in DEFENCES)
+    if st.pa - spent < 1:
+        raise IllegalDeclaration(f"{ch.c.id} has no action point left to {d.kind}", rule=RULE_COSTS)
+    if st.surprised:
+        raise IllegalDeclaration(f"{ch.c.id} is surprised and cannot defend", rule=RULE_DEFENCE)
+    params: dict[str, Any] = {"against": against}
+    if inc.manoeuvre and d.kind != "dodge":
+        raise IllegalDeclaration(f"a {inc.manoeuvre} is dodged, not parried", rule=RULE_PURSUIT)
+    if d.kind == "parry":
+        use = d.params.get("with", "shield" if sheet.shield is not None else "weapon")
+        if use not in ("weapon", "shield"):
+            raise IllegalDeclaration(f"with must be 'weapon' or 'shield', not {use!r}")
+        if use == "shield" and sheet.shield is None:
+            raise IllegalDeclaration(f"{ch.c.id} has no shield", rule=RULE_SHIELD)
+        if use == "weapon" and (st.disarmed or not sheet.weapon.parry):
+            raise IllegalDeclaration(
+                f"{ch.c.id} has nothing solid to parry with", rule=RULE_DEFENCE
+            )
+        if inc.ranged and (use != "shield" or sheet.shield is None or not sheet.shield.projectiles):
+            raise IllegalDeclaration(
+                "a projectile is parried only with a shield made for it", rule=RULE_DEFENCE
+            )
+        params["with"] = use
+    effects, exploits = ch.effects(d.params, d.kind, inc.ranged)
+    if "defensive_wall" in effects and params.get("with") != "shield":
+        raise IllegalDeclaration("a defensive wall needs a shield", rule=RULE_MELEE_EFFECTS)
+    if "counter" in effects:
+        if inc.counter:
+            raise IllegalDeclaration(
+                "a counter-attack cannot be countered in turn (Interpretations)",
+                rule=RULE_MELEE_EFFECTS,
+            )
+        if inc.attacker in st.countered:
+            raise IllegalDeclaration(
+                f"{ch.c.id} has already countered {inc.attacker} this round",
+                rule=RULE_MELEE_EFFECTS,
+            )
+    if "protect" in effects:
+        ally = d.params.get("ally")
+        other = ch.state.combatants.get(ally) if isinstance(ally, str) else None
+        if other is None or not other.in_fight or other.side != ch.c.side or other is ch.c:
+            raise IllegalDeclaration(
+                "protect gives its bonus to an ally in the fight: name it with ally",
+                rule=RULE_MELEE_EFFECTS,
+            )
+        params["ally"] = ally
+    params["exploits"] = exploits
+    if effects:
+        params["effects"] = list(effects)
+    params.update(ch.pools(d.params))
+    return inc, params
+
+
+def check_pursuit(
+    ch: Check, d: Declaration, weapon_speed: int
+) -> tuple[str | None, int, dict[str, Any]]:
+    """A pursuit action (seed 000, "Les Actions de Poursuite"): who may take it, at what
+    distance, and its cost."""
+    chase = chase_of(ch.state)
+    if chase is None:
+        raise IllegalDeclaration(
+            f"{d.kind} is a pursuit action: no chase is running", rule=RULE_PURSUIT
+        )
+    pursued = ch.c.side == chase.pursued_side
+    exploits = d.params.get("exploits", 0)
+    _int(exploits, "exploits", 0, MAX_EXPLOITS, RULE_PURSUIT)
+    params: dict[str, Any] = {"exploits": exploits, **ch.pools(d.params)}
+    if d.kind == "zigzag":
+        if not pursued:
+            raise IllegalDeclaration("zigzags are for the pursued", rule=RULE_PURSUIT)
+        if exploits > 2:
+            raise IllegalDeclaration("zigzags take two Exploits at most", rule=RULE_PURSUIT)
+        if d.target is not None:
+            raise IllegalDeclaration("zigzag takes no target")
+        return None, PURSUIT_COSTS["zigzag"], params
+    if d.kind == "change_distance":
+        direction = d.params.get("direction")
+        if direction not in ("closer", "away"):
+            raise IllegalDeclaration("direction must be 'closer' or 'away'", rule=RULE_PURSUIT)
+        if exploits not in (0, 2):
+            raise IllegalDeclaration(
+                "two Exploits change the distance by one more unit (0 or 2)", rule=RULE_PURSUIT
+            )
+        params["direction"] = direction
+        if d.target is None:
+            if not any(ch.c.id in pair for pair in chase.distances):
+                raise IllegalDeclaration(f"{ch.c.id} is in sight of nobody", rule=RULE_PURSUIT)
+            return None, PURSUIT_COSTS["change_distance"], params
+    target = ch.opponent(d.target, RULE_PURSUIT)
+    units = chase.units(ch.c.id, target.id)
+    if units is None:
+        raise IllegalDeclaration(f"{target.id} is out of sight", rule=RULE_PURSUIT)
+    if d.kind == "change_distance":
+        return target.id, PURSUIT_COSTS["change_distance"], params
+    needs = {"charge": (False, 2), "clothesline": (True, 2), "tackle": (False, 1)}
+    if d.kind in needs:
+        by_pursued, at = needs[d.kind]
+        if by_pursued != pursued:
+            who = "the pursued" if by_pursued else "a pursuer"
+            raise IllegalDeclaration(f"{d.kind} is for {who}", rule=RULE_PURSUIT)
+        if units != at:
+            raise IllegalDeclaration(
+                f"{d.kind} is made at distance {at}, not {units}", rule=RULE_PURSUIT
+            )
+        return target.id, PURSUIT_COSTS[d.kind], params
+    # shoot the legs
+    if weapon_speed <= 0:
+        raise IllegalDeclaration("shooting the legs needs a ranged weapon", rule=RULE_PURSUIT)
+    if units > 3:
+        raise IllegalDeclaration(
+            f"{target.id} is at distance {units}: 3 at most", rule=RULE_PURSUIT
+        )
+    return target.id, weapon_speed, params

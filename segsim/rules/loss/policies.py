@@ -1,0 +1,268 @@
+"""Built-in Loss tactics.
+
+* ``aggressive``: answers every attack (with a counter-attack when it is likely to
+  work), takes every counter-attack, and at its phase attacks: minions with the one
+  Exploit that fells them, adversaries with as many extra damage dice as it can likely
+  afford; it closes in when nobody is in reach and lets a phase go by (saving action
+  points) when its attack costs more than it has left.
+* ``defensive``: defends the same way but keeps two action points for parries and
+  dodges until late in the round, declares a total dodge (or a defensive wall behind
+  a shield) when hurt and beset, and attacks without Exploits except against minions.
+
+Both are reactive: the rules call them when an attack may be answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.policies import register_rule_helpers
+from segsim.policy import Observation, register_policy
+from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
+from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
+from segsim.rules.loss.status import Incoming
+from segsim.rules.loss.views import OtherView, SelfView
+
+
+def chance(score: int, difficulty: int) -> float:
+    """Chance that d10 + ``score`` reaches ``difficulty``."""
+    return sum(1 for face in range(1, 11) if face + score >= difficulty) / 10
+
+
+def opponents(obs: Observation) -> list[OtherView]:
+    me: SelfView = obs.me
+    return [o for o in obs.others if o.side != me.side]
+
+
+def defence_score(me: SelfView, kind: str) -> int:
+    score = me.sheet.score(kind)
+    shield = me.sheet.shield
+    if kind == "parry" and shield is not None:
+        score += shield.parry_bonus
+    if kind == "dodge" and shield is not None:
+        score -= shield.dodge_malus
+    return score
+
+
+def answer(me: SelfView, inc: Incoming, effects: Sequence[str] = ()) -> Declaration | None:
+    """The better of parry and dodge the rules accept against ``inc``."""
+    options = []
+    for kind in ("parry", "dodge"):
+        params: dict[str, object] = {"against": inc.attack}
+        if effects:
+            params["effects"] = list(effects)
+        d = Declaration(kind, params=params)
+        if me.accepts(d):
+            options.append((defence_score(me, kind), kind == "dodge", d))
+    if not options:
+        return None
+    return max(options, key=lambda o: (o[0], o[1]))[2]
+
+
+def defend(me: SelfView, *, counter_at: float, total_when_hurt: bool) -> list[DeclarationLike]:
+    out: list[DeclarationLike] = []
+    left = me.phase
+    incoming = sorted(me.incoming, key=lambda i: i.attack)
+    hurt = me.health <= me.max_health // 2
+    for inc in incoming:
+        if left < 1:
+            break
+        d: Declaration | None = None
+        best = max(defence_score(me, "parry"), defence_score(me, "dodge"))
+        beset = total_when_hurt and hurt and len(incoming) >= 2 and not out
+        if beset and chance(best, inc.difficulty + EXPLOIT_STEP) >= 0.5:
+            whole = "defensive_wall" if me.sheet.shield is not None else "total_dodge"
+            d = answer(me, inc, [whole])
+        if d is None and chance(best, inc.difficulty + EXPLOIT_STEP) >= counter_at:
+            d = answer(me, inc, ["counter"])
+        if d is None:
+            d = answer(me, inc)
+        if d is not None:
+            out.append(d)
+            left -= (
+                me.phase if d.params.get("effects") in (["total_dodge"], ["defensive_wall"]) else 1
+            )
+    return out
+
+
+def reach(me: SelfView, targets: list[OtherView]) -> list[OtherView]:
+    weapon = me.weapon
+    if weapon.ranged:
+        return [o for o in targets if me.distance(o) <= weapon.limit]
+    return [o for o in targets if me.in_contact(o)]
+
+
+def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
+    """An attack with as many extra damage dice (up to ``most``) as keep the chance of
+    success at one in two, spending Fursa then Inspiration (one each at most) when that
+    is what it takes; one Exploit (or none) against a minion."""
+    score = me.sheet.score(me.weapon.test)
+    options: list[dict[str, object]] = []
+    if target.minion:
+        options = [{"exploits": 1}, {}]
+    else:
+        pools = [("fursa", me.fursa), ("inspiration", me.inspiration)]
+        for e in range(most, 0, -1):
+            spend: dict[str, object] = {}
+            bonus = 0
+            for pool, left in [("", 1), *pools]:
+                if pool:
+                    if not left:
+                        continue
+                    spend[pool] = 1
+                    bonus += 5
+                if chance(score + bonus, BASE_DIFFICULTY + EXPLOIT_STEP * e) >= 0.5:
+                    options.append({"effects": ["extra_damage"] * e, **spend})
+                    break
+        options.append({})
+    for params in options:
+        d = Declaration("attack", target.id, params)
+        if me.accepts(d):
+            return d
+    return None
+
+
+def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
+    me: SelfView = obs.me
+    for kind in ("get_up", "pick_up"):
+        recover = Declaration(kind)
+        if me.accepts(recover):
+            return recover
+    targets = opponents(obs)
+    if not targets:
+        return Declaration("pass")
+    if me.in_chase:
+        return chase_turn(me, targets, most)
+    near = reach(me, targets)
+    if near:
+        target = min(near, key=lambda o: (not o.minion, o.health, o.id))
+        d = attack(me, target, most)
+        if d is None:
+            return None  # let the phase go by: waiting saves action points
+        cost = me.cost(d) or 0
+        if reserve and me.phase - cost < reserve and me.phase > reserve + 1:
+            return None
+        return d
+    nearest = min(targets, key=lambda o: (me.distance(o), o.id))
+    move = Declaration("move", nearest.id)
+    return move if me.accepts(move) else None
+
+
+def first_accepted(me: SelfView, options: list[Declaration]) -> Declaration | None:
+    return next((d for d in options if me.accepts(d)), None)
+
+
+def chase_turn(me: SelfView, targets: list[OtherView], most: int) -> Declaration | None:
+    """In a chase the pursued runs (two Exploits when likely, zigzags otherwise) or
+    strikes at contact; pursuers close in, the aggressive ones charge at distance 2, strike
+    or tackle at contact, shoot when they hold a ranged weapon."""
+    seen = [(u, o) for o in targets if (u := me.units(o.id)) is not None]
+    if not seen:
+        return None
+    units, target = min(seen, key=lambda x: (x[0], x[1].id))
+    score = me.sheet.score("pursuit")
+    if me.pursued:
+        if units == 1 and most and not me.weapon.ranged:
+            strike = attack(me, target, most)
+            if strike is not None:
+                return strike
+        run: list[Declaration] = []
+        for e in (2, 0):
+            spend = boost(me, score, UNIT_DIFFICULTY[units] + EXPLOIT_STEP * e)
+            if spend is not None:
+                params = {"direction": "away", "exploits": e, **spend}
+                run.append(Declaration("change_distance", params=params))
+        if units <= 2 and chance(score, BASE_DIFFICULTY) >= 0.5:
+            run.insert(1, Declaration("zigzag"))
+        run.append(Declaration("change_distance", params={"direction": "away"}))
+        return first_accepted(me, run)
+    options: list[Declaration] = []
+    if units == 1:
+        strike = attack(me, target, most) if not me.weapon.ranged else None
+        options += [strike] if strike is not None and most else []
+        options.append(Declaration("tackle", target.id))
+    if units == 2 and most and chance(score, 20) >= 0.5:
+        options.append(Declaration("charge", target.id))
+    if me.weapon.ranged:
+        options.append(
+            Declaration("attack", target.id) if most else Declaration("shoot_legs", target.id)
+        )
+    spend = boost(me, score, UNIT_DIFFICULTY[units]) if units > 2 else None
+    closer: dict[str, object] = {"direction": "closer", **(spend or {})}
+    options.append(Declaration("change_distance", target.id, closer))
+    options.append(Declaration("change_distance", target.id, {"direction": "closer"}))
+    return first_accepted(me, options)
+
+
+def boost(me: SelfView, score: int, difficulty: int) -> dict[str, object] | None:
+    """The fewest pools (Fursa first, one each at most) that bring the chance of a test
+    to one in two; None when even both do not."""
+    spend: dict[str, object] = {}
+    bonus = 0
+    for pool, left in [("", 1), ("fursa", me.fursa), ("inspiration", me.inspiration)]:
+        if pool:
+            if not left:
+                continue
+            spend[pool] = 1
+            bonus += 5
+        if chance(score + bonus, difficulty) >= 0.5:
+            return dict(spend)
+    return None
+
+
+class Aggressive:
+    """Attacks at every phase it can afford, with extra damage Exploits."""
+
+    name = "aggressive"
+    reactive = True
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        me: SelfView = obs.me
+        if me.counter is not None:
+            d = Declaration("attack", me.counter, {"counter": True})
+            return d if me.accepts(d) else None
+        if me.incoming:
+            return defend(me, counter_at=0.5, total_when_hurt=False) or None
+        if not me.my_turn:
+            return None
+        return turn(obs, most=3, reserve=0)
+
+
+class Defensive:
+    """Keeps action points for defences, counter-attacks whenever it can."""
+
+    name = "defensive"
+    reactive = True
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        me: SelfView = obs.me
+        if me.counter is not None:
+            d = Declaration("attack", me.counter, {"counter": True})
+            return d if me.accepts(d) else None
+        if me.incoming:
+            return defend(me, counter_at=0.4, total_when_hurt=True) or None
+        if not me.my_turn:
+            return None
+        return turn(obs, most=0, reserve=2)
+
+
+register_policy("loss", "aggressive", Aggressive)
+register_policy("loss", "defensive", Defensive)
+
+
+def _accepts(ctx: Any, kind: str, target: Any = None, **params: Any) -> bool:
+    """Rule-list helper: whether the rules would accept this declaration now."""
+    tid = target if target is None or isinstance(target, str) else target.id
+    me: SelfView = ctx.me
+    return me.accepts(Declaration(kind, tid, params))
+
+
+def _units(ctx: Any, other: Any) -> int | None:
+    """Rule-list helper: distance units to another fighter in a chase."""
+    me: SelfView = ctx.me
+    return me.units(other if isinstance(other, str) else other.id)
+
+
+register_rule_helpers("loss", {"accepts": _accepts, "units": _units})

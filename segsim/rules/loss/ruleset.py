@@ -1,0 +1,612 @@
+"""Les Chants de Loss (seed 000): action points spent in descending phases on the
+segment clock.
+
+How a round maps onto segments (docs/rules/loss.md): a round's phases count down from
+its highest initiative to 1, each phase lasting ``phase_segments`` segments (5 by
+default, RULES-NOTES "Time"). A fighter whose action points equal the phase gets a
+``turn`` (declared by the rules) and declares one action; the action's cost lowers its
+phase and the rules keep it waiting (``await``) until the round reaches its new phase.
+Fighters at the same phase act together. An attack's test resolves in the first segment
+of its phase; a target it hit answers in the next segment with a parry or a dodge; a
+counter-attack follows in the segment after that.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
+from segsim.dice import Dice
+from segsim.errors import IllegalDeclaration
+from segsim.events import Event
+from segsim.input import Node
+from segsim.policy import Observation
+from segsim.rules import BaseRuleset, Outcome
+from segsim.rules.loss.content import Content, Sheet, default_content, read_sheet, sheet_data
+from segsim.rules.loss.declare import (
+    ACT_CHANNEL,
+    ACTS,
+    AWAIT,
+    CONTACT,
+    COSTS,
+    DEFENCES,
+    PARAMS,
+    PURSUIT_ACTS,
+    RULE_COSTS,
+    RULE_PHASES,
+    RULE_PREPARE,
+    TURN,
+    TURN_CHANNEL,
+    Check,
+    check_attack,
+    check_defence,
+    check_pursuit,
+    distance,
+    in_contact,
+    prepared_cost,
+    weapon_for,
+)
+from segsim.rules.loss.events import Joined, SetUp, clock_of
+from segsim.rules.loss.pursuit import (
+    LOST_FROM_SIGHT,
+    PURSUIT,
+    Chase,
+    PursuitStarted,
+    chase_of,
+)
+from segsim.rules.loss.settle import BLOW, new_round, settle
+from segsim.rules.loss.status import Status
+from segsim.rules.loss.views import OtherView, SelfView
+from segsim.state import Combatant, FightState
+
+KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, "wait", TURN, AWAIT)
+SETUP_FLAGS = (
+    "surprised",
+    "hidden",
+    "prone",
+    "darkness",
+    "lower_ground",
+    "higher_ground",
+    "watched",
+)
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise TypeError(message)
+
+
+class Loss(BaseRuleset):
+    """Les Chants de Loss (seed 000): d10 + Trait + Talent against 15 + 5 per Exploit;
+    action points spent in descending phases.
+
+    Options: ``phase_segments`` (segments per phase, at least 4 so that an attack, its
+    defence, a counter-attack and its defence fit in a phase), ``darkness`` (the whole
+    fight in the dark, +10), ``disasters`` (a player character's failed Exploits are
+    recorded as Désastres), ``move_metres`` (metres of one move).
+    """
+
+    name: ClassVar[str] = "loss"
+    title: ClassVar[str] = "Les Chants de Loss: action points spent in descending phases (seed 000)"
+
+    def __init__(
+        self,
+        *,
+        phase_segments: int = 5,
+        darkness: bool = False,
+        disasters: bool = False,
+        move_metres: float = 5.0,
+        pursuit: str | None = None,
+        start_distance: int = 3,
+        content: Content | None = None,
+    ) -> None:
+        _check(
+            isinstance(phase_segments, int)
+            and not isinstance(phase_segments, bool)
+            and 4 <= phase_segments <= 100,
+            f"phase_segments must be an integer from 4 to 100, not {phase_segments!r}",
+        )
+        _check(isinstance(darkness, bool), f"darkness must be true or false, not {darkness!r}")
+        _check(isinstance(disasters, bool), f"disasters must be true or false, not {disasters!r}")
+        _check(
+            isinstance(move_metres, int | float)
+            and not isinstance(move_metres, bool)
+            and math.isfinite(move_metres)
+            and 3.0 <= move_metres <= 50.0,
+            f"move_metres must be a number from 3 to 50, not {move_metres!r}",
+        )
+        _check(
+            pursuit is None or (isinstance(pursuit, str) and bool(pursuit)),
+            f"pursuit must name the pursued side, not {pursuit!r}",
+        )
+        _check(
+            isinstance(start_distance, int)
+            and not isinstance(start_distance, bool)
+            and 1 <= start_distance <= LOST_FROM_SIGHT,
+            f"start_distance must be a distance unit from 1 to 6, not {start_distance!r}",
+        )
+        self.pursuit = pursuit
+        self.start_distance = start_distance
+        self.content = content or default_content()
+        self.phase_segments = phase_segments
+        self.tick = phase_segments
+        self.darkness = darkness
+        self.disasters = disasters
+        self.move_metres = float(move_metres)
+        self.options: Mapping[str, Any] = {
+            "phase_segments": phase_segments,
+            "darkness": darkness,
+            "disasters": disasters,
+            "move_metres": self.move_metres,
+            "pursuit": pursuit,
+            "start_distance": start_distance,
+        }
+
+    # ------------------------------------------------------------ sheets and setup
+
+    def load_sheet(self, node: Node) -> Sheet:
+        return read_sheet(node, self.content)
+
+    def sheet_data(self, sheet: Sheet) -> dict[str, Any]:
+        return sheet_data(sheet)
+
+    def new_status(self, sheet: Sheet) -> Status:
+        return Status.of(sheet)
+
+    def load_setup(self, node: Node) -> dict[str, Any]:
+        """The game master's calls for one fighter (``[combatant.setup]``)."""
+        setup: dict[str, Any] = {}
+        for flag in SETUP_FLAGS:
+            if node.has(flag):
+                setup[flag] = node.value(flag, bool)
+        if node.has("cover"):
+            setup["cover"] = node.value("cover", str, choices=("partial", "full"))
+        if node.has("aimed"):
+            setup["aimed"] = node.value("aimed", str, choices=("round", "sequence"))
+        if node.has("distance"):
+            setup["distance"] = node.value("distance", int, min=1, max=LOST_FROM_SIGHT)
+        node.finish()
+        return setup
+
+    # ------------------------------------------------------------ start, joining
+
+    def _setup_events(self, c: Combatant, t: int) -> list[Event]:
+        s = c.setup
+        if s.get("surprised") or s.get("hidden") or s.get("prone") or s.get("aimed"):
+            return [
+                SetUp(
+                    t,
+                    c.id,
+                    bool(s.get("surprised")),
+                    bool(s.get("hidden")),
+                    bool(s.get("prone")),
+                    str(s.get("aimed", "")),
+                )
+            ]
+        return []
+
+    def begin(self, state: FightState, dice: Dice) -> list[Event]:
+        events: list[Event] = []
+        for c in state.combatants.values():
+            events.extend(self._setup_events(c, 0))
+        if self.pursuit is not None:
+            events.append(self._chase(state))
+        events.append(new_round(state, dice, 1, 0, state.in_fight()))
+        return events
+
+    def _chase(self, state: FightState) -> PursuitStarted:
+        """Every pursuer at ``start_distance`` from every pursued fighter, unless the
+        setup of the pursuer (first) or of the pursued fighter gives a ``distance``."""
+        assert self.pursuit is not None
+        pursued = [c for c in state.in_fight() if c.side == self.pursuit]
+        pursuers = [c for c in state.in_fight() if c.side != self.pursuit]
+        distances = {
+            f"{a.id}>{b.id}": int(
+                a.setup.get("distance", b.setup.get("distance", self.start_distance))
+            )
+            for a in pursuers
+            for b in pursued
+        }
+        return PursuitStarted(0, None, self.pursuit, distances)
+
+    def outcome(self, state: FightState) -> Outcome | None:
+        """A chase ends when every pursued fighter has escaped (out of sight)."""
+        chase = state.extra.get(PURSUIT)
+        if isinstance(chase, Chase) and chase.escaped:
+            left = [c for c in state.in_fight() if c.side == chase.pursued_side]
+            if not left:
+                return Outcome("escaped", chase.pursued_side)
+        return super().outcome(state)
+
+    def enter(self, state: FightState, cid: str, dice: Dice, segment: int) -> list[Event]:
+        """A fighter joining a fight in progress acts from the next round (seed 000,
+        "Entrer dans un combat en cours")."""
+        c = state.combatants[cid]
+        return [*self._setup_events(c, segment), Joined(segment, cid, bool(c.setup.get("watched")))]
+
+    # ------------------------------------------------------------ phases
+
+    def _await_end(self, state: FightState, c: Combatant, segment: int) -> int:
+        clock = clock_of(state)
+        k = self.phase_segments
+        st: Status = c.status
+        end = clock.end(k)
+        if st.round == clock.round and st.pa >= 1:
+            end = min(end, clock.phase_segment(st.pa, k))
+        return max(end, segment + 1)
+
+    def _turn_now(self, state: FightState, c: Combatant, segment: int) -> bool:
+        clock = clock_of(state)
+        phase = clock.phase_at(segment, self.phase_segments)
+        st: Status = c.status
+        return phase is not None and st.round == clock.round and st.pa >= max(phase, 1)
+
+    def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
+        """A turn when the round reaches the fighter's phase, else a wait until it does."""
+        c = state.combatants[cid]
+        if any(a.kind == TURN for a in c.actions):
+            return []
+        if self._turn_now(state, c, segment):
+            return [Declaration(TURN)]
+        want = self._await_end(state, c, segment)
+        current = next((a for a in c.actions if a.kind == AWAIT), None)
+        if current is not None and current.end == want:
+            return []
+        return [Declaration(AWAIT)]
+
+    def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
+        return Declaration(AWAIT)
+
+    def due(self, state: FightState, time: int) -> Sequence[str]:
+        """Who the rules call now: everyone when a round begins, a target that may parry
+        or dodge, a defender that may counter-attack."""
+        clock = clock_of(state)
+        out = []
+        for c in state.in_fight():
+            st: Status = c.status
+            if (
+                clock.start == time
+                or any(i.granted == time for i in st.incoming.values())
+                or (st.counter is not None and st.counter[1] == time)
+            ):
+                out.append(c.id)
+        return out
+
+    def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
+        raise IllegalDeclaration(
+            f"{action.kind} #{action.id} cannot be cancelled: its action points are spent",
+            rule=RULE_COSTS,
+        )
+
+    # ------------------------------------------------------------ declarations
+
+    def plan(
+        self,
+        state: FightState,
+        cid: str,
+        declaration: Declaration,
+        segment: int,
+        planned: Sequence[ActionSpec],
+    ) -> ActionSpec:
+        c = state.combatants[cid]
+        d = declaration
+        if d.kind not in KINDS:
+            known = ", ".join(k for k in KINDS if k not in (TURN, AWAIT))
+            raise IllegalDeclaration(f"unknown action {d.kind!r} (known: {known})", rule=RULE_COSTS)
+        extra = set(d.params) - PARAMS.get(d.kind, frozenset())
+        if extra:
+            raise IllegalDeclaration(f"{d.kind} takes no parameter {', '.join(sorted(extra))}")
+        k = self.phase_segments
+        if d.kind == TURN:
+            if not self._turn_now(state, c, segment):
+                raise IllegalDeclaration(f"it is not {cid}'s phase", rule=RULE_PHASES)
+            return ActionSpec(
+                TURN,
+                k,
+                TURN_CHANNEL,
+                public=True,
+                params={"phase": clock_of(state).phase_at(segment, k)},
+            )
+        if d.kind == AWAIT:
+            end = self._await_end(state, c, segment)
+            return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+        if d.kind == "wait":
+            return _plan_wait(d, segment)
+        ch = Check(state, c, segment)
+        st: Status = c.status
+        if d.kind in DEFENCES:
+            inc, params = check_defence(ch, d, planned)
+            return ActionSpec(
+                d.kind, 1, f"defence {inc.attack}", target=inc.attacker, rolled=True, params=params
+            )
+        if any(p.channel == ACT_CHANNEL for p in planned) or any(
+            a.channel == ACT_CHANNEL for a in c.actions
+        ):
+            raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
+        if d.kind == "attack" and d.params.get("counter"):
+            if st.counter is None or st.counter != (d.target, segment):
+                raise IllegalDeclaration(
+                    f"{cid} may counter-attack only right after a successful parry or dodge "
+                    "with the counter effect, against that attacker",
+                    rule="seed 000, Les Effets Spéciaux en Combat de mêlée",
+                )
+            cost, params = check_attack(ch, d, counter=True)
+            if cost > st.pa:
+                raise IllegalDeclaration(
+                    f"the counter-attack costs {cost} PA; {cid} has {st.pa} left", rule=RULE_COSTS
+                )
+            return ActionSpec(
+                "attack",
+                1,
+                ACT_CHANNEL,
+                target=d.target,
+                rolled=True,
+                params={**params, "cost": cost},
+            )
+        if not any(a.kind == TURN and a.start == segment for a in c.actions):
+            raise IllegalDeclaration(f"{cid} acts at phase {st.pa}: not now", rule=RULE_PHASES)
+        if (
+            st.disarmed
+            and st.disarmed < clock_of(state).round
+            and d.kind
+            not in (
+                "pick_up",
+                "pass",
+                "prepare",
+            )
+        ):
+            raise IllegalDeclaration(
+                f"{cid} was disarmed last round: its first action is to pick up its weapon",
+                rule="seed 000, Désarmer l'adversaire",
+            )
+        if st.prone and d.kind not in ("get_up", "pass", "prepare"):
+            raise IllegalDeclaration(
+                f"{cid} is on the ground: it must get up first",
+                rule="seed 000, Renverser son adversaire",
+            )
+        target, cost, params = self._plan_act(ch, d)
+        saved = 0
+        if d.kind not in ("prepare", "pass"):
+            cost, saved = prepared_cost(cost, st.waited, st.pa)
+        if cost > st.pa:
+            raise IllegalDeclaration(
+                f"{d.kind} costs {cost} PA; {cid} has {st.pa} left", rule=RULE_COSTS
+            )
+        params["cost"] = cost
+        if saved:
+            params["saved"] = saved
+        return ActionSpec(
+            d.kind,
+            1,
+            ACT_CHANNEL,
+            target=target,
+            rolled=d.kind not in ("move", "get_up", "pick_up", "aim", "social", "prepare", "pass"),
+            params=params,
+        )
+
+    def _plan_act(self, ch: Check, d: Declaration) -> tuple[str | None, int, dict[str, Any]]:
+        st, sheet, c = ch.status, ch.sheet, ch.c
+        kind = d.kind
+        if kind in PURSUIT_ACTS:
+            weapon = weapon_for(sheet, st, "main")
+            if kind in ("shoot_legs", "charge", "clothesline", "tackle") and st.disarmed:
+                raise IllegalDeclaration(f"{c.id} is disarmed", rule=RULE_COSTS)
+            speed = sheet.speed(weapon) if weapon.ranged else 0
+            return check_pursuit(ch, d, speed)
+        if kind == "attack":
+            cost, params = check_attack(ch, d, counter=False)
+            return d.target, cost, params
+        if kind == "grab":
+            if st.disarmed:
+                raise IllegalDeclaration(
+                    f"{c.id} is disarmed: no attack until it has picked up its weapon",
+                    rule="seed 000, Désarmer l'adversaire",
+                )
+            target = ch.opponent(d.target)
+            if not in_contact(c, target):
+                raise IllegalDeclaration(f"{target.id} is not in contact", rule=RULE_COSTS)
+            exploits = d.params.get("exploits", 0)
+            if (
+                not isinstance(exploits, int)
+                or isinstance(exploits, bool)
+                or not 0 <= exploits <= 5
+            ):
+                raise IllegalDeclaration("exploits must be a whole number from 0 to 5")
+            return (
+                target.id,
+                COSTS["grab"],
+                {"weapon": "unarmed", "exploits": exploits, **ch.pools(d.params)},
+            )
+        if kind == "move":
+            return None, COSTS["move"], {"to": self._destination(ch, d)}
+        if kind == "get_up":
+            if not st.prone:
+                raise IllegalDeclaration(f"{c.id} is on its feet", rule=RULE_COSTS)
+            return None, COSTS["get_up"], {}
+        if kind == "pick_up":
+            if not st.disarmed:
+                raise IllegalDeclaration(f"{c.id} has its weapon", rule=RULE_COSTS)
+            return None, COSTS["pick_up"], {}
+        if kind == "aim":
+            points = d.params.get("points", 1)
+            if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 5:
+                raise IllegalDeclaration("aim points must be from 1 to 5", rule=RULE_COSTS)
+            if not weapon_for(sheet, st, "main").ranged:
+                raise IllegalDeclaration("one aims a ranged weapon", rule=RULE_COSTS)
+            if st.aim + points > 5:
+                raise IllegalDeclaration(
+                    f"aiming gives +5 at most ({st.aim} already)", rule=RULE_COSTS
+                )
+            return None, COSTS["aim"] * points, {"points": points}
+        if kind == "social":
+            what = d.params.get("what", "talks")
+            if not isinstance(what, str) or not what:
+                raise IllegalDeclaration("what must be a text")
+            return d.target, COSTS["social"], {"what": what}
+        if kind == "prepare":
+            until = d.params.get("until")
+            if not isinstance(until, int) or isinstance(until, bool) or not 1 <= until < st.pa:
+                raise IllegalDeclaration(
+                    f"prepare until a phase from 1 to {st.pa - 1}, not {until!r}", rule=RULE_PREPARE
+                )
+            return None, 0, {"until": until}
+        if d.target is not None:
+            raise IllegalDeclaration(f"{kind} takes no target")
+        return None, 0, {}  # pass
+
+    def _destination(self, ch: Check, d: Declaration) -> tuple[float, float]:
+        start = ch.c.position
+        to = d.params.get("to")
+        if (to is None) == (d.target is None):
+            raise IllegalDeclaration("a move goes toward a target or to a point (to = [x, y])")
+        if d.target is not None:
+            other = ch.state.combatants.get(d.target)
+            if other is None or not other.in_fight or other is ch.c:
+                raise IllegalDeclaration(f"no other fighter {d.target!r} to move to")
+            gap = distance(ch.c, other)
+            if gap <= CONTACT:
+                raise IllegalDeclaration(f"{ch.c.id} is already in contact with {other.id}")
+            step = min(self.move_metres, gap - (CONTACT - 0.5))
+            x, y = start
+            ox, oy = other.position
+            return (round(x + (ox - x) * step / gap, 2), round(y + (oy - y) * step / gap, 2))
+        if not (
+            isinstance(to, list | tuple)
+            and len(to) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
+            and all(math.isfinite(v) for v in to)
+        ):
+            raise IllegalDeclaration(f"to must be a point [x, y] in metres, not {to!r}")
+        dest = (float(to[0]), float(to[1]))
+        if math.dist(start, dest) > self.move_metres + 1e-9:
+            raise IllegalDeclaration(
+                f"a move covers {self.move_metres:g} m at most", rule=RULE_COSTS
+            )
+        return (round(dest[0], 2), round(dest[1], 2))
+
+    # ------------------------------------------------------------ resolution
+
+    def order_key(self, action: Action) -> tuple[Any, ...]:
+        if action.channel == ACT_CHANNEL:
+            return (0,)
+        if action.kind in DEFENCES:
+            return (1,)
+        if action.kind == BLOW:
+            return (2,)
+        return (3,)
+
+    def resolve(
+        self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
+    ) -> list[Event]:
+        return settle(self, state, segment, batch, dice)
+
+    # ------------------------------------------------------------ observation
+
+    def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        c = state.combatants[cid]
+        st: Status = c.status
+        turn = any(a.kind == TURN and a.start == segment for a in c.actions) and not any(
+            a.channel == ACT_CHANNEL for a in c.actions
+        )
+        me = SelfView(state, segment, c, turn, self)
+        answer = any(i.granted == segment for i in st.incoming.values())
+        counter = st.counter is not None and st.counter[1] == segment
+
+        def others() -> tuple[OtherView, ...]:
+            return tuple(
+                OtherView(state, segment, o)
+                for o in state.combatants.values()
+                if o.in_fight and o.id != cid
+            )
+
+        def other(oid: str) -> OtherView | None:
+            o = state.combatants.get(oid)
+            if o is None or oid == cid or not o.in_fight:
+                return None
+            return OtherView(state, segment, o)
+
+        def legal() -> tuple[DeclarationLike, ...]:
+            return self._legal(state, cid, segment)
+
+        return Observation(
+            segment,
+            cid,
+            turn or answer or counter,
+            me,
+            others,
+            legal=legal,
+            other=other,
+            state=state,
+        )
+
+    def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
+        c = state.combatants[cid]
+        st: Status = c.status
+        candidates: list[Declaration] = []
+        for inc in st.incoming.values():
+            if inc.granted != segment:
+                continue
+            base = {"against": inc.attack}
+            candidates += [
+                Declaration("parry", params=base),
+                Declaration("parry", params={**base, "with": "weapon"}),
+                Declaration("dodge", params=base),
+                Declaration("dodge", params={**base, "effects": ["counter"]}),
+                Declaration("parry", params={**base, "effects": ["counter"]}),
+            ]
+        if st.counter is not None and st.counter[1] == segment:
+            candidates.append(Declaration("attack", st.counter[0], {"counter": True}))
+        if any(a.kind == TURN and a.start == segment for a in c.actions):
+            candidates += [
+                Declaration("pass"),
+                Declaration("get_up"),
+                Declaration("pick_up"),
+                Declaration("aim", params={"points": 1}),
+            ]
+            if st.pa > 1:
+                candidates.append(Declaration("prepare", params={"until": st.pa - 1}))
+            chase = chase_of(state)
+            if chase is not None:
+                candidates += [
+                    Declaration("zigzag"),
+                    Declaration("change_distance", params={"direction": "away"}),
+                ]
+                for o in state.opponents(cid):
+                    candidates += [
+                        Declaration("change_distance", o.id, {"direction": "closer"}),
+                        Declaration("change_distance", o.id, {"direction": "away"}),
+                    ]
+                    candidates += [
+                        Declaration(kind, o.id)
+                        for kind in ("charge", "clothesline", "tackle", "shoot_legs")
+                    ]
+            for o in state.opponents(cid):
+                candidates += [
+                    Declaration("attack", o.id),
+                    Declaration("attack", o.id, {"effects": ["extra_damage"]}),
+                    Declaration("grab", o.id),
+                    Declaration("move", o.id),
+                ]
+        out: list[DeclarationLike] = []
+        planned: list[ActionSpec] = []
+        for d in candidates:
+            try:
+                self.plan(state, cid, d, segment, planned)
+            except IllegalDeclaration:
+                continue
+            out.append(d)
+        return tuple(out)
+
+
+def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
+    """Wait until a segment (or until further notice): what scripts use to be called."""
+    until = d.params.get("until")
+    if until is None:
+        return ActionSpec("wait", None, "wait", continuous=True)
+    if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
+        raise IllegalDeclaration(
+            f"wait until must be a later segment than {segment}, not {until!r}"
+        )
+    return ActionSpec("wait", until - segment, "wait", continuous=True, params={"until": until})

@@ -1,0 +1,869 @@
+"""Resolution: actions in a phase, attacks and their parries or dodges, the round's end.
+
+An attack is settled in two steps (docs/rules/loss.md): its test in the segment it is
+declared; if it succeeds, the target answers in the next segment with a parry or a
+dodge (or not at all), and the exchange is settled then: the four outcomes, the
+partial defence, damage and special effects. Events are returned in the order they
+happen; the settlement keeps what earlier events of the same batch changed (action
+points, health, who is down) because the engine applies them only afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from segsim.actions import Action
+from segsim.dice import Dice
+from segsim.events import ActionSpawned, Event, Moved, OutOfFight
+from segsim.rules.loss.content import UNARMED, Sheet, Weapon
+from segsim.rules.loss.declare import ACT_CHANNEL, CONTACT, TURN, distance
+from segsim.rules.loss.effects import (
+    BASE_DIFFICULTY,
+    EXPLOIT_STEP,
+    POOL_BONUS,
+    TARGET_MALUS,
+    keep_effects,
+    partial_cancels,
+)
+from segsim.rules.loss.events import (
+    ActionPointsSpent,
+    ActionWasted,
+    Aimed,
+    AttackPending,
+    AttackSettled,
+    CounterLapsed,
+    Damaged,
+    Disaster,
+    EffectApplied,
+    Passed,
+    PoolsSpent,
+    Rearmed,
+    RoundStarted,
+    SocialAction,
+    StoodUp,
+    Tested,
+    Unhidden,
+    Waited,
+    clock_of,
+)
+from segsim.rules.loss.pursuit import (
+    LOST_FROM_SIGHT,
+    SHOT_IN_MOTION,
+    UNIT_DIFFICULTY,
+    Chase,
+    DistanceChanged,
+    Escaped,
+    PursuitEnded,
+    Zigzagged,
+    chase_of,
+    zigzag_against,
+)
+from segsim.rules.loss.status import Status
+from segsim.state import Combatant, FightState
+
+if TYPE_CHECKING:
+    from segsim.rules.loss.ruleset import Loss
+
+BLOW = "blow"
+"""The rules' own action carrying a successful attack to the segment of its defence."""
+
+DISTANCE_BANDS: tuple[tuple[float, int], ...] = (
+    (10.0, 15),
+    (20.0, 20),
+    (40.0, 25),
+    (60.0, 30),
+)
+"""Difficulty of a shot by distance in metres: proche 15, à portée 20, loin 25, très
+loin 30, hors de portée 35 (seed 000, "La distance de tir")."""
+OUT_OF_RANGE = 35
+POINT_BLANK = 2.0
+
+
+def shot_difficulty(metres: float) -> int:
+    for upto, diff in DISTANCE_BANDS:
+        if metres <= upto:
+            return diff
+    return OUT_OF_RANGE
+
+
+def weapon_by_id(sheet: Sheet, wid: object) -> Weapon:
+    for w in (sheet.weapon, sheet.off_hand):
+        if w is not None and w.id == wid:
+            return w
+    return UNARMED
+
+
+class Settlement:
+    """The resolution of one segment's batch."""
+
+    def __init__(self, rules: Loss, state: FightState, segment: int, dice: Dice) -> None:
+        self.rules = rules
+        self.state = state
+        self.segment = segment
+        self.dice = dice
+        self.events: list[Event] = []
+        self.pa: dict[str, int] = {}
+        self.health: dict[str, int] = {}
+        self.out: set[str] = set()
+        self.spawned = 0
+        self.units: dict[tuple[str, str], int] | None = None
+        self.last_difficulty = BASE_DIFFICULTY
+
+    # -------------------------------------------------------- bookkeeping
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def fighter(self, cid: str) -> Combatant:
+        return self.state.combatants[cid]
+
+    def status(self, cid: str) -> Status:
+        st: Status = self.fighter(cid).status
+        return st
+
+    def pa_of(self, cid: str) -> int:
+        return self.pa.get(cid, self.status(cid).pa)
+
+    def health_of(self, cid: str) -> int:
+        return self.health.get(cid, self.status(cid).health)
+
+    def standing(self, cid: str) -> bool:
+        return cid not in self.out and self.fighter(cid).in_fight
+
+    def spend(
+        self, cid: str, what: str, cost: int, *, saved: int = 0, defence: bool = False
+    ) -> None:
+        left = max(0, self.pa_of(cid) - cost)
+        self.pa[cid] = left
+        self.emit(ActionPointsSpent(self.segment, cid, what, cost, left, saved, defence))
+
+    def knock_out(self, cid: str, reason: str) -> None:
+        if cid in self.out:
+            return
+        self.out.add(cid)
+        self.emit(OutOfFight(self.segment, cid, reason))
+
+    def next_id(self) -> int:
+        self.spawned += 1
+        return self.state.next_action_id + self.spawned - 1
+
+    def pools(self, cid: str, params: Mapping[str, Any], bonuses: dict[str, int]) -> None:
+        st = self.status(cid)
+        fursa = min(int(params.get("fursa", 0)), st.fursa)
+        insp = min(int(params.get("inspiration", 0)), st.inspiration)
+        if fursa or insp:
+            self.emit(PoolsSpent(self.segment, cid, fursa, insp))
+            bonuses["fursa"] = POOL_BONUS * fursa
+            bonuses["inspiration"] = POOL_BONUS * insp
+
+    def wounds(self, cid: str) -> int:
+        sheet: Sheet = self.fighter(cid).sheet
+        return sheet.health.malus(self.health_of(cid))
+
+    def situation(self, c: Combatant) -> dict[str, int]:
+        """Difficulty modifiers of a fighter's own situation (seed 000, "Modificateurs de
+        combat au contact")."""
+        st: Status = c.status
+        setup = c.setup
+        mods = {
+            "darkness": 10 if self.rules.darkness or setup.get("darkness") else 0,
+            "lower ground": 5 if setup.get("lower_ground") else 0,
+            "prone": 10 if st.prone else 0,
+            "lasting wounds": st.difficulty_malus,
+        }
+        return mods
+
+    # -------------------------------------------------------- acts
+
+    def act(self, a: Action) -> None:
+        handler = getattr(self, f"act_{a.kind}", None)
+        if handler is not None:
+            handler(a)
+
+    def _cost(self, a: Action, what: str) -> None:
+        self.spend(a.actor, what, int(a.params.get("cost", 0)), saved=int(a.params.get("saved", 0)))
+
+    def act_move(self, a: Action) -> None:
+        self._cost(a, "a move")
+        to = a.params["to"]
+        self.emit(Moved(self.segment, a.actor, float(to[0]), float(to[1])))
+
+    def act_get_up(self, a: Action) -> None:
+        self._cost(a, "getting up")
+        self.emit(StoodUp(self.segment, a.actor))
+
+    def act_pick_up(self, a: Action) -> None:
+        self._cost(a, "picking up its weapon")
+        self.emit(Rearmed(self.segment, a.actor))
+
+    def act_aim(self, a: Action) -> None:
+        self._cost(a, "aiming")
+        bonus = min(5, self.status(a.actor).aim + int(a.params["points"]))
+        self.emit(Aimed(self.segment, a.actor, bonus))
+
+    def act_social(self, a: Action) -> None:
+        self._cost(a, "a social talent")
+        self.emit(SocialAction(self.segment, a.actor, str(a.params.get("what", "talks"))))
+
+    def act_prepare(self, a: Action) -> None:
+        until = int(a.params["until"])
+        left = self.pa_of(a.actor)
+        if until < left:
+            self.pa[a.actor] = until
+            self.emit(Waited(self.segment, a.actor, left - until, until, True))
+
+    def act_pass(self, a: Action) -> None:
+        self.pa[a.actor] = 0
+        self.emit(Passed(self.segment, a.actor))
+
+    def act_grab(self, a: Action) -> None:
+        self.act_attack(a)
+
+    # -------------------------------------------------------- attacks
+
+    def act_attack(self, a: Action) -> None:
+        """The attacker's test; then each target either may answer next segment or is hit."""
+        c = self.fighter(a.actor)
+        st: Status = c.status
+        sheet: Sheet = c.sheet
+        assert a.target is not None
+        targets = [a.target, *a.params.get("targets", ())]
+        weapon_now = weapon_by_id(sheet, a.params.get("weapon"))
+        if weapon_now.explosive and weapon_now.area > 0 and self.standing(a.target):
+            centre = self.fighter(a.target)
+            targets += [
+                o.id
+                for o in self.state.in_fight()
+                if o.id not in targets
+                and o.id != a.actor
+                and distance(o, centre) <= weapon_now.area + 1e-9
+            ]
+        cost = int(a.params.get("cost", 0))
+        label = "a counter-attack" if a.params.get("counter") else a.kind
+        self.spend(a.actor, label, cost, saved=int(a.params.get("saved", 0)))
+        if not self.standing(a.target):
+            self.emit(ActionWasted(self.segment, a.actor, a.id, a.kind, f"{a.target} is down"))
+            return
+        weapon = weapon_by_id(sheet, a.params.get("weapon"))
+        effects: tuple[str, ...] = tuple(a.params.get("effects", ()))
+        exploits = int(a.params.get("exploits", 0))
+        target = self.fighter(a.target)
+        test = "unarmed" if a.kind == "grab" else weapon.test
+        bonuses: dict[str, int] = {}
+        self.pools(a.actor, a.params, bonuses)
+        bonuses.update(self.attack_bonuses(c, target, weapon, effects, test))
+        mods = self.situation(c)
+        base = BASE_DIFFICULTY
+        gap = distance(c, target)
+        chase = chase_of(self.state)
+        units = chase.units(c.id, target.id) if chase is not None else None
+        if weapon.ranged:
+            if units is not None:
+                base = UNIT_DIFFICULTY[units]
+                mods["shot in motion"] = SHOT_IN_MOTION
+            else:
+                base = shot_difficulty(gap)
+            cover = target.setup.get("cover")
+            if cover and "ricochet" not in effects:
+                mods["cover"] = 15 if cover == "full" else 10
+        else:
+            if target.setup.get("cover") and "ricochet" not in effects:
+                mods["cover"] = 10
+            if chase is None:
+                near = [o for o in self.state.opponents(c.id) if distance(o, c) <= CONTACT + 1e-9]
+                mods["outnumbered"] = 5 if len(near) >= 3 else 0
+        if a.params.get("hand") == "off" and not sheet.has("deux_armes"):
+            mods["off hand"] = 5
+        mods["defensive wall"] = self.status(target.id).wall
+        mods = {k: v for k, v in mods.items() if v}
+        difficulty = base + sum(mods.values()) + EXPLOIT_STEP * exploits
+        roll = self.dice.roll(10, f"{label} test", a.actor)
+        score = sheet.score(test)
+        total = roll + score + sum(bonuses.values())
+        success = total >= difficulty
+        self.emit(
+            Tested(
+                self.segment,
+                a.actor,
+                label if a.kind != "grab" else "grab",
+                a.id,
+                a.target,
+                roll,
+                score,
+                total,
+                difficulty,
+                exploits,
+                success,
+                {k: v for k, v in bonuses.items() if v},
+                mods,
+            )
+        )
+        if "assault" in effects:
+            self.emit(EffectApplied(self.segment, a.actor, "assault"))
+        if weapon.ranged and (st.aim or st.aimed):
+            self.emit(Aimed(self.segment, a.actor, 0))
+        hidden = st.hidden
+        if hidden:
+            self.emit(Unhidden(self.segment, a.actor))
+        if not success:
+            if exploits and c.is_pc and self.rules.disasters:
+                self.emit(Disaster(self.segment, a.actor, label, exploits))
+            for t in targets:
+                self.emit(AttackSettled(self.segment, a.actor, t, a.id, "missed"))
+            return
+        waiting: list[str] = []
+        for t in targets:
+            if not self.standing(t):
+                continue
+            if self.can_defend(t, weapon, hidden):
+                waiting.append(t)
+                self.emit(
+                    AttackPending(
+                        self.segment,
+                        a.actor,
+                        t,
+                        a.id,
+                        difficulty,
+                        exploits,
+                        effects,
+                        weapon.ranged,
+                        weapon.explosive,
+                        bool(a.params.get("counter")),
+                    )
+                )
+            else:
+                self.emit(AttackSettled(self.segment, a.actor, t, a.id, "hit", 0, effects))
+                self.land(a.actor, t, a.id, weapon, effects, exploits, a.params, gap_of=t)
+        if waiting:
+            params = {k: v for k, v in a.params.items() if k not in ("cost", "saved")}
+            params.update({"attack": a.id, "targets": waiting, "grab": a.kind == "grab"})
+            self.emit(
+                ActionSpawned(
+                    self.segment, a.actor, self.next_id(), BLOW, a.target, 1, BLOW, params=params
+                )
+            )
+
+    def attack_bonuses(
+        self, c: Combatant, target: Combatant, weapon: Weapon, effects: Sequence[str], test: str
+    ) -> dict[str, int]:
+        """Bonuses to an attack test (seed 000: modifiers, free raises, specialisations)."""
+        st: Status = c.status
+        sheet: Sheet = c.sheet
+        tst: Status = target.status
+        b = {
+            "free raises": POOL_BONUS * sheet.free_raises.get(test, 0),
+            "higher ground": 5 if c.setup.get("higher_ground") else 0,
+            "prone target": 10 if tst.prone and not weapon.ranged else 0,
+            "surprised target": 5 if tst.surprised else 0,
+            "feint": 2 if st.feints.get(target.id, 0) >= clock_of(self.state).round else 0,
+            "wounds": -self.wounds(c.id),
+        }
+        in_motion = chase_of(self.state) is not None
+        if weapon.ranged:
+            b["aim"] = st.aim
+            if in_motion:
+                b["tir monte"] = 2 if sheet.has("tir_monte") else 0
+            else:
+                b["point blank"] = 5 if distance(c, target) < POINT_BLANK else 0
+            if st.aimed == "round":
+                b["aimed a round"] = 15 if sheet.has("visee") else 10
+            elif st.aimed == "sequence":
+                b["aimed a sequence"] = 15
+        if weapon.improvised:
+            b["improvised"] = 2 if sheet.has("armes_improvisees") else -2
+        if "assault" in effects and sheet.has("charge"):
+            b["charge"] = 5
+        if "disarm" in effects and sheet.has("desarmer"):
+            b["desarmer"] = 5
+        if {"aim_limb", "precise_zone", "precise_point"} & set(effects) and sheet.has("attaque"):
+            b["attaque"] = 5
+        if "neutralise" in effects and sheet.has("coup_mortel"):
+            b["coup mortel"] = 5
+        if "feint" in effects and sheet.has("defense"):
+            b["defense"] = 5
+        return b
+
+    def can_defend(self, cid: str, weapon: Weapon, hidden: bool) -> bool:
+        """Whether the target may still parry or dodge: it sees the attack coming, is not
+        surprised and has an action point left (seed 000, "L'Esquive et la Parade")."""
+        st = self.status(cid)
+        return not hidden and not st.surprised and self.pa_of(cid) >= 1
+
+    # -------------------------------------------------------- the exchange
+
+    def blow(self, blow: Action, defences: Sequence[Action]) -> None:
+        attack = int(blow.params["attack"])
+        for t in blow.params.get("targets", ()):
+            if not self.standing(t):
+                continue
+            defence = next(
+                (d for d in defences if d.actor == t and d.params.get("against") == attack), None
+            )
+            self.exchange(blow, t, defence)
+
+    def exchange(self, blow: Action, tid: str, defence: Action | None) -> None:
+        attacker = self.fighter(blow.actor)
+        target = self.fighter(tid)
+        tst: Status = target.status
+        attack = int(blow.params["attack"])
+        inc = tst.incoming.get(attack)
+        if inc is None:  # pragma: no cover - the pending attack is always recorded
+            return
+        sheet: Sheet = attacker.sheet
+        weapon = weapon_by_id(sheet, blow.params.get("weapon"))
+        effects = inc.effects
+        exploits = inc.exploits
+        halved = False
+        if defence is None:
+            result, cancelled = "hit", 0
+        else:
+            success, total, diff = self.defence_test(defence, target, attacker, inc.difficulty)
+            if success:
+                result, cancelled = "stopped", 0
+                self.defender_effects(defence, target, attacker)
+                if inc.explosive:
+                    result, halved = "hit", True
+                    effects, exploits = (), 0
+            else:
+                cancelled = min(exploits, partial_cancels(total, diff))
+                result = "hit"
+                if cancelled:
+                    effects, exploits = keep_effects(effects, exploits, cancelled)
+        self.emit(
+            AttackSettled(
+                self.segment,
+                blow.actor,
+                tid,
+                attack,
+                result,
+                cancelled,
+                effects if result == "hit" else (),
+            )
+        )
+        if result == "hit":
+            self.land(
+                blow.actor,
+                tid,
+                attack,
+                weapon,
+                effects,
+                exploits,
+                blow.params,
+                halved=halved,
+                gap_of=tid,
+            )
+
+    def defence_test(
+        self, d: Action, target: Combatant, attacker: Combatant, base: int
+    ) -> tuple[bool, int, int]:
+        sheet: Sheet = target.sheet
+        st: Status = target.status
+        effects: tuple[str, ...] = tuple(d.params.get("effects", ()))
+        exploits = int(d.params.get("exploits", 0))
+        whole = "total_dodge" in effects or "defensive_wall" in effects
+        self.spend(target.id, d.kind, self.pa_of(target.id) if whole else 1, defence=True)
+        bonuses: dict[str, int] = {}
+        self.pools(target.id, d.params, bonuses)
+        shield = sheet.shield
+        use_shield = d.kind == "parry" and d.params.get("with") == "shield"
+        inc = st.incoming[int(d.params["against"])]
+        b = {
+            "free raises": POOL_BONUS * sheet.free_raises.get(d.kind, 0),
+            "shield": shield.parry_bonus if use_shield and shield is not None else 0,
+            "arme et bouclier": 2 if use_shield and sheet.has("arme_et_bouclier") else 0,
+            "parade": 2 if d.kind == "parry" and not use_shield and sheet.has("parade") else 0,
+            "shield weight": -shield.dodge_malus if d.kind == "dodge" and shield is not None else 0,
+            "se mettre a couvert": 5
+            if d.kind == "dodge"
+            and inc.ranged
+            and target.setup.get("cover")
+            and sheet.has("se_mettre_a_couvert")
+            else 0,
+            "defense": 5
+            if {"counter", "protect", "feint"} & set(effects) and sheet.has("defense")
+            else 0,
+            "esquive totale": 5 if "total_dodge" in effects and sheet.has("esquive_totale") else 0,
+            "protected": st.protected,
+            "feint": 2 if st.feints.get(attacker.id, 0) >= clock_of(self.state).round else 0,
+            "wounds": -self.wounds(target.id),
+        }
+        bonuses.update(b)
+        mods = {k: v for k, v in self.situation(target).items() if v}
+        diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
+        roll = self.dice.roll(10, f"{d.kind} test", target.id)
+        score = sheet.score(d.kind)
+        total = roll + score + sum(bonuses.values())
+        success = total >= diff
+        self.emit(
+            Tested(
+                self.segment,
+                target.id,
+                d.kind,
+                d.id,
+                attacker.id,
+                roll,
+                score,
+                total,
+                diff,
+                exploits,
+                success,
+                {k: v for k, v in bonuses.items() if v},
+                mods,
+            )
+        )
+        if not success and exploits and target.is_pc and self.rules.disasters:
+            self.emit(Disaster(self.segment, target.id, d.kind, exploits))
+        return success, total, diff
+
+    def defender_effects(self, d: Action, target: Combatant, attacker: Combatant) -> None:
+        """Effects of a successful parry or dodge with Exploits."""
+        effects: list[str] = list(d.params.get("effects", ()))
+        exploits = int(d.params.get("exploits", 0))
+        seg, me, them = self.segment, target.id, attacker.id
+        for e in dict.fromkeys(effects):
+            if e == "counter":
+                self.emit(EffectApplied(seg, me, "counter", them))
+            elif e == "feint":
+                self.emit(EffectApplied(seg, me, "feint", them))
+            elif e == "take_advantage":
+                self.emit(EffectApplied(seg, me, "take_advantage", None, effects.count(e)))
+            elif e == "protect":
+                self.emit(EffectApplied(seg, me, "protect", str(d.params["ally"]), 5))
+            elif e in ("total_dodge", "defensive_wall"):
+                self.emit(EffectApplied(seg, me, e, None, EXPLOIT_STEP * exploits))
+                self.pa[me] = 0
+            elif e == "knock_down":
+                self.emit(EffectApplied(seg, me, "knock_down", them))
+            elif e == "disarm":
+                self.emit(EffectApplied(seg, me, "disarm", them))
+            elif e == "neutralise":
+                self.emit(EffectApplied(seg, me, "neutralise", them))
+                self.knock_out(them, f"neutralised by {me}")
+
+    def land(
+        self,
+        aid: str,
+        tid: str,
+        attack: int,
+        weapon: Weapon,
+        effects: Sequence[str],
+        exploits: int,
+        params: Mapping[str, Any],
+        *,
+        halved: bool = False,
+        gap_of: str | None = None,
+    ) -> None:
+        """A hit: minions fall to any Exploit, kill and neutralise end the fight for the
+        target, other effects take hold, then damage (unless the attacker chose none)."""
+        target = self.fighter(tid)
+        tsheet: Sheet = target.sheet
+        seg = self.segment
+        if params.get("manoeuvre"):
+            self.manoeuvre_lands(aid, tid, str(params["manoeuvre"]))
+            return
+        if params.get("grab"):
+            self.emit(EffectApplied(seg, aid, "knock_down", tid))
+            return
+        if "kill" in effects:
+            self.emit(EffectApplied(seg, aid, "kill", tid))
+            self.health[tid] = 0
+            self.knock_out(tid, f"killed outright by {aid}")
+            return
+        if tsheet.minion and exploits >= 1:
+            self.knock_out(tid, f"a minion felled by {aid}'s Exploit")
+            return
+        for e in dict.fromkeys(effects):
+            if e in TARGET_MALUS or e in ("knock_down", "disarm", "feint"):
+                self.emit(EffectApplied(seg, aid, e, tid))
+            elif e == "take_advantage":
+                self.emit(EffectApplied(seg, aid, e, None, list(effects).count(e)))
+        if params.get("damage", True):
+            self.damage(aid, tid, weapon, effects, halved)
+        if "neutralise" in effects:
+            self.emit(EffectApplied(seg, aid, "neutralise", tid))
+            self.knock_out(tid, f"neutralised by {aid}")
+
+    def damage(
+        self, aid: str, tid: str, weapon: Weapon, effects: Sequence[str], halved: bool
+    ) -> None:
+        """1d10 + weapon + bonus (+1d10 per extra damage Exploit) - armour and shield
+        protection = health levels lost (seed 000, "Application des dégâts")."""
+        attacker = self.fighter(aid)
+        target = self.fighter(tid)
+        sheet: Sheet = attacker.sheet
+        tsheet: Sheet = target.sheet
+        dice = 1 + list(effects).count("extra_damage")
+        rolls = tuple(self.dice.roll(10, f"damage ({weapon.name})", aid) for _ in range(dice))
+        base = (
+            weapon.assault if "assault" in effects and weapon.assault is not None else weapon.damage
+        )
+        amount = sum(rolls) + base + sheet.damage_bonus
+        in_motion = chase_of(self.state) is not None
+        if weapon.ranged and not in_motion and distance(attacker, target) > weapon.range:
+            amount, halved = amount // 2, True
+        elif halved:
+            amount //= 2
+        protection = tsheet.protection
+        lost = max(0, amount - protection)
+        left = max(0, self.health_of(tid) - lost)
+        self.health[tid] = left
+        self.emit(
+            Damaged(
+                self.segment, tid, aid, weapon.name, rolls, amount, protection, lost, left, halved
+            )
+        )
+        if left == 0:
+            self.knock_out(tid, "no health level left")
+
+    # -------------------------------------------------------- pursuit
+
+    def chase(self) -> Chase:
+        chase = chase_of(self.state)
+        assert chase is not None
+        if self.units is None:
+            self.units = dict(chase.distances)
+        return chase
+
+    def set_units(self, pair: tuple[str, str], units: int) -> None:
+        assert self.units is not None
+        if units > LOST_FROM_SIGHT:
+            self.units.pop(pair, None)
+        else:
+            self.units[pair] = units
+        self.emit(DistanceChanged(self.segment, None, pair[0], pair[1], units))
+
+    def escapes(self) -> None:
+        """A pursued fighter out of sight of every standing pursuer has escaped."""
+        chase = self.chase()
+        assert self.units is not None
+        for c in self.state.in_fight():
+            if c.side != chase.pursued_side or not self.standing(c.id):
+                continue
+            seen = [p for p in self.units if p[1] == c.id and self.standing(p[0])]
+            if not seen:
+                self.out.add(c.id)
+                self.emit(Escaped(self.segment, c.id))
+
+    def pursuit_test(self, a: Action, label: str, base: int, test: str = "pursuit") -> bool:
+        c = self.fighter(a.actor)
+        sheet: Sheet = c.sheet
+        chase = self.chase()
+        exploits = int(a.params.get("exploits", 0))
+        bonuses: dict[str, int] = {}
+        self.pools(a.actor, a.params, bonuses)
+        bonuses["wounds"] = -self.wounds(a.actor)
+        mods = self.situation(c)
+        mods["zigzag"] = zigzag_against(self.state, chase, a.actor, clock_of(self.state).round)
+        mods = {k: v for k, v in mods.items() if v}
+        diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
+        roll = self.dice.roll(10, f"{label} test", a.actor)
+        score = sheet.score(test)
+        total = roll + score + sum(bonuses.values())
+        success = total >= diff
+        self.emit(
+            Tested(
+                self.segment,
+                a.actor,
+                label,
+                a.id,
+                a.target,
+                roll,
+                score,
+                total,
+                diff,
+                exploits,
+                success,
+                {k: v for k, v in bonuses.items() if v},
+                mods,
+            )
+        )
+        self.last_difficulty = diff
+        return success
+
+    def act_change_distance(self, a: Action) -> None:
+        """Modifier la distance: a pursuit test against the distance's difficulty; one unit
+        closer or farther, two with two Exploits."""
+        self._cost(a, "changing the distance")
+        chase = self.chase()
+        assert self.units is not None
+        if a.target is not None:
+            pair = chase.pair(a.actor, a.target)
+            pairs = [pair] if pair is not None and pair in self.units else []
+        else:
+            pairs = [p for p in self.units if a.actor in p]
+        if not pairs:
+            return
+        nearest = min(self.units[p] for p in pairs)
+        if not self.pursuit_test(a, "changing the distance", UNIT_DIFFICULTY[nearest]):
+            return
+        step = 2 if int(a.params.get("exploits", 0)) >= 2 else 1
+        for pair in pairs:
+            units = self.units[pair]
+            new = max(1, units - step) if a.params["direction"] == "closer" else units + step
+            self.set_units(pair, new)
+        self.escapes()
+
+    def act_zigzag(self, a: Action) -> None:
+        self._cost(a, "zigzags")
+        if self.pursuit_test(a, "zigzag", BASE_DIFFICULTY):
+            bonus = {0: 2, 1: 5}.get(int(a.params.get("exploits", 0)), 10)
+            self.emit(Zigzagged(self.segment, a.actor, bonus, clock_of(self.state).round))
+
+    def act_charge(self, a: Action) -> None:
+        self.manoeuvre(a, "charge", 20, dodge_at=20)
+
+    def act_clothesline(self, a: Action) -> None:
+        self.manoeuvre(a, "clothesline", BASE_DIFFICULTY)
+
+    def act_tackle(self, a: Action) -> None:
+        self.manoeuvre(a, "tackle", BASE_DIFFICULTY)
+
+    def act_shoot_legs(self, a: Action) -> None:
+        """Tirer dans les jambes: a pursuit test at 15 keeps the distance, then a shot at 20."""
+        c = self.fighter(a.actor)
+        sheet: Sheet = c.sheet
+        self._cost(a, "shooting the legs")
+        chase = self.chase()
+        assert a.target is not None and self.units is not None
+        pair = chase.pair(a.actor, a.target)
+        if pair is None or pair not in self.units:
+            return
+        keep = Action(a.kind, a.duration, id=a.id, actor=a.actor, start=a.start, params={})
+        if not self.pursuit_test(keep, "keeping the distance", BASE_DIFFICULTY):
+            units = self.units[pair]
+            self.set_units(pair, units + 1 if pair[0] == a.actor else max(1, units - 1))
+            self.escapes()
+            return
+        self.manoeuvre(a, "shoot_legs", 20, test=sheet.weapon.test, pay=False)
+
+    def manoeuvre(
+        self,
+        a: Action,
+        kind: str,
+        base: int,
+        *,
+        dodge_at: int | None = None,
+        test: str = "pursuit",
+        pay: bool = True,
+    ) -> None:
+        """A pursuit action the target may dodge: its test, then the dodge (or the fall)."""
+        if pay:
+            self._cost(a, kind.replace("_", " "))
+        assert a.target is not None
+        if not self.standing(a.target):
+            return
+        if not self.pursuit_test(a, kind.replace("_", " "), base, test):
+            self.emit(AttackSettled(self.segment, a.actor, a.target, a.id, "missed"))
+            return
+        exploits = int(a.params.get("exploits", 0))
+        if self.can_defend(a.target, UNARMED, False):
+            difficulty = dodge_at if dodge_at is not None else self.last_difficulty
+            self.emit(
+                AttackPending(
+                    self.segment, a.actor, a.target, a.id, difficulty, exploits, (), manoeuvre=kind
+                )
+            )
+            params = {"attack": a.id, "targets": [a.target], "manoeuvre": kind}
+            self.emit(
+                ActionSpawned(
+                    self.segment, a.actor, self.next_id(), BLOW, a.target, 1, BLOW, params=params
+                )
+            )
+        else:
+            self.emit(AttackSettled(self.segment, a.actor, a.target, a.id, "hit"))
+            self.manoeuvre_lands(a.actor, a.target, kind)
+
+    def manoeuvre_lands(self, aid: str, tid: str, kind: str) -> None:
+        """Charge: the target falls. Clothesline, shooting the legs: it falls and loses a
+        distance unit. Tackle: the chase stops, the fight goes on at contact."""
+        seg = self.segment
+        if kind == "tackle":
+            self.emit(PursuitEnded(seg, aid, tid))
+            x, y = self.fighter(tid).position
+            self.emit(Moved(seg, aid, x + 1.0, y))
+            return
+        self.emit(EffectApplied(seg, aid, "knock_down", tid))
+        if kind in ("clothesline", "shoot_legs"):
+            chase = self.chase()
+            assert self.units is not None
+            pair = chase.pair(aid, tid)
+            if pair is not None and pair in self.units:
+                units = self.units[pair]
+                self.set_units(pair, units + 1 if pair[0] == tid else max(1, units - 1))
+                self.escapes()
+
+    # -------------------------------------------------------- turns and rounds
+
+    def turn_end(self, marker: Action) -> None:
+        """A phase the fighter let go by without acting lowers its phase by one."""
+        cid = marker.actor
+        if not self.standing(cid):
+            return
+        st = self.status(cid)
+        if st.last_act == marker.start:
+            return
+        left = self.pa_of(cid)
+        if left >= 1:
+            self.pa[cid] = left - 1
+            self.emit(Waited(self.segment, cid, 1, left - 1))
+
+    def lapse_counters(self, time: int, used: set[str]) -> None:
+        for c in self.state.in_fight():
+            st: Status = c.status
+            if st.counter is not None and st.counter[1] < time and c.id not in used:
+                self.emit(CounterLapsed(self.segment, c.id))
+
+    def round_end(self, time: int) -> None:
+        """The round ends at a phase boundary once everyone has spent its action points,
+        or after phase 1; the next one begins with fresh initiative rolls."""
+        k = self.rules.phase_segments
+        clock = clock_of(self.state)
+        if (time - clock.start) % k:
+            return
+        fighters = [c for c in self.state.in_fight() if c.id not in self.out]
+        if not fighters:
+            return
+        if any(a.kind == BLOW for a in self.state.autonomous.values() if a.end and a.end > time):
+            return  # pragma: no cover - blows end within a phase
+        if time < clock.end(k) and any(self.pa_of(c.id) > 0 for c in fighters):
+            return
+        self.emit(new_round(self.state, self.dice, clock.round + 1, time, fighters))
+
+
+def new_round(
+    state: FightState, dice: Dice, rnd: int, time: int, fighters: Sequence[Combatant]
+) -> RoundStarted:
+    """Everyone rolls d10 + Initiative (the die never explodes) + PA carried by taking the
+    advantage (+2 if it watched the last round before joining)."""
+    pas: dict[str, int] = {}
+    for c in fighters:
+        sheet: Sheet = c.sheet
+        st: Status = c.status
+        roll = dice.roll(10, "initiative", c.id)
+        pas[c.id] = roll + sheet.initiative + st.advantage + (2 if st.watched else 0)
+    top = max(pas.values(), default=1)
+    return RoundStarted(time, None, rnd, max(1, top), pas)
+
+
+def settle(
+    rules: Loss, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
+) -> list[Event]:
+    """Everything completing in ``segment``: acts first, then exchanges (blows with their
+    defences), then the ends of turns, then the round's end."""
+    s = Settlement(rules, state, segment, dice)
+    time = segment + 1
+    acts = [a for a in batch if a.channel == ACT_CHANNEL and not a.cancelled]
+    s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    for a in acts:
+        if s.standing(a.actor):
+            s.act(a)
+    defences = [a for a in batch if a.kind in ("parry", "dodge") and not a.cancelled]
+    for a in batch:
+        if a.kind == BLOW:
+            s.blow(a, defences)
+    for a in batch:
+        if a.kind == TURN:
+            s.turn_end(a)
+    s.round_end(time)
+    return s.events

@@ -1,0 +1,95 @@
+"""A Loss fighter's mutable state, and the round clock shared by all.
+
+Only events change them (DESIGN, principle 6).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from segsim.rules.loss.content import Sheet
+
+
+@attrs.define
+class RoundClock:
+    """The current round (tour de combat): its number, first segment and top phase.
+
+    Phase ``p`` of the round begins at segment ``start + (top - p) * phase_segments``:
+    higher phases first (seed 000, "Générer les Points d'Actions").
+    """
+
+    round: int = 0
+    start: int = 0
+    top: int = 0
+
+    def phase_segment(self, phase: int, k: int) -> int:
+        return self.start + (self.top - phase) * k
+
+    def phase_at(self, segment: int, k: int) -> int | None:
+        """The phase beginning at ``segment`` (None between phase boundaries)."""
+        if segment < self.start or (segment - self.start) % k:
+            return None
+        return self.top - (segment - self.start) // k
+
+    def end(self, k: int) -> int:
+        """The segment after the round's last phase (phase 1)."""
+        return self.start + self.top * k
+
+
+@attrs.frozen
+class Incoming:
+    """A successful attack waiting for the target's parry or dodge."""
+
+    attack: int
+    attacker: str
+    difficulty: int
+    exploits: int
+    effects: tuple[str, ...]
+    ranged: bool
+    explosive: bool
+    granted: int  # the segment in which the target may answer
+    counter: bool = False  # a counter-attack (it cannot be countered in turn)
+    manoeuvre: str = ""  # a pursuit action, dodged only
+
+
+@attrs.define
+class Status:
+    """Health levels, action points (the fighter's phase), pools and lasting effects.
+
+    ``pa`` is the fighter's remaining action points for ``round``: it acts when the round
+    reaches that phase. ``waited`` counts the phases it let go by since its last action
+    (se préparer). ``incoming`` holds attacks it may still parry or dodge; ``counter`` the
+    (opponent, segment) of a counter-attack it may make now.
+    """
+
+    health: int
+    fursa: int
+    inspiration: int
+    pa: int = 0
+    round: int = 0
+    waited: int = 0
+    last_act: int = -1
+    advantage: int = 0
+    watched: bool = False
+    incoming: dict[int, Incoming] = attrs.field(factory=dict)
+    counter: tuple[str, int] | None = None
+    countered: set[str] = attrs.field(factory=set)
+    assaulted: bool = False
+    prone: bool = False
+    disarmed: int = 0  # the round it was disarmed in (0: armed)
+    difficulty_malus: int = 0
+    feints: dict[str, int] = attrs.field(factory=dict)  # opponent -> last round of +2
+    protected: int = 0
+    wall: int = 0
+    aim: int = 0
+    aimed: str = ""  # aimed before the fight ("round", "sequence"), for the first shot
+    hidden: bool = False
+    surprised: bool = False
+
+    @classmethod
+    def of(cls, sheet: Sheet) -> Status:
+        return cls(
+            health=sheet.health.levels,
+            fursa=sheet.fursa,
+            inspiration=sheet.inspiration,
+        )

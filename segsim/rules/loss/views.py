@@ -1,0 +1,179 @@
+"""What a Loss fighter sees when it decides.
+
+Loss is played at a table: every fighter's phase (action points left), health, weapon
+and lasting conditions are known to all; a fighter's own view adds its sheet, its pools,
+the attacks it may answer now and whether it is its turn.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, ClassVar
+
+from segsim.actions import Action, Declaration
+from segsim.errors import IllegalDeclaration
+from segsim.observation import LiveView, live
+from segsim.rules.loss.content import Sheet, Weapon
+from segsim.rules.loss.declare import CONTACT, weapon_for
+from segsim.rules.loss.events import clock_of
+from segsim.rules.loss.pursuit import chase_of
+from segsim.rules.loss.status import Incoming, Status
+
+if TYPE_CHECKING:
+    from segsim.rules.loss.ruleset import Loss
+    from segsim.state import Combatant, FightState
+
+
+class OtherView(LiveView):
+    """Another fighter as everyone sees it."""
+
+    __slots__ = ("_o", "id", "is_pc", "minion", "name", "side")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "minion")
+
+    def __init__(self, state: FightState, segment: int, o: Combatant) -> None:
+        super().__init__(state, segment)
+        self.id = o.id
+        self.side = o.side
+        self.name = o.name
+        self.is_pc = o.is_pc
+        self.minion: bool = o.sheet.minion
+        self._o = o
+
+    @property
+    def _st(self) -> Status:
+        status: Status = self._o.status
+        return status
+
+    @live
+    def position(self) -> tuple[float, float]:
+        return self._o.position
+
+    @live
+    def phase(self) -> int:
+        """Action points left this round (the phase at which it acts next)."""
+        return self._st.pa
+
+    @live
+    def health(self) -> int:
+        return self._st.health
+
+    @live
+    def max_health(self) -> int:
+        sheet: Sheet = self._o.sheet
+        return sheet.health.levels
+
+    @live
+    def weapon(self) -> Weapon:
+        sheet: Sheet = self._o.sheet
+        return weapon_for(sheet, self._st, "main")
+
+    @live
+    def prone(self) -> bool:
+        return self._st.prone
+
+    @live
+    def disarmed(self) -> bool:
+        return bool(self._st.disarmed)
+
+    @live
+    def wall(self) -> int:
+        return self._st.wall
+
+    def distance(self, other: OtherView) -> float:
+        return math.dist(self.position, other.position)
+
+    def in_contact(self, other: OtherView) -> bool:
+        return self.distance(other) <= CONTACT + 1e-9
+
+
+class SelfView(OtherView):
+    """The deciding fighter's own state: ``my_turn`` when the round reaches its phase,
+    ``incoming`` the attacks it may parry or dodge now, ``counter`` the opponent it may
+    counter-attack now."""
+
+    __slots__ = ("_rules", "_segment_now", "_turn", "sheet")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "minion", "sheet")
+
+    def __init__(
+        self, state: FightState, segment: int, c: Combatant, turn: bool, rules: Loss
+    ) -> None:
+        super().__init__(state, segment, c)
+        self.sheet: Sheet = c.sheet
+        self._turn = turn
+        self._segment_now = segment
+        self._rules = rules
+
+    def accepts(self, declaration: Declaration) -> bool:
+        """Whether the rules would accept this declaration now (on its own)."""
+        self.check()
+        try:
+            self._rules.plan(self._state, self.id, declaration, self._segment_now, [])
+        except IllegalDeclaration:
+            return False
+        return True
+
+    def cost(self, declaration: Declaration) -> int | None:
+        """Action points the declaration would cost now (None if the rules refuse it)."""
+        self.check()
+        try:
+            spec = self._rules.plan(self._state, self.id, declaration, self._segment_now, [])
+        except IllegalDeclaration:
+            return None
+        return int(spec.params.get("cost", 0))
+
+    @live
+    def my_turn(self) -> bool:
+        return self._turn
+
+    @live
+    def round(self) -> int:
+        return clock_of(self._state).round
+
+    @live
+    def fursa(self) -> int:
+        return self._st.fursa
+
+    @live
+    def inspiration(self) -> int:
+        return self._st.inspiration
+
+    @live
+    def waited(self) -> int:
+        return self._st.waited
+
+    @live
+    def aim(self) -> int:
+        return self._st.aim
+
+    @live
+    def incoming(self) -> tuple[Incoming, ...]:
+        return tuple(i for i in self._st.incoming.values() if i.granted == self._segment_now)
+
+    @live
+    def counter(self) -> str | None:
+        c = self._st.counter
+        return c[0] if c is not None and c[1] == self._segment_now else None
+
+    @live
+    def countered(self) -> frozenset[str]:
+        return frozenset(self._st.countered)
+
+    @live
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._o.actions)
+
+    @live
+    def in_chase(self) -> bool:
+        """Whether a chase (fight in motion) is running."""
+        return chase_of(self._state) is not None
+
+    @live
+    def pursued(self) -> bool:
+        chase = chase_of(self._state)
+        return chase is not None and chase.pursued_side == self.side
+
+    def units(self, other: str) -> int | None:
+        """Distance units to another fighter in the chase (None: no chase, or lost)."""
+        self.check()
+        chase = chase_of(self._state)
+        return None if chase is None else chase.units(self.id, other)

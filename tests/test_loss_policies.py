@@ -1,0 +1,80 @@
+"""Built-in Loss tactics: they play whole fights legally and use Exploits and the phase
+countdown as their docstrings say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from segsim import load_scenario
+from segsim.events import OutOfFight
+from segsim.policy import make_policy
+from segsim.rules.loss.events import Tested, Waited
+
+ROOT = Path(__file__).resolve().parent.parent
+BRAWL = ROOT / "examples" / "scenarios" / "loss_street_brawl.toml"
+
+
+def test_tactics_play_the_street_brawl_to_the_end() -> None:
+    scenario = load_scenario(BRAWL)
+    for seed in range(1, 9):
+        fight = scenario.fight(seed)
+        outcome = fight.run()
+        assert outcome.result == "victory"
+
+
+def test_aggressive_attacks_minions_with_one_exploit_and_adversaries_with_extra_dice() -> None:
+    scenario = load_scenario(BRAWL)
+    minions = {c.id for c in scenario.combatants if c.sheet.minion}
+    on_minions, on_others = set(), set()
+    for seed in range(1, 6):
+        fight = scenario.fight(seed)
+        fight.run()
+        for t in fight.history:
+            if isinstance(t, Tested) and t.actor == "diego" and t.test == "attack":
+                (on_minions if t.target in minions else on_others).add(t.exploits)
+    assert on_minions == {1}
+    assert on_others and max(on_others) >= 1
+
+
+def test_defensive_keeps_points_for_defences_until_late_in_the_round() -> None:
+    scenario = load_scenario(BRAWL)
+    policies = {c.id: make_policy("loss", "aggressive") for c in scenario.combatants}
+    policies["canahan"] = make_policy("loss", "defensive")
+    fight = scenario.fight(3, policies=policies)
+    fight.run()
+    held = [e for e in fight.history if isinstance(e, Waited) and e.actor == "canahan"]
+    assert held, "the defensive fighter lets phases go by to keep its reserve"
+    assert any(isinstance(e, OutOfFight) for e in fight.history)
+
+
+def test_the_rule_list_tactic_plays_the_brawl() -> None:
+    from segsim.policies import load_rule_list
+
+    scenario = load_scenario(BRAWL)
+    fired: dict[str, int] = {}
+    for seed in range(1, 5):
+        policies = {
+            c.id: load_rule_list(ROOT / "examples" / "policies" / "loss_brawler.toml")
+            for c in scenario.combatants
+        }
+        fight = scenario.fight(seed, policies=policies)
+        assert fight.run().result == "victory"
+        for p in policies.values():
+            for name, n in p.fired.items():
+                fired[name] = fired.get(name, 0) + n
+    assert {"fell a minion", "strike", "dodge", "close in"} <= set(fired)
+
+
+def test_the_defensive_rule_list_keeps_points_for_defences() -> None:
+    from segsim.policies import load_rule_list
+
+    scenario = load_scenario(BRAWL)
+    fired: dict[str, int] = {}
+    for seed in range(1, 5):
+        guard = load_rule_list(ROOT / "examples" / "policies" / "loss_guard.toml")
+        fight = scenario.fight(seed, policies={"canahan": guard})
+        assert fight.run().result == "victory"
+        for name, n in guard.fired.items():
+            fired[name] = fired.get(name, 0) + n
+    assert fired.get("let the phase go by", 0) > 0
+    assert fired.get("parry and counter", 0) + fired.get("dodge and counter", 0) > 0
