@@ -214,20 +214,29 @@ def test_a_new_policy_is_called_at_t_and_after(name: str, record: Record) -> Non
     from segsim.policy import make_policy
 
     ruleset = record.ruleset
-    first = record.header["combatants"][0]["id"]
-    # A hand-entered fighter's recorded declarations may not fit the branch: the random
-    # policy decides for the others of a script.
-    others = {c["id"]: "random" for c in record.header["combatants"][1:]}
-    scripted = record.header["combatants"][0]["policy"] == "script"
+    combatants = record.header["combatants"]
+    gone = {
+        e["actor"]: e["t"]
+        for e in reversed(record.events)
+        if e["type"] in ("combatant.out", "combatant.left")
+    }
+    scripted = combatants[0]["policy"] == "script"
     end = record.events[-1]["t"]
     for until in sorted({3, end // 2}):
+        # The spy decides for the first fighter still in the fight at T.
+        i, who = next(
+            (i, c["id"]) for i, c in enumerate(combatants) if gone.get(c["id"], end + 1) >= until
+        )
+        # A hand-entered fighter's recorded declarations may not fit the branch: the
+        # random policy decides for the others of a script.
+        others = {c["id"]: "random" for c in combatants} if scripted else {}
         spy = Spy(make_policy(ruleset, "random"))
-        result = branch(record, until, {**(others if scripted else {}), first: spy})
-        assert result.policies[first] == spy.name
+        result = branch(record, until, {**others, who: spy})
+        assert result.policies[who] == spy.name
         if result.fight.history[-1].t >= until:  # (before T it follows the fight)
             after = [t for t in spy.calls if t >= until]
             assert after and after[0] == until, (name, until, spy.calls)
-        header = result.fight.header()["combatants"][0]
+        header = result.fight.header()["combatants"][i]
         assert header["changes"][-1] == {"at": until, "policy": spy.name, "reactive": True}
 
 
