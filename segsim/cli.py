@@ -1,8 +1,10 @@
 """The ``segsim`` command: run a scenario or a fight script, replay or branch a record,
-draw a timeline, run experiments (sweep, tournament), list rulesets.
+draw a timeline, run experiments (sweep, tournament), list rulesets and their content.
 
-Exit codes: 0 done (a replay identical to its record), 1 a replay that diverges, 2 bad
-input (a message names the file, line and field, or the segment, fighter and rule).
+Exit codes (:data:`EXIT_CODES`, documented in docs/cli.md): 0 done (a replay identical
+to its record), 1 a replay that diverges or an experiment in which some fights failed,
+2 bad input (a message names the file, line and field, or the segment, fighter and
+rule), a bad command line included.
 """
 
 from __future__ import annotations
@@ -14,6 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from segsim.errors import SegsimError
+
+EXIT_CODES = {
+    0: "done; a replay identical to its record",
+    1: "a replay that diverges from its record; an experiment in which some fights failed",
+    2: "bad input (file, line and field named) or a bad command line",
+}
+"""What ``segsim`` exits with, for every command."""
 
 
 def _configure_account(show_dice: bool) -> Any:
@@ -95,14 +104,16 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
     from segsim.record import write_record
     from segsim.replay import branch, parse_then
 
-    fighters = [f.id for f in plan.fighters]
+    fighters = [f.id for f in plan.everyone]
     then = parse_then(args.then or [], fighters)
     result = branch(plan, args.until, then, seed=args.seed)
     fight = result.fight
     who = ", ".join(f"{cid}: {policy}" for cid, policy in result.policies.items())
     print(
         f"{args.file}: replayed to segment {args.until} ({to_seconds(args.until):.1f} s), "
-        f"then {who}; dice after it from seed {result.seed}"
+        f"then {who}; dice after it "
+        + ("the table's rolls while they fit, then " if result.table_dice else "")
+        + f"from seed {result.seed}"
     )
     for note in result.notes:
         print(f"note: {note}")
@@ -158,6 +169,18 @@ def _cmd_rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     for name in ruleset_names():
         cls = ruleset_class(name)
         print(f"{name:<12} {cls.title}")
+    return 0
+
+
+def _cmd_content(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from segsim.content import describe_content
+    from segsim.rules import ruleset_names
+
+    names = [args.ruleset] if args.ruleset else ruleset_names()
+    for i, name in enumerate(names):
+        if i:
+            print()
+        sys.stdout.write(describe_content(name))
     return 0
 
 
@@ -331,9 +354,15 @@ def _segment(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from segsim import __version__
+
     parser = argparse.ArgumentParser(
-        prog="segsim", description="Simulate tabletop RPG combat on a segment timeline."
+        prog="segsim",
+        description="Simulate tabletop RPG combat on a segment timeline.",
+        epilog="exit codes: "
+        + "; ".join(f"{code} {what}" for code, what in EXIT_CODES.items()).replace("%", "%%"),
     )
+    parser.add_argument("--version", action="version", version=f"segsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser(
@@ -409,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sw = sub.add_parser(
         "sweep",
-        help="run N fights of a scenario and summarize win rates (95% Wilson intervals), "
+        help="run N fights of a scenario and summarize win rates (95%% Wilson intervals), "
         "lengths and damage",
         description="Fight i is seeded from (--seed, i), so the summary is the same for any "
         "--workers, --chunk and backend. A fight that ends in an error stops the sweep "
@@ -450,24 +479,69 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = sub.add_parser("rules", help="list the rulesets")
     rules.set_defaults(func=_cmd_rules)
+
+    content = sub.add_parser(
+        "content",
+        help="list a ruleset's shipped fighters, weapons, armours and policies",
+        description="What a scenario can name: the example fighters (fighter = ID), the "
+        "equipment their sheets refer to, and the registered policies (policy = NAME), "
+        "each with a one-line description.",
+    )
+    content.add_argument("ruleset", nargs="?", help="one ruleset (default: every ruleset)")
+    content.set_defaults(func=_cmd_content)
     return parser
+
+
+class _Stdout:
+    """Standard output that outlives its reader: once the pipe closes (``segsim run ...
+    --record X | head``), what is printed goes nowhere and the command carries on, so
+    the files it writes are complete."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.closed_pipe = False
+
+    def _gone(self) -> None:
+        self.closed_pipe = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, self.stream.fileno())
+        finally:
+            os.close(devnull)
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.stream.write(text))
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout = sys.stdout
+    guarded = sys.stdout = _Stdout(stdout)
     try:
         code: int = args.func(args, parser)
+        guarded.flush()
     except SegsimError as exc:
         print(f"segsim: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # the reader went away (segsim ... | head): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
     except OSError as exc:
         print(f"segsim: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        sys.stdout = stdout
     return code
 
 

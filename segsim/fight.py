@@ -870,7 +870,9 @@ class Fight:
         for cid in actors:
             c = combatants[cid]
             if c.in_fight:
-                register(c, time, must=not c.actions)
+                # Whose own action resolved and who is left waiting at most is called,
+                # reactive or not: a wait lasts only until the fighter decides again.
+                register(c, time, must=not any(not a.continuous for a in c.actions))
         # Turn-based rulesets pass the initiative: whoever the rules call now declares.
         for cid in self.ruleset.due(self.state, time):
             c = combatants[cid]
