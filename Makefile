@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORE := $(VENV)/.installed-core
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench lint clean browser
 
 # The demo needs segsim alone; the tests need every extra (Ray, RL envs, plots...).
 $(CORE): pyproject.toml
@@ -17,7 +17,7 @@ $(CORE): pyproject.toml
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,plot,parquet]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,plot,parquet,progress]'
 	touch $(STAMP)
 
 demo: $(CORE)
@@ -28,7 +28,22 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy segsim
 
-test: lint
+# The browser tests (tests/test_browser.py) need Chromium: installed here when missing
+# and apt-get can be used (as root); otherwise those tests fail and say how to get it.
+browser:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+		|| [ -n "$$SEGSIM_CHROMIUM" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Chromium for the browser tests (apt-get install chromium)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q chromium >/dev/null 2>&1 \
+			|| { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }; \
+	else \
+		echo "note: Chromium is missing, so the browser tests will fail: install it" \
+			"(apt-get install chromium, as root) or set SEGSIM_CHROMIUM=/path/to/chromium"; \
+	fi
+
+test: lint browser
 	$(BIN)/python -m pytest
 
 bench: $(CORE)

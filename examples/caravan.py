@@ -19,7 +19,12 @@ own, used only through ``random()`` (the one stream Python keeps stable across v
 every fight gets its own seed drawn from it, so no two fights share dice and a seed
 always gives the same statistics.
 
-    python examples/caravan.py --crossings 40 --seed 1 [--records DIR]
+    python examples/caravan.py --crossings 40 --seed 1
+    python examples/caravan.py --crossings 40 --seed 1 --records records
+
+(the second also writes every fight's record in the folder records/).
+
+docs-test: replace "--crossings 40" "--crossings 3" (the documentation's test keeps it short)
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@ on common fight seeds, with 95 % Wilson intervals.
 
 The same from the command line (add --workers 2, or --backend ray, for the same table):
     segsim tournament examples/scenarios/duel.toml \
-        --policies aggressive defender parrier counter pressure --fights 40
+        --policies aggressive defender parrier counter pressure --fights 40 --seed 2026
+
+docs-test: replace "--fights 40" "--fights 2" (the documentation's test keeps it short)
 """
 
 from segsim.experiment import run, tournament

@@ -1,8 +1,10 @@
 """The ``segsim`` command: run a scenario or a fight script, replay or branch a record,
-draw a timeline, run experiments (sweep, tournament), list rulesets.
+draw a timeline, run experiments (sweep, tournament), list rulesets and their content.
 
-Exit codes: 0 done (a replay identical to its record), 1 a replay that diverges, 2 bad
-input (a message names the file, line and field, or the segment, fighter and rule).
+Exit codes (:data:`EXIT_CODES`, documented in docs/cli.md): 0 done (a replay identical
+to its record), 1 a replay that diverges or an experiment in which some fights failed,
+2 bad input (a message names the file, line and field, or the segment, fighter and
+rule), a bad command line included.
 """
 
 from __future__ import annotations
@@ -14,6 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from segsim.errors import SegsimError
+
+EXIT_CODES = {
+    0: "done; a replay identical to its record",
+    1: "a replay that diverges from its record; an experiment in which some fights failed",
+    2: "bad input (file, line and field named) or a bad command line",
+}
+"""What ``segsim`` exits with, for every command."""
 
 
 def _configure_account(show_dice: bool) -> Any:
@@ -95,14 +104,16 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
     from segsim.record import write_record
     from segsim.replay import branch, parse_then
 
-    fighters = [f.id for f in plan.fighters]
+    fighters = [f.id for f in plan.everyone]
     then = parse_then(args.then or [], fighters)
     result = branch(plan, args.until, then, seed=args.seed)
     fight = result.fight
     who = ", ".join(f"{cid}: {policy}" for cid, policy in result.policies.items())
     print(
         f"{args.file}: replayed to segment {args.until} ({to_seconds(args.until):.1f} s), "
-        f"then {who}; dice after it from seed {result.seed}"
+        f"then {who}; dice after it "
+        + ("the table's rolls while they fit, then " if result.table_dice else "")
+        + f"from seed {result.seed}"
     )
     for note in result.notes:
         print(f"note: {note}")
@@ -127,9 +138,9 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
 
 
 def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from segsim.timeline import timeline
+    from segsim.views.timeline import timeline
 
-    if args.scale < 1 or args.width < 20:
+    if (args.scale is not None and args.scale < 1) or args.width < 20:
         parser.error("--scale is at least 1 and --width at least 20")
     view = timeline(args.file)
     if args.svg:
@@ -142,12 +153,34 @@ def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return 0
 
 
+def _cmd_view(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from segsim.experiment.outputs import check_path
+    from segsim.views.html import write_viewer
+
+    check_path(args.html, "viewer")
+    write_viewer(args.file, args.html)
+    print(f"viewer written to {args.html} (open it in a browser; no server needed)")
+    return 0
+
+
 def _cmd_rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.rules import ruleset_class, ruleset_names
 
     for name in ruleset_names():
         cls = ruleset_class(name)
         print(f"{name:<12} {cls.title}")
+    return 0
+
+
+def _cmd_content(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from segsim.content import describe_content
+    from segsim.rules import ruleset_names
+
+    names = [args.ruleset] if args.ruleset else ruleset_names()
+    for i, name in enumerate(names):
+        if i:
+            print()
+        sys.stdout.write(describe_content(name))
     return 0
 
 
@@ -181,6 +214,8 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
         return 0
     if args.arm or args.record:
         raise ex.ExperimentError("--arm and --record go with --rerun I")
+    # Outputs and their extras are checked before the first fight, not after the last.
+    ex.check_outputs(table=args.table, plot=args.plot, report=args.report)
     started = time.perf_counter()
     results = ex.run(
         experiment,
@@ -188,8 +223,18 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
         backend=args.backend,
         address=args.address,
         progress=None if args.progress is None else args.progress == "on",
+        on_error="continue" if args.keep_going else "stop",
     )
     elapsed = time.perf_counter() - started
+    failed = results.failed
+    if failed is not None:
+        print(f"segsim: error: {results.stopped}", file=sys.stderr)
+        print(
+            f"segsim: the sweep stopped there; see that fight with --rerun {failed.index} "
+            f"--arm '{failed.arm}' --record OUT, or go on past errors with --keep-going",
+            file=sys.stderr,
+        )
+        return 1
     sys.stdout.write(results.summary().text())
     if args.table:
         results.write_table(args.table)
@@ -197,6 +242,9 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
     if args.plot:
         ex.plot(results, args.plot)
         print(f"plot written to {args.plot}")
+    if args.report:
+        ex.write_report(results, args.report, command=_command_line())
+        print(f"report written to {args.report}")
     if args.timing:
         n = len(results.results)
         print(
@@ -205,6 +253,13 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
             file=sys.stderr,
         )
     return 1 if results.errors else 0
+
+
+def _command_line() -> str:
+    """The command as typed, quoted for a POSIX shell (for a report to show)."""
+    import shlex
+
+    return " ".join(["segsim", *(shlex.quote(a) for a in sys.argv[1:])])
 
 
 def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -243,7 +298,9 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
     cmd.add_argument(
         "--fights", type=int, default=fights, help=f"fights per arm (default {fights})"
     )
-    cmd.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    cmd.add_argument(
+        "--seed", type=int, default=None, help="master seed (default: the scenario's seed)"
+    )
     cmd.add_argument(
         "--workers", type=int, default=1, help="processes or Ray CPUs (default 1; 0: one per CPU)"
     )
@@ -259,7 +316,24 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
         help="stop when every win-rate 95%% interval is narrower than E (checked per chunk)",
     )
     cmd.add_argument("--table", metavar="OUT", help="per-fight table: .csv, or .parquet")
-    cmd.add_argument("--plot", metavar="OUT.png", help="win rates and fight lengths (matplotlib)")
+    cmd.add_argument(
+        "--plot",
+        metavar="OUT.png",
+        help="win rates, the paired difference or the round-robin matrix, and fight lengths "
+        "(matplotlib)",
+    )
+    cmd.add_argument(
+        "--report",
+        metavar="OUT.html",
+        help="a self-contained HTML report: win rates with intervals, the paired difference "
+        "or the round-robin matrix, lengths, how actions resolved, damage, and what "
+        "reproduces it",
+    )
+    cmd.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="keep running past fights that end in an error (default: stop at the first)",
+    )
     cmd.add_argument("--rerun", type=int, metavar="I", help="run only fight I (with --record)")
     cmd.add_argument("--arm", help="with --rerun: the arm (policies) of the fight to run")
     cmd.add_argument("--record", metavar="OUT", help="with --rerun: write the fight's record")
@@ -280,9 +354,15 @@ def _segment(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from segsim import __version__
+
     parser = argparse.ArgumentParser(
-        prog="segsim", description="Simulate tabletop RPG combat on a segment timeline."
+        prog="segsim",
+        description="Simulate tabletop RPG combat on a segment timeline.",
+        epilog="exit codes: "
+        + "; ".join(f"{code} {what}" for code, what in EXIT_CODES.items()).replace("%", "%%"),
     )
+    parser.add_argument("--version", action="version", version=f"segsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser(
@@ -337,17 +417,33 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("file", help="fight record (JSON Lines)")
     tl.add_argument("--svg", metavar="OUT", help="write the timeline as a standalone SVG")
     tl.add_argument("--text", action="store_true", help="with --svg, print the text view too")
-    tl.add_argument("--scale", type=int, default=2, help="columns per segment (default 2)")
+    tl.add_argument(
+        "--scale",
+        type=int,
+        default=None,
+        help="columns per segment (default 2; a coarse ruleset: one column per twentieth of its "
+        "round)",
+    )
     tl.add_argument("--width", type=int, default=100, help="wrap at this many columns")
     tl.set_defaults(func=_cmd_timeline)
 
+    vw = sub.add_parser(
+        "view",
+        help="write a self-contained HTML viewer of a record: battle map, timeline and "
+        "account on one segment slider",
+    )
+    vw.add_argument("file", help="fight record (JSON Lines)")
+    vw.add_argument("--html", metavar="OUT.html", required=True, help="the viewer to write")
+    vw.set_defaults(func=_cmd_view)
+
     sw = sub.add_parser(
         "sweep",
-        help="run N fights of a scenario and summarize win rates (95% Wilson intervals), "
+        help="run N fights of a scenario and summarize win rates (95%% Wilson intervals), "
         "lengths and damage",
         description="Fight i is seeded from (--seed, i), so the summary is the same for any "
-        "--workers, --chunk and backend. Exit 1 when some fights ended in an error (they "
-        "are listed; the others count).",
+        "--workers, --chunk and backend. A fight that ends in an error stops the sweep "
+        "there with that error (exit 1); with --keep-going the others count and the "
+        "errors are listed (exit 1).",
     )
     _experiment_options(sw, 100)
     sw.add_argument(
@@ -383,24 +479,69 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = sub.add_parser("rules", help="list the rulesets")
     rules.set_defaults(func=_cmd_rules)
+
+    content = sub.add_parser(
+        "content",
+        help="list a ruleset's shipped fighters, weapons, armours and policies",
+        description="What a scenario can name: the example fighters (fighter = ID), the "
+        "equipment their sheets refer to, and the registered policies (policy = NAME), "
+        "each with a one-line description.",
+    )
+    content.add_argument("ruleset", nargs="?", help="one ruleset (default: every ruleset)")
+    content.set_defaults(func=_cmd_content)
     return parser
+
+
+class _Stdout:
+    """Standard output that outlives its reader: once the pipe closes (``segsim run ...
+    --record X | head``), what is printed goes nowhere and the command carries on, so
+    the files it writes are complete."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.closed_pipe = False
+
+    def _gone(self) -> None:
+        self.closed_pipe = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, self.stream.fileno())
+        finally:
+            os.close(devnull)
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.stream.write(text))
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout = sys.stdout
+    guarded = sys.stdout = _Stdout(stdout)
     try:
         code: int = args.func(args, parser)
+        guarded.flush()
     except SegsimError as exc:
         print(f"segsim: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # the reader went away (segsim ... | head): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
     except OSError as exc:
         print(f"segsim: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        sys.stdout = stdout
     return code
 
 

@@ -44,7 +44,7 @@ from segsim.events import (
     action_declared,
 )
 from segsim.policy import Observation, is_external, is_reactive, policy_name
-from segsim.rules import Outcome
+from segsim.rules import BaseRuleset, Outcome
 from segsim.sleepers import Sleepers
 from segsim.state import Combatant, FightState
 
@@ -195,6 +195,8 @@ class Fight:
         self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
         self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
         self._awareness: float | None = getattr(ruleset, "awareness", None)
+        # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
+        self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
         self._external = {c.id: is_external(c.policy) for c in combatants}
         self._paused: _Paused | None = None
         self._stepping = False
@@ -535,9 +537,16 @@ class Fight:
 
     def _repr_svg_(self) -> str:
         """The fight's timeline as SVG, so a notebook shows it."""
-        from segsim.timeline import timeline_svg
+        from segsim.views.timeline import timeline_svg
 
         return timeline_svg(self)
+
+    def _repr_html_(self) -> str:
+        """The fight viewer (map, timeline, account on one slider), so a notebook shows
+        it; self-contained, in an isolated frame."""
+        from segsim.views.html import notebook_html
+
+        return notebook_html(self)
 
     # ------------------------------------------------------------------ processes
 
@@ -589,34 +598,46 @@ class Fight:
         self._boundary_done = max(self._boundary_done, seg)
         if self.ended:
             return
-        self.state.segment = seg
+        state = self.state
+        state.segment = seg
         self._t = seg
-        combatants = self.state.combatants
-        members = [combatants[cid] for cid in phase.members]
-        for c in members:
-            self._due[c.id].remove(seg)
-        members = [c for c in members if c.in_fight]
+        combatants = state.combatants
+        due = self._due
+        called = phase.members
+        members = []
+        for cid in called:
+            due[cid].remove(seg)
+            c = combatants[cid]
+            if c.in_fight:
+                members.append(c)
         if len(members) > 1:
             members.sort(key=_by_order)
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
-        for c in members:
-            forced = ruleset.forced(self.state, c.id, seg)
-            if forced:
-                specs = self._plan_all(c, forced, seg, forced=True)
-                self._apply(c, specs, seg)
+        if self._forces:
+            for c in members:
+                forced = ruleset.forced(state, c.id, seg)
+                if forced:
+                    specs = self._plan_all(c, forced, seg, forced=True)
+                    self._apply(c, specs, seg)
         # Everyone decides from the same state; nothing is applied until all are checked.
         decided: _Decided = []
         external: dict[str, Observation] = {}
+        reactive = self._reactive
         for c in members:
+            cid = c.id
             must = not c.actions
-            if not must and not self._reactive[c.id] and not phase.members[c.id]:
+            if not must and not reactive[cid] and not called[cid]:
                 continue
-            obs = ruleset.observe(self.state, c.id, seg, must)
-            if self._external[c.id]:
-                external[c.id] = obs
+            obs = ruleset.observe(state, cid, seg, must)
+            if self._external[cid]:
+                external[cid] = obs
                 continue
-            decls = self._declarations(c, c.policy.decide(obs), must, seg)
+            out = c.policy.decide(obs)
+            if type(out) is Declaration:
+                decided.append((c, self._plan_all(c, (out,), seg)))
+                continue
+            decls = self._declarations(c, out, must, seg)
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
         if external:
@@ -878,7 +899,9 @@ class Fight:
         for cid in actors:
             c = combatants[cid]
             if c.in_fight:
-                register(c, time, must=not c.actions)
+                # Whose own action resolved and who is left waiting at most is called,
+                # reactive or not: a wait lasts only until the fighter decides again.
+                register(c, time, must=not any(not a.continuous for a in c.actions))
         # Turn-based rulesets pass the initiative: whoever the rules call now declares.
         for cid in self.ruleset.due(self.state, time):
             c = combatants[cid]

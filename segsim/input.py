@@ -7,9 +7,10 @@ scan of the TOML text (tables, arrays of tables, keys, inline tables).
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -158,6 +159,10 @@ class Node:
         self._used.add(key)
         if key not in self.data:
             if required:
+                # A misspelt key is the likely cause: name it rather than the missing one.
+                unread = [k for k in self.data if k not in self._used]
+                for typo in difflib.get_close_matches(key, unread, n=1, cutoff=0.75):
+                    raise self.error(typo, f"unknown field; did you mean {key!r}?")
                 raise self.error(key, "missing (required field)")
             return None
         return self.data[key]
@@ -235,4 +240,10 @@ class Node:
         """Refuse fields nobody read (a typo is an error, not a silent default)."""
         unknown = [k for k in self.data if k not in self._used]
         if unknown:
-            raise self.error(unknown[0], "unknown field")
+            raise self.error(unknown[0], f"unknown field{did_you_mean(unknown[0], self._used)}")
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the known name closest to a misspelt one, or ``""``."""
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""

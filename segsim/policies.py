@@ -33,7 +33,7 @@ import attrs
 
 from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
 from segsim.errors import InputError, SegsimError
-from segsim.input import Node, Source
+from segsim.input import Node, Source, did_you_mean
 from segsim.policy import Observation, register_policy
 from segsim.rules import ruleset_names
 
@@ -167,6 +167,24 @@ def register_rule_helpers(ruleset: str, helpers: RuleHelpers) -> None:
     Each is called with the :class:`RuleContext` first, then the expression's arguments.
     """
     _HELPERS.setdefault(ruleset, {}).update(helpers)
+
+
+_VIEWS: dict[str, tuple[type, type]] = {}
+
+
+def register_rule_views(ruleset: str, me: type, other: type) -> None:
+    """The classes of a ruleset's views of the deciding fighter (``me``) and of the
+    others (``target``, ``opponents[i]``...), so that a rule list's attribute names are
+    checked when it loads (``me.must_lok`` is a typo, not a failure in every fight)."""
+    _VIEWS[ruleset] = (me, other)
+
+
+def public_names(cls: type) -> frozenset[str]:
+    """The attributes an expression may read on instances of ``cls``."""
+    names = {n for n in dir(cls) if not n.startswith("_")}
+    if attrs.has(cls):
+        names |= {f.name for f in attrs.fields(cls) if not f.name.startswith("_")}
+    return frozenset(names)
 
 
 def rule_helpers(ruleset: str | None) -> dict[str, Callable[..., Any]]:
@@ -436,8 +454,34 @@ class Expression:
         return eval(self.code, ctx.scope)
 
 
-def compile_expression(text: str, helpers: Iterable[str] = ()) -> Expression:
-    """Parse and check an expression; ValueError says what is not allowed."""
+_ONE_OF = frozenset({"others", "opponents", "allies"})
+
+
+def _base(node: ast.expr) -> str | None:
+    """The context name an attribute is read on: ``me`` for ``me.x``, ``opponents`` for
+    ``opponents[0].x``; None for anything else (a call's result, a nested attribute)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in _ONE_OF
+    ):
+        return node.value.id
+    return None
+
+
+def compile_expression(
+    text: str,
+    helpers: Iterable[str] = (),
+    attributes: Mapping[str, frozenset[str]] | None = None,
+) -> Expression:
+    """Parse and check an expression; ValueError says what is not allowed.
+
+    ``attributes`` gives, by context name (``me``, ``target``, ``opponents``,
+    ``params``...), the attributes that exist: reading another is an error, with the
+    closest known name suggested.
+    """
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
@@ -450,22 +494,52 @@ def compile_expression(text: str, helpers: Iterable[str] = ()) -> Expression:
             raise ValueError(f"private attribute {node.attr!r} is not allowed")
         if isinstance(node, ast.Name) and node.id not in known:
             names = sorted(known - {"True", "False", "None"})
-            raise ValueError(f"unknown name {node.id!r} (known: {', '.join(names)})")
+            raise ValueError(
+                f"unknown name {node.id!r}{did_you_mean(node.id, names)} "
+                f"(known: {', '.join(names)})"
+            )
+        if isinstance(node, ast.Attribute) and attributes:
+            base = _base(node.value)
+            exists = attributes.get(base) if base is not None else None
+            if exists is not None and node.attr not in exists:
+                what = f"{base}[...]" if isinstance(node.value, ast.Subscript) else base
+                raise ValueError(
+                    f"{what} has no attribute {node.attr!r}{did_you_mean(node.attr, exists)}"
+                )
     return Expression(text, compile(tree, "<rule>", "eval"))
 
 
-def _compile_value(value: Any, node: Node, key: str, helpers: Iterable[str]) -> Any:
+def rule_attributes(ruleset: str | None, params: Iterable[str]) -> dict[str, frozenset[str]]:
+    """What attributes each context name has, as far as is known for the ruleset."""
+    out: dict[str, frozenset[str]] = {
+        "obs": public_names(Observation),
+        "params": frozenset(params),
+    }
+    views = _VIEWS.get(ruleset) if ruleset is not None else None
+    if views is not None:
+        me, other = (public_names(cls) for cls in views)
+        out.update(me=me, target=other, others=other, opponents=other, allies=other)
+    return out
+
+
+def _compile_value(
+    value: Any,
+    node: Node,
+    key: str,
+    helpers: Iterable[str],
+    attributes: Mapping[str, frozenset[str]] | None = None,
+) -> Any:
     """A declaration parameter: literal TOML, or ``"=expression"`` computed when deciding."""
     if isinstance(value, str) and value.startswith("="):
         try:
-            return compile_expression(value[1:], helpers)
+            return compile_expression(value[1:], helpers, attributes)
         except ValueError as exc:
             raise node.error(key, str(exc)) from None
     if isinstance(value, Mapping):
         sub = node.child(key)
-        return {k: _compile_value(v, sub, k, helpers) for k, v in list(sub.items())}
+        return {k: _compile_value(v, sub, k, helpers, attributes) for k, v in list(sub.items())}
     if isinstance(value, list):
-        return [_compile_value(v, node, key, helpers) for v in value]
+        return [_compile_value(v, node, key, helpers, attributes) for v in value]
     return value
 
 
@@ -558,13 +632,14 @@ def load_rule_list(path: str | Path, **params: Any) -> RuleList:
     nodes = root.tables("rule", [])
     if not nodes:
         raise root.error("rule", "a rule list needs at least one [[rule]]")
+    attributes = rule_attributes(ruleset, defaults)
     for i, node in enumerate(nodes):
         rule_name = node.value("name", str, f"rule {i + 1}")
         try:
-            when = compile_expression(node.value("when", str, "True"), names)
+            when = compile_expression(node.value("when", str, "True"), names, attributes)
         except ValueError as exc:
             raise node.error("when", str(exc)) from None
-        rules.append(Rule(rule_name, when, _toml_action(node, names)))
+        rules.append(Rule(rule_name, when, _toml_action(node, names, attributes)))
         node.finish()
     root.finish()
     return RuleList(
@@ -572,7 +647,9 @@ def load_rule_list(path: str | Path, **params: Any) -> RuleList:
     )
 
 
-def _toml_action(node: Node, helpers: Iterable[str]) -> _TomlAction:
+def _toml_action(
+    node: Node, helpers: Iterable[str], attributes: Mapping[str, frozenset[str]] | None = None
+) -> _TomlAction:
     raw = node.data.get("do")
     if raw == "nothing":
         node.value("do", str)
@@ -591,13 +668,13 @@ def _toml_action(node: Node, helpers: Iterable[str]) -> _TomlAction:
         target = None
         if t.has("target"):
             try:
-                target = compile_expression(t.value("target", str), helpers)
+                target = compile_expression(t.value("target", str), helpers, attributes)
             except ValueError as exc:
                 raise t.error("target", str(exc)) from None
         params: Any = {}
         if t.has("params"):
             t.table("params")  # checks that it is a table
-            params = _compile_value(t.data["params"], t, "params", helpers)
+            params = _compile_value(t.data["params"], t, "params", helpers, attributes)
         t.finish()
         items.append((kind, target, params))
     return _TomlAction(tuple(items))

@@ -308,9 +308,14 @@ class Record:
         self.accept(RecordWriter(target))
 
     def _repr_svg_(self) -> str:
-        from segsim.timeline import timeline_svg
+        from segsim.views.timeline import timeline_svg
 
         return timeline_svg(self)
+
+    def _repr_html_(self) -> str:
+        from segsim.views.html import notebook_html
+
+        return notebook_html(self)
 
 
 class RecordBuilder(RecordVisitor[Record]):
@@ -384,7 +389,13 @@ def schema_errors(lines: Iterable[str | Mapping[str, Any]]) -> list[str]:
     schema's ``if``/``then`` list says, only faster. Needs the ``jsonschema`` package
     (segsim's ``dev`` extra).
     """
-    import jsonschema  # type: ignore[import-untyped]
+    try:
+        import jsonschema  # type: ignore[import-untyped]
+    except ModuleNotFoundError:
+        raise ModuleNotFoundError(
+            "schema_errors needs jsonschema: pip install jsonschema (or 'segsim[dev]')",
+            name="jsonschema",
+        ) from None
 
     root = schema()
     defs = dict(root["$defs"])

@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import Cancel, Declaration, PolicyOutput
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import DiceExhausted, InputError, RecordError, SegsimError
 from segsim.fight import CombatantSpec, Fight
@@ -38,6 +38,10 @@ from segsim.record import (
     read_record,
 )
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+from segsim.script import CancelKind
+
+Recorded = Declaration | Cancel | CancelKind
+"""What a record says a combatant declared: an action, or a cancellation (by kind)."""
 
 REPLAY = "replay"
 """The policy name that keeps a combatant on its recorded declarations in a branch."""
@@ -58,7 +62,7 @@ class ReplayDeclarations:
 
     def __init__(
         self,
-        declarations: Mapping[int, Sequence[DeclarationLike]],
+        declarations: Mapping[int, Sequence[Recorded]],
         *,
         name: str = REPLAY,
         reactive: bool = True,
@@ -72,6 +76,8 @@ class ReplayDeclarations:
         self.reactive = reactive
         self.shadow = shadow
         self.until = until
+        self.actor = ""
+        self.actions: Callable[[], Sequence[Any]] = list
 
     @property
     def segments(self) -> list[int]:
@@ -85,7 +91,14 @@ class ReplayDeclarations:
             bind(actor, seed)
 
     def attach(self, fight: Fight, actor: str) -> None:
-        """Pass the fight on to a shadow that wants it (a process policy)."""
+        """Let cancellations by kind find ``actor``'s actions in progress in ``fight``;
+        pass the fight on to a shadow that wants it (a process policy)."""
+        self.actor = actor
+
+        def actions() -> Sequence[Any]:
+            return list(fight.state.combatants[actor].actions)
+
+        self.actions = actions
         attach = getattr(self.shadow, "attach", None)
         if callable(attach):
             attach(fight, actor)
@@ -97,7 +110,14 @@ class ReplayDeclarations:
         if self.shadow is not None:
             self.shadow.decide(observation)
         found = self.declarations.get(observation.segment)
-        return list(found) if found else None
+        if not found:
+            return None
+        return [
+            d.resolve(self.actions(), self.actor, observation.segment)
+            if isinstance(d, CancelKind)
+            else d
+            for d in found
+        ]
 
 
 # ---------------------------------------------------------------- reading a record
@@ -159,17 +179,23 @@ class ReplayPlan:
     seed: int
     name: str
     max_segments: int
-    declarations: Mapping[str, Mapping[int, tuple[DeclarationLike, ...]]]
+    declarations: Mapping[str, Mapping[int, tuple[Recorded, ...]]]
     draws: tuple[Draw, ...]
     host: tuple[HostChange, ...] = ()
 
+    @property
+    def everyone(self) -> tuple[Fighter, ...]:
+        """The fighters of the header, then those who joined during the fight."""
+        return (*self.fighters, *(c.fighter for c in self.host if c.fighter is not None))
+
     def fighter(self, cid: str) -> Fighter:
-        for f in self.fighters:
+        for f in self.everyone:
             if f.id == cid:
                 return f
         raise KeyError(cid)
 
     def specs(self, policies: Mapping[str, Any]) -> list[CombatantSpec]:
+        """The header's fighters (those who join come through the host)."""
         return [
             CombatantSpec(
                 f.id, f.side, f.sheet, policies[f.id], f.name, f.position, f.is_pc, f.setup
@@ -214,7 +240,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         self.seed = 0
         self.name = ""
         self.max_segments = 1
-        self.declared: dict[str, dict[int, list[DeclarationLike]]] = {}
+        self.declared: dict[str, dict[int, list[Recorded]]] = {}
         self.draws: list[Draw] = []
         self.host: list[HostChange] = []
 
@@ -317,10 +343,17 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         elif kind == "end" and event.get("outcome") == "interrupted":
             self.host.append(HostChange(event["t"], "interrupt"))
         elif kind == "action.cancelled":
-            action = event.get("action")
+            # The kind survives a branch that numbers actions otherwise; the id picks
+            # among several actions of that kind.
+            action, what = event.get("action"), event.get("kind")
             if not isinstance(action, int) or isinstance(action, bool):
                 raise line.error(f"action: expected an action id, got {action!r}")
-            self._declare(event, line, Cancel(action))
+            if what is None:
+                self._declare(event, line, Cancel(action))
+            elif not isinstance(what, str) or not what:
+                raise line.error(f"kind: expected an action kind, got {what!r}")
+            else:
+                self._declare(event, line, CancelKind(what, action))
 
     def _joined(self, event: Mapping[str, Any], line: Line) -> Fighter:
         """A reinforcement, read like a header's combatant."""
@@ -350,7 +383,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             raise line.error(f"{where}params: expected an object, got {params!r}")
         return Declaration(kind, target, params)
 
-    def _declare(self, event: Mapping[str, Any], line: Line, item: DeclarationLike) -> None:
+    def _declare(self, event: Mapping[str, Any], line: Line, item: Recorded) -> None:
         actor = event["actor"]
         by_segment = self.declared.get(actor) if isinstance(actor, str) else None
         if by_segment is None:
@@ -437,50 +470,104 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=dict)
 
 
-def _host(fight: Fight, plan: ReplayPlan, policies: Mapping[str, Any]) -> None:
-    """Do again what the host did: joins, leaves, the interruption."""
-    for change in plan.host:
-        if change.kind == "join":
-            assert change.fighter is not None
-            f = change.fighter
-            spec = CombatantSpec(
-                f.id, f.side, f.sheet, policies[f.id], f.name, f.position, f.is_pc, f.setup
-            )
-            fight.join(spec, at=change.at)
-            for seg in policies[f.id].segments:
-                fight.call_at(f.id, seg)
-        elif change.kind == "leave":
-            fight.leave(change.cid, change.reason, at=change.at)
-        else:
-            interrupt_at = change.at
+def _host(
+    fight: Fight,
+    plan: ReplayPlan,
+    policies: Mapping[str, Any],
+    calls: Mapping[str, Sequence[int]],
+) -> None:
+    """Do again what the host did, at the boundaries it did it: reinforcements join
+    (called at their recorded segments), fighters leave. A branch may have ended the
+    fight or taken the fighter out by then: nothing happens. (The interruption is
+    :func:`_run`'s.)"""
+    changes = [c for c in plan.host if c.kind in ("join", "leave")]
+    if not changes:
+        return
 
-            def interrupter(at: int = interrupt_at) -> Any:
-                yield fight.env.timeout(
-                    fight.clock.env_time(at) + fight.clock.scale / 2 - fight.env.now
+    def host() -> Any:
+        for change in changes:
+            delay = fight.clock.env_time(change.at) - fight.env.now
+            if delay > 0:
+                yield fight.env.timeout(delay)
+            if fight.ended:
+                return
+            if change.kind == "join":
+                assert change.fighter is not None
+                f = change.fighter
+                spec = CombatantSpec(
+                    f.id, f.side, f.sheet, policies[f.id], f.name, f.position, f.is_pc, f.setup
                 )
-                fight.interrupt(str(plan.record.events[-1].get("cause", "")))
+                fight.join(spec, at=change.at)
+                for seg in calls.get(f.id, ()):
+                    fight.call_at(f.id, seg)
+            else:
+                c = fight.state.combatants.get(change.cid)
+                if c is not None and c.in_fight:
+                    fight.leave(change.cid, change.reason, at=change.at)
 
-            fight.env.process(interrupter())
+    fight.env.process(host())
+
+
+@attrs.frozen
+class _Interruption:
+    """Where the host stopped the fight: in segment ``at``, once the fight had produced
+    ``events`` events (the record's lines before its ``end``)."""
+
+    at: int
+    events: int
+    cause: str = ""
+
+
+def _interruption(plan: ReplayPlan) -> _Interruption | None:
+    for change in plan.host:
+        if change.kind == "interrupt":
+            end = plan.record.events[-1]
+            return _Interruption(change.at, len(plan.record.events) - 1, str(end.get("cause", "")))
+    return None
+
+
+def _interrupt(fight: Fight, stop: _Interruption) -> None:
+    """Interrupt the fight in segment ``stop.at`` at the same point as the host did.
+
+    A host may interrupt on the boundary of ``stop.at`` before the settlement that falls
+    there, between it and the declarations, or after them, or later in the segment. The
+    engine is stepped one event at a time from the boundary on, and the fight is
+    interrupted as soon as it has produced as many events as the record has before its
+    end (or when the segment's boundary work is over)."""
+    env = fight.env
+    boundary = fight.clock.env_time(stop.at)
+    while not fight.done.triggered and len(fight.history) < stop.events:
+        if env.peek() > boundary:
+            break
+        env.step()
+    if not fight.done.triggered:
+        fight.interrupt(stop.cause)
 
 
 def _run(
     fight: Fight,
     switches: Mapping[int, Sequence[tuple[str, Any]]],
     host: Callable[[], None] | None = None,
+    stop: _Interruption | None = None,
 ) -> None:
     """Run a fight that replaces policies at given segments (before anything happens in
-    that segment, even the settlement of the previous one)."""
+    that segment, even the settlement of the previous one), and that the host may
+    interrupt (``stop``)."""
     done = fight.start()
     if host is not None:
         host()
-    for at in sorted(switches):
+    points = sorted({*switches, *([stop.at] if stop is not None else [])})
+    for at in points:
         if at > fight.env.now and not done.triggered:
             fight.env.run(until=at)
         if done.triggered:
             break
-        for cid, policy in switches[at]:
+        for cid, policy in switches.get(at, ()):
             fight.replace_policy(cid, policy)
-    fight.env.run(until=done)
+        if stop is not None and at == stop.at:
+            _interrupt(fight, stop)
+    if not done.triggered:
+        fight.env.run(until=done)
 
 
 def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
@@ -506,7 +593,8 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
             fight.call_at(f.id, seg)
     stopped = ""
     try:
-        _run(fight, switches, lambda: _host(fight, plan, policies))
+        calls = {f.id: policies[f.id].segments for f in joined}
+        _run(fight, switches, lambda: _host(fight, plan, policies, calls), _interruption(plan))
     except SegsimError as exc:
         stopped = str(exc)
     return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))
@@ -537,17 +625,25 @@ class BranchDice(Dice):
     """Recorded faces first, then the stream of ``seed`` positioned after them.
 
     Each recorded draw also advances the seeded stream, so with the record's own seed a
-    branch draws after ``T`` exactly what the original fight drew.
+    branch draws after ``T`` exactly what the original fight drew. ``then`` are recorded
+    faces that follow while they fit (the die asked is the die recorded): the table's
+    rolls of a hand-entered fight after ``T``; the first that does not fit ends them.
     """
 
-    def __init__(self, values: Iterable[tuple[str, int]], seed: int) -> None:
+    def __init__(
+        self, values: Iterable[tuple[str, int]], seed: int, then: Iterable[tuple[str, int]] = ()
+    ) -> None:
         super().__init__(seed)
         self._values = list(values)
+        self._then = list(then)
         self._next = 0
 
     def _face(self, sides: int, purpose: str, actor: str | None) -> int:
         fresh = int(self._random() * sides) + 1
         if self._next >= len(self._values):
+            if self._then and self._then[0][0] == f"d{sides}" and 1 <= self._then[0][1] <= sides:
+                return self._then.pop(0)[1]
+            self._then = []
             return fresh
         die, value = self._values[self._next]
         if die != f"d{sides}" or not 1 <= value <= sides:
@@ -558,6 +654,12 @@ class BranchDice(Dice):
             )
         self._next += 1
         return value
+
+
+def seeded(plan: ReplayPlan) -> bool:
+    """Whether the record's dice are its seed's (a simulated fight), not a table's."""
+    dice = Dice(plan.seed)
+    return all(dice.roll(int(d.die[1:]), "check") == d.value for d in plan.draws)
 
 
 @attrs.frozen
@@ -571,6 +673,8 @@ class Branch:
     """Who decides from ``until`` on, by combatant: a policy name or ``replay``."""
     notes: tuple[str, ...]
     seed: int
+    table_dice: bool = False
+    """Whether the table's later rolls came first after ``until`` (a hand-entered fight)."""
 
     def first_difference(self) -> int | None:
         """The first event line (2..) where the branch differs from the record, if any."""
@@ -624,15 +728,21 @@ def branch(
     their recorded policy, rebuilt by name; one that is not a registered policy keeps its
     recorded declarations. Dice drawn before ``until`` are the recorded ones; later ones
     come from ``seed`` (default: the record's), after as many draws as were recorded
-    before ``until``.
+    before ``until``. A record whose dice are not its seed's (a fight entered by hand)
+    goes on with the table's later rolls while they fit, unless ``seed`` is given: so a
+    branch that changes nothing is the recorded fight again, whatever its dice.
     """
     plan = source if isinstance(source, ReplayPlan) else read_plan(source)
     if until < 0:
         raise ValueError(f"a branch starts at a segment >= 0, not {until}")
     then = dict(then or {})
-    unknown = sorted(set(then) - {f.id for f in plan.fighters})
+    joined = {c.fighter.id: c.at for c in plan.host if c.fighter is not None}
+    unknown = sorted(set(then) - {f.id for f in plan.everyone})
     if unknown:
         raise ValueError(f"no combatant {', '.join(unknown)} in {plan.record.source}")
+    later: list[tuple[str, int]] = []
+    if seed is None and not seeded(plan):  # a table's dice: its later rolls while they fit
+        later = [(d.die, d.value) for d in plan.draws if d.t >= until]
     seed = plan.seed if seed is None else seed
     draws = [(d.die, d.value) for d in plan.draws if d.t < until]
     policies: dict[str, Any] = {}
@@ -640,7 +750,7 @@ def branch(
     calls: dict[str, list[int]] = {}
     names: dict[str, str] = {}
     notes: list[str] = []
-    for f in plan.fighters:
+    for f in plan.everyone:
         before = tuple(c for c in f.changes if c.at < until)
         current = before[-1] if before else PolicyChange(0, f.policy, f.reactive)
         live = _live_policy(plan, f.id, then.get(f.id), current.policy, notes)
@@ -657,7 +767,7 @@ def branch(
             current.policy,
             current.reactive,
         )
-        if live is not None and until == 0:
+        if live is not None and joined.get(f.id, 0) >= until:  # live from its start
             policies[f.id] = live
             continue
         # The policy in force at ``until`` hands over to a live one of the same name and
@@ -677,12 +787,13 @@ def branch(
                 switches.setdefault(stage.at, []).append((f.id, policy))
         if live is not None and not same:
             switches.setdefault(until, []).append((f.id, live))
-    fight = plan.new_fight(policies, BranchDice(draws, seed))
+    fight = plan.new_fight(policies, BranchDice(draws, seed, later))
     for cid, segs in calls.items():
-        for seg in segs:
-            fight.call_at(cid, seg)
-    _run(fight, switches)
-    return Branch(plan, fight, until, names, tuple(notes), seed)
+        if cid not in joined:
+            for seg in segs:
+                fight.call_at(cid, seg)
+    _run(fight, switches, lambda: _host(fight, plan, policies, calls), _interruption(plan))
+    return Branch(plan, fight, until, names, tuple(notes), seed, bool(later))
 
 
 def _live_policy(plan: ReplayPlan, cid: str, wanted: Any, current: str, notes: list[str]) -> Any:

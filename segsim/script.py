@@ -31,7 +31,7 @@ for the format::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,9 +55,37 @@ _RESERVED = ("action", "cancel", "target")
 
 @attrs.frozen
 class CancelKind:
-    """Cancel the fighter's action in progress of this kind (ids are the engine's)."""
+    """Cancel the fighter's action in progress of this kind.
+
+    Action ids are the engine's numbering, which a branch changes; the kind survives it.
+    ``action``, when known (a record's id), picks among several actions of the kind.
+    """
 
     kind: str
+    action: int | None = None
+
+    def resolve(self, actions: Sequence[Any], actor: str, segment: int) -> Cancel:
+        """The :class:`Cancel` of the one action of this kind in ``actions``."""
+        found = [a for a in actions if a.kind == self.kind and not a.continuous]
+        if len(found) > 1:
+            found = [a for a in found if a.id == self.action] or found
+        if not found:
+            doing = ", ".join(f"{a.kind} #{a.id}" for a in actions) or "nothing"
+            raise IllegalDeclaration(
+                f"no {self.kind} in progress to cancel (in progress: {doing})",
+                rule="cancellation",
+                actor=actor,
+                segment=segment,
+            )
+        if len(found) > 1:
+            ids = ", ".join(str(a.id) for a in found)
+            raise IllegalDeclaration(
+                f"several {self.kind} actions in progress ({ids}): cancel one by its id",
+                rule="cancellation",
+                actor=actor,
+                segment=segment,
+            )
+        return Cancel(found[0].id)
 
 
 ScriptItem = Declaration | Cancel | CancelKind
@@ -99,31 +127,10 @@ class ScriptPolicy:
         out: list[DeclarationLike] = []
         for item in items:
             if isinstance(item, CancelKind):
-                out.append(Cancel(self._action_of_kind(item.kind, seg)))
+                out.append(item.resolve(self.actions(), self.cid, seg))
             else:
                 out.append(item)
         return out
-
-    def _action_of_kind(self, kind: str, seg: int) -> int:
-        found = [a for a in self.actions() if a.kind == kind and not a.continuous]
-        if not found:
-            doing = ", ".join(f"{a.kind} #{a.id}" for a in self.actions()) or "nothing"
-            raise IllegalDeclaration(
-                f"no {kind} in progress to cancel (in progress: {doing})",
-                rule="cancellation",
-                actor=self.cid,
-                segment=seg,
-            )
-        if len(found) > 1:
-            ids = ", ".join(str(a.id) for a in found)
-            raise IllegalDeclaration(
-                f"several {kind} actions in progress ({ids}): cancel one by its id",
-                rule="cancellation",
-                actor=self.cid,
-                segment=seg,
-            )
-        action_id: int = found[0].id
-        return action_id
 
 
 class _ScriptDice(LoadedDice):

@@ -36,9 +36,16 @@ caravan = load_example()
 
 
 @pytest.fixture(scope="module")
-def summary() -> Any:
-    """The example's default run (what `python examples/caravan.py` prints)."""
-    return caravan.run_crossings()
+def default_run() -> tuple[Any, list[Fight]]:
+    """The example's default run (what `python examples/caravan.py` prints), and its
+    fights."""
+    fights: list[Fight] = []
+    return caravan.run_crossings(on_fight=fights.append), fights
+
+
+@pytest.fixture(scope="module")
+def summary(default_run: tuple[Any, list[Fight]]) -> Any:
+    return default_run[0]
 
 
 def test_the_same_seed_prints_and_returns_the_same_summary(
@@ -204,3 +211,24 @@ def test_each_fight_writes_its_own_record(tmp_path: Path) -> None:
     # Every fight without a reinforcement has its record (the engine cannot yet write
     # the header of a fight that someone joined).
     assert {n for n, f in by_name.items() if not f.outrider_joined} <= set(summary.records)
+
+
+def test_every_caravan_record_replays_and_branches_to_itself(
+    default_run: tuple[Any, list[Fight]],
+) -> None:
+    """Every fight of the default run replays from its record, those the host
+    interrupted on a segment boundary included (crossing 27, leg 3 once did not); and a
+    branch that changes nothing, half way, is the record again: the host's
+    reinforcements, departures and interruption happen in it as they did."""
+    from segsim.record import fight_lines, fight_record
+    from segsim.replay import branch, replay
+
+    fights = default_run[1]
+    assert any(f.outcome is not None and f.outcome.result == "interrupted" for f in fights)
+    assert any(e.TYPE == "combatant.joined" for f in fights for e in f.history)
+    for fight in fights:
+        record = fight_record(fight)
+        result = replay(record)
+        assert result.identical, f"{fight.fight_id}: {result.divergence}"
+        half = branch(record, record.events[-1]["t"] // 2)
+        assert list(fight_lines(half.fight)) == list(record.lines), fight.fight_id

@@ -151,11 +151,13 @@ def test_comparisons_use_common_random_numbers() -> None:
     summary = results.summary()
     assert summary.difference is not None
     side, diff, (lo, hi) = summary.difference
+    # The comparison changes red's policy, so it is told from red's side.
     paired = [
-        float(y.winner == "blue") - float(x.winner == "blue") for x, y in zip(a, b, strict=True)
+        float(y.winner == "red") - float(x.winner == "red") for x, y in zip(a, b, strict=True)
     ]
-    assert side == "blue" and diff == pytest.approx(sum(paired) / len(paired))
+    assert side == "red" and diff == pytest.approx(sum(paired) / len(paired))
     assert lo < diff < hi
+    assert "side red's win rate is" in summary.text()
 
 
 def test_tournament_plays_every_ordered_pair_on_the_same_seeds() -> None:
@@ -282,7 +284,9 @@ def test_progress_bar_only_on_a_terminal() -> None:
     bar = Progress(10, stream=tty)
     bar.update(5)
     bar.close()
-    assert "5/10 fights" in tty.getvalue()
+    shown = tty.getvalue()
+    # tqdm's line: done/total, elapsed<left (the ETA), and a rate in fights per second.
+    assert "5/10" in shown and "fight/s" in shown and "<" in shown
 
 
 # ---------------------------------------------------------------- bad input
@@ -308,7 +312,7 @@ class Sloppy:
 
 
 def test_an_illegal_declaration_ends_that_fight_with_an_error_and_keeps_the_others() -> None:
-    results = run(sweep(DUEL, 12, seed=0, policies={"margaret": Sloppy}))
+    results = run(sweep(DUEL, 12, seed=0, policies={"margaret": Sloppy}), on_error="continue")
     errors = results.errors
     expected = {i for i in range(12) if fight_seed(0, i) % 2 == 0}
     assert {r.index for r in errors} == expected and 0 < len(errors) < 12
@@ -325,7 +329,17 @@ def test_an_illegal_declaration_ends_that_fight_with_an_error_and_keeps_the_othe
 
 
 def test_cli_reports_failed_fights_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["sweep", DUEL, "--fights", "6", "--policy", "margaret=test_experiment:Sloppy"])
+    code = main(
+        [
+            "sweep",
+            DUEL,
+            "--fights",
+            "6",
+            "--keep-going",
+            "--policy",
+            "margaret=test_experiment:Sloppy",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert "errors:" in out and "policy sloppy" in out

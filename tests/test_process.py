@@ -511,10 +511,13 @@ PAGE = ROOT / "docs/process.md"
 
 
 def blocks(kind: str) -> list[str]:
-    """The page's fenced blocks of one kind (``python``, ``sh``), in order."""
-    found, current, inside = [], [], False
+    """The page's fenced blocks of one kind (``python``, ``sh``), in order; a fragment
+    marked ``<!-- docs-test: skip (...) -->`` is left out (tests/test_docs.py)."""
+    found, current, inside, before = [], [], False, ""
     for line in PAGE.read_text(encoding="utf-8").splitlines():
-        if not inside and line.strip() == f"```{kind}":
+        skipped = before.startswith("<!-- docs-test: skip")
+        before = line.strip()
+        if not inside and line.strip() == f"```{kind}" and not skipped:
             inside, current = True, []
         elif inside and line.strip() == "```":
             inside = False

@@ -145,9 +145,142 @@ def test_a_scripted_fighter_keeps_its_recorded_declarations(
     assert result.policies == {"robert": "replay", "margaret": "aggressive"}
     assert result.notes and "robert keeps its recorded declarations" in result.notes[0]
     assert replay(fight_record(result.fight)).identical
-    # When the branch makes a recorded declaration illegal, the error says which.
+    # When the branch makes a recorded declaration illegal, the error says which (fresh
+    # dice from seed 2 after T: robert has fewer situation points at segment 19).
     path = tmp_path / "table.jsonl"
     write_record(fight, path)
-    assert main(["replay", str(path), "--until", "9", "--then", "margaret=aggressive"]) == 2
+    argv = ["replay", str(path), "--until", "9", "--then", "margaret=aggressive", "--seed", "2"]
+    assert main(argv) == 2
     err = capsys.readouterr().err
     assert "segment 19, robert, policy script: spends 2 PS" in err
+
+
+# ---------------------------------------------------------------- records of every example
+
+TABLE = ROOT / "examples/scripts/table_duel.toml"
+
+
+def table_record() -> Record:
+    from segsim.script import load_script
+
+    return fight_record(load_script(TABLE).play())
+
+
+def example_records() -> list[tuple[str, Record]]:
+    from segsim.script import load_script
+
+    out = [(p.name, record_of(p, load_scenario(p).seed or 0)) for p in SCENARIOS]
+    scripts = sorted((ROOT / "examples/scripts").glob("*.toml"))
+    return [*out, *((p.name, fight_record(load_script(p).play())) for p in scripts)]
+
+
+class Spy:
+    """Decides as ``inner`` does, and notes every segment it is asked at."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.reactive = getattr(inner, "reactive", True)
+        self.name = f"spy-{getattr(inner, 'name', 'policy')}"
+        self.calls: list[int] = []
+
+    def bind(self, actor: str, seed: int) -> None:
+        bind = getattr(self.inner, "bind", None)
+        if bind is not None:
+            bind(actor, seed)
+
+    def decide(self, observation: object) -> object:
+        self.calls.append(observation.segment)  # type: ignore[attr-defined]
+        return self.inner.decide(observation)  # type: ignore[attr-defined]
+
+
+RECORDS = example_records()
+NAMES = [name for name, _ in RECORDS]
+
+
+@pytest.mark.parametrize(("name", "record"), RECORDS, ids=NAMES)
+def test_every_example_record_branches_to_itself_when_nothing_changes(
+    name: str, record: Record
+) -> None:
+    """Scenario runs (their default seeds; other seeds above) and the hand-entered table
+    duel alike (its dice are the table's: the branch goes on with the table's rolls)."""
+    end = record.events[-1]["t"]
+    for until in sorted({1, 3, 9, end // 3, end}):
+        result = branch(record, until)
+        assert list(fight_lines(result.fight)) == list(record.lines), (name, until)
+
+
+@pytest.mark.parametrize(("name", "record"), RECORDS, ids=NAMES)
+def test_a_new_policy_is_called_at_t_and_after(name: str, record: Record) -> None:
+    from segsim.policy import make_policy
+
+    ruleset = record.ruleset
+    combatants = record.header["combatants"]
+    gone = {
+        e["actor"]: e["t"]
+        for e in reversed(record.events)
+        if e["type"] in ("combatant.out", "combatant.left")
+    }
+    scripted = combatants[0]["policy"] == "script"
+    end = record.events[-1]["t"]
+    for until in sorted({3, end // 2}):
+        # The spy decides for the first fighter still in the fight at T.
+        i, who = next(
+            (i, c["id"]) for i, c in enumerate(combatants) if gone.get(c["id"], end + 1) >= until
+        )
+        # A hand-entered fighter's recorded declarations may not fit the branch: the
+        # random policy decides for the others of a script.
+        others = {c["id"]: "random" for c in combatants} if scripted else {}
+        spy = Spy(make_policy(ruleset, "random"))
+        result = branch(record, until, {**others, who: spy})
+        assert result.policies[who] == spy.name
+        if result.fight.history[-1].t >= until:  # (before T it follows the fight)
+            after = [t for t in spy.calls if t >= until]
+            assert after and after[0] == until, (name, until, spy.calls)
+        header = result.fight.header()["combatants"][i]
+        assert header["changes"][-1] == {"at": until, "policy": spy.name, "reactive": True}
+
+
+def test_a_script_fighter_given_a_policy_keeps_being_called() -> None:
+    """`--until 9 --then robert=aggressive` on the table duel (the command of its header)
+    once left robert idle after his lock, forever: the branch ended in a stalemate."""
+    spy = Spy(Aggressive())
+    result = branch(table_record(), 9, {"robert": spy})
+    assert 9 in spy.calls
+    assert any(t > 14 for t in spy.calls)  # after his lock (segments 12-14)
+    assert result.fight.outcome is not None and result.fight.outcome.result == "victory"
+    strikes = [
+        e for e in result.fight.history if e.TYPE == "action.declared" and e.actor == "robert"
+    ]
+    assert sum(1 for e in strikes if e.kind == "strike" and e.t > 14) >= 1
+
+
+@pytest.mark.parametrize("then", [["robert=defender"], ["robert=random"], ["aggressive"]])
+def test_cancellations_by_kind_survive_a_branch(
+    then: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Margaret's cancellation of her arming in segment 10 once named action #8, which a
+    branch numbering actions otherwise did not have (exit 2)."""
+    path = tmp_path / "table.jsonl"
+    assert main(["run", "--script", str(TABLE), "--quiet", "--record", str(path)]) == 0
+    out = tmp_path / "branch.jsonl"
+    code = main(["replay", str(path), "--until", "9", "--then", *then, "--record", str(out)])
+    assert code == 0, capsys.readouterr().err
+    assert replay(out).identical
+    cancelled = [json.loads(x) for x in read_record(path).lines if "action.cancelled" in x]
+    assert [(e["actor"], e["kind"]) for e in cancelled] == [("margaret", "arm")]
+
+
+def test_an_old_cancellation_without_its_kind_still_reads(tmp_path: Path) -> None:
+    """Records name the kind of a cancelled action; a line without it is cancelled by id."""
+    record = table_record()
+    lines = []
+    for line in record.lines:
+        event = json.loads(line)
+        if event.get("type") == "action.cancelled":
+            del event["kind"]
+            line = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+        lines.append(line)
+    path = tmp_path / "old.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = replay(path)
+    assert result.divergence is not None and '"kind":"arm"' in str(result.divergence.produced)

@@ -7,9 +7,27 @@
   :class:`FightDriver`: the stepping both build on (usable without either library).
 """
 
-from segsim.envs.catalogue import Catalogue, Entry, catalogue_for, register_catalogue
-from segsim.envs.driver import Agent, FightDriver
-from segsim.envs.features import encoder_for, register_encoder
+from __future__ import annotations
+
+_RL = ("numpy", "gymnasium", "pettingzoo")
+
+
+def _missing(exc: ModuleNotFoundError) -> ModuleNotFoundError:
+    """A missing library of the ``rl`` extra, said so (other import errors stay as they are)."""
+    top = (exc.name or "").partition(".")[0]
+    if top not in _RL:
+        return exc
+    return ModuleNotFoundError(
+        f"segsim.envs needs {top} (the rl extra): pip install 'segsim[rl]'", name=exc.name
+    )
+
+
+try:
+    from segsim.envs.catalogue import Catalogue, Entry, catalogue_for, register_catalogue
+    from segsim.envs.driver import Agent, FightDriver
+    from segsim.envs.features import encoder_for, register_encoder
+except ModuleNotFoundError as exc:
+    raise _missing(exc) from None
 
 __all__ = [
     "Agent",
@@ -29,12 +47,15 @@ __all__ = [
 
 def __getattr__(name: str) -> object:
     """The Gymnasium and PettingZoo envs, imported when first used."""
-    if name == "FightEnv":
-        from segsim.envs.single import FightEnv
+    try:
+        if name == "FightEnv":
+            from segsim.envs.single import FightEnv
 
-        return FightEnv
-    if name in ("FightParallelEnv", "parallel_env", "aec_env"):
-        from segsim.envs import parallel
+            return FightEnv
+        if name in ("FightParallelEnv", "parallel_env", "aec_env"):
+            from segsim.envs import parallel
 
-        return getattr(parallel, name)
+            return getattr(parallel, name)
+    except ModuleNotFoundError as exc:
+        raise _missing(exc) from None
     raise AttributeError(f"module 'segsim.envs' has no attribute {name!r}")

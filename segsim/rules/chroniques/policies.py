@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.policies import register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.chroniques.attack import (
     CONCERTED_DIFFICULTY,
@@ -183,6 +184,7 @@ class Support:
         return attack_turn(me, pick_target(me, targets))
 
 
+register_rule_views("chroniques", SelfView, OtherView)
 register_policy("chroniques", "aggressive", Aggressive)
 register_policy("chroniques", "cautious", Cautious)
 register_policy("chroniques", "support", Support)

@@ -21,7 +21,7 @@ import math
 from typing import Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
-from segsim.policies import RuleContext, register_rule_helpers
+from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.policies import (
     Defender,
@@ -285,5 +285,6 @@ register_rule_helpers(
         "deficit": _deficit,
     },
 )
+register_rule_views("rinkanou", SelfView, OtherView)
 register_policy("rinkanou", "counter", CounterPuncher)
 register_policy("rinkanou", "pressure", PressureFighter)

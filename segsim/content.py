@@ -1,0 +1,104 @@
+"""What a ruleset ships, in words: its example fighters, their equipment and its
+policies, each on one line (``segsim content``), so a scenario can be written without
+reading the content files."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from segsim.input import Node
+from segsim.policy import make_policy, policy_names
+from segsim.rules import get_ruleset
+
+_FIGHTER_KEYS = (
+    "profile",
+    "level",
+    "weapon",
+    "weapons",
+    "ranged",
+    "off_hand",
+    "armour",
+    "shield",
+)
+_WIDTH = 100
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _WIDTH else text[: _WIDTH - 3].rstrip(" ,;") + "..."
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return "/".join(f"{k} {_value(v)}" for k, v in value.items())
+    if isinstance(value, tuple | list):
+        return ",".join(_value(v) for v in value)
+    return str(value)
+
+
+def _fighter(node: Node) -> str:
+    data = node.data
+    name = data.get("name", "")
+    gear = [
+        f"{k} {_value(data[k])}"
+        for k in _FIGHTER_KEYS
+        if isinstance(data.get(k), str | int)
+        or (isinstance(data.get(k), list) and all(isinstance(v, str) for v in data[k]))
+    ]
+    return ", ".join([str(name), *gear]) if gear else str(name)
+
+
+def _item(item: Any) -> str:
+    """An attrs record of equipment: its name, then its other plain fields."""
+    if not attrs.has(type(item)):
+        return str(item)
+    parts = [str(getattr(item, "name", ""))]
+    for field in attrs.fields(type(item)):
+        if field.name in ("id", "name"):
+            continue
+        value = getattr(item, field.name)
+        if value in ((), {}, None, "") or (
+            field.default is not attrs.NOTHING and value == field.default
+        ):
+            continue
+        parts.append(f"{field.name} {_value(value)}")
+    return ", ".join(parts)
+
+
+def first_sentence(doc: str | None) -> str:
+    """The first sentence of a docstring, on one line."""
+    text = " ".join((doc or "").split())
+    for end in (". ", ": "):
+        if end in text:
+            text = text.split(end, 1)[0]
+    return text.rstrip(".")
+
+
+def describe_content(ruleset_name: str) -> str:
+    """The content of a ruleset and its policies, one line each, by section."""
+    ruleset = get_ruleset(ruleset_name)
+    lines = [f"{ruleset_name}: {ruleset.title}"]
+    content = getattr(ruleset, "content", None)
+    sections: list[tuple[str, Mapping[str, Any]]] = []
+    if content is not None and attrs.has(type(content)):
+        for field in attrs.fields(type(content)):
+            value = getattr(content, field.name)
+            if isinstance(value, Mapping):
+                sections.append((field.name, value))
+    sections.sort(key=lambda s: s[0] != "fighters")
+    for title, entries in sections:
+        lines.append(f"  {title} ({len(entries)}):")
+        for key, entry in entries.items():
+            text = _fighter(entry) if isinstance(entry, Node) else _item(entry)
+            lines.append(_clip(f"    {key:<16} {text}"))
+    names = policy_names(ruleset_name)
+    lines.append(f"  policies ({len(names)}):")
+    for name in names:
+        policy = make_policy(ruleset_name, name)
+        lines.append(_clip(f"    {name:<16} {first_sentence(type(policy).__doc__)}"))
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["describe_content", "first_sentence"]

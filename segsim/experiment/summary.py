@@ -1,0 +1,175 @@
+"""The summary of an experiment's results: win rates, lengths, pairings, differences."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import attrs
+
+from segsim.experiment.design import _spec_name
+from segsim.experiment.stats import Z95, _quantile, wilson
+
+if TYPE_CHECKING:
+    from segsim.experiment.runner import Results
+
+
+@attrs.frozen
+class SideStats:
+    side: str
+    player: str  # the policy playing it, or "" when the scenario's own
+    wins: int
+    n: int
+    interval: tuple[float, float]
+    damage_taken: float  # mean per fight
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.n if self.n else 0.0
+
+
+@attrs.frozen
+class ArmStats:
+    label: str
+    fights: int  # without errors
+    errors: int
+    sides: tuple[SideStats, ...]
+    draws: int  # no winner (stalemate, time limit, all out)
+    results: Mapping[str, int]
+    length: tuple[float, float, int, int, int, int, int]  # mean, sd, min, p10, median, p90, max
+
+
+@attrs.frozen
+class PairStats:
+    """A tournament pairing over both sides: ``a``'s score against ``b``."""
+
+    a: str
+    b: str
+    wins: int
+    losses: int
+    n: int
+    interval: tuple[float, float]
+
+    @property
+    def rate(self) -> float:
+        """The score: wins, and half of each fight without a winner, per fight."""
+        return (self.wins + (self.n - self.wins - self.losses) / 2) / self.n if self.n else 0.0
+
+
+@attrs.frozen
+class Summary:
+    results: Results
+    arms: tuple[ArmStats, ...]
+    pairs: tuple[PairStats, ...] = ()
+    difference: tuple[str, float, tuple[float, float]] | None = None
+
+    def text(self) -> str:
+        from segsim.experiment.tables import render_summary
+
+        return render_summary(self)
+
+
+def summarize(results: Results) -> Summary:
+    sides = results.sides
+    arms = []
+    for arm in results.experiment.arms:
+        rows = results.arm_results(arm.label)
+        ok = [r for r in rows if r.error is None]
+        n = len(ok)
+        players = dict(arm.players)
+        side_stats = []
+        for side in sides:
+            wins = sum(1 for r in ok if r.winner == side)
+            taken = [dict(r.damage).get(side, 0) for r in ok]
+            side_stats.append(
+                SideStats(
+                    side,
+                    _spec_name(players[side]) if side in players else "",
+                    wins,
+                    n,
+                    wilson(wins, n),
+                    statistics.fmean(taken) if taken else 0.0,
+                )
+            )
+        lengths = sorted(r.segments for r in ok)
+        length = (
+            (
+                statistics.fmean(lengths),
+                statistics.pstdev(lengths),
+                lengths[0],
+                _quantile(lengths, 0.1),
+                _quantile(lengths, 0.5),
+                _quantile(lengths, 0.9),
+                lengths[-1],
+            )
+            if lengths
+            else (0.0, 0.0, 0, 0, 0, 0, 0)
+        )
+        arms.append(
+            ArmStats(
+                arm.label,
+                n,
+                len(rows) - n,
+                tuple(side_stats),
+                sum(1 for r in ok if r.winner is None),
+                dict(sorted(Counter(r.result for r in rows).items())),
+                length,
+            )
+        )
+    pairs = _pairs(results) if results.experiment.kind == "tournament" else ()
+    difference = _difference(results) if len(results.experiment.arms) == 2 and not pairs else None
+    return Summary(results, tuple(arms), pairs, difference)
+
+
+def _pairs(results: Results) -> tuple[PairStats, ...]:
+    """Each policy against each other, over both sides (draws count as half)."""
+    score: dict[tuple[str, str], list[float]] = {}
+    for arm in results.experiment.arms:
+        players = dict(arm.players)
+        a_side, b_side = results.sides
+        a, b = _spec_name(players[a_side]), _spec_name(players[b_side])
+        for r in results.arm_results(arm.label):
+            if r.error is not None:
+                continue
+            for me, other, side in ((a, b, a_side), (b, a, b_side)):
+                s = score.setdefault((me, other), [0, 0, 0])
+                if r.winner == side:
+                    s[0] += 1
+                elif r.winner is not None:
+                    s[1] += 1
+                s[2] += 1
+    out = []
+    for (a, b), (w, losses, n) in score.items():
+        points = w + (n - w - losses) / 2
+        out.append(PairStats(a, b, int(w), int(losses), int(n), wilson(points, int(n))))
+    return tuple(out)
+
+
+def changed_side(results: Results) -> str:
+    """The side a comparison is about: the one whose combatants change policy between
+    the two arms, when exactly one does; else the first side."""
+    first, second = results.experiment.arms
+    a, b = dict(first.policies), dict(second.policies)
+    side_of = {c.id: c.side for c in results.experiment.scenario.load().combatants}
+    changed = {side_of[cid] for cid in set(a) | set(b) if a.get(cid) != b.get(cid)}
+    sides = [s for s in results.sides if s in changed]
+    return sides[0] if len(sides) == 1 else results.sides[0]
+
+
+def _difference(results: Results) -> tuple[str, float, tuple[float, float]] | None:
+    """Paired difference of a side's win rate between two arms (same seeds): the side
+    whose policies the second arm changes (the first side when both or none change)."""
+    first, second = results.experiment.arms
+    side = changed_side(results)
+    a = {r.index: r for r in results.arm_results(first.label) if r.error is None}
+    b = {r.index: r for r in results.arm_results(second.label) if r.error is None}
+    common = sorted(set(a) & set(b))
+    if len(common) < 2:
+        return None
+    diffs = [float(b[i].winner == side) - float(a[i].winner == side) for i in common]
+    mean = statistics.fmean(diffs)
+    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    return (side, mean, (mean - half, mean + half))

@@ -1,0 +1,122 @@
+"""Tables: the summary as text, and the per-fight table (CSV or Parquet)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from segsim.experiment.design import ExperimentError, FightResult
+from segsim.experiment.stats import wilson
+
+if TYPE_CHECKING:
+    from segsim.experiment.runner import Results
+    from segsim.experiment.summary import Summary
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f} %"
+
+
+def render_summary(summary: Summary) -> str:
+    """The summary as text: the same results always give the same bytes."""
+    res = summary.results
+    exp = res.experiment
+    out = io.StringIO()
+    w = out.write
+    w(f"{exp.kind}: {exp.scenario.path}, master seed {exp.seed}, ")
+    w(f"{res.fights} fights per arm, {len(exp.arms)} arm(s), chunk {exp.chunk}\n")
+    if res.stopped:
+        w(f"stopped after {res.fights} fights: {res.stopped}\n")
+    for arm in summary.arms:
+        w(f"\n[{arm.label}] {arm.fights} fights")
+        if arm.errors:
+            w(f", {arm.errors} ended in an error")
+        w("\n")
+        for s in arm.sides:
+            who = f" ({s.player})" if s.player else ""
+            lo, hi = s.interval
+            w(
+                f"  side {s.side + who:<28} wins {s.wins:>5}  {_pct(s.rate)}  "
+                f"95% CI [{_pct(lo)}, {_pct(hi)}]  damage taken {s.damage_taken:6.2f}\n"
+            )
+        draws = arm.draws / arm.fights if arm.fights else 0.0
+        w(f"  no winner {arm.draws:>5}  {_pct(draws)}   results: ")
+        w(", ".join(f"{k} {v}" for k, v in arm.results.items()) + "\n")
+        mean, sd, lo_len, p10, med, p90, hi_len = arm.length
+        w(
+            f"  length (segments): mean {mean:.1f}, sd {sd:.1f}, min {lo_len}, p10 {p10}, "
+            f"median {med}, p90 {p90}, max {hi_len}\n"
+        )
+    if summary.difference is not None:
+        side, diff, (lo, hi) = summary.difference
+        first, second = exp.arms
+        w(
+            f"\ncommon random numbers: side {side}'s win rate is {100 * diff:+.1f} points "
+            f"with [{second.label}] against [{first.label}], 95% CI "
+            f"[{100 * lo:+.1f}, {100 * hi:+.1f}]\n"
+        )
+    if summary.pairs:
+        w("\nround robin (row's score against column over both sides; a draw is half):\n")
+        names = list(dict.fromkeys([p.a for p in summary.pairs]))
+        table = {(p.a, p.b): p for p in summary.pairs}
+        width = max(10, *(len(n) for n in names))
+        w(" " * (width + 2) + "".join(f"{n:>22}" for n in names) + "\n")
+        for a in names:
+            w(f"{a:<{width}}  ")
+            for b in names:
+                p = table.get((a, b))
+                if p is None:
+                    w(f"{'-':>22}")
+                else:
+                    lo, hi = p.interval
+                    cell = f"{100 * p.rate:3.0f}% [{100 * lo:3.0f},{100 * hi:3.0f}]"
+                    w(f"{cell:>22}")
+            w("\n")
+        w("\nranking (mean score against the others):\n")
+        ranking = []
+        for a in names:
+            mine = [p for p in summary.pairs if p.a == a]
+            wins = sum(p.wins + (p.n - p.wins - p.losses) / 2 for p in mine)
+            n = sum(p.n for p in mine)
+            ranking.append((-(wins / n if n else 0.0), a, wins, n))
+        for rank, (neg, a, wins, n) in enumerate(sorted(ranking), 1):
+            lo, hi = wilson(wins, n)
+            w(f"  {rank}. {a:<{width}} {_pct(-neg)}  95% CI [{_pct(lo)}, {_pct(hi)}]\n")
+    if res.sprt is not None:
+        t = res.sprt
+        at = f" at fight {t.stopped_at}" if t.stopped_at is not None else ""
+        w(
+            f"\nSPRT (alpha {exp.sprt.alpha if exp.sprt else 0:g}, beta "
+            f"{exp.sprt.beta if exp.sprt else 0:g}, delta {exp.sprt.delta if exp.sprt else 0:g}): "
+            f"{t.decision} after {t.trials} decisive fights{at} "
+            f"(LLR {t.llr:.3f}, bounds [{t.bounds[0]:.3f}, {t.bounds[1]:.3f}])\n"
+        )
+    errors = res.errors
+    if errors:
+        w(f"\nerrors: {len(errors)} fight(s) ended in an error; first ones:\n")
+        for r in errors[:5]:
+            w(f"  [{r.arm}] fight {r.index} (seed {r.seed}): {r.error}\n")
+    return out.getvalue()
+
+
+def write_table(results: Results, path: str | Path) -> None:
+    """The per-fight table: CSV, or Parquet for a ``.parquet`` path (needs pyarrow)."""
+    rows = results.rows()
+    columns = list(FightResult("", 0, 0, "", None, 0, (), ()).row(results.sides))
+    if str(path).endswith(".parquet"):
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise ExperimentError(
+                "a Parquet table needs pyarrow: pip install 'segsim[parquet]'"
+            ) from None
+        table = pa.table({c: [r[c] for r in rows] for c in columns})
+        pq.write_table(table, str(path))
+        return
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
