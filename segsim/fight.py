@@ -29,6 +29,7 @@ from segsim.actions import (
     Declaration,
     DeclarationLike,
     PolicyOutput,
+    declaration_problem,
 )
 from segsim.clock import Clock
 from segsim.dice import Dice, Draw
@@ -54,6 +55,9 @@ settlement of that time, before its declaration phase, whenever the host asked."
 DECIDE = EventPriority(4)
 """Priority of a declaration phase: after the settlement of the same time."""
 LIMIT = EventPriority(5)
+
+MAX_DURATION = 10**9
+"""The longest action a policy may declare, in segments (over three years)."""
 
 RECORD_FORMAT = "segsim-record"
 RECORD_VERSION = "1.0"
@@ -658,23 +662,47 @@ class Fight:
                     "no new action may begin in the segment of a cancellation",
                     rule="seed 004, Échelonnement des actions dans le temps",
                 )
-            for d in decls:
+            for i, d in enumerate(decls):
+                problem = declaration_problem(d)
+                if problem is not None:
+                    raise IllegalDeclaration(problem, rule="declarations")
                 if isinstance(d, Cancel):
+                    if decls.index(d) != i:
+                        raise IllegalDeclaration(
+                            f"action #{d.action} is cancelled twice", rule="cancellation"
+                        )
                     self._check_cancel(c, d, seg)
                     out.append(d)
-                elif isinstance(d, Declaration):
-                    spec = self.ruleset.plan(self.state, c.id, d, seg, planned)
-                    if forced:
-                        spec = attrs.evolve(spec, forced=True, public=True)
-                    planned.append(spec)
-                    out.append((d, spec))
-                else:
-                    raise IllegalDeclaration(
-                        f"a policy returns Declaration or Cancel objects, not {d!r}"
-                    )
+                    continue
+                assert isinstance(d, Declaration)
+                spec = self._plan_one(c, d, seg, planned, forced)
+                if forced:
+                    spec = attrs.evolve(spec, forced=True, public=True)
+                planned.append(spec)
+                out.append((d, spec))
         except IllegalDeclaration as exc:
             raise exc.located(actor=c.id, segment=seg, policy=policy) from None
         return out
+
+    def _plan_one(
+        self, c: Combatant, d: Declaration, seg: int, planned: Sequence[ActionSpec], forced: bool
+    ) -> ActionSpec:
+        """The ruleset's verdict on one declaration; no declared action lasts longer than
+        :data:`MAX_DURATION` (the rules' own may)."""
+        try:
+            spec: ActionSpec = self.ruleset.plan(self.state, c.id, d, seg, planned)
+        except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
+            # A value of the wrong type that the ruleset's checks did not anticipate.
+            raise IllegalDeclaration(
+                f"{d!r} has a value of the wrong type ({type(exc).__name__}: {exc})",
+                rule="declarations",
+            ) from None
+        if not forced and spec.duration is not None and spec.duration > MAX_DURATION:
+            raise IllegalDeclaration(
+                f"{d.kind} would last {spec.duration} segments (at most {MAX_DURATION:,})",
+                rule="declarations",
+            )
+        return spec
 
     def _check_cancel(self, c: Combatant, cancel: Cancel, seg: int) -> None:
         action = next((a for a in c.actions if a.id == cancel.action), None)

@@ -423,6 +423,32 @@ _CONTEXT_NAMES = frozenset(
 )
 
 
+_FORBIDDEN_ATTRIBUTES = frozenset(
+    {
+        # str.format reads attributes and items by name ("{0.__init__.__globals__}")
+        "format",
+        "format_map",
+        # introspection that leads to frames, code and globals
+        "gi_frame",
+        "gi_code",
+        "cr_frame",
+        "cr_code",
+        "ag_frame",
+        "ag_code",
+        "tb_frame",
+        "tb_next",
+        "f_globals",
+        "f_locals",
+        "f_builtins",
+        "f_back",
+        "f_code",
+        "func",
+        "mro",
+    }
+)
+"""Attributes a rule expression may not read, although their names are public."""
+
+
 @attrs.frozen
 class Expression:
     """A checked rule expression: comparisons, and/or/not, arithmetic, attributes of the
@@ -448,6 +474,8 @@ def compile_expression(text: str, helpers: Iterable[str] = ()) -> Expression:
             raise ValueError(f"{type(node).__name__} is not allowed in a rule expression")
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise ValueError(f"private attribute {node.attr!r} is not allowed")
+        if isinstance(node, ast.Attribute) and node.attr in _FORBIDDEN_ATTRIBUTES:
+            raise ValueError(f"attribute {node.attr!r} is not allowed in a rule expression")
         if isinstance(node, ast.Name) and node.id not in known:
             names = sorted(known - {"True", "False", "None"})
             raise ValueError(f"unknown name {node.id!r} (known: {', '.join(names)})")

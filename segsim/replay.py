@@ -38,6 +38,7 @@ from segsim.record import (
     read_record,
 )
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+from segsim.scenario import check_setups
 
 REPLAY = "replay"
 """The policy name that keeps a combatant on its recorded declarations in a branch."""
@@ -232,13 +233,14 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         except UnknownRuleset:
             known = ", ".join(ruleset_names())
             raise root.error("ruleset", f"unknown ruleset {name!r} (known: {known})") from None
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise root.error("options", f"bad ruleset options: {exc}") from None
         self.seed = root.value("seed", int)
         self.name = root.value("name", str, "")
         self.max_segments = root.value("max_segments", int, min=1)
         seen: set[str] = set()
-        for node in root.tables("combatants"):
+        nodes = root.tables("combatants")
+        for node in nodes:
             fighter = self._read_fighter(node)
             if fighter.id in seen:
                 raise node.error("id", f"duplicate combatant id {fighter.id!r}")
@@ -247,6 +249,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             self.declared[fighter.id] = {}
         if not self.fighters:
             raise root.error("combatants", "a record needs at least one combatant")
+        check_setups(self.ruleset, nodes, self.fighters)
         root.finish()
 
     def _read_fighter(self, node: Node) -> Fighter:
@@ -684,7 +687,7 @@ def _live_policy(plan: ReplayPlan, cid: str, wanted: Any, current: str, notes: l
     ruleset = plan.ruleset.name
     if wanted is None:
         try:
-            return make_policy(ruleset, current)
+            return make_policy(ruleset, current, from_data=True)
         except UnknownPolicy:
             notes.append(
                 f"{cid} keeps its recorded declarations: its policy {current!r} is not a "

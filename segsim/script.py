@@ -41,7 +41,7 @@ from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, Source
 from segsim.policy import Observation
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
-from segsim.scenario import load_scenario, read_combatant
+from segsim.scenario import check_setups, load_scenario, read_combatant
 
 SCRIPT_POLICY = "script"
 """The policy name of scripted combatants in the record header."""
@@ -338,11 +338,13 @@ def load_script(path: str | Path) -> FightScript:
             raise head.error(
                 "ruleset", f"unknown ruleset {ruleset_name!r} (known: {known})"
             ) from None
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise root.error("options", f"bad ruleset options: {exc}") from None
         seen: set[str] = set()
-        for node in root.tables("combatant"):
+        nodes = root.tables("combatant")
+        for node in nodes:
             combatants.append(_combatant(node, ruleset, seen))
+        check_setups(ruleset, nodes, combatants)
         if len(combatants) < 2:
             raise root.error("combatant", "a fight needs at least two [[combatant]] entries")
         if len({c.side for c in combatants}) < 2:

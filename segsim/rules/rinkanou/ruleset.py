@@ -157,7 +157,15 @@ class RinKaNou(BaseRuleset):
         awareness: float | None = None,
         content: Content | None = None,
     ) -> None:
-        if ps_divisor not in (10, 20):
+        if (
+            isinstance(ps_divisor, bool)
+            or not isinstance(ps_divisor, int)
+            or ps_divisor
+            not in (
+                10,
+                20,
+            )
+        ):
             raise TypeError(f"ps_divisor is 20 or 10 (the text's alternative), not {ps_divisor!r}")
         if not isinstance(start_roll, bool):
             raise TypeError(f"start_roll is true or false, not {start_roll!r}")
@@ -216,6 +224,19 @@ class RinKaNou(BaseRuleset):
             setup["engage"] = list(engage)
         node.finish()
         return setup
+
+    def setup_problem(
+        self, setup: Mapping[str, Any], sheet: Sheet, ids: Sequence[str]
+    ) -> tuple[str, str] | None:
+        """What is wrong with a fighter's setup given its sheet and the fight's ids
+        (field, message), or None: checked when a scenario or record is read, so the
+        fight does not fail at its start."""
+        if setup.get("wielding") == "ranged" and sheet.ranged is None:
+            return "wielding", "this fighter has no ranged weapon to wield"
+        for other in setup.get("engage", ()):
+            if other not in ids:
+                return "engage", f"no combatant {other!r} to take into account"
+        return None
 
     def new_status(self, sheet: Sheet) -> Status:
         return Status(
@@ -415,7 +436,7 @@ class RinKaNou(BaseRuleset):
             channel = "shield"
         others: list[Action | ActionSpec] = [*c.actions, *planned]
         for other in others:
-            if other.channel == channel and not other.continuous:
+            if other.channel == channel and (not other.continuous or other in planned):
                 raise IllegalDeclaration(
                     f"cannot {name} while doing {other.kind} (both need the {channel})",
                     rule=f"{SEED}, Actions simultanées",
@@ -429,6 +450,8 @@ class RinKaNou(BaseRuleset):
             )
         planner = getattr(self, f"_plan_{name}")
         spec: ActionSpec = planner(state, c, declaration, segment)
+        if declaration.target is not None and spec.target is None:
+            raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
         if "pc" in params:
             if "ps" in params:
                 raise IllegalDeclaration(
