@@ -16,13 +16,20 @@ engine writes (``action.declared``, ``action.cancelled``, ``die.rolled``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import (
+    Cancel,
+    Declaration,
+    DeclarationLike,
+    PolicyOutput,
+    declaration_problem,
+)
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import DiceExhausted, InputError, RecordError, SegsimError
 from segsim.fight import CombatantSpec, Fight
@@ -39,6 +46,8 @@ from segsim.record import (
 )
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
 from segsim.scenario import check_setups
+
+_DIE = re.compile(r"d[1-9][0-9]{0,8}", re.ASCII)
 
 REPLAY = "replay"
 """The policy name that keeps a combatant on its recorded declarations in a branch."""
@@ -294,7 +303,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         kind = event["type"]
         if kind == "die.rolled":
             die, value = event.get("die"), event.get("value")
-            if not (isinstance(die, str) and die[:1] == "d" and die[1:].isdigit()):
+            if not (isinstance(die, str) and _DIE.fullmatch(die)):
                 raise line.error(f"die: expected a die name like 'd100', got {die!r}")
             if not isinstance(value, int) or isinstance(value, bool):
                 raise line.error(f"value: expected an integer face, got {value!r}")
@@ -315,7 +324,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             self.host.append(HostChange(event["t"], "interrupt"))
         elif kind == "action.cancelled":
             action = event.get("action")
-            if not isinstance(action, int) or isinstance(action, bool):
+            if not isinstance(action, int) or isinstance(action, bool) or action < 1:
                 raise line.error(f"action: expected an action id, got {action!r}")
             self._declare(event, line, Cancel(action))
 
@@ -345,7 +354,11 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             raise line.error(f"{where}target: expected a combatant id or null, got {target!r}")
         if not isinstance(params, dict):
             raise line.error(f"{where}params: expected an object, got {params!r}")
-        return Declaration(kind, target, params)
+        declaration = Declaration(kind, target, params)
+        problem = declaration_problem(declaration)
+        if problem is not None:
+            raise line.error(f"{where}{problem}")
+        return declaration
 
     def _declare(self, event: Mapping[str, Any], line: Line, item: DeclarationLike) -> None:
         actor = event["actor"]

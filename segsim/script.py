@@ -34,7 +34,13 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import (
+    Cancel,
+    Declaration,
+    DeclarationLike,
+    PolicyOutput,
+    declaration_problem,
+)
 from segsim.dice import LoadedDice
 from segsim.errors import DiceExhausted, IllegalDeclaration, InputError
 from segsim.fight import CombatantSpec, Fight
@@ -46,7 +52,8 @@ from segsim.scenario import check_setups, load_scenario, read_combatant
 SCRIPT_POLICY = "script"
 """The policy name of scripted combatants in the record header."""
 
-_DIE = re.compile(r"^d([1-9][0-9]*):([0-9]+)$")
+_DIE = re.compile(r"d([1-9][0-9]{0,8}):([0-9]{1,9})", re.ASCII)
+_SEGMENT = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII digits only ("²" is a digit to isdigit())
 _RESERVED = ("action", "cancel", "target")
 
 
@@ -384,7 +391,7 @@ def _entries(table: Node, ids: list[str]) -> dict[str, dict[int, tuple[ScriptIte
     """``[segment.N]`` tables: ``fighter = declaration(s)`` at segment N."""
     out: dict[str, dict[int, tuple[ScriptItem, ...]]] = {cid: {} for cid in ids}
     for key, _ in list(table.items()):
-        if not key.isdigit():
+        if not _SEGMENT.fullmatch(key):
             raise table.error(key, f"a segment number (0, 1, 2...), not {key!r}")
         segment = table.child(key)
         seg = int(key)
@@ -422,6 +429,8 @@ def _item(segment: Node, cid: str, raw: Any, index: int, count: int) -> ScriptIt
             raise segment.error(
                 cid, f"{which}cancel names an action kind or an action id, not {what!r}"
             )
+        if isinstance(what, int) and what < 1:
+            raise segment.error(cid, f"{which}an action id is 1 or more, not {what!r}")
         return Cancel(what) if isinstance(what, int) else CancelKind(what)
     kind = raw.get("action")
     if not isinstance(kind, str) or not kind:
@@ -430,7 +439,11 @@ def _item(segment: Node, cid: str, raw: Any, index: int, count: int) -> ScriptIt
     if target is not None and not isinstance(target, str):
         raise segment.error(cid, f"{which}target is a combatant id, not {target!r}")
     params = {k: v for k, v in raw.items() if k not in _RESERVED}
-    return Declaration(kind, target, params)
+    declaration = Declaration(kind, target, params)
+    problem = declaration_problem(declaration)
+    if problem is not None:
+        raise segment.error(cid, f"{which}{problem}")
+    return declaration
 
 
 def _rolls(table: Node) -> tuple[tuple[str | None, int], ...]:
@@ -440,7 +453,7 @@ def _rolls(table: Node) -> tuple[tuple[str | None, int], ...]:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
             out.append((None, value))
             continue
-        m = _DIE.match(value) if isinstance(value, str) else None
+        m = _DIE.fullmatch(value) if isinstance(value, str) else None
         if m is None or int(m.group(2)) < 1:
             raise InputError(
                 table.source.path,

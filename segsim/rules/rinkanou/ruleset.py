@@ -431,6 +431,12 @@ class RinKaNou(BaseRuleset):
         extra = set(params) - kind.params
         if extra:
             raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(extra))}")
+        for key in ("ps", "pc"):
+            if key in params and not isinstance(params[key], Mapping):
+                raise IllegalDeclaration(
+                    f"{key} choices are a table like {{faster = 1}}, not {params[key]!r}",
+                    rule=f"{SEED}, Utilisation des points de situation",
+                )
         channel = kind.channel
         if name == "parry" and params.get("with", "weapon") == "shield":
             channel = "shield"
@@ -479,6 +485,11 @@ class RinKaNou(BaseRuleset):
                 rule=f"{SEED}, Points de situation (En mêlée)",
             )
         for cid in raw:
+            if not isinstance(cid, str):
+                raise IllegalDeclaration(
+                    f"engage lists opponent ids, not {cid!r}",
+                    rule=f"{SEED}, Points de situation (En mêlée)",
+                )
             self._opponent(state, c, cid, "take into account")
         if spec.target is not None and spec.target not in raw:
             raise IllegalDeclaration(
@@ -602,7 +613,7 @@ class RinKaNou(BaseRuleset):
         weapon = c.sheet.weapon
         target = self._opponent(state, c, d.target, "strike")
         blow = d.params.get("blow", _best_blow(c.sheet))
-        if blow not in weapon.damage:
+        if not isinstance(blow, str) or blow not in weapon.damage:
             raise IllegalDeclaration(
                 f"the {weapon.name} has no {blow!r} blow (it has: {', '.join(weapon.blows)})"
             )
@@ -740,8 +751,16 @@ class RinKaNou(BaseRuleset):
             params["to"] = [float(to[0]), float(to[1])]
         else:
             other = p["toward"]
-            if other not in state.combatants or not state.combatants[other].in_fight:
+            if (
+                not isinstance(other, str)
+                or other not in state.combatants
+                or not state.combatants[other].in_fight
+            ):
                 raise IllegalDeclaration(f"no combatant {other!r} in the fight to move toward")
+            if other == c.id:
+                raise IllegalDeclaration(
+                    "a fighter cannot move toward itself", rule=f"{SEED}, Mouvement"
+                )
             params["toward"] = other
             stop = p.get("stop_at", self.reach(c.sheet))
             if not isinstance(stop, int | float) or isinstance(stop, bool) or stop < 0:
