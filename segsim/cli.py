@@ -49,7 +49,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         if args.seed is not None:
             parser.error("--seed does not apply to --script: the script gives the dice")
-        script = load_script(args.script)
+        script = load_script(args.script, allow_outside=args.allow_outside)
         if not args.quiet:
             names = " vs ".join(f"{c.name} ({c.id}, {c.side})" for c in script.combatants)
             print(f"{script.name or args.script}: {names}; played from {args.script}")
@@ -293,6 +293,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("scenario", nargs="?", help="scenario file (TOML)")
     run.add_argument(
         "--script", metavar="FILE", help="play a fight script (TOML) instead of a scenario"
+    )
+    run.add_argument(
+        "--allow-outside",
+        action="store_true",
+        help="let a script's scenario be outside the script's folder and the shipped models",
     )
     run.add_argument("--seed", type=int, default=None, help="fight seed (default: the scenario's)")
     run.add_argument("--record", metavar="OUT", help="write the fight record (JSON Lines)")

@@ -498,6 +498,7 @@ class Fight:
             "ruleset": self.ruleset.name,
             "options": dict(self.ruleset.options),
             "seed": self.seed,
+            **({"dice": "entered"} if self.dice.entered else {}),
             "name": self.name,
             "max_segments": self.max_segments,
             "combatants": [

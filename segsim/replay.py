@@ -16,6 +16,7 @@ engine writes (``action.declared``, ``action.cancelled``, ``die.rolled``).
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -151,6 +152,7 @@ class Draw:
     die: str
     value: int
     t: int
+    line: int = 0
 
 
 @attrs.frozen
@@ -166,6 +168,8 @@ class ReplayPlan:
     declarations: Mapping[str, Mapping[int, tuple[DeclarationLike, ...]]]
     draws: tuple[Draw, ...]
     host: tuple[HostChange, ...] = ()
+    entered: bool = False
+    """Whether the dice were entered by hand (else they are the seed's stream)."""
 
     def fighter(self, cid: str) -> Fighter:
         for f in self.fighters:
@@ -216,6 +220,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         self.ruleset: Any = None
         self.fighters: list[Fighter] = []
         self.seed = 0
+        self.entered = False
         self.name = ""
         self.max_segments = 1
         self.declared: dict[str, dict[int, list[DeclarationLike]]] = {}
@@ -245,6 +250,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         except (TypeError, ValueError) as exc:
             raise root.error("options", f"bad ruleset options: {exc}") from None
         self.seed = root.value("seed", int)
+        self.entered = root.value("dice", str, "seed", choices=("entered",)) == "entered"
         self.name = root.value("name", str, "")
         self.max_segments = root.value("max_segments", int, min=1)
         seen: set[str] = set()
@@ -307,7 +313,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
                 raise line.error(f"die: expected a die name like 'd100', got {die!r}")
             if not isinstance(value, int) or isinstance(value, bool):
                 raise line.error(f"value: expected an integer face, got {value!r}")
-            self.draws.append(Draw(die, value, event["t"]))
+            self.draws.append(Draw(die, value, event["t"], line.number))
         elif kind == "action.declared":
             if event.get("forced", False) is True:
                 return  # the rules impose it again by themselves
@@ -382,6 +388,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             },
             draws=tuple(self.draws),
             host=tuple(self.host),
+            entered=self.entered,
         )
 
 
@@ -509,7 +516,7 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
         for change in f.changes:
             policy = ReplayDeclarations(decls, name=change.policy, reactive=change.reactive)
             switches.setdefault(change.at, []).append((f.id, policy))
-    dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed)
+    dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed, entered=plan.entered)
     fight = plan.new_fight(policies, dice)
     for f in plan.fighters:
         for seg in policies[f.id].segments:
@@ -519,7 +526,26 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
         _run(fight, switches, lambda: _host(fight, plan, policies))
     except SegsimError as exc:
         stopped = str(exc)
-    return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))
+    divergence = _compare(plan.record, fight, stopped)
+    if not plan.entered:
+        changed = _seed_divergence(plan)
+        if changed is not None and (divergence is None or changed.line < divergence.line):
+            divergence = changed
+    return ReplayResult(plan.record, fight, divergence)
+
+
+def _seed_divergence(plan: ReplayPlan) -> Divergence | None:
+    """The first recorded die that is not the face the seed's stream gives there (a
+    changed die that decides nothing new is caught too), or None."""
+    draw = random.Random(plan.seed).random
+    for d in plan.draws:
+        face = int(draw() * int(d.die[1:])) + 1
+        if face != d.value:
+            text = plan.record.lines[d.line - 1]
+            event = dict(plan.record.events[d.line - 2])
+            event["value"] = face
+            return Divergence(d.line, text, dumps(event), f"the seed {plan.seed} gives {face}")
+    return None
 
 
 def _compare(record: Record, fight: Fight, stopped: str) -> Divergence | None:
@@ -550,10 +576,13 @@ class BranchDice(Dice):
     branch draws after ``T`` exactly what the original fight drew.
     """
 
-    def __init__(self, values: Iterable[tuple[str, int]], seed: int) -> None:
+    def __init__(
+        self, values: Iterable[tuple[str, int]], seed: int, *, entered: bool = False
+    ) -> None:
         super().__init__(seed)
         self._values = list(values)
         self._next = 0
+        self.entered = entered
 
     def _face(self, sides: int, purpose: str, actor: str | None) -> int:
         fresh = int(self._random() * sides) + 1
@@ -687,7 +716,8 @@ def branch(
                 switches.setdefault(stage.at, []).append((f.id, policy))
         if live is not None and not same:
             switches.setdefault(until, []).append((f.id, live))
-    fight = plan.new_fight(policies, BranchDice(draws, seed))
+    entered = plan.entered or (seed != plan.seed and bool(draws))
+    fight = plan.new_fight(policies, BranchDice(draws, seed, entered=entered))
     for cid, segs in calls.items():
         for seg in segs:
             fight.call_at(cid, seg)

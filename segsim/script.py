@@ -306,8 +306,33 @@ def _element_line(source: Source, array: tuple[str | int, ...], index: int) -> i
 # ---------------------------------------------------------------- loading
 
 
-def load_script(path: str | Path) -> FightScript:
-    """Read and check a fight script; errors name the file, line and field."""
+def scenario_path(script: str | Path, name: str, *, allow_outside: bool = False) -> Path:
+    """Where a script's ``scenario = "..."`` points, relative to the script.
+
+    A script is data: unless ``allow_outside`` (``segsim run --allow-outside``), the
+    scenario must be inside the script's folder (or below it) or in the shipped models;
+    anything else is refused before the file is even looked at, so a script cannot read
+    (or probe for) other files. Symbolic links are followed before the check.
+    """
+    from segsim.models import models_dir
+
+    target = Path(script).parent / name
+    if allow_outside:
+        return target
+    resolved = target.resolve()
+    roots = (Path(script).parent.resolve(), models_dir().resolve())
+    if not any(resolved.is_relative_to(root) for root in roots):
+        raise ValueError(
+            f"{name!r} is outside the script's folder and the shipped models (a script "
+            "reads only there; segsim run --allow-outside lifts this)"
+        )
+    return target
+
+
+def load_script(path: str | Path, *, allow_outside: bool = False) -> FightScript:
+    """Read and check a fight script; errors name the file, line and field.
+
+    ``allow_outside`` lets its ``scenario`` be anywhere (see :func:`scenario_path`)."""
     plain = Source.read(path)
     source = _ScriptSource(plain.path, plain.text, plain.data)
     root = source.root()
@@ -323,10 +348,15 @@ def load_script(path: str | Path) -> FightScript:
                 'give either scenario = "..." or ruleset = "..." with [[combatant]] '
                 "tables, not both",
             )
-        scenario_path = Path(source.path).parent / head.value("scenario", str)
-        if not scenario_path.is_file():
-            raise head.error("scenario", f"no scenario file {str(scenario_path)!r}")
-        scenario = load_scenario(scenario_path)
+        try:
+            where = scenario_path(
+                source.path, head.value("scenario", str), allow_outside=allow_outside
+            )
+        except ValueError as exc:
+            raise head.error("scenario", str(exc)) from None
+        if not where.is_file():
+            raise head.error("scenario", f"no scenario file {str(where)!r}")
+        scenario = load_scenario(where)
         ruleset = scenario.ruleset
         for c in scenario.combatants:
             combatants.append(
