@@ -39,6 +39,16 @@ def _outcome_line(fight: Any) -> str:
 
 
 def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run with names from data shown as text: control characters are escaped."""
+    import contextlib
+
+    from segsim.terminal import SafeWriter
+
+    with contextlib.redirect_stdout(SafeWriter(sys.stdout)):
+        return _run_fight(args, parser)
+
+
+def _run_fight(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.record import write_record
 
     if (args.scenario is None) == (args.script is None):
@@ -397,7 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args, parser)
     except SegsimError as exc:
-        print(f"segsim: error: {exc}", file=sys.stderr)
+        from segsim.terminal import printable
+
+        print(f"segsim: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (segsim ... | head): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
