@@ -34,7 +34,7 @@ import attrs
 from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
 from segsim.errors import InputError, SegsimError
 from segsim.input import Node, Source
-from segsim.policy import Observation, register_policy
+from segsim.policy import ANY_RULESET, Observation, register_policy
 from segsim.rules import ruleset_names
 
 # ---------------------------------------------------------------- seeding
@@ -598,6 +598,22 @@ def load_rule_list(path: str | Path, **params: Any) -> RuleList:
     return RuleList(
         rules, params={**defaults, **params}, name=name, reactive=reactive, helpers=helpers
     )
+
+
+def register_rule_list(path: str | Path, *, name: str | None = None) -> str:
+    """Load a rule-list file and register it (under its ``name``, or the one given) for
+    its ruleset, or every ruleset if it names none, so that scenarios can name it
+    (``policy = "striker"``) without naming a file. Returns the name."""
+    rules = load_rule_list(path)
+    source = Source.read(path)
+    ruleset = source.data.get("ruleset")
+    key = name or rules.name
+
+    def factory(**params: Any) -> RuleList:
+        return rules.with_params(**params) if params else rules.with_params()
+
+    register_policy(ruleset if isinstance(ruleset, str) else ANY_RULESET, key, factory)
+    return key
 
 
 def _toml_action(node: Node, helpers: Iterable[str]) -> _TomlAction:

@@ -484,3 +484,52 @@ def test_a_script_reads_no_scenario_outside_its_folder(
     code, _, _ = run_cli(["run", "--script", str(path), "--allow-outside", "--quiet"], capsys)
     assert code == 2  # read now; the script has no dice for the fight it starts
     assert outside.exists()
+
+
+# ---------------------------------------------------------------- registered names
+
+
+def test_installed_packages_offer_policies_through_entry_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.metadata
+
+    import segsim.policy as policy_module
+
+    found = [
+        importlib.metadata.EntryPoint(
+            "rinkanou.ep-pressure",
+            "segsim.rules.rinkanou.tactics:PressureFighter",
+            "segsim.policies",
+        ),
+        importlib.metadata.EntryPoint("ep-abort", "os:abort", "segsim.policies"),
+    ]
+
+    def entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
+        return found if group == "segsim.policies" else []
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(policy_module, "_entry_points_loaded", False)
+    load_scenario(DUEL)  # the built-in policies are registered before the entry points
+    before = set(policy_module._REGISTRY)
+    try:
+        assert "ep-pressure" in policy_module.policy_names("rinkanou")
+        assert "ep-pressure" not in policy_module.policy_names("chroniques")
+        path = write(tmp_path / "s.toml", SCENARIO.replace('"aggressive"', '"ep-pressure"'))
+        fight = load_scenario(path).fight(1)
+        assert type(fight.state.combatants["margaret"].policy).__name__ == "PressureFighter"
+        with pytest.raises(UnknownPolicy, match="neither a policy class"):
+            make_policy("chroniques", "ep-abort", from_data=True)
+    finally:
+        for key in set(policy_module._REGISTRY) - before:
+            del policy_module._REGISTRY[key]
+
+
+def test_a_rule_list_file_registered_by_name_is_usable_from_data(tmp_path: Path) -> None:
+    from segsim.policies import register_rule_list
+
+    name = register_rule_list(ROOT / "examples/policies/striker.toml", name="test-striker")
+    path = write(tmp_path / "s.toml", SCENARIO.replace('"aggressive"', f'"{name}"'))
+    fight = load_scenario(path).fight(1)
+    assert fight.state.combatants["margaret"].policy.name == "striker"
+    fight.run()
