@@ -688,7 +688,8 @@ class Fight:
     def _plan_one(
         self, c: Combatant, d: Declaration, seg: int, planned: Sequence[ActionSpec], forced: bool
     ) -> ActionSpec:
-        """The ruleset's verdict on one declaration; no declared action lasts longer than
+        """The ruleset's verdict on one declaration; no two continuous actions (waits) in
+        one channel at once, and no declared action lasts longer than
         :data:`MAX_DURATION` (the rules' own may)."""
         try:
             spec: ActionSpec = self.ruleset.plan(self.state, c.id, d, seg, planned)
@@ -698,6 +699,12 @@ class Fight:
                 f"{d!r} has a value of the wrong type ({type(exc).__name__}: {exc})",
                 rule="declarations",
             ) from None
+        if spec.continuous and any(p.continuous and p.channel == spec.channel for p in planned):
+            # The second would end the first at once: one of them says it all.
+            raise IllegalDeclaration(
+                f"two continuous actions ({spec.kind}) in the {spec.channel} declared together",
+                rule="declarations",
+            )
         if not forced and spec.duration is not None and spec.duration > MAX_DURATION:
             raise IllegalDeclaration(
                 f"{d.kind} would last {spec.duration} segments (at most {MAX_DURATION:,})",

@@ -533,3 +533,24 @@ def test_a_rule_list_file_registered_by_name_is_usable_from_data(tmp_path: Path)
     fight = load_scenario(path).fight(1)
     assert fight.state.combatants["margaret"].policy.name == "striker"
     fight.run()
+
+
+def test_two_waits_in_one_output_are_refused_in_every_ruleset() -> None:
+    fight = build_fight(
+        {
+            "aldric": ("blue", "aldric", Scripted({0: [declare("wait"), declare("wait")]})),
+            "bandit": ("red", "bandit", Scripted()),
+        },
+        ruleset="chroniques",
+        seed=1,
+    )
+    with pytest.raises(IllegalDeclaration, match="two continuous actions"):
+        fight.run()
+
+
+def test_a_non_finite_awareness_is_refused_from_python() -> None:
+    from segsim.rules import get_ruleset
+
+    for bad in (math.nan, math.inf):
+        with pytest.raises(TypeError, match="awareness"):
+            get_ruleset("rinkanou", {"awareness": bad})

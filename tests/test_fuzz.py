@@ -80,12 +80,18 @@ def test_declarations(rs: fs.FuzzRuleset) -> None:
 def test_command_line(rs: fs.FuzzRuleset, tmp_path: Path) -> None:
     record = tmp_path / "r.jsonl"
     record.write_text("".join(f"{line}\n" for line in fs.record_lines(rs.name, 1)))
-    files = {**fs.cli_files(rs), "record": str(record), "out": str(tmp_path / "out.jsonl")}
+    damaged = str(tmp_path / "damaged.toml")
+    files = {
+        **fs.cli_files(rs),
+        "record": str(record),
+        "out": str(tmp_path / "out.jsonl"),
+        "damaged": damaged,
+    }
 
     @SHORT
-    @given(fs.cli_args(rs, files))
-    def run(argv: list[str]) -> None:
-        check(cases.cli_case(argv))
+    @given(fs.cli_cases(rs, files))
+    def run(case: tuple[list[str], bytes]) -> None:
+        check(cases.cli_case(case[0], damaged=(damaged, case[1])))
 
     run()
 

@@ -197,9 +197,15 @@ def snapshot(fight: Any) -> Any:
     )
 
 
-def cli_case(argv: list[str], seconds: float = 30.0) -> Outcome:
-    """``segsim ARGS``: exit 0, 1 (a divergence) or 2 (bad input), never a traceback."""
+def cli_case(
+    argv: list[str], seconds: float = 30.0, damaged: tuple[str, bytes] | None = None
+) -> Outcome:
+    """``segsim ARGS``: exit 0, 1 (a divergence) or 2 (bad input), never a traceback.
+    ``damaged`` is a file (path, bytes) to write first: the arguments may name it."""
     from segsim.cli import main
+
+    if damaged is not None:
+        Path(damaged[0]).write_bytes(damaged[1])
 
     def action() -> str:
         out, err = io.StringIO(), io.StringIO()

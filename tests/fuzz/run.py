@@ -78,7 +78,13 @@ def classes(scratch: Path) -> list[tuple[str, st.SearchStrategy[Any], Callable[[
     for rs in fs.fuzz_rulesets():
         record = scratch / f"{rs.name}.jsonl"
         record.write_text("".join(f"{line}\n" for line in fs.record_lines(rs.name, 1)))
-        files = {**fs.cli_files(rs), "record": str(record), "out": str(scratch / "out.jsonl")}
+        damaged = str(scratch / f"{rs.name}-damaged.toml")
+        files = {
+            **fs.cli_files(rs),
+            "record": str(record),
+            "out": str(scratch / "out.jsonl"),
+            "damaged": damaged,
+        }
         out += [
             (f"scenario/{rs.name}", fs.scenarios(rs), cases.scenario_case),
             (f"script/{rs.name}", fs.scripts(rs), cases.script_case),
@@ -92,7 +98,11 @@ def classes(scratch: Path) -> list[tuple[str, st.SearchStrategy[Any], Callable[[
                 st.tuples(fs.declarations(rs), st.integers(0, 40)),
                 lambda v, rs=rs: cases.declaration_case(rs.name, rs.scenario, v[0], v[1]),
             ),
-            (f"cli/{rs.name}", fs.cli_args(rs, files), cases.cli_case),
+            (
+                f"cli/{rs.name}",
+                fs.cli_cases(rs, files),
+                lambda v, damaged=damaged: cases.cli_case(v[0], damaged=(damaged, v[1])),
+            ),
         ]
     return out
 

@@ -415,10 +415,20 @@ def cli_files(rs: FuzzRuleset) -> dict[str, str]:
 
 
 @st.composite
+def cli_cases(
+    draw: st.DrawFn, rs: FuzzRuleset, files: Mapping[str, str]
+) -> tuple[list[str], bytes]:
+    """An argument list and the bytes of ``files["damaged"]`` (a damaged scenario, script
+    or record the arguments may name)."""
+    blob = draw(st.one_of(scenarios(rs), scripts(rs), records(rs)))
+    return draw(cli_args(rs, files)), blob
+
+
+@st.composite
 def cli_args(draw: st.DrawFn, rs: FuzzRuleset, files: Mapping[str, str]) -> list[str]:
     """An argument list for ``segsim``: real and damaged files, good and bad flags."""
     command = draw(st.sampled_from(["run", "run", "replay", "replay", "rules", "sweep", "x"]))
-    paths = [*files.values(), "/nonexistent", "/", "/dev/null", ""]
+    paths = [*files.values(), files.get("damaged", ""), "/nonexistent", "/", "/dev/null", ""]
     args: list[str] = [command]
     if command in ("run", "replay", "sweep"):
         args.append(draw(st.sampled_from(paths)))

@@ -170,7 +170,9 @@ class RinKaNou(BaseRuleset):
         if not isinstance(start_roll, bool):
             raise TypeError(f"start_roll is true or false, not {start_roll!r}")
         if awareness is not None and (
-            isinstance(awareness, bool) or not isinstance(awareness, int | float) or awareness <= 0
+            isinstance(awareness, bool)
+            or not isinstance(awareness, int | float)
+            or not 0 < awareness < math.inf
         ):
             raise TypeError(f"awareness is a distance in metres, not {awareness!r}")
         self.content = content or default_content()
