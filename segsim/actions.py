@@ -1,8 +1,8 @@
 """Actions and declarations: what a combatant says it does, and the timed thing it becomes.
 
 A :class:`Declaration` is what a policy returns. The ruleset checks it and turns it into
-an :class:`ActionSpec` (duration, channel, whether it needs a roll); the engine stamps it
-with an id and a start segment, giving an :class:`Action`.
+an :class:`Action` (duration, channel, whether it needs a roll); the engine stamps that
+same object with an id, an actor and a start segment.
 """
 
 from __future__ import annotations
@@ -63,44 +63,28 @@ PolicyOutput: TypeAlias = (
 )
 
 
-@attrs.frozen
-class ActionSpec:
-    """The ruleset's verdict on a legal declaration.
-
-    ``duration`` is None for a continuous action (waiting) that lasts until the
-    combatant declares something else. ``channel`` says what the action occupies
-    ("hands", "legs"...): the ruleset allows one action per channel. ``rolled`` says
-    whether resolving it needs a roll. A ``continuous`` action (a wait) ends silently
-    when the combatant declares another action in the same channel. ``public`` actions
-    show their kind to everyone (a forced lock after a strike). An action that is not
-    ``visible`` (a wait, a glance to read an opponent) wakes nobody when it starts or
-    resolves.
-    """
-
-    kind: str
-    duration: int | None
-    channel: str = "main"
-    target: str | None = None
-    rolled: bool = False
-    difficulty: int = 0
-    continuous: bool = False
-    public: bool = False
-    forced: bool = False
-    visible: bool = True
-    params: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
-
-
-@attrs.frozen
+@attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.NO_OP)
 class Action:
-    """An action in progress or finished: declared at ``start`` for ``duration`` segments.
+    """One timed action: the ruleset's verdict on a legal declaration, then the action
+    in progress or finished (one object from the plan to the record).
 
-    It occupies segments ``start .. last`` and completes at simulation time ``end``.
+    A ruleset's ``plan`` returns an unstamped action (it is also called
+    :data:`ActionSpec`): ``duration`` is None for a continuous action (waiting) that
+    lasts until the combatant declares something else; ``channel`` says what it occupies
+    ("hands", "legs"...), one action per channel; ``rolled`` says whether resolving it
+    needs a roll; a ``continuous`` action (a wait) ends silently when the combatant
+    declares another action in the same channel; ``public`` actions show their kind to
+    everyone (a forced lock after a strike); an action that is not ``visible`` (a wait,
+    a glance to read an opponent) wakes nobody when it starts or resolves.
+
+    The engine then stamps it with its ``id``, ``actor`` and ``start`` segment: it
+    occupies segments ``start .. last`` and completes at simulation time ``end``. After
+    that it is a value: nothing changes it (a cancellation makes a new one). It is not
+    a frozen class only because frozen construction costs five times as much on the
+    engine's hot path.
     """
 
-    id: int
-    actor: str
     kind: str
-    start: int
     duration: int | None
     channel: str = "main"
     target: str | None = None
@@ -110,18 +94,23 @@ class Action:
     public: bool = False
     forced: bool = False
     visible: bool = True
+    params: Mapping[str, Any] = attrs.field(default=EMPTY, converter=_frozen_mapping)
+    id: int = 0
+    actor: str = ""
+    start: int = 0
     cancelled: bool = False
-    params: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
 
     @property
     def end(self) -> int | None:
         """Simulation time at which it completes (None while open-ended)."""
-        return None if self.duration is None else self.start + self.duration
+        d = self.duration
+        return None if d is None else self.start + d
 
     @property
     def last(self) -> int | None:
         """The segment in which it ends (None while open-ended)."""
-        return None if self.duration is None else self.start + self.duration - 1
+        d = self.duration
+        return None if d is None else self.start + d - 1
 
     def overlaps(self, other: Action, now: int) -> bool:
         """Whether the two actions share at least one segment (open ones run to ``now``)."""
@@ -129,24 +118,35 @@ class Action:
         b_last = other.last if other.last is not None else now
         return self.start <= b_last and other.start <= a_last
 
-    @classmethod
-    def from_spec(cls, spec: ActionSpec, *, id: int, actor: str, start: int) -> Action:
-        return cls(
-            id=id,
-            actor=actor,
-            kind=spec.kind,
-            start=start,
-            duration=spec.duration,
-            channel=spec.channel,
-            target=spec.target,
-            rolled=spec.rolled,
-            difficulty=spec.difficulty,
-            continuous=spec.continuous,
-            public=spec.public,
-            forced=spec.forced,
-            visible=spec.visible and not spec.continuous,
-            params=spec.params,
-        )
+    def stamp(self, id: int, actor: str, start: int, *, forced: bool = False) -> Action:
+        """Make this planned action the one in progress (the engine does this once, before
+        anyone else sees it). A forced action is public."""
+        self.id = id
+        self.actor = actor
+        self.start = start
+        if self.continuous:
+            self.visible = False
+        if forced:
+            self.forced = True
+            self.public = True
+        return self
+
+    def revised(self, **changes: Any) -> Action:
+        """This planned action with some fields changed: in place while it is unstamped
+        (the planner that made it owns it), a copy once it is in progress."""
+        if self.id:
+            return attrs.evolve(self, **changes)
+        for name, value in changes.items():
+            setattr(self, name, _frozen_mapping(value) if name == "params" else value)
+        return self
+
+    def cancelled_at(self, segment: int) -> Action:
+        """The same action, cancelled in ``segment``: it counts as resolved there."""
+        return attrs.evolve(self, duration=segment - self.start + 1, cancelled=True)
+
+
+ActionSpec = Action
+"""A planned action, before the engine stamps it (see :class:`Action`)."""
 
 
 MAX_PARAM_DEPTH = 8

@@ -246,24 +246,27 @@ class FightEnded(Event):
 def action_declared(
     t: int, action: Action, declaration: Declaration | None = None
 ) -> ActionDeclared:
-    """The declaration event for an action that starts now (``declaration``: as made)."""
+    """The declaration event for an action that starts now (``declaration``: as made).
+
+    Both are values (a declaration is frozen, a stamped action never changes), so the
+    event shares their read-only parameter mappings instead of copying them."""
     if declaration is None:
-        declared = {"kind": action.kind, "target": action.target, "params": dict(action.params)}
+        declared = {"kind": action.kind, "target": action.target, "params": action.params}
     else:
         declared = {
             "kind": declaration.kind,
             "target": declaration.target,
-            "params": dict(declaration.params),
+            "params": declaration.params,
         }
     return ActionDeclared(
-        t=t,
-        actor=action.actor,
-        action=action.id,
-        kind=action.kind,
-        target=action.target,
-        duration=action.duration,
-        ends_in=action.last,
-        forced=action.forced,
-        params=dict(action.params),
-        declared=declared,
+        t,
+        action.actor,
+        action.id,
+        action.kind,
+        action.target,
+        action.duration,
+        action.last,
+        action.forced,
+        action.params,
+        declared,
     )

@@ -60,7 +60,9 @@ MAX_DURATION = 10**9
 """The longest action a policy may declare, in segments (over three years)."""
 
 RECORD_FORMAT = "segsim-record"
-RECORD_VERSION = "1.0"
+RECORD_VERSION = "2.0"
+"""2.0: RinKaNou reads seed 004 anew (moves in reach roll, keep at distance, reads,
+disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
 
@@ -552,19 +554,27 @@ class Fight:
         phase = self._phases.get(seg)
         if phase is None:
             self._mind_the_limit(seg)
-            delay = self.clock.delay(seg) - (self.env.now - self.clock.origin)
-            event = _Scheduled(self.env, max(delay, 0), DECIDE, seg, self._run_phase)
+            event = _Scheduled(self.env, self._delay(seg), DECIDE, seg, self._run_phase)
             phase = self._phases[seg] = _Phase(event)
         members = phase.members
-        if c.id in members:
+        cid = c.id
+        if cid in members:
             if must:
-                members[c.id] = True
+                members[cid] = True
             return
-        members[c.id] = must
-        self._due[c.id].append(seg)
-        wake = self._wakes.pop(c.id, None)
-        if wake is not None:
-            wake.succeed(seg)
+        members[cid] = must
+        self._due[cid].append(seg)
+        if self._wakes:
+            wake = self._wakes.pop(cid, None)
+            if wake is not None:
+                wake.succeed(seg)
+
+    def _delay(self, seg: int) -> float:
+        """The environment delay from now to the boundary of segment ``seg`` (never
+        negative)."""
+        clock = self.clock
+        delay: float = clock.delay(seg) - (self.env.now - clock.origin)
+        return delay if delay > 0 else 0
 
     # ------------------------------------------------------------------ declaration phase
 
@@ -648,17 +658,17 @@ class Fight:
         self, c: Combatant, decls: Sequence[DeclarationLike], seg: int, *, forced: bool = False
     ) -> list[Cancel | tuple[Declaration, ActionSpec]]:
         """Check one combatant's declarations; raise IllegalDeclaration before any change."""
-        policy = None if forced else policy_name(c.policy)
         planned: list[ActionSpec] = []
         out: list[Cancel | tuple[Declaration, ActionSpec]] = []
+        state = self.state
         try:
-            cancels = [d for d in decls if isinstance(d, Cancel)]
-            if cancels and len(cancels) != len(decls):
-                raise IllegalDeclaration(
-                    "no new action may begin in the segment of a cancellation",
-                    rule="seed 004, Échelonnement des actions dans le temps",
-                )
-            if self.state.cancelled_in.get(c.id) == seg and not cancels:
+            cancels = 0
+            for d in decls:
+                if isinstance(d, Cancel):
+                    cancels += 1
+            if (cancels and cancels != len(decls)) or (
+                not cancels and state.cancelled_in.get(c.id) == seg
+            ):
                 raise IllegalDeclaration(
                     "no new action may begin in the segment of a cancellation",
                     rule="seed 004, Échelonnement des actions dans le temps",
@@ -667,21 +677,21 @@ class Fight:
                 problem = declaration_problem(d)
                 if problem is not None:
                     raise IllegalDeclaration(problem, rule="declarations")
-                if isinstance(d, Cancel):
+                if isinstance(d, Declaration):
+                    spec = self._plan_one(c, d, seg, planned, forced)
+                    if forced:
+                        spec.forced = spec.public = True
+                    planned.append(spec)
+                    out.append((d, spec))
+                else:
                     if decls.index(d) != i:
                         raise IllegalDeclaration(
                             f"action #{d.action} is cancelled twice", rule="cancellation"
                         )
                     self._check_cancel(c, d, seg)
                     out.append(d)
-                    continue
-                assert isinstance(d, Declaration)
-                spec = self._plan_one(c, d, seg, planned, forced)
-                if forced:
-                    spec = attrs.evolve(spec, forced=True, public=True)
-                planned.append(spec)
-                out.append((d, spec))
         except IllegalDeclaration as exc:
+            policy = None if forced else policy_name(c.policy)
             raise exc.located(actor=c.id, segment=seg, policy=policy) from None
         return out
 
@@ -731,30 +741,36 @@ class Fight:
     ) -> bool:
         """Start or cancel actions; True if any of it is observable by others."""
         observable = False
+        state = self.state
         for item in items:
             if isinstance(item, Cancel):
                 old = next(a for a in c.actions if a.id == item.action)
-                new = attrs.evolve(old, duration=seg - old.start + 1, cancelled=True)
+                new = old.cancelled_at(seg)
                 self._unschedule(old)
                 c.actions = [new if a.id == old.id else a for a in c.actions]
                 self._schedule(new)
                 self._register(c, seg + 1, must=False)
-                self.state.cancelled_in[c.id] = seg
+                state.cancelled_in[c.id] = seg
                 self._emit(ActionCancelled(t=seg, actor=c.id, action=old.id, kind=old.kind))
                 observable = True
             else:
-                declaration, spec = item
-                for old in [a for a in c.actions if a.continuous and a.channel == spec.channel]:
-                    self._unschedule(old)
-                    c.actions.remove(old)
-                action = Action.from_spec(spec, id=self.state.next_action_id, actor=c.id, start=seg)
-                self.state.next_action_id += 1
-                c.actions.append(action)
-                if action.end is not None:
+                declaration, action = item
+                actions = c.actions
+                if actions:
+                    channel = action.channel
+                    for old in [a for a in actions if a.continuous and a.channel == channel]:
+                        self._unschedule(old)
+                        actions.remove(old)
+                action.stamp(state.next_action_id, c.id, seg)
+                state.next_action_id += 1
+                actions.append(action)
+                end = action.end
+                if end is not None:
                     self._schedule(action)
-                    self._register(c, action.end, must=False)
+                    self._register(c, end, must=False)
                 self._emit(action_declared(seg, action, declaration))
-                observable = observable or action.visible
+                if action.visible:
+                    observable = True
         return observable
 
     def _schedule(self, action: Action) -> None:
@@ -764,8 +780,7 @@ class Fight:
         if batch is None:
             self._mind_the_limit(end)
             self.state.pending[end] = [action]
-            delay = self.clock.delay(end) - (self.env.now - self.clock.origin)
-            _Scheduled(self.env, max(delay, 0), SETTLE, end, self._settle)
+            _Scheduled(self.env, self._delay(end), SETTLE, end, self._settle)
         else:
             batch.append(action)
 
@@ -785,7 +800,12 @@ class Fight:
         combatants = self.state.combatants
         if radius is None:
             sides = {combatants[cid].side for cid in actors}
-            return [c for c in self.state.in_fight() if sides - {c.side}]
+            if len(sides) > 1:
+                return self.state.in_fight()
+            if not sides:
+                return []
+            (side,) = sides
+            return [c for c in combatants.values() if c.in_fight and c.side != side]
         seen: dict[str, Combatant] = {}
         for cid in actors:
             side = combatants[cid].side
@@ -810,26 +830,39 @@ class Fight:
         seg = time - 1
         self._t = seg
         combatants = self.state.combatants
+        state = self.state
+        state.version += 1  # actions in progress change even if no event follows
+        autonomous = state.autonomous
         for a in batch:
-            if self.state.autonomous.pop(a.id, None) is None:
+            if not autonomous or autonomous.pop(a.id, None) is None:
                 combatants[a.actor].finish(a)
-        batch.sort(key=lambda a: (*self.ruleset.order_key(a), combatants[a.actor].order, a.id))
-        for ev in self.ruleset.resolve(self.state, seg, batch, self.dice):
+        if len(batch) > 1:
+            order_key = self.ruleset.order_key
+            batch.sort(key=lambda a: (*order_key(a), combatants[a.actor].order, a.id))
+        for ev in self.ruleset.resolve(state, seg, batch, self.dice):
             self._emit(ev)
-        self.state.segment = time
+        state.segment = time
         if self._check_outcome(seg):
             return
         actors = {a.actor for a in batch}
-        observable = any(a.visible for a in batch)
-        watching = self._observers(a for a in actors if combatants[a].in_fight)
-        watching += [combatants[cid] for cid in actors if combatants[cid].in_fight]
-        for c in watching:
+        observable = False
+        for a in batch:
+            if a.visible:
+                observable = True
+                break
+        reactive = self._reactive
+        register = self._register
+        for c in self._observers(a for a in actors if combatants[a].in_fight):
             if not c.in_fight:
                 continue
             if c.id in actors or not c.actions:
-                self._register(c, time, must=not c.actions)
-            elif observable and self._reactive[c.id]:
-                self._register(c, time, must=False)
+                register(c, time, must=not c.actions)
+            elif observable and reactive[c.id]:
+                register(c, time, must=False)
+        for cid in actors:
+            c = combatants[cid]
+            if c.in_fight:
+                register(c, time, must=not c.actions)
         # Turn-based rulesets pass the initiative: whoever the rules call now declares.
         for cid in self.ruleset.due(self.state, time):
             c = combatants[cid]

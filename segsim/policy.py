@@ -13,40 +13,23 @@ import importlib
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-import attrs
-
-from segsim.actions import DeclarationLike, PolicyOutput
+from segsim.actions import PolicyOutput
 from segsim.errors import SegsimError
+from segsim.observation import LiveView, Observation, StaleObservation
 
-
-@attrs.frozen
-class Observation:
-    """What one combatant knows at the start of a segment.
-
-    All combatants deciding in one segment get observations of the same state, built
-    before anyone's declaration is applied (DESIGN, principle 3). ``me`` and ``others``
-    are the ruleset's own frozen views. ``legal()`` lists legal declarations.
-    """
-
-    segment: int
-    actor: str
-    must_act: bool
-    me: Any
-    others: tuple[Any, ...]
-    _legal: Callable[[], tuple[DeclarationLike, ...]] = attrs.field(
-        eq=False, repr=False, alias="legal"
-    )
-
-    def legal(self) -> tuple[DeclarationLike, ...]:
-        """The declarations the ruleset would accept now (each one on its own)."""
-        return self._legal()
-
-    def other(self, cid: str) -> Any:
-        """The view of another combatant by id."""
-        for o in self.others:
-            if o.id == cid:
-                return o
-        raise KeyError(cid)
+__all__ = [
+    "LiveView",
+    "Observation",
+    "Policy",
+    "StaleObservation",
+    "UnknownPolicy",
+    "is_external",
+    "is_reactive",
+    "make_policy",
+    "policy_name",
+    "policy_names",
+    "register_policy",
+]
 
 
 @runtime_checkable

@@ -5,7 +5,7 @@ their full sheets); then one line per event, each with ``t`` (segment), ``type``
 ``actor`` first; the last line is the ``end`` event. The same fight gives the same bytes:
 nothing here depends on logging configuration, dict order of the moment, or the clock.
 The format is specified in ``docs/record-format.md`` and by the JSON Schema
-``segsim/schema/record-v1.schema.json``.
+``segsim/schema/record-v2.schema.json``.
 
 Reading follows python-chess's PGN visitors: one driver (:func:`read_record` for a file,
 :func:`visit_fight` for a live fight, :meth:`Record.accept` for a record in memory) walks
@@ -36,8 +36,8 @@ T = TypeVar("T")
 MAJOR = int(RECORD_VERSION.split(".", 1)[0])
 """The major format version this segsim reads and writes."""
 
-SCHEMA_RESOURCE = "schema/record-v1.schema.json"
-"""The JSON Schema of format version 1, inside the ``segsim`` package."""
+SCHEMA_RESOURCE = f"schema/record-v{MAJOR}.schema.json"
+"""The JSON Schema of this format version, inside the ``segsim`` package."""
 
 
 # ---------------------------------------------------------------- writing
@@ -137,7 +137,11 @@ def check_header(header: Mapping[str, Any], line: Line) -> None:
             f"({MAJOR}.x): upgrade segsim to read it"
         )
     if major < MAJOR:
-        raise line.error(f"record format version {version} is not supported (reads {MAJOR}.x)")
+        raise line.error(
+            f"record format version {version} is not supported (reads {MAJOR}.x): it was "
+            "recorded under older RinKaNou rules and would not replay; play its scenario "
+            "or script again to record it anew"
+        )
 
 
 def check_event(event: Mapping[str, Any], line: Line) -> None:
@@ -375,7 +379,7 @@ class RecordWriter(RecordVisitor[int]):
 
 
 def schema() -> dict[str, Any]:
-    """The JSON Schema of record format version 1 (``$defs``: ``header``, ``event``)."""
+    """The JSON Schema of this record format version (``$defs``: ``header``, ``event``)."""
     from importlib.resources import files
 
     text = files("segsim").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")

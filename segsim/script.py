@@ -21,6 +21,9 @@ for the format::
     [segment.4]
     robert = { cancel = "dodge" }
 
+    [segment.5]
+    robert = { action = "read", target = "margaret" }  # her latest action (or action_id)
+
     [dice]
     rolls = [33, 16, "d100:8"]
 """

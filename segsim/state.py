@@ -49,12 +49,25 @@ class Combatant:
 
     def finish(self, action: Action) -> None:
         """Move an action from in progress to recent, keeping only what still overlaps."""
-        self.actions = [a for a in self.actions if a.id != action.id]
-        self.recent.append(action)
+        actions = self.actions
+        aid = action.id
+        for i, a in enumerate(actions):
+            if a.id == aid:
+                del actions[i]
+                break
+        recent = self.recent
+        recent.append(action)
         # Keep what ended just before the oldest action in progress began, too (a
         # disengage right after a dodge).
-        horizon = min(a.start for a in [*self.actions, action]) - 1
-        self.recent = [a for a in self.recent if a.last is None or a.last >= horizon]
+        horizon = action.start
+        for a in actions:
+            if a.start < horizon:
+                horizon = a.start
+        horizon -= 1
+        if len(recent) > 1:
+            self.recent = [
+                a for a in recent if a.duration is None or a.start + a.duration > horizon
+            ]
 
 
 @attrs.define(eq=False)

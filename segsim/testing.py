@@ -49,7 +49,7 @@ class Scripted:
         self.seen: list[Observation] = []
 
     def decide(self, observation: Observation) -> PolicyOutput:
-        self.seen.append(observation)
+        self.seen.append(observation.freeze())  # kept past its phase: frozen
         seg = observation.segment
         out = self.script.get(seg)
         if callable(out):

@@ -386,7 +386,7 @@ def test_two_waits_in_one_output_are_refused() -> None:
 
 
 def test_a_target_on_an_action_that_takes_none_is_refused() -> None:
-    _refused({0: declare("dodge", "b")}, "dodge takes no target")
+    _refused({0: declare("arm", "b")}, "arm takes no target")
 
 
 def test_moving_toward_oneself_is_refused() -> None:

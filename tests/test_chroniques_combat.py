@@ -47,7 +47,7 @@ class ByRound:
     def decide(self, obs: Observation) -> Any:
         if not obs.me.my_turn:
             return None
-        self.seen.append(obs)
+        self.seen.append(obs.freeze())
         out = self.script.get(obs.me.round, self.default)
         return out(obs) if callable(out) else out
 

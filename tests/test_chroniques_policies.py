@@ -149,7 +149,7 @@ def test_what_a_fighter_is_shown_and_may_declare() -> None:
     class Watcher(Idle):
         def decide(self, obs: Observation) -> Any:
             legal = {(d.kind, d.target) for d in obs.legal() if isinstance(d, Declaration)}
-            seen.append((obs, legal))
+            seen.append((obs.freeze(), legal))
             return super().decide(obs)
 
     fight = fight_of(

@@ -31,7 +31,7 @@ def test_the_record_has_a_header_events_and_an_end(root: Path) -> None:
 
     lines = [json.loads(line) for line in record_text(root, 7).splitlines()]
     header = lines[0]
-    assert header["format"] == "segsim-record" and header["version"].startswith("1.")
+    assert header["format"] == "segsim-record" and header["version"].startswith("2.")
     assert header["ruleset"] == "rinkanou" and header["seed"] == 7
     robert = header["combatants"][0]
     assert robert["sheet"]["weapon"]["speed"] == 3 and robert["policy"] == "defender"

@@ -22,7 +22,7 @@ def test_wheel_contains_models_and_py_typed(tmp_path: Path) -> None:
     for model in (ROOT / "models").rglob("*.toml"):
         assert f"segsim/models/{model.relative_to(ROOT / 'models').as_posix()}" in names
     assert "segsim/py.typed" in names
-    assert "segsim/schema/record-v1.schema.json" in names
+    assert "segsim/schema/record-v2.schema.json" in names
     assert any(n.endswith("entry_points.txt") for n in names)
 
 

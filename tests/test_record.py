@@ -45,7 +45,7 @@ def duel_text(seed: int = 7) -> str:
 def test_the_schema_and_the_format_page_are_up_to_date() -> None:
     """Regenerate both with ``python -m segsim.schema`` after changing an event class."""
     assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(), (
-        "segsim/schema/record-v1.schema.json is out of date: run python -m segsim.schema"
+        "segsim/schema/record-v2.schema.json is out of date: run python -m segsim.schema"
     )
     doc = DOC.read_text(encoding="utf-8")
     assert update_doc(doc) == doc, "docs/record-format.md is out of date: python -m segsim.schema"
@@ -189,16 +189,17 @@ def test_a_last_line_without_its_newline_is_accepted_when_complete(tmp_path: Pat
     [
         ("", None, "empty record"),
         ("\n", 1, "not JSON (empty line"),
-        ('{"format":"segsim-record","version":"1.0"}\n', 1, "stops before its end event"),
-        ('{"format":"segsim-record","version":"1.7"}\n{"t":0,"type":"end","actor":null}', None, ""),
+        ('{"format":"segsim-record","version":"2.0"}\n', 1, "stops before its end event"),
+        ('{"format":"segsim-record","version":"2.7"}\n{"t":0,"type":"end","actor":null}', None, ""),
         ('{"format":"segsim-record","version":"0.9"}\n', 1, "not supported"),
-        ('{"format":"segsim-record","version":"1.0"}\n{"t":-1,"type":"x","actor":null}\n', 2, "t:"),
+        ('{"format":"segsim-record","version":"1.0"}\n', 1, "version 1.0 is not supported"),
+        ('{"format":"segsim-record","version":"2.0"}\n{"t":-1,"type":"x","actor":null}\n', 2, "t:"),
         (
-            '{"format":"segsim-record","version":"1.0"}\n{"t":1,"type":"","actor":null}\n',
+            '{"format":"segsim-record","version":"2.0"}\n{"t":1,"type":"","actor":null}\n',
             2,
             "type:",
         ),
-        ('{"format":"segsim-record","version":"1.0"}\n{"t":1,"type":"x","actor":3}\n', 2, "actor:"),
+        ('{"format":"segsim-record","version":"2.0"}\n{"t":1,"type":"x","actor":3}\n', 2, "actor:"),
     ],
 )
 def test_reader_errors_name_the_line(
@@ -207,7 +208,7 @@ def test_reader_errors_name_the_line(
     path = tmp_path / "r.jsonl"
     path.write_text(text, encoding="utf-8")
     if not message:  # a newer minor version reads fine
-        assert read_record(path).header["version"] == "1.7"
+        assert read_record(path).header["version"] == "2.7"
         return
     with pytest.raises(RecordError) as err:
         read_record(path)

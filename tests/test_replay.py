@@ -216,7 +216,8 @@ def with_header(change: dict[str, Any]) -> str:
     ("make", "line", "message"),
     [
         (lambda: with_header({"ruleset": "warhammer"}), 1, "unknown ruleset 'warhammer'"),
-        (lambda: with_header({"version": "2.0"}), 1, "version 2.0 is newer"),
+        (lambda: with_header({"version": "3.0"}), 1, "version 3.0 is newer"),
+        (lambda: with_header({"version": "1.0"}), 1, "version 1.0 is not supported"),
         (lambda: with_header({"format": "pgn"}), 1, "not a segsim record"),
         (lambda: with_header({"version": "one"}), 1, "MAJOR.MINOR"),
         (lambda: with_header({"seed": "seven"}), 1, "header: seed: expected an integer"),

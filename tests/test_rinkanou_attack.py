@@ -143,8 +143,9 @@ def test_overlapping_rolled_actions_penalise_each_other(difficulty: str, malus: 
     fight.run()
     attack, reposition = [e for e in fight.history if isinstance(e, TestRolled)]
     assert attack.modifiers.get("simultaneous", 0) == malus
-    # The strike (average difficulty) weighs on the reposition the other way round.
-    assert reposition.test == "reposition" and reposition.modifiers["simultaneous"] == -10
+    # The strike weighs on the reposition the other way round, with the difficulty the
+    # rules imposed on it: Robert's armour deflection, -5: -10 - 2.5 = -12.
+    assert reposition.test == "reposition" and reposition.modifiers["simultaneous"] == -12
 
 
 def test_actions_without_a_roll_cause_no_malus() -> None:

@@ -248,7 +248,7 @@ def test_robert_reads_margaret_and_the_observation_reveals_her_action() -> None:
     slow = attrs.evolve(sheet("margaret"), weapon=attrs.evolve(CONTENT.weapons["yatagan"], speed=7))
 
     def read(obs: object) -> object:
-        return declare("read", "margaret", action=obs.other("margaret").actions[0].id)  # type: ignore[attr-defined]
+        return declare("read", "margaret", action_id=obs.other("margaret").actions[0].id)  # type: ignore[attr-defined]
 
     f = fight(
         {"robert": {1: read, 5: read}, "margaret": {0: declare("arm")}},
@@ -272,7 +272,9 @@ def test_a_read_is_invisible_to_others() -> None:
     f = fight(
         {
             "robert": {
-                1: lambda o: declare("read", "margaret", action=o.other("margaret").actions[0].id)
+                1: lambda o: declare(
+                    "read", "margaret", action_id=o.other("margaret").actions[0].id
+                )
             },
             "margaret": {0: declare("arm")},
         },
@@ -307,7 +309,7 @@ def test_walking_and_running_distances() -> None:
     assert one(f, "combatant.moved").x == pytest.approx(3.0)  # 4 x 0.15 m a segment
     f = fight(
         {"robert": {0: declare("move", toward="margaret", pace="run", segments=8)}, "margaret": {}},
-        [],
+        [50],  # it ends within her reach: the move rolls
         positions=far,
     )
     f.run()
@@ -317,7 +319,7 @@ def test_walking_and_running_distances() -> None:
 def test_moving_while_arming() -> None:
     f = fight(
         {"robert": {0: [declare("arm"), declare("move", to=[0.5, 0.0])]}, "margaret": {}},
-        [],
+        [50],  # within her reach, the step rolls (arming costs it nothing)
     )
     f.run()
     assert one(f, "weapon.state", actor="robert").armed
@@ -341,11 +343,11 @@ def test_a_target_that_steps_out_of_reach_is_missed() -> None:
             "robert": {0: declare("arm"), 3: declare("strike", "margaret")},
             "margaret": {3: declare("move", to=[3.0, 0.0], pace="run", segments=2)},
         },
-        [],
+        [50],  # her move (from within his reach) rolls; his blow does not
     )
     f.run()
     assert one(f, "attack.resolved").result == "out of reach"
-    assert not of(f, "test.rolled")
+    assert not of(f, "test.rolled", test="attack")
 
 
 def test_reposition_takes_5_segments_and_rolls_combat_plus_agility() -> None:

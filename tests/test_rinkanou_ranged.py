@@ -407,7 +407,7 @@ def spear_duel(dice: list[int]) -> Any:
 def test_keep_at_distance_holds_off_and_hits_on_a_great_success() -> None:
     """Seed 004: the keeper's attack against twice the approacher's Souplesse (60); on a
     success it cannot come in; with Mr above 60 it is hit."""
-    f = spear_duel([5, 15])  # spear 55 + Souplesse 25 - 60 = 20; roll 5: Mr 15
+    f = spear_duel([50, 5, 15])  # his move; spear 55 + Souplesse 25 - 60 = 20; roll 5: Mr 15
     f.run()
     keep = one(f, "test.rolled", test="keep at distance")
     assert keep.chance == 20 and keep.success
@@ -416,12 +416,17 @@ def test_keep_at_distance_holds_off_and_hits_on_a_great_success() -> None:
 
 
 def test_keep_at_distance_failure_lets_it_in() -> None:
-    f = spear_duel([90])  # Me 70 > 60: it closes all the way
+    """Seed 004: "En cas d'échec, il a réussi à s'approcher", whatever the margin."""
+    f = spear_duel(
+        [50, 90]
+    )  # his move, then the keep: Me 70 > 60: it closes all the way, and may attack at once
     f.run()
     assert one(f, "combatant.moved").x == pytest.approx(1.5)
-    f = spear_duel([50])  # Me 30: it only reaches the spear's reach, must act again
+    assert one(f, "keep.result").outcome == "in"
+    f = spear_duel([50, 50])  # Me 30: it closes all the way too; its attack must wait
     f.run()
-    assert one(f, "combatant.moved").x == pytest.approx(2.5)
+    assert one(f, "combatant.moved").x == pytest.approx(1.5)
+    assert one(f, "keep.result").outcome == "close"
 
 
 def test_a_thrown_weapon_disarms_only_with_size_m_and_a_one_handed_target() -> None:

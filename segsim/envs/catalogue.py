@@ -135,7 +135,7 @@ def _rinkanou_resolver(
         seen = [a for a in other.actions] if other is not None else []
         if not seen:
             return None
-        params["action"] = max(seen, key=lambda a: (a.start, a.id)).id
+        params["action_id"] = max(seen, key=lambda a: (a.start, a.id)).id
     elif kind == "move":
         params.update({"toward": target, "segments": 5})
         target = None
@@ -154,7 +154,9 @@ def _rinkanou_resolver(
             return None
         params["ps"] = {what: n}
     decl = Declaration(kind, target, params)
-    if kind in ("strike", "parry", "dodge", "reposition", "disengage"):
+    if kind in ("strike", "parry", "dodge", "reposition", "disengage", "move"):
+        # A move rolls within an opponent's reach; on one that does not, the offer is moot.
+        against = params.get("toward") if kind == "move" else against
         decl = buy_back(me, decl, against=against, duration=duration, keep_timing=True)
     return [decl]
 

@@ -21,8 +21,6 @@ from segsim.input import Node
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset
 from segsim.rules.chroniques.attack import (
-    can_use_capabilities,
-    defence,
     uses_forbidden,
 )
 from segsim.rules.chroniques.content import (
@@ -299,65 +297,28 @@ class Chroniques(BaseRuleset):
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
-        status: Status = c.status
-        sheet: Sheet = c.sheet
         rnd = round_of(segment)
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
-        me = SelfView(
-            id=c.id,
-            side=c.side,
-            name=c.name,
-            position=c.position,
-            sheet=sheet,
-            round=rnd,
-            my_turn=marker is not None,
-            turn_ends=marker.last if marker is not None else None,
-            initiative=initiative(c, rnd),
-            acted=status.acted_round >= rnd,
-            surprised=status.surprised,
-            hit_points=status.hit_points,
-            max_hit_points=status.max_hit_points,
-            defence=defence(c, self.surprised_defence_malus)[0],
-            defence_bonus=status.defence_bonus,
-            weapon=status.weapon,
-            off_hand=status.off_hand,
-            carried=status.carried,
-            attack=sheet.attack_bonus(status.weapon),
-            off_attack=(
-                sheet.attack_bonus(status.off_hand) if status.off_hand is not None else None
-            ),
-            capabilities_usable=can_use_capabilities(sheet, status),
-            assists=dict(status.assists),
-            actions=tuple(c.actions),
-        )
-        others = tuple(
-            self._view(o, rnd) for o in state.combatants.values() if o.in_fight and o.id != cid
-        )
-        cache: list[tuple[DeclarationLike, ...]] = []
+        me = SelfView(state, segment, self, c, rnd, marker)
+
+        def others() -> tuple[OtherView, ...]:
+            return tuple(
+                OtherView(state, segment, self, o, rnd)
+                for o in state.combatants.values()
+                if o.in_fight and o.id != cid
+            )
+
+        def other(oid: str) -> OtherView | None:
+            o = state.combatants.get(oid)
+            if o is None or oid == cid or not o.in_fight:
+                return None
+            return OtherView(state, segment, self, o, rnd)
 
         def legal() -> tuple[DeclarationLike, ...]:
-            if not cache:
-                cache.append(self._legal(state, cid, segment))
-            return cache[0]
+            return self._legal(state, cid, segment)
 
-        return Observation(segment, cid, marker is not None, me, others, legal=legal)
-
-    def _view(self, o: Combatant, rnd: int) -> OtherView:
-        status: Status = o.status
-        return OtherView(
-            id=o.id,
-            side=o.side,
-            name=o.name,
-            is_pc=o.is_pc,
-            position=o.position,
-            weapon=status.weapon,
-            off_hand=status.off_hand,
-            defence=defence(o, self.surprised_defence_malus)[0],
-            hit_points=status.hit_points,
-            max_hit_points=status.max_hit_points,
-            initiative=initiative(o, rnd),
-            acted=status.acted_round >= rnd,
-            surprised=status.surprised,
+        return Observation(
+            segment, cid, marker is not None, me, others, legal=legal, other=other, state=state
         )
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:

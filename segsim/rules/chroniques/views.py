@@ -7,38 +7,91 @@ points are known to all; a fighter's own view adds its sheet and the state of it
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-import attrs
+from typing import TYPE_CHECKING, ClassVar
 
 from segsim.actions import Action
-from segsim.rules.chroniques.attack import CONTACT, Point, distance, within
+from segsim.observation import LiveView, live
+from segsim.rules.chroniques.attack import (
+    CONTACT,
+    Point,
+    can_use_capabilities,
+    defence,
+    distance,
+    within,
+)
 from segsim.rules.chroniques.content import Sheet, Weapon
+from segsim.rules.chroniques.status import Status
+from segsim.rules.chroniques.turns import initiative
+
+if TYPE_CHECKING:
+    from segsim.rules.chroniques.ruleset import Chroniques
+    from segsim.state import Combatant, FightState
 
 
-@attrs.frozen
-class OtherView:
+class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
-    id: str
-    side: str
-    name: str
-    is_pc: bool
-    position: Point
-    weapon: Weapon
-    off_hand: Weapon | None
-    defence: int
-    hit_points: int
-    max_hit_points: int
-    initiative: int
-    acted: bool  # has taken (or lost) its turn of the current round
-    surprised: bool
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc")
+
+    def __init__(
+        self, state: FightState, segment: int, rules: Chroniques, o: Combatant, rnd: int
+    ) -> None:
+        super().__init__(state, segment)
+        self.id = o.id
+        self.side = o.side
+        self.name = o.name
+        self.is_pc = o.is_pc
+        self._rules = rules
+        self._o = o
+        self._round = rnd
+
+    @property
+    def _st(self) -> Status:
+        status: Status = self._o.status
+        return status
+
+    @live
+    def position(self) -> Point:
+        return self._o.position
+
+    @live
+    def weapon(self) -> Weapon:
+        return self._st.weapon
+
+    @live
+    def off_hand(self) -> Weapon | None:
+        return self._st.off_hand
+
+    @live
+    def defence(self) -> int:
+        return defence(self._o, self._rules.surprised_defence_malus)[0]
+
+    @live
+    def hit_points(self) -> int:
+        return self._st.hit_points
+
+    @live
+    def max_hit_points(self) -> int:
+        return self._st.max_hit_points
+
+    @live
+    def initiative(self) -> int:
+        return initiative(self._o, self._round)
+
+    @live
+    def acted(self) -> bool:
+        """Has taken (or lost) its turn of the current round."""
+        return self._st.acted_round >= self._round
+
+    @live
+    def surprised(self) -> bool:
+        return self._st.surprised
 
     def distance(self, other: OtherView | SelfView) -> float:
         return distance(self.position, other.position)
 
 
-@attrs.frozen
-class SelfView:
+class SelfView(OtherView):
     """The deciding fighter's own state.
 
     ``my_turn`` says whether it may declare its turn now; ``turn_ends`` is the segment in
@@ -46,31 +99,60 @@ class SelfView:
     hand (and ``off_attack`` of the off-hand weapon).
     """
 
-    id: str
-    side: str
-    name: str
-    position: Point
-    sheet: Sheet
-    round: int
-    my_turn: bool
-    turn_ends: int | None
-    initiative: int
-    acted: bool
-    surprised: bool
-    hit_points: int
-    max_hit_points: int
-    defence: int
-    defence_bonus: int
-    weapon: Weapon
-    off_hand: Weapon | None
-    carried: tuple[Weapon, ...]
-    attack: int
-    off_attack: int | None
-    capabilities_usable: bool
-    assists: Mapping[str, int]
-    actions: tuple[Action, ...]
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "sheet", "round")
 
-    def distance(self, other: OtherView) -> float:
+    def __init__(
+        self,
+        state: FightState,
+        segment: int,
+        rules: Chroniques,
+        c: Combatant,
+        rnd: int,
+        marker: Action | None,
+    ) -> None:
+        super().__init__(state, segment, rules, c, rnd)
+        self.sheet: Sheet = c.sheet
+        self.round = rnd
+        self._marker = marker
+
+    @live
+    def my_turn(self) -> bool:
+        return self._marker is not None
+
+    @live
+    def turn_ends(self) -> int | None:
+        return self._marker.last if self._marker is not None else None
+
+    @live
+    def defence_bonus(self) -> int:
+        return self._st.defence_bonus
+
+    @live
+    def carried(self) -> tuple[Weapon, ...]:
+        return self._st.carried
+
+    @live
+    def attack(self) -> int:
+        return self.sheet.attack_bonus(self._st.weapon)
+
+    @live
+    def off_attack(self) -> int | None:
+        off = self._st.off_hand
+        return self.sheet.attack_bonus(off) if off is not None else None
+
+    @live
+    def capabilities_usable(self) -> bool:
+        return can_use_capabilities(self.sheet, self._st)
+
+    @live
+    def assists(self) -> Mapping[str, int]:
+        return dict(self._st.assists)
+
+    @live
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._o.actions)
+
+    def distance(self, other: OtherView | SelfView) -> float:
         return distance(self.position, other.position)
 
     def in_contact(self, other: OtherView) -> bool:

@@ -14,6 +14,37 @@ if TYPE_CHECKING:
     from segsim.state import FightState
 
 
+IMPOSED = frozenset(
+    {
+        "difficulty",  # the game master's, on the declaration
+        "deflection",
+        "cover",
+        "disarm",
+        "range",
+        "attacker Mr",
+        "shooter Mr",
+        "parry score",
+        "attacking weapon",
+        "size",
+        "thrust",
+        "missile",
+        "reading",
+        "after a dodge",
+        "agility x2",
+        "cutting",
+        "blunt",
+    }
+)
+"""Modifiers of a test that make its difficulty: what the rules and the game master
+impose, not the fighter's own skill, characteristic, points, wounds or other actions
+(seed 004, "Actions simultanées": the difficulty of the other action)."""
+
+
+def imposed_difficulty(modifiers: Mapping[str, int]) -> int:
+    """The difficulty of a test: the sum of its imposed modifiers."""
+    return sum(v for k, v in modifiers.items() if k in IMPOSED)
+
+
 @attrs.frozen
 class TestRolled(Event):
     """A d100 test: its name, final chance, roll, result and margin, and what made the
@@ -54,6 +85,19 @@ class TestRolled(Event):
             result.margin,
             {k: v for k, v in modifiers.items() if v},
         )
+
+    def apply(self, state: FightState) -> None:
+        """Remember the difficulty of an action's roll while the action can still weigh
+        on another (simultaneous actions)."""
+        if self.action is None or self.actor is None:
+            return
+        c = state.combatants[self.actor]
+        kept = c.status.difficulties
+        kept[self.action] = imposed_difficulty(self.modifiers)
+        if len(kept) > 4:
+            alive = {a.id for a in c.actions} | {a.id for a in c.recent} | {self.action}
+            for old in [k for k in kept if k not in alive]:
+                del kept[old]
 
     def describe(self) -> str:
         crit = "critical " if self.critical else ""
@@ -323,3 +367,52 @@ class ItemPickedUp(Event):
 
     def describe(self) -> str:
         return f"{self.actor} picks up its {self.item}"
+
+
+@attrs.frozen
+class KeptAtDistance(Event):
+    """A keeper's roll against a fighter coming closer (seed 004, "Tenir à distance"):
+    "held" off, in and free to attack at once ("in"), or in but its attack must wait for
+    its next action ("close": the blow it armed, or is arming, is lost)."""
+
+    TYPE: ClassVar[str] = "keep.result"
+
+    keeper: str
+    outcome: str
+    lost_arm: int | None = None
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        if self.lost_arm is not None:
+            state.combatants[self.actor].status.lost_arm = self.lost_arm
+
+    def describe(self) -> str:
+        what = {
+            "held": "is held off",
+            "in": "comes close and may attack at once",
+            "close": "comes close but must wait for its next action to attack",
+        }
+        return f"{self.actor} {what.get(self.outcome, self.outcome)} ({self.keeper} keeps)"
+
+
+@attrs.frozen
+class StanceChanged(Event):
+    """A fighter's standing choice about disengages (seed 004, "Se désengager"): whether
+    it opposes an opponent's, and the PS it spends on each opposition roll."""
+
+    TYPE: ClassVar[str] = "stance.changed"
+
+    oppose_disengage: bool
+    ps_bonus: int
+
+    def apply(self, state: FightState) -> None:
+        assert self.actor is not None
+        status = state.combatants[self.actor].status
+        status.oppose_disengage = self.oppose_disengage
+        status.oppose_bonus = self.ps_bonus
+
+    def describe(self) -> str:
+        if not self.oppose_disengage:
+            return f"{self.actor} lets opponents disengage"
+        spend = f", spending {self.ps_bonus} PS" if self.ps_bonus else ""
+        return f"{self.actor} opposes opponents' disengages{spend}"

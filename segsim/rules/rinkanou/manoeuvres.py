@@ -14,6 +14,7 @@ from segsim.rules.rinkanou.events import (
     HandsChanged,
     ItemDropped,
     ItemPickedUp,
+    KeptAtDistance,
     WeaponState,
 )
 from segsim.state import Combatant
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 KEEP_MALUS = {"cutting": -20, "blunt": -30}  # weapons "de type T et C" (see the rules page)
 HELD_OFF_MARGIN = 0.1  # metres beyond the keeper's reach where an approach is stopped
+REACH_TOLERANCE = 1e-5  # as in the ruleset: a hair's breadth is in reach
 DIRECTIONS = 8  # 1d8 for the direction a weapon flies
 
 
@@ -102,53 +104,106 @@ def strength_duel(s: Settlement, attacker: Combatant, defender: Combatant) -> bo
     return mine.success and (not theirs.success or mine.mr > theirs.mr)
 
 
-def kept_at(
-    s: Settlement, mover: Combatant, keeper: Combatant, stop: float, would_reach: float
-) -> float:
-    """Keeping at distance (seed 004, "Tenir à distance"): when ``mover`` walks toward a
-    ``keeper`` who keeps it at distance, the keeper rolls its attack against twice the
-    mover's Souplesse. Success: the mover stops out of the keeper's reach, and is hit if
-    the Mr exceeds that threshold. Failure: it closes in; unless the Me exceeds the
-    threshold it only reaches the keeper's reach and must act again to come closer.
-    Only a move that would end within the keeper's reach (``would_reach``: where the
-    move alone would leave it) is opposed. Returns the distance at which the mover
-    stops."""
-    keep = next((a for a in keeper.actions if a.kind == "keep" and a.target == mover.id), None)
-    if keep is None or keeper.id in s.out:
-        return stop
-    if not would_reach < s.rules.reach(keeper.sheet):
-        return stop  # not yet an approach into the keeper's reach
-    sheet: Sheet = keeper.sheet
-    weapon = sheet.weapon
-    threshold = 2 * mover.sheet.characteristic("agility")
-    mods = {
-        weapon.skill: sheet.skill(weapon.skill),
-        weapon.characteristic: sheet.characteristic(weapon.characteristic),
-        "agility x2": -threshold,
-    }
-    if weapon.blunt:
-        mods["blunt"] = KEEP_MALUS["blunt"]
-    elif "thrust" not in weapon.damage:
-        mods["cutting"] = KEEP_MALUS["cutting"]
-    result = s.test(keep, "keep at distance", mods)
-    reach = s.rules.reach(sheet)
-    if result.success:
-        if result.mr > threshold:
-            blow = "thrust" if "thrust" in weapon.damage else weapon.blows[0]
+def keep_off(
+    s: Settlement, mover: Combatant, start: tuple[float, float], dest: tuple[float, float]
+) -> tuple[float, float]:
+    """Keeping at distance (seed 004, "Tenir à distance"): every time ``mover`` tries to
+    come closer to a fighter who keeps it at distance, whatever the form of its move,
+    that is every move from beyond the keeper's reach to within it, the keeper rolls its
+    attack against twice the mover's Souplesse. Success: the mover stops on its way just
+    beyond the keeper's reach, and is hit if the Mr exceeds that threshold. Failure: the
+    mover has come close, where its move takes it; it may attack at once if the Me
+    exceeds the threshold, else only with its next action: a blow it armed before or
+    during the approach is lost. Returns where the move ends."""
+    for keeper in _keepers(s, mover, start, dest):
+        keep = next(a for a in keeper.actions if a.kind == "keep" and a.target == mover.id)
+        reach = s.rules.reach(keeper.sheet)
+        if math.dist(start, keeper.position) <= reach + REACH_TOLERANCE:
+            continue  # already close to this one
+        if math.dist(dest, keeper.position) > reach + REACH_TOLERANCE:
+            continue  # not (yet) coming within its reach
+        sheet: Sheet = keeper.sheet
+        weapon = sheet.weapon
+        threshold = 2 * mover.sheet.characteristic("agility")
+        mods = {
+            weapon.skill: sheet.skill(weapon.skill),
+            weapon.characteristic: sheet.characteristic(weapon.characteristic),
+            "agility x2": -threshold,
+        }
+        if weapon.blunt:
+            mods["blunt"] = KEEP_MALUS["blunt"]
+        elif "thrust" not in weapon.damage:
+            mods["cutting"] = KEEP_MALUS["cutting"]
+        result = s.test(keep, "keep at distance", mods)
+        if result.success:
+            s.events.append(KeptAtDistance(s.segment, mover.id, keeper.id, "held"))
+            if result.mr > threshold:
+                _keeper_hits(s, keeper, mover, keep)
+            dest = _entry(start, dest, keeper.position, reach + HELD_OFF_MARGIN)
+        elif result.me > threshold:
+            s.events.append(KeptAtDistance(s.segment, mover.id, keeper.id, "in"))
+        else:
+            # In, but the attack must wait for its next action: the blow armed before or
+            # during the approach is lost, and so is one being armed.
+            arming = next((a for a in mover.actions if a.kind == "arm"), None)
+            lost = arming.id if arming is not None else None
+            s.events.append(KeptAtDistance(s.segment, mover.id, keeper.id, "close", lost))
+            if mover.status.armed:
+                s.events.append(WeaponState(s.segment, mover.id, False, False))
+            if lost is not None:
+                s.spoiled.add(lost)
+    return dest
 
-            def resolved(outcome: str) -> None:
-                s.events.append(
-                    AttackResolved(s.segment, keeper.id, keep.id, mover.id, blow, outcome)
-                )
 
-            s.land(
-                keeper,
-                mover,
-                s.rules.ps_use(s.state, keep),
-                resolved,
-                {"weapon": weapon.damage[blow], "strength": s.strength(sheet)},
-            )
-        return reach + HELD_OFF_MARGIN
-    if result.me > threshold:
-        return stop
-    return max(stop, reach)
+def _keepers(
+    s: Settlement, mover: Combatant, start: tuple[float, float], dest: tuple[float, float]
+) -> list[Combatant]:
+    """Opponents keeping ``mover`` at distance, near enough for the move to concern them."""
+    radius = max(s.tables.reach.values()) + math.dist(start, dest) + 0.01
+    return [
+        o
+        for o in s.state.near(start, radius)
+        if o.side != mover.side
+        and o.id not in s.out
+        and any(a.kind == "keep" and a.target == mover.id for a in o.actions)
+    ]
+
+
+def _keeper_hits(s: Settlement, keeper: Combatant, mover: Combatant, keep: Action) -> None:
+    """A keep roll whose Mr exceeds the threshold: a hit location and the weapon's damage."""
+    weapon = keeper.sheet.weapon
+    blow = "thrust" if "thrust" in weapon.damage else weapon.blows[0]
+
+    def resolved(outcome: str) -> None:
+        s.events.append(AttackResolved(s.segment, keeper.id, keep.id, mover.id, blow, outcome))
+
+    s.land(
+        keeper,
+        mover,
+        s.rules.ps_use(s.state, keep),
+        resolved,
+        {"weapon": weapon.damage[blow], "strength": s.strength(keeper.sheet)},
+    )
+
+
+def _entry(
+    start: tuple[float, float],
+    dest: tuple[float, float],
+    centre: tuple[float, float],
+    radius: float,
+) -> tuple[float, float]:
+    """The first point of the way from ``start`` to ``dest`` at ``radius`` from ``centre``
+    (``start`` itself when it is already that close)."""
+    dx, dy = dest[0] - start[0], dest[1] - start[1]
+    fx, fy = start[0] - centre[0], start[1] - centre[1]
+    a = dx * dx + dy * dy
+    c = fx * fx + fy * fy - radius * radius
+    if a == 0 or c <= 0:
+        return start
+    b = 2 * (fx * dx + fy * dy)
+    disc = b * b - 4 * a * c
+    if disc < 0:
+        return dest
+    t = (-b - math.sqrt(disc)) / (2 * a)
+    t = min(1.0, max(0.0, t))
+    return (round(start[0] + dx * t, 6), round(start[1] + dy * t, 6))

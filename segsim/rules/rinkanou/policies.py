@@ -74,11 +74,14 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
 
 
 def approach(obs: Observation, target: OtherView) -> Declaration | None:
-    """Walk toward an opponent out of reach (a few segments at a time)."""
+    """Walk toward an opponent out of reach (a few segments at a time). A move into an
+    opponent's reach rolls, so a negative score is bought back with a malus (on a move
+    that does not roll, the ruleset drops the offer)."""
     me: SelfView = obs.me
     if me.doing("legs") is not None:
         return None
-    return Declaration("move", params={"toward": target.id, "segments": 5})
+    move = Declaration("move", params={"toward": target.id, "segments": 5})
+    return buy_back(me, move, against=target.id, duration=None, keep_timing=True)
 
 
 BLOCKED_WAIT = 10  # segments a fighter whose way is blocked waits before trying again
@@ -102,7 +105,8 @@ def advance(obs: Observation, last: dict[str, object] | None = None) -> Declarat
     foe = me.nearest_foe()
     if foe is None:
         return None
-    return Declaration("move", params={"toward": foe, "segments": 5})
+    move = Declaration("move", params={"toward": foe, "segments": 5})
+    return buy_back(me, move, against=None, duration=None, keep_timing=True)
 
 
 def in_reach(obs: Observation, target: OtherView, reach: float) -> bool:

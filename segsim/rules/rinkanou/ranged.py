@@ -25,13 +25,23 @@ if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import Settlement
 
 PROJECTILE_DODGE_MALUS = -40
-RANGE_MALUS_PER_INCREMENT = 5  # % to hit per range increment
+RANGE_MALUS_PER_INCREMENT = 5  # % to hit per range increment (distance / increment x 5)
 SAME_DIRECTION = 30.0  # degrees: missiles closer than this come "from one direction"
 
 
 def increments(distance: float, weapon: RangedWeapon) -> int:
-    """Whole range increments to the target; none at point blank (below one increment)."""
+    """Whole range increments to the target, the damage malus (seed 004, "Les portées":
+    distance / increment, rounded down); none at point blank (below one increment)."""
     return int(distance // weapon.increment) if distance >= weapon.increment else 0
+
+
+def range_malus(distance: float, weapon: RangedWeapon) -> int:
+    """The malus to hit: distance / increment x 5 (seed 004, "Les portées"), a fraction
+    of an increment counting (330 m at 50 m: -33 %); none at point blank. A fraction of
+    a percent is dropped."""
+    if distance < weapon.increment:
+        return 0
+    return -int(distance * RANGE_MALUS_PER_INCREMENT / weapon.increment + 1e-9)
 
 
 def flight_segments(distance: float, weapon: RangedWeapon, shot: str) -> int:
@@ -67,7 +77,7 @@ def shoot(s: Settlement, action: Action) -> None:
         {
             weapon.skill: sheet.skill(weapon.skill),
             weapon.characteristic: sheet.characteristic(weapon.characteristic),
-            "range": -RANGE_MALUS_PER_INCREMENT * steps,
+            "range": range_malus(distance, weapon),
             "deflection": -target.sheet.armour.deflection,
             "cover": -s.cover_malus(target),
             "pc": pc.chance,
@@ -120,7 +130,7 @@ def projectile(s: Settlement, action: Action) -> None:
             AttackResolved(s.segment, shooter.id, action.id, target.id, "missile", outcome)
         )
 
-    dodge = projectile_dodge(s, target, tuple(p["from"]))
+    dodge = projectile_dodge(s, target, tuple(p["from"]), shooter.id)
     dodged = None
     if dodge is not None:
         dodged = dodge_roll(s, dodge, target, result)
@@ -153,13 +163,17 @@ def projectile(s: Settlement, action: Action) -> None:
     s.land(shooter, target, use, resolved, parts)
 
 
-def projectile_dodge(s: Settlement, target: Combatant, origin: tuple[float, ...]) -> Action | None:
+def projectile_dodge(
+    s: Settlement, target: Combatant, origin: tuple[float, ...], shooter: str
+) -> Action | None:
     """The target's dodge that can meet a missile from ``origin``: one ending now, with a
     dodge left (a multiple dodge for several missiles), and facing that direction."""
     here = bearing(target.position, (float(origin[0]), float(origin[1])))
     for a in s.batch:
         if a.actor != target.id or a.kind != "dodge" or a.cancelled:
             continue
+        if a.target is not None and a.target != shooter:
+            continue  # a dodge against another opponent
         extra = s.use(a).multiple + s.pc(a).multiple
         left = s.dodges_left.setdefault(a.id, 1 + extra)
         if left <= 0:

@@ -32,13 +32,14 @@ from segsim.rules.rinkanou.events import (
     CommandPointsChanged,
     HandsChanged,
     SituationChanged,
+    StanceChanged,
     SurpriseMalus,
     TestRolled,
     WeaponState,
 )
 from segsim.rules.rinkanou.roll import difficulty_value, roll_test
-from segsim.rules.rinkanou.situation import NO_PS, PSUse, parse_ps
-from segsim.rules.rinkanou.views import MOTION, OtherView, SeenAction, SelfView
+from segsim.rules.rinkanou.situation import NO_PS, SPENDS, PSUse, parse_ps
+from segsim.rules.rinkanou.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
 SEED = "seed 004"
@@ -51,12 +52,40 @@ DRAW_SEGMENTS = 10  # changing weapons takes a second (see the rules page)
 PICK_UP_SEGMENTS = 10  # stooping for a dropped weapon takes a second
 PICK_UP_REACH = 0.5  # metres: within arm's length when stooping
 PACES = ("walk", "run")
+SIZE_TABLE_READINGS = ("contest", "parry")
+"""How the parry's size table reads: points in the strength contest (one per 10 %), or a
+% malus on the parry roll (its title: "Malus pour parer une arme")."""
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
 
 
 def within(a: tuple[float, float], b: tuple[float, float], reach: float) -> bool:
     """Whether two positions are within ``reach`` metres of each other."""
     return math.dist(a, b) <= reach + REACH_TOLERANCE
+
+
+def toward_point(
+    start: tuple[float, float], goal: tuple[float, float], budget: float, stop: float
+) -> tuple[float, float]:
+    """Move from ``start`` toward ``goal`` by at most ``budget``, halting ``stop`` short."""
+    distance = math.dist(start, goal)
+    travel = min(budget, max(0.0, distance - stop))
+    if distance == 0 or travel <= 0:
+        return start
+    f = travel / distance
+    return (
+        round(start[0] + (goal[0] - start[0]) * f, 6),
+        round(start[1] + (goal[1] - start[1]) * f, 6),
+    )
+
+
+SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
+"""Actions whose resolution recomputes situation points; a move does when it rolls."""
+
+
+def recomputes(action: Action | ActionSpec) -> bool:
+    """Whether resolving ``action`` recomputes its fighter's situation points (seed 004,
+    "Points de situation": attack, parry, dodge, movement...)."""
+    return action.kind in SITUATION_KINDS or (action.kind == "move" and action.rolled)
 
 
 @attrs.frozen
@@ -79,14 +108,15 @@ KINDS: Mapping[str, Kind] = {
     "dodge": Kind("legs", True, _ACT | {"pc"}, situation=True),
     "reposition": Kind("legs", True, _ACT, situation=True),
     "disengage": Kind("legs", True, _ACT, situation=True),
-    "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"})),
-    "read": Kind("eyes", True, frozenset({"action", "difficulty", "pc"})),
+    "move": Kind("legs", False, frozenset({"to", "toward", "pace", "segments", "stop_at"}) | _ACT),
+    "read": Kind("eyes", True, frozenset({"action_id", "difficulty", "pc"})),
     "ready": Kind("hands", False, frozenset({"pc"})),
     "shoot": Kind("hands", True, frozenset({"shot", "difficulty", "pc", "disarm"})),
     "draw": Kind("hands", False, frozenset({"weapon"})),
     "regrip": Kind("hands", False, frozenset({"item"})),
     "pick_up": Kind("hands", False),
     "keep": Kind("hands", False),
+    "stance": Kind("stance", False, frozenset({"oppose_disengage", "ps_bonus"})),
 }
 """Action kinds: the channel each occupies (one action per channel), whether it rolls."""
 
@@ -133,6 +163,10 @@ class Status:
     loaded: bool = False  # the ranged weapon is ready to loose
     grip: str = "held"  # the melee weapon: held, loose (two-handed), dropped, taken
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
+    difficulties: dict[int, int] = attrs.field(factory=dict)  # action id -> its roll's
+    lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
+    oppose_disengage: bool = True  # whether it opposes an opponent's disengage
+    oppose_bonus: int = 0  # PS it spends on each such opposition roll
 
 
 class RinKaNou(BaseRuleset):
@@ -142,7 +176,9 @@ class RinKaNou(BaseRuleset):
     situation points after an action; ``start_roll`` (true) rolls Combat + Raison at the
     start of the fight for every fighter whose setup does not fix its PS; ``awareness``
     (metres, default: the whole field) is how far a fighter sees others act, which keeps
-    battles of thousands as cheap per action as a duel.
+    battles of thousands as cheap per action as a duel; ``size_table`` ("contest", or
+    "parry") says how the parry's size table reads (see the rules page, "Size table");
+    ``move_roll`` (true) makes a move within an opponent's reach roll and recompute PS.
     """
 
     name: ClassVar[str] = "rinkanou"
@@ -155,17 +191,11 @@ class RinKaNou(BaseRuleset):
         ps_divisor: int = 20,
         start_roll: bool = True,
         awareness: float | None = None,
+        size_table: str = "contest",
+        move_roll: bool = True,
         content: Content | None = None,
     ) -> None:
-        if (
-            isinstance(ps_divisor, bool)
-            or not isinstance(ps_divisor, int)
-            or ps_divisor
-            not in (
-                10,
-                20,
-            )
-        ):
+        if type(ps_divisor) is not int or ps_divisor not in (10, 20):
             raise TypeError(f"ps_divisor is 20 or 10 (the text's alternative), not {ps_divisor!r}")
         if not isinstance(start_roll, bool):
             raise TypeError(f"start_roll is true or false, not {start_roll!r}")
@@ -175,13 +205,29 @@ class RinKaNou(BaseRuleset):
             or not 0 < awareness < math.inf
         ):
             raise TypeError(f"awareness is a distance in metres, not {awareness!r}")
+        if size_table not in SIZE_TABLE_READINGS:
+            raise TypeError(
+                f"size_table is 'contest' (points in the strength contest) or 'parry' (a % "
+                f"malus on the parry roll), not {size_table!r}"
+            )
         self.content = content or default_content()
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
-        self.options: Mapping[str, Any] = {"ps_divisor": ps_divisor, "start_roll": start_roll}
+        self._ps_shapes: dict[tuple[Any, ...], PSUse] = {}  # parse_ps checks by shape
+        if not isinstance(move_roll, bool):
+            raise TypeError(f"move_roll is true or false, not {move_roll!r}")
+        self.size_table = size_table
+        self.move_roll = move_roll
+        options: dict[str, Any] = {
+            "ps_divisor": ps_divisor,
+            "start_roll": start_roll,
+            "size_table": size_table,
+            "move_roll": move_roll,
+        }
         if awareness is not None:
-            self.options = {**self.options, "awareness": self.awareness}
+            options["awareness"] = self.awareness
+        self.options: Mapping[str, Any] = options
 
     # ------------------------------------------------------------ sheets and setup
 
@@ -219,6 +265,8 @@ class RinKaNou(BaseRuleset):
                 if loc not in names:
                     raise node.error("cover", f"unknown hit location {loc!r}")
             setup["cover"] = list(cover)
+        if node.has("oppose_disengage"):
+            setup["oppose_disengage"] = node.value("oppose_disengage", bool)
         if node.has("engage"):
             engage = node.value("engage", list)
             if not engage or not all(isinstance(x, str) for x in engage):
@@ -270,6 +318,8 @@ class RinKaNou(BaseRuleset):
             events.append(HandsChanged(t, c.id, wielding, bool(setup.get("loaded")), "held", False))
         if setup.get("command_points"):
             events.append(CommandPointsChanged(t, c.id, int(setup["command_points"]), "position"))
+        if setup.get("oppose_disengage") is False:
+            events.append(StanceChanged(t, c.id, False, 0))
         malus = 0
         if setup.get("surprised"):
             mods = {
@@ -335,8 +385,8 @@ class RinKaNou(BaseRuleset):
         """
         st: Status = c.status
         if st.ps > 0:
-            if against is not None and against not in st.engaged:
-                return 0
+            if not st.engaged or (against is not None and against not in st.engaged):
+                return 0  # points serve only against opponents taken into account
             committed = 0
             for a in c.actions:
                 if a.start >= st.ps_since and "ps" in a.params:
@@ -403,6 +453,7 @@ class RinKaNou(BaseRuleset):
             and action.params.get("with") != "shield",
             available=10**9,
             tables=self.content.tables,
+            cache=self._ps_shapes,
         )
 
     # ------------------------------------------------------------ declarations
@@ -442,9 +493,11 @@ class RinKaNou(BaseRuleset):
         channel = kind.channel
         if name == "parry" and params.get("with", "weapon") == "shield":
             channel = "shield"
+        n_actions = len(c.actions)
         others: list[Action | ActionSpec] = [*c.actions, *planned]
-        for other in others:
-            if other.channel == channel and (not other.continuous or other in planned):
+        for i, other in enumerate(others):
+            # a wait in progress gives way; one declared in the same breath does not
+            if other.channel == channel and (not other.continuous or i >= n_actions):
                 raise IllegalDeclaration(
                     f"cannot {name} while doing {other.kind} (both need the {channel})",
                     rule=f"{SEED}, Actions simultanées",
@@ -460,18 +513,19 @@ class RinKaNou(BaseRuleset):
         spec: ActionSpec = planner(state, c, declaration, segment)
         if declaration.target is not None and spec.target is None:
             raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
+        situational = kind.situation or recomputes(spec)
         if "pc" in params:
             if "ps" in params:
                 raise IllegalDeclaration(
                     "command points and situation points are never mixed on one action",
                     rule=f"{SEED}, Points de commandement",
                 )
-            return self._with_pc(c, spec, declaration, planned)
-        if kind.situation or "ps" in params:
+            spec = self._with_pc(c, spec, declaration, planned)
+        elif situational or ("ps" in params and spec.kind != "move"):
             spec = self._with_ps(state, c, spec, declaration, planned)
-        if kind.situation or "engage" in params:
-            spec = attrs.evolve(
-                spec, params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
+        if situational or "engage" in params:
+            spec = spec.revised(
+                params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
             )
         return spec
 
@@ -519,6 +573,7 @@ class RinKaNou(BaseRuleset):
             weapon_used=spec.kind in ("strike", "parry") and spec.channel == "hands",
             available=self.usable_ps(state, c, against, planned),
             tables=self.content.tables,
+            cache=self._ps_shapes,
         )
         if use is NO_PS or raw is None:
             return spec
@@ -527,7 +582,7 @@ class RinKaNou(BaseRuleset):
         if use.duration and duration is not None:
             params["base_duration"] = duration
             duration += use.duration
-        return attrs.evolve(spec, duration=duration, params=params)
+        return spec.revised(duration=duration, params=params)
 
     def _with_pc(
         self,
@@ -550,6 +605,7 @@ class RinKaNou(BaseRuleset):
             weapon_used=False,
             available=score - committed if score > 0 else score,
             tables=self.content.tables,
+            cache=self._ps_shapes,
             currency="PC",
         )
         params = {**spec.params, "pc": dict(raw)}
@@ -557,7 +613,7 @@ class RinKaNou(BaseRuleset):
         if use.duration and duration is not None:
             params["base_duration"] = duration
             duration += use.duration
-        return attrs.evolve(spec, duration=duration, params=params)
+        return spec.revised(duration=duration, params=params)
 
     def _common(self, declaration: Declaration) -> dict[str, Any]:
         difficulty = difficulty_value(declaration.params.get("difficulty", 0))
@@ -710,7 +766,13 @@ class RinKaNou(BaseRuleset):
     def _plan_dodge(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        return self._fixed(d, DODGE_SEGMENTS)
+        """A dodge is made against someone (seed 004, "Esquive"): its ``target`` is the
+        opponent whose blow (or missile) it meets, and the one its points count against;
+        without one it meets the first blow and a negative score must be bought back."""
+        spec = self._fixed(d, DODGE_SEGMENTS)
+        if d.target is None:
+            return spec
+        return spec.revised(target=self._opponent(state, c, d.target, "dodge"))
 
     def _plan_reposition(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -769,16 +831,72 @@ class RinKaNou(BaseRuleset):
                 raise IllegalDeclaration(f"stop_at is a distance in metres, not {stop!r}")
             params["stop_at"] = float(stop)
         # "Se déplacer" is multipliable: n segments declared at once are one action.
-        return ActionSpec("move", segments, "legs", params=params)
+        if not (self.move_roll and self._in_reach_move(state, c, params)):
+            raw = p.get("ps") or {}
+            spends = isinstance(raw, Mapping) and any(raw.get(k) for k in SPENDS)
+            if "difficulty" in p or not isinstance(raw, Mapping) or spends:
+                raise IllegalDeclaration(
+                    "a move out of every opponent's reach has no roll: no difficulty, no "
+                    "PS to spend",
+                    rule=f"{SEED}, Mouvement (Se déplacer)",
+                )
+            # A buy-back offered for it is moot (nothing to buy back): it is dropped, so a
+            # policy need not guess whether its move will roll.
+            return ActionSpec("move", segments, "legs", params=params)
+        # Within an opponent's reach it is a combat action: Combat + Souplesse, and it
+        # recomputes situation points (seed 004, "Points de situation").
+        difficulty = difficulty_value(p.get("difficulty", 0))
+        target = params.get("toward")
+        return ActionSpec(
+            "move",
+            segments,
+            "legs",
+            target if target is not None and self._is_opponent(state, c, target) else None,
+            True,
+            difficulty,
+            params={**params, **self._common(d)},
+        )
+
+    def _in_reach_move(self, state: FightState, c: Combatant, params: Mapping[str, Any]) -> bool:
+        """Whether a move starts or (as planned now) ends within an opponent's reach."""
+        per_segment = c.sheet.movement / 10 * (c.sheet.run_factor if params["pace"] == "run" else 1)
+        budget = per_segment * int(params["segments"])
+        if "to" in params:
+            goal = (float(params["to"][0]), float(params["to"][1]))
+            stop = 0.0
+        else:
+            goal = state.combatants[params["toward"]].position
+            stop = float(params["stop_at"])
+        end = toward_point(c.position, goal, budget, stop)
+        longest = max(self.content.tables.reach.values())
+        for spot in (c.position, end):
+            for o in state.near(spot, longest + REACH_TOLERANCE):
+                if (
+                    o.side != c.side
+                    and within(o.position, spot, self.reach(o.sheet))
+                    and (self.awareness is None or within(o.position, c.position, self.awareness))
+                ):
+                    return True  # an opponent it sees (with ``awareness``) has it in reach
+        return False
+
+    def _is_opponent(self, state: FightState, c: Combatant, cid: str) -> bool:
+        other = state.combatants.get(cid)
+        return other is not None and other.side != c.side
 
     def _plan_read(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
         if d.target is None or d.target not in state.combatants or d.target == c.id:
             raise IllegalDeclaration("read names another combatant as its target")
-        action_id = d.params.get("action")
+        # ``action_id`` (not ``action``, which a fight script uses for the kind) names the
+        # action read; without it, the target's latest visible action in progress.
+        action_id = d.params.get("action_id")
         other = state.combatants[d.target]
-        seen = next((a for a in other.actions if a.id == action_id and a.visible), None)
+        visible = [a for a in other.actions if a.visible]
+        if action_id is None and visible:
+            seen: Action | None = max(visible, key=lambda a: (a.start, a.id))
+        else:
+            seen = next((a for a in visible if a.id == action_id), None)
         if seen is None:
             raise IllegalDeclaration(
                 f"{d.target} has no visible action #{action_id!r} in progress to read",
@@ -793,7 +911,7 @@ class RinKaNou(BaseRuleset):
             True,
             difficulty,
             visible=False,
-            params={"action": seen.id, **self._common(d)},
+            params={"action_id": seen.id, **self._common(d)},
         )
 
     # ------------------------------------------------------------ ranged and manoeuvres
@@ -914,6 +1032,25 @@ class RinKaNou(BaseRuleset):
         # Continuous like waiting (seed 004): it lasts until the fighter does something else.
         return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
 
+    def _plan_stance(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        """A fighter's standing choices, unseen by others: whether it opposes an
+        opponent's disengage (seed 004, "Se désengager": only "s'il ne veut pas laisser
+        le personnage s'échapper") and the PS it spends on that roll. A glance-long
+        decision in a channel of its own; it holds from the next segment on."""
+        oppose = d.params.get("oppose_disengage", c.status.oppose_disengage)
+        if not isinstance(oppose, bool):
+            raise IllegalDeclaration(f"oppose_disengage is true or false, not {oppose!r}")
+        bonus = d.params.get("ps_bonus", 0)
+        if not isinstance(bonus, int) or isinstance(bonus, bool) or bonus < 0:
+            raise IllegalDeclaration(
+                f"ps_bonus is a whole number of PS, not {bonus!r}",
+                rule=f"{SEED}, Se désengager",
+            )
+        params = {"oppose_disengage": oppose, "ps_bonus": bonus}
+        return ActionSpec("stance", 1, "stance", visible=False, params=params)
+
     def _opponent(self, state: FightState, c: Combatant, target: str | None, what: str) -> str:
         if target is None:
             raise IllegalDeclaration(f"{what} needs a target")
@@ -951,68 +1088,38 @@ class RinKaNou(BaseRuleset):
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
-        st: Status = c.status
-        near = state.near(c.position, self.awareness)
-        opponents = [o for o in near if o.side != c.side]
-        me = SelfView(
-            id=c.id,
-            side=c.side,
-            position=c.position,
-            sheet=c.sheet,
-            reach=self.reach(c.sheet),
-            armed=st.armed,
-            must_lock=st.must_lock,
-            ps=st.ps,
-            usable_ps=self.usable_ps(state, c, None),
-            engaged=st.engaged,
-            ps_against=self._ps_against(state, c, opponents),
-            wounds=st.wounds,
-            wound_level=st.wound_level,
-            wound_malus=st.wound_malus,
-            surprise_malus=st.surprise_malus,
-            weapon_pr=st.weapon_pr,
-            shield_pr=st.shield_pr,
-            disengaged=st.disengaged,
-            command_points=st.command_points,
-            wielding=st.wielding,
-            loaded=st.loaded,
-            grip=st.grip,
-            shield_aside=st.shield_aside,
-            actions=tuple(c.actions),
-            foe=lambda: next(iter(self._nearest(state, c, opponents, 1)), None),
-        )
-        others = tuple(self._view(state, o, st.revealed) for o in near if o.id != cid)
-        cache: list[tuple[DeclarationLike, ...]] = []
+        revealed = c.status.revealed
+        near: list[Combatant] | None = None
+
+        def seen() -> list[Combatant]:
+            nonlocal near
+            if near is None:
+                near = state.near(c.position, self.awareness)
+            return near
+
+        def opponents() -> list[Combatant]:
+            return [o for o in seen() if o.side != c.side]
+
+        def others() -> tuple[OtherView, ...]:
+            return tuple(
+                OtherView(state, segment, self, o, revealed) for o in seen() if o.id != cid
+            )
+
+        def other(oid: str) -> OtherView | None:
+            o = state.combatants.get(oid)
+            if o is None or oid == cid or not o.in_fight:
+                return None
+            if self.awareness is not None and math.dist(c.position, o.position) > self.awareness:
+                return None
+            return OtherView(state, segment, self, o, revealed)
 
         def legal() -> tuple[DeclarationLike, ...]:
-            if not cache:
-                cache.append(self._legal(state, cid, segment))
-            return cache[0]
+            return self._legal(state, cid, segment)
 
-        return Observation(segment, cid, must_act, me, others, legal=legal)
-
-    def _view(
-        self,
-        state: FightState,
-        o: Combatant,
-        revealed: Mapping[int, tuple[str, str | None, int | None]],
-    ) -> OtherView:
-        """What others see of ``o``; shared by every observer of one state who has read
-        none of its actions (views are built once per state change, not per observer)."""
-        personal = bool(revealed) and any(a.id in revealed for a in o.actions)
-        cache: _ViewCache | None = state.extra.get("views")
-        if cache is None or cache.version != state.version:
-            cache = _ViewCache(state.version)
-            for a in state.autonomous.values():
-                cache.flying.setdefault(a.actor, []).append(a)
-            state.extra["views"] = cache
-        flying = cache.flying.get(o.id, [])
-        if personal:
-            return _public_view(o, revealed, self.reach(o.sheet), flying)
-        view = cache.views.get(o.id)
-        if view is None:
-            view = cache.views[o.id] = _public_view(o, {}, self.reach(o.sheet), flying)
-        return view
+        me = SelfView(state, segment, self, c, opponents)
+        return Observation(
+            segment, cid, must_act, me, others, legal=legal, other=other, state=state
+        )
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
@@ -1031,7 +1138,7 @@ class RinKaNou(BaseRuleset):
             candidates.append(Declaration("move", params={"toward": o.id}))
             for a in o.actions:
                 if a.visible:
-                    candidates.append(Declaration("read", o.id, {"action": a.id}))
+                    candidates.append(Declaration("read", o.id, {"action_id": a.id}))
         out: list[DeclarationLike] = []
         for d in candidates:
             try:
@@ -1040,15 +1147,6 @@ class RinKaNou(BaseRuleset):
                 continue
             out.append(d)
         return tuple(out)
-
-
-@attrs.define
-class _ViewCache:
-    """Public views of one state (``version``), shared by all who observe it."""
-
-    version: int
-    views: dict[str, OtherView] = attrs.field(factory=dict)
-    flying: dict[str, list[Action]] = attrs.field(factory=dict)
 
 
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
@@ -1064,37 +1162,3 @@ def _test_event(
     segment: int, actor: str, action: int | None, name: str, result: Any, mods: Mapping[str, int]
 ) -> TestRolled:
     return TestRolled.of(segment, actor, action, name, result, mods)
-
-
-def _public_view(
-    o: Combatant,
-    revealed: Mapping[int, tuple[str, str | None, int | None]],
-    reach: float,
-    flying: Sequence[Action],
-) -> OtherView:
-    seen = []
-    hidden = bool(o.setup.get("hidden", False))
-    for a in [*o.actions, *flying]:
-        if not a.visible or hidden:
-            continue
-        motion = MOTION.get(a.kind, "")
-        if a.public:
-            seen.append(SeenAction(a.id, a.start, motion, a.kind, a.target, a.last))
-        elif a.id in revealed:
-            kind, target, ends_in = revealed[a.id]
-            seen.append(SeenAction(a.id, a.start, motion, kind, target, ends_in))
-        else:
-            seen.append(SeenAction(a.id, a.start, motion))
-    return OtherView(
-        id=o.id,
-        side=o.side,
-        position=o.position,
-        weapon=o.sheet.weapon,
-        reach=reach,
-        has_shield=o.sheet.shield is not None,
-        armed=o.status.armed,
-        wound_level=o.status.wound_level,
-        actions=tuple(seen),
-        wielding=o.status.wielding,
-        grip=o.status.grip,
-    )

@@ -25,14 +25,16 @@ from segsim.rules.rinkanou.events import (
     GearDamaged,
     IntentRead,
     SituationChanged,
+    StanceChanged,
     SurpriseMalus,
     TestRolled,
     WeaponState,
     WoundTaken,
+    imposed_difficulty,
 )
 from segsim.rules.rinkanou.roll import TestResult, roll_test, simultaneous_malus, tens
-from segsim.rules.rinkanou.ruleset import within
-from segsim.rules.rinkanou.situation import PSUse
+from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
+from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.state import Combatant, FightState
 
 if TYPE_CHECKING:
@@ -45,7 +47,6 @@ READ_BASE = -70  # extrêmement difficile (seed 004, "Échelonnement des actions
 READ_PER_SEGMENT = 20
 DISENGAGE_AFTER_DODGE = 50  # immanquable
 PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone else
-SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
 
 
 def ps_from_result(result: TestResult, divisor: int) -> int:
@@ -58,6 +59,19 @@ def ps_from_result(result: TestResult, divisor: int) -> int:
     if result.critical:
         return -tens(result.roll)
     return -(result.margin // divisor)
+
+
+def attack_start(c: Combatant, action: Action) -> int:
+    """Where an action begins for a reader: a strike (or a weapon parry) that follows its
+    arming at once is one action with it ("Attaquer = Armer + Frapper"; the seed's own
+    example reads Margaret's strike at its fifth segment, arming included)."""
+    if action.kind not in ("strike", "parry") or action.channel != "hands":
+        return action.start
+    arm = next(
+        (a for a in c.recent if a.kind == "arm" and not a.cancelled and a.last == action.start - 1),
+        None,
+    )
+    return arm.start if arm is not None else action.start
 
 
 def read_modifier(elapsed: int) -> int:
@@ -95,6 +109,8 @@ class Settlement:
         self.claimed: list[tuple[float, float]] = []  # where they moved to
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
+        self.difficulties: dict[int, int] = {}  # action id -> difficulty of its roll
+        self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
         handlers: dict[str, Callable[[Action], None]] = {
@@ -113,9 +129,10 @@ class Settlement:
             "draw": lambda a: manoeuvres.hands(self, a),
             "regrip": lambda a: manoeuvres.hands(self, a),
             "pick_up": lambda a: manoeuvres.hands(self, a),
+            "stance": self.stance,
         }
         for action in self.batch:
-            if action.kind in SITUATION_KINDS:
+            if recomputes(action):
                 self.engage[action.actor] = tuple(action.params.get("engage", ()))
             if action.id in self.used:
                 continue
@@ -134,8 +151,13 @@ class Settlement:
         return self.state.combatants[cid]
 
     def overlap_malus(self, action: Action) -> int:
-        """Simultaneous-actions malus from the actor's other overlapping rolled actions."""
+        """Simultaneous-actions malus from the actor's other overlapping rolled actions:
+        -10 % + each one's difficulty / 2 (seed 004, "Actions simultanées"). The
+        difficulty is the one the rules imposed on its roll (an attacker's Mr, -20 against
+        a thrust, -40 against a missile...) once it has rolled; before, what its
+        declaration says."""
         c = self.fighter(action.actor)
+        status = c.status
         total = 0
         seen: set[int] = {action.id}
         for other in [*c.actions, *c.recent, *self.batch]:
@@ -143,7 +165,10 @@ class Settlement:
                 continue
             seen.add(other.id)
             if other.rolled and not other.cancelled and other.overlaps(action, self.segment):
-                total += simultaneous_malus(other.difficulty)
+                difficulty = self.difficulties.get(
+                    other.id, status.difficulties.get(other.id, other.difficulty)
+                )
+                total += simultaneous_malus(difficulty)
         return total
 
     def test(self, action: Action, name: str, modifiers: Mapping[str, int]) -> TestResult:
@@ -158,10 +183,11 @@ class Settlement:
             mods["surprise"] = c.status.surprise_malus
             self.surprise_spent.add(actor)
         result = roll_test(self.dice, sum(mods.values()), name, actor)
+        self.difficulties[action.id] = imposed_difficulty(mods)
         self.events.append(TestRolled.of(self.segment, actor, action.id, name, result, mods))
         if "surprise" in mods:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
-        if action.kind in SITUATION_KINDS:
+        if recomputes(action):
             self.results.setdefault(actor, []).append(result)
         return result
 
@@ -207,6 +233,8 @@ class Settlement:
     # -------------------------------------------------------- weapon actions
 
     def arm(self, action: Action) -> None:
+        if action.id in self.spoiled or action.id == self.fighter(action.actor).status.lost_arm:
+            return  # its blow was lost coming close to a keeper (Tenir à distance)
         self.events.append(WeaponState(self.segment, action.actor, True, False))
 
     def lock(self, action: Action) -> None:
@@ -218,7 +246,7 @@ class Settlement:
             action.kind == "parry" and action.params.get("with") != "shield"
         ):
             self.events.append(WeaponState(self.segment, action.actor, False, False))
-        if action.kind in SITUATION_KINDS:
+        if recomputes(action):
             self.results.setdefault(action.actor, []).append(None)
 
     def strike(self, action: Action) -> None:
@@ -320,13 +348,16 @@ class Settlement:
         mods["attacking weapon"] = -attacker.sheet.weapon.parry
         if blow == "thrust":
             mods["thrust"] = THRUST_PARRY_MALUS // 2 if shield else THRUST_PARRY_MALUS
+        size = self.tables.parry_size[attacker.sheet.weapon.size]
+        if self.rules.size_table == "parry" and blow != "thrust":
+            mods["size"] = -size  # the table read as a % malus to parry (its title)
+            size = 0
         mods["ps"] = use.chance
         intercepted = self.test(parry, "parry", mods).success
         if not intercepted:
             return "", 0
         if blow == "thrust" and not shield:
             return "deflected", 0  # a thrust is turned aside: no strength contest
-        size = self.tables.parry_size[attacker.sheet.weapon.size]
         push = self.strength(attacker.sheet) + int(size / 10) + attack_use.damage
         hold = self.strength(sheet) + use.parry_force
         score = push - hold
@@ -481,48 +512,83 @@ class Settlement:
 
     def disengage(self, action: Action) -> None:
         """Se désengager: Combat + Souplesse opposed, active against active, by every
-        opponent that has the fighter within its reach; +50 % just after a dodge."""
+        opponent that has the fighter within its reach and will not let it go (its
+        stance); +50 % just after a dodge. Nobody opposing, it breaks away unrolled."""
         c = self.fighter(action.actor)
         sheet: Sheet = c.sheet
-        mods = {
-            "combat": sheet.skill("combat"),
-            "agility": sheet.characteristic("agility"),
-            "ps": self.use(action).chance,
-        }
-        if any(
-            a.kind == "dodge" and not a.cancelled and a.last == action.start - 1 for a in c.recent
-        ):
-            mods["after a dodge"] = DISENGAGE_AFTER_DODGE
-        own = self.test(action, "disengage", mods)
         self.moved(c)
-        opposers = [
+        near = [
             o
             for o in self.state.near(c.position, max(self.tables.reach.values()) + 0.01)
             if o.side != c.side
             and o.id not in self.out
             and within(o.position, c.position, self.rules.reach(o.sheet))
         ]
-        won = own.success
-        for o in opposers:
-            osheet: Sheet = o.sheet
-            mods = {"combat": osheet.skill("combat"), "agility": osheet.characteristic("agility")}
-            theirs = self.opposing_test(o, "oppose disengage", mods)
-            if theirs.success and (not own.success or theirs.mr >= own.mr):
-                won = False
+        opposers = [o for o in near if o.status.oppose_disengage]
+        won = True
+        if opposers:
+            mods = {
+                "combat": sheet.skill("combat"),
+                "agility": sheet.characteristic("agility"),
+                "ps": self.use(action).chance,
+            }
+            if any(
+                a.kind == "dodge" and not a.cancelled and a.last == action.start - 1
+                for a in c.recent
+            ):
+                mods["after a dodge"] = DISENGAGE_AFTER_DODGE
+            own = self.test(action, "disengage", mods)
+            won = own.success
+            for o in opposers:
+                theirs = self.opposing_test(o, "oppose disengage", self.opposition(o, c))
+                if theirs.success and (not own.success or theirs.mr >= own.mr):
+                    won = False
+        else:
+            self.results.setdefault(c.id, []).append(None)  # resolved without a roll
         if not won:
             return
         self.events.append(Disengaged(self.segment, c.id))
-        if opposers:
-            nearest = min(opposers, key=lambda o: math.dist(o.position, c.position))
-            gap = max(self.rules.reach(o.sheet) for o in opposers) + 0.5
+        if near:
+            nearest = min(near, key=lambda o: math.dist(o.position, c.position))
+            gap = max(self.rules.reach(o.sheet) for o in near) + 0.5
             x, y = _away(nearest.position, c.position, gap)
             self.events.append(Moved(self.segment, c.id, x, y))
+
+    def opposition(self, o: Combatant, c: Combatant) -> dict[str, int]:
+        """An opponent's roll against ``c``'s disengage: Combat + Souplesse and the PS its
+        stance spends, as far as its score against ``c`` allows; a negative score against
+        ``c`` weighs as the -10 % a point that buys it back (seed 004, "Se désengager")."""
+        osheet: Sheet = o.sheet
+        usable = self.rules.usable_ps(self.state, o, c.id)
+        ps = min(o.status.oppose_bonus, usable) if usable > 0 else usable
+        return {
+            "combat": osheet.skill("combat"),
+            "agility": osheet.characteristic("agility"),
+            "ps": PS_PERCENT * ps,
+        }
+
+    def stance(self, action: Action) -> None:
+        self.events.append(
+            StanceChanged(
+                self.segment,
+                action.actor,
+                bool(action.params["oppose_disengage"]),
+                int(action.params["ps_bonus"]),
+            )
+        )
 
     def move(self, action: Action) -> None:
         """Se déplacer: movement / 10 metres a segment walking, times the run factor
         running; ``segments`` of it declared at once as one action."""
         c = self.fighter(action.actor)
         sheet: Sheet = c.sheet
+        if action.rolled:  # within an opponent's reach: Combat + Souplesse
+            mods = {
+                "combat": sheet.skill("combat"),
+                "agility": sheet.characteristic("agility"),
+                "ps": self.use(action).chance,
+            }
+            self.test(action, "move", mods)
         pace = action.params.get("pace", "walk")
         per_segment = sheet.movement / 10 * (sheet.run_factor if pace == "run" else 1.0)
         budget = per_segment * int(action.params.get("segments", 1))
@@ -533,11 +599,8 @@ class Settlement:
             other = self.fighter(str(action.params["toward"]))
             goal = other.position
             stop = float(action.params.get("stop_at", 0.0))
-            reach_after = max(stop, math.dist(c.position, goal) - budget)
-            stop = manoeuvres.kept_at(self, c, other, stop, reach_after)
-        x, y = self.free_spot(
-            c, _toward(c.position, (float(goal[0]), float(goal[1])), budget, stop)
-        )
+        dest = toward_point(c.position, (float(goal[0]), float(goal[1])), budget, stop)
+        x, y = self.free_spot(c, manoeuvres.keep_off(self, c, c.position, dest))
         if (x, y) != c.position:
             self.events.append(Moved(self.segment, c.id, x, y))
             self.moved(c)
@@ -572,11 +635,13 @@ class Settlement:
         sheet: Sheet = c.sheet
         assert action.target is not None
         observed = self.fighter(action.target)
-        watched_id = action.params["action"]
+        watched_id = action.params["action_id"]
         watched = next(
             (a for a in [*observed.actions, *observed.recent] if a.id == watched_id), None
         )
-        start = watched.start if watched is not None else action.start
+        start = action.start
+        if watched is not None:
+            start = attack_start(observed, watched)
         mods = {
             "combat": sheet.skill("combat"),
             "reason": sheet.characteristic("reason"),
@@ -624,10 +689,16 @@ class Settlement:
                 continue
             status = c.status
             gone = [x for x in status.engaged if x in done]
-            if not gone or any(not a.continuous for a in c.actions):
-                continue  # nothing changed for it, or it finishes its action as it is
+            if not gone:
+                continue  # nothing changed for it
             remaining = tuple(x for x in status.engaged if x not in done)
+            busy = any(not a.continuous for a in c.actions)
+            if busy and not remaining:
+                continue  # "En duel": it finishes its action, its score as it is
             if remaining:
+                # An opponent taken into account who resolves is at once no longer taken
+                # into account ("En mêlée"), busy or not: the score serves against the
+                # others.
                 self.events.append(
                     SituationChanged(
                         self.segment, c.id, status.ps, status.ps_since, remaining, "engaged"
@@ -635,21 +706,6 @@ class Settlement:
                 )
             else:
                 self.events.append(SituationChanged(self.segment, c.id, 0, since, (), "reset"))
-
-
-def _toward(
-    start: tuple[float, float], goal: tuple[float, float], budget: float, stop: float
-) -> tuple[float, float]:
-    """Move from ``start`` toward ``goal`` by at most ``budget``, halting ``stop`` short."""
-    distance = math.dist(start, goal)
-    travel = min(budget, max(0.0, distance - stop))
-    if distance == 0 or travel <= 0:
-        return start
-    f = travel / distance
-    return (
-        round(start[0] + (goal[0] - start[0]) * f, 6),
-        round(start[1] + (goal[1] - start[1]) * f, 6),
-    )
 
 
 def _away(

@@ -88,12 +88,75 @@ def parse_ps(
     available: int,
     tables: Tables,
     currency: str = "PS",
+    cache: dict[tuple[Any, ...], PSUse] | None = None,
 ) -> PSUse:
     """Check one declaration's PS choices against the caps and the fighter's score.
 
     ``available`` is the score the fighter can use for this action (negative when its
     negative score applies against this opponent: it must then buy the deficit back).
+    With a ``cache`` (one per ruleset), the checks of one declaration shape are made
+    once; only the score is checked again each time.
     """
+    if cache is not None and isinstance(raw, Mapping):
+        weapon = sheet.weapon
+        try:
+            key = (
+                tuple(raw.items()),
+                kind,
+                duration,
+                rolled,
+                weapon_used,
+                sheet.specializations.get(weapon.id, 0),
+                weapon.id,
+                weapon.name,
+                currency,
+            )
+            use = cache.get(key)
+        except TypeError:  # unhashable values: checked (and refused) below
+            key, use = None, None
+        if use is None:
+            use = _parse_shape(raw, kind, duration, rolled, sheet, weapon_used, tables, currency)
+            if key is not None:
+                if len(cache) >= SHAPE_CACHE:
+                    cache.clear()
+                cache[key] = use
+        _check_available(use, available, currency)
+        return use
+    use = _parse_shape(raw, kind, duration, rolled, sheet, weapon_used, tables, currency)
+    _check_available(use, available, currency)
+    return use
+
+
+SHAPE_CACHE = 4096
+"""Declaration shapes whose PS checks a ruleset keeps (then it starts afresh)."""
+
+
+def _check_available(use: PSUse, available: int, currency: str) -> None:
+    cost, gain = use.cost, use.gain
+    if cost - gain > available:
+        if available < 0:
+            raise IllegalDeclaration(
+                f"a score of {available} {currency} applies here: buy the deficit back "
+                f"before acting (this declaration spends {cost} and buys {gain})",
+                rule=BUY,
+            )
+        raise IllegalDeclaration(
+            f"spends {cost} {currency} and buys {gain}, but only {available} can be used",
+            rule=USE,
+        )
+
+
+def _parse_shape(
+    raw: object,
+    kind: str,
+    duration: int | None,
+    rolled: bool,
+    sheet: Sheet,
+    weapon_used: bool,
+    tables: Tables,
+    currency: str,
+) -> PSUse:
+    """The effects of one declaration's PS choices, every cap checked but the score."""
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
@@ -187,17 +250,6 @@ def parse_ps(
         faster + bonus + spec + damage + (AIM_COST if aim else 0) + orient + multiple + parry_force
     )
     gain = slower + malus + spec_malus + limit + approximate
-    if cost - gain > available:
-        if available < 0:
-            raise IllegalDeclaration(
-                f"a score of {available} {currency} applies here: buy the deficit back "
-                f"before acting (this declaration spends {cost} and buys {gain})",
-                rule=BUY,
-            )
-        raise IllegalDeclaration(
-            f"spends {cost} {currency} and buys {gain}, but only {available} can be used",
-            rule=USE,
-        )
     return PSUse(
         cost=cost,
         gain=gain,

@@ -146,7 +146,7 @@ class CounterPuncher(Defender):
                 and obs.segment - seen.start >= self.read_from
             ):
                 self.read_tried.add(seen.id)
-                return Declaration("read", other.id, {"action": seen.id})
+                return Declaration("read", other.id, {"action_id": seen.id})
         return None
 
 

@@ -1,0 +1,152 @@
+"""Observations are live views of one declaration phase (DESIGN, principle 3): they cost
+what a policy reads, everyone in a phase sees the same state, and a view kept past its
+phase stays correct (frozen) or fails loudly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from segsim import Declaration
+from segsim.observation import StaleObservation
+from segsim.rules.chroniques import Chroniques
+from segsim.rules.rinkanou import RinKaNou
+from segsim.testing import build_fight, declare
+
+
+class Keeper:
+    """Keeps every observation as it is, and some values read while deciding."""
+
+    name = "keeper"
+
+    def __init__(self, freeze: bool = False) -> None:
+        self.kept: list[Any] = []
+        self.read: list[tuple[int, int, bool]] = []
+        self.freeze = freeze
+
+    def decide(self, obs: Any) -> Any:
+        self.read.append((obs.segment, obs.me.ps, obs.me.armed))
+        self.kept.append(obs.freeze() if self.freeze else obs)
+        if obs.me.actions:
+            return None
+        return declare("wait") if obs.me.armed else declare("arm")
+
+
+def duel(a: Any, b: Any) -> Any:
+    return build_fight(
+        {"robert": ("blue", "robert", a), "margaret": ("red", "margaret", b)},
+        dice=[],
+        ruleset=RinKaNou(start_roll=False),
+        max_segments=12,
+    )
+
+
+def test_a_kept_observation_fails_loudly_once_the_fight_has_moved_on() -> None:
+    keeper = Keeper()
+    fight = duel(keeper, Keeper())
+    fight.run()
+    first = keeper.kept[0]
+    assert not first.fresh
+    # What the policy read in its phase stays as it was then...
+    assert (first.me.ps, first.me.armed, first.me.actions) == (0, False, ())
+    assert fight.state.combatants["robert"].status.armed
+    # ...and what it did not read cannot be read any more.
+    for read in (
+        lambda: first.me.usable_ps,
+        lambda: first.me.position,
+        lambda: first.others,
+        lambda: first.other("margaret"),
+        lambda: first.legal(),
+        lambda: first.me.nearest_foe(),
+    ):
+        with pytest.raises(StaleObservation, match="segment 0"):
+            read()
+
+
+def test_a_frozen_observation_keeps_what_it_showed_in_its_phase() -> None:
+    keeper = Keeper(freeze=True)
+    fight = duel(keeper, Keeper())
+    fight.run()
+    first = keeper.kept[0]
+    assert first.segment == 0 and first.me.armed is False and first.me.actions == ()
+    assert first.other("margaret").actions == ()
+    assert first.me.nearest_foe() == "margaret"
+    assert Declaration("arm") in first.legal()
+    # A later one shows the later state, not the first one's.
+    later = keeper.kept[-1]
+    assert later.segment > 0 and later.me.armed is True
+    assert [(s, armed) for s, _, armed in keeper.read] == [
+        (o.segment, o.me.armed) for o in keeper.kept
+    ]
+
+
+def test_everyone_in_a_phase_sees_the_state_before_anyone_declares() -> None:
+    """Robert decides first (fight order) and declares; Margaret, deciding in the same
+    phase, must not see Robert's new action."""
+    seen: dict[str, Any] = {}
+
+    class Look:
+        name = "look"
+
+        def __init__(self, cid: str) -> None:
+            self.cid = cid
+
+        def decide(self, obs: Any) -> Any:
+            if obs.segment == 0:
+                other = "margaret" if self.cid == "robert" else "robert"
+                seen[self.cid] = obs.other(other).actions
+            if obs.me.actions:
+                return None
+            return declare("wait") if obs.me.armed else declare("arm")
+
+    fight = duel(Look("robert"), Look("margaret"))
+    fight.run()
+    assert seen == {"robert": (), "margaret": ()}
+
+
+def test_views_are_built_only_when_read() -> None:
+    """A policy that reads nothing of the others never has their views built."""
+    built: list[str] = []
+    rules = RinKaNou(start_roll=False)
+    from segsim.rules.rinkanou import views
+
+    original = views.OtherView.__init__
+
+    def spy(self: Any, state: Any, segment: int, r: Any, o: Any, revealed: Any) -> None:
+        built.append(o.id)
+        original(self, state, segment, r, o, revealed)
+
+    views.OtherView.__init__ = spy  # type: ignore[method-assign]
+    try:
+        fight = build_fight(
+            {"robert": ("blue", "robert", Keeper()), "margaret": ("red", "margaret", Keeper())},
+            dice=[],
+            ruleset=rules,
+            max_segments=12,
+        )
+        fight.run()
+    finally:
+        views.OtherView.__init__ = original  # type: ignore[method-assign]
+    assert built == []
+
+
+def test_chroniques_observations_are_live_too() -> None:
+    kept: list[Any] = []
+
+    class Pass:
+        name = "pass"
+
+        def decide(self, obs: Any) -> Any:
+            kept.append(obs)
+            return declare("pass") if obs.me.my_turn else None
+
+    fight = build_fight(
+        {"a": ("x", "nissa", Pass()), "b": ("y", "bandit", Pass())},
+        dice=[10, 10],
+        ruleset=Chroniques(),
+        max_segments=300,
+    )
+    fight.run()
+    with pytest.raises(StaleObservation):
+        _ = kept[0].me.hit_points
