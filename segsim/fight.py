@@ -709,7 +709,11 @@ class Fight:
                 f"{d!r} has a value of the wrong type ({type(exc).__name__}: {exc})",
                 rule="declarations",
             ) from None
-        if spec.continuous and any(p.continuous and p.channel == spec.channel for p in planned):
+        if (
+            planned
+            and spec.continuous
+            and any(p.continuous and p.channel == spec.channel for p in planned)
+        ):
             # The second would end the first at once: one of them says it all.
             raise IllegalDeclaration(
                 f"two continuous actions ({spec.kind}) in the {spec.channel} declared together",
