@@ -200,6 +200,12 @@ _CATALOGUES: dict[str, Callable[[int], Catalogue]] = {
         ["pass", "simple_defence", "total_defence"],
         ["attack", "two_weapons", "move"],
     ),
+    "rupture": lambda slots: generic_catalogue(
+        "rupture",
+        slots,
+        ["pass", "prepare", "acrobatics"],
+        ["attack", "threaten", "intimidate", "persuade", "defend", "move", "help", "heal"],
+    ),
 }
 
 

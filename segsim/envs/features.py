@@ -110,7 +110,13 @@ def generic_features(obs: Observation, slot_ids: Sequence[str]) -> list[float]:
     return out
 
 
-_ENCODERS: dict[str, Encoder] = {"rinkanou": rinkanou_features}
+def _rupture_features(obs: Observation, slot_ids: Sequence[str]) -> list[float]:
+    from segsim.rules.rupture.features import rupture_features
+
+    return rupture_features(obs, slot_ids)
+
+
+_ENCODERS: dict[str, Encoder] = {"rinkanou": rinkanou_features, "rupture": _rupture_features}
 
 
 def register_encoder(ruleset: str, encoder: Encoder) -> None:

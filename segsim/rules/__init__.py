@@ -149,6 +149,7 @@ class UnknownRuleset(SegsimError):
 _RULESETS: dict[str, str] = {
     "rinkanou": "segsim.rules.rinkanou:RinKaNou",
     "chroniques": "segsim.rules.chroniques:Chroniques",
+    "rupture": "segsim.rules.rupture:Rupture",
 }
 
 

@@ -1,0 +1,341 @@
+"""Declarations: what each action kind needs (seed 002, "Les actions ciblées", "Se
+défendre", "Les actions non ciblées").
+
+Targeted and untargeted actions each cost one of the passe's actions and last until the
+end of the fighter's slot (:mod:`segsim.rules.rupture.passe`); a defence is free and is
+declared in the segment after the attacker's roll is published, against that attacker.
+Each checker raises :class:`IllegalDeclaration` naming the rule, before anything changes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from segsim.actions import ActionSpec, Declaration
+from segsim.errors import IllegalDeclaration
+from segsim.rules.rupture.content import SEED, TARGETED, Sheet, Weapon
+from segsim.rules.rupture.passe import next_boundary
+from segsim.state import Combatant, FightState
+
+RULE_TARGETED = f"{SEED}, Les actions ciblées"
+RULE_DEFENCE = f"{SEED}, Se défendre"
+RULE_UNTARGETED = f"{SEED}, Les actions non ciblées"
+RULE_OVERFLOW = f"{SEED}, Dépassement"
+RULE_SUMMARY = f"{SEED}, Les bases résumées"
+
+ACT = "act"
+"""The channel of actions that cost one of the passe's actions (and of ``pass``)."""
+DEFENCE = "defence"
+WAIT = "wait"
+BLOW = "blow"
+"""The kind of the action the rules start when an attack roll is published: it lands at
+the end of the next segment, after the target has had its say."""
+CONTACT = 1.5
+"""Metres: a move toward a fighter stops this close."""
+_EPS = 0.01
+
+UNTARGETED = ("move", "run", "acrobatics", "help", "heal", "work", "prepare")
+"""Untargeted action kinds (actions non ciblées)."""
+TESTED: Mapping[str, str] = {
+    "run": "athletics",
+    "acrobatics": "acrobatics",
+    "help": "tactics",
+    "heal": "medicine",
+    "work": "craft",
+    "prepare": "tactics",
+}
+"""Untargeted actions that need a test, with the skill tested unless ``skill`` says
+otherwise. A move needs none."""
+
+
+@attrs.frozen
+class Kind:
+    """An action kind: whether it costs an action, and the parameters it takes."""
+
+    costs: bool
+    params: frozenset[str] = frozenset()
+
+
+KINDS: Mapping[str, Kind] = {
+    **{k: Kind(True, frozenset({"weapon"})) for k in TARGETED},
+    "defend": Kind(False, frozenset({"skill", "with"})),
+    "move": Kind(True, frozenset({"to"})),
+    "run": Kind(True, frozenset({"to", "skill"})),
+    "acrobatics": Kind(True, frozenset({"to", "what", "skill"})),
+    "help": Kind(True, frozenset({"skill"})),
+    "heal": Kind(True, frozenset({"skill"})),
+    "work": Kind(True, frozenset({"what", "skill", "difficulty"})),
+    "prepare": Kind(True, frozenset({"skill"})),
+    "pass": Kind(False),
+    "wait": Kind(False, frozenset({"until"})),
+}
+
+
+def plan(
+    state: FightState,
+    c: Combatant,
+    d: Declaration,
+    segment: int,
+    planned: Sequence[ActionSpec],
+    passe: int,
+) -> ActionSpec:
+    """Check a declaration and time it."""
+    kind = KINDS.get(d.kind)
+    if kind is None:
+        raise IllegalDeclaration(
+            f"unknown action {d.kind!r} (known: {', '.join(KINDS)})", rule=RULE_TARGETED
+        )
+    extra = set(d.params) - kind.params
+    if extra:
+        raise IllegalDeclaration(f"{d.kind} takes no parameter {', '.join(sorted(extra))}")
+    if d.kind == "wait":
+        return _plan_wait(d, segment)
+    if d.kind == "defend":
+        return _plan_defence(state, c, d, segment, planned)
+    sheet: Sheet = c.sheet
+    busy = [a for a in c.actions if a.channel == ACT and not a.continuous]
+    busy_planned = [p for p in planned if p.channel == ACT]
+    if busy or busy_planned:
+        doing = busy[0].kind if busy else busy_planned[0].kind
+        raise IllegalDeclaration(
+            f"{c.id} is busy with {doing} until the end of its slot: one action at a time, "
+            f"{sheet.actions} per passe",
+            rule=RULE_TARGETED,
+        )
+    duration = next_boundary(segment, sheet.actions, passe) - segment
+    if d.kind == "pass":
+        if d.target is not None:
+            raise IllegalDeclaration("pass takes no target")
+        return ActionSpec("pass", duration, ACT, continuous=True)
+    if d.kind in TARGETED:
+        foe, params = _plan_targeted(state, c, d)
+        return ActionSpec(d.kind, duration, ACT, target=foe, rolled=True, params=params)
+    target, params = _plan_untargeted(state, c, d)
+    return ActionSpec(d.kind, duration, ACT, target=target, rolled=d.kind in TESTED, params=params)
+
+
+def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
+    if d.target is not None:
+        raise IllegalDeclaration("wait takes no target")
+    until = d.params.get("until")
+    if until is None:
+        return ActionSpec(WAIT, None, WAIT, continuous=True)
+    if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
+        raise IllegalDeclaration(
+            f"wait until must be a later segment than {segment}, not {until!r}"
+        )
+    return ActionSpec(WAIT, until - segment, WAIT, continuous=True, params={"until": until})
+
+
+def opponent(state: FightState, c: Combatant, target: str | None, what: str) -> Combatant:
+    if target is None:
+        raise IllegalDeclaration(f"{what} needs a target", rule=RULE_TARGETED)
+    other = state.combatants.get(target)
+    if other is None:
+        raise IllegalDeclaration(f"no combatant {target!r} in this fight")
+    if not other.in_fight:
+        raise IllegalDeclaration(f"{target} is out of the fight")
+    if other.side == c.side:
+        raise IllegalDeclaration(
+            f"{target} is on the same side: a targeted action acts on an adversary",
+            rule=RULE_TARGETED,
+        )
+    return other
+
+
+def means_for(sheet: Sheet, kind: str, wid: object) -> Weapon:
+    """The weapon or manoeuvre a targeted action uses: the one named, else the sheet's
+    first of that kind."""
+    found = sheet.means(kind)
+    if not found:
+        what = "weapon" if kind == "attack" else f"{kind} manoeuvre"
+        raise IllegalDeclaration(f"no {what} on the sheet", rule=RULE_TARGETED)
+    if wid is None:
+        return found[0]
+    weapon = next((w for w in found if w.id == wid), None)
+    if weapon is None:
+        known = ", ".join(w.id for w in found)
+        raise IllegalDeclaration(f"no {kind} means {wid!r} on the sheet (has: {known})")
+    return weapon
+
+
+def _plan_targeted(state: FightState, c: Combatant, d: Declaration) -> tuple[str, dict[str, Any]]:
+    other = opponent(state, c, d.target, d.kind)
+    sheet: Sheet = c.sheet
+    weapon = means_for(sheet, d.kind, d.params.get("weapon"))
+    gap = math.dist(c.position, other.position)
+    if gap > weapon.range + _EPS:
+        raise IllegalDeclaration(
+            f"{other.id} is {gap:.1f} m away, beyond the reach of {weapon.name} "
+            f"({weapon.range:g} m)",
+            rule=RULE_TARGETED,
+        )
+    return other.id, {"weapon": weapon.id}
+
+
+def pending_blow(state: FightState, defender: str, attacker: str, segment: int) -> Any:
+    """The blow of ``attacker`` against ``defender`` landing at the end of ``segment``."""
+    for a in state.autonomous.values():
+        if a.kind == BLOW and a.actor == attacker and a.target == defender and a.start == segment:
+            return a
+    return None
+
+
+def _plan_defence(
+    state: FightState,
+    c: Combatant,
+    d: Declaration,
+    segment: int,
+    planned: Sequence[ActionSpec],
+) -> ActionSpec:
+    if d.target is None:
+        raise IllegalDeclaration("a defence names the attacker it answers", rule=RULE_DEFENCE)
+    blow = pending_blow(state, c.id, d.target, segment)
+    if blow is None:
+        raise IllegalDeclaration(
+            f"no attack of {d.target!r} against {c.id} has just been rolled: a defence answers "
+            "a published attack roll, in the next segment",
+            rule=RULE_DEFENCE,
+        )
+    already = any(a.kind == "defend" and a.target == d.target for a in c.actions) or any(
+        p.kind == "defend" and p.target == d.target for p in planned
+    )
+    if already:
+        raise IllegalDeclaration(
+            f"{c.id} already defends against {d.target}'s attack", rule=RULE_DEFENCE
+        )
+    sheet: Sheet = c.sheet
+    domain = str(blow.params["domain"])
+    allowed = sheet.defences[domain]
+    skill = d.params.get("skill", allowed[0])
+    if skill not in allowed:
+        raise IllegalDeclaration(
+            f"{c.id} defends against a {domain} action with {', '.join(allowed)}, not {skill!r}",
+            rule=RULE_DEFENCE,
+        )
+    params: dict[str, Any] = {"skill": skill, "blow": blow.id}
+    cover = d.params.get("with")
+    if cover is not None:
+        usable = sheet.covers(domain)
+        if not any(w.id == cover for w in usable):
+            known = ", ".join(w.id for w in usable) or "nothing"
+            raise IllegalDeclaration(
+                f"{cover!r} lends no cover against a {domain} action (usable: {known})",
+                rule=RULE_DEFENCE,
+            )
+        params["with"] = cover
+    return ActionSpec("defend", 1, DEFENCE, target=d.target, rolled=True, params=params)
+
+
+def _skill(d: Declaration) -> str:
+    skill = d.params.get("skill", TESTED[d.kind])
+    if not isinstance(skill, str) or not skill:
+        raise IllegalDeclaration(f"skill must be a skill name, not {skill!r}")
+    return skill
+
+
+def _ally(state: FightState, c: Combatant, target: str | None, kind: str) -> Combatant:
+    if target is None:
+        raise IllegalDeclaration(f"{kind} names the ally it is for", rule=RULE_UNTARGETED)
+    ally = state.combatants.get(target)
+    if ally is None:
+        raise IllegalDeclaration(f"no combatant {target!r} in this fight")
+    if ally.side != c.side or ally.id == c.id:
+        raise IllegalDeclaration(
+            f"{kind} is for an ally (another fighter of {c.id}'s side), not {target}",
+            rule=RULE_UNTARGETED,
+        )
+    return ally
+
+
+def _destination(
+    state: FightState, c: Combatant, d: Declaration, reach: float
+) -> tuple[float, float]:
+    to = d.params.get("to")
+    if d.target is not None and to is not None:
+        raise IllegalDeclaration("a move goes toward a fighter or to a point, not both")
+    if d.target is not None:
+        other = state.combatants.get(d.target)
+        if other is None or not other.in_fight or other.id == c.id:
+            raise IllegalDeclaration(f"no other fighter {d.target!r} in the fight to move to")
+        gap = math.dist(c.position, other.position)
+        if gap <= CONTACT + _EPS:
+            raise IllegalDeclaration(f"{c.id} is already next to {other.id}")
+        step = min(reach, gap - CONTACT)
+        x, y = c.position
+        tx, ty = other.position
+        return (round(x + (tx - x) * step / gap, 2), round(y + (ty - y) * step / gap, 2))
+    if not (
+        isinstance(to, list | tuple)
+        and len(to) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
+        and all(math.isfinite(v) for v in to)
+    ):
+        raise IllegalDeclaration(f"to must be a point [x, y] in metres, not {to!r}")
+    dest = (float(to[0]), float(to[1]))
+    if math.dist(c.position, dest) > reach + _EPS:
+        raise IllegalDeclaration(
+            f"{d.kind} covers {reach:g} m at most, not {math.dist(c.position, dest):.1f} m",
+            rule=RULE_UNTARGETED,
+        )
+    return dest
+
+
+def _plan_untargeted(
+    state: FightState, c: Combatant, d: Declaration
+) -> tuple[str | None, dict[str, Any]]:
+    sheet: Sheet = c.sheet
+    params: dict[str, Any] = {}
+    target: str | None = None
+    if d.kind in TESTED:
+        params["skill"] = _skill(d)
+    if d.kind in ("move", "run"):
+        reach = sheet.speed * (2 if d.kind == "run" else 1)
+        params["to"] = _destination(state, c, d, reach)
+        if d.target is not None:
+            params["toward"] = d.target
+    elif d.kind == "acrobatics":
+        if d.target is not None:
+            raise IllegalDeclaration("acrobatics takes no target (give to = [x, y] to move)")
+        if d.params.get("to") is not None:
+            params["to"] = _destination(state, c, d, sheet.speed)
+        params["what"] = _text(d, "acrobatics")
+    elif d.kind == "help":
+        ally = _ally(state, c, d.target, "help")
+        if not ally.in_fight:
+            raise IllegalDeclaration(f"{ally.id} is out of the fight")
+        target = ally.id
+    elif d.kind == "heal":
+        ally = _ally(state, c, d.target, "heal")
+        if ally.status.dead:
+            raise IllegalDeclaration(f"{ally.id} is dead", rule=RULE_OVERFLOW)
+        target = ally.id
+    elif d.kind == "work":
+        if d.target is not None:
+            raise IllegalDeclaration("work takes no target: it concerns equipment")
+        params["what"] = _text(d, "equipment")
+        difficulty = d.params.get("difficulty", 0)
+        if (
+            not isinstance(difficulty, int)
+            or isinstance(difficulty, bool)
+            or not (0 <= difficulty <= 10)
+        ):
+            raise IllegalDeclaration(
+                f"difficulty is the game master's call, 0 to 10, not {difficulty!r}"
+            )
+        if difficulty:
+            params["difficulty"] = difficulty
+    elif d.target is not None:  # prepare
+        raise IllegalDeclaration(f"{d.kind} takes no target")
+    return target, params
+
+
+def _text(d: Declaration, default: str) -> str:
+    what = d.params.get("what", default)
+    if not isinstance(what, str) or not what:
+        raise IllegalDeclaration(f"what must be a text, not {what!r}")
+    return what

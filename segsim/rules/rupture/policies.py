@@ -1,0 +1,172 @@
+"""Built-in Rupture policies. All of them answer every attack rolled against them with a
+free defence (it costs nothing: seed 002, "Se défendre"), with their best skill for it.
+
+* ``aggressive``: attacks the opponent with the least effort left within reach of a
+  physical weapon, closing in when nobody is;
+* ``breaker``: the same, but once an opponent has no effort left (beaten) or when a
+  manoeuvre would overflow its threshold on average, it threatens or intimidates it
+  ("rends-toi ou crève", seed 002, "Dépassement");
+* ``talker``: a social duellist: only manoeuvres (persuade, threaten, intimidate), the
+  one with the best expected value against the target's threshold, prepares when
+  nobody is in earshot.
+
+They are not reactive: the rules call them at their slots and when attacked. Rule lists
+(``examples/policies/rupture_stalwart.toml``) may call ``in_reach(other, kind)``,
+``margin(other, kind)`` and ``strongest()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.policies import RuleContext, register_rule_helpers
+from segsim.policy import Observation, register_policy
+from segsim.rules.rupture.content import TARGETED, Weapon
+from segsim.rules.rupture.pool import QUALITY_FACE
+from segsim.rules.rupture.views import OtherView, SelfView
+
+QUALITY_CHANCE = (7 - QUALITY_FACE) / 6
+"""Chance that one d6 is a quality (5 or 6)."""
+
+
+def expected_value(me: SelfView, weapon: Weapon) -> float:
+    """The mean attack value of a weapon or manoeuvre (ignoring the success threshold's
+    effect on Threat, a policy's rough guide)."""
+    pool = me.sheet.skill(weapon.skill) + me.bonus
+    return pool * QUALITY_CHANCE - me.sheet.difficulty(weapon.skill) + weapon.threat
+
+
+def defences(obs: Observation) -> list[DeclarationLike]:
+    """A free defence against every attack rolled against the fighter now, with the skill
+    of its largest pool for that domain."""
+    me: SelfView = obs.me
+    out: list[DeclarationLike] = []
+    for inc in me.incoming:
+        skills = me.sheet.defences[inc.domain]
+        best = max(
+            skills, key=lambda s: (me.sheet.skill(s) - me.sheet.difficulty(s), -skills.index(s))
+        )
+        out.append(Declaration("defend", inc.attacker, {"skill": best}))
+    return out
+
+
+def opponents(obs: Observation) -> list[OtherView]:
+    me: SelfView = obs.me
+    return [o for o in obs.others if o.side != me.side]
+
+
+def best_means(me: SelfView, target: OtherView, kinds: tuple[str, ...]) -> Weapon | None:
+    """The weapon or manoeuvre of those kinds in reach of ``target`` with the best expected
+    value against its threshold for that domain."""
+    usable = [w for w in me.sheet.weapons if w.kind in kinds and me.in_reach(target, w)]
+    if not usable:
+        return None
+    return max(
+        usable, key=lambda w: (expected_value(me, w) - target.rupture[w.domain], w.threat, w.id)
+    )
+
+
+def close_in(me: SelfView, targets: list[OtherView]) -> Declaration:
+    nearest = min(targets, key=lambda o: (me.distance(o), o.id))
+    return Declaration("move", nearest.id)
+
+
+def act(me: SelfView, target: OtherView, weapon: Weapon) -> Declaration:
+    return Declaration(weapon.kind, target.id, {"weapon": weapon.id})
+
+
+class Aggressive:
+    """Strikes the opponent with the least effort left within reach of a weapon."""
+
+    name = "aggressive"
+    reactive = False
+    kinds: tuple[str, ...] = ("attack",)
+
+    def decide(self, obs: Observation) -> PolicyOutput:
+        out = defences(obs)
+        me: SelfView = obs.me
+        if me.free and obs.must_act:
+            choice = self.choose(me, opponents(obs))
+            if choice is not None:
+                out.append(choice)
+        return out or None
+
+    def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
+        if not targets:
+            return None
+        ranked = sorted(targets, key=lambda o: (o.effort + o.stress_max - o.stress, o.id))
+        for target in ranked:
+            weapon = best_means(me, target, self.kinds)
+            if weapon is not None:
+                return act(me, target, weapon)
+        return close_in(me, targets)
+
+
+class Breaker(Aggressive):
+    """Beats opponents down, and breaks them with a threat once that may overflow."""
+
+    name = "breaker"
+
+    def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
+        for target in sorted(targets, key=lambda o: (o.effort, o.id)):
+            words = best_means(me, target, ("threaten", "intimidate"))
+            if words is None:
+                continue
+            margin = expected_value(me, words) - target.rupture[words.domain]
+            if target.effort == 0 or margin >= 1:
+                return act(me, target, words)
+        return super().choose(me, targets)
+
+
+class Talker(Aggressive):
+    """A social duellist: words only."""
+
+    name = "talker"
+    kinds = tuple(k for k in TARGETED if k != "attack")
+
+    def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
+        if not targets:
+            return None
+        for target in sorted(targets, key=lambda o: (o.effort, o.id)):
+            words = best_means(me, target, self.kinds)
+            if words is not None:
+                return act(me, target, words)
+        if me.bonus == 0:
+            return Declaration("prepare")
+        return close_in(me, targets)
+
+
+# ---------------------------------------------------------------- rule-list helpers
+
+
+def _in_reach(ctx: RuleContext, other: Any, kind: str = "attack") -> bool:
+    """Whether some weapon or manoeuvre of that kind reaches ``other``."""
+    me: SelfView = ctx.me
+    return other is not None and any(
+        me.in_reach(other, w) for w in me.sheet.weapons if w.kind == kind
+    )
+
+
+def _margin(ctx: RuleContext, other: Any, kind: str = "attack") -> float | None:
+    """The best expected attack value of that kind on ``other`` minus its threshold for
+    the domain (None when nothing of that kind reaches it)."""
+    me: SelfView = ctx.me
+    if other is None:
+        return None
+    weapon = best_means(me, other, (kind,))
+    return None if weapon is None else expected_value(me, weapon) - other.rupture[weapon.domain]
+
+
+def _strongest(ctx: RuleContext) -> Any:
+    """The attack rolled against the fighter with the highest value now (None if none)."""
+    me: SelfView = ctx.me
+    return max(me.incoming, key=lambda i: (i.value, -i.blow), default=None)
+
+
+register_rule_helpers(
+    "rupture", {"in_reach": _in_reach, "margin": _margin, "strongest": _strongest}
+)
+register_policy("rupture", "aggressive", Aggressive)
+register_policy("rupture", "breaker", Breaker)
+register_policy("rupture", "talker", Talker)

@@ -1,0 +1,38 @@
+"""A Rupture fighter's mutable state during a fight."""
+
+from __future__ import annotations
+
+import attrs
+
+from segsim.rules.rupture.content import Sheet
+
+
+@attrs.frozen
+class Wound:
+    """A wound noted on the sheet after an overflow: its nature and the overflow's value
+    (seed 002, "Dépassement")."""
+
+    domain: str
+    nature: str
+    value: int
+
+
+@attrs.define
+class Status:
+    """Effort points left, physical stress taken, wounds, bonus dice for the next action.
+
+    Only events change it. ``bonus`` holds dice won by preparing or by an ally's help,
+    spent on the fighter's next action test.
+    """
+
+    effort: int
+    max_effort: int
+    stress: int = 0
+    wounds: list[Wound] = attrs.field(factory=list)
+    bonus: int = 0
+    dead: bool = False
+    stabilised: bool = False
+
+    @classmethod
+    def of(cls, sheet: Sheet) -> Status:
+        return cls(effort=sheet.effort, max_effort=sheet.effort)

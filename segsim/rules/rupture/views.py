@@ -1,0 +1,168 @@
+"""What a Rupture fighter sees when it decides.
+
+Rupture is played at a table: positions, effort, stress, wounds and thresholds of every
+fighter are known to all, and so is what each has declared. A fighter's own view adds its
+sheet, the state of its passe and the attacks just rolled against it (``incoming``),
+which it may answer with a free defence in this segment (seed 002, "Se défendre").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+import attrs
+
+from segsim.actions import Action
+from segsim.observation import LiveView, live
+from segsim.rules.rupture.content import Sheet, Weapon
+from segsim.rules.rupture.declare import ACT, BLOW
+from segsim.rules.rupture.passe import passe_of, slots_left
+from segsim.rules.rupture.status import Status, Wound
+
+if TYPE_CHECKING:
+    from segsim.state import Combatant, FightState
+
+Point = tuple[float, float]
+
+
+@attrs.frozen
+class Incoming:
+    """An attack rolled against the viewer, landing at the end of this segment unless
+    defended: who, with what, and its published attack value."""
+
+    attacker: str
+    blow: int
+    kind: str
+    domain: str
+    weapon: str
+    qualities: int
+    threat: int
+    value: int
+
+
+class OtherView(LiveView):
+    """Another fighter as everyone at the table sees it."""
+
+    __slots__ = ("_o", "id", "is_pc", "name", "side")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc")
+
+    def __init__(self, state: FightState, segment: int, o: Combatant) -> None:
+        super().__init__(state, segment)
+        self.id = o.id
+        self.side = o.side
+        self.name = o.name
+        self.is_pc = o.is_pc
+        self._o = o
+
+    @property
+    def _st(self) -> Status:
+        status: Status = self._o.status
+        return status
+
+    @property
+    def _sheet(self) -> Sheet:
+        sheet: Sheet = self._o.sheet
+        return sheet
+
+    @live
+    def position(self) -> Point:
+        return self._o.position
+
+    @live
+    def effort(self) -> int:
+        return self._st.effort
+
+    @live
+    def max_effort(self) -> int:
+        return self._st.max_effort
+
+    @live
+    def stress(self) -> int:
+        return self._st.stress
+
+    @live
+    def stress_max(self) -> int:
+        return self._sheet.stress_max
+
+    @live
+    def rupture(self) -> Mapping[str, int]:
+        """Rupture thresholds by domain (physical, mental, social)."""
+        return dict(self._sheet.rupture)
+
+    @live
+    def wounds(self) -> tuple[Wound, ...]:
+        return tuple(self._st.wounds)
+
+    @live
+    def weapons(self) -> tuple[Weapon, ...]:
+        return self._sheet.weapons
+
+    @live
+    def doing(self) -> tuple[str, str | None] | None:
+        """The action it has declared for its slot (kind, target), if any."""
+        a = next((a for a in self._o.actions if a.channel == ACT), None)
+        return None if a is None else (a.kind, a.target)
+
+    def distance(self, other: OtherView) -> float:
+        return math.dist(self.position, other.position)
+
+
+class SelfView(OtherView):
+    """The deciding fighter's own state.
+
+    ``free`` says whether it may begin an action now (nothing but a ``pass`` in its
+    slot); ``actions_left`` counts the actions it may still take this passe;
+    ``incoming`` the attacks rolled against it that it may defend against now.
+    """
+
+    __slots__ = ("_passe", "passe", "sheet")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "sheet", "passe")
+
+    def __init__(self, state: FightState, segment: int, c: Combatant, passe: int) -> None:
+        super().__init__(state, segment, c)
+        self.sheet: Sheet = c.sheet
+        self._passe = passe
+        self.passe = passe_of(segment, passe)
+
+    @live
+    def bonus(self) -> int:
+        """Bonus dice for its next action test (preparation, help)."""
+        return self._st.bonus
+
+    @live
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._o.actions)
+
+    @live
+    def free(self) -> bool:
+        return not any(a.channel == ACT and not a.continuous for a in self._o.actions)
+
+    @live
+    def actions_left(self) -> int:
+        left = slots_left(self._segment, self.sheet.actions, self._passe)
+        return left if self.free else max(0, left - 1)
+
+    @live
+    def incoming(self) -> tuple[Incoming, ...]:
+        out = []
+        for a in self._state.autonomous.values():
+            if a.kind == BLOW and a.target == self.id and a.start == self._segment:
+                p = a.params
+                out.append(
+                    Incoming(
+                        a.actor,
+                        a.id,
+                        str(p["kind"]),
+                        str(p["domain"]),
+                        str(p["weapon"]),
+                        int(p["qualities"]),
+                        int(p["threat"]),
+                        int(p["value"]),
+                    )
+                )
+        return tuple(sorted(out, key=lambda i: i.blow))
+
+    def in_reach(self, other: OtherView, weapon: Weapon) -> bool:
+        return self.distance(other) <= weapon.range + 0.01
