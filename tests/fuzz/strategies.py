@@ -55,12 +55,19 @@ def register_fuzz_ruleset(
 
 
 def _kinds_of(name: str) -> Mapping[str, frozenset[str]]:
+    """The ``KINDS`` table next to the ruleset's class, in its package, or in the
+    package's ``declare`` module."""
     cls = ruleset_class(name)
-    module = importlib.import_module(cls.__module__)
-    table = getattr(module, "KINDS", None)
-    if table is None:  # the ruleset's package may keep it in a sibling module
-        package = importlib.import_module(cls.__module__.rsplit(".", 1)[0])
-        table = getattr(package, "KINDS", {})
+    package = cls.__module__.rsplit(".", 1)[0]
+    table: Mapping[str, Any] = {}
+    for module_name in (cls.__module__, package, f"{package}.declare"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        table = getattr(module, "KINDS", None) or {}
+        if table:
+            break
     return {kind: frozenset(getattr(spec, "params", ())) for kind, spec in table.items()}
 
 
