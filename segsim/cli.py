@@ -217,9 +217,18 @@ def _run_experiment(args: argparse.Namespace, experiment: Any) -> int:
     return 1 if results.errors else 0
 
 
+def _readable(path: str) -> None:
+    """Refuse a file that is not UTF-8 text (or too large) with its line, before an
+    experiment reads it."""
+    from segsim.input import decode, read_bytes
+
+    decode(path, read_bytes(path))
+
+
 def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.experiment import sweep
 
+    _readable(args.scenario)
     experiment = sweep(
         args.scenario,
         args.fights,
@@ -235,6 +244,7 @@ def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.experiment import SPRT, tournament
 
+    _readable(args.scenario)
     sprt = SPRT(args.alpha, args.beta, args.delta) if args.sprt else None
     experiment = tournament(
         args.scenario,

@@ -554,3 +554,13 @@ def test_a_non_finite_awareness_is_refused_from_python() -> None:
     for bad in (math.nan, math.inf):
         with pytest.raises(TypeError, match="awareness"):
             get_ruleset("rinkanou", {"awareness": bad})
+
+
+@pytest.mark.parametrize("command", [["sweep"], ["tournament", "--policies", "random", "random"]])
+def test_experiments_refuse_a_scenario_that_is_not_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """Found by make fuzz: the experiment reader decoded the file itself."""
+    path = write(tmp_path / "s.toml", SCENARIO.encode().replace(b"blue", b"bl\x8cue"))
+    code, _, err = run_cli([command[0], str(path), "--fights", "2", *command[1:]], capsys)
+    assert code == 2 and f"{path}:5: not UTF-8 text" in err
