@@ -563,4 +563,4 @@ def test_experiments_refuse_a_scenario_that_is_not_utf8(
     """Found by make fuzz: the experiment reader decoded the file itself."""
     path = write(tmp_path / "s.toml", SCENARIO.encode().replace(b"blue", b"bl\x8cue"))
     code, _, err = run_cli([command[0], str(path), "--fights", "2", *command[1:]], capsys)
-    assert code == 2 and f"{path}:5: not UTF-8 text" in err
+    assert code == 2 and f"{path}:6: not UTF-8 text" in err
