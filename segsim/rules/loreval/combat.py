@@ -78,9 +78,14 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
         security = min(security, 0)
     elif status.holding is not None or status.held_by is not None:
         security = min(security, GRAPPLE_SECURITY)
+    if status.locked_with is not None:
+        security += LOCK_SECURITY
     return Attention(s.environment, security, s.focus)
 
 
+LOCK_SECURITY = -2
+"""Both fighters locked by a successful block are at -2 in Security (seed 003, "Bloquer
+une attaque")."""
 GRAPPLE_SECURITY = 1
 """Who grapples or is grappled cannot raise Security above 1 (seed 003, "Lutte")."""
 HELD_DEFENCE = -2

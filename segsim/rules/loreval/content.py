@@ -35,6 +35,8 @@ SKILLS = (
     "acrobatics",
     "evasion",
 )
+OPTIONAL_SKILLS = ("concentration", "jump")
+"""Skills a sheet may give; absent, they are 0 (kept out of the sheet's data then)."""
 MODES = ("unarmed", "melee", "thrown", "fast_missile", "slow_missile")
 ARMOUR_CATEGORIES = ("none", "light", "medium", "heavy")
 PACE = {"light": 5, "medium": 4, "heavy": 3}
@@ -191,6 +193,8 @@ class Sheet:
         return modifier(self.characteristics[characteristic])
 
     def skill(self, name: str) -> int:
+        if name in OPTIONAL_SKILLS:
+            return self.skills.get(name, 0)
         return self.skills[name]
 
     def has(self, talent: str) -> bool:
@@ -396,6 +400,7 @@ def read_sheet(node: Node, content: Content) -> Sheet:
     ch.finish()
     sk = node.table("skills")
     skills = {s: sk.value(s, int, 0, min=-20, max=60) for s in SKILLS}
+    skills.update({s: sk.value(s, int, min=-20, max=60) for s in OPTIONAL_SKILLS if sk.has(s)})
     sk.finish()
     weapon = _item(node, "weapon", content.weapons, "weapon", read_weapon)
     off_hand = None

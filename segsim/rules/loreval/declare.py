@@ -81,7 +81,7 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
     "move": COMMON | {"to"},
     "inaction": frozenset({"attention"}),
     "grace": frozenset({"attention"}),
-    "spell": COMMON | {"spell", "material", "ritual", "aimed"},
+    "spell": COMMON | {"spell", "material", "ritual", "aimed", "level"},
 }
 """Round actions a fighter may declare, and their parameters."""
 
@@ -233,10 +233,8 @@ def extra_moves(ctx: Context, params: Mapping[str, Any], base_moves: int) -> tup
     keeps the declaration's malus and may add at most one move to those declared
     (seed 003, "Action de déplacement...")."""
     moves = _int(params, "moves", 0, 0, 5)
-    if moves and (ctx.status.held_by is not None or ctx.status.holding is not None):
-        raise IllegalDeclaration(
-            "a fighter in a grapple cannot move", rule=f"{SEED}, Actions de lutte"
-        )
+    if moves or base_moves:
+        cannot_move(ctx, grapple=bool(moves))
     if ctx.changed is not None:
         planned = ctx.changed.extra_moves
         if moves > planned + 1:
@@ -254,6 +252,20 @@ def extra_moves(ctx: Context, params: Mapping[str, Any], base_moves: int) -> tup
             rule=RULE_PACE,
         )
     return moves, malus
+
+
+def cannot_move(ctx: Context, grapple: bool = True) -> None:
+    """Grapplers (extra moves), and the two fighters locked by a block, do not move
+    (seed 003, "Actions de lutte", "Bloquer une attaque")."""
+    if grapple and (ctx.status.held_by is not None or ctx.status.holding is not None):
+        raise IllegalDeclaration(
+            "a fighter in a grapple cannot move", rule=f"{SEED}, Actions de lutte"
+        )
+    if ctx.status.locked_with is not None:
+        raise IllegalDeclaration(
+            f"{ctx.c.id} is locked with {ctx.status.locked_with} by a block and cannot move",
+            rule=f"{SEED}, Bloquer une attaque",
+        )
 
 
 def opponent(ctx: Context, target: str | None) -> Combatant:
@@ -458,6 +470,8 @@ def check_spell(ctx: Context, d: Declaration) -> Checked:
             raise IllegalDeclaration(f"no fighter {d.target!r} in the fight")
         target = other.id
     params: dict[str, Any] = {"spell": name}
+    if "level" in d.params:
+        params["level"] = _int(d.params, "level", 0, 0, 9)
     for key, on in (("material", material), ("ritual", ritual), ("aimed", aimed)):
         if on:
             params[key] = True

@@ -569,6 +569,36 @@ class Grappled(Event):
 
 
 @attrs.frozen
+class Locked(Event):
+    """A successful block locks the assailant (``actor``) and the blocker together: both
+    at -2 in Security, neither moving, until the assailant wins an opposed strength roll
+    (``locked`` false: they are free) (seed 003, "Bloquer une attaque")."""
+
+    TYPE: ClassVar[str] = "loreval.locked"
+
+    other: str
+    locked: bool = True
+
+    def apply(self, state: FightState) -> None:
+        mine = _status(state, self.actor)
+        theirs = _status(state, self.other)
+        if self.locked:
+            mine.locked_with, mine.lock_roll = self.other, True
+            theirs.locked_with, theirs.lock_roll = self.actor, False
+            return
+        for status in (mine, theirs):
+            status.locked_with, status.lock_roll = None, False
+
+    def describe(self) -> str:
+        if self.locked:
+            return (
+                f"{self.actor} is locked by {self.other}'s block: both at -2 in Security, "
+                "neither moves"
+            )
+        return f"{self.actor} and {self.other} are no longer locked together"
+
+
+@attrs.frozen
 class Prone(Event):
     """The fighter falls (a trip, an overrun, a throw) or stands up again."""
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
-from segsim.rules.loreval.attention import focus_modifier, sneak_possible
+from segsim.rules.loreval.attention import focus_modifier, movement_modifier, sneak_possible
 from segsim.rules.loreval.categories import chain_maluses, two_weapon_maluses
 from segsim.rules.loreval.combat import (
     CHANGED_MALUS,
@@ -32,6 +32,7 @@ from segsim.rules.loreval.events import (
     ActionWasted,
     AttackRolled,
     ChangeAllowed,
+    CheckRolled,
     Countered,
     CounterRolled,
     CounterVoided,
@@ -42,6 +43,7 @@ from segsim.rules.loreval.events import (
     HeroicPassed,
     HeroismSaved,
     InitiativeRolled,
+    Locked,
     Prone,
     RoundEnded,
     RoundStarted,
@@ -51,7 +53,11 @@ from segsim.rules.loreval.events import (
     WeaponReadied,
 )
 from segsim.rules.loreval.grapple import resolve_grapple
-from segsim.rules.loreval.manoeuvres import on_declaration, resolve_manoeuvre
+from segsim.rules.loreval.manoeuvres import (
+    on_declaration,
+    resolve_manoeuvre,
+    strength_contest,
+)
 from segsim.rules.loreval.ranged import shoot
 from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, round_start, status_of
 from segsim.rules.loreval.status import Plan
@@ -158,6 +164,7 @@ class Settlement:
         }
         self.blocked: set[str] = {c.id for c in combatants if status_of(c).blocked}
         self.no_move: set[str] = set()
+        self.locked: set[str] = {c.id for c in combatants if status_of(c).locked_with}
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
         self.out: set[str] = set()
@@ -231,6 +238,7 @@ class Settlement:
         joined it, a charge that takes precedence, offensive counters against it."""
         if cid in self.resolved and not (plan is not None and plan.changed):
             return
+        self.break_lock(cid)
         if plan is None:
             self.done(cid, "nothing declared")
             return
@@ -327,7 +335,7 @@ class Settlement:
     # -------------------------------------------------------- moves
 
     def move_toward(self, c: Combatant, target: str, metres: float, stop: float) -> None:
-        if c.id in self.no_move:
+        if c.id in self.no_move or c.id in self.locked:
             return
         here = self.positions[c.id]
         there = self.positions[target]
@@ -607,6 +615,20 @@ class Settlement:
             return
         self.blocked.add(cid)
         self.emit(Countered(self.segment, cid, by, how))
+        if how == "block" and status_of(self.fighter(cid)).locked_with is None:
+            self.locked.update((cid, by))
+            self.emit(Locked(self.segment, cid, by))
+
+    def break_lock(self, cid: str) -> None:
+        """The assailant locked by a block makes an opposed strength roll at its next
+        step: winning frees both fighters (seed 003, "Bloquer une attaque")."""
+        status = status_of(self.fighter(cid))
+        other = status.locked_with
+        if other is None or not status.lock_roll or not self.standing(other):
+            return
+        if strength_contest(self, self.fighter(cid), self.fighter(other), "breaking the lock"):
+            self.locked.difference_update((cid, other))
+            self.emit(Locked(self.segment, cid, other, locked=False))
 
     # -------------------------------------------------------- counters
 
@@ -715,26 +737,35 @@ class Settlement:
                 continue
             if how == "obstruct" and not moving:
                 continue
-            if self.counter_strike(k, counter, cid, str(how)):
+            if self.counter_strike(k, counter, cid, str(how), plan):
                 return True
             if not self.standing(cid):
                 return True
         return False
 
-    def counter_strike(self, k: Combatant, counter: Plan, cid: str, how: str) -> bool:
+    def counter_strike(
+        self, k: Combatant, counter: Plan, cid: str, how: str, countered: Plan | None = None
+    ) -> bool:
+        """An offensive counter made before the action it answers; True when it blocks
+        the action (a hit; a caster hit keeps its spell if it wins a concentration
+        roll)."""
         self.used_counters.add(k.id)
         weapon = status_of(k).weapon
         sheet: Sheet = k.sheet
+        before_hp = self.hit_points.get(cid, 0)
         if how == "charge":
             before = len(self.events)
             note = self.charge_attack(k, cid, counter)
             if note is not None:
                 self.emit(CounterVoided(self.segment, k.id, cid, note, self.rnd))
                 return False
-            return any(
+            hit = any(
                 isinstance(e, AttackRolled) and e.actor == k.id and e.success
                 for e in self.events[before:]
             )
+            if hit and countered is not None and countered.kind == "spell":
+                return not self.concentrates(cid, countered, before_hp - self.hit_points[cid])
+            return hit
         moves = int(counter.params.get("moves", 0))
         if not weapon.ranged:
             if moves:
@@ -772,9 +803,42 @@ class Settlement:
         self.emit_counter_use(k, cid, how)
         result = self.strike(k, cid, weapon, mods, counter, "counter", False)
         if result == "hit" and self.standing(cid):
+            hurt = before_hp - self.hit_points[cid]
+            if (
+                countered is not None
+                and countered.kind == "spell"
+                and self.concentrates(cid, countered, hurt)
+            ):
+                return False
             self.block(cid, k.id, how)
             return True
         return False
+
+    def concentrates(self, cid: str, spell: Plan, damage: int) -> bool:
+        """A caster hurt by a counter finishes its spell only if it wins a concentration
+        roll against 10 + the damage taken + the spell's level (seed 003, "Lancer un
+        sort et Contre"); unhurt, it casts. The roll: d20 + concentration + the armour's
+        malus + Focus's modifier + the malus of extra moves."""
+        if damage <= 0:
+            return True
+        c = self.fighter(cid)
+        sheet: Sheet = c.sheet
+        mods = {
+            "concentration": sheet.skill("concentration"),
+            "armour": sheet.body_malus,
+            "focus": focus_modifier(attention_scores(c, self.rnd).focus),
+            "extra moves": movement_modifier(spell.extra_moves),
+            "changed action": CHANGED_MALUS if spell.changed else 0,
+        }
+        difficulty = 10 + damage + int(spell.params.get("level", 0))
+        roll = self.dice.roll(20, "concentration", cid)
+        total = roll + sum(mods.values())
+        success = total >= difficulty
+        shown = {k: v for k, v in mods.items() if v}
+        self.emit(
+            CheckRolled(self.segment, cid, "concentration", roll, total, difficulty, success, shown)
+        )
+        return success
 
     # -------------------------------------------------------- damage
 
@@ -856,6 +920,22 @@ class Settlement:
         for holder, held in sorted(h for h in holds if h[1] is not None):
             if cid in (holder, held):
                 self.emit(Grappled(self.segment, holder, str(held), "released"))
+        locks = {
+            (c.id, other)
+            for c in self.state.combatants.values()
+            if (other := status_of(c).locked_with) is not None and status_of(c).lock_roll
+        }
+        for e in self.events:
+            if isinstance(e, Locked):
+                pair = (str(e.actor), e.other)
+                if e.locked:
+                    locks.add(pair)
+                else:
+                    locks.discard(pair)
+        for a, b in sorted(locks):
+            if cid in (a, b):
+                self.locked.difference_update((a, b))
+                self.emit(Locked(self.segment, a, str(b), locked=False))
 
     def sneak(self, attacker: Combatant, target: str) -> list[tuple[str, int]]:
         """Sneak and perfidious attacks that apply (Focus at least 2 above the target's

@@ -81,6 +81,10 @@ class Status:
     hold: str = ""
     """How the fighter is held: grabbed, lifted, pinned, down."""
     pinning: bool = False
+    locked_with: str | None = None
+    """Whom the fighter is locked with after a successful block (Bloquer une attaque)."""
+    lock_roll: bool = False
+    """Whether it is the blocked assailant, who must win a strength roll to get free."""
     prone: bool = False
     bonus_round: int = 0
     attack_bonus: int = 0

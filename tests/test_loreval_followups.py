@@ -1,0 +1,134 @@
+"""Loreval rules finished after the first landing: the lock after a block, a caster's
+concentration when a counter hits it, a voided counter's change step, moves on a
+defensive counter (seed 003, "Bloquer une attaque", "Lancer un sort et Contre",
+"Modifier son action", "Types de contre")."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from segsim import IllegalDeclaration
+from segsim.rules.loreval.combat import attention_scores
+from segsim.rules.loreval.events import (
+    AttackRolled,
+    CheckRolled,
+    Countered,
+    Damaged,
+    Locked,
+    SpellCast,
+)
+from segsim.testing import declare
+from tests.loreval_helpers import ByRound, arena, of_type
+
+BLOCK = {"against": "defensive", "how": "block", "attention": {"environment": 1, "focus": 2}}
+
+
+def test_a_successful_block_locks_both_fighters_until_a_strength_roll_frees_them() -> None:
+    """Seed 003, "Bloquer une attaque": when the block beats the attack, the assailant
+    is held: both fighters at -2 in Security while it lasts, no moves (the block also
+    prevents moving); the one blocked makes an opposed strength roll to get free."""
+    a = ByRound({1: declare("counter", "g", **BLOCK), 2: declare("inaction")})
+    g_plans = {1: declare("attack", "a"), 2: declare("attack", "a")}
+    g = ByRound(g_plans)
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", g)},
+        # a 14, g 17; a's block roll 10 (19) beats g's attack 5 (14);
+        # round 2: g's strength 3 (+4) loses to a's 15 (+3); g's attack 2 misses
+        dice=[10, 15, 10, 5, 3, 15, 2, 1, 1],
+        rounds=2,
+    )
+    states = []
+
+    def watch(obs: object) -> object:
+        st = fight.state
+        states.append(
+            (
+                attention_scores(st.combatants["a"], 2).security,
+                attention_scores(st.combatants["g"], 2).security,
+            )
+        )
+        return declare("attack", "a")
+
+    g.plan[2] = watch
+    fight.run()
+    lock = of_type(fight, Locked)
+    assert [(e.actor, e.other, e.locked) for e in lock] == [("g", "a", True)]
+    assert of_type(fight, Countered)[0].how == "block"
+    # aldren had 0 Security, garrok 0: both at -2 while locked
+    assert states == [(-2, -2)]
+    contest = of_type(fight, CheckRolled, actor="g")[0]
+    assert contest.check == "strength (breaking the lock)"
+    assert not contest.success
+    assert fight.state.combatants["g"].status.locked_with == "a"
+    assert len(of_type(fight, AttackRolled, actor="g")) == 2  # locked, it still strikes
+
+
+def test_winning_the_strength_roll_ends_the_lock() -> None:
+    a = ByRound({1: declare("counter", "g", **BLOCK), 2: declare("inaction")})
+    g = ByRound({1: declare("attack", "a"), 2: declare("attack", "a")})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", g)},
+        dice=[10, 15, 10, 5, 15, 3, 2, 1, 1],
+        rounds=2,
+    )
+    fight.run()
+    assert [e.locked for e in of_type(fight, Locked)] == [True, False]
+    assert fight.state.combatants["g"].status.locked_with is None
+    assert fight.state.combatants["a"].status.locked_with is None
+
+
+def test_fighters_locked_by_a_block_cannot_move() -> None:
+    a = ByRound({1: declare("counter", "g", **BLOCK), 2: declare("move", to=[-3, 0])})
+    g = ByRound({1: declare("attack", "a")})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", g)},
+        dice=[10, 15, 10, 5, 10, 10],
+        rounds=2,
+    )
+    with pytest.raises(IllegalDeclaration, match="locked with g by a block"):
+        fight.run()
+
+
+STRIKE = {"against": "offensive", "how": "strike", "attention": {"environment": 1, "security": 1}}
+
+
+def _caster_fight(concentration: int, roll: int) -> object:
+    from segsim.rules.loreval import Loreval
+
+    rules = Loreval()
+    sheet = rules.load_sheet(rules.content.fighters["sylva"])
+    sheet = attrs.evolve(sheet, skills={**sheet.skills, "concentration": concentration})
+    s = ByRound({1: declare("spell", "g", spell="sleep", level=2, attention={"focus": 1})})
+    g = ByRound({1: declare("counter", "s", **STRIKE)})
+    fight = arena(
+        {"s": ("blue", sheet, s), "g": ("red", "garrok", g)},
+        # s 8, g 17; g's counter strike 15 hits, damage 3 + 4 (+6); s's concentration
+        dice=[1, 15, 15, 3, 4, roll],
+    )
+    fight.run()
+    return fight
+
+
+def test_a_caster_hit_by_a_counter_must_win_a_concentration_roll() -> None:
+    """Seed 003, "Lancer un sort et Contre": an offensive counter against a caster is
+    resolved before the spell; if it hurts the caster, a concentration roll against
+    10 + damage taken + the spell's level decides whether the spell is finished."""
+    fight = _caster_fight(0, 12)
+    hit = of_type(fight, Damaged, actor="s")[0]
+    assert hit.damage == 3 + 4 + 6
+    roll = of_type(fight, CheckRolled, actor="s")[0]
+    assert (roll.check, roll.total, roll.difficulty) == ("concentration", 12, 10 + 13 + 2)
+    assert not roll.success
+    assert not of_type(fight, SpellCast)
+    assert of_type(fight, Countered)[0].actor == "s"
+
+
+def test_a_caster_who_keeps_its_concentration_casts_its_spell() -> None:
+    fight = _caster_fight(14, 12)
+    roll = of_type(fight, CheckRolled, actor="s")[0]
+    assert (roll.total, roll.success) == (26, True)
+    assert [(e.actor, e.spell, e.target) for e in of_type(fight, SpellCast)] == [
+        ("s", "sleep", "g")
+    ]
+    assert not of_type(fight, Countered)
