@@ -15,6 +15,7 @@ from segsim.rules.loreval.events import (
     CheckRolled,
     Countered,
     Damaged,
+    Declared,
     Locked,
     SpellCast,
 )
@@ -132,3 +133,62 @@ def test_a_caster_who_keeps_its_concentration_casts_its_spell() -> None:
         ("s", "sleep", "g")
     ]
     assert not of_type(fight, Countered)
+
+
+def _tifin() -> object:
+    """The text's Tifin: dexterity 14, strength 12, constitution 9, size Petite: 3.70 m."""
+    from segsim.rules.loreval import Loreval
+
+    rules = Loreval()
+    sheet = rules.load_sheet(rules.content.fighters["sylva"])
+    characteristics = {**sheet.characteristics, "dexterity": 14, "strength": 12}
+    characteristics["constitution"] = 9
+    return attrs.evolve(sheet, race="tifin", size="P", characteristics=characteristics)
+
+
+def test_the_texts_jump_distances() -> None:
+    """Seed 003, "La compétence Saut": the Tifin moving 3.70 m clears 1.85 m standing
+    with a 10, 0.185 m more per point (2 m needs 11); with a run-up 2.78 m, 0.28 m per
+    point; never beyond VD standing, 1.5 VD with a run-up; 1/3 of it in height."""
+    from segsim.rules.loreval.jump import cleared, jump_reach, needed
+
+    assert jump_reach(3.7, 10, False) == pytest.approx(1.85)
+    assert jump_reach(3.7, 11, False) - jump_reach(3.7, 10, False) == pytest.approx(0.185)
+    assert needed(3.7, 2.0, 0.0, False) == 11
+    assert jump_reach(3.7, 10, True) == pytest.approx(2.775)
+    assert jump_reach(3.7, 11, True) - jump_reach(3.7, 10, True) == pytest.approx(0.2775)
+    assert jump_reach(3.7, 40, False) == pytest.approx(3.7)
+    assert jump_reach(3.7, 40, True) == pytest.approx(3.7 * 1.5)
+    assert cleared(3.7, 10, False, 1.0) == pytest.approx((1.85 / 2, 1.85 / 4))
+
+
+@pytest.mark.parametrize(("roll", "lands"), [(11, 2.0), (10, 1.85)])
+def test_a_jump_is_a_category_5_skill_roll(roll: int, lands: float) -> None:
+    """A jump in a fight is the use of a skill: category 5 (Focus 2), a roll; the
+    Tifin jumping 2 m lands there with 11, short of it (1.85 m) with 10."""
+    t = ByRound({1: declare("jump", to=[2.0, 0.0], attention={"focus": 2})})
+    fight = arena(
+        {"t": ("blue", _tifin(), t), "g": ("red", "garrok", ByRound())},
+        positions={"t": (0.0, 0.0), "g": (0.0, 8.0)},
+        dice=[10, 1, roll],
+    )
+    fight.run()
+    declared = of_type(fight, Declared, actor="t")[0]
+    assert (declared.kind, declared.category) == ("jump", 5)
+    check = of_type(fight, CheckRolled, actor="t")[0]
+    assert (check.total, check.difficulty, check.success) == (roll, 11, roll >= 11)
+    assert fight.state.combatants["t"].position == (lands, 0.0)
+
+
+def test_a_jump_needs_focus_two_and_no_run_up_without_running() -> None:
+    for plan, message in (
+        (declare("jump", to=[2.0, 0.0], attention={"focus": 1}), "Focus of 2"),
+        (declare("jump", to=[2.0, 0.0], run_up=True, attention={"focus": 2}), "run-up"),
+    ):
+        fight = arena(
+            {"t": ("blue", _tifin(), ByRound({1: plan})), "g": ("red", "garrok", ByRound())},
+            positions={"t": (0.0, 0.0), "g": (0.0, 8.0)},
+            dice=[10, 1],
+        )
+        with pytest.raises(IllegalDeclaration, match=message):
+            fight.run()

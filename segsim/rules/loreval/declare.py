@@ -33,6 +33,7 @@ from segsim.rules.loreval.categories import (
 from segsim.rules.loreval.combat import CONTACT, MAX_INCREMENTS, distance, within
 from segsim.rules.loreval.content import SEED, Sheet, Weapon
 from segsim.rules.loreval.grapple import check_grapple
+from segsim.rules.loreval.jump import check_jump
 from segsim.rules.loreval.manoeuvres import attack_addons, check_manoeuvre
 from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
@@ -82,6 +83,7 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
     "inaction": frozenset({"attention"}),
     "grace": frozenset({"attention"}),
     "spell": COMMON | {"spell", "material", "ritual", "aimed", "level"},
+    "jump": COMMON | {"to", "height", "run_up"},
 }
 """Round actions a fighter may declare, and their parameters."""
 
@@ -618,4 +620,5 @@ CHECKERS: Mapping[str, Callable[[Context, Declaration], Checked]] = {
     "inaction": check_inaction,
     "grace": check_grace,
     "spell": check_spell,
+    "jump": check_jump,
 }

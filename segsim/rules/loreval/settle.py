@@ -53,6 +53,7 @@ from segsim.rules.loreval.events import (
     WeaponReadied,
 )
 from segsim.rules.loreval.grapple import resolve_grapple
+from segsim.rules.loreval.jump import resolve_jump
 from segsim.rules.loreval.manoeuvres import (
     on_declaration,
     resolve_manoeuvre,
@@ -275,6 +276,8 @@ class Settlement:
             self.emit(Prone(self.segment, cid, False))  # stands up as part of its action
         if plan.kind == "grapple":
             note = resolve_grapple(self, c, plan)
+        elif plan.kind == "jump":
+            note = resolve_jump(self, c, plan)
         elif plan.kind in MANOEUVRES:
             note = resolve_manoeuvre(self, c, plan)
         elif handler is None:
