@@ -192,3 +192,86 @@ def test_a_jump_needs_focus_two_and_no_run_up_without_running() -> None:
         )
         with pytest.raises(IllegalDeclaration, match=message):
             fight.run()
+
+
+def test_other_modes_of_locomotion_have_their_own_raw_speed() -> None:
+    """Seed 003, "Déplacement": a humanoid swims from 3 m (amphibious 6, quadruped 4),
+    walks on four legs from 8 m, flies from 5 m (self-propelled) or 12 m (winged); the
+    characteristic adjustment and the size multiplier apply as for walking."""
+    from segsim.rules.loreval.content import movement_speed
+
+    elfin = {"dexterity": 12, "strength": 9, "constitution": 12}  # the text's Elfin: +0.2 m
+    assert movement_speed(elfin, "M") == 5.2
+    assert movement_speed(elfin, "M", 3.0) == 3.2
+    assert movement_speed(elfin, "M", 12.0) == 12.2
+    tifin = _tifin()
+    assert tifin.speed == 3.7
+    assert tifin.speed_in("swim") == 2.4  # (3 + 0.6) x 2/3
+    assert tifin.speed_in("fly") is None
+    winged = attrs.evolve(tifin, locomotion={"fly": "winged"})
+    assert winged.speed_in("fly") == 8.4  # (12 + 0.6) x 2/3
+
+
+def test_a_move_may_swim_or_fly_at_that_speed() -> None:
+    from segsim.rules.loreval import Loreval
+
+    rules = Loreval()
+    sheet = rules.load_sheet(rules.content.fighters["aldren"])  # 6.2 m walking, 4.2 swimming
+    bird = attrs.evolve(sheet, locomotion={"fly": "winged"})
+    plans = {1: declare("move", to=[12.0, 0.0], mode="fly", attention={"security": 2})}
+    fight = arena(
+        {"a": ("blue", bird, ByRound(plans)), "g": ("red", "garrok", ByRound())},
+        positions={"a": (0.0, 0.0), "g": (0.0, 20.0)},
+        dice=[10, 1],
+    )
+    fight.run()
+    assert fight.state.combatants["a"].position == (12.0, 0.0)
+    swim = {1: declare("move", to=[5.0, 0.0], mode="swim", attention={"security": 2})}
+    fight = arena(
+        {"a": ("blue", sheet, ByRound(swim)), "g": ("red", "garrok", ByRound())},
+        positions={"a": (0.0, 0.0), "g": (0.0, 20.0)},
+        dice=[10, 1],
+    )
+    with pytest.raises(IllegalDeclaration, match=r"cover 4\.2 m"):
+        fight.run()
+    fly = {1: declare("move", to=[4.0, 0.0], mode="fly", attention={"security": 2})}
+    fight = arena(
+        {"a": ("blue", sheet, ByRound(fly)), "g": ("red", "garrok", ByRound())},
+        positions={"a": (0.0, 0.0), "g": (0.0, 20.0)},
+        dice=[10, 1],
+    )
+    with pytest.raises(IllegalDeclaration, match="moves by walk, swim, not 'fly'"):
+        fight.run()
+
+
+@pytest.mark.parametrize(("knee_roll", "damage"), [(15, (4 + 3) * 2), (1, 0)])
+def test_throwing_an_opponent_onto_ones_knee(knee_roll: int, damage: int) -> None:
+    """Seed 003, "Jeter": a wrestler throwing its opponent at its feet may land it on its
+    knee: Focus 2, one more initiative point, and a skilful attack once the throw is
+    done. The opponent lies at the thrower's feet; landing on the knee (something that
+    hurts) doubles the damage."""
+    w = ByRound(
+        {
+            1: declare("grapple", "b", attention={"focus": 1, "security": 1}),
+            2: declare("grapple", "b", move="lift"),
+            3: declare("grapple", "b", move="throw", knee=True, attention={"focus": 2}),
+        }
+    )
+    fight = arena(
+        {"w": ("blue", "wrestler", w), "b": ("red", "bandit", ByRound())},
+        dice=[15, 5, 10, 10, knee_roll, 4],
+        rounds=3,
+        max_segments=179,
+    )
+    fight.run()
+    declared = of_type(fight, Declared, actor="w")[-1]
+    assert (declared.category, declared.params["knee"]) == (4, True)
+    knee = of_type(fight, CheckRolled, actor="w", check="onto the knee")[0]
+    assert knee.success == (knee_roll == 15)
+    hurt = of_type(fight, Damaged, actor="b")
+    if damage:
+        assert (hurt[0].weapon, hurt[0].damage, hurt[0].multiplier) == ("throw", damage, 2)
+    else:
+        assert (hurt[0].damage, hurt[0].multiplier) == (4 + 3, 1)
+    assert fight.state.combatants["b"].position == (1.5, 0.0)  # at the thrower's feet
+    assert fight.state.combatants["b"].status.prone or not fight.state.combatants["b"].in_fight

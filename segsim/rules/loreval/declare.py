@@ -31,7 +31,7 @@ from segsim.rules.loreval.categories import (
     spell_category,
 )
 from segsim.rules.loreval.combat import CONTACT, MAX_INCREMENTS, distance, within
-from segsim.rules.loreval.content import SEED, Sheet, Weapon
+from segsim.rules.loreval.content import LOCOMOTION, SEED, Sheet, Weapon
 from segsim.rules.loreval.grapple import check_grapple
 from segsim.rules.loreval.jump import check_jump
 from segsim.rules.loreval.manoeuvres import attack_addons, check_manoeuvre
@@ -72,14 +72,14 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
         "pile",
     },
     "charge": COMMON | {"concert", "power"},
-    "grapple": COMMON | {"move"},
+    "grapple": COMMON | {"move", "knee"},
     "whirlwind": COMMON,
     "trip": COMMON,
     "disarm": COMMON | {"skill"},
     "sunder": COMMON,
     "overrun": COMMON | {"charge"},
     "counter": COMMON | {"against", "how", "hypothetical"},
-    "move": COMMON | {"to"},
+    "move": COMMON | {"to", "mode"},
     "inaction": frozenset({"attention"}),
     "grace": frozenset({"attention"}),
     "spell": COMMON | {"spell", "material", "ritual", "aimed", "level"},
@@ -396,8 +396,17 @@ def check_move(ctx: Context, d: Declaration) -> Checked:
     category = adjusted_category(1, extra_moves=moves, ready=standing(ctx))
     check_category(ctx, category)
     check_focus(ctx, attention, focus_needed(category), f"a category {category} move")
-    reach = (1 + moves) * ctx.sheet.speed
+    mode = d.params.get("mode", "walk")
+    speed = ctx.sheet.speed_in(mode) if mode in LOCOMOTION else None
+    if speed is None:
+        ways = ", ".join(m for m in LOCOMOTION if ctx.sheet.speed_in(m) is not None)
+        raise IllegalDeclaration(
+            f"{ctx.c.id} moves by {ways}, not {mode!r}", rule=f"{SEED}, Déplacement"
+        )
+    reach = (1 + moves) * speed
     params: dict[str, Any] = {"stand": True} if standing(ctx) else {}
+    if mode != "walk":
+        params["mode"] = mode
     to = d.params.get("to")
     if (to is None) == (d.target is None):
         raise IllegalDeclaration("a move goes toward a fighter or to a point (to = [x, y])")
@@ -417,7 +426,7 @@ def check_move(ctx: Context, d: Declaration) -> Checked:
         point = (float(to[0]), float(to[1]))
         if not within(ctx.c.position, point, reach):
             raise IllegalDeclaration(
-                f"{1 + moves} move(s) of {ctx.sheet.speed:g} m cover {reach:.1f} m, not "
+                f"{1 + moves} move(s) of {speed:g} m cover {reach:.1f} m, not "
                 f"{distance(ctx.c.position, point):.1f} m",
                 rule=RULE_MOVE,
             )

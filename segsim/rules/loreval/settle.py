@@ -361,7 +361,8 @@ class Settlement:
         if plan.target is not None:
             if not self.standing(plan.target):
                 return f"{plan.target} is out of the fight"
-            self.move_toward(c, plan.target, units * sheet.speed, CONTACT)
+            speed = sheet.speed_in(str(plan.params.get("mode", "walk"))) or sheet.speed
+            self.move_toward(c, plan.target, units * speed, CONTACT)
         else:
             to = plan.params["to"]
             dest = (float(to[0]), float(to[1]))
