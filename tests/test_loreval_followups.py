@@ -11,6 +11,7 @@ import pytest
 from segsim import IllegalDeclaration
 from segsim.rules.loreval.combat import attention_scores
 from segsim.rules.loreval.events import (
+    ActionWasted,
     AttackRolled,
     CheckRolled,
     Countered,
@@ -275,3 +276,34 @@ def test_throwing_an_opponent_onto_ones_knee(knee_roll: int, damage: int) -> Non
         assert (hurt[0].damage, hurt[0].multiplier) == (4 + 3, 1)
     assert fight.state.combatants["b"].position == (1.5, 0.0)  # at the thrower's feet
     assert fight.state.combatants["b"].status.prone or not fight.state.combatants["b"].in_fight
+
+
+@pytest.mark.parametrize(
+    ("environment", "dice", "attacks"),
+    [
+        (0, [10, 1], []),  # cannot locate it at all
+        (2, [10, 1, 5], []),  # detection 5 + 3 = 8 < 15: not located
+        (2, [10, 1, 12, 15], [(15, -10)]),  # located (15): attacks at -10
+    ],
+)
+def test_an_invisible_fighter_is_attacked_only_once_located(
+    environment: int, dice: list[int], attacks: list[tuple[int, int]]
+) -> None:
+    """Seed 003, "Camouflage": against an invisible creature the -10 of total
+    concealment applies only once it is located, which needs 2 in Environment
+    ("Environnement": 2 points detect an invisible presence, with a detection roll)."""
+    attention = {"environment": environment, "focus": 1}
+    a = ByRound({1: declare("attack", "b", attention=attention)})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "b": ("red", "bandit", ByRound())},
+        setup={"b": {"invisible": True}},
+        dice=dice,
+    )
+    fight.run()
+    rolled = of_type(fight, AttackRolled, actor="a")
+    assert [(e.roll, e.modifiers.get("invisible")) for e in rolled] == attacks
+    if environment < 2:
+        assert "needs 2 in Environment" in of_type(fight, ActionWasted, actor="a")[0].reason
+    else:
+        detection = of_type(fight, CheckRolled, actor="a")[0]
+        assert (detection.check, detection.difficulty) == ("detection (invisible b)", 15)

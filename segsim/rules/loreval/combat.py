@@ -128,7 +128,8 @@ def dangers(
     state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
 ) -> tuple[int, int]:
     """Sources of danger the defender is aware of and not aware of: opponents in contact
-    and opponents who declared a hostile action at it this round; hidden ones (and every
+    and opponents who declared a hostile action at it this round; hidden or invisible
+    ones (and every
     one while the defender is surprised) are sources it is not aware of."""
     here = positions.get(defender.id, defender.position)
     aware = unaware = 0
@@ -140,7 +141,7 @@ def dangers(
         hostile = plan is not None and st.declared_round == rnd and plan.target == defender.id
         if not hostile and not within(positions.get(o.id, o.position), here, CONTACT):
             continue
-        if st.hidden or status_of(defender).surprised:
+        if st.hidden or st.invisible or status_of(defender).surprised:
             unaware += 1
         else:
             aware += 1

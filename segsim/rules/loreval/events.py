@@ -88,6 +88,21 @@ class SetUp(Event):
 
 
 @attrs.frozen
+class Invisible(Event):
+    """The fighter is invisible (the game master's call at the start): an opponent must
+    locate it to attack it, which needs 2 in Environment and a detection roll, and then
+    attacks at -10 (seed 003, "Camouflage", "Environnement")."""
+
+    TYPE: ClassVar[str] = "loreval.invisible"
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).invisible = True
+
+    def describe(self) -> str:
+        return f"{self.actor} is invisible"
+
+
+@attrs.frozen
 class SitsOut(Event):
     """The fighter sits out the round as a grace round (it joined during the round)."""
 

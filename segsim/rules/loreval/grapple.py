@@ -205,8 +205,12 @@ def resolve_grapple(s: Settlement, c: Combatant, plan: Plan) -> str | None:
 
 def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
     """Seizing the opponent: a skilful attack against its Reflex (it must dodge)."""
+    if not s.located(c, other.id):
+        return
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
     mods["size"] = size_modifier(c.sheet) - size_modifier(other.sheet)
+    if status_of(other).invisible:
+        mods["invisible"] = -10  # located: total concealment (seed 003, "Camouflage")
     difficulty, _ = defence_value(s.state, other, "reflex", s.positions, s.rnd)
     roll = s.dice.roll(20, "grapple (grab)", c.id)
     total = roll + sum(mods.values())

@@ -41,6 +41,7 @@ from segsim.rules.loreval.declare import (
 )
 from segsim.rules.loreval.events import (
     DetectionRolled,
+    Invisible,
     SetUp,
     SitsOut,
     Surprised,
@@ -148,9 +149,10 @@ class Loreval(BaseRuleset):
     def load_setup(self, node: Node) -> dict[str, Any]:
         """The game master's calls for one fighter at the start (``[combatant.setup]``):
         ``surprised``, ``attention`` (its criteria before the first declaration),
-        ``hidden``, ``weapon_ready``, ``senses_lost``."""
+        ``hidden``, ``invisible``, ``weapon_ready``, ``senses_lost``, ``slowed``,
+        ``hasted``."""
         setup: dict[str, Any] = {}
-        for key in ("surprised", "hidden", "weapon_ready", "slowed", "hasted"):
+        for key in ("surprised", "hidden", "invisible", "weapon_ready", "slowed", "hasted"):
             if node.has(key):
                 setup[key] = node.value(key, bool)
         if node.has("senses_lost"):
@@ -187,6 +189,8 @@ class Loreval(BaseRuleset):
             events.append(
                 SetUp(t, c.id, attention.as_dict(), hidden, ready, senses, slowed, hasted)
             )
+        if setup.get("invisible"):
+            events.append(Invisible(t, c.id))
         return events
 
     def begin(self, state: FightState, dice: Dice) -> list[Event]:

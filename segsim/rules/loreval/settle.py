@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
-from segsim.rules.loreval.attention import focus_modifier, movement_modifier, sneak_possible
+from segsim.rules.loreval.attention import (
+    focus_modifier,
+    movement_modifier,
+    perception_modifier,
+    sneak_possible,
+)
 from segsim.rules.loreval.categories import chain_maluses, two_weapon_maluses
 from segsim.rules.loreval.combat import (
     CHANGED_MALUS,
@@ -24,10 +29,12 @@ from segsim.rules.loreval.combat import (
     defence_value,
     distance,
     passive_difficulty,
+    round_moves,
     strength_damage,
     within,
 )
 from segsim.rules.loreval.content import Sheet, Weapon
+from segsim.rules.loreval.declare import CONCEALMENT
 from segsim.rules.loreval.events import (
     ActionWasted,
     AttackRolled,
@@ -67,6 +74,8 @@ from segsim.state import Combatant, FightState
 if TYPE_CHECKING:
     from segsim.rules.loreval.ruleset import Loreval
 
+INVISIBLE_ENVIRONMENT = 2
+"""Environment needed to locate an invisible creature (seed 003, "Camouflage")."""
 CHARGE_BONUS = 4
 """+4 to hit and to damage at the end of a charge (seed 003, "Charge")."""
 BLOCK_MALUS = -4
@@ -168,6 +177,7 @@ class Settlement:
         self.locked: set[str] = {c.id for c in combatants if status_of(c).locked_with}
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
+        self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
 
     def emit(self, event: Event) -> None:
@@ -549,6 +559,10 @@ class Settlement:
     ) -> str:
         """One attack roll (against a counter's roll when the defender counters), its
         critical confirmation and damage: "hit", "miss" or "countered"."""
+        if not self.located(c, target):
+            return "miss"
+        if status_of(self.fighter(target)).invisible and "concealment" not in mods:
+            mods["invisible"] = CONCEALMENT["total"]
         defender = self.fighter(target)
         difficulty, against, _ = passive_difficulty(self.state, defender, self.positions, self.rnd)
         malus = self.concert_malus.get(target, 0)
@@ -613,6 +627,54 @@ class Settlement:
             mult = critical_multiplier or weapon.multiplier * multiplier
         self.damage(c, target, weapon, mult, off_hand, dict(damage_bonus or {}))
         return "hit"
+
+    def located(self, c: Combatant, target: str) -> bool:
+        """Whether the attacker locates its target: always, unless the target is
+        invisible; then it needs 2 in Environment and a detection roll (d20 + perception
+        + Environment's modifier against ``detection_difficulty``), once per action and
+        settlement (seed 003, "Camouflage", "Environnement")."""
+        if not status_of(self.fighter(target)).invisible:
+            return True
+        key = (c.id, target)
+        if key in self.locations:
+            return self.locations[key]
+        environment = attention_scores(c, self.rnd).environment
+        if environment < INVISIBLE_ENVIRONMENT:
+            found = False
+            self.emit(
+                ActionWasted(
+                    self.segment,
+                    c.id,
+                    "attack",
+                    f"{target} is invisible: locating it needs 2 in Environment",
+                )
+            )
+        else:
+            sheet: Sheet = c.sheet
+            mods = {
+                "perception": sheet.skill("perception"),
+                "environment": perception_modifier(environment),
+                "extra moves": movement_modifier(round_moves(c, self.rnd)),
+            }
+            roll = self.dice.roll(20, f"detection ({target})", c.id)
+            total = roll + sum(mods.values())
+            difficulty = self.rules.detection_difficulty
+            found = total >= difficulty
+            shown = {k: v for k, v in mods.items() if v}
+            self.emit(
+                CheckRolled(
+                    self.segment,
+                    c.id,
+                    f"detection (invisible {target})",
+                    roll,
+                    total,
+                    difficulty,
+                    found,
+                    shown,
+                )
+            )
+        self.locations[key] = found
+        return found
 
     def block(self, cid: str, by: str, how: str) -> None:
         if cid in self.blocked:

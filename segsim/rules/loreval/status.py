@@ -66,6 +66,7 @@ class Status:
     surprised: bool = False
     weapon_ready: bool = True
     hidden: bool = False
+    invisible: bool = False
     senses_lost: int = 0
     slowed: bool = False
     hasted: bool = False
