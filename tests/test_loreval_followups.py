@@ -307,3 +307,38 @@ def test_an_invisible_fighter_is_attacked_only_once_located(
     else:
         detection = of_type(fight, CheckRolled, actor="a")[0]
         assert (detection.check, detection.difficulty) == ("detection (invisible b)", 15)
+
+
+def test_a_voided_counter_declares_after_the_new_declaration_and_acts_first() -> None:
+    """Seed 003, "Modifier son action", the text's example: the villain meant to strike
+    the hero's companion, the hero (faster) to counter that attack; the companion (even
+    faster) gets out of reach, so the villain must change its action, which voids the
+    counter. The hero waits for the villain's new declaration (an attack on the hero),
+    then declares an attack on the villain, and acts before it."""
+    seen: list[object] = []
+
+    def answer(obs: object) -> object:
+        seen.append(obs.other("v").declared)  # type: ignore[attr-defined]
+        return declare("attack", "v")
+
+    strike = {"against": "offensive", "how": "strike", "attention": {"environment": 1}}
+    p = ByRound({1: declare("counter", "v", **strike)}, change={1: answer})
+    c = ByRound({1: declare("move", to=[7.5, 0.0], attention={"security": 2})})
+    v = ByRound(
+        {1: declare("attack", "c", attacks=2, attention={"focus": 1, "security": 1})},
+        change={1: declare("attack", "p")},
+    )
+    fight = arena(
+        {"c": ("blue", "sylva", c), "p": ("blue", "aldren", p), "v": ("red", "bandit", v)},
+        positions={"v": (0.0, 0.0), "c": (1.5, 0.0), "p": (0.0, 1.5)},
+        # c 22, p 14, v 3; p's attack 15, damage 3; v's changed attack 10
+        dice=[15, 10, 1, 15, 3, 10],
+    )
+    fight.run()
+    changes = [e for e in of_type(fight, Declared) if e.changed]
+    assert [(e.actor, e.target) for e in changes] == [("v", "p"), ("p", "v")]
+    assert seen == [{"kind": "attack", "target": "p", "category": 1}]
+    attacks = of_type(fight, AttackRolled)
+    assert [e.actor for e in attacks] == ["p", "v"]
+    assert attacks[0].modifiers["changed action"] == -2
+    assert attacks[1].modifiers["changed action"] == -2

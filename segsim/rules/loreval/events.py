@@ -234,6 +234,8 @@ class Declared(Event):
             status.resolved_round = min(status.resolved_round, self.round - 1)
         if self.changed:
             status.change_round = 0
+            if self.kind == "counter":
+                status.counter_round = 0  # a counter changed into another one stands ready
 
     def describe(self) -> str:
         target = f" -> {self.target}" if self.target else ""

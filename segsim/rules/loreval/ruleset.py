@@ -63,6 +63,7 @@ from segsim.rules.loreval.rounds import (
     status_of,
     steps_left,
     turn_in_progress,
+    voided_on,
 )
 from segsim.rules.loreval.settle import Settlement, initiative_roll, round_started
 from segsim.rules.loreval.status import Status
@@ -371,7 +372,9 @@ class Loreval(BaseRuleset):
             elif step == CHANGE:
                 assert status.plan is not None
                 plan = settlement.declare(marker, acts, status.plan)
-                if plan is not None:
+                # a counterer whose counter this change voided declares next and, unless
+                # it counters again, acts first: this action then waits for its own step
+                if plan is not None and not voided_on(state, cid, rnd):
                     settlement.carry_out(cid, plan)
             elif step == RESOLVE:
                 settlement.resolve(cid, settlement.plans.get(cid))

@@ -29,6 +29,7 @@ from segsim.rules.loreval.combat import (
     defence_value,
     distance,
     passive_difficulty,
+    range_modifiers,
     round_moves,
     strength_damage,
     within,
@@ -249,7 +250,8 @@ class Settlement:
         joined it, a charge that takes precedence, offensive counters against it."""
         if cid in self.resolved and not (plan is not None and plan.changed):
             return
-        self.break_lock(cid)
+        if plan is None or not plan.changed:  # a changed action resolved late rolled already
+            self.break_lock(cid)
         if plan is None:
             self.done(cid, "nothing declared")
             return
@@ -265,12 +267,49 @@ class Settlement:
             self.concert_malus = self.concert_maluses([*group, cid])
             for partner in group:
                 self.carry_out(partner, self.plans[partner])
+        note = self.unfeasible(cid, plan)
+        if note is not None and not plan.changed and not plan.heroic:
+            # seen at its step, before any counter: the counters on it are void
+            self.emit(ChangeAllowed(self.segment, cid, self.rnd, note))
+            self.void_counters_on(cid)
+            self.concert_malus = {}
+            return
         self.charge_first(cid, plan)
         if self.standing(cid) and cid not in self.blocked and not self.countered_before(cid, plan):
             self.carry_out(cid, plan)
         elif self.standing(cid):
             self.done(cid, "blocked by a counter")
         self.concert_malus = {}
+
+    def unfeasible(self, cid: str, plan: Plan) -> str | None:
+        """Why the action can no longer be carried out as declared, seen at the
+        fighter's step: its target is out of the fight, or out of reach even with the
+        moves declared (seed 003, "Modifier son action")."""
+        if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES) or plan.target is None:
+            return None
+        if plan.kind == "whirlwind":
+            return None
+        if not self.standing(plan.target):
+            return f"{plan.target} is out of the fight"
+        if plan.kind == "grapple" and plan.params.get("move", "grab") != "grab":
+            return None
+        c = self.fighter(cid)
+        status = status_of(c)
+        wid = plan.params.get("weapon")
+        weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), status.weapon)
+        if weapon.ranged and plan.kind == "attack":
+            target = self.fighter(plan.target)
+            if range_modifiers(self.state, c, target, weapon, self.positions) is None:
+                return f"{plan.target} is beyond range"
+            return None
+        sheet: Sheet = c.sheet
+        units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
+        if cid in self.no_move or cid in self.locked:
+            units = 0
+        reach = CONTACT + units * sheet.speed
+        if not within(self.positions[cid], self.positions[plan.target], reach):
+            return f"{plan.target} is out of reach"
+        return None
 
     def carry_out(self, cid: str, plan: Plan | None) -> None:
         if plan is None or not self.standing(cid):
