@@ -15,6 +15,7 @@ from segsim.rules.loreval.events import (
     AttackRolled,
     CheckRolled,
     Countered,
+    CounterRolled,
     Damaged,
     Declared,
     Locked,
@@ -342,3 +343,45 @@ def test_a_voided_counter_declares_after_the_new_declaration_and_acts_first() ->
     assert [e.actor for e in attacks] == ["p", "v"]
     assert attacks[0].modifiers["changed action"] == -2
     assert attacks[1].modifiers["changed action"] == -2
+
+
+def test_a_defensive_counter_may_carry_moves_played_at_the_fighters_own_step() -> None:
+    """Seed 003, "Types de contre": moves may be added to a defensive counter, but the
+    fighter cannot move right after its counter: it plays them at its own turn. The
+    counter costs one more category per move and carries the moves' malus."""
+    parry = {"against": "defensive", "how": "parry", "attention": {"environment": 1}}
+    a = ByRound({1: declare("counter", "g", moves=1, to=[-4.0, 0.0], **parry)})
+    g = ByRound({1: declare("attack", "a", attention={"security": 2})})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", g)},
+        dice=[1, 15, 10, 5],  # a 5, g 17; a's parry roll 10; g's attack 5
+    )
+    fight.run()
+    declared = of_type(fight, Declared, actor="a")[0]
+    assert (declared.category, declared.extra_moves) == (2, 1)
+    counter = of_type(fight, CounterRolled)[0]
+    assert counter.modifiers["extra moves"] == -4
+    assert counter.total == 10 + 13 - 4
+    moved = [e for e in fight.history if e.TYPE == "combatant.moved" and e.actor == "a"]
+    assert [(e.t > counter.t) for e in moved] == [True]
+    assert fight.state.combatants["a"].position == (-4.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"moves": 1}, "to a point"),
+        ({"to": [-1.0, 0.0]}, "to a point"),
+        ({"moves": 1, "to": [-9.0, 0.0]}, "cover 6.2 m"),
+        ({"against": "offensive", "how": "strike", "to": [1.0, 0.0]}, "no to"),
+    ],
+)
+def test_a_defensive_counters_moves_need_a_point_in_reach(params: dict, message: str) -> None:
+    base = {"against": "defensive", "how": "parry", "attention": {"environment": 1}}
+    plan = declare("counter", "g", **{**base, **params})
+    fight = arena(
+        {"a": ("blue", "aldren", ByRound({1: plan})), "g": ("red", "garrok", ByRound())},
+        dice=[1, 15],
+    )
+    with pytest.raises(IllegalDeclaration, match=message):
+        fight.run()

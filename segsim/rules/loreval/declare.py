@@ -78,7 +78,7 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
     "disarm": COMMON | {"skill"},
     "sunder": COMMON,
     "overrun": COMMON | {"charge"},
-    "counter": COMMON | {"against", "how", "hypothetical"},
+    "counter": COMMON | {"against", "how", "hypothetical", "to"},
     "move": COMMON | {"to", "mode"},
     "inaction": frozenset({"attention"}),
     "grace": frozenset({"attention"}),
@@ -523,11 +523,17 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
         raise IllegalDeclaration(
             "after a category 1 action only a counter without a move is left", rule=RULE_CHANGE
         )
-    if moves and against == "defensive":
+    to = d.params.get("to")
+    if against == "offensive" and to is not None:
         raise IllegalDeclaration(
-            "a defensive counter's moves are played at the fighter's own turn: declare them "
-            "with an offensive counter or a move",
+            "an offensive counter's moves bring the counterer to the one it counters: no to",
             rule=RULE_COUNTER,
+        )
+    if against == "defensive" and bool(moves) != (to is not None):
+        raise IllegalDeclaration(
+            "a defensive counter's moves go to a point (to = [x, y]), played at the "
+            "fighter's own step",
+            rule=f"{SEED}, Types de contre",
         )
     category = adjusted_category(1, extra_moves=moves)
     if ctx.changed is None or ctx.changed.category > 1:
@@ -575,7 +581,27 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
     params: dict[str, Any] = {"against": against, "how": how}
     if hypothetical or target is None:
         params["hypothetical"] = True
+    if to is not None:
+        params["to"] = point_within(ctx, to, moves * ctx.sheet.speed, f"{moves} move(s)")
     return target, _finish(params, category, attention, moves, malus)
+
+
+def point_within(ctx: Context, to: Any, reach: float, what: str) -> list[float]:
+    """A point ``[x, y]`` the fighter can reach, rounded to the centimetre."""
+    if not (
+        isinstance(to, list | tuple)
+        and len(to) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
+    ):
+        raise IllegalDeclaration(f"to must be a point [x, y] in metres, not {to!r}")
+    point = (float(to[0]), float(to[1]))
+    if not within(ctx.c.position, point, reach):
+        raise IllegalDeclaration(
+            f"{what} of {ctx.sheet.speed:g} m cover {reach:.1f} m, not "
+            f"{distance(ctx.c.position, point):.1f} m",
+            rule=RULE_MOVE,
+        )
+    return [round(point[0], 2), round(point[1], 2)]
 
 
 def check_charge(ctx: Context, d: Declaration) -> Checked:

@@ -259,6 +259,12 @@ class Settlement:
             self.done(cid, "blocked by a counter")
             return
         if plan.kind == "counter":
+            to = plan.params.get("to")
+            if to is not None and cid not in self.no_move and cid not in self.locked:
+                # a defensive counter's moves come at the fighter's own step
+                dest = (float(to[0]), float(to[1]))
+                self.positions[cid] = dest
+                self.emit(Moved(self.segment, cid, dest[0], dest[1]))
             spent = cid in self.used_counters
             self.done(cid, "counter spent" if spent else "counter stands ready")
             return
