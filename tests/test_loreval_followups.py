@@ -19,7 +19,9 @@ from segsim.rules.loreval.events import (
     Damaged,
     Declared,
     Locked,
+    RoundStarted,
     SpellCast,
+    TurnResolved,
 )
 from segsim.testing import declare
 from tests.loreval_helpers import ByRound, arena, of_type
@@ -385,3 +387,56 @@ def test_a_defensive_counters_moves_need_a_point_in_reach(params: dict, message:
     )
     with pytest.raises(IllegalDeclaration, match=message):
         fight.run()
+
+
+def _battle(per_side: int, rounds: int) -> object:
+    """``per_side`` bandits against as many, in pairs in contact; each attacks its pair."""
+    from segsim import Fight
+    from segsim.fight import CombatantSpec
+    from segsim.rules.loreval import Loreval
+
+    rules = Loreval()
+    sheet = rules.load_sheet(rules.content.fighters["bandit"])
+
+    def policy(pair: str) -> ByRound:
+        def attack(obs: object) -> object:
+            if pair not in {o.id for o in obs.others}:  # type: ignore[attr-defined]
+                return None  # its pair is down: inaction
+            return declare("attack", pair, attention={"security": 2})
+
+        return ByRound(default=attack)
+
+    specs = []
+    for i in range(per_side):
+        specs.append(CombatantSpec(f"b{i}", "blue", sheet, policy(f"r{i}"), position=(3.0 * i, 0)))
+        specs.append(CombatantSpec(f"r{i}", "red", sheet, policy(f"b{i}"), position=(3.0 * i, 1.5)))
+    fight = Fight(rules, specs, seed=11, max_segments=60 * rounds)
+    fight.run()
+    return fight
+
+
+def test_a_forty_fighter_battle_plays_whole_rounds() -> None:
+    """Seed 003, "Déroulement d'un round de combat": every fighter declares, then every
+    action is resolved, each round. With 40 fighters the 60 segments of a round cannot
+    hold 80 steps of a segment: resolutions share a step (in descending order, stopping
+    at an action that must change), and every round still ends with every action
+    resolved."""
+    fight = _battle(20, 3)
+    for rnd in (1, 2, 3):
+        end = 60 * rnd
+        out = {e.actor for e in fight.history if e.TYPE == "combatant.out" and e.t < end}
+        declared = of_type(fight, Declared, round=rnd)
+        standing = {e.actor for e in declared if e.kind != "grace"} - out
+        resolved = {e.actor for e in of_type(fight, TurnResolved, round=rnd)}
+        assert standing and standing <= resolved, rnd
+    order = [e.actor for e in of_type(fight, TurnResolved, round=1)]
+    started = of_type(fight, RoundStarted)[0]
+    assert order == [cid for cid in started.order if cid in set(order)]
+    turns = [e for e in fight.history if e.TYPE == "action.declared" and e.kind == "turn"]
+    assert any(len(e.params.get("group", ())) > 1 for e in turns)
+
+
+def test_a_small_fight_keeps_one_resolution_per_step() -> None:
+    fight = _battle(3, 1)
+    turns = [e for e in fight.history if e.TYPE == "action.declared" and e.kind == "turn"]
+    assert turns and not any("group" in e.params for e in turns)

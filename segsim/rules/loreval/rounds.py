@@ -109,6 +109,11 @@ def voided_on(state: FightState, cid: str, rnd: int) -> bool:
     )
 
 
+def resolve_order(state: FightState, rnd: int) -> list[Combatant]:
+    """Fighters whose resolve steps are still to come, in the order they come."""
+    return sorted((c for c in state.in_fight() if _to_resolve(state, c, rnd)), key=resolve_key)
+
+
 def may_go_heroic(c: Combatant, rnd: int) -> bool:
     """Offered a heroic action this round: a heroism point, 6 points left, not in a
     grace round, not yet asked (seed 003, "Action d'éclat")."""

@@ -58,6 +58,7 @@ from segsim.rules.loreval.rounds import (
     TURN_CHANNEL,
     next_step,
     rank_key,
+    resolve_order,
     round_of,
     round_start,
     status_of,
@@ -326,17 +327,19 @@ class Loreval(BaseRuleset):
                 f"it is not {c.id}'s step: the rules call each fighter in turn", rule=RULE_ROUND
             )
         length = 1
+        params: dict[str, Any] = {"step": step, "round": rnd}
         if step == RESOLVE:
             left = round_start(rnd + 1, self.round_segments) - segment
-            length = max(1, min(self.resolve_segments, left // max(1, steps_left(state, rnd))))
-        rank = sorted(state.in_fight(), key=rank_key).index(c)
-        return ActionSpec(
-            TURN,
-            length,
-            TURN_CHANNEL,
-            public=True,
-            params={"step": step, "round": rnd, "rank": rank},
-        )
+            waiting = steps_left(state, rnd)
+            length = max(1, min(self.resolve_segments, left // max(1, waiting)))
+            if waiting > left > 0:
+                # more resolutions than segments left: they share steps (RULE_ROUND)
+                share = -(-waiting // left)
+                group = resolve_order(state, rnd)[:share]
+                if len(group) > 1:
+                    params["group"] = [g.id for g in group]
+        params["rank"] = sorted(state.in_fight(), key=rank_key).index(c)
+        return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         raise IllegalDeclaration(
@@ -377,7 +380,13 @@ class Loreval(BaseRuleset):
                 if plan is not None and not voided_on(state, cid, rnd):
                     settlement.carry_out(cid, plan)
             elif step == RESOLVE:
-                settlement.resolve(cid, settlement.plans.get(cid))
+                group = marker.params.get("group") or [cid]
+                for gid in group:
+                    if gid != cid and (gid in settlement.resolved or not settlement.standing(gid)):
+                        continue
+                    settlement.resolve(gid, settlement.plans.get(gid))
+                    if settlement.change_pending():
+                        break  # the change step comes next; the rest wait for their steps
         if (segment + 1) % self.round_segments == 0:
             settlement.end_round()
         return settlement.events

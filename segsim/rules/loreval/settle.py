@@ -317,6 +317,10 @@ class Settlement:
             return f"{plan.target} is out of reach"
         return None
 
+    def change_pending(self) -> bool:
+        """Whether this settlement has given someone a change step."""
+        return any(isinstance(e, ChangeAllowed) for e in self.events)
+
     def carry_out(self, cid: str, plan: Plan | None) -> None:
         if plan is None or not self.standing(cid):
             return
