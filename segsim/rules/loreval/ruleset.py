@@ -24,6 +24,7 @@ from segsim.policy import Observation
 from segsim.rules import BaseRuleset
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
+from segsim.rules.loreval.combat import attention_scores
 from segsim.rules.loreval.content import (
     SEED,
     Content,
@@ -399,13 +400,16 @@ class Loreval(BaseRuleset):
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         me = SelfView(state, segment, c, rnd, marker)
         step = None if marker is None else marker.params.get("step")
-        from segsim.rules.loreval.combat import attention_scores
 
-        knows = attention_scores(c, rnd).environment >= 1
+        def knows() -> bool:
+            """With 1 in Environment the fighter knows others' attention (worked out
+            only when another fighter is looked at)."""
+            return attention_scores(c, rnd).environment >= 1
 
         def others() -> tuple[OtherView, ...]:
+            k = knows()
             return tuple(
-                OtherView(state, segment, o, rnd, knows)
+                OtherView(state, segment, o, rnd, k)
                 for o in state.combatants.values()
                 if o.in_fight and o.id != cid
             )
@@ -414,7 +418,7 @@ class Loreval(BaseRuleset):
             o = state.combatants.get(oid)
             if o is None or oid == cid or not o.in_fight:
                 return None
-            return OtherView(state, segment, o, rnd, knows)
+            return OtherView(state, segment, o, rnd, knows())
 
         def legal() -> tuple[DeclarationLike, ...]:
             return self._legal(state, cid, segment)
