@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from segsim import IllegalDeclaration, InputError, load_scenario
@@ -75,6 +76,13 @@ BAD = [
         "fighter.garrok.shield",
         "both hands",
     ),
+    (
+        "fighters.toml",
+        'name = "Garrok"',
+        'name = "Garrok"\nlocomotion = { fly = "flapping" }',
+        "fighter.garrok.locomotion.fly",
+        "flapping",
+    ),
 ]
 
 
@@ -99,6 +107,13 @@ def test_a_sheet_survives_the_record_header() -> None:
         original = sheet(name, "loreval")
         again = rules.load_sheet(Source.from_data("header", sheet_data(original)).root())
         assert again == original
+    flier = attrs.evolve(
+        sheet("sylva", "loreval"),
+        locomotion={"fly": "winged"},
+        skills={**sheet("sylva", "loreval").skills, "concentration": 4, "jump": 2},
+    )
+    again = rules.load_sheet(Source.from_data("header", sheet_data(flier)).root())
+    assert again == flier
 
 
 SCENARIO = """\
