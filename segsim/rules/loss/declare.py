@@ -283,7 +283,7 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
             "shooting through needs a bow, a crossbow or an impulse weapon",
             rule=RULE_RANGED_EFFECTS,
         )
-    if "kill" in effects and not target.sheet.human:
+    if "kill" in effects and (not target.sheet.human or target.sheet.structure):
         raise IllegalDeclaration(
             "kill outright works on a human or human-sized target", rule=RULE_MELEE_EFFECTS
         )

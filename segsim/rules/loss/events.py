@@ -189,6 +189,13 @@ class Tested(Event):
     bonuses: Mapping[str, int] = attrs.field(factory=dict)
     modifiers: Mapping[str, int] = attrs.field(factory=dict)
 
+    def apply(self, state: FightState) -> None:
+        """A fighter faces the one it last tested against (attacked, parried, dodged)."""
+        if self.target is not None and self.target in state.combatants:
+            if self.test == "vigilance" and not self.success:
+                return  # it did not see the shooter
+            _status(state, self.actor).facing = self.target
+
     def describe(self) -> str:
         result = "success" if self.success else "failure"
         ex = f" with {self.exploits} Exploit(s)" if self.exploits else ""

@@ -165,6 +165,8 @@ class Loss(BaseRuleset):
             setup["cover"] = node.value("cover", str, choices=("partial", "full"))
         if node.has("aimed"):
             setup["aimed"] = node.value("aimed", str, choices=("round", "sequence"))
+        if node.has("spot_difficulty"):
+            setup["spot_difficulty"] = node.value("spot_difficulty", int, min=5, max=60)
         if node.has("distance"):
             setup["distance"] = node.value("distance", int, min=1, max=LOST_FROM_SIGHT)
         node.finish()

@@ -253,6 +253,14 @@ class Settlement:
         bonuses: dict[str, int] = {}
         self.pools(a.actor, a.params, bonuses)
         bonuses.update(self.attack_bonuses(c, target, weapon, effects, test))
+        tsheet: Sheet = target.sheet
+        if (
+            tsheet.structure
+            and exploits
+            and sheet.has("destruction_de_fortifications")
+            and "heavy" in weapon.tags
+        ):
+            bonuses["destruction de fortifications"] = 5
         mods = self.situation(c)
         base = BASE_DIFFICULTY
         gap = distance(c, target)
@@ -271,7 +279,11 @@ class Settlement:
             if target.setup.get("cover") and "ricochet" not in effects:
                 mods["cover"] = 10
             if chase is None:
-                near = [o for o in self.state.opponents(c.id) if distance(o, c) <= CONTACT + 1e-9]
+                near = [
+                    o
+                    for o in self.state.opponents(c.id)
+                    if distance(o, c) <= CONTACT + 1e-9 and not o.sheet.structure
+                ]
                 mods["outnumbered"] = 5 if len(near) >= 3 else 0
         if a.params.get("hand") == "off" and not sheet.has("deux_armes"):
             mods["off hand"] = 5
@@ -316,7 +328,7 @@ class Settlement:
         for t in targets:
             if not self.standing(t):
                 continue
-            if self.can_defend(t, weapon, hidden):
+            if self.can_defend(t, weapon, False) and (not hidden or self.spots(t, c, weapon, a.id)):
                 waiting.append(t)
                 self.emit(
                     AttackPending(
@@ -356,6 +368,7 @@ class Settlement:
             "higher ground": 5 if c.setup.get("higher_ground") else 0,
             "prone target": 10 if tst.prone and not weapon.ranged else 0,
             "surprised target": 5 if tst.surprised else 0,
+            "from behind": 5 if not tst.surprised and self.from_behind(c, target) else 0,
             "feint": 2 if st.feints.get(target.id, 0) >= clock_of(self.state).round else 0,
             "wounds": -self.wounds(c.id),
         }
@@ -384,11 +397,71 @@ class Settlement:
             b["defense"] = 5
         return b
 
+    def from_behind(self, attacker: Combatant, target: Combatant) -> bool:
+        """Whether ``attacker`` strikes ``target`` from behind (de dos, seed 000,
+        "Modificateurs de combat au contact"): the target faces another fighter still in
+        the fight, and the attacker stands in the half plane at the target's back, away
+        from that fighter (Interpretations). Positions do not count in a chase."""
+        tst: Status = target.status
+        faced = self.state.combatants.get(tst.facing) if tst.facing is not None else None
+        if faced is None or faced is attacker or not faced.in_fight:
+            return False
+        if chase_of(self.state) is not None:
+            return False
+        tx, ty = target.position
+        fx, fy = faced.position
+        ax, ay = attacker.position
+        return (fx - tx) * (ax - tx) + (fy - ty) * (ay - ty) < 0
+
+    def spots(self, cid: str, shooter: Combatant, weapon: Weapon, attack: int) -> bool:
+        """Whether ``cid`` sees a hidden shooter at the instant it fires, and so may
+        defend (seed 000, "Esquiver"): only when the shooter's setup gives a
+        ``spot_difficulty`` (else it is unseen), by a Vigilance test against it, +5 when
+        the shooter has Tir embusqué with a bow, crossbow or impulse weapon (seed 000,
+        "Les talents & spécialisations de combat"; Interpretations)."""
+        spot = shooter.setup.get("spot_difficulty")
+        if spot is None:
+            return False
+        ssheet: Sheet = shooter.sheet
+        mods = {
+            "tir embusque": 5
+            if ssheet.has("tir_embusque") and {"bow", "crossbow", "impulse"} & set(weapon.tags)
+            else 0
+        }
+        mods = {k: v for k, v in mods.items() if v}
+        diff = int(spot) + sum(mods.values())
+        sheet: Sheet = self.fighter(cid).sheet
+        bonuses = {"wounds": -self.wounds(cid)}
+        bonuses = {k: v for k, v in bonuses.items() if v}
+        roll = self.dice.roll(10, "vigilance test", cid)
+        score = sheet.score("vigilance")
+        total = roll + score + sum(bonuses.values())
+        success = total >= diff
+        self.emit(
+            Tested(
+                self.segment,
+                cid,
+                "vigilance",
+                attack,
+                shooter.id,
+                roll,
+                score,
+                total,
+                diff,
+                0,
+                success,
+                bonuses,
+                mods,
+            )
+        )
+        return success
+
     def can_defend(self, cid: str, weapon: Weapon, hidden: bool) -> bool:
         """Whether the target may still parry or dodge: it sees the attack coming, is not
         surprised and has an action point left (seed 000, "L'Esquive et la Parade")."""
         st = self.status(cid)
-        return not hidden and not st.surprised and self.pa_of(cid) >= 1
+        sheet: Sheet = self.fighter(cid).sheet
+        return not hidden and not st.surprised and not sheet.structure and self.pa_of(cid) >= 1
 
     # -------------------------------------------------------- the exchange
 
@@ -839,6 +912,8 @@ def new_round(
     pas: dict[str, int] = {}
     for c in fighters:
         sheet: Sheet = c.sheet
+        if sheet.structure:
+            continue  # a structure never acts
         st: Status = c.status
         roll = dice.roll(10, "initiative", c.id)
         pas[c.id] = roll + sheet.initiative + st.advantage + (2 if st.watched else 0)

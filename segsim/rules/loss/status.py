@@ -59,7 +59,9 @@ class Status:
     ``pa`` is the fighter's remaining action points for ``round``: it acts when the round
     reaches that phase. ``waited`` counts the phases it let go by since its last action
     (se préparer). ``incoming`` holds attacks it may still parry or dodge; ``counter`` the
-    (opponent, segment) of a counter-attack it may make now.
+    (opponent, segment) of a counter-attack it may make now. ``facing`` is the fighter it
+    last tested against (attacked, or parried or dodged): its back is turned to the half
+    plane away from that fighter (Interpretations, "From behind").
     """
 
     health: int
@@ -85,6 +87,7 @@ class Status:
     aimed: str = ""  # aimed before the fight ("round", "sequence"), for the first shot
     hidden: bool = False
     surprised: bool = False
+    facing: str | None = None  # the opponent it last attacked or defended against
 
     @classmethod
     def of(cls, sheet: Sheet) -> Status:
