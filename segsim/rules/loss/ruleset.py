@@ -85,7 +85,9 @@ class Loss(BaseRuleset):
     Options: ``phase_segments`` (segments per phase, at least 4 so that an attack, its
     defence, a counter-attack and its defence fit in a phase), ``darkness`` (the whole
     fight in the dark, +10), ``disasters`` (a player character's failed Exploits are
-    recorded as Désastres), ``move_metres`` (metres of one move).
+    recorded as Désastres), ``move_metres`` (metres of one move), ``pursuit`` (the pursued
+    side), ``start_distance``, ``stalled_chase`` (end a chase whose distances have not
+    changed for that many rounds; off by default).
     """
 
     name: ClassVar[str] = "loss"
@@ -100,6 +102,7 @@ class Loss(BaseRuleset):
         move_metres: float = 5.0,
         pursuit: str | None = None,
         start_distance: int = 3,
+        stalled_chase: int | None = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -127,6 +130,16 @@ class Loss(BaseRuleset):
             and 1 <= start_distance <= LOST_FROM_SIGHT,
             f"start_distance must be a distance unit from 1 to 6, not {start_distance!r}",
         )
+        _check(
+            stalled_chase is None
+            or (
+                isinstance(stalled_chase, int)
+                and not isinstance(stalled_chase, bool)
+                and 1 <= stalled_chase <= 100
+            ),
+            f"stalled_chase must be a number of rounds from 1 to 100, not {stalled_chase!r}",
+        )
+        self.stalled_chase = stalled_chase
         self.pursuit = pursuit
         self.start_distance = start_distance
         self.content = content or default_content()
@@ -143,6 +156,8 @@ class Loss(BaseRuleset):
             "pursuit": pursuit,
             "start_distance": start_distance,
         }
+        if stalled_chase is not None:  # recorded only when set: older records stay the same
+            self.options = {**self.options, "stalled_chase": stalled_chase}
 
     # ------------------------------------------------------------ sheets and setup
 

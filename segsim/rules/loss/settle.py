@@ -55,6 +55,7 @@ from segsim.rules.loss.pursuit import (
     DistanceChanged,
     Escaped,
     PursuitEnded,
+    PursuitStalled,
     Zigzagged,
     chase_of,
     zigzag_against,
@@ -881,6 +882,26 @@ class Settlement:
             self.pa[cid] = left - 1
             self.emit(Waited(self.segment, cid, 1, left - 1))
 
+    def stalled(self, rnd: int) -> bool:
+        """Whether the game master ends the chase at the end of round ``rnd``: option
+        ``stalled_chase`` (N rounds), no distance changed in the last N rounds."""
+        n = self.rules.stalled_chase
+        chase = chase_of(self.state)
+        if n is None or chase is None:
+            return False
+        if any(isinstance(e, DistanceChanged) for e in self.events):
+            return False  # a distance changed in this very segment
+        if rnd - chase.changed < n:
+            return False
+        away = tuple(
+            c.id
+            for c in self.state.in_fight()
+            if c.side == chase.pursued_side and self.standing(c.id)
+        )
+        self.emit(PursuitStalled(self.segment, None, rnd - chase.changed, away))
+        self.out.update(away)
+        return True
+
     def lapse_counters(self, time: int, used: set[str]) -> None:
         for c in self.state.in_fight():
             st: Status = c.status
@@ -900,6 +921,8 @@ class Settlement:
         if any(a.kind == BLOW for a in self.state.autonomous.values() if a.end and a.end > time):
             return  # pragma: no cover - blows end within a phase
         if time < clock.end(k) and any(self.pa_of(c.id) > 0 for c in fighters):
+            return
+        if self.stalled(clock.round):
             return
         self.emit(new_round(self.state, self.dice, clock.round + 1, time, fighters))
 
