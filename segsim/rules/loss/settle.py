@@ -17,7 +17,7 @@ from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
 from segsim.rules.loss.content import UNARMED, Sheet, Weapon
-from segsim.rules.loss.declare import ACT_CHANNEL, CONTACT, TURN, distance
+from segsim.rules.loss.declare import ACT_CHANNEL, CONTACT, INTEND, TURN, distance
 from segsim.rules.loss.effects import (
     BASE_DIFFICULTY,
     EXPLOIT_STEP,
@@ -36,6 +36,8 @@ from segsim.rules.loss.events import (
     Damaged,
     Disaster,
     EffectApplied,
+    Intended,
+    IntentionsCalled,
     Passed,
     PoolsSpent,
     Rearmed,
@@ -913,7 +915,7 @@ class Settlement:
         or after phase 1; the next one begins with fresh initiative rolls."""
         k = self.rules.phase_segments
         clock = clock_of(self.state)
-        if (time - clock.start) % k:
+        if time < clock.first or (time - clock.first) % k:
             return
         fighters = [c for c in self.state.in_fight() if c.id not in self.out]
         if not fighters:
@@ -924,7 +926,11 @@ class Settlement:
             return
         if self.stalled(clock.round):
             return
-        self.emit(new_round(self.state, self.dice, clock.round + 1, time, fighters))
+        started = new_round(self.state, self.dice, clock.round + 1, time, fighters)
+        self.emit(started)
+        called = intentions(self.rules, started)
+        if called is not None:
+            self.emit(called)
 
 
 def new_round(
@@ -944,6 +950,19 @@ def new_round(
     return RoundStarted(time, None, rnd, max(1, top), pas)
 
 
+def intentions(rules: Loss, started: RoundStarted) -> IntentionsCalled | None:
+    """With the option ``declaration_order = "initiative"``: the order in which the
+    round's fighters declare their intentions, lowest initiative total first, equal
+    totals together (seed 000, "Déclarer ses intentions", optional)."""
+    if rules.declaration_order != "initiative" or not started.action_points:
+        return None
+    totals = sorted(set(started.action_points.values()))
+    order = tuple(
+        tuple(cid for cid, pa in started.action_points.items() if pa == total) for total in totals
+    )
+    return IntentionsCalled(started.t, None, started.round, order)
+
+
 def settle(
     rules: Loss, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
 ) -> list[Event]:
@@ -953,6 +972,17 @@ def settle(
     time = segment + 1
     acts = [a for a in batch if a.channel == ACT_CHANNEL and not a.cancelled]
     s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    for a in batch:
+        if a.kind == INTEND and not a.cancelled and s.standing(a.actor):
+            s.emit(
+                Intended(
+                    segment,
+                    a.actor,
+                    clock_of(state).round,
+                    str(a.params["action"]),
+                    a.target,
+                )
+            )
     for a in acts:
         if s.standing(a.actor):
             s.act(a)
