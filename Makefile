@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORE := $(VENV)/.installed-core
 
-.PHONY: demo test bench lint clean browser
+.PHONY: demo test bench lint clean browser fuzz soak
 
 # The demo needs segsim alone; the tests need every extra (Ray, RL envs, plots...).
 $(CORE): pyproject.toml
@@ -49,5 +49,17 @@ test: lint browser
 bench: $(CORE)
 	$(BIN)/python benchmarks/run.py
 
+# Hostile input for FUZZ_SECONDS (default 600): counts per input class; exit 1 on any
+# traceback, hang, state change or divergence (inputs kept in fuzz-failures/).
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS)
+
+# Record, replay and branch fights of every ruleset and example scenario for
+# SOAK_SECONDS (default 300): fights, events, divergences (must be 0).
+SOAK_SECONDS ?= 300
+soak: $(STAMP)
+	$(BIN)/python tests/fuzz/soak.py --seconds $(SOAK_SECONDS)
+
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache demo-record.jsonl
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache demo-record.jsonl fuzz-failures

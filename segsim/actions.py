@@ -7,6 +7,7 @@ same object with an id, an actor and a start segment.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, TypeAlias
@@ -21,6 +22,8 @@ def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
         return EMPTY
     if isinstance(value, MappingProxyType):
         return value
+    if not isinstance(value, Mapping):
+        raise TypeError(f"params is a table (a mapping), not {value!r}")
     return MappingProxyType(dict(value))
 
 
@@ -144,3 +147,65 @@ class Action:
 
 ActionSpec = Action
 """A planned action, before the engine stamps it (see :class:`Action`)."""
+
+
+MAX_PARAM_DEPTH = 8
+"""How deeply a declaration's parameters may nest (tables of tables...)."""
+_INT_LIMIT = 2**63
+
+
+def _value_problem(value: Any, depth: int = 0) -> str | None:
+    """What makes a parameter value unfit for a declaration (and its record), or None:
+    values are plain data, numbers are finite and 64-bit, keys are strings."""
+    if value is None or isinstance(value, bool | str):
+        return None
+    if isinstance(value, int):
+        return None if -_INT_LIMIT <= value < _INT_LIMIT else "an integer beyond 64 bits"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value!r} is not a finite number"
+    if depth >= MAX_PARAM_DEPTH:
+        return f"nested more than {MAX_PARAM_DEPTH} levels deep"
+    if isinstance(value, list | tuple):
+        for item in value:
+            problem = _value_problem(item, depth + 1)
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"a parameter name is a string, not {key!r}"
+            problem = _value_problem(item, depth + 1)
+            if problem is not None:
+                return f"{key}: {problem}"
+        return None
+    return f"{type(value).__name__} is not a value a declaration holds"
+
+
+def declaration_problem(item: object) -> str | None:
+    """Why ``item`` is not a well-formed declaration, or None.
+
+    Checks the shape only (the ruleset checks what it means): a :class:`Declaration`
+    has a non-empty string kind, a combatant id or None as target, and parameters that
+    are plain data (strings, booleans, finite numbers, lists and tables of them); a
+    :class:`Cancel` names an action by its integer id.
+    """
+    if isinstance(item, Declaration):
+        if not isinstance(item.kind, str) or not item.kind:
+            return f"an action kind is a non-empty string, not {item.kind!r}"
+        if item.target is not None and (not isinstance(item.target, str) or not item.target):
+            return f"a target is a combatant id (a string) or None, not {item.target!r}"
+        params: Mapping[Any, Any] = item.params
+        for key, value in params.items():
+            if not isinstance(key, str):
+                return f"a parameter name is a string, not {key!r}"
+            problem = _value_problem(value)
+            if problem is not None:
+                return f"parameter {key}: {problem}"
+        return None
+    if isinstance(item, Cancel):
+        action = item.action
+        if isinstance(action, bool) or not isinstance(action, int) or action < 1:
+            return f"a cancellation names an action by its id (an integer >= 1), not {action!r}"
+        return None
+    return f"a policy returns Declaration or Cancel objects, not {item!r}"

@@ -48,6 +48,16 @@ def _outcome_line(fight: Any) -> str:
 
 
 def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run with names from data shown as text: control characters are escaped."""
+    import contextlib
+
+    from segsim.terminal import SafeWriter
+
+    with contextlib.redirect_stdout(SafeWriter(sys.stdout)):
+        return _run_fight(args, parser)
+
+
+def _run_fight(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.record import write_record
 
     if (args.scenario is None) == (args.script is None):
@@ -58,7 +68,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         if args.seed is not None:
             parser.error("--seed does not apply to --script: the script gives the dice")
-        script = load_script(args.script)
+        script = load_script(args.script, allow_outside=args.allow_outside)
         if not args.quiet:
             names = " vs ".join(f"{c.name} ({c.id}, {c.side})" for c in script.combatants)
             print(f"{script.name or args.script}: {names}; played from {args.script}")
@@ -262,9 +272,18 @@ def _command_line() -> str:
     return " ".join(["segsim", *(shlex.quote(a) for a in sys.argv[1:])])
 
 
+def _readable(path: str) -> None:
+    """Refuse a file that is not UTF-8 text (or too large) with its line, before an
+    experiment reads it."""
+    from segsim.input import decode, read_bytes
+
+    decode(path, read_bytes(path))
+
+
 def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.experiment import sweep
 
+    _readable(args.scenario)
     experiment = sweep(
         args.scenario,
         args.fights,
@@ -280,6 +299,7 @@ def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.experiment import SPRT, tournament
 
+    _readable(args.scenario)
     sprt = SPRT(args.alpha, args.beta, args.delta) if args.sprt else None
     experiment = tournament(
         args.scenario,
@@ -373,6 +393,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("scenario", nargs="?", help="scenario file (TOML)")
     run.add_argument(
         "--script", metavar="FILE", help="play a fight script (TOML) instead of a scenario"
+    )
+    run.add_argument(
+        "--allow-outside",
+        action="store_true",
+        help="let a script's scenario be outside the script's folder and the shipped models",
     )
     run.add_argument("--seed", type=int, default=None, help="fight seed (default: the scenario's)")
     run.add_argument("--record", metavar="OUT", help="write the fight record (JSON Lines)")
@@ -535,7 +560,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args, parser)
         guarded.flush()
     except SegsimError as exc:
-        print(f"segsim: error: {exc}", file=sys.stderr)
+        from segsim.terminal import printable
+
+        print(f"segsim: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"segsim: error: {exc}", file=sys.stderr)

@@ -50,7 +50,13 @@ _DIE = {sides: f"d{sides}" for sides in (2, 3, 4, 6, 8, 10, 12, 20, 100)}
 
 
 class Dice:
-    """Seeded dice. ``roll(100, "attack", actor="a")`` returns 1..100 and records it."""
+    """Seeded dice. ``roll(100, "attack", actor="a")`` returns 1..100 and records it.
+
+    ``entered`` is False: every face comes from the seed's stream, so a replay checks
+    each recorded die against it (the record header says ``"dice": "entered"`` otherwise).
+    """
+
+    entered = False
 
     def __init__(self, seed: int = 0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -83,13 +89,17 @@ class LoadedDice(Dice):
     """Dice that hand out recorded values in order (replay, hand-entered fights).
 
     Each value may name its die (``("d100", 42)``) so a mismatch is caught at once.
-    Running out raises :class:`DiceExhausted` naming the draw that was wanted.
+    Running out raises :class:`DiceExhausted` naming the draw that was wanted. The faces
+    are entered by hand (``entered``) unless a replay says they are the seed's.
     """
 
-    def __init__(self, values: Iterable[int | tuple[str, int]], seed: int = 0) -> None:
+    def __init__(
+        self, values: Iterable[int | tuple[str, int]], seed: int = 0, *, entered: bool = True
+    ) -> None:
         super().__init__(seed)
         self._values: Sequence[int | tuple[str, int]] = list(values)
         self._next = 0
+        self.entered = entered
 
     @property
     def remaining(self) -> int:

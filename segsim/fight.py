@@ -29,6 +29,7 @@ from segsim.actions import (
     Declaration,
     DeclarationLike,
     PolicyOutput,
+    declaration_problem,
 )
 from segsim.clock import Clock
 from segsim.dice import Dice
@@ -56,6 +57,9 @@ settlement of that time, before its declaration phase, whenever the host asked."
 DECIDE = EventPriority(4)
 """Priority of a declaration phase: after the settlement of the same time."""
 LIMIT = EventPriority(5)
+
+MAX_DURATION = 10**9
+"""The longest action a policy may declare, in segments (over three years)."""
 
 RECORD_FORMAT = "segsim-record"
 RECORD_VERSION = "2.0"
@@ -509,6 +513,7 @@ class Fight:
             "ruleset": self.ruleset.name,
             "options": dict(self.ruleset.options),
             "seed": self.seed,
+            **({"dice": "entered"} if self.dice.entered else {}),
             "name": self.name,
             "max_segments": self.max_segments,
             "combatants": [
@@ -699,25 +704,58 @@ class Fight:
                     "no new action may begin in the segment of a cancellation",
                     rule="seed 004, Échelonnement des actions dans le temps",
                 )
-            plan = self.ruleset.plan
-            for d in decls:
+            for i, d in enumerate(decls):
+                problem = declaration_problem(d)
+                if problem is not None:
+                    raise IllegalDeclaration(problem, rule="declarations")
                 if isinstance(d, Declaration):
-                    spec = plan(state, c.id, d, seg, planned)
+                    spec = self._plan_one(c, d, seg, planned, forced)
                     if forced:
                         spec.forced = spec.public = True
                     planned.append(spec)
                     out.append((d, spec))
-                elif isinstance(d, Cancel):
+                else:
+                    if decls.index(d) != i:
+                        raise IllegalDeclaration(
+                            f"action #{d.action} is cancelled twice", rule="cancellation"
+                        )
                     self._check_cancel(c, d, seg)
                     out.append(d)
-                else:
-                    raise IllegalDeclaration(
-                        f"a policy returns Declaration or Cancel objects, not {d!r}"
-                    )
         except IllegalDeclaration as exc:
             policy = None if forced else policy_name(c.policy)
             raise exc.located(actor=c.id, segment=seg, policy=policy) from None
         return out
+
+    def _plan_one(
+        self, c: Combatant, d: Declaration, seg: int, planned: Sequence[ActionSpec], forced: bool
+    ) -> ActionSpec:
+        """The ruleset's verdict on one declaration; no two continuous actions (waits) in
+        one channel at once, and no declared action lasts longer than
+        :data:`MAX_DURATION` (the rules' own may)."""
+        try:
+            spec: ActionSpec = self.ruleset.plan(self.state, c.id, d, seg, planned)
+        except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
+            # A value of the wrong type that the ruleset's checks did not anticipate.
+            raise IllegalDeclaration(
+                f"{d!r} has a value of the wrong type ({type(exc).__name__}: {exc})",
+                rule="declarations",
+            ) from None
+        if (
+            planned
+            and spec.continuous
+            and any(p.continuous and p.channel == spec.channel for p in planned)
+        ):
+            # The second would end the first at once: one of them says it all.
+            raise IllegalDeclaration(
+                f"two continuous actions ({spec.kind}) in the {spec.channel} declared together",
+                rule="declarations",
+            )
+        if not forced and spec.duration is not None and spec.duration > MAX_DURATION:
+            raise IllegalDeclaration(
+                f"{d.kind} would last {spec.duration} segments (at most {MAX_DURATION:,})",
+                rule="declarations",
+            )
+        return spec
 
     def _check_cancel(self, c: Combatant, cancel: Cancel, seg: int) -> None:
         action = next((a for a in c.actions if a.id == cancel.action), None)

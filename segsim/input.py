@@ -8,6 +8,7 @@ scan of the TOML text (tables, arrays of tables, keys, inline tables).
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -69,6 +70,97 @@ def _index_lines(text: str) -> dict[PathKey, int]:
     return found
 
 
+MAX_DEPTH = 32
+"""How deeply tables and arrays may nest in an input file (scenarios, scripts, rule
+lists, content, records): far more than any real file, few enough that no reader
+recurses out of its stack."""
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest input file read (16 MiB)."""
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+"""Integers are 64-bit, as the TOML specification says."""
+_DIGITS = re.compile(r"[0-9_]{4000,}")
+
+
+def bad_value(data: Any, limit: int = MAX_DEPTH) -> tuple[PathKey, str] | None:
+    """The first value no input may hold, with what is wrong: nesting deeper than
+    ``limit``, a number that is not finite (nan, inf), an integer beyond 64 bits.
+    Iterative: no recursion however deep the data goes."""
+    stack: list[tuple[Any, PathKey]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > limit:
+            return path, f"nested more than {limit} levels deep"
+        if isinstance(value, Mapping):
+            stack.extend((v, (*path, str(k))) for k, v in value.items())
+        elif isinstance(value, list | tuple):
+            stack.extend((v, (*path, i)) for i, v in enumerate(value))
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return path, f"expected a finite number, got {value!r}"
+        elif (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and not INT_MIN <= value <= INT_MAX
+        ):
+            return path, "an integer out of the 64-bit range"
+    return None
+
+
+def nesting_line(text: str, limit: int = MAX_DEPTH) -> int | None:
+    """The first line where brackets and braces open deeper than ``limit`` (strings are
+    skipped roughly: enough to place the error)."""
+    depth = 0
+    quote = ""
+    for lineno, line in enumerate(text.splitlines(), 1):
+        for ch in line:
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "\"'":
+                quote = ch
+            elif ch == "#":
+                break
+            elif ch in "[{":
+                depth += 1
+                if depth > limit:
+                    return lineno
+            elif ch in "]}":
+                depth = max(0, depth - 1)
+        if quote == "'":  # a literal string does not span lines (multi-line: roughly)
+            quote = ""
+    return None
+
+
+def long_number_line(text: str) -> int | None:
+    """The line of a number too long to convert (thousands of digits), if any."""
+    m = _DIGITS.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def decode(path: str, raw: bytes) -> str:
+    """UTF-8 text, or an InputError naming the line of the first bad byte."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            path, line, "", f"not UTF-8 text (byte {raw[exc.start]:#04x}: {exc.reason})"
+        ) from None
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """A file's bytes, refusing what is not a regular file or is too large."""
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise InputError(str(path), None, "", f"cannot read: {exc.strerror}") from None
+    if len(raw) > MAX_BYTES:
+        raise InputError(str(path), None, "", f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    return raw
+
+
 class Source:
     """A TOML document: its path, text and parsed data."""
 
@@ -77,24 +169,12 @@ class Source:
         self.text = text
         self._lines: dict[PathKey, int] | None = None
         if data is None:
-            try:
-                data = tomllib.loads(text)
-            except tomllib.TOMLDecodeError as exc:
-                line = getattr(exc, "lineno", None)
-                if line is None:
-                    m = re.search(r"line (\d+)", str(exc))
-                    line = int(m.group(1)) if m else None
-                raise InputError(path, line, "", f"not valid TOML: {exc}") from None
+            data = _parse_toml(path, text)
         self.data: Mapping[str, Any] = data
 
     @classmethod
     def read(cls, path: str | Path) -> Source:
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(str(path), None, "", f"cannot read: {exc.strerror}") from None
-        return cls(str(path), text)
+        return cls(str(path), decode(str(path), read_bytes(path)))
 
     @classmethod
     def from_data(cls, path: str, data: Mapping[str, Any]) -> Source:
@@ -124,6 +204,33 @@ class Source:
         out = {name: table.child(name) for name, _ in list(table.items())}
         root.finish()
         return out
+
+
+def _parse_toml(path: str, text: str) -> Mapping[str, Any]:
+    """Parse TOML; every failure (syntax, nesting, huge numbers) is an InputError with
+    the line, never a traceback."""
+    deep = nesting_line(text)
+    if deep is not None:
+        raise InputError(path, deep, "", f"nested more than {MAX_DEPTH} levels deep")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        if line is None:
+            m = re.search(r"line (\d+)", str(exc))
+            line = int(m.group(1)) if m else None
+        raise InputError(path, line, "", f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise InputError(path, None, "", f"nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError:  # an integer too long to convert
+        raise InputError(
+            path, long_number_line(text), "", "a number of thousands of digits (64-bit at most)"
+        ) from None
+    bad = bad_value(data)
+    if bad is not None:
+        where, message = bad
+        raise InputError(path, Source(path, text, {}).line_of(where), field_name(where), message)
+    return data
 
 
 def field_name(path: PathKey) -> str:
@@ -165,7 +272,10 @@ class Node:
                     raise self.error(typo, f"unknown field; did you mean {key!r}?")
                 raise self.error(key, "missing (required field)")
             return None
-        return self.data[key]
+        value = self.data[key]
+        if value is None and required:  # JSON null in a record
+            raise self.error(key, "null where a value is required")
+        return value
 
     def value(self, key: str, kind: type[T], default: Any = ..., **checks: Any) -> T:
         """A scalar field of a given type; required unless a default is given."""
@@ -189,6 +299,10 @@ class Node:
             raw, ok = float(raw), True
         if not ok:
             raise self.error(key, f"expected {_TYPE_NAMES.get(kind, kind.__name__)}, got {raw!r}")
+        if isinstance(raw, float) and not math.isfinite(raw):
+            raise self.error(key, f"expected a finite number, got {raw!r}")
+        if isinstance(raw, int) and not isinstance(raw, bool) and not INT_MIN <= raw <= INT_MAX:
+            raise self.error(key, "an integer out of the 64-bit range")
         if choices is not None and raw not in choices:
             raise self.error(key, f"{raw!r} is not one of {', '.join(repr(c) for c in choices)}")
         if min is not None and raw < min:

@@ -34,7 +34,7 @@ import attrs
 from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
 from segsim.errors import InputError, SegsimError
 from segsim.input import Node, Source, did_you_mean
-from segsim.policy import Observation, register_policy
+from segsim.policy import ANY_RULESET, Observation, register_policy
 from segsim.rules import ruleset_names
 
 # ---------------------------------------------------------------- seeding
@@ -441,6 +441,32 @@ _CONTEXT_NAMES = frozenset(
 )
 
 
+_FORBIDDEN_ATTRIBUTES = frozenset(
+    {
+        # str.format reads attributes and items by name ("{0.__init__.__globals__}")
+        "format",
+        "format_map",
+        # introspection that leads to frames, code and globals
+        "gi_frame",
+        "gi_code",
+        "cr_frame",
+        "cr_code",
+        "ag_frame",
+        "ag_code",
+        "tb_frame",
+        "tb_next",
+        "f_globals",
+        "f_locals",
+        "f_builtins",
+        "f_back",
+        "f_code",
+        "func",
+        "mro",
+    }
+)
+"""Attributes a rule expression may not read, although their names are public."""
+
+
 @attrs.frozen
 class Expression:
     """A checked rule expression: comparisons, and/or/not, arithmetic, attributes of the
@@ -492,6 +518,8 @@ def compile_expression(
             raise ValueError(f"{type(node).__name__} is not allowed in a rule expression")
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise ValueError(f"private attribute {node.attr!r} is not allowed")
+        if isinstance(node, ast.Attribute) and node.attr in _FORBIDDEN_ATTRIBUTES:
+            raise ValueError(f"attribute {node.attr!r} is not allowed in a rule expression")
         if isinstance(node, ast.Name) and node.id not in known:
             names = sorted(known - {"True", "False", "None"})
             raise ValueError(
@@ -645,6 +673,22 @@ def load_rule_list(path: str | Path, **params: Any) -> RuleList:
     return RuleList(
         rules, params={**defaults, **params}, name=name, reactive=reactive, helpers=helpers
     )
+
+
+def register_rule_list(path: str | Path, *, name: str | None = None) -> str:
+    """Load a rule-list file and register it (under its ``name``, or the one given) for
+    its ruleset, or every ruleset if it names none, so that scenarios can name it
+    (``policy = "striker"``) without naming a file. Returns the name."""
+    rules = load_rule_list(path)
+    source = Source.read(path)
+    ruleset = source.data.get("ruleset")
+    key = name or rules.name
+
+    def factory(**params: Any) -> RuleList:
+        return rules.with_params(**params) if params else rules.with_params()
+
+    register_policy(ruleset if isinstance(ruleset, str) else ANY_RULESET, key, factory)
+    return key
 
 
 def _toml_action(

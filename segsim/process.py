@@ -422,6 +422,8 @@ class ProcessPolicy:
     fighter leaves the fight or the fight ends).
     """
 
+    __segsim_policy_factory__ = True  # an import path may name one (segsim.policy)
+
     def __init__(
         self,
         fn: Callable[..., FighterProcess],

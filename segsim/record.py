@@ -23,9 +23,10 @@ from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import attrs
 
-from segsim.errors import RecordError
+from segsim.errors import InputError, RecordError
 from segsim.events import Event
 from segsim.fight import RECORD_FORMAT, RECORD_VERSION
+from segsim.input import MAX_DEPTH, bad_value, decode, field_name, read_bytes
 
 if TYPE_CHECKING:
     from segsim.fight import Fight
@@ -189,21 +190,23 @@ def _drive(
     return visitor.result()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a record holds")
+
+
 def _file_items(path: str | Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(name, None, f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise RecordError(name, None, f"not UTF-8 text: {exc.reason}") from None
+        text = decode(name, read_bytes(path))
+    except InputError as exc:
+        raise RecordError(name, exc.line, exc.message) from None
     lines = text.split("\n")
     unfinished = lines[-1] != ""  # text after the last newline
     if not unfinished:
         lines.pop()
     for i, raw in enumerate(lines, 1):
         try:
-            obj = json.loads(raw)
+            obj = json.loads(raw, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             if unfinished and i == len(lines):
                 raise RecordError(
@@ -211,8 +214,16 @@ def _file_items(path: str | Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
                 ) from None
             what = "empty line" if not raw.strip() else exc.msg
             raise RecordError(name, i, f"not JSON ({what}, column {exc.colno})") from None
+        except RecursionError:
+            raise RecordError(name, i, f"nested more than {MAX_DEPTH} levels deep") from None
+        except ValueError as exc:  # NaN, Infinity, or an integer of thousands of digits
+            raise RecordError(name, i, f"not a record line: {exc}") from None
         if not isinstance(obj, dict):
             raise RecordError(name, i, "a record line is a JSON object")
+        bad = bad_value(obj)
+        if bad is not None:
+            where, message = bad
+            raise RecordError(name, i, f"{field_name(where)}: {message}")
         yield raw, obj
 
 

@@ -16,13 +16,20 @@ engine writes (``action.declared``, ``action.cancelled``, ``die.rolled``).
 from __future__ import annotations
 
 import json
+import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from segsim.actions import Cancel, Declaration, PolicyOutput
+from segsim.actions import (
+    Cancel,
+    Declaration,
+    PolicyOutput,
+    declaration_problem,
+)
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import DiceExhausted, InputError, RecordError, SegsimError
 from segsim.fight import CombatantSpec, Fight
@@ -38,10 +45,13 @@ from segsim.record import (
     read_record,
 )
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+from segsim.scenario import check_setups
 from segsim.script import CancelKind
 
 Recorded = Declaration | Cancel | CancelKind
 """What a record says a combatant declared: an action, or a cancellation (by kind)."""
+
+_DIE = re.compile(r"d[1-9][0-9]{0,8}", re.ASCII)
 
 REPLAY = "replay"
 """The policy name that keeps a combatant on its recorded declarations in a branch."""
@@ -167,6 +177,7 @@ class Draw:
     die: str
     value: int
     t: int
+    line: int = 0
 
 
 @attrs.frozen
@@ -182,6 +193,8 @@ class ReplayPlan:
     declarations: Mapping[str, Mapping[int, tuple[Recorded, ...]]]
     draws: tuple[Draw, ...]
     host: tuple[HostChange, ...] = ()
+    entered: bool = False
+    """Whether the dice were entered by hand (else they are the seed's stream)."""
 
     @property
     def everyone(self) -> tuple[Fighter, ...]:
@@ -238,6 +251,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         self.ruleset: Any = None
         self.fighters: list[Fighter] = []
         self.seed = 0
+        self.entered = False
         self.name = ""
         self.max_segments = 1
         self.declared: dict[str, dict[int, list[Recorded]]] = {}
@@ -264,13 +278,15 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         except UnknownRuleset:
             known = ", ".join(ruleset_names())
             raise root.error("ruleset", f"unknown ruleset {name!r} (known: {known})") from None
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise root.error("options", f"bad ruleset options: {exc}") from None
         self.seed = root.value("seed", int)
+        self.entered = root.value("dice", str, "seed", choices=("entered",)) == "entered"
         self.name = root.value("name", str, "")
         self.max_segments = root.value("max_segments", int, min=1)
         seen: set[str] = set()
-        for node in root.tables("combatants"):
+        nodes = root.tables("combatants")
+        for node in nodes:
             fighter = self._read_fighter(node)
             if fighter.id in seen:
                 raise node.error("id", f"duplicate combatant id {fighter.id!r}")
@@ -279,6 +295,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             self.declared[fighter.id] = {}
         if not self.fighters:
             raise root.error("combatants", "a record needs at least one combatant")
+        check_setups(self.ruleset, nodes, self.fighters)
         root.finish()
 
     def _read_fighter(self, node: Node) -> Fighter:
@@ -323,11 +340,11 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
         kind = event["type"]
         if kind == "die.rolled":
             die, value = event.get("die"), event.get("value")
-            if not (isinstance(die, str) and die[:1] == "d" and die[1:].isdigit()):
+            if not (isinstance(die, str) and _DIE.fullmatch(die)):
                 raise line.error(f"die: expected a die name like 'd100', got {die!r}")
             if not isinstance(value, int) or isinstance(value, bool):
                 raise line.error(f"value: expected an integer face, got {value!r}")
-            self.draws.append(Draw(die, value, event["t"]))
+            self.draws.append(Draw(die, value, event["t"], line.number))
         elif kind == "action.declared":
             if event.get("forced", False) is True:
                 return  # the rules impose it again by themselves
@@ -346,7 +363,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             # The kind survives a branch that numbers actions otherwise; the id picks
             # among several actions of that kind.
             action, what = event.get("action"), event.get("kind")
-            if not isinstance(action, int) or isinstance(action, bool):
+            if not isinstance(action, int) or isinstance(action, bool) or action < 1:
                 raise line.error(f"action: expected an action id, got {action!r}")
             if what is None:
                 self._declare(event, line, Cancel(action))
@@ -381,7 +398,11 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             raise line.error(f"{where}target: expected a combatant id or null, got {target!r}")
         if not isinstance(params, dict):
             raise line.error(f"{where}params: expected an object, got {params!r}")
-        return Declaration(kind, target, params)
+        declaration = Declaration(kind, target, params)
+        problem = declaration_problem(declaration)
+        if problem is not None:
+            raise line.error(f"{where}{problem}")
+        return declaration
 
     def _declare(self, event: Mapping[str, Any], line: Line, item: Recorded) -> None:
         actor = event["actor"]
@@ -405,6 +426,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             },
             draws=tuple(self.draws),
             host=tuple(self.host),
+            entered=self.entered,
         )
 
 
@@ -586,7 +608,7 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
         for change in f.changes:
             policy = ReplayDeclarations(decls, name=change.policy, reactive=change.reactive)
             switches.setdefault(change.at, []).append((f.id, policy))
-    dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed)
+    dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed, entered=plan.entered)
     fight = plan.new_fight(policies, dice)
     for f in plan.fighters:
         for seg in policies[f.id].segments:
@@ -597,7 +619,26 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
         _run(fight, switches, lambda: _host(fight, plan, policies, calls), _interruption(plan))
     except SegsimError as exc:
         stopped = str(exc)
-    return ReplayResult(plan.record, fight, _compare(plan.record, fight, stopped))
+    divergence = _compare(plan.record, fight, stopped)
+    if not plan.entered:
+        changed = _seed_divergence(plan)
+        if changed is not None and (divergence is None or changed.line < divergence.line):
+            divergence = changed
+    return ReplayResult(plan.record, fight, divergence)
+
+
+def _seed_divergence(plan: ReplayPlan) -> Divergence | None:
+    """The first recorded die that is not the face the seed's stream gives there (a
+    changed die that decides nothing new is caught too), or None."""
+    draw = random.Random(plan.seed).random
+    for d in plan.draws:
+        face = int(draw() * int(d.die[1:])) + 1
+        if face != d.value:
+            text = plan.record.lines[d.line - 1]
+            event = dict(plan.record.events[d.line - 2])
+            event["value"] = face
+            return Divergence(d.line, text, dumps(event), f"the seed {plan.seed} gives {face}")
+    return None
 
 
 def _compare(record: Record, fight: Fight, stopped: str) -> Divergence | None:
@@ -631,12 +672,18 @@ class BranchDice(Dice):
     """
 
     def __init__(
-        self, values: Iterable[tuple[str, int]], seed: int, then: Iterable[tuple[str, int]] = ()
+        self,
+        values: Iterable[tuple[str, int]],
+        seed: int,
+        then: Iterable[tuple[str, int]] = (),
+        *,
+        entered: bool = False,
     ) -> None:
         super().__init__(seed)
         self._values = list(values)
         self._then = list(then)
         self._next = 0
+        self.entered = entered
 
     def _face(self, sides: int, purpose: str, actor: str | None) -> int:
         fresh = int(self._random() * sides) + 1
@@ -787,7 +834,8 @@ def branch(
                 switches.setdefault(stage.at, []).append((f.id, policy))
         if live is not None and not same:
             switches.setdefault(until, []).append((f.id, live))
-    fight = plan.new_fight(policies, BranchDice(draws, seed, later))
+    entered = plan.entered or bool(later) or (seed != plan.seed and bool(draws))
+    fight = plan.new_fight(policies, BranchDice(draws, seed, later, entered=entered))
     for cid, segs in calls.items():
         if cid not in joined:
             for seg in segs:
@@ -801,7 +849,7 @@ def _live_policy(plan: ReplayPlan, cid: str, wanted: Any, current: str, notes: l
     ruleset = plan.ruleset.name
     if wanted is None:
         try:
-            return make_policy(ruleset, current)
+            return make_policy(ruleset, current, from_data=True)
         except UnknownPolicy:
             notes.append(
                 f"{cid} keeps its recorded declarations: its policy {current!r} is not a "

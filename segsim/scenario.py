@@ -25,7 +25,7 @@ A scenario looks like this::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +75,7 @@ class Scenario:
             raise ValueError(f"no combatant {', '.join(unknown)} in {self.path}")
         specs = []
         for c in self.combatants:
-            policy = policies.get(c.id) or make_policy(self.ruleset.name, c.policy)
+            policy = policies.get(c.id) or make_policy(self.ruleset.name, c.policy, from_data=True)
             specs.append(
                 CombatantSpec(c.id, c.side, c.sheet, policy, c.name, c.position, c.is_pc, c.setup)
             )
@@ -106,7 +106,7 @@ def scenario_from_source(source: Source) -> Scenario:
         raise head.error(
             "ruleset", f"unknown ruleset {ruleset_name!r} (known: {', '.join(ruleset_names())})"
         ) from None
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise root.error("options", f"bad ruleset options: {exc}") from None
     name = head.value("name", str, "")
     seed = head.value("seed", int, 0)
@@ -119,10 +119,25 @@ def scenario_from_source(source: Source) -> Scenario:
         raise root.error("combatant", "a fight needs at least two [[combatant]] entries")
     for node in nodes:
         entries.append(_combatant(node, ruleset, seen))
+    check_setups(ruleset, nodes, entries)
     if len({e.side for e in entries}) < 2:
         raise root.error("combatant", "all combatants are on one side: nobody to fight")
     root.finish()
     return Scenario(source.path, name, ruleset, tuple(entries), seed, max_segments)
+
+
+def check_setups(ruleset: Any, nodes: Sequence[Node], entries: Sequence[Any]) -> None:
+    """Check every fighter's setup against its sheet and the other fighters (a ruleset's
+    ``setup_problem``), so that a bad setup is refused at load, not at the fight's start."""
+    problem_of = getattr(ruleset, "setup_problem", None)
+    if problem_of is None:
+        return
+    ids = [e.id for e in entries]
+    for node, entry in zip(nodes, entries, strict=True):
+        problem = problem_of(entry.setup, entry.sheet, ids)
+        if problem is not None:
+            key, message = problem
+            raise node.table("setup", {}).error(key, message)
 
 
 def _combatant(node: Node, ruleset: Any, seen: set[str]) -> CombatantEntry:
@@ -143,7 +158,7 @@ def read_combatant(
     if with_policy:
         policy = node.value("policy", str)
         try:
-            make_policy(ruleset.name, policy)
+            make_policy(ruleset.name, policy, from_data=True)
         except UnknownPolicy as exc:
             raise node.error("policy", str(exc)) from None
     if node.has("fighter") and node.has("sheet"):

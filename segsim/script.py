@@ -37,19 +37,26 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import (
+    Cancel,
+    Declaration,
+    DeclarationLike,
+    PolicyOutput,
+    declaration_problem,
+)
 from segsim.dice import LoadedDice
 from segsim.errors import DiceExhausted, IllegalDeclaration, InputError
 from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, Source
 from segsim.policy import Observation
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
-from segsim.scenario import load_scenario, read_combatant
+from segsim.scenario import check_setups, load_scenario, read_combatant
 
 SCRIPT_POLICY = "script"
 """The policy name of scripted combatants in the record header."""
 
-_DIE = re.compile(r"^d([1-9][0-9]*):([0-9]+)$")
+_DIE = re.compile(r"d([1-9][0-9]{0,8}):([0-9]{1,9})", re.ASCII)
+_SEGMENT = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII digits only ("²" is a digit to isdigit())
 _RESERVED = ("action", "cancel", "target")
 
 
@@ -309,8 +316,33 @@ def _element_line(source: Source, array: tuple[str | int, ...], index: int) -> i
 # ---------------------------------------------------------------- loading
 
 
-def load_script(path: str | Path) -> FightScript:
-    """Read and check a fight script; errors name the file, line and field."""
+def scenario_path(script: str | Path, name: str, *, allow_outside: bool = False) -> Path:
+    """Where a script's ``scenario = "..."`` points, relative to the script.
+
+    A script is data: unless ``allow_outside`` (``segsim run --allow-outside``), the
+    scenario must be inside the script's folder (or below it) or in the shipped models;
+    anything else is refused before the file is even looked at, so a script cannot read
+    (or probe for) other files. Symbolic links are followed before the check.
+    """
+    from segsim.models import models_dir
+
+    target = Path(script).parent / name
+    if allow_outside:
+        return target
+    resolved = target.resolve()
+    roots = (Path(script).parent.resolve(), models_dir().resolve())
+    if not any(resolved.is_relative_to(root) for root in roots):
+        raise ValueError(
+            f"{name!r} is outside the script's folder and the shipped models (a script "
+            "reads only there; segsim run --allow-outside lifts this)"
+        )
+    return target
+
+
+def load_script(path: str | Path, *, allow_outside: bool = False) -> FightScript:
+    """Read and check a fight script; errors name the file, line and field.
+
+    ``allow_outside`` lets its ``scenario`` be anywhere (see :func:`scenario_path`)."""
     plain = Source.read(path)
     source = _ScriptSource(plain.path, plain.text, plain.data)
     root = source.root()
@@ -326,10 +358,15 @@ def load_script(path: str | Path) -> FightScript:
                 'give either scenario = "..." or ruleset = "..." with [[combatant]] '
                 "tables, not both",
             )
-        scenario_path = Path(source.path).parent / head.value("scenario", str)
-        if not scenario_path.is_file():
-            raise head.error("scenario", f"no scenario file {str(scenario_path)!r}")
-        scenario = load_scenario(scenario_path)
+        try:
+            where = scenario_path(
+                source.path, head.value("scenario", str), allow_outside=allow_outside
+            )
+        except ValueError as exc:
+            raise head.error("scenario", str(exc)) from None
+        if not where.is_file():
+            raise head.error("scenario", f"no scenario file {str(where)!r}")
+        scenario = load_scenario(where)
         ruleset = scenario.ruleset
         for c in scenario.combatants:
             combatants.append(
@@ -348,11 +385,13 @@ def load_script(path: str | Path) -> FightScript:
             raise head.error(
                 "ruleset", f"unknown ruleset {ruleset_name!r} (known: {known})"
             ) from None
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise root.error("options", f"bad ruleset options: {exc}") from None
         seen: set[str] = set()
-        for node in root.tables("combatant"):
+        nodes = root.tables("combatant")
+        for node in nodes:
             combatants.append(_combatant(node, ruleset, seen))
+        check_setups(ruleset, nodes, combatants)
         if len(combatants) < 2:
             raise root.error("combatant", "a fight needs at least two [[combatant]] entries")
         if len({c.side for c in combatants}) < 2:
@@ -392,7 +431,7 @@ def _entries(table: Node, ids: list[str]) -> dict[str, dict[int, tuple[ScriptIte
     """``[segment.N]`` tables: ``fighter = declaration(s)`` at segment N."""
     out: dict[str, dict[int, tuple[ScriptItem, ...]]] = {cid: {} for cid in ids}
     for key, _ in list(table.items()):
-        if not key.isdigit():
+        if not _SEGMENT.fullmatch(key):
             raise table.error(key, f"a segment number (0, 1, 2...), not {key!r}")
         segment = table.child(key)
         seg = int(key)
@@ -430,6 +469,8 @@ def _item(segment: Node, cid: str, raw: Any, index: int, count: int) -> ScriptIt
             raise segment.error(
                 cid, f"{which}cancel names an action kind or an action id, not {what!r}"
             )
+        if isinstance(what, int) and what < 1:
+            raise segment.error(cid, f"{which}an action id is 1 or more, not {what!r}")
         return Cancel(what) if isinstance(what, int) else CancelKind(what)
     kind = raw.get("action")
     if not isinstance(kind, str) or not kind:
@@ -438,7 +479,11 @@ def _item(segment: Node, cid: str, raw: Any, index: int, count: int) -> ScriptIt
     if target is not None and not isinstance(target, str):
         raise segment.error(cid, f"{which}target is a combatant id, not {target!r}")
     params = {k: v for k, v in raw.items() if k not in _RESERVED}
-    return Declaration(kind, target, params)
+    declaration = Declaration(kind, target, params)
+    problem = declaration_problem(declaration)
+    if problem is not None:
+        raise segment.error(cid, f"{which}{problem}")
+    return declaration
 
 
 def _rolls(table: Node) -> tuple[tuple[str | None, int], ...]:
@@ -448,7 +493,7 @@ def _rolls(table: Node) -> tuple[tuple[str | None, int], ...]:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
             out.append((None, value))
             continue
-        m = _DIE.match(value) if isinstance(value, str) else None
+        m = _DIE.fullmatch(value) if isinstance(value, str) else None
         if m is None or int(m.group(2)) < 1:
             raise InputError(
                 table.source.path,

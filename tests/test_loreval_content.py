@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from segsim import IllegalDeclaration, InputError, load_scenario
@@ -75,6 +76,13 @@ BAD = [
         "fighter.garrok.shield",
         "both hands",
     ),
+    (
+        "fighters.toml",
+        'name = "Garrok"',
+        'name = "Garrok"\nlocomotion = { fly = "flapping" }',
+        "fighter.garrok.locomotion.fly",
+        "flapping",
+    ),
 ]
 
 
@@ -99,6 +107,13 @@ def test_a_sheet_survives_the_record_header() -> None:
         original = sheet(name, "loreval")
         again = rules.load_sheet(Source.from_data("header", sheet_data(original)).root())
         assert again == original
+    flier = attrs.evolve(
+        sheet("sylva", "loreval"),
+        locomotion={"fly": "winged"},
+        skills={**sheet("sylva", "loreval").skills, "concentration": 4, "jump": 2},
+    )
+    again = rules.load_sheet(Source.from_data("header", sheet_data(flier)).root())
+    assert again == flier
 
 
 SCENARIO = """\
@@ -231,7 +246,7 @@ rolls = [10, 10, 2, 2, 2]
 """,
         encoding="utf-8",
     )
-    fight = load_script(script).play()
+    fight = load_script(script, allow_outside=True).play()  # written in a scratch folder
     attacks = of_type(fight, AttackRolled)
     assert [(a.actor, a.roll) for a in attacks] == [("sylva", 2), ("sylva", 2), ("aldren", 2)]
     assert replay(fight_record(fight)).identical

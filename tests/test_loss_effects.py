@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 from segsim import Declaration, IllegalDeclaration
@@ -16,6 +17,7 @@ from segsim.rules.loss.events import (
     AttackSettled,
     Damaged,
     EffectApplied,
+    RoundStarted,
     Tested,
 )
 from tests.loss_helpers import Plays, arena, dodge, of_type, parry, sheet
@@ -339,6 +341,41 @@ def test_a_surprised_target_cannot_defend_and_is_easier_to_hit() -> None:
     assert [s.result for s in of_type(fight, AttackSettled)] == ["hit"]
 
 
+def behind_fight(a_at: tuple[float, float]):
+    """b (phase 18) attacks m, who dodges it and so faces b; a (phase 9) then attacks m
+    from ``a_at``. m stands at (0, 0), b at (1, 0)."""
+    fighters = {
+        "a": ("heroes", "diego", Plays(turns=[Declaration("attack", "m")])),
+        "m": ("gang", "malfrat", Plays(answers=[dodge(), None])),
+        "b": ("heroes", "diego", Plays(turns=[Declaration("attack", "m")])),
+    }
+    positions = {"m": (0.0, 0.0), "b": (1.0, 0.0), "a": a_at}
+    # initiative a 1+8, m 1+6, b 10+8; b's attack 10, m's dodge 1, damage 1; a's attack 5
+    fight = arena(fighters, dice=[1, 1, 10, 10, 1, 1, 5, 1], positions=positions)
+    run_until(fight, 50)
+    return fight
+
+
+def test_attacking_from_behind_gives_5() -> None:
+    """Seed 000, "Modificateurs de combat au contact": attacking an opponent from behind
+    (de dos) gives +5; the opponent may still parry or dodge, not being surprised. m
+    dodged b, so it faces b: a, on the other side of m, strikes its back."""
+    fight = behind_fight((-1.0, 0.0))
+    assert fight.state.combatants["m"].status.facing == "b"
+    tests = [t for t in of_type(fight, Tested) if t.actor == "a"]
+    assert tests[0].bonuses == {"from behind": 5}
+    assert tests[0].total == 5 + 12 + 5
+    assert [p.target for p in of_type(fight, AttackPending) if p.actor == "a"] == ["m"]
+
+
+def test_an_attacker_beside_or_in_front_is_not_behind() -> None:
+    """Seed 000, "Modificateurs de combat au contact": only the back counts; a at m's
+    side (at a right angle to b) gets no bonus."""
+    fight = behind_fight((0.0, 1.0))
+    tests = [t for t in of_type(fight, Tested) if t.actor == "a"]
+    assert "from behind" not in tests[0].bonuses
+
+
 # ---------------------------------------------------------------- ranged
 
 
@@ -442,6 +479,92 @@ def test_a_hidden_shooters_first_shot_cannot_be_avoided() -> None:
     )
     assert not of_type(fight, AttackPending)
     assert not fight.state.combatants["a"].status.hidden
+
+
+def spotted_shot(archer: Sheet) -> Any:
+    """A hidden archer (phase 16) shoots m at 5 m; m's Vigilance is 5 + 5."""
+    watcher = sheet("malfrat", traits={"instinct": 5}, talents={"vigilance": 5, "esquive": 7})
+    fight, _, _ = shot(
+        Declaration("attack", "m"),
+        5.0,
+        [10, 1, 10, 5, 1, 1],  # initiative, initiative, shot, vigilance, dodge or damage...
+        attacker=archer,
+        defender=watcher,
+        answer=dodge(),
+        setup={"a": {"hidden": True, "spot_difficulty": 15}},
+    )
+    return fight
+
+
+def test_a_hidden_shooter_is_seen_by_a_vigilance_test_and_may_then_be_dodged() -> None:
+    """Seed 000, "Esquiver": one dodges a shot when one sees the shooter as it fires. The
+    game master's spot_difficulty (15) is met by m's 5 + 10: m sees the archer and may
+    dodge."""
+    fight = spotted_shot(sheet("archer"))
+    spot = [t for t in of_type(fight, Tested) if t.test == "vigilance"]
+    assert [(t.actor, t.total, t.difficulty, t.success) for t in spot] == [("m", 15, 15, True)]
+    assert [p.target for p in of_type(fight, AttackPending)] == ["m"]
+    assert fight.state.combatants["m"].status.facing == "a"
+
+
+def test_tir_embusque_adds_5_to_the_vigilance_test_to_spot_the_shooter() -> None:
+    """Seed 000, "Les talents & spécialisations de combat", Tir embusqué: no bonus to the
+    shot, +5 to every Vigilance test to spot the shooter. The same 15 now fails against
+    20: the shot cannot be avoided."""
+    archer = sheet("archer", specialisations=("tir_embusque",))
+    fight = spotted_shot(archer)
+    (shot_test, spot) = of_type(fight, Tested)[:2]
+    assert "tir embusque" not in shot_test.bonuses
+    assert (spot.test, spot.difficulty, spot.modifiers, spot.success) == (
+        "vigilance",
+        20,
+        {"tir embusque": 5},
+        False,
+    )
+    assert not of_type(fight, AttackPending)
+    assert [s.result for s in of_type(fight, AttackSettled)] == ["hit"]
+
+
+def structure_shot(gunner: Sheet, exploits: int) -> Any:
+    wall = sheet("malfrat", name="palissade", structure=True, human=False)
+    fight, _, _ = shot(
+        Declaration("attack", "m", {"exploits": exploits}),
+        5.0,
+        [5, 5, 1],  # the gunner's initiative (a wall rolls none), the shot, damage
+        attacker=gunner,
+        defender=wall,
+    )
+    return fight
+
+
+HEAVY = attrs.evolve(sheet("archer").weapon, id="bombard", name="bombarde", tags=("heavy",))
+
+
+def test_destruction_de_fortifications_adds_5_with_exploits_against_a_structure() -> None:
+    """Seed 000, "Les talents & spécialisations de combat", Destruction de
+    fortifications: +5 to a test with Exploits aimed at destroying a structure, with a
+    heavy weapon (Armes lourdes). A structure neither acts nor defends."""
+    gunner = sheet("archer", weapon=HEAVY, specialisations=("destruction_de_fortifications",))
+    fight = structure_shot(gunner, 1)
+    (started, *_) = of_type(fight, RoundStarted)
+    assert list(started.action_points) == ["a"]
+    test = of_type(fight, Tested)[0]
+    assert test.bonuses == {"destruction de fortifications": 5}
+    assert not of_type(fight, AttackPending)
+    assert [s.result for s in of_type(fight, AttackSettled)] == ["hit"]
+
+
+@pytest.mark.parametrize(
+    ("weapon", "exploits"), [(HEAVY, 0), (None, 1)], ids=["no exploit", "not heavy"]
+)
+def test_destruction_de_fortifications_needs_exploits_and_a_heavy_weapon(
+    weapon: Any, exploits: int
+) -> None:
+    """Seed 000: the bonus is for tests where one declares Exploits (Talent: Armes lourdes)."""
+    changes = {"weapon": weapon} if weapon is not None else {}
+    gunner = sheet("archer", specialisations=("destruction_de_fortifications",), **changes)
+    fight = structure_shot(gunner, exploits)
+    assert "destruction de fortifications" not in of_type(fight, Tested)[0].bonuses
 
 
 def test_a_successful_defence_only_halves_an_explosion() -> None:

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from segsim import Declaration
+from typing import Any
+
+import pytest
+
+from segsim import Declaration, IllegalDeclaration
 from segsim.events import OutOfFight
+from segsim.rules.loss import Loss
 from segsim.rules.loss.content import UNARMED
 from segsim.rules.loss.events import (
     ActionPointsSpent,
     AttackSettled,
     Damaged,
     EffectApplied,
+    Intended,
+    IntentionsCalled,
     PoolsSpent,
     RoundStarted,
     Tested,
@@ -202,3 +209,89 @@ def test_diego_fells_a_drunken_sailor_with_one_exploit() -> None:
     ]
     assert not of_type(fight, Damaged)
     assert fight.state.combatants["s2"].in_fight  # one minion per attack
+
+
+class Intends(Plays):
+    """Plays, and declares ``intention`` (action, target) when called to declare it;
+    keeps what it saw of the others' intentions then."""
+
+    def __init__(self, intention: tuple[str, str | None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.intention = intention
+        self.saw: dict[str, Any] = {}
+
+    def decide(self, obs: Any) -> Any:
+        me = obs.me
+        if obs.must_act and not me.my_turn and not me.incoming and me.counter is None:
+            self.saw = {o.id: o.intention for o in obs.others}
+            action, target = self.intention
+            return Declaration("intend", target, {"action": action})
+        return super().decide(obs)
+
+
+def test_intentions_are_declared_from_the_lowest_initiative_to_the_highest() -> None:
+    """Seed 000, "Déclarer ses intentions", the optional order and its example: Canahan
+    (11) says first what she will do, without knowing what the griffons (13) prepare;
+    Diego (15) declares last, knowing theirs. Then the round's phases begin."""
+    canahan = Intends(("attack", "g1"))
+    diego = Intends(("attack", "g3"))
+    griffons = {g: Intends(("attack", "canahan")) for g in ("g1", "g2", "g3")}
+    fight = arena(
+        {
+            "canahan": ("heroes", "canahan", canahan),
+            "diego": ("heroes", "diego", diego),
+            **{g: ("griffons", "griffon", p) for g, p in griffons.items()},
+        },
+        positions={
+            "canahan": (0.0, 0.0),
+            "g1": (1.0, 0.0),
+            "g2": (0.0, 1.0),
+            "diego": (10.0, 0.0),
+            "g3": (11.0, 0.0),
+        },
+        dice=[4, 7, 7, 7, 7, 1, 10, 10, 1, 10, 10],
+        options={"declaration_order": "initiative"},
+    )
+    run_until(fight, 4)
+    (order,) = of_type(fight, IntentionsCalled)
+    assert order.order == (("canahan",), ("g1", "g2", "g3"), ("diego",))
+    said = [(e.t, e.actor, e.action, e.target) for e in of_type(fight, Intended)]
+    assert said == [
+        (0, "canahan", "attack", "g1"),
+        (1, "g1", "attack", "canahan"),
+        (1, "g2", "attack", "canahan"),
+        (1, "g3", "attack", "canahan"),
+        (2, "diego", "attack", "g3"),
+    ]
+    assert canahan.saw == {"diego": None, "g1": None, "g2": None, "g3": None}
+    assert diego.saw["g3"] == ("attack", "canahan")
+    assert diego.saw["canahan"] == ("attack", "g1")
+    # The phases begin after the three segments of intentions: Diego's 15 at segment 3.
+    assert diego.turn_segments == [3]
+
+
+def test_a_declared_intention_binds_the_first_action_while_it_can_be_done() -> None:
+    """Seed 000, "Déclarer ses intentions": what a fighter prepares to do is its first
+    action; it may wait (se préparer) but not do something else while it can."""
+    diego = Intends(("attack", "g3"))
+    fight = arena(
+        {
+            "diego": ("heroes", "diego", diego),
+            "g3": ("griffons", "griffon", Intends(("attack", "diego"))),
+            "g4": ("griffons", "griffon", Intends(("attack", "diego"))),
+        },
+        positions={"diego": (0.0, 0.0), "g3": (1.0, 0.0), "g4": (-1.0, 0.0)},
+        dice=[7, 7, 7],
+        options={"declaration_order": "initiative"},
+    )
+    run_until(fight, 3)
+    assert diego.turn_segments == [2]
+    with pytest.raises(IllegalDeclaration, match="declared it would attack g3"):
+        fight.ruleset.plan(fight.state, "diego", Declaration("attack", "g4"), 2, [])
+    for ok in (Declaration("attack", "g3"), Declaration("prepare", params={"until": 10})):
+        fight.ruleset.plan(fight.state, "diego", ok, 2, [])
+
+
+def test_the_declaration_order_option_is_checked() -> None:
+    with pytest.raises(TypeError, match="declaration_order"):
+        Loss(declaration_order="random")

@@ -8,8 +8,15 @@ import pytest
 
 from segsim import Declaration, IllegalDeclaration
 from segsim.events import Moved
-from segsim.rules.loss.events import ActionPointsSpent, EffectApplied, Tested
-from segsim.rules.loss.pursuit import DistanceChanged, Escaped, PursuitEnded, Zigzagged, chase_of
+from segsim.rules.loss.events import ActionPointsSpent, EffectApplied, RoundStarted, Tested
+from segsim.rules.loss.pursuit import (
+    DistanceChanged,
+    Escaped,
+    PursuitEnded,
+    PursuitStalled,
+    Zigzagged,
+    chase_of,
+)
 from tests.loss_helpers import Plays, arena, dodge, of_type, sheet
 
 
@@ -172,3 +179,55 @@ def test_options_of_a_chase_are_checked() -> None:
         Loss(pursuit="x", start_distance=7)
     with pytest.raises(TypeError, match="pursuit"):
         Loss(pursuit="")
+
+
+def stalled(hunter_turns: list[Declaration], dice: list[int], **options: Any):
+    runner = Plays(turns=[Declaration("pass")] * 100)
+    hunter = Plays(turns=hunter_turns)
+    fight = arena(
+        {"diego": ("runaway", "diego", runner), "vigile": ("watch", "vigile", hunter)},
+        dice=dice,
+        options={"pursuit": "runaway", "start_distance": 2, **options},
+        positions={"diego": (0.0, 0.0), "vigile": (-30.0, 0.0)},
+    )
+    return fight, fight.run()
+
+
+def test_a_stalled_chase_ends_after_n_rounds_without_a_change_of_distance() -> None:
+    """Option stalled_chase (Interpretations, "Pursuit"): nobody changes the distance for
+    2 rounds, so the game master ends the chase at the end of round 2; the pursued
+    gets away."""
+    fight, outcome = stalled([Declaration("pass")] * 5, [6, 8, 6, 8], stalled_chase=2)
+    assert (outcome.result, outcome.winner) == ("escaped", "runaway")
+    assert len(of_type(fight, RoundStarted)) == 2
+    (end,) = of_type(fight, PursuitStalled)
+    assert (end.rounds, end.escaped) == (2, ("diego",))
+
+
+def test_a_change_of_distance_restarts_the_count_of_a_stalled_chase() -> None:
+    """The vigile closes in during round 1: the chase stalls only after rounds 2 and 3."""
+    hunter = [
+        Declaration("change_distance", "diego", {"direction": "closer"}),
+        *[Declaration("pass")] * 4,
+    ]
+    fight, outcome = stalled(hunter, [6, 8, 9, 6, 8, 6, 8], stalled_chase=2)
+    assert [e.units for e in of_type(fight, DistanceChanged)] == [1]
+    assert len(of_type(fight, RoundStarted)) == 3
+    assert outcome.result == "escaped"
+    assert of_type(fight, PursuitStalled)[0].rounds == 2
+
+
+def test_without_the_option_a_chase_never_stalls() -> None:
+    """By default the chase runs until the time limit (records stay as they were)."""
+    fight, outcome = stalled([Declaration("pass")] * 100, [6, 8] * 100)
+    assert not of_type(fight, PursuitStalled)
+    assert len(of_type(fight, RoundStarted)) > 2
+    assert outcome.result != "escaped"
+
+
+@pytest.mark.parametrize("bad", [0, 101, True, "3", 2.5])
+def test_stalled_chase_must_be_a_number_of_rounds(bad: Any) -> None:
+    from segsim.rules.loss import Loss
+
+    with pytest.raises(TypeError, match="stalled_chase"):
+        Loss(stalled_chase=bad)

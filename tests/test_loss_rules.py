@@ -372,3 +372,30 @@ rolls = [9, 1, 6, 4]
     dodged = [e for e in fight.history if isinstance(e, Tested) and e.test == "dodge"]
     assert [(t.total, t.success) for t in dodged] == [(9 + 4, False)]
     assert replay(fight_record(fight)).identical
+
+
+def test_a_bad_structure_flag_or_spot_difficulty_is_named() -> None:
+    """Bad input names its field: a sheet's ``structure`` is true or false, a setup's
+    ``spot_difficulty`` a whole number from 5 to 60."""
+    from segsim.input import Source
+
+    rules = Loss()
+    sheet_src = Source("wall.toml", 'initiative = 0\nstructure = "yes"\n')
+    with pytest.raises(InputError, match="structure"):
+        rules.load_sheet(sheet_src.root())
+    setup_src = Source("setup.toml", "hidden = true\nspot_difficulty = 2\n")
+    with pytest.raises(InputError, match="spot_difficulty") as info:
+        rules.load_setup(setup_src.root())
+    assert "setup.toml:2" in str(info.value)
+
+
+def test_a_structure_sheet_reads_back_from_its_data() -> None:
+    from segsim.input import Source
+
+    rules = Loss()
+    wall = rules.load_sheet(
+        Source("wall.toml", "initiative = 0\nstructure = true\nhuman = false\n").root()
+    )
+    assert wall.structure
+    assert rules.sheet_data(wall)["structure"] is True
+    assert "structure" not in rules.sheet_data(sheet("diego"))

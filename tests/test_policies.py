@@ -302,7 +302,7 @@ def test_rule_list_in_python() -> None:
 def test_tactics_are_named_in_scenarios(tmp_path: Path) -> None:
     text = DUEL.read_text()
     text = text.replace('policy = "defender"', 'policy = "counter"').replace(
-        'policy = "aggressive"', 'policy = "segsim.rules.rinkanou.tactics:PressureFighter"'
+        'policy = "aggressive"', 'policy = "pressure"'
     )
     path = tmp_path / "duel.toml"
     path.write_text(text)

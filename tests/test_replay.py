@@ -84,16 +84,43 @@ def first_test_after(lines: list[str], index: int, actor: str) -> int:
     raise AssertionError("no test after the die")
 
 
-def test_a_changed_die_is_reported_at_the_first_line_it_changes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    lines = list(duel_record(7).lines)
+def _tampered_attack_die(lines: list[str]) -> tuple[int, dict[str, Any]]:
     index = next(
         i for i, line in enumerate(lines) if '"die.rolled"' in line and '"purpose":"attack"' in line
     )
     die = json.loads(lines[index])
     die["value"] = die["value"] % 100 + 1  # the next face: another roll
     lines[index] = json.dumps(die, separators=(",", ":"))
+    return index, die
+
+
+def test_a_changed_die_is_reported_at_its_own_line_when_the_seed_drew_the_dice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = list(duel_record(7).lines)
+    index, die = _tampered_attack_die(lines)
+    path = write_lines(tmp_path / "tampered.jsonl", lines)
+    result = replay(path)
+    assert result.divergence is not None
+    assert result.divergence.line == index + 1
+    assert result.divergence.expected == lines[index]
+    produced = json.loads(result.divergence.produced or "{}")
+    assert produced["value"] == die["value"] - 1 or (die["value"] == 1 and produced["value"] == 100)
+    assert "the seed 7 gives" in result.divergence.stopped
+
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"diverges at line {index + 1}:" in out
+
+
+def test_a_changed_entered_die_is_reported_at_the_first_line_it_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = list(duel_record(7).lines)
+    header = json.loads(lines[0])
+    header["dice"] = "entered"  # as a hand-entered fight says: no seed to check against
+    lines[0] = json.dumps(header, separators=(",", ":"), ensure_ascii=False)
+    index, die = _tampered_attack_die(lines)
     path = write_lines(tmp_path / "tampered.jsonl", lines)
     # The die line itself is input: the replay rolls the tampered value. The first line
     # that differs is the test that read it, whose roll the record says was the old one.

@@ -66,6 +66,12 @@ COMMON: dict[str, Any] = {
                 "ruleset": {"type": "string", "minLength": 1},
                 "options": {"type": "object"},
                 "seed": {"type": "integer"},
+                "dice": {
+                    "const": "entered",
+                    "description": "Present when the dice were not drawn from the seed "
+                    "(a hand-entered fight): a replay then does not check them against "
+                    "the seed's stream.",
+                },
                 "name": {"type": "string"},
                 "max_segments": {"type": "integer", "minimum": 1},
                 "combatants": {

@@ -78,9 +78,14 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
         security = min(security, 0)
     elif status.holding is not None or status.held_by is not None:
         security = min(security, GRAPPLE_SECURITY)
+    if status.locked_with is not None:
+        security += LOCK_SECURITY
     return Attention(s.environment, security, s.focus)
 
 
+LOCK_SECURITY = -2
+"""Both fighters locked by a successful block are at -2 in Security (seed 003, "Bloquer
+une attaque")."""
 GRAPPLE_SECURITY = 1
 """Who grapples or is grappled cannot raise Security above 1 (seed 003, "Lutte")."""
 HELD_DEFENCE = -2
@@ -123,7 +128,8 @@ def dangers(
     state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
 ) -> tuple[int, int]:
     """Sources of danger the defender is aware of and not aware of: opponents in contact
-    and opponents who declared a hostile action at it this round; hidden ones (and every
+    and opponents who declared a hostile action at it this round; hidden or invisible
+    ones (and every
     one while the defender is surprised) are sources it is not aware of."""
     here = positions.get(defender.id, defender.position)
     aware = unaware = 0
@@ -135,7 +141,7 @@ def dangers(
         hostile = plan is not None and st.declared_round == rnd and plan.target == defender.id
         if not hostile and not within(positions.get(o.id, o.position), here, CONTACT):
             continue
-        if st.hidden or status_of(defender).surprised:
+        if st.hidden or st.invisible or status_of(defender).surprised:
             unaware += 1
         else:
             aware += 1

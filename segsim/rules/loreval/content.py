@@ -35,6 +35,8 @@ SKILLS = (
     "acrobatics",
     "evasion",
 )
+OPTIONAL_SKILLS = ("concentration", "jump")
+"""Skills a sheet may give; absent, they are 0 (kept out of the sheet's data then)."""
 MODES = ("unarmed", "melee", "thrown", "fast_missile", "slow_missile")
 ARMOUR_CATEGORIES = ("none", "light", "medium", "heavy")
 PACE = {"light": 5, "medium": 4, "heavy": 3}
@@ -77,13 +79,27 @@ def round_decimetre(metres: float) -> float:
     return math.floor(metres * 10 + 0.5 + 1e-9) / 10
 
 
-def movement_speed(characteristics: Mapping[str, int], size: str) -> float:
-    """Movement speed (VD, metres): 5 m, +0.2 m per point of the best of strength,
-    dexterity and constitution above 10, -0.2 m per point of the lowest below 10, times
-    the size's multiplier, rounded to the decimetre (seed 003, "Déplacement")."""
+LOCOMOTION: Mapping[str, Mapping[str, float]] = {
+    "walk": {"humanoid": BASE_SPEED, "quadruped": 8.0},
+    "swim": {"humanoid": 3.0, "amphibious": 6.0, "quadruped": 4.0},
+    "fly": {"self_propelled": 5.0, "winged": 12.0},
+}
+"""Raw movement speed (VD brute, metres) of each mode of locomotion and kind (seed 003,
+"Déplacement": marcher, nager, vol auto-porté, vol ailé)."""
+DEFAULT_LOCOMOTION: Mapping[str, str] = {"walk": "humanoid", "swim": "humanoid"}
+"""A fighter walks and swims as a humanoid unless its sheet says otherwise."""
+
+
+def movement_speed(
+    characteristics: Mapping[str, int], size: str, base: float = BASE_SPEED
+) -> float:
+    """Movement speed (VD, metres): 5 m (or the raw speed of another mode of locomotion),
+    +0.2 m per point of the best of strength, dexterity and constitution above 10, -0.2 m
+    per point of the lowest below 10, times the size's multiplier, rounded to the
+    decimetre (seed 003, "Déplacement")."""
     scores = [characteristics[c] for c in ("strength", "dexterity", "constitution")]
     best, worst = max(scores), min(scores)
-    raw = BASE_SPEED + SPEED_STEP * max(0, best - 10) - SPEED_STEP * max(0, 10 - worst)
+    raw = base + SPEED_STEP * max(0, best - 10) - SPEED_STEP * max(0, 10 - worst)
     return round_decimetre(float(Fraction(raw).limit_denominator(1000) * SPEED_SIZE[size]))
 
 
@@ -186,11 +202,15 @@ class Sheet:
     sneak_attack: int = 0
     perfidious_attack: int = 0
     talents: tuple[str, ...] = ()
+    locomotion: Mapping[str, str] = attrs.field(factory=dict)
+    """Modes of locomotion other than the default humanoid walk and swim."""
 
     def mod(self, characteristic: str) -> int:
         return modifier(self.characteristics[characteristic])
 
     def skill(self, name: str) -> int:
+        if name in OPTIONAL_SKILLS:
+            return self.skills.get(name, 0)
         return self.skills[name]
 
     def has(self, talent: str) -> bool:
@@ -208,8 +228,18 @@ class Sheet:
 
     @functools.cached_property
     def speed(self) -> float:
-        """Movement speed (VD) in metres."""
-        return movement_speed(self.characteristics, self.size)
+        """Movement speed (VD) in metres, walking."""
+        speed = self.speed_in("walk")
+        assert speed is not None  # every fighter walks
+        return speed
+
+    def speed_in(self, mode: str) -> float | None:
+        """Movement speed in a mode of locomotion (walk, swim, fly); None when the fighter
+        cannot move that way."""
+        kind = self.locomotion.get(mode, DEFAULT_LOCOMOTION.get(mode))
+        if kind is None:
+            return None
+        return movement_speed(self.characteristics, self.size, LOCOMOTION[mode][kind])
 
     @functools.cached_property
     def pace(self) -> int:
@@ -389,6 +419,16 @@ def _weapon_list(node: Node, key: str, content: Content) -> tuple[Weapon, ...]:
     return tuple(out)
 
 
+def _locomotion(node: Node) -> dict[str, str]:
+    """``locomotion = { walk = "quadruped", swim = "amphibious", fly = "winged" }``."""
+    if not node.has("locomotion"):
+        return {}
+    table = node.table("locomotion")
+    out = {m: table.value(m, str, choices=tuple(LOCOMOTION[m])) for m in LOCOMOTION if table.has(m)}
+    table.finish()
+    return out
+
+
 def read_sheet(node: Node, content: Content) -> Sheet:
     """A sheet from a table: equipment by id or as full tables."""
     ch = node.table("characteristics")
@@ -396,6 +436,7 @@ def read_sheet(node: Node, content: Content) -> Sheet:
     ch.finish()
     sk = node.table("skills")
     skills = {s: sk.value(s, int, 0, min=-20, max=60) for s in SKILLS}
+    skills.update({s: sk.value(s, int, min=-20, max=60) for s in OPTIONAL_SKILLS if sk.has(s)})
     sk.finish()
     weapon = _item(node, "weapon", content.weapons, "weapon", read_weapon)
     off_hand = None
@@ -435,6 +476,7 @@ def read_sheet(node: Node, content: Content) -> Sheet:
         sneak_attack=node.value("sneak_attack", int, 0, min=0, max=20),
         perfidious_attack=node.value("perfidious_attack", int, 0, min=0, max=20),
         talents=_strings(node, "talents"),
+        locomotion=_locomotion(node),
     )
     node.finish()
     return sheet
@@ -479,6 +521,8 @@ def sheet_data(sheet: Sheet) -> dict[str, Any]:
         "perfidious_attack": sheet.perfidious_attack,
         "talents": list(sheet.talents),
     }
+    if sheet.locomotion:
+        data["locomotion"] = dict(sheet.locomotion)
     if sheet.off_hand is not None:
         data["off_hand"] = _weapon_data(sheet.off_hand)
     if sheet.shield is not None:

@@ -31,8 +31,9 @@ from segsim.rules.loreval.categories import (
     spell_category,
 )
 from segsim.rules.loreval.combat import CONTACT, MAX_INCREMENTS, distance, within
-from segsim.rules.loreval.content import SEED, Sheet, Weapon
+from segsim.rules.loreval.content import LOCOMOTION, SEED, Sheet, Weapon
 from segsim.rules.loreval.grapple import check_grapple
+from segsim.rules.loreval.jump import check_jump
 from segsim.rules.loreval.manoeuvres import attack_addons, check_manoeuvre
 from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
@@ -71,17 +72,18 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
         "pile",
     },
     "charge": COMMON | {"concert", "power"},
-    "grapple": COMMON | {"move"},
+    "grapple": COMMON | {"move", "knee"},
     "whirlwind": COMMON,
     "trip": COMMON,
     "disarm": COMMON | {"skill"},
     "sunder": COMMON,
     "overrun": COMMON | {"charge"},
-    "counter": COMMON | {"against", "how", "hypothetical"},
-    "move": COMMON | {"to"},
+    "counter": COMMON | {"against", "how", "hypothetical", "to"},
+    "move": COMMON | {"to", "mode"},
     "inaction": frozenset({"attention"}),
     "grace": frozenset({"attention"}),
-    "spell": COMMON | {"spell", "material", "ritual", "aimed"},
+    "spell": COMMON | {"spell", "material", "ritual", "aimed", "level"},
+    "jump": COMMON | {"to", "height", "run_up"},
 }
 """Round actions a fighter may declare, and their parameters."""
 
@@ -233,10 +235,8 @@ def extra_moves(ctx: Context, params: Mapping[str, Any], base_moves: int) -> tup
     keeps the declaration's malus and may add at most one move to those declared
     (seed 003, "Action de déplacement...")."""
     moves = _int(params, "moves", 0, 0, 5)
-    if moves and (ctx.status.held_by is not None or ctx.status.holding is not None):
-        raise IllegalDeclaration(
-            "a fighter in a grapple cannot move", rule=f"{SEED}, Actions de lutte"
-        )
+    if moves or base_moves:
+        cannot_move(ctx, grapple=bool(moves))
     if ctx.changed is not None:
         planned = ctx.changed.extra_moves
         if moves > planned + 1:
@@ -254,6 +254,20 @@ def extra_moves(ctx: Context, params: Mapping[str, Any], base_moves: int) -> tup
             rule=RULE_PACE,
         )
     return moves, malus
+
+
+def cannot_move(ctx: Context, grapple: bool = True) -> None:
+    """Grapplers (extra moves), and the two fighters locked by a block, do not move
+    (seed 003, "Actions de lutte", "Bloquer une attaque")."""
+    if grapple and (ctx.status.held_by is not None or ctx.status.holding is not None):
+        raise IllegalDeclaration(
+            "a fighter in a grapple cannot move", rule=f"{SEED}, Actions de lutte"
+        )
+    if ctx.status.locked_with is not None:
+        raise IllegalDeclaration(
+            f"{ctx.c.id} is locked with {ctx.status.locked_with} by a block and cannot move",
+            rule=f"{SEED}, Bloquer une attaque",
+        )
 
 
 def opponent(ctx: Context, target: str | None) -> Combatant:
@@ -382,8 +396,17 @@ def check_move(ctx: Context, d: Declaration) -> Checked:
     category = adjusted_category(1, extra_moves=moves, ready=standing(ctx))
     check_category(ctx, category)
     check_focus(ctx, attention, focus_needed(category), f"a category {category} move")
-    reach = (1 + moves) * ctx.sheet.speed
+    mode = d.params.get("mode", "walk")
+    speed = ctx.sheet.speed_in(mode) if mode in LOCOMOTION else None
+    if speed is None:
+        ways = ", ".join(m for m in LOCOMOTION if ctx.sheet.speed_in(m) is not None)
+        raise IllegalDeclaration(
+            f"{ctx.c.id} moves by {ways}, not {mode!r}", rule=f"{SEED}, Déplacement"
+        )
+    reach = (1 + moves) * speed
     params: dict[str, Any] = {"stand": True} if standing(ctx) else {}
+    if mode != "walk":
+        params["mode"] = mode
     to = d.params.get("to")
     if (to is None) == (d.target is None):
         raise IllegalDeclaration("a move goes toward a fighter or to a point (to = [x, y])")
@@ -403,7 +426,7 @@ def check_move(ctx: Context, d: Declaration) -> Checked:
         point = (float(to[0]), float(to[1]))
         if not within(ctx.c.position, point, reach):
             raise IllegalDeclaration(
-                f"{1 + moves} move(s) of {ctx.sheet.speed:g} m cover {reach:.1f} m, not "
+                f"{1 + moves} move(s) of {speed:g} m cover {reach:.1f} m, not "
                 f"{distance(ctx.c.position, point):.1f} m",
                 rule=RULE_MOVE,
             )
@@ -458,6 +481,8 @@ def check_spell(ctx: Context, d: Declaration) -> Checked:
             raise IllegalDeclaration(f"no fighter {d.target!r} in the fight")
         target = other.id
     params: dict[str, Any] = {"spell": name}
+    if "level" in d.params:
+        params["level"] = _int(d.params, "level", 0, 0, 9)
     for key, on in (("material", material), ("ritual", ritual), ("aimed", aimed)):
         if on:
             params[key] = True
@@ -498,11 +523,17 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
         raise IllegalDeclaration(
             "after a category 1 action only a counter without a move is left", rule=RULE_CHANGE
         )
-    if moves and against == "defensive":
+    to = d.params.get("to")
+    if against == "offensive" and to is not None:
         raise IllegalDeclaration(
-            "a defensive counter's moves are played at the fighter's own turn: declare them "
-            "with an offensive counter or a move",
+            "an offensive counter's moves bring the counterer to the one it counters: no to",
             rule=RULE_COUNTER,
+        )
+    if against == "defensive" and bool(moves) != (to is not None):
+        raise IllegalDeclaration(
+            "a defensive counter's moves go to a point (to = [x, y]), played at the "
+            "fighter's own step",
+            rule=f"{SEED}, Types de contre",
         )
     category = adjusted_category(1, extra_moves=moves)
     if ctx.changed is None or ctx.changed.category > 1:
@@ -550,7 +581,27 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
     params: dict[str, Any] = {"against": against, "how": how}
     if hypothetical or target is None:
         params["hypothetical"] = True
+    if to is not None:
+        params["to"] = point_within(ctx, to, moves * ctx.sheet.speed, f"{moves} move(s)")
     return target, _finish(params, category, attention, moves, malus)
+
+
+def point_within(ctx: Context, to: Any, reach: float, what: str) -> list[float]:
+    """A point ``[x, y]`` the fighter can reach, rounded to the centimetre."""
+    if not (
+        isinstance(to, list | tuple)
+        and len(to) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
+    ):
+        raise IllegalDeclaration(f"to must be a point [x, y] in metres, not {to!r}")
+    point = (float(to[0]), float(to[1]))
+    if not within(ctx.c.position, point, reach):
+        raise IllegalDeclaration(
+            f"{what} of {ctx.sheet.speed:g} m cover {reach:.1f} m, not "
+            f"{distance(ctx.c.position, point):.1f} m",
+            rule=RULE_MOVE,
+        )
+    return [round(point[0], 2), round(point[1], 2)]
 
 
 def check_charge(ctx: Context, d: Declaration) -> Checked:
@@ -604,4 +655,5 @@ CHECKERS: Mapping[str, Callable[[Context, Declaration], Checked]] = {
     "inaction": check_inaction,
     "grace": check_grace,
     "spell": check_spell,
+    "jump": check_jump,
 }

@@ -88,6 +88,21 @@ class SetUp(Event):
 
 
 @attrs.frozen
+class Invisible(Event):
+    """The fighter is invisible (the game master's call at the start): an opponent must
+    locate it to attack it, which needs 2 in Environment and a detection roll, and then
+    attacks at -10 (seed 003, "Camouflage", "Environnement")."""
+
+    TYPE: ClassVar[str] = "loreval.invisible"
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).invisible = True
+
+    def describe(self) -> str:
+        return f"{self.actor} is invisible"
+
+
+@attrs.frozen
 class SitsOut(Event):
     """The fighter sits out the round as a grace round (it joined during the round)."""
 
@@ -219,6 +234,8 @@ class Declared(Event):
             status.resolved_round = min(status.resolved_round, self.round - 1)
         if self.changed:
             status.change_round = 0
+            if self.kind == "counter":
+                status.counter_round = 0  # a counter changed into another one stands ready
 
     def describe(self) -> str:
         target = f" -> {self.target}" if self.target else ""
@@ -566,6 +583,36 @@ class Grappled(Event):
             return f"{self.actor} no longer holds {self.held}"
         what = {"grabbed": "grabs", "lifted": "lifts", "pinned": "pins", "down": "takes down"}
         return f"{self.actor} {what.get(self.hold, self.hold)} {self.held}"
+
+
+@attrs.frozen
+class Locked(Event):
+    """A successful block locks the assailant (``actor``) and the blocker together: both
+    at -2 in Security, neither moving, until the assailant wins an opposed strength roll
+    (``locked`` false: they are free) (seed 003, "Bloquer une attaque")."""
+
+    TYPE: ClassVar[str] = "loreval.locked"
+
+    other: str
+    locked: bool = True
+
+    def apply(self, state: FightState) -> None:
+        mine = _status(state, self.actor)
+        theirs = _status(state, self.other)
+        if self.locked:
+            mine.locked_with, mine.lock_roll = self.other, True
+            theirs.locked_with, theirs.lock_roll = self.actor, False
+            return
+        for status in (mine, theirs):
+            status.locked_with, status.lock_roll = None, False
+
+    def describe(self) -> str:
+        if self.locked:
+            return (
+                f"{self.actor} is locked by {self.other}'s block: both at -2 in Security, "
+                "neither moves"
+            )
+        return f"{self.actor} and {self.other} are no longer locked together"
 
 
 @attrs.frozen

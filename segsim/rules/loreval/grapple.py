@@ -25,6 +25,7 @@ from segsim.rules.loreval.combat import (
     condition_modifiers,
     defence_value,
     distance,
+    passive_difficulty,
     within,
 )
 from segsim.rules.loreval.content import GRAPPLE_SIZE, SEED, SIZES, Sheet
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from segsim.state import Combatant
 
 RULE_GRAPPLE = f"{SEED}, Lutte"
+RULE_THROW = f"{SEED}, Actions de lutte (Jeter)"
 MOVES = ("grab", "escape", "release", "lift", "throw", "pin", "take_down", "crush")
 HOLDER_MOVES = ("lift", "throw", "pin", "take_down", "crush")
 HOLDER_BONUS = 4
@@ -111,18 +113,28 @@ def check_grapple(ctx: Context, d: Declaration) -> Checked:
         held: Status = other.status
         if move == "throw" and held.hold != "lifted":
             raise IllegalDeclaration("only a lifted opponent can be thrown", rule=RULE_GRAPPLE)
+    knee = d.params.get("knee", False)
+    if not isinstance(knee, bool):
+        raise IllegalDeclaration(f"knee must be true or false, not {knee!r}")
+    if knee and move != "throw":
+        raise IllegalDeclaration(
+            "only a throw at the thrower's feet lands on its knee", rule=RULE_THROW
+        )
     attention = attention_of(ctx, d.params)
     moves, malus = extra_moves(ctx, d.params, 0)
     if moves and move != "grab":
         raise IllegalDeclaration("grapplers stay in contact: no moves", rule=RULE_GRAPPLE)
-    category = adjusted_category(3, extra_moves=moves)
+    category = adjusted_category(3 + int(knee), extra_moves=moves)
     check_category(ctx, category)
-    check_focus(ctx, attention, focus_needed(category), "a grapple action")
+    needed = 2 if knee else focus_needed(category)
+    check_focus(ctx, attention, needed, "a throw onto the knee" if knee else "a grapple action")
     if move == "grab":
         from segsim.rules.loreval.declare import check_reach
 
         check_reach(ctx, other, ctx.status.weapon, moves)
     params: dict[str, Any] = {"move": move}
+    if knee:
+        params["knee"] = True
     return other.id, _finish(params, category, attention, moves, malus)
 
 
@@ -179,7 +191,7 @@ def resolve_grapple(s: Settlement, c: Combatant, plan: Plan) -> str | None:
     if mine.holding != target:
         return f"{c.id} no longer holds {target}"
     if move == "throw":
-        throw(s, c, other)
+        throw(s, c, other, plan)
         return None
     if not opposed(s, c, other, move, plan):
         return None
@@ -193,8 +205,12 @@ def resolve_grapple(s: Settlement, c: Combatant, plan: Plan) -> str | None:
 
 def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
     """Seizing the opponent: a skilful attack against its Reflex (it must dodge)."""
+    if not s.located(c, other.id):
+        return
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
     mods["size"] = size_modifier(c.sheet) - size_modifier(other.sheet)
+    if status_of(other).invisible:
+        mods["invisible"] = -10  # located: total concealment (seed 003, "Camouflage")
     difficulty, _ = defence_value(s.state, other, "reflex", s.positions, s.rnd)
     roll = s.dice.roll(20, "grapple (grab)", c.id)
     total = roll + sum(mods.values())
@@ -205,29 +221,54 @@ def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
         s.emit(Grappled(s.segment, c.id, other.id, "grabbed"))
 
 
-def throw(s: Settlement, c: Combatant, other: Combatant) -> None:
+def throw(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
     """A lifted opponent is thrown: half the thrower's movement speed away (+ half per
     size above it), 1d6 damage + 1d6 per size above, strength added to each die; a
-    smaller thrower only drops it at its feet. The grapple ends (seed 003, "Jeter")."""
+    smaller thrower only drops it at its feet. The grapple ends (seed 003, "Jeter").
+
+    Thrown at the thrower's feet onto its knee (``knee``: Focus 2, one more point): the
+    opponent lands at its feet and, if a skilful attack then succeeds, on the knee:
+    something that hurts, so the damage is doubled (1d6 + strength for a smaller
+    thrower) (Interpretations)."""
     sheet: Sheet = c.sheet
     steps = size_steps(sheet, other.sheet)
+    knee = bool(plan.params.get("knee"))
     s.emit(Grappled(s.segment, c.id, other.id, "released"))
-    if steps >= 0:
-        dice = 1 + steps
+    on_knee = knee and knee_attack(s, c, other, plan)
+    if steps >= 0 or on_knee:
+        dice = 1 + max(0, steps)
         rolls = tuple(s.dice.roll(6, "thrown", c.id) for _ in range(dice))
         bonus = sheet.mod("strength") * dice
         amount = max(1, sum(rolls) + bonus)
-        here, there = s.positions[c.id], s.positions[other.id]
-        gap = distance(here, there) or 1.0
-        reach = sheet.speed / 2 * (1 + steps)
-        dest = (
-            round(there[0] + (there[0] - here[0]) / gap * reach, 2),
-            round(there[1] + (there[1] - here[1]) / gap * reach, 2),
-        )
-        s.positions[other.id] = dest
-        s.emit(Moved(s.segment, other.id, dest[0], dest[1]))
-        s.hurt(c, other.id, "throw", rolls, amount, {"strength": bonus})
+        if not knee:
+            here, there = s.positions[c.id], s.positions[other.id]
+            gap = distance(here, there) or 1.0
+            reach = sheet.speed / 2 * (1 + steps)
+            dest = (
+                round(there[0] + (there[0] - here[0]) / gap * reach, 2),
+                round(there[1] + (there[1] - here[1]) / gap * reach, 2),
+            )
+            s.positions[other.id] = dest
+            s.emit(Moved(s.segment, other.id, dest[0], dest[1]))
+        mods = {"strength": bonus}
+        if on_knee:
+            amount *= 2
+            mods["onto the knee"] = amount // 2
+        s.hurt(c, other.id, "throw", rolls, amount, mods, 2 if on_knee else 1)
     s.emit(Prone(s.segment, other.id, True))
+
+
+def knee_attack(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> bool:
+    """The skilful attack that lands a thrown opponent on the thrower's knee, against
+    its passive Defence or Reflex (seed 003, "Jeter")."""
+    mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
+    difficulty = passive_difficulty(s.state, other, s.positions, s.rnd)[0]
+    roll = s.dice.roll(20, "attack (onto the knee)", c.id)
+    total = roll + sum(mods.values())
+    success = roll == 20 or (roll != 1 and total >= difficulty)
+    shown = {k: v for k, v in mods.items() if v}
+    s.emit(CheckRolled(s.segment, c.id, "onto the knee", roll, total, difficulty, success, shown))
+    return success
 
 
 def crush(s: Settlement, c: Combatant, other: Combatant) -> None:

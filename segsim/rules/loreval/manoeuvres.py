@@ -223,8 +223,12 @@ def manoeuvre_attack(
 ) -> bool:
     """The attack of a manoeuvre (no damage): against the passive score, or an opposed
     attack roll when the target countered it (disarm, sunder)."""
+    if not s.located(c, target):
+        return False
     weapon = status_of(c).weapon
     mods = attack_modifiers(c, weapon, skill, s.rnd, plan=plan)
+    if status_of(s.fighter(target)).invisible:
+        mods["invisible"] = -10
     if plan.params.get("charge"):
         mods["extra moves"] = 0
         mods["charge"] = 4

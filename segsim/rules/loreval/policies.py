@@ -33,6 +33,11 @@ def opponents(obs: Observation) -> list[OtherView]:
     )
 
 
+def stuck(me: SelfView) -> bool:
+    """In a grapple or locked by a block: the fighter cannot move."""
+    return me.held_by is not None or me.holding is not None or me.locked_with is not None
+
+
 def moves_to_reach(me: SelfView, target: OtherView) -> int:
     """Extra moves needed to come into contact (0 at range or in contact; 99 when the
     fighter is in a grapple and cannot move)."""
@@ -41,7 +46,7 @@ def moves_to_reach(me: SelfView, target: OtherView) -> int:
     gap = me.distance(target) - CONTACT
     if gap <= 0.01:
         return 0
-    if me.held_by is not None or me.holding is not None:
+    if stuck(me):
         return 99
     return math.ceil((gap - 0.01) / me.sheet.speed)
 
@@ -76,7 +81,7 @@ def best_attack(
 
 def approach(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
     """Move toward the target with as many extra moves as the budget allows (at most 2)."""
-    if me.held_by is not None or me.holding is not None:
+    if stuck(me):
         return None
     moves = max(0, min(2, budget - 1, me.sheet.pace - 1, moves_to_reach(me, target) - 1))
     category = 1 + moves
@@ -94,7 +99,7 @@ def approach(me: SelfView, target: OtherView, budget: int) -> Declaration | None
 def charge(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
     """A charge when the target is 2 moves away or more (Focus 2, the rest in
     Security); None when it does not fit the points or the pace."""
-    if me.weapon.ranged or me.held_by is not None or me.holding is not None:
+    if me.weapon.ranged or stuck(me):
         return None
     moves = max(2, moves_to_reach(me, target))
     base = attack_category(mode_of(me.weapon, None, 1), 1)

@@ -73,7 +73,7 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
     has nothing left but waiting for its end)."""
     fighters = state.in_fight()
     for c in fighters:
-        if status_of(c).change_round == rnd:
+        if status_of(c).change_round == rnd and waits_for(state, c, rnd) is None:
             return c, CHANGE
     to_declare = [c for c in fighters if status_of(c).declared_round < rnd]
     if to_declare:
@@ -85,6 +85,33 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
     if to_resolve:
         return min(to_resolve, key=resolve_key), RESOLVE
     return None
+
+
+def waits_for(state: FightState, c: Combatant, rnd: int) -> Combatant | None:
+    """The fighter whose new declaration a voided counter waits for: the counterer
+    declares its new action after the one it meant to counter (seed 003, "Modifier son
+    action")."""
+    plan = status_of(c).plan
+    if plan is None or plan.kind != "counter" or plan.target is None:
+        return None
+    other = state.combatants.get(plan.target)
+    if other is None or not other.in_fight or other is c:
+        return None
+    return other if status_of(other).change_round == rnd else None
+
+
+def voided_on(state: FightState, cid: str, rnd: int) -> bool:
+    """Whether a counter voided by ``cid``'s change still waits for its new declaration."""
+    return any(
+        waits_for(state, c, rnd) is state.combatants[cid]
+        for c in state.in_fight()
+        if c.id != cid and status_of(c).change_round == rnd
+    )
+
+
+def resolve_order(state: FightState, rnd: int) -> list[Combatant]:
+    """Fighters whose resolve steps are still to come, in the order they come."""
+    return sorted((c for c in state.in_fight() if _to_resolve(state, c, rnd)), key=resolve_key)
 
 
 def may_go_heroic(c: Combatant, rnd: int) -> bool:

@@ -24,6 +24,7 @@ from segsim.policy import Observation
 from segsim.rules import BaseRuleset
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
+from segsim.rules.loreval.combat import attention_scores
 from segsim.rules.loreval.content import (
     SEED,
     Content,
@@ -41,6 +42,7 @@ from segsim.rules.loreval.declare import (
 )
 from segsim.rules.loreval.events import (
     DetectionRolled,
+    Invisible,
     SetUp,
     SitsOut,
     Surprised,
@@ -57,11 +59,13 @@ from segsim.rules.loreval.rounds import (
     TURN_CHANNEL,
     next_step,
     rank_key,
+    resolve_order,
     round_of,
     round_start,
     status_of,
     steps_left,
     turn_in_progress,
+    voided_on,
 )
 from segsim.rules.loreval.settle import Settlement, initiative_roll, round_started
 from segsim.rules.loreval.status import Status
@@ -148,9 +152,10 @@ class Loreval(BaseRuleset):
     def load_setup(self, node: Node) -> dict[str, Any]:
         """The game master's calls for one fighter at the start (``[combatant.setup]``):
         ``surprised``, ``attention`` (its criteria before the first declaration),
-        ``hidden``, ``weapon_ready``, ``senses_lost``."""
+        ``hidden``, ``invisible``, ``weapon_ready``, ``senses_lost``, ``slowed``,
+        ``hasted``."""
         setup: dict[str, Any] = {}
-        for key in ("surprised", "hidden", "weapon_ready", "slowed", "hasted"):
+        for key in ("surprised", "hidden", "invisible", "weapon_ready", "slowed", "hasted"):
             if node.has(key):
                 setup[key] = node.value(key, bool)
         if node.has("senses_lost"):
@@ -187,6 +192,8 @@ class Loreval(BaseRuleset):
             events.append(
                 SetUp(t, c.id, attention.as_dict(), hidden, ready, senses, slowed, hasted)
             )
+        if setup.get("invisible"):
+            events.append(Invisible(t, c.id))
         return events
 
     def begin(self, state: FightState, dice: Dice) -> list[Event]:
@@ -321,17 +328,19 @@ class Loreval(BaseRuleset):
                 f"it is not {c.id}'s step: the rules call each fighter in turn", rule=RULE_ROUND
             )
         length = 1
+        params: dict[str, Any] = {"step": step, "round": rnd}
         if step == RESOLVE:
             left = round_start(rnd + 1, self.round_segments) - segment
-            length = max(1, min(self.resolve_segments, left // max(1, steps_left(state, rnd))))
-        rank = sorted(state.in_fight(), key=rank_key).index(c)
-        return ActionSpec(
-            TURN,
-            length,
-            TURN_CHANNEL,
-            public=True,
-            params={"step": step, "round": rnd, "rank": rank},
-        )
+            waiting = steps_left(state, rnd)
+            length = max(1, min(self.resolve_segments, left // max(1, waiting)))
+            if waiting > left > 0:
+                # more resolutions than segments left: they share steps (RULE_ROUND)
+                share = -(-waiting // left)
+                group = resolve_order(state, rnd)[:share]
+                if len(group) > 1:
+                    params["group"] = [g.id for g in group]
+        params["rank"] = sorted(state.in_fight(), key=rank_key).index(c)
+        return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         raise IllegalDeclaration(
@@ -367,10 +376,18 @@ class Loreval(BaseRuleset):
             elif step == CHANGE:
                 assert status.plan is not None
                 plan = settlement.declare(marker, acts, status.plan)
-                if plan is not None:
+                # a counterer whose counter this change voided declares next and, unless
+                # it counters again, acts first: this action then waits for its own step
+                if plan is not None and not voided_on(state, cid, rnd):
                     settlement.carry_out(cid, plan)
             elif step == RESOLVE:
-                settlement.resolve(cid, settlement.plans.get(cid))
+                group = marker.params.get("group") or [cid]
+                for gid in group:
+                    if gid != cid and (gid in settlement.resolved or not settlement.standing(gid)):
+                        continue
+                    settlement.resolve(gid, settlement.plans.get(gid))
+                    if settlement.change_pending():
+                        break  # the change step comes next; the rest wait for their steps
         if (segment + 1) % self.round_segments == 0:
             settlement.end_round()
         return settlement.events
@@ -383,13 +400,16 @@ class Loreval(BaseRuleset):
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         me = SelfView(state, segment, c, rnd, marker)
         step = None if marker is None else marker.params.get("step")
-        from segsim.rules.loreval.combat import attention_scores
 
-        knows = attention_scores(c, rnd).environment >= 1
+        def knows() -> bool:
+            """With 1 in Environment the fighter knows others' attention (worked out
+            only when another fighter is looked at)."""
+            return attention_scores(c, rnd).environment >= 1
 
         def others() -> tuple[OtherView, ...]:
+            k = knows()
             return tuple(
-                OtherView(state, segment, o, rnd, knows)
+                OtherView(state, segment, o, rnd, k)
                 for o in state.combatants.values()
                 if o.in_fight and o.id != cid
             )
@@ -398,7 +418,7 @@ class Loreval(BaseRuleset):
             o = state.combatants.get(oid)
             if o is None or oid == cid or not o.in_fight:
                 return None
-            return OtherView(state, segment, o, rnd, knows)
+            return OtherView(state, segment, o, rnd, knows())
 
         def legal() -> tuple[DeclarationLike, ...]:
             return self._legal(state, cid, segment)

@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
-from segsim.rules.loreval.attention import focus_modifier, sneak_possible
+from segsim.rules.loreval.attention import (
+    focus_modifier,
+    movement_modifier,
+    perception_modifier,
+    sneak_possible,
+)
 from segsim.rules.loreval.categories import chain_maluses, two_weapon_maluses
 from segsim.rules.loreval.combat import (
     CHANGED_MALUS,
@@ -24,14 +29,18 @@ from segsim.rules.loreval.combat import (
     defence_value,
     distance,
     passive_difficulty,
+    range_modifiers,
+    round_moves,
     strength_damage,
     within,
 )
 from segsim.rules.loreval.content import Sheet, Weapon
+from segsim.rules.loreval.declare import CONCEALMENT
 from segsim.rules.loreval.events import (
     ActionWasted,
     AttackRolled,
     ChangeAllowed,
+    CheckRolled,
     Countered,
     CounterRolled,
     CounterVoided,
@@ -42,6 +51,7 @@ from segsim.rules.loreval.events import (
     HeroicPassed,
     HeroismSaved,
     InitiativeRolled,
+    Locked,
     Prone,
     RoundEnded,
     RoundStarted,
@@ -51,7 +61,12 @@ from segsim.rules.loreval.events import (
     WeaponReadied,
 )
 from segsim.rules.loreval.grapple import resolve_grapple
-from segsim.rules.loreval.manoeuvres import on_declaration, resolve_manoeuvre
+from segsim.rules.loreval.jump import resolve_jump
+from segsim.rules.loreval.manoeuvres import (
+    on_declaration,
+    resolve_manoeuvre,
+    strength_contest,
+)
 from segsim.rules.loreval.ranged import shoot
 from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, round_start, status_of
 from segsim.rules.loreval.status import Plan
@@ -60,6 +75,8 @@ from segsim.state import Combatant, FightState
 if TYPE_CHECKING:
     from segsim.rules.loreval.ruleset import Loreval
 
+INVISIBLE_ENVIRONMENT = 2
+"""Environment needed to locate an invisible creature (seed 003, "Camouflage")."""
 CHARGE_BONUS = 4
 """+4 to hit and to damage at the end of a charge (seed 003, "Charge")."""
 BLOCK_MALUS = -4
@@ -158,8 +175,10 @@ class Settlement:
         }
         self.blocked: set[str] = {c.id for c in combatants if status_of(c).blocked}
         self.no_move: set[str] = set()
+        self.locked: set[str] = {c.id for c in combatants if status_of(c).locked_with}
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
+        self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
 
     def emit(self, event: Event) -> None:
@@ -231,6 +250,8 @@ class Settlement:
         joined it, a charge that takes precedence, offensive counters against it."""
         if cid in self.resolved and not (plan is not None and plan.changed):
             return
+        if plan is None or not plan.changed:  # a changed action resolved late rolled already
+            self.break_lock(cid)
         if plan is None:
             self.done(cid, "nothing declared")
             return
@@ -238,6 +259,12 @@ class Settlement:
             self.done(cid, "blocked by a counter")
             return
         if plan.kind == "counter":
+            to = plan.params.get("to")
+            if to is not None and cid not in self.no_move and cid not in self.locked:
+                # a defensive counter's moves come at the fighter's own step
+                dest = (float(to[0]), float(to[1]))
+                self.positions[cid] = dest
+                self.emit(Moved(self.segment, cid, dest[0], dest[1]))
             spent = cid in self.used_counters
             self.done(cid, "counter spent" if spent else "counter stands ready")
             return
@@ -246,12 +273,53 @@ class Settlement:
             self.concert_malus = self.concert_maluses([*group, cid])
             for partner in group:
                 self.carry_out(partner, self.plans[partner])
+        note = self.unfeasible(cid, plan)
+        if note is not None and not plan.changed and not plan.heroic:
+            # seen at its step, before any counter: the counters on it are void
+            self.emit(ChangeAllowed(self.segment, cid, self.rnd, note))
+            self.void_counters_on(cid)
+            self.concert_malus = {}
+            return
         self.charge_first(cid, plan)
         if self.standing(cid) and cid not in self.blocked and not self.countered_before(cid, plan):
             self.carry_out(cid, plan)
         elif self.standing(cid):
             self.done(cid, "blocked by a counter")
         self.concert_malus = {}
+
+    def unfeasible(self, cid: str, plan: Plan) -> str | None:
+        """Why the action can no longer be carried out as declared, seen at the
+        fighter's step: its target is out of the fight, or out of reach even with the
+        moves declared (seed 003, "Modifier son action")."""
+        if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES) or plan.target is None:
+            return None
+        if plan.kind == "whirlwind":
+            return None
+        if not self.standing(plan.target):
+            return f"{plan.target} is out of the fight"
+        if plan.kind == "grapple" and plan.params.get("move", "grab") != "grab":
+            return None
+        c = self.fighter(cid)
+        status = status_of(c)
+        wid = plan.params.get("weapon")
+        weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), status.weapon)
+        if weapon.ranged and plan.kind == "attack":
+            target = self.fighter(plan.target)
+            if range_modifiers(self.state, c, target, weapon, self.positions) is None:
+                return f"{plan.target} is beyond range"
+            return None
+        sheet: Sheet = c.sheet
+        units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
+        if cid in self.no_move or cid in self.locked:
+            units = 0
+        reach = CONTACT + units * sheet.speed
+        if not within(self.positions[cid], self.positions[plan.target], reach):
+            return f"{plan.target} is out of reach"
+        return None
+
+    def change_pending(self) -> bool:
+        """Whether this settlement has given someone a change step."""
+        return any(isinstance(e, ChangeAllowed) for e in self.events)
 
     def carry_out(self, cid: str, plan: Plan | None) -> None:
         if plan is None or not self.standing(cid):
@@ -267,6 +335,8 @@ class Settlement:
             self.emit(Prone(self.segment, cid, False))  # stands up as part of its action
         if plan.kind == "grapple":
             note = resolve_grapple(self, c, plan)
+        elif plan.kind == "jump":
+            note = resolve_jump(self, c, plan)
         elif plan.kind in MANOEUVRES:
             note = resolve_manoeuvre(self, c, plan)
         elif handler is None:
@@ -327,7 +397,7 @@ class Settlement:
     # -------------------------------------------------------- moves
 
     def move_toward(self, c: Combatant, target: str, metres: float, stop: float) -> None:
-        if c.id in self.no_move:
+        if c.id in self.no_move or c.id in self.locked:
             return
         here = self.positions[c.id]
         there = self.positions[target]
@@ -350,7 +420,8 @@ class Settlement:
         if plan.target is not None:
             if not self.standing(plan.target):
                 return f"{plan.target} is out of the fight"
-            self.move_toward(c, plan.target, units * sheet.speed, CONTACT)
+            speed = sheet.speed_in(str(plan.params.get("mode", "walk"))) or sheet.speed
+            self.move_toward(c, plan.target, units * speed, CONTACT)
         else:
             to = plan.params["to"]
             dest = (float(to[0]), float(to[1]))
@@ -537,6 +608,10 @@ class Settlement:
     ) -> str:
         """One attack roll (against a counter's roll when the defender counters), its
         critical confirmation and damage: "hit", "miss" or "countered"."""
+        if not self.located(c, target):
+            return "miss"
+        if status_of(self.fighter(target)).invisible and "concealment" not in mods:
+            mods["invisible"] = CONCEALMENT["total"]
         defender = self.fighter(target)
         difficulty, against, _ = passive_difficulty(self.state, defender, self.positions, self.rnd)
         malus = self.concert_malus.get(target, 0)
@@ -602,11 +677,73 @@ class Settlement:
         self.damage(c, target, weapon, mult, off_hand, dict(damage_bonus or {}))
         return "hit"
 
+    def located(self, c: Combatant, target: str) -> bool:
+        """Whether the attacker locates its target: always, unless the target is
+        invisible; then it needs 2 in Environment and a detection roll (d20 + perception
+        + Environment's modifier against ``detection_difficulty``), once per action and
+        settlement (seed 003, "Camouflage", "Environnement")."""
+        if not status_of(self.fighter(target)).invisible:
+            return True
+        key = (c.id, target)
+        if key in self.locations:
+            return self.locations[key]
+        environment = attention_scores(c, self.rnd).environment
+        if environment < INVISIBLE_ENVIRONMENT:
+            found = False
+            self.emit(
+                ActionWasted(
+                    self.segment,
+                    c.id,
+                    "attack",
+                    f"{target} is invisible: locating it needs 2 in Environment",
+                )
+            )
+        else:
+            sheet: Sheet = c.sheet
+            mods = {
+                "perception": sheet.skill("perception"),
+                "environment": perception_modifier(environment),
+                "extra moves": movement_modifier(round_moves(c, self.rnd)),
+            }
+            roll = self.dice.roll(20, f"detection ({target})", c.id)
+            total = roll + sum(mods.values())
+            difficulty = self.rules.detection_difficulty
+            found = total >= difficulty
+            shown = {k: v for k, v in mods.items() if v}
+            self.emit(
+                CheckRolled(
+                    self.segment,
+                    c.id,
+                    f"detection (invisible {target})",
+                    roll,
+                    total,
+                    difficulty,
+                    found,
+                    shown,
+                )
+            )
+        self.locations[key] = found
+        return found
+
     def block(self, cid: str, by: str, how: str) -> None:
         if cid in self.blocked:
             return
         self.blocked.add(cid)
         self.emit(Countered(self.segment, cid, by, how))
+        if how == "block" and status_of(self.fighter(cid)).locked_with is None:
+            self.locked.update((cid, by))
+            self.emit(Locked(self.segment, cid, by))
+
+    def break_lock(self, cid: str) -> None:
+        """The assailant locked by a block makes an opposed strength roll at its next
+        step: winning frees both fighters (seed 003, "Bloquer une attaque")."""
+        status = status_of(self.fighter(cid))
+        other = status.locked_with
+        if other is None or not status.lock_roll or not self.standing(other):
+            return
+        if strength_contest(self, self.fighter(cid), self.fighter(other), "breaking the lock"):
+            self.locked.difference_update((cid, other))
+            self.emit(Locked(self.segment, cid, other, locked=False))
 
     # -------------------------------------------------------- counters
 
@@ -715,26 +852,35 @@ class Settlement:
                 continue
             if how == "obstruct" and not moving:
                 continue
-            if self.counter_strike(k, counter, cid, str(how)):
+            if self.counter_strike(k, counter, cid, str(how), plan):
                 return True
             if not self.standing(cid):
                 return True
         return False
 
-    def counter_strike(self, k: Combatant, counter: Plan, cid: str, how: str) -> bool:
+    def counter_strike(
+        self, k: Combatant, counter: Plan, cid: str, how: str, countered: Plan | None = None
+    ) -> bool:
+        """An offensive counter made before the action it answers; True when it blocks
+        the action (a hit; a caster hit keeps its spell if it wins a concentration
+        roll)."""
         self.used_counters.add(k.id)
         weapon = status_of(k).weapon
         sheet: Sheet = k.sheet
+        before_hp = self.hit_points.get(cid, 0)
         if how == "charge":
             before = len(self.events)
             note = self.charge_attack(k, cid, counter)
             if note is not None:
                 self.emit(CounterVoided(self.segment, k.id, cid, note, self.rnd))
                 return False
-            return any(
+            hit = any(
                 isinstance(e, AttackRolled) and e.actor == k.id and e.success
                 for e in self.events[before:]
             )
+            if hit and countered is not None and countered.kind == "spell":
+                return not self.concentrates(cid, countered, before_hp - self.hit_points[cid])
+            return hit
         moves = int(counter.params.get("moves", 0))
         if not weapon.ranged:
             if moves:
@@ -772,9 +918,42 @@ class Settlement:
         self.emit_counter_use(k, cid, how)
         result = self.strike(k, cid, weapon, mods, counter, "counter", False)
         if result == "hit" and self.standing(cid):
+            hurt = before_hp - self.hit_points[cid]
+            if (
+                countered is not None
+                and countered.kind == "spell"
+                and self.concentrates(cid, countered, hurt)
+            ):
+                return False
             self.block(cid, k.id, how)
             return True
         return False
+
+    def concentrates(self, cid: str, spell: Plan, damage: int) -> bool:
+        """A caster hurt by a counter finishes its spell only if it wins a concentration
+        roll against 10 + the damage taken + the spell's level (seed 003, "Lancer un
+        sort et Contre"); unhurt, it casts. The roll: d20 + concentration + the armour's
+        malus + Focus's modifier + the malus of extra moves."""
+        if damage <= 0:
+            return True
+        c = self.fighter(cid)
+        sheet: Sheet = c.sheet
+        mods = {
+            "concentration": sheet.skill("concentration"),
+            "armour": sheet.body_malus,
+            "focus": focus_modifier(attention_scores(c, self.rnd).focus),
+            "extra moves": movement_modifier(spell.extra_moves),
+            "changed action": CHANGED_MALUS if spell.changed else 0,
+        }
+        difficulty = 10 + damage + int(spell.params.get("level", 0))
+        roll = self.dice.roll(20, "concentration", cid)
+        total = roll + sum(mods.values())
+        success = total >= difficulty
+        shown = {k: v for k, v in mods.items() if v}
+        self.emit(
+            CheckRolled(self.segment, cid, "concentration", roll, total, difficulty, success, shown)
+        )
+        return success
 
     # -------------------------------------------------------- damage
 
@@ -856,6 +1035,22 @@ class Settlement:
         for holder, held in sorted(h for h in holds if h[1] is not None):
             if cid in (holder, held):
                 self.emit(Grappled(self.segment, holder, str(held), "released"))
+        locks = {
+            (c.id, other)
+            for c in self.state.combatants.values()
+            if (other := status_of(c).locked_with) is not None and status_of(c).lock_roll
+        }
+        for e in self.events:
+            if isinstance(e, Locked):
+                pair = (str(e.actor), e.other)
+                if e.locked:
+                    locks.add(pair)
+                else:
+                    locks.discard(pair)
+        for a, b in sorted(locks):
+            if cid in (a, b):
+                self.locked.difference_update((a, b))
+                self.emit(Locked(self.segment, a, str(b), locked=False))
 
     def sneak(self, attacker: Combatant, target: str) -> list[tuple[str, int]]:
         """Sneak and perfidious attacks that apply (Focus at least 2 above the target's

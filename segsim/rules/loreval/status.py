@@ -66,6 +66,7 @@ class Status:
     surprised: bool = False
     weapon_ready: bool = True
     hidden: bool = False
+    invisible: bool = False
     senses_lost: int = 0
     slowed: bool = False
     hasted: bool = False
@@ -81,6 +82,10 @@ class Status:
     hold: str = ""
     """How the fighter is held: grabbed, lifted, pinned, down."""
     pinning: bool = False
+    locked_with: str | None = None
+    """Whom the fighter is locked with after a successful block (Bloquer une attaque)."""
+    lock_roll: bool = False
+    """Whether it is the blocked assailant, who must win a strength roll to get free."""
     prone: bool = False
     bonus_round: int = 0
     attack_bonus: int = 0

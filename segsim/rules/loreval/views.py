@@ -84,6 +84,11 @@ class OtherView(LiveView):
         return self._st.hold
 
     @live
+    def locked_with(self) -> str | None:
+        """Whom it is locked with after a block (neither moves)."""
+        return self._st.locked_with
+
+    @live
     def prone(self) -> bool:
         return self._st.prone
 

@@ -21,8 +21,19 @@ from segsim.models import models_dir
 
 SEED = "seed 000"
 
-TEST_KINDS = ("melee", "unarmed", "natural", "ranged", "thrown", "parry", "dodge", "pursuit")
-"""The tests of combat, each a Trait + Talent pair of the sheet."""
+TEST_KINDS = (
+    "melee",
+    "unarmed",
+    "natural",
+    "ranged",
+    "thrown",
+    "parry",
+    "dodge",
+    "pursuit",
+    "vigilance",
+)
+"""The tests of combat, each a Trait + Talent pair of the sheet (vigilance: spotting a
+hidden shooter as it fires)."""
 WEAPON_TESTS = ("melee", "unarmed", "natural", "ranged", "thrown")
 DEFAULT_TESTS: Mapping[str, tuple[str, str]] = {
     "melee": ("puissance", "armes_de_melee"),
@@ -36,6 +47,9 @@ DEFAULT_TESTS: Mapping[str, tuple[str, str]] = {
 }
 """Which Trait and Talent a test adds when the sheet does not say (seed 000: Diego
 attacks with Puissance + arme de mêlée, the malfrat dodges with Agilité + Esquive)."""
+SPOTTING: tuple[str, str] = ("instinct", "vigilance")
+"""The Trait and Talent of a Vigilance test when the sheet does not say (kept out of
+:data:`DEFAULT_TESTS` so that a sheet's data lists it only when given)."""
 
 SPECIALISATIONS = (
     "parade",  # +2 to parries with a weapon
@@ -51,6 +65,8 @@ SPECIALISATIONS = (
     "se_mettre_a_couvert",  # +5 to dodge a ranged attack with cover at hand
     "rechargement_rapide",  # ranged weapon speed -2, at least 2
     "tir_monte",  # +2 to shots in a fight in motion
+    "tir_embusque",  # +5 to the Vigilance tests to spot the hidden shooter (bow, impulse)
+    "destruction_de_fortifications",  # +5 to tests with Exploits against a structure
     "visee",  # aiming a whole round gives +15 instead of +10
 )
 """Combat specialisations (seed 000, "Les talents & spécialisations de combat") with
@@ -65,7 +81,7 @@ class Weapon:
     weapons may make a moulinet; ``range``/``limit`` (metres) are the portée (half damage
     beyond) and the limite (no hit beyond) of ranged weapons; ``explosive`` weapons burst
     (a successful defence halves the damage); ``tags`` name families ("bow",
-    "crossbow", "impulse", "improvised").
+    "crossbow", "impulse", "heavy", "improvised").
     """
 
     id: str
@@ -170,7 +186,9 @@ class Sheet:
     combat adds (defaults in :data:`DEFAULT_TESTS`). ``fursa`` and ``inspiration`` are
     pools of +5 bonuses spent before a roll; ``free_raises`` (Augmentations Gratuites)
     give +5 to the tests they name; ``specialisations`` name combat specialisations.
-    A ``minion`` (Sbire) has 10 health levels, no inspiration and no free raises.
+    A ``minion`` (Sbire) has 10 health levels, no inspiration and no free raises. A
+    ``structure`` (a wall, a fortification, a ship's hull) is a target that never acts,
+    rolls no initiative and neither parries nor dodges (Interpretations).
     """
 
     name: str
@@ -190,10 +208,11 @@ class Sheet:
     specialisations: tuple[str, ...] = ()
     minion: bool = False
     human: bool = True
+    structure: bool = False
 
     def score(self, test: str) -> int:
         """Trait + Talent of a test (a missing trait or talent counts 0)."""
-        trait, talent = self.tests.get(test, DEFAULT_TESTS[test])
+        trait, talent = self.tests.get(test, DEFAULT_TESTS.get(test, SPOTTING))
         return self.traits.get(trait, 0) + self.talents.get(talent, 0)
 
     def has(self, specialisation: str) -> bool:
@@ -438,6 +457,7 @@ def read_sheet(node: Node, content: Content) -> Sheet:
         specialisations=specs,
         minion=minion,
         human=node.value("human", bool, True),
+        structure=node.value("structure", bool, False),
     )
     node.finish()
     return sheet
@@ -480,6 +500,8 @@ def sheet_data(sheet: Sheet) -> dict[str, Any]:
         "minion": sheet.minion,
         "human": sheet.human,
     }
+    if sheet.structure:
+        data["structure"] = True
     if not sheet.minion:
         data["inspiration"] = sheet.inspiration
         data["health"] = {"band": [_plain(b) for b in sheet.health.bands]}

@@ -45,6 +45,8 @@ RULE_SHIELD = f"{SEED}, La parade au bouclier"
 RULE_RANGE = f"{SEED}, La distance de tir"
 
 TURN = "turn"
+INTEND = "intend"
+RULE_INTENTIONS = f"{SEED}, Déclarer ses intentions"
 AWAIT = "await"
 TURN_CHANNEL = "turn"
 ACT_CHANNEL = "act"
@@ -90,6 +92,7 @@ PARAMS: Mapping[str, frozenset[str]] = {
     "tackle": frozenset({"exploits", "fursa", "inspiration"}),
     "shoot_legs": frozenset({"exploits", "fursa", "inspiration"}),
     "wait": frozenset({"until"}),
+    "intend": frozenset({"action"}),
 }
 
 
@@ -283,7 +286,7 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
             "shooting through needs a bow, a crossbow or an impulse weapon",
             rule=RULE_RANGED_EFFECTS,
         )
-    if "kill" in effects and not target.sheet.human:
+    if "kill" in effects and (not target.sheet.human or target.sheet.structure):
         raise IllegalDeclaration(
             "kill outright works on a human or human-sized target", rule=RULE_MELEE_EFFECTS
         )

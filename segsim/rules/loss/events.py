@@ -66,10 +66,52 @@ class RoundStarted(Event):
             if self.round > 1:
                 st.surprised = False
             st.feints = {k: v for k, v in st.feints.items() if v >= self.round}
+            st.intention = None
+        clock.lead, clock.order = 0, ()
 
     def describe(self) -> str:
         pas = ", ".join(f"{k} {v}" for k, v in self.action_points.items())
         return f"round {self.round} begins at phase {self.top}; action points: {pas}"
+
+
+@attrs.frozen
+class IntentionsCalled(Event):
+    """The optional order of declaring intentions (seed 000, "Déclarer ses intentions"):
+    before the round's first phase, fighters state what they prepare to do, one segment
+    per initiative total, lowest first; the phases begin after them."""
+
+    TYPE: ClassVar[str] = "loss.intentions"
+
+    round: int
+    order: tuple[tuple[str, ...], ...] = ()
+
+    def apply(self, state: FightState) -> None:
+        clock = clock_of(state)
+        clock.lead, clock.order = len(self.order), tuple(tuple(g) for g in self.order)
+
+    def describe(self) -> str:
+        groups = "; then ".join(", ".join(g) for g in self.order)
+        return f"intentions of round {self.round} are declared in this order: {groups}"
+
+
+@attrs.frozen
+class Intended(Event):
+    """A fighter states its intention for the round: the first action it will take at
+    its phase (binding while it can still be carried out; Interpretations)."""
+
+    TYPE: ClassVar[str] = "loss.intention"
+
+    round: int
+    action: str
+    target: str | None = None
+
+    def apply(self, state: FightState) -> None:
+        st = _status(state, self.actor)
+        st.intention, st.intended = (self.action, self.target), self.round
+
+    def describe(self) -> str:
+        on = f" {self.target}" if self.target else ""
+        return f"{self.actor} intends to {self.action}{on} this round"
 
 
 @attrs.frozen
@@ -106,6 +148,7 @@ class ActionPointsSpent(Event):
         st = _status(state, self.actor)
         st.pa = self.left
         if not self.defence:
+            st.intention = None
             st.waited = 0
             st.last_act = self.t
             st.counter = None
@@ -146,6 +189,7 @@ class Passed(Event):
     def apply(self, state: FightState) -> None:
         st = _status(state, self.actor)
         st.pa = 0
+        st.intention = None
         st.last_act = self.t
 
     def describe(self) -> str:
@@ -188,6 +232,13 @@ class Tested(Event):
     success: bool
     bonuses: Mapping[str, int] = attrs.field(factory=dict)
     modifiers: Mapping[str, int] = attrs.field(factory=dict)
+
+    def apply(self, state: FightState) -> None:
+        """A fighter faces the one it last tested against (attacked, parried, dodged)."""
+        if self.target is not None and self.target in state.combatants:
+            if self.test == "vigilance" and not self.success:
+                return  # it did not see the shooter
+            _status(state, self.actor).facing = self.target
 
     def describe(self) -> str:
         result = "success" if self.success else "failure"

@@ -47,6 +47,7 @@ class Chase:
     zigzags: dict[str, tuple[int, int]] = attrs.field(factory=dict)  # id -> (bonus, round)
     escaped: list[str] = attrs.field(factory=list)
     over: bool = False
+    changed: int = 0  # the round of the last change of distance (0: none yet)
 
     def units(self, a: str, b: str) -> int | None:
         """Distance between two fighters of the chase (None: not a pair, or lost)."""
@@ -103,6 +104,9 @@ class DistanceChanged(Event):
         chase = chase_of(state)
         if chase is None:
             return
+        from segsim.rules.loss.events import clock_of
+
+        chase.changed = clock_of(state).round
         if self.units > LOST_FROM_SIGHT:
             chase.distances.pop((self.pursuer, self.pursued), None)
         else:
@@ -164,6 +168,33 @@ class PursuitEnded(Event):
 
     def describe(self) -> str:
         return f"{self.actor} tackles {self.target}: the chase is over, the fight goes on"
+
+
+@attrs.frozen
+class PursuitStalled(Event):
+    """The game master ends a chase whose distances have not changed for ``rounds``
+    rounds (option ``stalled_chase``): the pursuers give up, every pursued fighter
+    still running gets away (Interpretations)."""
+
+    TYPE: ClassVar[str] = "loss.pursuit.stalled"
+
+    rounds: int
+    escaped: tuple[str, ...] = ()
+
+    def apply(self, state: FightState) -> None:
+        chase = chase_of(state)
+        if chase is None:
+            return
+        for cid in self.escaped:
+            chase.escaped.append(cid)
+            state.remove(cid)
+
+    def describe(self) -> str:
+        who = ", ".join(self.escaped) or "nobody"
+        return (
+            f"the chase has not changed distance for {self.rounds} round(s): the pursuers "
+            f"give up; {who} get(s) away"
+        )
 
 
 def zigzag_against(state: FightState, chase: Chase, cid: str, rnd: int) -> int:

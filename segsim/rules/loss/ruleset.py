@@ -32,9 +32,11 @@ from segsim.rules.loss.declare import (
     CONTACT,
     COSTS,
     DEFENCES,
+    INTEND,
     PARAMS,
     PURSUIT_ACTS,
     RULE_COSTS,
+    RULE_INTENTIONS,
     RULE_PHASES,
     RULE_PREPARE,
     TURN,
@@ -56,12 +58,13 @@ from segsim.rules.loss.pursuit import (
     PursuitStarted,
     chase_of,
 )
-from segsim.rules.loss.settle import BLOW, new_round, settle
+from segsim.rules.loss.settle import BLOW, intentions, new_round, settle
 from segsim.rules.loss.status import Status
 from segsim.rules.loss.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
-KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, "wait", TURN, AWAIT)
+KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, "wait", INTEND, TURN, AWAIT)
+DECLARATION_ORDERS = ("together", "initiative")
 SETUP_FLAGS = (
     "surprised",
     "hidden",
@@ -85,7 +88,11 @@ class Loss(BaseRuleset):
     Options: ``phase_segments`` (segments per phase, at least 4 so that an attack, its
     defence, a counter-attack and its defence fit in a phase), ``darkness`` (the whole
     fight in the dark, +10), ``disasters`` (a player character's failed Exploits are
-    recorded as Désastres), ``move_metres`` (metres of one move).
+    recorded as Désastres), ``move_metres`` (metres of one move), ``pursuit`` (the pursued
+    side), ``start_distance``, ``stalled_chase`` (end a chase whose distances have not
+    changed for that many rounds; off by default), ``declaration_order`` ("together": the
+    fighters of a phase decide at once; "initiative": the optional rule, intentions
+    declared before each round from the lowest initiative to the highest).
     """
 
     name: ClassVar[str] = "loss"
@@ -100,6 +107,8 @@ class Loss(BaseRuleset):
         move_metres: float = 5.0,
         pursuit: str | None = None,
         start_distance: int = 3,
+        stalled_chase: int | None = None,
+        declaration_order: str = "together",
         content: Content | None = None,
     ) -> None:
         _check(
@@ -127,6 +136,22 @@ class Loss(BaseRuleset):
             and 1 <= start_distance <= LOST_FROM_SIGHT,
             f"start_distance must be a distance unit from 1 to 6, not {start_distance!r}",
         )
+        _check(
+            stalled_chase is None
+            or (
+                isinstance(stalled_chase, int)
+                and not isinstance(stalled_chase, bool)
+                and 1 <= stalled_chase <= 100
+            ),
+            f"stalled_chase must be a number of rounds from 1 to 100, not {stalled_chase!r}",
+        )
+        _check(
+            declaration_order in DECLARATION_ORDERS,
+            f"declaration_order must be one of {', '.join(DECLARATION_ORDERS)}, "
+            f"not {declaration_order!r}",
+        )
+        self.declaration_order = declaration_order
+        self.stalled_chase = stalled_chase
         self.pursuit = pursuit
         self.start_distance = start_distance
         self.content = content or default_content()
@@ -143,6 +168,11 @@ class Loss(BaseRuleset):
             "pursuit": pursuit,
             "start_distance": start_distance,
         }
+        # Recorded only when set, so that older records stay the same.
+        if stalled_chase is not None:
+            self.options = {**self.options, "stalled_chase": stalled_chase}
+        if declaration_order != "together":
+            self.options = {**self.options, "declaration_order": declaration_order}
 
     # ------------------------------------------------------------ sheets and setup
 
@@ -165,6 +195,8 @@ class Loss(BaseRuleset):
             setup["cover"] = node.value("cover", str, choices=("partial", "full"))
         if node.has("aimed"):
             setup["aimed"] = node.value("aimed", str, choices=("round", "sequence"))
+        if node.has("spot_difficulty"):
+            setup["spot_difficulty"] = node.value("spot_difficulty", int, min=5, max=60)
         if node.has("distance"):
             setup["distance"] = node.value("distance", int, min=1, max=LOST_FROM_SIGHT)
         node.finish()
@@ -193,7 +225,11 @@ class Loss(BaseRuleset):
             events.extend(self._setup_events(c, 0))
         if self.pursuit is not None:
             events.append(self._chase(state))
-        events.append(new_round(state, dice, 1, 0, state.in_fight()))
+        started = new_round(state, dice, 1, 0, state.in_fight())
+        events.append(started)
+        called = intentions(self, started)
+        if called is not None:
+            events.append(called)
         return events
 
     def _chase(self, state: FightState) -> PursuitStarted:
@@ -268,6 +304,7 @@ class Loss(BaseRuleset):
             st: Status = c.status
             if (
                 clock.start == time
+                or c.id in clock.intending(time)
                 or any(i.granted == time for i in st.incoming.values())
                 or (st.counter is not None and st.counter[1] == time)
             ):
@@ -314,6 +351,8 @@ class Loss(BaseRuleset):
             return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
         if d.kind == "wait":
             return _plan_wait(d, segment)
+        if d.kind == INTEND:
+            return self._plan_intention(state, c, d, segment)
         ch = Check(state, c, segment)
         st: Status = c.status
         if d.kind in DEFENCES:
@@ -366,6 +405,7 @@ class Loss(BaseRuleset):
                 f"{cid} is on the ground: it must get up first",
                 rule="seed 000, Renverser son adversaire",
             )
+        self._check_intention(ch, d)
         target, cost, params = self._plan_act(ch, d)
         saved = 0
         if d.kind not in ("prepare", "pass"):
@@ -384,6 +424,58 @@ class Loss(BaseRuleset):
             target=target,
             rolled=d.kind not in ("move", "get_up", "pick_up", "aim", "social", "prepare", "pass"),
             params=params,
+        )
+
+    def _plan_intention(
+        self, state: FightState, c: Combatant, d: Declaration, segment: int
+    ) -> ActionSpec:
+        """An intention: the first action (and its target) the fighter will take at its
+        phase this round, declared in its place in the order (seed 000, "Déclarer ses
+        intentions", optional)."""
+        clock = clock_of(state)
+        st: Status = c.status
+        if c.id not in clock.intending(segment):
+            raise IllegalDeclaration(
+                f"{c.id} does not declare its intention now", rule=RULE_INTENTIONS
+            )
+        if st.intended == clock.round:
+            raise IllegalDeclaration(f"{c.id} has declared its intention", rule=RULE_INTENTIONS)
+        action = d.params.get("action")
+        if action not in (*ACTS, *PURSUIT_ACTS):
+            raise IllegalDeclaration(
+                f"an intention names an action ({', '.join((*ACTS, *PURSUIT_ACTS))}), "
+                f"not {action!r}",
+                rule=RULE_INTENTIONS,
+            )
+        if d.target is not None:
+            other = state.combatants.get(d.target)
+            if other is None or not other.in_fight or other is c:
+                raise IllegalDeclaration(f"no other fighter {d.target!r} in the fight")
+        return ActionSpec(
+            INTEND, 1, INTEND, target=d.target, public=True, params={"action": action}
+        )
+
+    def _check_intention(self, ch: Check, d: Declaration) -> None:
+        """At its phase a fighter carries out the intention it declared, unless it can no
+        longer do so (its target is down, its points are too few after defending...):
+        waiting (prepare) delays it (Interpretations)."""
+        st = ch.status
+        if st.intention is None or st.intended != clock_of(ch.state).round:
+            return
+        action, target = st.intention
+        if d.kind == "prepare" or (d.kind == action and d.target == target):
+            return
+        try:
+            _, cost, _ = self._plan_act(ch, Declaration(action, target))
+        except IllegalDeclaration:
+            return
+        cost, _ = prepared_cost(cost, st.waited, st.pa)
+        if cost > st.pa:
+            return
+        on = f" {target}" if target else ""
+        raise IllegalDeclaration(
+            f"{ch.c.id} declared it would {action}{on}: it does so while it can",
+            rule=RULE_INTENTIONS,
         )
 
     def _plan_act(self, ch: Check, d: Declaration) -> tuple[str | None, int, dict[str, Any]]:
@@ -512,6 +604,7 @@ class Loss(BaseRuleset):
         )
         me = SelfView(state, segment, c, turn, self)
         answer = any(i.granted == segment for i in st.incoming.values())
+        intend = cid in clock_of(state).intending(segment) and st.intended != clock_of(state).round
         counter = st.counter is not None and st.counter[1] == segment
 
         def others() -> tuple[OtherView, ...]:
@@ -533,7 +626,7 @@ class Loss(BaseRuleset):
         return Observation(
             segment,
             cid,
-            turn or answer or counter,
+            turn or answer or counter or intend,
             me,
             others,
             legal=legal,
@@ -558,6 +651,13 @@ class Loss(BaseRuleset):
             ]
         if st.counter is not None and st.counter[1] == segment:
             candidates.append(Declaration("attack", st.counter[0], {"counter": True}))
+        if cid in clock_of(state).intending(segment):
+            candidates.append(Declaration(INTEND, params={"action": "pass"}))
+            for o in state.opponents(cid):
+                candidates += [
+                    Declaration(INTEND, o.id, {"action": "attack"}),
+                    Declaration(INTEND, o.id, {"action": "move"}),
+                ]
         if any(a.kind == TURN and a.start == segment for a in c.actions):
             candidates += [
                 Declaration("pass"),

@@ -17,7 +17,7 @@ from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
 from segsim.rules.loss.content import UNARMED, Sheet, Weapon
-from segsim.rules.loss.declare import ACT_CHANNEL, CONTACT, TURN, distance
+from segsim.rules.loss.declare import ACT_CHANNEL, CONTACT, INTEND, TURN, distance
 from segsim.rules.loss.effects import (
     BASE_DIFFICULTY,
     EXPLOIT_STEP,
@@ -36,6 +36,8 @@ from segsim.rules.loss.events import (
     Damaged,
     Disaster,
     EffectApplied,
+    Intended,
+    IntentionsCalled,
     Passed,
     PoolsSpent,
     Rearmed,
@@ -55,6 +57,7 @@ from segsim.rules.loss.pursuit import (
     DistanceChanged,
     Escaped,
     PursuitEnded,
+    PursuitStalled,
     Zigzagged,
     chase_of,
     zigzag_against,
@@ -253,6 +256,14 @@ class Settlement:
         bonuses: dict[str, int] = {}
         self.pools(a.actor, a.params, bonuses)
         bonuses.update(self.attack_bonuses(c, target, weapon, effects, test))
+        tsheet: Sheet = target.sheet
+        if (
+            tsheet.structure
+            and exploits
+            and sheet.has("destruction_de_fortifications")
+            and "heavy" in weapon.tags
+        ):
+            bonuses["destruction de fortifications"] = 5
         mods = self.situation(c)
         base = BASE_DIFFICULTY
         gap = distance(c, target)
@@ -271,7 +282,11 @@ class Settlement:
             if target.setup.get("cover") and "ricochet" not in effects:
                 mods["cover"] = 10
             if chase is None:
-                near = [o for o in self.state.opponents(c.id) if distance(o, c) <= CONTACT + 1e-9]
+                near = [
+                    o
+                    for o in self.state.opponents(c.id)
+                    if distance(o, c) <= CONTACT + 1e-9 and not o.sheet.structure
+                ]
                 mods["outnumbered"] = 5 if len(near) >= 3 else 0
         if a.params.get("hand") == "off" and not sheet.has("deux_armes"):
             mods["off hand"] = 5
@@ -316,7 +331,7 @@ class Settlement:
         for t in targets:
             if not self.standing(t):
                 continue
-            if self.can_defend(t, weapon, hidden):
+            if self.can_defend(t, weapon, False) and (not hidden or self.spots(t, c, weapon, a.id)):
                 waiting.append(t)
                 self.emit(
                     AttackPending(
@@ -356,6 +371,7 @@ class Settlement:
             "higher ground": 5 if c.setup.get("higher_ground") else 0,
             "prone target": 10 if tst.prone and not weapon.ranged else 0,
             "surprised target": 5 if tst.surprised else 0,
+            "from behind": 5 if not tst.surprised and self.from_behind(c, target) else 0,
             "feint": 2 if st.feints.get(target.id, 0) >= clock_of(self.state).round else 0,
             "wounds": -self.wounds(c.id),
         }
@@ -384,11 +400,71 @@ class Settlement:
             b["defense"] = 5
         return b
 
+    def from_behind(self, attacker: Combatant, target: Combatant) -> bool:
+        """Whether ``attacker`` strikes ``target`` from behind (de dos, seed 000,
+        "Modificateurs de combat au contact"): the target faces another fighter still in
+        the fight, and the attacker stands in the half plane at the target's back, away
+        from that fighter (Interpretations). Positions do not count in a chase."""
+        tst: Status = target.status
+        faced = self.state.combatants.get(tst.facing) if tst.facing is not None else None
+        if faced is None or faced is attacker or not faced.in_fight:
+            return False
+        if chase_of(self.state) is not None:
+            return False
+        tx, ty = target.position
+        fx, fy = faced.position
+        ax, ay = attacker.position
+        return (fx - tx) * (ax - tx) + (fy - ty) * (ay - ty) < 0
+
+    def spots(self, cid: str, shooter: Combatant, weapon: Weapon, attack: int) -> bool:
+        """Whether ``cid`` sees a hidden shooter at the instant it fires, and so may
+        defend (seed 000, "Esquiver"): only when the shooter's setup gives a
+        ``spot_difficulty`` (else it is unseen), by a Vigilance test against it, +5 when
+        the shooter has Tir embusqué with a bow, crossbow or impulse weapon (seed 000,
+        "Les talents & spécialisations de combat"; Interpretations)."""
+        spot = shooter.setup.get("spot_difficulty")
+        if spot is None:
+            return False
+        ssheet: Sheet = shooter.sheet
+        mods = {
+            "tir embusque": 5
+            if ssheet.has("tir_embusque") and {"bow", "crossbow", "impulse"} & set(weapon.tags)
+            else 0
+        }
+        mods = {k: v for k, v in mods.items() if v}
+        diff = int(spot) + sum(mods.values())
+        sheet: Sheet = self.fighter(cid).sheet
+        bonuses = {"wounds": -self.wounds(cid)}
+        bonuses = {k: v for k, v in bonuses.items() if v}
+        roll = self.dice.roll(10, "vigilance test", cid)
+        score = sheet.score("vigilance")
+        total = roll + score + sum(bonuses.values())
+        success = total >= diff
+        self.emit(
+            Tested(
+                self.segment,
+                cid,
+                "vigilance",
+                attack,
+                shooter.id,
+                roll,
+                score,
+                total,
+                diff,
+                0,
+                success,
+                bonuses,
+                mods,
+            )
+        )
+        return success
+
     def can_defend(self, cid: str, weapon: Weapon, hidden: bool) -> bool:
         """Whether the target may still parry or dodge: it sees the attack coming, is not
         surprised and has an action point left (seed 000, "L'Esquive et la Parade")."""
         st = self.status(cid)
-        return not hidden and not st.surprised and self.pa_of(cid) >= 1
+        sheet: Sheet = self.fighter(cid).sheet
+        return not hidden and not st.surprised and not sheet.structure and self.pa_of(cid) >= 1
 
     # -------------------------------------------------------- the exchange
 
@@ -808,6 +884,26 @@ class Settlement:
             self.pa[cid] = left - 1
             self.emit(Waited(self.segment, cid, 1, left - 1))
 
+    def stalled(self, rnd: int) -> bool:
+        """Whether the game master ends the chase at the end of round ``rnd``: option
+        ``stalled_chase`` (N rounds), no distance changed in the last N rounds."""
+        n = self.rules.stalled_chase
+        chase = chase_of(self.state)
+        if n is None or chase is None:
+            return False
+        if any(isinstance(e, DistanceChanged) for e in self.events):
+            return False  # a distance changed in this very segment
+        if rnd - chase.changed < n:
+            return False
+        away = tuple(
+            c.id
+            for c in self.state.in_fight()
+            if c.side == chase.pursued_side and self.standing(c.id)
+        )
+        self.emit(PursuitStalled(self.segment, None, rnd - chase.changed, away))
+        self.out.update(away)
+        return True
+
     def lapse_counters(self, time: int, used: set[str]) -> None:
         for c in self.state.in_fight():
             st: Status = c.status
@@ -819,7 +915,7 @@ class Settlement:
         or after phase 1; the next one begins with fresh initiative rolls."""
         k = self.rules.phase_segments
         clock = clock_of(self.state)
-        if (time - clock.start) % k:
+        if time < clock.first or (time - clock.first) % k:
             return
         fighters = [c for c in self.state.in_fight() if c.id not in self.out]
         if not fighters:
@@ -828,7 +924,13 @@ class Settlement:
             return  # pragma: no cover - blows end within a phase
         if time < clock.end(k) and any(self.pa_of(c.id) > 0 for c in fighters):
             return
-        self.emit(new_round(self.state, self.dice, clock.round + 1, time, fighters))
+        if self.stalled(clock.round):
+            return
+        started = new_round(self.state, self.dice, clock.round + 1, time, fighters)
+        self.emit(started)
+        called = intentions(self.rules, started)
+        if called is not None:
+            self.emit(called)
 
 
 def new_round(
@@ -839,11 +941,26 @@ def new_round(
     pas: dict[str, int] = {}
     for c in fighters:
         sheet: Sheet = c.sheet
+        if sheet.structure:
+            continue  # a structure never acts
         st: Status = c.status
         roll = dice.roll(10, "initiative", c.id)
         pas[c.id] = roll + sheet.initiative + st.advantage + (2 if st.watched else 0)
     top = max(pas.values(), default=1)
     return RoundStarted(time, None, rnd, max(1, top), pas)
+
+
+def intentions(rules: Loss, started: RoundStarted) -> IntentionsCalled | None:
+    """With the option ``declaration_order = "initiative"``: the order in which the
+    round's fighters declare their intentions, lowest initiative total first, equal
+    totals together (seed 000, "Déclarer ses intentions", optional)."""
+    if rules.declaration_order != "initiative" or not started.action_points:
+        return None
+    totals = sorted(set(started.action_points.values()))
+    order = tuple(
+        tuple(cid for cid, pa in started.action_points.items() if pa == total) for total in totals
+    )
+    return IntentionsCalled(started.t, None, started.round, order)
 
 
 def settle(
@@ -855,6 +972,17 @@ def settle(
     time = segment + 1
     acts = [a for a in batch if a.channel == ACT_CHANNEL and not a.cancelled]
     s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    for a in batch:
+        if a.kind == INTEND and not a.cancelled and s.standing(a.actor):
+            s.emit(
+                Intended(
+                    segment,
+                    a.actor,
+                    clock_of(state).round,
+                    str(a.params["action"]),
+                    a.target,
+                )
+            )
     for a in acts:
         if s.standing(a.actor):
             s.act(a)

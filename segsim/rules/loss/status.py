@@ -21,19 +21,32 @@ class RoundClock:
     round: int = 0
     start: int = 0
     top: int = 0
+    lead: int = 0  # segments of declared intentions before the first phase
+    order: tuple[tuple[str, ...], ...] = ()  # who declares its intention in each of them
+
+    @property
+    def first(self) -> int:
+        """The segment of the round's top phase (after the intentions, if any)."""
+        return self.start + self.lead
 
     def phase_segment(self, phase: int, k: int) -> int:
-        return self.start + (self.top - phase) * k
+        return self.first + (self.top - phase) * k
 
     def phase_at(self, segment: int, k: int) -> int | None:
         """The phase beginning at ``segment`` (None between phase boundaries)."""
-        if segment < self.start or (segment - self.start) % k:
+        if segment < self.first or (segment - self.first) % k:
             return None
-        return self.top - (segment - self.start) // k
+        return self.top - (segment - self.first) // k
 
     def end(self, k: int) -> int:
         """The segment after the round's last phase (phase 1)."""
-        return self.start + self.top * k
+        return self.first + self.top * k
+
+    def intending(self, segment: int) -> tuple[str, ...]:
+        """Who declares its intention in ``segment`` (seed 000, "Déclarer ses
+        intentions", the optional order)."""
+        i = segment - self.start
+        return self.order[i] if 0 <= i < len(self.order) else ()
 
 
 @attrs.frozen
@@ -59,7 +72,9 @@ class Status:
     ``pa`` is the fighter's remaining action points for ``round``: it acts when the round
     reaches that phase. ``waited`` counts the phases it let go by since its last action
     (se préparer). ``incoming`` holds attacks it may still parry or dodge; ``counter`` the
-    (opponent, segment) of a counter-attack it may make now.
+    (opponent, segment) of a counter-attack it may make now. ``facing`` is the fighter it
+    last tested against (attacked, or parried or dodged): its back is turned to the half
+    plane away from that fighter (Interpretations, "From behind").
     """
 
     health: int
@@ -85,6 +100,9 @@ class Status:
     aimed: str = ""  # aimed before the fight ("round", "sequence"), for the first shot
     hidden: bool = False
     surprised: bool = False
+    facing: str | None = None  # the opponent it last attacked or defended against
+    intention: tuple[str, str | None] | None = None  # (action, target) declared this round
+    intended: int = 0  # the round of its last declared intention
 
     @classmethod
     def of(cls, sheet: Sheet) -> Status:

@@ -79,6 +79,13 @@ class OtherView(LiveView):
     def wall(self) -> int:
         return self._st.wall
 
+    @live
+    def intention(self) -> tuple[str, str | None] | None:
+        """(action, target) it declared it would do first this round, if it did and has
+        not acted yet (the optional order of intentions)."""
+        st = self._st
+        return st.intention if st.intended == clock_of(self._state).round else None
+
     def distance(self, other: OtherView) -> float:
         return math.dist(self.position, other.position)
 

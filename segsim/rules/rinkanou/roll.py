@@ -28,11 +28,21 @@ DIFFICULTY: Mapping[str, int] = {
 """The difficulty ladder: modifier added to the chance (RULES-NOTES, "Difficulty ladder")."""
 
 
+MAX_DIFFICULTY = 100
+"""A difficulty given as a number is a modifier of at most 100 % either way (the ladder
+spans -70 to +50): beyond it a test is decided before the die is cast."""
+
+
 def difficulty_value(value: object) -> int:
     """A difficulty given by ladder name or as a signed percentage."""
     if isinstance(value, bool):
         raise IllegalDeclaration(f"difficulty {value!r} is neither a name nor a number")
     if isinstance(value, int):
+        if not -MAX_DIFFICULTY <= value <= MAX_DIFFICULTY:
+            raise IllegalDeclaration(
+                f"difficulty {value} is beyond +/-{MAX_DIFFICULTY} %",
+                rule="RULES-NOTES, Difficulty ladder",
+            )
         return value
     if isinstance(value, str) and value in DIFFICULTY:
         return DIFFICULTY[value]

@@ -195,12 +195,14 @@ class RinKaNou(BaseRuleset):
         move_roll: bool = True,
         content: Content | None = None,
     ) -> None:
-        if ps_divisor not in (10, 20):
+        if type(ps_divisor) is not int or ps_divisor not in (10, 20):
             raise TypeError(f"ps_divisor is 20 or 10 (the text's alternative), not {ps_divisor!r}")
         if not isinstance(start_roll, bool):
             raise TypeError(f"start_roll is true or false, not {start_roll!r}")
         if awareness is not None and (
-            isinstance(awareness, bool) or not isinstance(awareness, int | float) or awareness <= 0
+            isinstance(awareness, bool)
+            or not isinstance(awareness, int | float)
+            or not 0 < awareness < math.inf
         ):
             raise TypeError(f"awareness is a distance in metres, not {awareness!r}")
         if size_table not in SIZE_TABLE_READINGS:
@@ -272,6 +274,19 @@ class RinKaNou(BaseRuleset):
             setup["engage"] = list(engage)
         node.finish()
         return setup
+
+    def setup_problem(
+        self, setup: Mapping[str, Any], sheet: Sheet, ids: Sequence[str]
+    ) -> tuple[str, str] | None:
+        """What is wrong with a fighter's setup given its sheet and the fight's ids
+        (field, message), or None: checked when a scenario or record is read, so the
+        fight does not fail at its start."""
+        if setup.get("wielding") == "ranged" and sheet.ranged is None:
+            return "wielding", "this fighter has no ranged weapon to wield"
+        for other in setup.get("engage", ()):
+            if other not in ids:
+                return "engage", f"no combatant {other!r} to take into account"
+        return None
 
     def new_status(self, sheet: Sheet) -> Status:
         return Status(
@@ -469,12 +484,20 @@ class RinKaNou(BaseRuleset):
         extra = set(params) - kind.params
         if extra:
             raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(extra))}")
+        for key in ("ps", "pc"):
+            if key in params and not isinstance(params[key], Mapping):
+                raise IllegalDeclaration(
+                    f"{key} choices are a table like {{faster = 1}}, not {params[key]!r}",
+                    rule=f"{SEED}, Utilisation des points de situation",
+                )
         channel = kind.channel
         if name == "parry" and params.get("with", "weapon") == "shield":
             channel = "shield"
+        n_actions = len(c.actions)
         others: list[Action | ActionSpec] = [*c.actions, *planned]
-        for other in others:
-            if other.channel == channel and not other.continuous:
+        for i, other in enumerate(others):
+            # a wait in progress gives way; one declared in the same breath does not
+            if other.channel == channel and (not other.continuous or i >= n_actions):
                 raise IllegalDeclaration(
                     f"cannot {name} while doing {other.kind} (both need the {channel})",
                     rule=f"{SEED}, Actions simultanées",
@@ -488,6 +511,8 @@ class RinKaNou(BaseRuleset):
             )
         planner = getattr(self, f"_plan_{name}")
         spec: ActionSpec = planner(state, c, declaration, segment)
+        if declaration.target is not None and spec.target is None:
+            raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
         situational = kind.situation or recomputes(spec)
         if "pc" in params:
             if "ps" in params:
@@ -516,6 +541,11 @@ class RinKaNou(BaseRuleset):
                 rule=f"{SEED}, Points de situation (En mêlée)",
             )
         for cid in raw:
+            if not isinstance(cid, str):
+                raise IllegalDeclaration(
+                    f"engage lists opponent ids, not {cid!r}",
+                    rule=f"{SEED}, Points de situation (En mêlée)",
+                )
             self._opponent(state, c, cid, "take into account")
         if spec.target is not None and spec.target not in raw:
             raise IllegalDeclaration(
@@ -659,7 +689,7 @@ class RinKaNou(BaseRuleset):
         weapon = c.sheet.weapon
         target = self._opponent(state, c, d.target, "strike")
         blow = d.params.get("blow", _best_blow(c.sheet))
-        if blow not in weapon.damage:
+        if not isinstance(blow, str) or blow not in weapon.damage:
             raise IllegalDeclaration(
                 f"the {weapon.name} has no {blow!r} blow (it has: {', '.join(weapon.blows)})"
             )
@@ -803,8 +833,16 @@ class RinKaNou(BaseRuleset):
             params["to"] = [float(to[0]), float(to[1])]
         else:
             other = p["toward"]
-            if other not in state.combatants or not state.combatants[other].in_fight:
+            if (
+                not isinstance(other, str)
+                or other not in state.combatants
+                or not state.combatants[other].in_fight
+            ):
                 raise IllegalDeclaration(f"no combatant {other!r} in the fight to move toward")
+            if other == c.id:
+                raise IllegalDeclaration(
+                    "a fighter cannot move toward itself", rule=f"{SEED}, Mouvement"
+                )
             params["toward"] = other
             stop = p.get("stop_at", self.reach(c.sheet))
             if not isinstance(stop, int | float) or isinstance(stop, bool) or stop < 0:
