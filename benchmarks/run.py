@@ -221,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdicts: list[tuple[str, float, float, str]] = []
 
     # Engine alone against bare SimPy, the same schedule.
-    segments = 4_000 if quick else 20_000
+    segments = 20_000  # long enough to time well on a noisy machine, even --quick
     engine, bare, ratio = interleaved(
         rounds, lambda: engine_run(2, segments), lambda: bare_run(2, segments)
     )
