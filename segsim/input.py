@@ -11,7 +11,7 @@ import difflib
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -361,3 +361,27 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for the known name closest to a misspelt one, or ``""``."""
     close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def read_entries(
+    folder: Path, file: str, key: str, reader: Callable[[Node, str], T]
+) -> dict[str, T]:
+    """Every ``[key.id]`` table of a content file, read by ``reader(node, id)``."""
+    return {k: reader(n, k) for k, n in Source.read(folder / file).entries(key).items()}
+
+
+def item_or_table(
+    node: Node,
+    key: str,
+    known: Mapping[str, T],
+    what: str,
+    reader: Callable[[Node, str], T],
+) -> T:
+    """An item a sheet gives by id (a string naming one of ``known``) or as a full table."""
+    raw = node.data.get(key)
+    if isinstance(raw, str):
+        node.value(key, str)
+        if raw not in known:
+            raise node.error(key, f"unknown {what} {raw!r} (known: {', '.join(sorted(known))})")
+        return known[raw]
+    return reader(node.table(key), key)

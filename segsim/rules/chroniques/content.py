@@ -10,15 +10,15 @@ error names the file, the line and the field (DESIGN, principle 9).
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
 
-from segsim.input import Node, Source
+from segsim.input import Node, Source, item_or_table, read_entries
 from segsim.models import models_dir
+from segsim.rules.damage import DamageDice, parse_damage
 
 SEED = "seed 001"
 
@@ -32,45 +32,10 @@ FREE_KINDS = ("move", "attack")
 """What a capability may let a fighter take as a free action (seed 001, "Les actions")."""
 MAX_LEVEL = 20
 
-_DICE = re.compile(r"^\s*(\d+)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-
 
 def modifier(score: int) -> int:
     """The modifier of an ability score: 10-11 give 0, every 2 points one more or less."""
     return (score - 10) // 2
-
-
-@attrs.frozen
-class DamageDice:
-    """A damage expression ``NdM+K`` (dégâts, DM)."""
-
-    count: int
-    sides: int
-    bonus: int = 0
-
-    @property
-    def maximum(self) -> int:
-        return self.count * self.sides + self.bonus
-
-    @property
-    def average(self) -> float:
-        return self.count * (self.sides + 1) / 2 + self.bonus
-
-    def __str__(self) -> str:
-        extra = f"{self.bonus:+d}" if self.bonus else ""
-        return f"{self.count}d{self.sides}{extra}"
-
-
-def parse_damage(text: str) -> DamageDice:
-    """``"1d8"``, ``"2d6"``, ``"1d4+1"``; raises ValueError on anything else."""
-    m = _DICE.match(text)
-    if m is None:
-        raise ValueError(f"{text!r} is not a dice expression like 1d8, 2d6 or 1d4+1")
-    count, sides = int(m.group(1)), int(m.group(2))
-    if not 1 <= count <= 20 or not 2 <= sides <= 100:
-        raise ValueError(f"{text!r}: expected 1 to 20 dice of 2 to 100 faces")
-    bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
-    return DamageDice(count, sides, bonus)
 
 
 @attrs.frozen
@@ -352,18 +317,14 @@ def read_profile(node: Node, pid: str) -> Profile:
 T = TypeVar("T")
 
 
-def _read_all(folder: Path, file: str, key: str, reader: Callable[[Node, str], T]) -> dict[str, T]:
-    return {k: reader(n, k) for k, n in Source.read(folder / file).entries(key).items()}
-
-
 def load_content(folder: Path | None = None) -> Content:
     """Read and validate ``models/chroniques`` (or another folder of the same layout)."""
     folder = folder or models_dir() / "chroniques"
-    weapons = _read_all(folder, "weapons.toml", "weapon", read_weapon)
-    armours = _read_all(folder, "armour.toml", "armour", read_armour)
+    weapons = read_entries(folder, "weapons.toml", "weapon", read_weapon)
+    armours = read_entries(folder, "armour.toml", "armour", read_armour)
     armours.setdefault("none", NO_ARMOUR)
-    shields = _read_all(folder, "shields.toml", "shield", read_shield)
-    profiles = _read_all(folder, "profiles.toml", "profile", read_profile)
+    shields = read_entries(folder, "shields.toml", "shield", read_shield)
+    profiles = read_entries(folder, "profiles.toml", "profile", read_profile)
     fighters = Source.read(folder / "fighters.toml").entries("fighter")
     content = Content(weapons, armours, shields, profiles, fighters)
     for node in fighters.values():  # every example fighter must load
@@ -374,23 +335,6 @@ def load_content(folder: Path | None = None) -> Content:
 @functools.cache
 def default_content() -> Content:
     return load_content()
-
-
-def _item(
-    node: Node,
-    key: str,
-    known: Mapping[str, T],
-    what: str,
-    reader: Callable[[Node, str], T],
-) -> T:
-    """An item given by id (a string) or as a full table."""
-    raw = node.data.get(key)
-    if isinstance(raw, str):
-        node.value(key, str)
-        if raw not in known:
-            raise node.error(key, f"unknown {what} {raw!r} (known: {', '.join(sorted(known))})")
-        return known[raw]
-    return reader(node.table(key), key)
 
 
 def _weapon_list(node: Node, key: str, content: Content) -> tuple[Weapon, ...]:
@@ -411,22 +355,22 @@ def _weapon_list(node: Node, key: str, content: Content) -> tuple[Weapon, ...]:
 
 def read_sheet(node: Node, content: Content) -> Sheet:
     """A sheet from a table: profile and equipment by id or as full tables."""
-    profile = _item(node, "profile", content.profiles, "profile", read_profile)
+    profile = item_or_table(node, "profile", content.profiles, "profile", read_profile)
     level = node.value("level", int, min=1, max=MAX_LEVEL)
     ab = node.table("abilities")
     abilities = {a: ab.value(a, int, min=1, max=30) for a in ABILITIES}
     ab.finish()
-    weapon = _item(node, "weapon", content.weapons, "weapon", read_weapon)
+    weapon = item_or_table(node, "weapon", content.weapons, "weapon", read_weapon)
     off_hand = None
     if node.has("off_hand"):
-        off_hand = _item(node, "off_hand", content.weapons, "weapon", read_weapon)
+        off_hand = item_or_table(node, "off_hand", content.weapons, "weapon", read_weapon)
     carried = _weapon_list(node, "carried", content)
     armour = NO_ARMOUR
     if node.has("armour"):
-        armour = _item(node, "armour", content.armours, "armour", read_armour)
+        armour = item_or_table(node, "armour", content.armours, "armour", read_armour)
     shield = None
     if node.has("shield"):
-        shield = _item(node, "shield", content.shields, "shield", read_shield)
+        shield = item_or_table(node, "shield", content.shields, "shield", read_shield)
     two_weapons = f"{SEED}, Combat à deux armes (L)"
     if off_hand is not None:
         if off_hand.kind != "melee" or off_hand.hands != 1 or not off_hand.light:

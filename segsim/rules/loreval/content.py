@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import functools
 import math
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
 
-from segsim.input import Node, Source
+from segsim.input import Node, Source, item_or_table, read_entries
 from segsim.models import models_dir
+from segsim.rules.damage import DamageDice, parse_damage
 
 SEED = "seed 003"
 
@@ -66,8 +66,6 @@ table and moves like Minuscule, Gigantesque is read as Énorme: Interpretations)
 BASE_SPEED = 5.0
 SPEED_STEP = 0.2
 
-_DICE = re.compile(r"^\s*(\d+)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-
 
 def modifier(score: int) -> int:
     """A characteristic's modifier (D&D 3): 10-11 give 0, every 2 points one more or less."""
@@ -101,34 +99,6 @@ def movement_speed(
     best, worst = max(scores), min(scores)
     raw = base + SPEED_STEP * max(0, best - 10) - SPEED_STEP * max(0, 10 - worst)
     return round_decimetre(float(Fraction(raw).limit_denominator(1000) * SPEED_SIZE[size]))
-
-
-@attrs.frozen
-class DamageDice:
-    """A damage expression ``NdM+K``."""
-
-    count: int
-    sides: int
-    bonus: int = 0
-
-    @property
-    def average(self) -> float:
-        return self.count * (self.sides + 1) / 2 + self.bonus
-
-    def __str__(self) -> str:
-        extra = f"{self.bonus:+d}" if self.bonus else ""
-        return f"{self.count}d{self.sides}{extra}"
-
-
-def parse_damage(text: str) -> DamageDice:
-    m = _DICE.match(text)
-    if m is None:
-        raise ValueError(f"{text!r} is not a dice expression like 1d8, 2d6 or 1d4+1")
-    count, sides = int(m.group(1)), int(m.group(2))
-    if not 1 <= count <= 20 or not 2 <= sides <= 100:
-        raise ValueError(f"{text!r}: expected 1 to 20 dice of 2 to 100 faces")
-    bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
-    return DamageDice(count, sides, bonus)
 
 
 @attrs.frozen
@@ -361,17 +331,13 @@ def read_shield(node: Node, sid: str) -> Shield:
 T = TypeVar("T")
 
 
-def _read_all(folder: Path, file: str, key: str, reader: Callable[[Node, str], T]) -> dict[str, T]:
-    return {k: reader(n, k) for k, n in Source.read(folder / file).entries(key).items()}
-
-
 def load_content(folder: Path | None = None) -> Content:
     """Read and validate ``models/loreval`` (or another folder of the same layout)."""
     folder = folder or models_dir() / "loreval"
-    weapons = _read_all(folder, "weapons.toml", "weapon", read_weapon)
-    armours = _read_all(folder, "armour.toml", "armour", read_armour)
+    weapons = read_entries(folder, "weapons.toml", "weapon", read_weapon)
+    armours = read_entries(folder, "armour.toml", "armour", read_armour)
     armours.setdefault("none", NO_ARMOUR)
-    shields = _read_all(folder, "shields.toml", "shield", read_shield)
+    shields = read_entries(folder, "shields.toml", "shield", read_shield)
     fighters = Source.read(folder / "fighters.toml").entries("fighter")
     content = Content(weapons, armours, shields, fighters)
     for node in fighters.values():
@@ -382,18 +348,6 @@ def load_content(folder: Path | None = None) -> Content:
 @functools.cache
 def default_content() -> Content:
     return load_content()
-
-
-def _item(
-    node: Node, key: str, known: Mapping[str, T], what: str, reader: Callable[[Node, str], T]
-) -> T:
-    raw = node.data.get(key)
-    if isinstance(raw, str):
-        node.value(key, str)
-        if raw not in known:
-            raise node.error(key, f"unknown {what} {raw!r} (known: {', '.join(sorted(known))})")
-        return known[raw]
-    return reader(node.table(key), key)
 
 
 def _strings(node: Node, key: str) -> tuple[str, ...]:
@@ -438,16 +392,16 @@ def read_sheet(node: Node, content: Content) -> Sheet:
     skills = {s: sk.value(s, int, 0, min=-20, max=60) for s in SKILLS}
     skills.update({s: sk.value(s, int, min=-20, max=60) for s in OPTIONAL_SKILLS if sk.has(s)})
     sk.finish()
-    weapon = _item(node, "weapon", content.weapons, "weapon", read_weapon)
+    weapon = item_or_table(node, "weapon", content.weapons, "weapon", read_weapon)
     off_hand = None
     if node.has("off_hand"):
-        off_hand = _item(node, "off_hand", content.weapons, "weapon", read_weapon)
+        off_hand = item_or_table(node, "off_hand", content.weapons, "weapon", read_weapon)
     shield = None
     if node.has("shield"):
-        shield = _item(node, "shield", content.shields, "shield", read_shield)
+        shield = item_or_table(node, "shield", content.shields, "shield", read_shield)
     armour = NO_ARMOUR
     if node.has("armour"):
-        armour = _item(node, "armour", content.armours, "armour", read_armour)
+        armour = item_or_table(node, "armour", content.armours, "armour", read_armour)
     if off_hand is not None:
         if off_hand.hands != 1 or off_hand.ranged:
             raise node.error("off_hand", f"{off_hand.name} is not a one-handed melee weapon")

@@ -10,13 +10,13 @@ names the file, the line and the field (DESIGN, principle 9).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
 
-from segsim.input import Node, Source
+from segsim.input import Node, Source, item_or_table, read_entries
 from segsim.models import models_dir
 
 SEED = "seed 000"
@@ -333,18 +333,14 @@ def read_health(node: Node) -> Health:
 T = TypeVar("T")
 
 
-def _read_all(folder: Path, file: str, key: str, reader: Callable[[Node, str], T]) -> dict[str, T]:
-    return {k: reader(n, k) for k, n in Source.read(folder / file).entries(key).items()}
-
-
 def load_content(folder: Path | None = None) -> Content:
     """Read and validate ``models/loss`` (or another folder of the same layout)."""
     folder = folder or models_dir() / "loss"
-    weapons = _read_all(folder, "weapons.toml", "weapon", read_weapon)
+    weapons = read_entries(folder, "weapons.toml", "weapon", read_weapon)
     weapons.setdefault("unarmed", UNARMED)
-    armours = _read_all(folder, "armour.toml", "armour", read_armour)
+    armours = read_entries(folder, "armour.toml", "armour", read_armour)
     armours.setdefault("none", NO_ARMOUR)
-    shields = _read_all(folder, "shields.toml", "shield", read_shield)
+    shields = read_entries(folder, "shields.toml", "shield", read_shield)
     root = Source.read(folder / "health.toml").root()
     health = read_health(root.table("health"))
     root.finish()
@@ -358,23 +354,6 @@ def load_content(folder: Path | None = None) -> Content:
 @functools.cache
 def default_content() -> Content:
     return load_content()
-
-
-def _item(
-    node: Node,
-    key: str,
-    known: Mapping[str, T],
-    what: str,
-    reader: Callable[[Node, str], T],
-) -> T:
-    """An item given by id (a string) or as a full table."""
-    raw = node.data.get(key)
-    if isinstance(raw, str):
-        node.value(key, str)
-        if raw not in known:
-            raise node.error(key, f"unknown {what} {raw!r} (known: {', '.join(sorted(known))})")
-        return known[raw]
-    return reader(node.table(key), key)
 
 
 def _scores(node: Node, key: str) -> dict[str, int]:
@@ -400,16 +379,16 @@ def read_sheet(node: Node, content: Content) -> Sheet:
         tests[name] = (raw[0], raw[1])
     weapon = UNARMED
     if node.has("weapon"):
-        weapon = _item(node, "weapon", content.weapons, "weapon", read_weapon)
+        weapon = item_or_table(node, "weapon", content.weapons, "weapon", read_weapon)
     off_hand = None
     if node.has("off_hand"):
-        off_hand = _item(node, "off_hand", content.weapons, "weapon", read_weapon)
+        off_hand = item_or_table(node, "off_hand", content.weapons, "weapon", read_weapon)
     armour = NO_ARMOUR
     if node.has("armour"):
-        armour = _item(node, "armour", content.armours, "armour", read_armour)
+        armour = item_or_table(node, "armour", content.armours, "armour", read_armour)
     shield = None
     if node.has("shield"):
-        shield = _item(node, "shield", content.shields, "shield", read_shield)
+        shield = item_or_table(node, "shield", content.shields, "shield", read_shield)
     if off_hand is not None and shield is not None:
         raise node.error("off_hand", "a hand holding a shield cannot hold a weapon")
     if weapon.hands == 2 and (off_hand is not None or shield is not None):
