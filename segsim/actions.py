@@ -191,14 +191,19 @@ def declaration_problem(item: object) -> str | None:
     :class:`Cancel` names an action by its integer id.
     """
     if isinstance(item, Declaration):
-        if not isinstance(item.kind, str) or not item.kind:
-            return f"an action kind is a non-empty string, not {item.kind!r}"
-        if item.target is not None and (not isinstance(item.target, str) or not item.target):
-            return f"a target is a combatant id (a string) or None, not {item.target!r}"
+        kind = item.kind
+        if not kind or not isinstance(kind, str):
+            return f"an action kind is a non-empty string, not {kind!r}"
+        target = item.target
+        if target is not None and (not isinstance(target, str) or not target):
+            return f"a target is a combatant id (a string) or None, not {target!r}"
         params: Mapping[Any, Any] = item.params
         for key, value in params.items():
-            if not isinstance(key, str):
+            if type(key) is not str and not isinstance(key, str):
                 return f"a parameter name is a string, not {key!r}"
+            kind_of = type(value)
+            if kind_of is str or kind_of is bool or value is None:
+                continue  # the common plain values, without the general walk
             problem = _value_problem(value)
             if problem is not None:
                 return f"parameter {key}: {problem}"

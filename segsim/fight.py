@@ -1,6 +1,6 @@
 """The Fight: combatants as SimPy processes, the declaration phase, cancellation.
 
-Two kinds of engine events drive a fight, each at most once per segment:
+Two things happen at a segment boundary, each at most once per boundary:
 
 * the **settlement** of segment ``n`` at simulation time ``n + 1`` with priority
   :data:`SETTLE`, after every normal event of that time: the ruleset resolves every
@@ -9,13 +9,19 @@ Two kinds of engine events drive a fight, each at most once per segment:
   :data:`DECIDE`, after the settlement of that time: every combatant who must or may
   declare decides from the same state, and all declarations are applied together.
 
+Both are one SimPy event: the boundary's event is scheduled with priority
+:data:`SETTLE` and, once the settlement is done, runs the declaration phase at once
+when nothing else is due before :data:`DECIDE` at that time (the usual case); otherwise
+it schedules the phase as its own event with priority :data:`DECIDE`, so the order of
+events is the same either way.
+
 Nothing is polled: a combatant's process sleeps until its own action resolves or it
 observes something (another combatant starts, cancels or resolves an action).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -57,6 +63,9 @@ settlement of that time, before its declaration phase, whenever the host asked."
 DECIDE = EventPriority(4)
 """Priority of a declaration phase: after the settlement of the same time."""
 LIMIT = EventPriority(5)
+WAKE = EventPriority(6)
+"""Priority of the wake of a combatant's process called to a phase while it had none
+due: after that phase, which runs without it (the process takes no part in it)."""
 
 MAX_DURATION = 10**9
 """The longest action a policy may declare, in segments (over three years)."""
@@ -89,13 +98,18 @@ class _Scheduled(simpy.Event):
 
 
 class _Phase(_Scheduled):
-    """A declaration phase: the event of its boundary, and who is called to it (whether
-    each must act)."""
+    """A segment boundary's event (its settlement, then its declaration phase), or a
+    declaration phase alone, and who is called to the phase (whether each must act)."""
 
     def __init__(
-        self, env: simpy.Environment, delay: float, at: int, callback: Callable[[_Scheduled], None]
+        self,
+        env: simpy.Environment,
+        delay: float,
+        priority: EventPriority,
+        at: int,
+        callback: Callable[[_Scheduled], None],
     ) -> None:
-        super().__init__(env, delay, DECIDE, at, callback)
+        super().__init__(env, delay, priority, at, callback)
         self.members: dict[str, bool] = {}
 
 
@@ -201,6 +215,9 @@ class Fight:
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
         self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
+        # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
+        self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
+        self._combatants = self.state.combatants
         self._external = {c.id: is_external(c.policy) for c in combatants}
         self._paused: _Paused | None = None
         self._stepping = False
@@ -561,11 +578,12 @@ class Fight:
         due = self._due[c.id]
         while True:
             if due:
-                seg = min(due)
+                yield self._phases[min(due)]
             else:
+                # Woken after the phase it is called to (priority WAKE): the wake of a
+                # process is nothing anyone can see, so it never holds a phase back.
                 wake = self._wakes[c.id] = simpy.Event(self.env)
-                seg = yield wake
-            yield self._phases[seg]
+                yield wake
             if self.ended or not c.in_fight:
                 return
 
@@ -573,8 +591,7 @@ class Fight:
         """Call ``c`` to the declaration phase of segment ``seg``."""
         phase = self._phases.get(seg)
         if phase is None:
-            self._mind_the_limit(seg)
-            phase = self._phases[seg] = _Phase(self.env, self._delay(seg), seg, self._run_phase)
+            phase = self._boundary_event(seg)
         members = phase.members
         cid = c.id
         if cid in members:
@@ -586,7 +603,43 @@ class Fight:
         if self._wakes:
             wake = self._wakes.pop(cid, None)
             if wake is not None:
-                wake.succeed(seg)
+                wake._ok = True
+                wake._value = seg
+                self.env.schedule(wake, WAKE)
+
+    def _boundary_event(self, seg: int) -> _Phase:
+        """The event of the boundary at the start of segment ``seg``, new: its settlement
+        and declaration phase, or only a phase if that boundary's settlement is past."""
+        self._mind_the_limit(seg)
+        if seg > self._boundary_done:
+            event = _Phase(self.env, self._delay(seg), SETTLE, seg, self._at_boundary)
+        else:
+            event = _Phase(self.env, self._delay(seg), DECIDE, seg, self._run_phase)
+        self._phases[seg] = event
+        return event
+
+    def _at_boundary(self, event: _Scheduled) -> None:
+        """A segment boundary: settle what completes there, then hold the declaration
+        phase now if nothing else is due before a phase at this time, else after it."""
+        assert isinstance(event, _Phase)
+        seg = event.at
+        if seg > self._boundary_done:
+            self._boundary_done = seg
+        if seg in self.state.pending:
+            self._settle(seg)
+        if not event.members or self.ended:
+            if self._phases.get(seg) is event:
+                del self._phases[seg]
+            return
+        queue = getattr(self.env, "_queue", None)
+        if queue is None or (queue and queue[0][0] <= self.env.now and queue[0][1] <= DECIDE):
+            # Something of this time comes before a declaration phase (an event a
+            # subscriber triggered, a host's join): the phase waits for it.
+            deferred = _Phase(self.env, 0, DECIDE, seg, self._run_phase)
+            deferred.members = event.members
+            self._phases[seg] = deferred
+            return
+        self._run_phase(event)
 
     def _delay(self, seg: int) -> float:
         """The environment delay from now to the boundary of segment ``seg`` (never
@@ -600,7 +653,8 @@ class Fight:
     def _run_phase(self, event: _Scheduled) -> None:
         seg = event.at
         phase = self._phases.pop(seg)
-        self._boundary_done = max(self._boundary_done, seg)
+        if seg > self._boundary_done:
+            self._boundary_done = seg
         if self.ended:
             return
         state = self.state
@@ -682,7 +736,7 @@ class Fight:
                 raise RuntimeError(f"{c.id} has nothing to do at segment {seg}")
         if observable:
             self._notify_observers(observable, seg + 1)
-        if not self.state.pending and not self._phases:
+        if not self.state.pending and not any(p.members for p in self._phases.values()):
             self._end(seg, Outcome("stalemate", None))
 
     def _plan_all(
@@ -691,14 +745,13 @@ class Fight:
         """Check one combatant's declarations; raise IllegalDeclaration before any change."""
         planned: list[ActionSpec] = []
         out: list[Cancel | tuple[Declaration, ActionSpec]] = []
-        state = self.state
         try:
             cancels = 0
             for d in decls:
-                if isinstance(d, Cancel):
+                if type(d) is not Declaration and isinstance(d, Cancel):
                     cancels += 1
             if (cancels and cancels != len(decls)) or (
-                not cancels and state.cancelled_in.get(c.id) == seg
+                not cancels and self.state.cancelled_in.get(c.id) == seg
             ):
                 raise IllegalDeclaration(
                     "no new action may begin in the segment of a cancellation",
@@ -778,7 +831,8 @@ class Fight:
         observable = False
         state = self.state
         for item in items:
-            if isinstance(item, Cancel):
+            if type(item) is not tuple:
+                assert isinstance(item, Cancel)
                 old = next(a for a in c.actions if a.id == item.action)
                 new = old.cancelled_at(seg)
                 self._unschedule(old)
@@ -788,26 +842,31 @@ class Fight:
                 state.cancelled_in[c.id] = seg
                 self._emit(ActionCancelled(t=seg, actor=c.id, action=old.id, kind=old.kind))
                 observable = True
-            else:
-                declaration, action = item
-                actions = c.actions
-                if actions:
-                    channel = action.channel
-                    for old in [a for a in actions if a.continuous and a.channel == channel]:
-                        self._unschedule(old)
-                        actions.remove(old)
-                action.stamp(state.next_action_id, c.id, seg)
-                state.next_action_id += 1
-                actions.append(action)
-                end = action.end
-                if end is not None:
-                    self._schedule(action)
-                    self._register(c, end, must=False)
-                    if not action.visible and "clear" in action.params:
-                        self._sleep(c, action)
-                self._emit(action_declared(seg, action, declaration))
-                if action.visible:
-                    observable = True
+                continue
+            declaration, action = item
+            actions = c.actions
+            if actions:
+                channel = action.channel
+                for old in [a for a in actions if a.continuous and a.channel == channel]:
+                    self._unschedule(old)
+                    actions.remove(old)
+            action.stamp(state.next_action_id, c.id, seg)
+            state.next_action_id += 1
+            actions.append(action)
+            duration = action.duration
+            if duration is not None:
+                end = seg + duration
+                batch = state.pending.get(end)
+                if batch is None:
+                    state.pending[end] = [action]
+                else:
+                    batch.append(action)
+                self._register(c, end, must=False)
+                if not action.visible and "clear" in action.params:
+                    self._sleep(c, action)
+            self._record(action_declared(seg, action, declaration))
+            if action.visible:
+                observable = True
         return observable
 
     def _schedule(self, action: Action) -> None:
@@ -815,9 +874,9 @@ class Fight:
         assert end is not None
         batch = self.state.pending.get(end)
         if batch is None:
-            self._mind_the_limit(end)
             self.state.pending[end] = [action]
-            _Scheduled(self.env, self._delay(end), SETTLE, end, self._settle)
+            if end not in self._phases:
+                self._boundary_event(end)
         else:
             batch.append(action)
 
@@ -832,17 +891,20 @@ class Fight:
         """The opponents of ``actors`` who see what they do (RULES-NOTES, "Waiting": an
         opponent starts, cancels or resolves an action): all of them, or those within
         the ruleset's ``awareness`` radius (metres), found through the spatial grid so
-        that a battle's size does not weigh on each event."""
+        that a battle's size does not weigh on each event. Do not modify the list."""
         radius = self._awareness
-        combatants = self.state.combatants
+        combatants = self._combatants
         if radius is None:
-            sides = {combatants[cid].side for cid in actors}
-            if len(sides) > 1:
-                return self.state.in_fight()
-            if not sides:
+            side = None
+            for cid in actors:
+                other = combatants[cid].side
+                if side is None:
+                    side = other
+                elif other != side:
+                    return self.state.in_fight()
+            if side is None:
                 return []
-            (side,) = sides
-            return [c for c in combatants.values() if c.in_fight and c.side != side]
+            return self.state.against(side)
         seen: dict[str, Combatant] = {}
         for cid in actors:
             side = combatants[cid].side
@@ -892,16 +954,15 @@ class Fight:
 
     # ------------------------------------------------------------------ settlement
 
-    def _settle(self, event: _Scheduled) -> None:
-        time = event.at
-        self._boundary_done = max(self._boundary_done, time)
-        batch = self.state.pending.pop(time, None)
+    def _settle(self, time: int) -> None:
+        """Resolve the actions completing at simulation ``time`` (in segment time - 1)."""
+        state = self.state
+        batch = state.pending.pop(time, None)
         if self.ended or not batch:
             return
         seg = time - 1
         self._t = seg
-        combatants = self.state.combatants
-        state = self.state
+        combatants = self._combatants
         state.version += 1  # actions in progress change even if no event follows
         autonomous = state.autonomous
         for a in batch:
@@ -917,40 +978,53 @@ class Fight:
             return
         if state.vacated:
             self._clear_ways(seg)
-        actors = {a.actor for a in batch}
         observable = False
-        for a in batch:
-            if a.visible:
-                observable = True
-                break
+        if len(batch) == 1:
+            a = batch[0]
+            actors: Collection[str] = (a.actor,)
+            observable = a.visible
+        else:
+            actors = {a.actor for a in batch}
+            for a in batch:
+                if a.visible:
+                    observable = True
+                    break
         reactive = self._reactive
         register = self._register
-        for c in self._observers(a for a in actors if combatants[a].in_fight):
-            if observable and reactive[c.id]:
-                self._sighted[c.id] = time
+        sighted = self._sighted
+        for c in self._observers([a for a in actors if combatants[a].in_fight]):
+            cid = c.id
+            if observable and reactive[cid]:
+                sighted[cid] = time
             if not c.in_fight:
                 continue
-            if c.id in actors or not c.actions:
+            if cid in actors or not c.actions:
                 register(c, time, must=not c.actions)
-            elif observable and reactive[c.id]:
+            elif observable and reactive[cid]:
                 register(c, time, must=False)
         for cid in actors:
             c = combatants[cid]
             if c.in_fight:
                 # Whose own action resolved and who is left waiting at most is called,
                 # reactive or not: a wait lasts only until the fighter decides again.
-                register(c, time, must=not any(not a.continuous for a in c.actions))
+                must = True
+                for a in c.actions:
+                    if not a.continuous:
+                        must = False
+                        break
+                register(c, time, must=must)
         # Turn-based rulesets pass the initiative: whoever the rules call now declares.
-        for cid in self.ruleset.due(self.state, time):
-            c = combatants[cid]
-            if c.in_fight:
-                self._register(c, time, must=True)
+        if self._turns:
+            for cid in self.ruleset.due(state, time):
+                c = combatants[cid]
+                if c.in_fight:
+                    register(c, time, must=True)
 
     # ------------------------------------------------------------------ events & end
 
     def _on_draw(self, die: str, value: int, purpose: str, actor: str | None) -> DieRolled:
         event = DieRolled(self._t, actor, die, value, purpose)
-        self._emit(event)
+        self._record(event)
         return event
 
     def _emit(self, event: Event) -> None:
@@ -961,6 +1035,15 @@ class Fight:
             for action in self.state.spawned:
                 self._schedule(action)
             self.state.spawned.clear()
+        for callback, types in self._subscribers:
+            if types is None or event.TYPE in types:
+                callback(event)
+
+    def _record(self, event: Event) -> None:
+        """:meth:`_emit` for the engine's own events that change nothing by applying
+        (the engine has made the change itself)."""
+        self.state.version += 1
+        self.history.append(event)
         for callback, types in self._subscribers:
             if types is None or event.TYPE in types:
                 callback(event)

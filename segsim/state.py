@@ -86,9 +86,13 @@ class FightState:
     side_grids: dict[str, Grid] = attrs.field(factory=dict)  # the same, one grid per side
     side_counts: dict[str, int] = attrs.field(factory=dict)  # combatants in the fight, by side
     version: int = 0  # counts the changes: anything cached on the state is valid for one
+    roster: int = 0  # counts who came into or left the fight (caches of sides key on it)
     vacated: list[tuple[str, tuple[float, float]]] | None = None
     """Where combatants stood before they moved or left the fight, while the engine
     watches for it (someone waits for its way to clear); None when nobody watches."""
+    _against: tuple[int, dict[str, list[Combatant]]] | None = attrs.field(
+        default=None, init=False, repr=False
+    )
 
     def __attrs_post_init__(self) -> None:
         for c in self.combatants.values():
@@ -96,6 +100,7 @@ class FightState:
                 self._enter(c)
 
     def _enter(self, c: Combatant) -> None:
+        self.roster += 1
         self.grid.add(c.id, c.position)
         self.side_grids.setdefault(c.side, Grid(self.grid.cell)).add(c.id, c.position)
         self.side_counts[c.side] = self.side_counts.get(c.side, 0) + 1
@@ -123,6 +128,19 @@ class FightState:
     def opponents(self, cid: str) -> list[Combatant]:
         side = self.combatants[cid].side
         return [c for c in self.combatants.values() if c.in_fight and c.side != side]
+
+    def against(self, side: str) -> list[Combatant]:
+        """The combatants in the fight of every side but ``side``, in the fight's order
+        (computed once per change of who is in the fight: do not modify the list)."""
+        cache = self._against
+        if cache is None or cache[0] != self.roster:
+            cache = self._against = (self.roster, {})
+        found = cache[1].get(side)
+        if found is None:
+            found = cache[1][side] = [
+                c for c in self.combatants.values() if c.in_fight and c.side != side
+            ]
+        return found
 
     def near(self, position: tuple[float, float], radius: float | None) -> list[Combatant]:
         """Combatants in the fight within ``radius`` metres (everyone when None), in the
@@ -166,6 +184,7 @@ class FightState:
         if not c.in_fight:
             return
         c.in_fight = False
+        self.roster += 1
         if self.vacated is not None:
             self.vacated.append((cid, c.position))
         self.grid.remove(cid)

@@ -233,3 +233,39 @@ def test_leaving_during_ones_own_turn_passes_the_turn_on() -> None:
     f.leave("nissa", "flees", at=5)
     env.run(until=f.done)
     assert f.outcome is not None and f.outcome.result == "victory"
+
+
+def test_what_a_settlement_sets_off_in_the_host_runs_before_that_boundary_s_phase() -> None:
+    """A boundary's settlement and declaration phase are one SimPy event in the usual
+    case; when a subscriber sets off a host event of the same time during the
+    settlement, the phase waits for it, as a phase of priority DECIDE would."""
+    env = simpy.Environment()
+    f = duel(env, 1.0, {"robert": {0: declare("dodge", "margaret")}, "margaret": {}})
+    store = f.event_store(["test.rolled"])
+    seen: list[tuple[float, list[int], int]] = []
+
+    def host() -> Any:
+        event = yield store.get()
+        # Resumed at the time of the settlement, before anyone declared at that boundary.
+        starts = [e.t for e in f.history if e.TYPE == "action.declared"]
+        seen.append((env.now, starts, event.t))
+
+    env.process(host())
+    env.run(until=f.start())
+    assert seen == [(3.0, [0, 0], 2)]
+    # ... and then the phase did run: robert, his dodge over, declared at 3.
+    assert [e.t for e in f.history if e.TYPE == "action.declared"] == [0, 0, 3]
+
+
+def test_a_boundary_with_nothing_else_due_runs_its_phase_in_the_same_event() -> None:
+    """The usual case: one SimPy event per boundary, not a settlement and a phase."""
+    env = simpy.Environment()
+    f = duel(env, 1.0, {"robert": {0: declare("dodge", "margaret")}, "margaret": {}})
+    processed: list[Any] = []
+    f.start()
+    while not f.ended:
+        processed.append(env.peek())
+        env.step()
+    # The dodge resolves at 3 and both fighters declare again: one event at that time,
+    # not a settlement, a process's wake and a phase.
+    assert processed.count(3.0) == 1
