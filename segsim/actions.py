@@ -18,7 +18,11 @@ EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    if value is None or (not value and value is not EMPTY):
+    if value is EMPTY:
+        return value
+    if type(value) is dict:  # the usual case, without an abstract-class check
+        return MappingProxyType(value.copy()) if value else EMPTY
+    if value is None or not value:
         return EMPTY
     if isinstance(value, MappingProxyType):
         return value
@@ -171,7 +175,7 @@ def _value_problem(value: Any, depth: int = 0) -> str | None:
             if problem is not None:
                 return problem
         return None
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):
         for key, item in value.items():
             if not isinstance(key, str):
                 return f"a parameter name is a string, not {key!r}"
@@ -190,7 +194,7 @@ def declaration_problem(item: object) -> str | None:
     are plain data (strings, booleans, finite numbers, lists and tables of them); a
     :class:`Cancel` names an action by its integer id.
     """
-    if isinstance(item, Declaration):
+    if type(item) is Declaration or isinstance(item, Declaration):
         kind = item.kind
         if not kind or not isinstance(kind, str):
             return f"an action kind is a non-empty string, not {kind!r}"
@@ -204,6 +208,8 @@ def declaration_problem(item: object) -> str | None:
             kind_of = type(value)
             if kind_of is str or kind_of is bool or value is None:
                 continue  # the common plain values, without the general walk
+            if kind_of is int and -_INT_LIMIT <= value < _INT_LIMIT:
+                continue
             problem = _value_problem(value)
             if problem is not None:
                 return f"parameter {key}: {problem}"

@@ -211,6 +211,7 @@ class Fight:
         self._due: dict[str, list[int]] = {cid: [] for cid in self.state.combatants}
         self._wakes: dict[str, simpy.Event] = {}
         self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
+        self._any_reactive = any(self._reactive.values())
         self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
@@ -231,6 +232,12 @@ class Fight:
         self._boundary_done = -1  # the last segment boundary the fight has processed
         self._joining: list[tuple[CombatantSpec, int]] = []
         self._sleepers: Sleepers | None = None  # who waits for its way to clear
+        # SimPy's event queue (a heap of (time, priority, id, event)), to see whether
+        # anything else is due before a declaration phase; None: always assume so.
+        queue = getattr(self.env, "_queue", None)
+        self._queue: list[tuple[float, int, int, simpy.Event]] | None = (
+            queue if isinstance(queue, list) else None
+        )
         self._t = 0
         self.dice.sink = self._on_draw
         if logger is not None:
@@ -372,6 +379,7 @@ class Fight:
             self.state.add(c)
             self._due[c.id] = []
             self._reactive[c.id] = is_reactive(spec.policy)
+            self._any_reactive = any(self._reactive.values())
             self._external[c.id] = is_external(spec.policy)
             _bind(spec.policy, c.id, self.seed, self)
             self._emit(
@@ -507,6 +515,7 @@ class Fight:
             raise ValueError(f"no combatant {cid!r} in this fight")
         self.state.combatants[cid].policy = policy
         reactive = self._reactive[cid] = is_reactive(policy)
+        self._any_reactive = any(self._reactive.values())
         self._external[cid] = is_external(policy)
         if self._started:
             _bind(policy, cid, self.seed, self)
@@ -610,7 +619,8 @@ class Fight:
     def _boundary_event(self, seg: int) -> _Phase:
         """The event of the boundary at the start of segment ``seg``, new: its settlement
         and declaration phase, or only a phase if that boundary's settlement is past."""
-        self._mind_the_limit(seg)
+        if seg > self.max_segments:
+            self._mind_the_limit(seg)
         if seg > self._boundary_done:
             event = _Phase(self.env, self._delay(seg), SETTLE, seg, self._at_boundary)
         else:
@@ -631,7 +641,7 @@ class Fight:
             if self._phases.get(seg) is event:
                 del self._phases[seg]
             return
-        queue = getattr(self.env, "_queue", None)
+        queue = self._queue
         if queue is None or (queue and queue[0][0] <= self.env.now and queue[0][1] <= DECIDE):
             # Something of this time comes before a declaration phase (an event a
             # subscriber triggered, a host's join): the phase waits for it.
@@ -645,7 +655,8 @@ class Fight:
         """The environment delay from now to the boundary of segment ``seg`` (never
         negative)."""
         clock = self.clock
-        delay: float = clock.delay(seg) - (self.env.now - clock.origin)
+        scale = clock.scale
+        delay: float = (seg * scale if scale != 1.0 else seg) - (self.env.now - clock.origin)
         return delay if delay > 0 else 0
 
     # ------------------------------------------------------------------ declaration phase
@@ -901,10 +912,8 @@ class Fight:
                 if side is None:
                     side = other
                 elif other != side:
-                    return self.state.in_fight()
-            if side is None:
-                return []
-            return self.state.against(side)
+                    return self.state.against(None)
+            return [] if side is None else self.state.against(side)
         seen: dict[str, Combatant] = {}
         for cid in actors:
             side = combatants[cid].side
@@ -914,8 +923,11 @@ class Fight:
         return list(seen.values())
 
     def _notify_observers(self, actors: set[str], seg: int) -> None:
+        if not self._any_reactive:
+            return  # only reactive policies are called by what they see
+        reactive = self._reactive
         for c in self._observers(actors):
-            if self._reactive[c.id] and (len(actors) > 1 or c.id not in actors):
+            if reactive[c.id] and (len(actors) > 1 or c.id not in actors):
                 self._sighted[c.id] = seg
                 self._register(c, seg, must=False)
 
@@ -996,10 +1008,10 @@ class Fight:
             cid = c.id
             if observable and reactive[cid]:
                 sighted[cid] = time
-            if not c.in_fight:
-                continue
-            if cid in actors or not c.actions:
-                register(c, time, must=not c.actions)
+            if not c.in_fight or cid in actors:
+                continue  # whose own action resolved is called just below
+            if not c.actions:
+                register(c, time, must=True)
             elif observable and reactive[cid]:
                 register(c, time, must=False)
         for cid in actors:

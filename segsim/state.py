@@ -90,7 +90,7 @@ class FightState:
     vacated: list[tuple[str, tuple[float, float]]] | None = None
     """Where combatants stood before they moved or left the fight, while the engine
     watches for it (someone waits for its way to clear); None when nobody watches."""
-    _against: tuple[int, dict[str, list[Combatant]]] | None = attrs.field(
+    _against: tuple[int, dict[str | None, list[Combatant]]] | None = attrs.field(
         default=None, init=False, repr=False
     )
 
@@ -129,9 +129,10 @@ class FightState:
         side = self.combatants[cid].side
         return [c for c in self.combatants.values() if c.in_fight and c.side != side]
 
-    def against(self, side: str) -> list[Combatant]:
-        """The combatants in the fight of every side but ``side``, in the fight's order
-        (computed once per change of who is in the fight: do not modify the list)."""
+    def against(self, side: str | None) -> list[Combatant]:
+        """The combatants in the fight of every side but ``side`` (all of them: None), in
+        the fight's order (computed once per change of who is in the fight: do not
+        modify the list)."""
         cache = self._against
         if cache is None or cache[0] != self.roster:
             cache = self._against = (self.roster, {})
