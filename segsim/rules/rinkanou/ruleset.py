@@ -481,11 +481,11 @@ class RinKaNou(BaseRuleset):
                 rule=f"{SEED}, Actions de combat",
             )
         params = declaration.params
-        extra = set(params) - kind.params
-        if extra:
+        if params and not kind.params.issuperset(params):
+            extra = set(params) - kind.params
             raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(extra))}")
         for key in ("ps", "pc"):
-            if key in params and not isinstance(params[key], Mapping):
+            if params and key in params and not isinstance(params[key], Mapping):
                 raise IllegalDeclaration(
                     f"{key} choices are a table like {{faster = 1}}, not {params[key]!r}",
                     rule=f"{SEED}, Utilisation des points de situation",
@@ -493,11 +493,15 @@ class RinKaNou(BaseRuleset):
         channel = kind.channel
         if name == "parry" and params.get("with", "weapon") == "shield":
             channel = "shield"
-        n_actions = len(c.actions)
-        others: list[Action | ActionSpec] = [*c.actions, *planned]
-        for i, other in enumerate(others):
-            # a wait in progress gives way; one declared in the same breath does not
-            if other.channel == channel and (not other.continuous or i >= n_actions):
+        # a wait in progress gives way; one declared in the same breath does not
+        for other in c.actions:
+            if other.channel == channel and not other.continuous:
+                raise IllegalDeclaration(
+                    f"cannot {name} while doing {other.kind} (both need the {channel})",
+                    rule=f"{SEED}, Actions simultanées",
+                )
+        for other in planned:
+            if other.channel == channel:
                 raise IllegalDeclaration(
                     f"cannot {name} while doing {other.kind} (both need the {channel})",
                     rule=f"{SEED}, Actions simultanées",

@@ -668,7 +668,9 @@ class Settlement:
         others (seed 004, "Points de situation": "En duel", "En mêlée")."""
         divisor = self.rules.ps_divisor
         since = self.segment + 1
-        resolvers = [cid for cid in self.state.combatants if cid in self.results]
+        combatants = self.state.combatants
+        # In the fight's order (a battle's size does not weigh on a settlement).
+        resolvers = sorted(self.results, key=lambda cid: combatants[cid].order)
         for cid in resolvers:
             if cid in self.out:
                 continue

@@ -97,11 +97,11 @@ def parse_ps(
     With a ``cache`` (one per ruleset), the checks of one declaration shape are made
     once; only the score is checked again each time.
     """
-    if cache is not None and isinstance(raw, Mapping):
+    if cache is not None and (raw is None or isinstance(raw, Mapping)):
         weapon = sheet.weapon
         try:
             key = (
-                tuple(raw.items()),
+                tuple(raw.items()) if raw is not None else (),
                 kind,
                 duration,
                 rolled,
