@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from segsim.state import FightState
 
 
+WAIT = Declaration("wait")
+"""What a combatant with nothing to do declares (a value: one serves every time)."""
+
+
 @attrs.frozen
 class Outcome:
     """How a fight ended: ``result`` ("victory", "stalemate", "time limit"...) and winner."""
@@ -118,7 +122,7 @@ class BaseRuleset:
         return []
 
     def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
-        return Declaration("wait")
+        return WAIT
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         if action.continuous:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from segsim.events import Event
+from segsim.rules.rinkanou.roll import is_double
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.roll import TestResult
@@ -61,6 +62,43 @@ class TestRolled(Event):
     critical: bool
     margin: int
     modifiers: Mapping[str, int] = attrs.field(factory=dict)
+
+    @property
+    def mr(self) -> int:
+        """Margin of success (0 on a failure)."""
+        return self.margin if self.success else 0
+
+    @property
+    def me(self) -> int:
+        """Margin of failure (0 on a success)."""
+        return 0 if self.success else self.margin
+
+    @classmethod
+    def rolled(
+        cls,
+        segment: int,
+        actor: str,
+        action: int | None,
+        test: str,
+        chance: int,
+        roll: int,
+        modifiers: Mapping[str, int],
+    ) -> TestRolled:
+        """The event of a test just rolled, keeping only the modifiers that counted: it
+        is also the test's outcome (see :class:`segsim.rules.rinkanou.roll.Rolled`)."""
+        success = roll <= chance
+        return cls(
+            segment,
+            actor,
+            action,
+            test,
+            chance,
+            roll,
+            success,
+            is_double(roll),
+            chance - roll if success else roll - chance,
+            {k: v for k, v in modifiers.items() if v},
+        )
 
     @classmethod
     def of(

@@ -16,6 +16,9 @@ from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
 from segsim.rules.rinkanou.views import OtherView, SelfView
 
+ARM = Declaration("arm")
+"""A declaration is a value: the same one serves every time."""
+
 
 def nearest_opponent(obs: Observation) -> OtherView | None:
     """The closest combatant of another side (ties: the order of the fight)."""
@@ -64,7 +67,7 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
     if me.must_lock or me.doing("hands") is not None or me.weapon_pr <= 0:
         return None
     if not me.armed:
-        return Declaration("arm")
+        return ARM
     blow = max(me.weapon.blows, key=lambda b: me.weapon.damage[b])
     params: dict[str, object] = {"blow": blow}
     usable = min(me.ps_against.get(target.id, 0), me.usable_ps - spent)

@@ -17,7 +17,7 @@ from segsim.events import ActionSpawned
 from segsim.rules.rinkanou import manoeuvres
 from segsim.rules.rinkanou.content import RangedWeapon, Sheet
 from segsim.rules.rinkanou.events import AttackResolved, HandsChanged
-from segsim.rules.rinkanou.roll import TestResult
+from segsim.rules.rinkanou.roll import Rolled, TestResult
 from segsim.rules.rinkanou.situation import PSUse
 from segsim.state import Combatant
 
@@ -186,7 +186,7 @@ def projectile_dodge(
     return None
 
 
-def dodge_roll(s: Settlement, dodge: Action, target: Combatant, shot: TestResult) -> TestResult:
+def dodge_roll(s: Settlement, dodge: Action, target: Combatant, shot: Rolled) -> Rolled:
     """Esquive + Souplesse at -40 %, against the shooter's Mr when the shot is good."""
     s.used.add(dodge.id)
     s.dodges_left[dodge.id] -= 1

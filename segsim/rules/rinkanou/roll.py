@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 import attrs
 
@@ -90,6 +90,26 @@ class TestResult:
     @property
     def me(self) -> int:
         return 0 if self.success else self.margin
+
+
+class Rolled(Protocol):
+    """What a d100 test's outcome offers (a :class:`TestResult`, or the ``test.rolled``
+    event itself, which a settlement keeps instead of a second object)."""
+
+    @property
+    def chance(self) -> int: ...
+    @property
+    def roll(self) -> int: ...
+    @property
+    def success(self) -> bool: ...
+    @property
+    def critical(self) -> bool: ...
+    @property
+    def margin(self) -> int: ...
+    @property
+    def mr(self) -> int: ...
+    @property
+    def me(self) -> int: ...
 
 
 def roll_test(dice: Dice, chance: int, purpose: str, actor: str | None) -> TestResult:

@@ -78,6 +78,9 @@ def toward_point(
     )
 
 
+LOCK = Declaration("lock")
+"""The lock the rules impose after a strike (a value: one serves every time)."""
+
 SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
 """Actions whose resolution recomputes situation points; a move does when it rolls."""
 
@@ -215,6 +218,10 @@ class RinKaNou(BaseRuleset):
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
         self._ps_shapes: dict[tuple[Any, ...], PSUse] = {}  # parse_ps checks by shape
+        # The settlement module imports this one: found once here, not per settlement.
+        from segsim.rules.rinkanou.settle import Settlement
+
+        self._settlement = Settlement
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         self.size_table = size_table
@@ -461,7 +468,7 @@ class RinKaNou(BaseRuleset):
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         c = state.combatants[cid]
         if c.status.must_lock and not any(a.kind == "lock" for a in c.actions):
-            return [Declaration("lock")]
+            return [LOCK]
         return []
 
     def plan(
@@ -1102,9 +1109,7 @@ class RinKaNou(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        from segsim.rules.rinkanou.settle import Settlement
-
-        return Settlement(self, state, segment, batch, dice).run()
+        return self._settlement(self, state, segment, batch, dice).run()
 
     # ------------------------------------------------------------ observation
 

@@ -32,7 +32,7 @@ from segsim.rules.rinkanou.events import (
     WoundTaken,
     imposed_difficulty,
 )
-from segsim.rules.rinkanou.roll import TestResult, roll_test, simultaneous_malus, tens
+from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
 from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.state import Combatant, FightState
@@ -49,7 +49,7 @@ DISENGAGE_AFTER_DODGE = 50  # immanquable
 PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone else
 
 
-def ps_from_result(result: TestResult, divisor: int) -> int:
+def ps_from_result(result: Rolled, divisor: int) -> int:
     """Situation points after an action (RULES-NOTES, "Situation points after an action")."""
     if result.success:
         if result.critical:
@@ -103,7 +103,7 @@ class Settlement:
         self.gear: dict[tuple[str, str], int] = {}
         self.out: set[str] = set()
         self.surprise_spent: set[str] = set()
-        self.results: dict[str, list[TestResult | None]] = {}
+        self.results: dict[str, list[Rolled | None]] = {}
         self.spawned = 0
         self.moving: set[str] = set()  # moved this segment (their old spots are free)
         self.claimed: list[tuple[float, float]] = []  # where they moved to
@@ -171,7 +171,7 @@ class Settlement:
                 total += simultaneous_malus(difficulty)
         return total
 
-    def test(self, action: Action, name: str, modifiers: Mapping[str, int]) -> TestResult:
+    def test(self, action: Action, name: str, modifiers: Mapping[str, int]) -> Rolled:
         """One d100 test of an action, with every modifier named in the event."""
         actor = action.actor
         c = self.fighter(actor)
@@ -182,21 +182,26 @@ class Settlement:
         if c.status.surprise_malus and actor not in self.surprise_spent:
             mods["surprise"] = c.status.surprise_malus
             self.surprise_spent.add(actor)
-        result = roll_test(self.dice, sum(mods.values()), name, actor)
+        chance = sum(mods.values())
+        roll = self.dice.d100(name, actor)
         self.difficulties[action.id] = imposed_difficulty(mods)
-        self.events.append(TestRolled.of(self.segment, actor, action.id, name, result, mods))
+        result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
+        self.events.append(result)
         if "surprise" in mods:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
         if recomputes(action):
             self.results.setdefault(actor, []).append(result)
         return result
 
-    def opposing_test(self, c: Combatant, name: str, modifiers: Mapping[str, int]) -> TestResult:
+    def opposing_test(self, c: Combatant, name: str, modifiers: Mapping[str, int]) -> Rolled:
         """A test that belongs to no action of its fighter (opposing a disengage, a
         strength duel): the modifiers and the fighter's wounds."""
         mods = {**modifiers, "wounds": c.status.wound_malus}
-        result = roll_test(self.dice, sum(mods.values()), name, c.id)
-        self.events.append(TestRolled.of(self.segment, c.id, None, name, result, mods))
+        chance = sum(mods.values())
+        result = TestRolled.rolled(
+            self.segment, c.id, None, name, chance, self.dice.d100(name, c.id), mods
+        )
+        self.events.append(result)
         return result
 
     def use(self, action: Action) -> PSUse:
@@ -322,7 +327,7 @@ class Settlement:
         strike: Action,
         defender: Combatant,
         attacker: Combatant,
-        result: TestResult,
+        result: Rolled,
         attack_use: PSUse,
     ) -> tuple[str, int]:
         """A parry (seed 004, "Parade"): interception roll, then for a cut (or any blow on
@@ -374,7 +379,7 @@ class Settlement:
         self.lose_gear(defender, "shield", max(1, damage - sheet.shield.absorption))
         return "shield", 0
 
-    def dodged(self, dodge: Action, defender: Combatant, result: TestResult, blow: str) -> bool:
+    def dodged(self, dodge: Action, defender: Combatant, result: Rolled, blow: str) -> bool:
         """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow."""
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
@@ -403,7 +408,7 @@ class Settlement:
         mods["ps"] = self.use(action).chance
         self.test(action, action.kind, mods)
 
-    def blow_damage(self, attacker: Combatant, blow: str, result: TestResult, use: PSUse) -> int:
+    def blow_damage(self, attacker: Combatant, blow: str, result: Rolled, use: PSUse) -> int:
         sheet: Sheet = attacker.sheet
         margin = result.mr // 5 if result.critical else result.mr // 10
         return sheet.weapon.damage[blow] + margin + self.strength(sheet) + use.damage
@@ -427,7 +432,7 @@ class Settlement:
         attacker: Combatant,
         defender: Combatant,
         blow: str,
-        result: TestResult,
+        result: Rolled,
         use: PSUse,
         reduction: int,
         announce: Callable[[str], None],
