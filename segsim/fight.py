@@ -99,18 +99,10 @@ class _Scheduled(simpy.Event):
 
 class _Phase(_Scheduled):
     """A segment boundary's event (its settlement, then its declaration phase), or a
-    declaration phase alone, and who is called to the phase (whether each must act)."""
+    declaration phase alone, and who is called to the phase (whether each must act:
+    set by whoever makes the event)."""
 
-    def __init__(
-        self,
-        env: simpy.Environment,
-        delay: float,
-        priority: EventPriority,
-        at: int,
-        callback: Callable[[_Scheduled], None],
-    ) -> None:
-        super().__init__(env, delay, priority, at, callback)
-        self.members: dict[str, bool] = {}
+    members: dict[str, bool]
 
 
 _Decided = list[tuple[Combatant, list[Cancel | tuple[Declaration, ActionSpec]]]]
@@ -625,6 +617,7 @@ class Fight:
             event = _Phase(self.env, self._delay(seg), SETTLE, seg, self._at_boundary)
         else:
             event = _Phase(self.env, self._delay(seg), DECIDE, seg, self._run_phase)
+        event.members = {}
         self._phases[seg] = event
         return event
 

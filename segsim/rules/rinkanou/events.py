@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from segsim.events import Event
-from segsim.rules.rinkanou.roll import is_double
+from segsim.rules.rinkanou.roll import Margins, is_double
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.roll import TestResult
@@ -47,7 +47,7 @@ def imposed_difficulty(modifiers: Mapping[str, int]) -> int:
 
 
 @attrs.frozen
-class TestRolled(Event):
+class TestRolled(Event, Margins):
     """A d100 test: its name, final chance, roll, result and margin, and what made the
     chance (``modifiers``)."""
 
@@ -62,16 +62,6 @@ class TestRolled(Event):
     critical: bool
     margin: int
     modifiers: Mapping[str, int] = attrs.field(factory=dict)
-
-    @property
-    def mr(self) -> int:
-        """Margin of success (0 on a failure)."""
-        return self.margin if self.success else 0
-
-    @property
-    def me(self) -> int:
-        """Margin of failure (0 on a success)."""
-        return 0 if self.success else self.margin
 
     @classmethod
     def rolled(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 import attrs
 
@@ -61,8 +61,31 @@ def tens(roll: int) -> int:
     return roll // 10
 
 
+class Margins:
+    """Mr and Me of a d100 test, from its ``success`` and ``margin``."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        @property
+        def success(self) -> bool: ...
+        @property
+        def margin(self) -> int: ...
+
+    @property
+    def mr(self) -> int:
+        """Margin of success (0 on a failure)."""
+        return self.margin if self.success else 0
+
+    @property
+    def me(self) -> int:
+        """Margin of failure (0 on a success)."""
+        return 0 if self.success else self.margin
+
+
 @attrs.frozen
-class TestResult:
+class TestResult(Margins):
     """A d100 test's chance and roll, and what follows from them."""
 
     __test__: ClassVar[bool] = False  # not a pytest class
@@ -82,14 +105,6 @@ class TestResult:
     def margin(self) -> int:
         """Mr on a success, Me on a failure (both non-negative)."""
         return self.chance - self.roll if self.success else self.roll - self.chance
-
-    @property
-    def mr(self) -> int:
-        return self.margin if self.success else 0
-
-    @property
-    def me(self) -> int:
-        return 0 if self.success else self.margin
 
 
 class Rolled(Protocol):
