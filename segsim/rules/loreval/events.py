@@ -600,11 +600,14 @@ class Locked(Event):
         mine = _status(state, self.actor)
         theirs = _status(state, self.other)
         if self.locked:
+            from segsim.rules.loreval.content import FISTS
+
             mine.locked_with, mine.lock_roll = self.other, True
+            mine.lock_choice = mine.weapon.id != FISTS.id  # a weapon it could drop
             theirs.locked_with, theirs.lock_roll = self.actor, False
             return
         for status in (mine, theirs):
-            status.locked_with, status.lock_roll = None, False
+            status.locked_with, status.lock_roll, status.lock_choice = None, False, False
 
     def describe(self) -> str:
         if self.locked:
@@ -613,6 +616,27 @@ class Locked(Event):
                 "neither moves"
             )
         return f"{self.actor} and {self.other} are no longer locked together"
+
+
+@attrs.frozen
+class LockChoice(Event):
+    """The assailant locked by a block chooses at once: drop its weapon to get free
+    (``dropped``; the weapon falls and the lock ends), or keep it and stay locked, at
+    -2 in Security until a strength roll frees it (seed 003, "Bloquer une attaque")."""
+
+    TYPE: ClassVar[str] = "loreval.lock.choice"
+
+    other: str
+    weapon: str
+    dropped: bool
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).lock_choice = False
+
+    def describe(self) -> str:
+        if self.dropped:
+            return f"{self.actor} drops its {self.weapon} to get free of {self.other}'s block"
+        return f"{self.actor} keeps its {self.weapon} and stays locked by {self.other}'s block"
 
 
 @attrs.frozen

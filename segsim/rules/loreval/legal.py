@@ -36,6 +36,9 @@ def attention_params(sheet: Sheet, category: int, ranged: bool = False) -> list[
 def candidates(state: FightState, cid: str) -> Iterator[Declaration]:
     c = state.combatants[cid]
     marker = next((a for a in c.actions if a.kind == TURN), None)
+    if marker is not None and marker.params.get("step") == "lock":
+        yield Declaration("drop")  # or nothing: stay locked
+        return
     if marker is None or marker.params.get("step") not in ("declare", "change", "heroic"):
         return
     sheet: Sheet = c.sheet

@@ -12,7 +12,9 @@ from its first segment, one fighter at a time, each a ``turn`` action the rules 
    step (a few segments: the rest of the round shared among the steps left, at most
    ``resolve_segments``);
 3. *change*: a fighter whose action cannot be carried out any more (its target fell)
-   may declare a changed action in a step of one segment right after its own.
+   may declare a changed action in a step of one segment right after its own;
+4. *lock*: an assailant locked by a block chooses at once, in a step of one segment,
+   whether to drop its weapon to get free (seed 003, "Bloquer une attaque").
 
 Every fighter waits for its steps with an ``await`` that ends with the round, so the
 round's end always comes: the points spent are taken, grace rounds roll initiative
@@ -37,6 +39,7 @@ DECLARE = "declare"
 HEROIC = "heroic"
 RESOLVE = "resolve"
 CHANGE = "change"
+LOCK = "lock"
 HEROIC_POINTS = 6
 """A heroic action needs at least 6 initiative points left (seed 003, "Action d'éclat")."""
 
@@ -72,6 +75,9 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
     """The fighter whose step comes next in round ``rnd`` and its kind (None: the round
     has nothing left but waiting for its end)."""
     fighters = state.in_fight()
+    for c in fighters:
+        if status_of(c).lock_choice:
+            return c, LOCK
     for c in fighters:
         if status_of(c).change_round == rnd and waits_for(state, c, rnd) is None:
             return c, CHANGE

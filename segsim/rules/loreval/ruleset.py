@@ -53,6 +53,7 @@ from segsim.rules.loreval.rounds import (
     CHANGE,
     DECLARE,
     HEROIC,
+    LOCK,
     RESOLVE,
     ROUND_SEGMENTS,
     TURN,
@@ -74,6 +75,8 @@ from segsim.state import Combatant, FightState
 
 RULE_ROUND = f"{SEED}, Déroulement d'un round de combat"
 RULE_SURPRISE = f"{SEED}, Déroulement d'un round de surprise"
+RULE_BLOCK = f"{SEED}, Bloquer une attaque"
+DROP = "drop"
 
 
 def _check(condition: bool, message: str) -> None:
@@ -275,6 +278,8 @@ class Loreval(BaseRuleset):
             return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
         if kind == "wait":
             return _plan_wait(declaration, segment)
+        if kind == DROP:
+            return _plan_drop(c, declaration, segment)
         checker = CHECKERS.get(kind)
         if checker is None:
             known = ", ".join(sorted(CHECKERS))
@@ -380,6 +385,8 @@ class Loreval(BaseRuleset):
                 # it counters again, acts first: this action then waits for its own step
                 if plan is not None and not voided_on(state, cid, rnd):
                     settlement.carry_out(cid, plan)
+            elif step == LOCK:
+                settlement.lock_choice(cid, any(a.kind == DROP for a in acts))
             elif step == RESOLVE:
                 group = marker.params.get("group") or [cid]
                 for gid in group:
@@ -451,6 +458,21 @@ def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
             f"wait until must be a later segment than {segment}, not {until!r}"
         )
     return ActionSpec("wait", until - segment, "wait", continuous=True, params={"until": until})
+
+
+def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
+    """``drop``: the assailant locked by a block drops its weapon to get free at once,
+    at the step given to it right after the lock (seed 003, "Bloquer une attaque")."""
+    if d.params or d.target is not None:
+        raise IllegalDeclaration("drop takes no target and no parameter")
+    marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
+    if marker is None or marker.params.get("step") != LOCK:
+        raise IllegalDeclaration(
+            f"{c.id} may drop its weapon to get free only right after a block locks it",
+            rule=RULE_BLOCK,
+        )
+    assert marker.end is not None
+    return ActionSpec(DROP, marker.end - segment, ACT_CHANNEL)
 
 
 def _voided(state: FightState, c: Combatant, rnd: int) -> bool:

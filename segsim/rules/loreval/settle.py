@@ -51,6 +51,7 @@ from segsim.rules.loreval.events import (
     HeroicPassed,
     HeroismSaved,
     InitiativeRolled,
+    LockChoice,
     Locked,
     Prone,
     RoundEnded,
@@ -58,6 +59,7 @@ from segsim.rules.loreval.events import (
     Running,
     SpellCast,
     TurnResolved,
+    WeaponLost,
     WeaponReadied,
 )
 from segsim.rules.loreval.grapple import resolve_grapple
@@ -733,6 +735,19 @@ class Settlement:
         if how == "block" and status_of(self.fighter(cid)).locked_with is None:
             self.locked.update((cid, by))
             self.emit(Locked(self.segment, cid, by))
+
+    def lock_choice(self, cid: str, dropped: bool) -> None:
+        """The locked assailant's choice, made at once: dropping its weapon frees both
+        fighters (seed 003, "Bloquer une attaque")."""
+        status = status_of(self.fighter(cid))
+        other = status.locked_with
+        if other is None:
+            return
+        self.emit(LockChoice(self.segment, cid, other, status.weapon.name, dropped))
+        if dropped:
+            self.emit(WeaponLost(self.segment, cid, status.weapon.name, "dropped to get free"))
+            self.locked.difference_update((cid, other))
+            self.emit(Locked(self.segment, cid, other, locked=False))
 
     def break_lock(self, cid: str) -> None:
         """The assailant locked by a block makes an opposed strength roll at its next

@@ -86,6 +86,9 @@ class Status:
     """Whom the fighter is locked with after a successful block (Bloquer une attaque)."""
     lock_roll: bool = False
     """Whether it is the blocked assailant, who must win a strength roll to get free."""
+    lock_choice: bool = False
+    """The blocked assailant has yet to choose: drop its weapon to get free at once, or
+    stay locked (seed 003, "Bloquer une attaque")."""
     prone: bool = False
     bonus_round: int = 0
     attack_bonus: int = 0

@@ -1,0 +1,85 @@
+"""Loreval rules completed after the follow-ups: dropping the weapon to get free of a
+block, surprise and Environment, the generic skill action, rounds that stretch for big
+fights (seed 003, "Bloquer une attaque", "Déroulement d'un round de surprise",
+"Catégorie des actions", "Déroulement d'un round de combat")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from segsim import IllegalDeclaration
+from segsim.events import Moved
+from segsim.policy import Observation
+from segsim.rules.loreval.events import (
+    AttackRolled,
+    CheckRolled,
+    LockChoice,
+    Locked,
+)
+from segsim.testing import declare
+from tests.loreval_helpers import ByRound, arena, of_type
+
+BLOCK = {"against": "defensive", "how": "block", "attention": {"environment": 1, "focus": 2}}
+
+
+class Locks(ByRound):
+    """A ByRound policy that answers the step given right after a block locks it."""
+
+    def __init__(self, answer: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.answer = answer
+        self.offered: list[tuple[Any, ...]] = []
+
+    def decide(self, obs: Observation) -> Any:
+        if obs.me.step == "lock":
+            self.offered.append(tuple(obs.legal()))
+            return self.answer
+        return super().decide(obs)
+
+
+def _blocked(answer: Any, g_round2: Any, dice: list[int]) -> tuple[Any, Locks]:
+    a = ByRound({1: declare("counter", "g", **BLOCK), 2: declare("inaction")})
+    g = Locks(answer, plan={1: declare("attack", "a"), 2: g_round2})
+    # a 14, g 17; a's block roll 10 (19) beats g's attack 5 (14)
+    fight = arena({"a": ("blue", "aldren", a), "g": ("red", "garrok", g)}, dice=dice, rounds=2)
+    fight.run()
+    return fight, g
+
+
+def test_the_blocked_assailant_may_drop_its_weapon_to_get_free_at_once() -> None:
+    """Seed 003, "Bloquer une attaque": held by the block, the assailant has two ways
+    out: give up its weapon to get free at once, or stay held at -2 in Security. It
+    drops it: the lock ends right away (no strength roll), and it may move again."""
+    fight, g = _blocked(declare("drop"), declare("move", to=[8, 0]), [10, 15, 10, 5])
+    assert [d.kind for d in g.offered[0]] == ["drop"]
+    choice = of_type(fight, LockChoice)
+    assert [(e.actor, e.other, e.dropped) for e in choice] == [("g", "a", True)]
+    assert [(e.actor, e.locked) for e in of_type(fight, Locked)] == [("g", True), ("g", False)]
+    # the choice comes at once, in the round of the block, before round 2
+    assert choice[0].t < 60
+    status = fight.state.combatants["g"].status
+    assert status.weapon.id == "fist" and status.locked_with is None
+    assert fight.state.combatants["a"].status.locked_with is None
+    assert not [e for e in of_type(fight, CheckRolled) if "lock" in e.check]
+    assert any(isinstance(e, Moved) and e.actor == "g" for e in fight.history if e.t >= 60)
+
+
+def test_keeping_the_weapon_leaves_the_assailant_locked() -> None:
+    """Choosing nothing at that step keeps the weapon: the lock holds until the
+    strength roll of its next step."""
+    fight, _ = _blocked(None, declare("attack", "a"), [10, 15, 10, 5, 3, 15, 2, 1, 1])
+    assert [e.dropped for e in of_type(fight, LockChoice)] == [False]
+    assert fight.state.combatants["g"].status.weapon.id != "fist"
+    contest = of_type(fight, CheckRolled, actor="g")[0]
+    assert contest.check == "strength (breaking the lock)"
+    assert len(of_type(fight, AttackRolled, actor="g")) == 2
+
+
+def test_dropping_the_weapon_is_only_for_the_blocked_assailant() -> None:
+    a = ByRound({1: declare("drop")})
+    g = ByRound({1: declare("inaction")})
+    fight = arena({"a": ("blue", "aldren", a), "g": ("red", "garrok", g)}, dice=[10, 15])
+    with pytest.raises(IllegalDeclaration, match="Bloquer une attaque"):
+        fight.run()
