@@ -15,8 +15,12 @@ from segsim.policy import Observation
 from segsim.rules.loreval.events import (
     AttackRolled,
     CheckRolled,
+    DetectionRolled,
+    InitiativeRolled,
     LockChoice,
     Locked,
+    SurpriseAvoided,
+    Surprised,
 )
 from segsim.testing import declare
 from tests.loreval_helpers import ByRound, arena, of_type
@@ -83,3 +87,46 @@ def test_dropping_the_weapon_is_only_for_the_blocked_assailant() -> None:
     fight = arena({"a": ("blue", "aldren", a), "g": ("red", "garrok", g)}, dice=[10, 15])
     with pytest.raises(IllegalDeclaration, match="Bloquer une attaque"):
         fight.run()
+
+
+def _surprise(by: str, attention: dict[str, int], dice: list[int]) -> Any:
+    fight = arena(
+        {"a": ("blue", "aldren", ByRound()), "g": ("red", "garrok", ByRound())},
+        setup={"a": {"surprised": True, "surprised_by": by, "attention": attention}},
+        dice=dice,
+    )
+    fight.run()
+    return fight
+
+
+def test_one_point_in_environment_and_allies_never_surprise() -> None:
+    """Seed 003, "Déroulement d'un round de surprise": with 1 point in Environment a
+    fighter is never surprised by what its own allies do: no roll, it rolls initiative."""
+    fight = _surprise("allies", {"environment": 1}, [10, 10])
+    avoided = of_type(fight, SurpriseAvoided)
+    assert [(e.actor, e.by, e.environment) for e in avoided] == [("a", "allies", 1)]
+    assert not of_type(fight, Surprised) and not of_type(fight, DetectionRolled)
+    assert [e.actor for e in of_type(fight, InitiativeRolled)] == ["a", "g"]
+    # without it, its allies' doing surprises it like anything else
+    fight = _surprise("allies", {"security": 1}, [10, 10])
+    assert [e.actor for e in of_type(fight, Surprised)] == ["a"]
+
+
+def test_two_points_in_environment_and_careless_opponents_never_surprise() -> None:
+    """With 2 in Environment, opponents who arrive without taking precautions never
+    surprise the fighter (no detection roll needed); 1 point is not enough."""
+    fight = _surprise("careless", {"environment": 2}, [10, 10])
+    assert [e.by for e in of_type(fight, SurpriseAvoided)] == ["careless"]
+    assert not of_type(fight, Surprised) and not of_type(fight, DetectionRolled)
+    fight = _surprise("careless", {"environment": 1}, [10, 10])
+    assert [e.actor for e in of_type(fight, Surprised)] == ["a"]
+    assert not of_type(fight, SurpriseAvoided)
+
+
+def test_an_ambush_still_takes_a_detection_roll() -> None:
+    """Opponents whose aim is to surprise: 2 in Environment only gives a detection
+    roll (here 2 + perception 3 = 5 against 15: surprised)."""
+    fight = _surprise("ambush", {"environment": 2}, [2, 10, 10])
+    assert [e.success for e in of_type(fight, DetectionRolled)] == [False]
+    assert [e.actor for e in of_type(fight, Surprised)] == ["a"]
+    assert not of_type(fight, SurpriseAvoided)

@@ -138,6 +138,22 @@ class Surprised(Event):
 
 
 @attrs.frozen
+class SurpriseAvoided(Event):
+    """The game master called a surprise, but the fighter's Environment rules it out:
+    1 point and it is never surprised by what its own allies do, 2 and never by
+    opponents who took no precautions (seed 003, "Déroulement d'un round de surprise")."""
+
+    TYPE: ClassVar[str] = "loreval.surprise.avoided"
+
+    by: str
+    environment: int
+
+    def describe(self) -> str:
+        what = "its allies" if self.by == "allies" else "opponents who took no precautions"
+        return f"{self.actor} is not surprised by {what}: {self.environment} in Environment"
+
+
+@attrs.frozen
 class DetectionRolled(Event):
     """A detection roll against a surprise (Environment 2: always allowed)."""
 

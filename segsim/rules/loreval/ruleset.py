@@ -45,6 +45,7 @@ from segsim.rules.loreval.events import (
     Invisible,
     SetUp,
     SitsOut,
+    SurpriseAvoided,
     Surprised,
 )
 from segsim.rules.loreval.rounds import (
@@ -76,6 +77,12 @@ from segsim.state import Combatant, FightState
 RULE_ROUND = f"{SEED}, Déroulement d'un round de combat"
 RULE_SURPRISE = f"{SEED}, Déroulement d'un round de surprise"
 RULE_BLOCK = f"{SEED}, Bloquer une attaque"
+SURPRISES = ("ambush", "careless", "allies")
+"""What surprises a fighter (``setup.surprised_by``): opponents whose aim is to surprise,
+opponents who took no precautions, or its own allies (seed 003, "Déroulement d'un round
+de surprise")."""
+NEVER_SURPRISED = {"allies": 1, "careless": 2}
+"""Environment from which a fighter is never surprised by each of them."""
 DROP = "drop"
 
 
@@ -154,13 +161,18 @@ class Loreval(BaseRuleset):
 
     def load_setup(self, node: Node) -> dict[str, Any]:
         """The game master's calls for one fighter at the start (``[combatant.setup]``):
-        ``surprised``, ``attention`` (its criteria before the first declaration),
+        ``surprised`` (and ``surprised_by``: ``ambush``, the default, ``careless`` or
+        ``allies``), ``attention`` (its criteria before the first declaration),
         ``hidden``, ``invisible``, ``weapon_ready``, ``senses_lost``, ``slowed``,
         ``hasted``."""
         setup: dict[str, Any] = {}
         for key in ("surprised", "hidden", "invisible", "weapon_ready", "slowed", "hasted"):
             if node.has(key):
                 setup[key] = node.value(key, bool)
+        if node.has("surprised_by"):
+            if not setup.get("surprised"):
+                raise node.error("surprised_by", "says what surprises a fighter: set surprised")
+            setup["surprised_by"] = node.value("surprised_by", str, choices=SURPRISES)
         if node.has("senses_lost"):
             setup["senses_lost"] = node.value("senses_lost", int, min=0, max=5)
         if node.has("attention"):
@@ -206,7 +218,7 @@ class Loreval(BaseRuleset):
         for c in state.in_fight():
             events += self._setup(state, c, dice, 0)
         for c in state.in_fight():
-            if c.setup.get("surprised") and not self._detects(c, dice, events):
+            if c.setup.get("surprised") and not self._escapes(c, dice, events):
                 events.append(Surprised(0, c.id))
                 points[c.id] = 0
                 grace[c.id] = "surprise"
@@ -216,11 +228,24 @@ class Loreval(BaseRuleset):
         events.append(round_started(state, dice, 1, self.round_segments, points, grace))
         return events
 
-    def _detects(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
-        """With 2 in Environment a fighter always gets a detection roll against a surprise
-        (seed 003, "Déroulement d'un round de surprise")."""
+    def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
+        """Whether a fighter the game master calls surprised escapes it by its
+        Environment (seed 003, "Déroulement d'un round de surprise"): with 1 it is never
+        surprised by its allies, with 2 never by opponents who took no precautions;
+        against an ambush, 2 gives it a detection roll."""
         raw = c.setup.get("attention", {})
         environment = int(raw.get("environment", 0)) - int(c.setup.get("senses_lost", 0))
+        by = str(c.setup.get("surprised_by", "ambush"))
+        if by in NEVER_SURPRISED:
+            if environment < NEVER_SURPRISED[by]:
+                return False
+            events.append(SurpriseAvoided(0, c.id, by, environment))
+            return True
+        return self._detects(c, environment, dice, events)
+
+    def _detects(self, c: Combatant, environment: int, dice: Dice, events: list[Event]) -> bool:
+        """With 2 in Environment a fighter always gets a detection roll against an
+        ambush (seed 003, "Déroulement d'un round de surprise")."""
         if environment < 2:
             return False
         sheet: Sheet = c.sheet
