@@ -5,6 +5,7 @@ fights (seed 003, "Bloquer une attaque", "Déroulement d'un round de surprise",
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -130,3 +131,47 @@ def test_an_ambush_still_takes_a_detection_roll() -> None:
     assert [e.success for e in of_type(fight, DetectionRolled)] == [False]
     assert [e.actor for e in of_type(fight, Surprised)] == ["a"]
     assert not of_type(fight, SurpriseAvoided)
+
+
+def test_legal_declarations_include_the_jump_and_defensive_counters() -> None:
+    """The random policy and the RL catalogue draw from ``observation.legal()``: it
+    lists standing jumps (half the speed: a result of 10; seed 003, "La compétence
+    Saut") back from the nearest opponent and toward it, and defensive counters aimed
+    at an opponent or hypothetical (seed 003, "Déclaration d'un contre")."""
+    seen: list[Any] = []
+
+    def look(obs: Observation) -> Any:
+        seen.extend(obs.legal())
+        return None
+
+    a = ByRound({1: look})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", ByRound())},
+        positions={"a": (0.0, 0.0), "g": (6.0, 0.0)},
+        dice=[10, 15, 1],
+    )
+    fight.run()
+    speed = fight.state.combatants["a"].sheet.speed
+    jumps = sorted({tuple(d.params["to"]) for d in seen if d.kind == "jump"})
+    assert jumps == [(round(-speed / 2, 2), 0.0), (round(speed / 2, 2), 0.0)]
+    counters = {
+        (d.target, d.params["how"], bool(d.params.get("hypothetical")))
+        for d in seen
+        if d.kind == "counter" and d.params["against"] == "defensive"
+    }
+    assert {("g", "parry", False), (None, "parry", True), (None, "dodge", True)} <= counters
+
+
+def test_the_rl_catalogue_offers_the_jump_and_defensive_counters() -> None:
+    from segsim import load_scenario
+    from segsim.envs import FightDriver
+
+    scenario = load_scenario(Path(__file__).parent.parent / "examples/scenarios/loreval_duel.toml")
+    driver = FightDriver(scenario, ["aldren", "sylva"])
+    driver.reset(5)
+    (cid,) = [c for c, obs in driver.pending.items() if obs.me.step == "declare"]
+    labels = driver.catalogue.labels()
+    allowed = {labels[i] for i, ok in enumerate(driver.mask(cid)) if ok}
+    assert {"jump", "counter(against=defensive)", "counter(against=defensive) @slot0"} <= allowed
+    jump = driver.declarations(cid, labels.index("jump"))
+    assert jump is not None and jump[0].kind == "jump"

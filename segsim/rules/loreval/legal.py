@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from segsim.actions import Declaration
 from segsim.rules.loreval.attention import Attention, focus_needed
 from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
+from segsim.rules.loreval.combat import CONTACT, distance
 from segsim.rules.loreval.content import Sheet
+from segsim.rules.loreval.jump import JUMP_CATEGORY
 from segsim.rules.loreval.rounds import TURN, status_of
 from segsim.state import Combatant, FightState
 
@@ -57,6 +59,8 @@ def candidates(state: FightState, cid: str) -> Iterator[Declaration]:
             if 1 <= status.start_points <= 5:
                 yield Declaration("grace", params={"attention": spread})
     yield from _round_actions(state, c, sheet)
+    yield from _hypothetical_counters(sheet)
+    yield from _jumps(state, c, sheet)
 
 
 def _round_actions(state: FightState, c: Combatant, sheet: Sheet) -> Iterator[Declaration]:
@@ -96,13 +100,56 @@ def _charges(o: Combatant, sheet: Sheet, moves: int) -> Iterator[Declaration]:
         yield Declaration("charge", o.id, {"moves": moves + 2, "attention": spread.as_dict()})
 
 
-def _counters(o: Combatant, sheet: Sheet) -> Iterator[Declaration]:
+def counter_spreads(sheet: Sheet) -> list[dict[str, int]]:
+    """The spread of a counter: 1 in Environment (a counter needs it), the rest in
+    Security."""
     spread = [a.as_dict() for a in spreads(sheet.attention_points, 0) if a.environment >= 1]
     if not spread:
         spread = [a.as_dict() for a in spreads(sheet.attention_points, 0)]
         spread = [{**a, "environment": 1, "security": a["security"] - 1} for a in spread]
         spread = [a for a in spread if a["security"] >= 0]
-    for att in spread[:1]:
+    return spread[:1]
+
+
+def _hypothetical_counters(sheet: Sheet) -> Iterator[Declaration]:
+    """Defensive counters against the first attack on the fighter, whoever makes it (a
+    hypothetical counter, at -2; seed 003, "Déclaration d'un contre")."""
+    for att in counter_spreads(sheet):
+        for how in ("parry", "dodge"):
+            yield Declaration(
+                "counter",
+                None,
+                {"against": "defensive", "how": how, "hypothetical": True, "attention": att},
+            )
+
+
+def _jumps(state: FightState, c: Combatant, sheet: Sheet) -> Iterator[Declaration]:
+    """Standing jumps of half the fighter's speed (what a result of 10 clears; seed 003,
+    "La compétence Saut"): back from the nearest opponent, and toward it when it is out
+    of contact (no farther than contact)."""
+    here = c.position
+    foes = [o for o in state.in_fight() if o.side != c.side]
+    if not foes:
+        return
+    near = min(foes, key=lambda o: (distance(here, o.position), o.order))
+    gap = distance(here, near.position)
+    reach = sheet.speed / 2
+    ux, uy = (1.0, 0.0)
+    if gap > 0:
+        ux, uy = (near.position[0] - here[0]) / gap, (near.position[1] - here[1]) / gap
+    points = [(here[0] - ux * reach, here[1] - uy * reach)]
+    if gap > CONTACT:
+        step = min(reach, gap - CONTACT)
+        points.append((here[0] + ux * step, here[1] + uy * step))
+    for x, y in points:
+        for spread in attention_params(sheet, JUMP_CATEGORY):
+            yield Declaration(
+                "jump", params={"to": [round(x, 2), round(y, 2)], "attention": spread}
+            )
+
+
+def _counters(o: Combatant, sheet: Sheet) -> Iterator[Declaration]:
+    for att in counter_spreads(sheet):
         yield Declaration(
             "counter", o.id, {"against": "defensive", "how": "parry", "attention": att}
         )
