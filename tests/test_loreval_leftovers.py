@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from segsim import IllegalDeclaration
@@ -16,10 +17,12 @@ from segsim.policy import Observation
 from segsim.rules.loreval.events import (
     AttackRolled,
     CheckRolled,
+    Declared,
     DetectionRolled,
     InitiativeRolled,
     LockChoice,
     Locked,
+    RoundEnded,
     SurpriseAvoided,
     Surprised,
 )
@@ -175,3 +178,73 @@ def test_the_rl_catalogue_offers_the_jump_and_defensive_counters() -> None:
     assert {"jump", "counter(against=defensive)", "counter(against=defensive) @slot0"} <= allowed
     jump = driver.declarations(cid, labels.index("jump"))
     assert jump is not None and jump[0].kind == "jump"
+
+
+def test_the_use_of_a_skill_is_a_category_5_check() -> None:
+    """Seed 003, "Catégorie des actions": the use of a skill is a category 5 action
+    (Focus 2). Sylva's acrobatics: d20 12 + acrobatics 8, no armour malus, against the
+    game master's difficulty 20: a success; it costs 5 initiative points."""
+    s = ByRound({1: declare("skill", skill="acrobatics", difficulty=20, attention={"focus": 2})})
+    fight = arena(
+        {"s": ("blue", "sylva", s), "g": ("red", "garrok", ByRound())},
+        dice=[10, 5, 12],  # s 17, g 7; s's check
+    )
+    fight.run()
+    check = of_type(fight, CheckRolled, actor="s")[0]
+    assert (check.check, check.roll, check.total, check.difficulty) == ("acrobatics", 12, 20, 20)
+    assert check.success
+    declared = of_type(fight, Declared, actor="s")[0]
+    assert (declared.kind, declared.category) == ("skill", 5)
+    assert of_type(fight, RoundEnded)[0].spent["s"] == 5
+
+
+def test_a_skill_check_takes_the_armour_malus_and_perception_takes_environment() -> None:
+    """Aldren in chainmail and shield: -7 on the Body skills (seed 003, "Malus lié au
+    port et à l'utilisation des protections"): evasion 2 + 15 - 7 = 10. Perception is
+    detection: Environment's modifier (+4 at 3; seed 003, "Avantages procurés par les
+    points d'attention"), no armour malus: 3 + 15 + 4 = 22."""
+    from segsim.rules.loreval import Loreval
+
+    rules = Loreval()
+    sheet = rules.load_sheet(rules.content.fighters["aldren"])
+    sheet = attrs.evolve(sheet, characteristic_training=12)  # 5 attention points
+    plans = {
+        "evasion": declare("skill", skill="evasion", difficulty=10, attention={"focus": 2}),
+        "perception": declare(
+            "skill", skill="perception", attention={"environment": 3, "focus": 2}
+        ),
+    }
+    totals = {}
+    for name, plan in plans.items():
+        fight = arena(
+            {"a": ("blue", sheet, ByRound({1: plan})), "g": ("red", "garrok", ByRound())},
+            dice=[10, 5, 15],
+        )
+        fight.run()
+        check = of_type(fight, CheckRolled, actor="a")[0]
+        totals[name] = (check.total, dict(check.modifiers))
+    assert totals == {
+        "evasion": (10, {"evasion": 2, "armour": -7}),
+        "perception": (22, {"perception": 3, "environment": 4}),
+    }
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"skill": "swimming"}, "skill must be one of"),
+        ({"skill": "jump"}, "declared as jump"),
+        ({"skill": "acrobatics", "attention": {"environment": 1, "security": 1}}, "Focus of 2"),
+        ({"skill": "acrobatics", "difficulty": "hard"}, "difficulty must be"),
+    ],
+)
+def test_bad_skill_declarations_name_the_rule(params: dict[str, Any], message: str) -> None:
+    fight = arena(
+        {
+            "a": ("blue", "aldren", ByRound({1: declare("skill", **params)})),
+            "g": ("red", "garrok", ByRound()),
+        },
+        dice=[10, 5],
+    )
+    with pytest.raises(IllegalDeclaration, match=message):
+        fight.run()

@@ -71,6 +71,7 @@ from segsim.rules.loreval.manoeuvres import (
 )
 from segsim.rules.loreval.ranged import shoot
 from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, round_start, status_of
+from segsim.rules.loreval.skills import resolve_skill
 from segsim.rules.loreval.status import Plan
 from segsim.state import Combatant, FightState
 
@@ -339,6 +340,8 @@ class Settlement:
             note = resolve_grapple(self, c, plan)
         elif plan.kind == "jump":
             note = resolve_jump(self, c, plan)
+        elif plan.kind == "skill":
+            note = resolve_skill(self, c, plan)
         elif plan.kind in MANOEUVRES:
             note = resolve_manoeuvre(self, c, plan)
         elif handler is None:
