@@ -11,9 +11,11 @@ from typing import Any
 import attrs
 import pytest
 
-from segsim import IllegalDeclaration
-from segsim.events import Moved
+from segsim import IllegalDeclaration, load_scenario
+from segsim.events import Moved, OutOfFight
 from segsim.policy import Observation
+from segsim.record import fight_record
+from segsim.replay import replay
 from segsim.rules.loreval.events import (
     AttackRolled,
     CheckRolled,
@@ -23,8 +25,10 @@ from segsim.rules.loreval.events import (
     LockChoice,
     Locked,
     RoundEnded,
+    RoundStarted,
     SurpriseAvoided,
     Surprised,
+    TurnResolved,
 )
 from segsim.testing import declare
 from tests.loreval_helpers import ByRound, arena, of_type
@@ -166,7 +170,6 @@ def test_legal_declarations_include_the_jump_and_defensive_counters() -> None:
 
 
 def test_the_rl_catalogue_offers_the_jump_and_defensive_counters() -> None:
-    from segsim import load_scenario
     from segsim.envs import FightDriver
 
     scenario = load_scenario(Path(__file__).parent.parent / "examples/scenarios/loreval_duel.toml")
@@ -248,3 +251,67 @@ def test_bad_skill_declarations_name_the_rule(params: dict[str, Any], message: s
     )
     with pytest.raises(IllegalDeclaration, match=message):
         fight.run()
+
+
+def _policy(policy: str, i: int) -> str:
+    if policy != "mixed":
+        return policy
+    return "random" if i % 8 == 0 else "aggressive"
+
+
+def _skirmish(n: int, policy: str) -> str:
+    """A scenario of ``n`` fighters in two facing lines, in contact pairwise; with
+    ``mixed`` every eighth one plays the random policy, the others ``aggressive``."""
+    lines = [
+        "[fight]",
+        'ruleset = "loreval"',
+        "seed = 3",
+        "max_segments = 600",
+    ]
+    for i in range(n):
+        side = "blue" if i % 2 == 0 else "red"
+        lines += [
+            "[[combatant]]",
+            f'id = "{side}{i}"',
+            f'side = "{side}"',
+            f'fighter = "{"aldren" if side == "blue" else "garrok"}"',
+            f'policy = "{_policy(policy, i)}"',
+            f"position = [{1.5 * (i // 2)}, {0.0 if side == 'blue' else 1.5}]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("policy", ["aggressive", "mixed"])
+def test_a_large_skirmish_stretches_its_rounds_and_cuts_no_step(
+    tmp_path: Path, policy: str
+) -> None:
+    """Seed 003, "Déroulement d'un round de combat": every fighter declares, in
+    ascending order, then every action resolves, in descending order. With 64 fighters
+    the declarations alone take more than a round's 60 segments: the round lasts as long
+    as its steps need, and ends once the last has resolved."""
+    path = tmp_path / "skirmish.toml"
+    path.write_text(_skirmish(64, policy), encoding="utf-8")
+    fight = load_scenario(path).fight(3)
+    fight.run()
+    started = of_type(fight, RoundStarted)
+    ended = {e.round: e for e in of_type(fight, RoundEnded)}
+    assert len(ended) >= 2
+    assert started[1].t > 60  # the first round stretched
+    out = {e.actor: e.t for e in of_type(fight, OutOfFight)}
+    for start in started:
+        end = ended.get(start.round)
+        if end is None:
+            continue  # the fight stopped during this round
+        assert end.t >= start.t + 59
+        acts = [e for e in fight.history if start.t <= e.t <= end.t]
+        declared = {e.actor: e.kind for e in acts if isinstance(e, Declared)}
+        resolved = {e.actor for e in acts if isinstance(e, TurnResolved)}
+        for cid in start.order:
+            if cid in start.grace or out.get(cid, end.t + 1) <= end.t:
+                continue
+            assert cid in declared, (start.round, cid)
+            assert cid in resolved or declared[cid] == "grace", (start.round, cid)
+        # nothing of the round happens after its end
+        later = [e for e in fight.history if e.t > end.t and getattr(e, "round", 0) == start.round]
+        assert not later
+    assert replay(fight_record(fight)).identical

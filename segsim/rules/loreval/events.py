@@ -187,6 +187,7 @@ class RoundStarted(Event):
     def apply(self, state: FightState) -> None:
         for cid in self.order:
             status = _status(state, cid)
+            status.round, status.round_start = self.round, self.t
             status.start_points = self.points.get(cid, status.initiative)
             status.tie = self.ties.get(cid, 0)
             status.grace = self.grace.get(cid, "")

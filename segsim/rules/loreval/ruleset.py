@@ -53,17 +53,17 @@ from segsim.rules.loreval.rounds import (
     AWAIT,
     CHANGE,
     DECLARE,
+    END,
     HEROIC,
     LOCK,
     RESOLVE,
     ROUND_SEGMENTS,
     TURN,
     TURN_CHANNEL,
+    current_round,
     next_step,
     rank_key,
     resolve_order,
-    round_of,
-    round_start,
     status_of,
     steps_left,
     turn_in_progress,
@@ -225,7 +225,7 @@ class Loreval(BaseRuleset):
                 continue
             event, points[c.id] = initiative_roll(dice, c, 0)
             events.append(event)
-        events.append(round_started(state, dice, 1, self.round_segments, points, grace))
+        events.append(round_started(state, dice, 1, 0, points, grace))
         return events
 
     def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
@@ -261,7 +261,8 @@ class Loreval(BaseRuleset):
         events = self._setup(state, c, dice, segment)
         event, _ = initiative_roll(dice, c, segment)
         events.append(event)
-        events.append(SitsOut(segment, cid, round_of(segment, self.round_segments), "joined"))
+        rnd, _ = current_round(state, segment, self.round_segments)
+        events.append(SitsOut(segment, cid, rnd, "joined"))
         return events
 
     # ------------------------------------------------------------ steps
@@ -272,7 +273,7 @@ class Loreval(BaseRuleset):
         if any(a.kind == TURN for a in c.actions):
             return []
         if not turn_in_progress(state):
-            step = next_step(state, round_of(segment, self.round_segments))
+            step = self._step(state, segment)
             if step is not None and step[0] is c:
                 return [Declaration(TURN, params={"step": step[1]})]
         if any(a.kind == AWAIT for a in c.actions):
@@ -282,8 +283,19 @@ class Loreval(BaseRuleset):
     def due(self, state: FightState, time: int) -> Sequence[str]:
         if turn_in_progress(state):
             return ()
-        step = next_step(state, round_of(time, self.round_segments))
+        step = self._step(state, time)
         return () if step is None else (step[0].id,)
+
+    def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
+        """The next step of the round in progress; past the round's length with nothing
+        left, the step that ends it (a round stretched by its steps)."""
+        rnd, start = current_round(state, segment, self.round_segments)
+        step = next_step(state, rnd)
+        if step is None and segment >= start + self.round_segments:
+            fighters = state.in_fight()
+            if fighters:
+                return min(fighters, key=rank_key), END
+        return step
 
     def plan(
         self,
@@ -295,11 +307,13 @@ class Loreval(BaseRuleset):
     ) -> ActionSpec:
         c = state.combatants[cid]
         kind = declaration.kind
-        rnd = round_of(segment, self.round_segments)
+        rnd, start = current_round(state, segment, self.round_segments)
         if kind == TURN:
-            return self._plan_turn(state, c, declaration, segment, rnd)
+            return self._plan_turn(state, c, declaration, segment, rnd, start)
         if kind == AWAIT:
-            end = round_start(rnd + 1, self.round_segments)
+            end = start + self.round_segments
+            if end <= segment:  # a stretched round: wait until the rules call
+                return ActionSpec(AWAIT, None, TURN_CHANNEL, continuous=True)
             return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
         if kind == "wait":
             return _plan_wait(declaration, segment)
@@ -347,11 +361,11 @@ class Loreval(BaseRuleset):
         )
 
     def _plan_turn(
-        self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int
+        self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
         if turn_in_progress(state):
             raise IllegalDeclaration("a step is already in progress", rule=RULE_ROUND)
-        found = next_step(state, rnd)
+        found = self._step(state, segment)
         step = d.params.get("step")
         if found is None or found[0] is not c or found[1] != step:
             raise IllegalDeclaration(
@@ -360,7 +374,7 @@ class Loreval(BaseRuleset):
         length = 1
         params: dict[str, Any] = {"step": step, "round": rnd}
         if step == RESOLVE:
-            left = round_start(rnd + 1, self.round_segments) - segment
+            left = start + self.round_segments - segment
             waiting = steps_left(state, rnd)
             length = max(1, min(self.resolve_segments, left // max(1, waiting)))
             if waiting > left > 0:
@@ -388,8 +402,9 @@ class Loreval(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        rnd = round_of(segment, self.round_segments)
+        rnd, start = current_round(state, segment, self.round_segments)
         settlement = Settlement(self, state, segment, rnd, dice)
+        ended = False
         for marker in batch:
             if marker.kind != TURN or marker.cancelled:
                 continue
@@ -410,6 +425,8 @@ class Loreval(BaseRuleset):
                 # it counters again, acts first: this action then waits for its own step
                 if plan is not None and not voided_on(state, cid, rnd):
                     settlement.carry_out(cid, plan)
+            elif step == END:
+                ended = True
             elif step == LOCK:
                 settlement.lock_choice(cid, any(a.kind == DROP for a in acts))
             elif step == RESOLVE:
@@ -420,7 +437,7 @@ class Loreval(BaseRuleset):
                     settlement.resolve(gid, settlement.plans.get(gid))
                     if settlement.change_pending():
                         break  # the change step comes next; the rest wait for their steps
-        if (segment + 1) % self.round_segments == 0:
+        if ended or (segment + 1 >= start + self.round_segments and settlement.round_over()):
             settlement.end_round()
         return settlement.events
 
@@ -428,7 +445,7 @@ class Loreval(BaseRuleset):
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
-        rnd = round_of(segment, self.round_segments)
+        rnd, _ = current_round(state, segment, self.round_segments)
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         me = SelfView(state, segment, c, rnd, marker)
         step = None if marker is None else marker.params.get("step")

@@ -34,7 +34,7 @@ from segsim.rules.loreval.combat import (
     strength_damage,
     within,
 )
-from segsim.rules.loreval.content import Sheet, Weapon
+from segsim.rules.loreval.content import FISTS, Sheet, Weapon
 from segsim.rules.loreval.declare import CONCEALMENT
 from segsim.rules.loreval.events import (
     ActionWasted,
@@ -70,7 +70,7 @@ from segsim.rules.loreval.manoeuvres import (
     strength_contest,
 )
 from segsim.rules.loreval.ranged import shoot
-from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, round_start, status_of
+from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, status_of
 from segsim.rules.loreval.skills import resolve_skill
 from segsim.rules.loreval.status import Plan
 from segsim.state import Combatant, FightState
@@ -103,14 +103,14 @@ def round_started(
     state: FightState,
     dice: Dice,
     rnd: int,
-    length: int,
+    t: int,
     points: Mapping[str, int],
     grace: Mapping[str, str],
 ) -> RoundStarted:
-    """The start of a round: tie-break dice for fighters equal in points and dexterity
-    (rolled again until they differ), the order, and who sits the round out."""
+    """The start of a round at segment ``t``: tie-break dice for fighters equal in
+    points and dexterity (rolled again until they differ), the order, and who sits the
+    round out."""
     fighters = [c for c in state.in_fight() if c.id in points]
-    t = round_start(rnd, length)
     ties: dict[str, int] = {}
     groups: dict[tuple[int, int], list[Combatant]] = {}
     for c in fighters:
@@ -319,6 +319,32 @@ class Settlement:
         if not within(self.positions[cid], self.positions[plan.target], reach):
             return f"{plan.target} is out of reach"
         return None
+
+    def round_over(self) -> bool:
+        """Whether the round has nothing left once this settlement is applied: every
+        fighter still standing has declared and resolved, no change or lock step
+        waits."""
+        if self.change_pending():
+            return False
+        declared = {e.actor for e in self.events if isinstance(e, Declared)}
+        chosen = {e.actor for e in self.events if isinstance(e, LockChoice)}
+        for e in self.events:
+            if isinstance(e, Locked) and e.locked and e.actor not in chosen:
+                armed = status_of(self.fighter(str(e.actor))).weapon.id != FISTS.id
+                if armed:
+                    return False  # its lock step comes next
+        rnd = self.rnd
+        for c in self.state.in_fight():
+            if c.id in self.out:
+                continue
+            status = status_of(c)
+            if status.lock_choice and c.id not in chosen:
+                return False
+            if status.declared_round < rnd and c.id not in declared:
+                return False
+            if status.resolved_round < rnd and c.id not in self.resolved:
+                return False
+        return True
 
     def change_pending(self) -> bool:
         """Whether this settlement has given someone a change step."""
@@ -1105,7 +1131,7 @@ class Settlement:
             spent[c.id] = cost
             points[c.id] = max(0, status.initiative - cost)
         self.emit(RoundEnded(self.segment, None, rnd, spent))
-        t = round_start(rnd + 1, self.rules.round_segments)
+        t = self.segment + 1
         grace: dict[str, str] = {}
         for c in self.state.in_fight():
             if c.id in self.out:
@@ -1121,6 +1147,4 @@ class Settlement:
                 grace[c.id] = "heroic"
             elif points[c.id] == 0:
                 grace[c.id] = "forced"
-        self.emit(
-            round_started(self.state, self.dice, rnd + 1, self.rules.round_segments, points, grace)
-        )
+        self.emit(round_started(self.state, self.dice, rnd + 1, t, points, grace))

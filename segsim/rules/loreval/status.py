@@ -55,6 +55,11 @@ class Status:
     off_hand: Weapon | None = None
     carried: tuple[Weapon, ...] = ()
     initiative: int = 0
+    round: int = 0
+    """The round in progress (0 before the fighter's first round starts)."""
+    round_start: int = 0
+    """The segment at which it began: a round lasts ``round_segments`` at least, longer
+    when its steps need more (Interpretations)."""
     start_points: int = 0
     tie: int = 0
     grace: str = ""
