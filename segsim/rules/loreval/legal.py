@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from segsim.actions import Declaration
 from segsim.rules.loreval.attention import Attention, focus_needed
 from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
-from segsim.rules.loreval.combat import CONTACT, distance
+from segsim.rules.loreval.combat import CONTACT, distance, within
 from segsim.rules.loreval.content import Sheet
 from segsim.rules.loreval.jump import JUMP_CATEGORY
 from segsim.rules.loreval.rounds import TURN, status_of
@@ -47,7 +47,7 @@ def candidates(state: FightState, cid: str) -> Iterator[Declaration]:
     status = status_of(c)
     changing = marker.params.get("step") == "change"
     if changing:
-        for d in _round_actions(state, c, sheet):
+        for d in _round_actions(state, c, sheet, None):
             yield Declaration(
                 d.kind, d.target, {k: v for k, v in d.params.items() if k != "attention"}
             )
@@ -58,19 +58,27 @@ def candidates(state: FightState, cid: str) -> Iterator[Declaration]:
             yield Declaration("inaction", params={"attention": spread})
             if 1 <= status.start_points <= 5:
                 yield Declaration("grace", params={"attention": spread})
-    yield from _round_actions(state, c, sheet)
+    declaring = marker.params.get("step") == "declare"
+    yield from _round_actions(state, c, sheet, status.start_points if declaring else None)
     yield from _hypothetical_counters(sheet)
     yield from _jumps(state, c, sheet)
 
 
-def _round_actions(state: FightState, c: Combatant, sheet: Sheet) -> Iterator[Declaration]:
+def _round_actions(
+    state: FightState, c: Combatant, sheet: Sheet, budget: int | None
+) -> Iterator[Declaration]:
+    """Round actions on each other fighter. Attacks the ruleset would refuse anyway are
+    left out before it is asked (``budget``: the points an ordinary declaration may
+    spend): beyond the moves' reach of a contact weapon, or above the points."""
     status = status_of(c)
     weapon = status.weapon
+    here = c.position
     for o in state.in_fight():
         if o.id == c.id:
             continue
         for moves in (0, 1, 2):
-            if o.side != c.side:
+            reach = weapon.ranged or within(here, o.position, CONTACT + moves * sheet.speed)
+            if o.side != c.side and reach:
                 for attacks in range(1, 6):
                     mode = mode_of(weapon, status.off_hand, attacks)
                     base = attack_category(mode, attacks)
@@ -79,6 +87,8 @@ def _round_actions(state: FightState, c: Combatant, sheet: Sheet) -> Iterator[De
                     category = adjusted_category(
                         base, extra_moves=moves, ready=int(not status.weapon_ready)
                     )
+                    if budget is not None and category > budget:
+                        continue
                     for spread in attention_params(sheet, category, weapon.ranged):
                         params: dict[str, object] = {"attacks": attacks, "attention": spread}
                         if moves:

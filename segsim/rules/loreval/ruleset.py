@@ -136,6 +136,12 @@ class Loreval(BaseRuleset):
             f"detection_difficulty must be an integer, not {detection_difficulty!r}",
         )
         self.content = content or default_content()
+        self._steps: tuple[object, tuple[int, int], tuple[Combatant, str] | None] = (
+            None,
+            (0, 0),
+            None,
+        )
+        self._turns: tuple[object, int, bool] = (None, 0, False)
         self.round_segments = round_segments
         self.tick = round_segments
         self.resolve_segments = resolve_segments
@@ -272,7 +278,7 @@ class Loreval(BaseRuleset):
         c = state.combatants[cid]
         if any(a.kind == TURN for a in c.actions):
             return []
-        if not turn_in_progress(state):
+        if not self._busy(state):
             step = self._step(state, segment)
             if step is not None and step[0] is c:
                 return [Declaration(TURN, params={"step": step[1]})]
@@ -281,14 +287,32 @@ class Loreval(BaseRuleset):
         return [Declaration(AWAIT)]
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
-        if turn_in_progress(state):
+        if self._busy(state):
             return ()
         step = self._step(state, time)
         return () if step is None else (step[0].id,)
 
     def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         """The next step of the round in progress; past the round's length with nothing
-        left, the step that ends it (a round stretched by its steps)."""
+        left, the step that ends it (a round stretched by its steps). Worked out once
+        per state of the fight: the engine asks for it from ``due``, then ``forced``,
+        then ``plan`` with nothing changed in between."""
+        key = (state.version, segment)
+        if self._steps[0] is state and self._steps[1] == key:
+            return self._steps[2]
+        step = self._next(state, segment)
+        self._steps = (state, key, step)
+        return step
+
+    def _busy(self, state: FightState) -> bool:
+        """Whether a step is in progress, worked out once per state of the fight."""
+        if self._turns[0] is state and self._turns[1] == state.version:
+            return self._turns[2]
+        busy = turn_in_progress(state)
+        self._turns = (state, state.version, busy)
+        return busy
+
+    def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         rnd, start = current_round(state, segment, self.round_segments)
         step = next_step(state, rnd)
         if step is None and segment >= start + self.round_segments:
@@ -363,7 +387,7 @@ class Loreval(BaseRuleset):
     def _plan_turn(
         self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
-        if turn_in_progress(state):
+        if self._busy(state):
             raise IllegalDeclaration("a step is already in progress", rule=RULE_ROUND)
         found = self._step(state, segment)
         step = d.params.get("step")
@@ -383,7 +407,8 @@ class Loreval(BaseRuleset):
                 group = resolve_order(state, rnd)[:share]
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
-        params["rank"] = sorted(state.in_fight(), key=rank_key).index(c)
+        mine = rank_key(c)
+        params["rank"] = sum(1 for o in state.in_fight() if rank_key(o) < mine)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:

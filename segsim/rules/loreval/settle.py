@@ -7,8 +7,8 @@ copies kept here, since the engine applies the events only once the settlement i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from segsim.actions import Action
 from segsim.dice import Dice
@@ -151,6 +151,34 @@ def round_started(
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
 
+V = TypeVar("V")
+
+
+class Lazy(dict[str, V]):
+    """A fighter's value as this settlement sees it: read from the state the first time
+    it is asked for, then kept (and overwritten by what the settlement changes), so a
+    settlement costs nothing for the fighters it does not touch."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, read: Callable[[str], V]) -> None:
+        self._read = read  # starts empty: dict.__new__ made it
+
+    def __missing__(self, cid: str) -> V:
+        value = self[cid] = self._read(cid)
+        return value
+
+    def get(self, cid: str, default: Any = None) -> Any:
+        try:
+            return self[cid]
+        except KeyError:
+            return default
+
+
+def _plan_of(c: Combatant, rnd: int) -> Plan | None:
+    status = status_of(c)
+    return status.plan if status.declared_round == rnd else None
+
 
 class Settlement:
     """The resolution of one settlement: steps of a round, the end of a round."""
@@ -164,25 +192,32 @@ class Settlement:
         self.rnd = rnd
         self.dice = dice
         self.events: list[Event] = []
-        combatants = state.combatants.values()
-        self.positions: dict[str, Point] = {c.id: c.position for c in combatants}
-        self.hit_points: dict[str, int] = {c.id: status_of(c).hit_points for c in combatants}
-        self.heroism: dict[str, int] = {c.id: status_of(c).heroism for c in combatants}
-        self.plans: dict[str, Plan | None] = {
-            c.id: status_of(c).plan if status_of(c).declared_round == rnd else None
-            for c in combatants
-        }
-        self.resolved: set[str] = {c.id for c in combatants if status_of(c).resolved_round >= rnd}
-        self.used_counters: set[str] = {
-            c.id for c in combatants if status_of(c).counter_round == rnd
-        }
-        self.blocked: set[str] = {c.id for c in combatants if status_of(c).blocked}
+        combatants = state.combatants
+        # what this settlement changes is written over the state's values, read on demand
+        self.positions: Lazy[Point] = Lazy(lambda cid: combatants[cid].position)
+        self.hit_points: Lazy[int] = Lazy(lambda cid: status_of(combatants[cid]).hit_points)
+        self.heroism: Lazy[int] = Lazy(lambda cid: status_of(combatants[cid]).heroism)
+        self.plans: Lazy[Plan | None] = Lazy(lambda cid: _plan_of(combatants[cid], rnd))
+        self.resolved: set[str] = set()
+        self.used_counters: set[str] = set()
+        self.blocked: set[str] = set()
+        self.locked: set[str] = set()
+        for c in combatants.values():
+            status = status_of(c)
+            if status.resolved_round >= rnd:
+                self.resolved.add(c.id)
+            if status.counter_round == rnd:
+                self.used_counters.add(c.id)
+            if status.blocked:
+                self.blocked.add(c.id)
+            if status.locked_with:
+                self.locked.add(c.id)
         self.no_move: set[str] = set()
-        self.locked: set[str] = {c.id for c in combatants if status_of(c).locked_with}
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
         self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
+        self._order: list[Combatant] | None = None
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -197,8 +232,13 @@ class Settlement:
         return c is not None and c.in_fight and cid not in self.out
 
     def in_order(self) -> list[Combatant]:
-        """Fighters still standing, highest initiative first."""
-        return [c for c in sorted(self.state.in_fight(), key=rank_key) if c.id not in self.out]
+        """Fighters still standing, highest initiative first (sorted once: only who
+        falls during the settlement changes it)."""
+        order = self._order
+        if order is None:
+            order = self._order = sorted(self.state.in_fight(), key=rank_key)
+        out = self.out
+        return [c for c in order if c.id not in out] if out else list(order)
 
     def done(self, cid: str, note: str = "") -> None:
         self.resolved.add(cid)
