@@ -315,3 +315,27 @@ def test_a_large_skirmish_stretches_its_rounds_and_cuts_no_step(
         later = [e for e in fight.history if e.t > end.t and getattr(e, "round", 0) == start.round]
         assert not later
     assert replay(fight_record(fight)).identical
+
+
+def test_a_round_past_its_length_with_nothing_left_ends_at_an_end_step() -> None:
+    """The safety net of a stretched round: past its 60 segments with no step left,
+    the rules call the first fighter to an ``end`` step, whose settlement ends the
+    round and starts the next one in the following segment."""
+    a = ByRound({1: declare("inaction")})
+    g = ByRound({1: declare("inaction")})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "g": ("red", "garrok", g)},
+        dice=[10, 15, 1, 1],
+        max_segments=30,
+    )
+    fight.run()  # stopped at 30: round 1's steps are over, its end not yet come
+    rules, state = fight.ruleset, fight.state
+    assert rules.due(state, 30) == ()  # within its length, the waits end the round
+    (cid,) = rules.due(state, 70)
+    (step,) = rules.forced(state, cid, 70)
+    assert (step.kind, dict(step.params)) == ("turn", {"step": "end"})
+    marker = rules.plan(state, cid, step, 70, []).stamp(999, cid, 70)
+    events = rules.resolve(state, 70, [marker], fight.dice)
+    assert [e.round for e in events if isinstance(e, RoundEnded)] == [1]
+    started = [e for e in events if isinstance(e, RoundStarted)]
+    assert [(e.round, e.t) for e in started] == [(2, 71)]
