@@ -149,6 +149,18 @@ position = [1.5, 0.0]
         ("resolve_segments = 6", "initiative = 3", "options", "unexpected keyword"),
         ("security = 2 }", "security = -1 }", "combatant[0].setup.attention.security", "minimum"),
         ("security = 2 }", "luck = 2 }", "combatant[0].setup.attention.luck", "unknown field"),
+        (
+            "security = 2 }",
+            'security = 2 }\nsurprised = true\nsurprised_by = "friends"',
+            "combatant[0].setup.surprised_by",
+            "is not one of",
+        ),
+        (
+            "security = 2 }",
+            'security = 2 }\nsurprised_by = "allies"',
+            "combatant[0].setup.surprised_by",
+            "set surprised",
+        ),
         ('policy = "cautious"', 'policy = "berserk"', "combatant[1].policy", "unknown policy"),
     ],
 )

@@ -209,10 +209,18 @@ _CATALOGUES: dict[str, Callable[[int], Catalogue]] = {
     "loss": lambda slots: generic_catalogue(
         "loss", slots, ["pass", "get_up", "pick_up", "parry", "dodge"], ["attack", "grab", "move"]
     ),
-    "loreval": lambda slots: generic_catalogue(
-        "loreval", slots, ["inaction", "grace"], ["attack", "move"]
-    ),
+    "loreval": lambda slots: _loreval_catalogue(slots),
 }
+
+
+def _loreval_catalogue(slots: int) -> Catalogue:
+    """Loreval: the generic kinds, the jump, and defensive counters (against one
+    opponent, or hypothetical: the first attack on the fighter)."""
+    base = generic_catalogue("loreval", slots, ["inaction", "grace", "jump"], ["attack", "move"])
+    defensive = {"against": "defensive"}
+    extra = [Entry("counter", None, params=defensive)]
+    extra += [Entry("counter", slot, params=defensive) for slot in range(slots)]
+    return attrs.evolve(base, entries=(*base.entries, *extra))
 
 
 def register_catalogue(ruleset: str, factory: Callable[[int], Catalogue]) -> None:

@@ -35,6 +35,7 @@ from segsim.rules.loreval.content import LOCOMOTION, SEED, Sheet, Weapon
 from segsim.rules.loreval.grapple import check_grapple
 from segsim.rules.loreval.jump import check_jump
 from segsim.rules.loreval.manoeuvres import attack_addons, check_manoeuvre
+from segsim.rules.loreval.skills import check_skill
 from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
 
@@ -84,6 +85,7 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
     "grace": frozenset({"attention"}),
     "spell": COMMON | {"spell", "material", "ritual", "aimed", "level"},
     "jump": COMMON | {"to", "height", "run_up"},
+    "skill": COMMON | {"skill", "difficulty"},
 }
 """Round actions a fighter may declare, and their parameters."""
 
@@ -656,4 +658,5 @@ CHECKERS: Mapping[str, Callable[[Context, Declaration], Checked]] = {
     "grace": check_grace,
     "spell": check_spell,
     "jump": check_jump,
+    "skill": check_skill,
 }

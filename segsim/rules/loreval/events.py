@@ -138,6 +138,22 @@ class Surprised(Event):
 
 
 @attrs.frozen
+class SurpriseAvoided(Event):
+    """The game master called a surprise, but the fighter's Environment rules it out:
+    1 point and it is never surprised by what its own allies do, 2 and never by
+    opponents who took no precautions (seed 003, "Déroulement d'un round de surprise")."""
+
+    TYPE: ClassVar[str] = "loreval.surprise.avoided"
+
+    by: str
+    environment: int
+
+    def describe(self) -> str:
+        what = "its allies" if self.by == "allies" else "opponents who took no precautions"
+        return f"{self.actor} is not surprised by {what}: {self.environment} in Environment"
+
+
+@attrs.frozen
 class DetectionRolled(Event):
     """A detection roll against a surprise (Environment 2: always allowed)."""
 
@@ -171,6 +187,7 @@ class RoundStarted(Event):
     def apply(self, state: FightState) -> None:
         for cid in self.order:
             status = _status(state, cid)
+            status.round, status.round_start = self.round, self.t
             status.start_points = self.points.get(cid, status.initiative)
             status.tie = self.ties.get(cid, 0)
             status.grace = self.grace.get(cid, "")
@@ -600,11 +617,14 @@ class Locked(Event):
         mine = _status(state, self.actor)
         theirs = _status(state, self.other)
         if self.locked:
+            from segsim.rules.loreval.content import FISTS
+
             mine.locked_with, mine.lock_roll = self.other, True
+            mine.lock_choice = mine.weapon.id != FISTS.id  # a weapon it could drop
             theirs.locked_with, theirs.lock_roll = self.actor, False
             return
         for status in (mine, theirs):
-            status.locked_with, status.lock_roll = None, False
+            status.locked_with, status.lock_roll, status.lock_choice = None, False, False
 
     def describe(self) -> str:
         if self.locked:
@@ -613,6 +633,27 @@ class Locked(Event):
                 "neither moves"
             )
         return f"{self.actor} and {self.other} are no longer locked together"
+
+
+@attrs.frozen
+class LockChoice(Event):
+    """The assailant locked by a block chooses at once: drop its weapon to get free
+    (``dropped``; the weapon falls and the lock ends), or keep it and stay locked, at
+    -2 in Security until a strength roll frees it (seed 003, "Bloquer une attaque")."""
+
+    TYPE: ClassVar[str] = "loreval.lock.choice"
+
+    other: str
+    weapon: str
+    dropped: bool
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).lock_choice = False
+
+    def describe(self) -> str:
+        if self.dropped:
+            return f"{self.actor} drops its {self.weapon} to get free of {self.other}'s block"
+        return f"{self.actor} keeps its {self.weapon} and stays locked by {self.other}'s block"
 
 
 @attrs.frozen

@@ -12,11 +12,16 @@ from its first segment, one fighter at a time, each a ``turn`` action the rules 
    step (a few segments: the rest of the round shared among the steps left, at most
    ``resolve_segments``);
 3. *change*: a fighter whose action cannot be carried out any more (its target fell)
-   may declare a changed action in a step of one segment right after its own.
+   may declare a changed action in a step of one segment right after its own;
+4. *lock*: an assailant locked by a block chooses at once, in a step of one segment,
+   whether to drop its weapon to get free (seed 003, "Bloquer une attaque").
 
 Every fighter waits for its steps with an ``await`` that ends with the round, so the
 round's end always comes: the points spent are taken, grace rounds roll initiative
-again, and the next round begins.
+again, and the next round begins. A round is never cut: when its steps are not over at
+its last segment (a fight too big for it), it goes on until they are, and ends in the
+segment after its last step (an *end* step when nothing else settles there); the
+statuses keep the round in progress and where it began (:func:`current_round`).
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ DECLARE = "declare"
 HEROIC = "heroic"
 RESOLVE = "resolve"
 CHANGE = "change"
+LOCK = "lock"
+END = "end"
 HEROIC_POINTS = 6
 """A heroic action needs at least 6 initiative points left (seed 003, "Action d'éclat")."""
 
@@ -47,7 +54,20 @@ def round_of(segment: int, length: int) -> int:
 
 
 def round_start(rnd: int, length: int) -> int:
+    """Where round ``rnd`` begins when no round before it stretched."""
     return (rnd - 1) * length
+
+
+def current_round(state: FightState, segment: int, length: int) -> tuple[int, int]:
+    """The round in progress and the segment it began at, as the last round's start
+    recorded them (a round stretches when its steps need more than its length)."""
+    for c in state.combatants.values():
+        if c.in_fight:
+            status = status_of(c)
+            if status.round:
+                return status.round, status.round_start
+    rnd = round_of(segment, length)
+    return rnd, round_start(rnd, length)
 
 
 def status_of(c: Combatant) -> Status:
@@ -72,6 +92,9 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
     """The fighter whose step comes next in round ``rnd`` and its kind (None: the round
     has nothing left but waiting for its end)."""
     fighters = state.in_fight()
+    for c in fighters:
+        if status_of(c).lock_choice:
+            return c, LOCK
     for c in fighters:
         if status_of(c).change_round == rnd and waits_for(state, c, rnd) is None:
             return c, CHANGE

@@ -45,6 +45,7 @@ from segsim.rules.loreval.events import (
     Invisible,
     SetUp,
     SitsOut,
+    SurpriseAvoided,
     Surprised,
 )
 from segsim.rules.loreval.rounds import (
@@ -52,16 +53,17 @@ from segsim.rules.loreval.rounds import (
     AWAIT,
     CHANGE,
     DECLARE,
+    END,
     HEROIC,
+    LOCK,
     RESOLVE,
     ROUND_SEGMENTS,
     TURN,
     TURN_CHANNEL,
+    current_round,
     next_step,
     rank_key,
     resolve_order,
-    round_of,
-    round_start,
     status_of,
     steps_left,
     turn_in_progress,
@@ -74,6 +76,14 @@ from segsim.state import Combatant, FightState
 
 RULE_ROUND = f"{SEED}, Déroulement d'un round de combat"
 RULE_SURPRISE = f"{SEED}, Déroulement d'un round de surprise"
+RULE_BLOCK = f"{SEED}, Bloquer une attaque"
+SURPRISES = ("ambush", "careless", "allies")
+"""What surprises a fighter (``setup.surprised_by``): opponents whose aim is to surprise,
+opponents who took no precautions, or its own allies (seed 003, "Déroulement d'un round
+de surprise")."""
+NEVER_SURPRISED = {"allies": 1, "careless": 2}
+"""Environment from which a fighter is never surprised by each of them."""
+DROP = "drop"
 
 
 def _check(condition: bool, message: str) -> None:
@@ -126,6 +136,12 @@ class Loreval(BaseRuleset):
             f"detection_difficulty must be an integer, not {detection_difficulty!r}",
         )
         self.content = content or default_content()
+        self._steps: tuple[object, tuple[int, int], tuple[Combatant, str] | None] = (
+            None,
+            (0, 0),
+            None,
+        )
+        self._turns: tuple[object, int, bool] = (None, 0, False)
         self.round_segments = round_segments
         self.tick = round_segments
         self.resolve_segments = resolve_segments
@@ -151,13 +167,18 @@ class Loreval(BaseRuleset):
 
     def load_setup(self, node: Node) -> dict[str, Any]:
         """The game master's calls for one fighter at the start (``[combatant.setup]``):
-        ``surprised``, ``attention`` (its criteria before the first declaration),
+        ``surprised`` (and ``surprised_by``: ``ambush``, the default, ``careless`` or
+        ``allies``), ``attention`` (its criteria before the first declaration),
         ``hidden``, ``invisible``, ``weapon_ready``, ``senses_lost``, ``slowed``,
         ``hasted``."""
         setup: dict[str, Any] = {}
         for key in ("surprised", "hidden", "invisible", "weapon_ready", "slowed", "hasted"):
             if node.has(key):
                 setup[key] = node.value(key, bool)
+        if node.has("surprised_by"):
+            if not setup.get("surprised"):
+                raise node.error("surprised_by", "says what surprises a fighter: set surprised")
+            setup["surprised_by"] = node.value("surprised_by", str, choices=SURPRISES)
         if node.has("senses_lost"):
             setup["senses_lost"] = node.value("senses_lost", int, min=0, max=5)
         if node.has("attention"):
@@ -203,21 +224,34 @@ class Loreval(BaseRuleset):
         for c in state.in_fight():
             events += self._setup(state, c, dice, 0)
         for c in state.in_fight():
-            if c.setup.get("surprised") and not self._detects(c, dice, events):
+            if c.setup.get("surprised") and not self._escapes(c, dice, events):
                 events.append(Surprised(0, c.id))
                 points[c.id] = 0
                 grace[c.id] = "surprise"
                 continue
             event, points[c.id] = initiative_roll(dice, c, 0)
             events.append(event)
-        events.append(round_started(state, dice, 1, self.round_segments, points, grace))
+        events.append(round_started(state, dice, 1, 0, points, grace))
         return events
 
-    def _detects(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
-        """With 2 in Environment a fighter always gets a detection roll against a surprise
-        (seed 003, "Déroulement d'un round de surprise")."""
+    def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
+        """Whether a fighter the game master calls surprised escapes it by its
+        Environment (seed 003, "Déroulement d'un round de surprise"): with 1 it is never
+        surprised by its allies, with 2 never by opponents who took no precautions;
+        against an ambush, 2 gives it a detection roll."""
         raw = c.setup.get("attention", {})
         environment = int(raw.get("environment", 0)) - int(c.setup.get("senses_lost", 0))
+        by = str(c.setup.get("surprised_by", "ambush"))
+        if by in NEVER_SURPRISED:
+            if environment < NEVER_SURPRISED[by]:
+                return False
+            events.append(SurpriseAvoided(0, c.id, by, environment))
+            return True
+        return self._detects(c, environment, dice, events)
+
+    def _detects(self, c: Combatant, environment: int, dice: Dice, events: list[Event]) -> bool:
+        """With 2 in Environment a fighter always gets a detection roll against an
+        ambush (seed 003, "Déroulement d'un round de surprise")."""
         if environment < 2:
             return False
         sheet: Sheet = c.sheet
@@ -233,7 +267,8 @@ class Loreval(BaseRuleset):
         events = self._setup(state, c, dice, segment)
         event, _ = initiative_roll(dice, c, segment)
         events.append(event)
-        events.append(SitsOut(segment, cid, round_of(segment, self.round_segments), "joined"))
+        rnd, _ = current_round(state, segment, self.round_segments)
+        events.append(SitsOut(segment, cid, rnd, "joined"))
         return events
 
     # ------------------------------------------------------------ steps
@@ -243,8 +278,8 @@ class Loreval(BaseRuleset):
         c = state.combatants[cid]
         if any(a.kind == TURN for a in c.actions):
             return []
-        if not turn_in_progress(state):
-            step = next_step(state, round_of(segment, self.round_segments))
+        if not self._busy(state):
+            step = self._step(state, segment)
             if step is not None and step[0] is c:
                 return [Declaration(TURN, params={"step": step[1]})]
         if any(a.kind == AWAIT for a in c.actions):
@@ -252,10 +287,39 @@ class Loreval(BaseRuleset):
         return [Declaration(AWAIT)]
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
-        if turn_in_progress(state):
+        if self._busy(state):
             return ()
-        step = next_step(state, round_of(time, self.round_segments))
+        step = self._step(state, time)
         return () if step is None else (step[0].id,)
+
+    def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
+        """The next step of the round in progress; past the round's length with nothing
+        left, the step that ends it (a round stretched by its steps). Worked out once
+        per state of the fight: the engine asks for it from ``due``, then ``forced``,
+        then ``plan`` with nothing changed in between."""
+        key = (state.version, segment)
+        if self._steps[0] is state and self._steps[1] == key:
+            return self._steps[2]
+        step = self._next(state, segment)
+        self._steps = (state, key, step)
+        return step
+
+    def _busy(self, state: FightState) -> bool:
+        """Whether a step is in progress, worked out once per state of the fight."""
+        if self._turns[0] is state and self._turns[1] == state.version:
+            return self._turns[2]
+        busy = turn_in_progress(state)
+        self._turns = (state, state.version, busy)
+        return busy
+
+    def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
+        rnd, start = current_round(state, segment, self.round_segments)
+        step = next_step(state, rnd)
+        if step is None and segment >= start + self.round_segments:
+            fighters = state.in_fight()
+            if fighters:
+                return min(fighters, key=rank_key), END
+        return step
 
     def plan(
         self,
@@ -267,14 +331,18 @@ class Loreval(BaseRuleset):
     ) -> ActionSpec:
         c = state.combatants[cid]
         kind = declaration.kind
-        rnd = round_of(segment, self.round_segments)
+        rnd, start = current_round(state, segment, self.round_segments)
         if kind == TURN:
-            return self._plan_turn(state, c, declaration, segment, rnd)
+            return self._plan_turn(state, c, declaration, segment, rnd, start)
         if kind == AWAIT:
-            end = round_start(rnd + 1, self.round_segments)
+            end = start + self.round_segments
+            if end <= segment:  # a stretched round: wait until the rules call
+                return ActionSpec(AWAIT, None, TURN_CHANNEL, continuous=True)
             return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
         if kind == "wait":
             return _plan_wait(declaration, segment)
+        if kind == DROP:
+            return _plan_drop(c, declaration, segment)
         checker = CHECKERS.get(kind)
         if checker is None:
             known = ", ".join(sorted(CHECKERS))
@@ -317,11 +385,11 @@ class Loreval(BaseRuleset):
         )
 
     def _plan_turn(
-        self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int
+        self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
-        if turn_in_progress(state):
+        if self._busy(state):
             raise IllegalDeclaration("a step is already in progress", rule=RULE_ROUND)
-        found = next_step(state, rnd)
+        found = self._step(state, segment)
         step = d.params.get("step")
         if found is None or found[0] is not c or found[1] != step:
             raise IllegalDeclaration(
@@ -330,7 +398,7 @@ class Loreval(BaseRuleset):
         length = 1
         params: dict[str, Any] = {"step": step, "round": rnd}
         if step == RESOLVE:
-            left = round_start(rnd + 1, self.round_segments) - segment
+            left = start + self.round_segments - segment
             waiting = steps_left(state, rnd)
             length = max(1, min(self.resolve_segments, left // max(1, waiting)))
             if waiting > left > 0:
@@ -339,7 +407,8 @@ class Loreval(BaseRuleset):
                 group = resolve_order(state, rnd)[:share]
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
-        params["rank"] = sorted(state.in_fight(), key=rank_key).index(c)
+        mine = rank_key(c)
+        params["rank"] = sum(1 for o in state.in_fight() if rank_key(o) < mine)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
@@ -358,8 +427,9 @@ class Loreval(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        rnd = round_of(segment, self.round_segments)
+        rnd, start = current_round(state, segment, self.round_segments)
         settlement = Settlement(self, state, segment, rnd, dice)
+        ended = False
         for marker in batch:
             if marker.kind != TURN or marker.cancelled:
                 continue
@@ -380,6 +450,10 @@ class Loreval(BaseRuleset):
                 # it counters again, acts first: this action then waits for its own step
                 if plan is not None and not voided_on(state, cid, rnd):
                     settlement.carry_out(cid, plan)
+            elif step == END:
+                ended = True
+            elif step == LOCK:
+                settlement.lock_choice(cid, any(a.kind == DROP for a in acts))
             elif step == RESOLVE:
                 group = marker.params.get("group") or [cid]
                 for gid in group:
@@ -388,7 +462,7 @@ class Loreval(BaseRuleset):
                     settlement.resolve(gid, settlement.plans.get(gid))
                     if settlement.change_pending():
                         break  # the change step comes next; the rest wait for their steps
-        if (segment + 1) % self.round_segments == 0:
+        if ended or (segment + 1 >= start + self.round_segments and settlement.round_over()):
             settlement.end_round()
         return settlement.events
 
@@ -396,7 +470,7 @@ class Loreval(BaseRuleset):
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
-        rnd = round_of(segment, self.round_segments)
+        rnd, _ = current_round(state, segment, self.round_segments)
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         me = SelfView(state, segment, c, rnd, marker)
         step = None if marker is None else marker.params.get("step")
@@ -451,6 +525,21 @@ def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
             f"wait until must be a later segment than {segment}, not {until!r}"
         )
     return ActionSpec("wait", until - segment, "wait", continuous=True, params={"until": until})
+
+
+def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
+    """``drop``: the assailant locked by a block drops its weapon to get free at once,
+    at the step given to it right after the lock (seed 003, "Bloquer une attaque")."""
+    if d.params or d.target is not None:
+        raise IllegalDeclaration("drop takes no target and no parameter")
+    marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
+    if marker is None or marker.params.get("step") != LOCK:
+        raise IllegalDeclaration(
+            f"{c.id} may drop its weapon to get free only right after a block locks it",
+            rule=RULE_BLOCK,
+        )
+    assert marker.end is not None
+    return ActionSpec(DROP, marker.end - segment, ACT_CHANNEL)
 
 
 def _voided(state: FightState, c: Combatant, rnd: int) -> bool:

@@ -7,8 +7,8 @@ copies kept here, since the engine applies the events only once the settlement i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from segsim.actions import Action
 from segsim.dice import Dice
@@ -34,7 +34,7 @@ from segsim.rules.loreval.combat import (
     strength_damage,
     within,
 )
-from segsim.rules.loreval.content import Sheet, Weapon
+from segsim.rules.loreval.content import FISTS, Sheet, Weapon
 from segsim.rules.loreval.declare import CONCEALMENT
 from segsim.rules.loreval.events import (
     ActionWasted,
@@ -51,6 +51,7 @@ from segsim.rules.loreval.events import (
     HeroicPassed,
     HeroismSaved,
     InitiativeRolled,
+    LockChoice,
     Locked,
     Prone,
     RoundEnded,
@@ -58,6 +59,7 @@ from segsim.rules.loreval.events import (
     Running,
     SpellCast,
     TurnResolved,
+    WeaponLost,
     WeaponReadied,
 )
 from segsim.rules.loreval.grapple import resolve_grapple
@@ -68,7 +70,8 @@ from segsim.rules.loreval.manoeuvres import (
     strength_contest,
 )
 from segsim.rules.loreval.ranged import shoot
-from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, round_start, status_of
+from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, status_of
+from segsim.rules.loreval.skills import resolve_skill
 from segsim.rules.loreval.status import Plan
 from segsim.state import Combatant, FightState
 
@@ -100,14 +103,14 @@ def round_started(
     state: FightState,
     dice: Dice,
     rnd: int,
-    length: int,
+    t: int,
     points: Mapping[str, int],
     grace: Mapping[str, str],
 ) -> RoundStarted:
-    """The start of a round: tie-break dice for fighters equal in points and dexterity
-    (rolled again until they differ), the order, and who sits the round out."""
+    """The start of a round at segment ``t``: tie-break dice for fighters equal in
+    points and dexterity (rolled again until they differ), the order, and who sits the
+    round out."""
     fighters = [c for c in state.in_fight() if c.id in points]
-    t = round_start(rnd, length)
     ties: dict[str, int] = {}
     groups: dict[tuple[int, int], list[Combatant]] = {}
     for c in fighters:
@@ -148,6 +151,34 @@ def round_started(
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
 
+V = TypeVar("V")
+
+
+class Lazy(dict[str, V]):
+    """A fighter's value as this settlement sees it: read from the state the first time
+    it is asked for, then kept (and overwritten by what the settlement changes), so a
+    settlement costs nothing for the fighters it does not touch."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, read: Callable[[str], V]) -> None:
+        self._read = read  # starts empty: dict.__new__ made it
+
+    def __missing__(self, cid: str) -> V:
+        value = self[cid] = self._read(cid)
+        return value
+
+    def get(self, cid: str, default: Any = None) -> Any:
+        try:
+            return self[cid]
+        except KeyError:
+            return default
+
+
+def _plan_of(c: Combatant, rnd: int) -> Plan | None:
+    status = status_of(c)
+    return status.plan if status.declared_round == rnd else None
+
 
 class Settlement:
     """The resolution of one settlement: steps of a round, the end of a round."""
@@ -161,25 +192,32 @@ class Settlement:
         self.rnd = rnd
         self.dice = dice
         self.events: list[Event] = []
-        combatants = state.combatants.values()
-        self.positions: dict[str, Point] = {c.id: c.position for c in combatants}
-        self.hit_points: dict[str, int] = {c.id: status_of(c).hit_points for c in combatants}
-        self.heroism: dict[str, int] = {c.id: status_of(c).heroism for c in combatants}
-        self.plans: dict[str, Plan | None] = {
-            c.id: status_of(c).plan if status_of(c).declared_round == rnd else None
-            for c in combatants
-        }
-        self.resolved: set[str] = {c.id for c in combatants if status_of(c).resolved_round >= rnd}
-        self.used_counters: set[str] = {
-            c.id for c in combatants if status_of(c).counter_round == rnd
-        }
-        self.blocked: set[str] = {c.id for c in combatants if status_of(c).blocked}
+        combatants = state.combatants
+        # what this settlement changes is written over the state's values, read on demand
+        self.positions: Lazy[Point] = Lazy(lambda cid: combatants[cid].position)
+        self.hit_points: Lazy[int] = Lazy(lambda cid: status_of(combatants[cid]).hit_points)
+        self.heroism: Lazy[int] = Lazy(lambda cid: status_of(combatants[cid]).heroism)
+        self.plans: Lazy[Plan | None] = Lazy(lambda cid: _plan_of(combatants[cid], rnd))
+        self.resolved: set[str] = set()
+        self.used_counters: set[str] = set()
+        self.blocked: set[str] = set()
+        self.locked: set[str] = set()
+        for c in combatants.values():
+            status = status_of(c)
+            if status.resolved_round >= rnd:
+                self.resolved.add(c.id)
+            if status.counter_round == rnd:
+                self.used_counters.add(c.id)
+            if status.blocked:
+                self.blocked.add(c.id)
+            if status.locked_with:
+                self.locked.add(c.id)
         self.no_move: set[str] = set()
-        self.locked: set[str] = {c.id for c in combatants if status_of(c).locked_with}
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
         self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
+        self._order: list[Combatant] | None = None
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -194,8 +232,13 @@ class Settlement:
         return c is not None and c.in_fight and cid not in self.out
 
     def in_order(self) -> list[Combatant]:
-        """Fighters still standing, highest initiative first."""
-        return [c for c in sorted(self.state.in_fight(), key=rank_key) if c.id not in self.out]
+        """Fighters still standing, highest initiative first (sorted once: only who
+        falls during the settlement changes it)."""
+        order = self._order
+        if order is None:
+            order = self._order = sorted(self.state.in_fight(), key=rank_key)
+        out = self.out
+        return [c for c in order if c.id not in out] if out else list(order)
 
     def done(self, cid: str, note: str = "") -> None:
         self.resolved.add(cid)
@@ -317,6 +360,32 @@ class Settlement:
             return f"{plan.target} is out of reach"
         return None
 
+    def round_over(self) -> bool:
+        """Whether the round has nothing left once this settlement is applied: every
+        fighter still standing has declared and resolved, no change or lock step
+        waits."""
+        if self.change_pending():
+            return False
+        declared = {e.actor for e in self.events if isinstance(e, Declared)}
+        chosen = {e.actor for e in self.events if isinstance(e, LockChoice)}
+        for e in self.events:
+            if isinstance(e, Locked) and e.locked and e.actor not in chosen:
+                armed = status_of(self.fighter(str(e.actor))).weapon.id != FISTS.id
+                if armed:
+                    return False  # its lock step comes next
+        rnd = self.rnd
+        for c in self.state.in_fight():
+            if c.id in self.out:
+                continue
+            status = status_of(c)
+            if status.lock_choice and c.id not in chosen:
+                return False
+            if status.declared_round < rnd and c.id not in declared:
+                return False
+            if status.resolved_round < rnd and c.id not in self.resolved:
+                return False
+        return True
+
     def change_pending(self) -> bool:
         """Whether this settlement has given someone a change step."""
         return any(isinstance(e, ChangeAllowed) for e in self.events)
@@ -337,6 +406,8 @@ class Settlement:
             note = resolve_grapple(self, c, plan)
         elif plan.kind == "jump":
             note = resolve_jump(self, c, plan)
+        elif plan.kind == "skill":
+            note = resolve_skill(self, c, plan)
         elif plan.kind in MANOEUVRES:
             note = resolve_manoeuvre(self, c, plan)
         elif handler is None:
@@ -734,6 +805,19 @@ class Settlement:
             self.locked.update((cid, by))
             self.emit(Locked(self.segment, cid, by))
 
+    def lock_choice(self, cid: str, dropped: bool) -> None:
+        """The locked assailant's choice, made at once: dropping its weapon frees both
+        fighters (seed 003, "Bloquer une attaque")."""
+        status = status_of(self.fighter(cid))
+        other = status.locked_with
+        if other is None:
+            return
+        self.emit(LockChoice(self.segment, cid, other, status.weapon.name, dropped))
+        if dropped:
+            self.emit(WeaponLost(self.segment, cid, status.weapon.name, "dropped to get free"))
+            self.locked.difference_update((cid, other))
+            self.emit(Locked(self.segment, cid, other, locked=False))
+
     def break_lock(self, cid: str) -> None:
         """The assailant locked by a block makes an opposed strength roll at its next
         step: winning frees both fighters (seed 003, "Bloquer une attaque")."""
@@ -1087,7 +1171,7 @@ class Settlement:
             spent[c.id] = cost
             points[c.id] = max(0, status.initiative - cost)
         self.emit(RoundEnded(self.segment, None, rnd, spent))
-        t = round_start(rnd + 1, self.rules.round_segments)
+        t = self.segment + 1
         grace: dict[str, str] = {}
         for c in self.state.in_fight():
             if c.id in self.out:
@@ -1103,6 +1187,4 @@ class Settlement:
                 grace[c.id] = "heroic"
             elif points[c.id] == 0:
                 grace[c.id] = "forced"
-        self.emit(
-            round_started(self.state, self.dice, rnd + 1, self.rules.round_segments, points, grace)
-        )
+        self.emit(round_started(self.state, self.dice, rnd + 1, t, points, grace))

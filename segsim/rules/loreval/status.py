@@ -55,6 +55,11 @@ class Status:
     off_hand: Weapon | None = None
     carried: tuple[Weapon, ...] = ()
     initiative: int = 0
+    round: int = 0
+    """The round in progress (0 before the fighter's first round starts)."""
+    round_start: int = 0
+    """The segment at which it began: a round lasts ``round_segments`` at least, longer
+    when its steps need more (Interpretations)."""
     start_points: int = 0
     tie: int = 0
     grace: str = ""
@@ -86,6 +91,9 @@ class Status:
     """Whom the fighter is locked with after a successful block (Bloquer une attaque)."""
     lock_roll: bool = False
     """Whether it is the blocked assailant, who must win a strength roll to get free."""
+    lock_choice: bool = False
+    """The blocked assailant has yet to choose: drop its weapon to get free at once, or
+    stay locked (seed 003, "Bloquer une attaque")."""
     prone: bool = False
     bonus_round: int = 0
     attack_bonus: int = 0

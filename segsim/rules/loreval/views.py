@@ -113,7 +113,9 @@ class OtherView(LiveView):
 
 class SelfView(OtherView):
     """The deciding fighter's own state: ``step`` is "declare" or "change" when it must
-    declare now ("resolve" while its action is being resolved, None otherwise)."""
+    declare now, "heroic" when it may declare a heroic action, "lock" when, just locked
+    by a block, it may ``drop`` its weapon ("resolve" while its action is being
+    resolved, None otherwise)."""
 
     __slots__ = ("_marker", "round", "sheet")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "sheet", "round")
