@@ -87,8 +87,11 @@ class Grid:
         if not self.where:
             return []
         cell = self.cell
-        x0, x1 = math.floor((pos[0] - radius) / cell), math.floor((pos[0] + radius) / cell)
-        y0, y1 = math.floor((pos[1] - radius) / cell), math.floor((pos[1] + radius) / cell)
+        # A hair wider than the radius: a point whose distance rounds to the radius may
+        # lie just past the square's edge (the exact test below decides).
+        reach = radius * (1 + 1e-9) + 1e-9
+        x0, x1 = math.floor((pos[0] - reach) / cell), math.floor((pos[0] + reach) / cell)
+        y0, y1 = math.floor((pos[1] - reach) / cell), math.floor((pos[1] + reach) / cell)
         out = []
         cells = self._cells
         where = self.where

@@ -39,3 +39,12 @@ def test_moves_and_removals_keep_the_grid_right() -> None:
     grid.remove("b")
     assert grid.near((10.0, 0.0), 1.5) == ["a"] and "b" not in grid and len(grid) == 1
     assert grid.nearest((0.0, 0.0), 1, lambda i: i != "a", lambda i: 0) == []
+
+
+def test_a_point_whose_distance_rounds_to_the_radius_is_found_across_a_cell_edge() -> None:
+    """Found by the property above: (1, -8e-117) is 1.0 from (1, 1) once rounded, but it
+    lies in the cell below the square of side 2 x radius around the centre."""
+    grid = Grid(cell=4.0)
+    grid.add("p", (1.0, -8.110181744170755e-117))
+    assert math.dist((1.0, 1.0), (1.0, -8.110181744170755e-117)) <= 1.0
+    assert grid.near((1.0, 1.0), 1.0) == ["p"]
