@@ -70,17 +70,24 @@ class Grid:
             return
         self.add(item, pos)
 
-    def _ring(self, centre: Cell, r: int) -> Iterator[Cell]:
+    def _ring(self, centre: Cell, r: int, bounds: tuple[int, int, int, int]) -> Iterator[Cell]:
+        """The cells at Chebyshev distance ``r`` from ``centre`` that lie within
+        ``bounds`` (x0 y0 x1 y1): the others hold nothing, so they are not visited."""
         cx, cy = centre
+        bx0, by0, bx1, by1 = bounds
         if r == 0:
             yield centre
             return
-        for dx in range(-r, r + 1):
-            yield (cx + dx, cy - r)
-            yield (cx + dx, cy + r)
-        for dy in range(-r + 1, r):
-            yield (cx - r, cy + dy)
-            yield (cx + r, cy + dy)
+        lo_x, hi_x = max(cx - r, bx0), min(cx + r, bx1)
+        for y in (cy - r, cy + r):
+            if by0 <= y <= by1:
+                for x in range(lo_x, hi_x + 1):
+                    yield (x, y)
+        lo_y, hi_y = max(cy - r + 1, by0), min(cy + r - 1, by1)
+        for x in (cx - r, cx + r):
+            if bx0 <= x <= bx1:
+                for y in range(lo_y, hi_y + 1):
+                    yield (x, y)
 
     def near(self, pos: Position, radius: float) -> list[str]:
         """Every item within ``radius`` metres of ``pos`` (unsorted)."""
@@ -128,9 +135,11 @@ class Grid:
             abs(centre[1] - b[1]),
             abs(centre[1] - b[3]),
         )
-        r = 0
+        # Rings nearer than the occupied cells hold nothing: start at the first that
+        # reaches them.
+        r = max(b[0] - centre[0], centre[0] - b[2], b[1] - centre[1], centre[1] - b[3], 0)
         while r <= max_ring:
-            for key in self._ring(centre, r):
+            for key in self._ring(centre, r, b):
                 bucket = self._cells.get(key)
                 if bucket:
                     for item in bucket:

@@ -886,15 +886,26 @@ class RinKaNou(BaseRuleset):
             goal = state.combatants[params["toward"]].position
             stop = float(params["stop_at"])
         end = toward_point(c.position, goal, budget, stop)
+        if self.awareness is not None:
+            # An opponent counts when it is seen (within the awareness radius of the
+            # mover) and has either spot within its reach: one search around the mover,
+            # on the opponents' grids, finds every such one.
+            seen = self.awareness + REACH_TOLERANCE
+            combatants = state.combatants
+            for side, grid in state.side_grids.items():
+                if side == c.side:
+                    continue
+                for oid in grid.near(c.position, seen):
+                    o = combatants[oid]
+                    reach = self.reach(o.sheet)
+                    if within(o.position, c.position, reach) or within(o.position, end, reach):
+                        return True
+            return False
         longest = max(self.content.tables.reach.values())
         for spot in (c.position, end):
             for o in state.near(spot, longest + REACH_TOLERANCE):
-                if (
-                    o.side != c.side
-                    and within(o.position, spot, self.reach(o.sheet))
-                    and (self.awareness is None or within(o.position, c.position, self.awareness))
-                ):
-                    return True  # an opponent it sees (with ``awareness``) has it in reach
+                if o.side != c.side and within(o.position, spot, self.reach(o.sheet)):
+                    return True  # an opponent has it in reach
         return False
 
     def _is_opponent(self, state: FightState, c: Combatant, cid: str) -> bool:
