@@ -20,12 +20,15 @@ from segsim.rules.rinkanou.views import OtherView, SelfView
 def nearest_opponent(obs: Observation) -> OtherView | None:
     """The closest combatant of another side (ties: the order of the fight)."""
     me: SelfView = obs.me
+    return _nearest(me, [o for o in obs.others if o.side != me.side])
+
+
+def _nearest(me: SelfView, opponents: list[OtherView]) -> OtherView | None:
     best: OtherView | None = None
     best_d = math.inf
-    for o in obs.others:
-        if o.side == me.side:
-            continue
-        d = math.dist(me.position, o.position)
+    here = me.position
+    for o in opponents:
+        d = math.dist(here, o.position)
         if d < best_d:
             best, best_d = o, d
     return best
@@ -189,17 +192,11 @@ class Defender:
         me: SelfView = obs.me
         out: list[DeclarationLike] = []
         covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
-        blows = [
-            expected_landing(o)
-            for o in obs.others
-            if o.side != me.side and within(o.position, me.position, o.reach)
-        ]
+        opponents = [o for o in obs.others if o.side != me.side]
+        here = me.position
+        blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
         missiles = [
-            a.ends_in
-            for o in obs.others
-            if o.side != me.side
-            for a in o.incoming(me.id)
-            if a.ends_in is not None
+            a.ends_in for o in opponents for a in o.incoming(me.id) if a.ends_in is not None
         ]
         self.missile = bool(missiles)
         landings = [
@@ -228,7 +225,7 @@ class Defender:
                 out.append(Declaration("wait", params={"until": start}))
         hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
         spent = sum(_ps_cost(d) for d in out)
-        target = nearest_opponent(obs)
+        target = _nearest(me, opponents)
         if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
             step = advance(obs, self.last) if target is None else approach(obs, target)
             return step

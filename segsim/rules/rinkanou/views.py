@@ -276,7 +276,13 @@ class OtherView(LiveView):
 
     def incoming(self, me: str) -> list[SeenAction]:
         """Its missiles in flight toward ``me``."""
-        return [a for a in self.actions if a.kind == "projectile" and a.target == me]
+        actions = self.__dict__.get("actions")  # read already (or frozen)
+        if actions is None:
+            if not _flying(self._state).get(self._o.id):
+                self.check()
+                return []  # nothing in flight: its other actions need not be looked at
+            actions = self.actions
+        return [a for a in actions if a.kind == "projectile" and a.target == me]
 
     def motion(self, motion: str) -> SeenAction | None:
         for a in self.actions:
