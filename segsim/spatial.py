@@ -23,7 +23,8 @@ class Grid:
             raise ValueError("a grid cell has a positive size")
         self.cell = cell
         self.where: dict[str, Position] = {}
-        self._cells: dict[Cell, dict[str, None]] = {}
+        # Each cell's items with their positions (read without a lookup in ``where``).
+        self._cells: dict[Cell, dict[str, Position]] = {}
         self._bounds: tuple[int, int, int, int] | None = None  # cells ever used: x0 y0 x1 y1
 
     def _key(self, pos: Position) -> Cell:
@@ -40,7 +41,7 @@ class Grid:
             self.remove(item)
         self.where[item] = pos
         key = self._key(pos)
-        self._cells.setdefault(key, {})[item] = None
+        self._cells.setdefault(key, {})[item] = pos
         b = self._bounds
         if b is None:
             self._bounds = (key[0], key[1], key[0], key[1])
@@ -65,9 +66,12 @@ class Grid:
 
     def move(self, item: str, pos: Position) -> None:
         old = self.where.get(item)
-        if old is not None and self._key(old) == self._key(pos):
-            self.where[item] = pos
-            return
+        if old is not None:
+            key = self._key(pos)
+            if self._key(old) == key:
+                self.where[item] = pos
+                self._cells[key][item] = pos  # the same key: its place in the cell holds
+                return
         self.add(item, pos)
 
     def _ring(self, centre: Cell, r: int, bounds: tuple[int, int, int, int]) -> Iterator[Cell]:
@@ -98,20 +102,21 @@ class Grid:
         y0, y1 = math.floor((pos[1] - radius) / cell), math.floor((pos[1] + radius) / cell)
         out = []
         cells = self._cells
-        where = self.where
+        get = cells.get
+        dist = math.dist
         if (x1 - x0 + 1) * (y1 - y0 + 1) > len(cells):
             # Wider than the occupied cells: look at those instead.
             for members in cells.values():
-                for item in members:
-                    if math.dist(pos, where[item]) <= radius:
+                for item, at in members.items():
+                    if dist(pos, at) <= radius:
                         out.append(item)
             return out
         for cx in range(x0, x1 + 1):
             for cy in range(y0, y1 + 1):
-                bucket = cells.get((cx, cy))
+                bucket = get((cx, cy))
                 if bucket:
-                    for item in bucket:
-                        if math.dist(pos, where[item]) <= radius:
+                    for item, at in bucket.items():
+                        if dist(pos, at) <= radius:
                             out.append(item)
         return out
 
@@ -142,9 +147,9 @@ class Grid:
             for key in self._ring(centre, r, b):
                 bucket = self._cells.get(key)
                 if bucket:
-                    for item in bucket:
+                    for item, at in bucket.items():
                         if accept(item):
-                            found.append((math.dist(pos, self.where[item]), rank(item), item))
+                            found.append((math.dist(pos, at), rank(item), item))
             # Anything in a farther ring is at least r * cell away.
             if len(found) >= count:
                 found.sort()
