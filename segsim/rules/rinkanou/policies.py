@@ -9,6 +9,7 @@ holds), and the defender spends points to shorten a late dodge or to dodge two b
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
@@ -20,10 +21,10 @@ from segsim.rules.rinkanou.views import OtherView, SelfView
 def nearest_opponent(obs: Observation) -> OtherView | None:
     """The closest combatant of another side (ties: the order of the fight)."""
     me: SelfView = obs.me
-    return _nearest(me, [o for o in obs.others if o.side != me.side])
+    return _nearest(me, me.foes())
 
 
-def _nearest(me: SelfView, opponents: list[OtherView]) -> OtherView | None:
+def _nearest(me: SelfView, opponents: Sequence[OtherView]) -> OtherView | None:
     best: OtherView | None = None
     best_d = math.inf
     here = me.position
@@ -192,7 +193,7 @@ class Defender:
         me: SelfView = obs.me
         out: list[DeclarationLike] = []
         covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
-        opponents = [o for o in obs.others if o.side != me.side]
+        opponents = me.foes()
         here = me.position
         blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
         missiles = [

@@ -1126,8 +1126,23 @@ class RinKaNou(BaseRuleset):
                 near = state.near(c.position, self.awareness)
             return near
 
+        foes: list[Combatant] | None = None
+
         def opponents() -> list[Combatant]:
-            return [o for o in seen() if o.side != c.side]
+            nonlocal foes
+            if foes is None:
+                if near is not None or self.awareness is None:
+                    foes = [o for o in seen() if o.side != c.side]
+                else:  # the opponents' grids alone: in a battle, most in view are allies
+                    combatants = state.combatants
+                    foes = [
+                        combatants[oid]
+                        for side, grid in state.side_grids.items()
+                        if side != c.side
+                        for oid in grid.near(c.position, self.awareness)
+                    ]
+                    foes.sort(key=_by_order)
+            return foes
 
         def others() -> tuple[OtherView, ...]:
             return tuple(
@@ -1191,3 +1206,7 @@ def _test_event(
     segment: int, actor: str, action: int | None, name: str, result: Any, mods: Mapping[str, int]
 ) -> TestRolled:
     return TestRolled.of(segment, actor, action, name, result, mods)
+
+
+def _by_order(c: Combatant) -> int:
+    return c.order

@@ -57,7 +57,7 @@ class SeenAction:
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
-    __slots__ = ("_c", "_foe", "_rules", "_seen", "id", "sheet", "side")
+    __slots__ = ("_c", "_foe", "_foes", "_rules", "_seen", "id", "sheet", "side")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet")
 
     def __init__(
@@ -76,6 +76,7 @@ class SelfView(LiveView):
         self._c = c
         self._seen = seen
         self._foe: tuple[str | None] | None = None
+        self._foes: tuple[OtherView, ...] | None = None
 
     @property
     def _st(self) -> Status:
@@ -188,8 +189,23 @@ class SelfView(LiveView):
             foe = self._foe = (found[0] if found else None,)
         return foe[0]
 
+    def foes(self) -> tuple[OtherView, ...]:
+        """The opponents in view, in the fight's order: the views ``others`` holds of
+        the other sides, without building those of allies (most of a crowd)."""
+        foes = self._foes
+        if foes is None:
+            self.check()
+            revealed = self._c.status.revealed
+            foes = self._foes = tuple(
+                OtherView(self._state, self._segment, self._rules, o, revealed)
+                for o in self._seen()
+            )
+        return foes
+
     def freeze(self) -> SelfView:
         self.nearest_foe()
+        for foe in self.foes():
+            foe.freeze()
         return super().freeze()
 
     @property
