@@ -78,17 +78,35 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
     return buy_back(me, strike, against=target.id, duration=me.weapon.speed, keep_timing=False)
 
 
-def approach(obs: Observation, target: OtherView) -> Declaration | None:
+def approach(
+    obs: Observation, target: OtherView, last: dict[str, object] | None = None
+) -> Declaration | None:
     """Walk toward an opponent out of reach (a few segments at a time). A move into an
     opponent's reach rolls, so a negative score is bought back with a malus (on a move
-    that does not roll, the ruleset drops the offer)."""
+    that does not roll, the ruleset drops the offer).
+
+    ``last`` (a policy's memory) remembers where and when the last walk would end: a
+    fighter called as that walk ends, still where it began (its way blocked, in a
+    crowd), waits instead of walking into the crowd again, until someone near it moves
+    away or leaves the fight, and at most as long as a walk (it keeps the same pace of
+    decisions, without a move that others must watch).
+    """
     me: SelfView = obs.me
     if me.doing("legs") is not None:
         return None
-    move = Declaration("move", params={"toward": target.id, "segments": 5})
+    if last is not None:
+        walk = last.pop("walk", None)
+        if obs.must_act and walk == (me.position, obs.segment):
+            way = me.sheet.movement / 10 * APPROACH_SEGMENTS + PERSONAL_SPACE
+            return Declaration(
+                "wait", params={"until": obs.segment + APPROACH_SEGMENTS, "clear": way}
+            )
+        last["walk"] = (me.position, obs.segment + APPROACH_SEGMENTS)
+    move = Declaration("move", params={"toward": target.id, "segments": APPROACH_SEGMENTS})
     return buy_back(me, move, against=target.id, duration=None, keep_timing=True)
 
 
+APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time
 BLOCKED_WAIT = 100
 """Segments at most that a fighter whose way is blocked waits before trying again when
 nothing near it moves: the engine wakes it as soon as someone near it moves away or
@@ -161,7 +179,7 @@ class Aggressive:
             return advance(obs, self.last)
         reach = _reach(obs)
         if not in_reach(obs, target, reach):
-            return approach(obs, target)
+            return approach(obs, target, self.last)
         return strike_or_arm(obs, target)
 
 
@@ -228,7 +246,7 @@ class Defender:
         spent = sum(_ps_cost(d) for d in out)
         target = _nearest(me, opponents)
         if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
-            step = advance(obs, self.last) if target is None else approach(obs, target)
+            step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
         if target is not None and not hands_planned and self.defend_at is None:
             motion = target.motion("weapon")
@@ -247,7 +265,7 @@ class Defender:
                 if in_reach(obs, target, me.reach):
                     attack = strike_or_arm(obs, target, spent)
                 else:
-                    attack = approach(obs, target)
+                    attack = approach(obs, target, self.last)
                 if attack is not None:
                     out.append(attack)
         return out or None
