@@ -131,7 +131,11 @@ class Grid:
         if count <= 0 or not self.where:
             return []
         centre = self._key(pos)
-        found: list[tuple[float, int, str]] = []
+        # (distance, item) of every accepted item seen; ranks are asked for only at the
+        # end, and only of those that may make the cut (a crowd's ring holds many).
+        found: list[tuple[float, str]] = []
+        cells = self._cells
+        dist = math.dist
         b = self._bounds
         assert b is not None
         max_ring = max(
@@ -145,16 +149,24 @@ class Grid:
         r = max(b[0] - centre[0], centre[0] - b[2], b[1] - centre[1], centre[1] - b[3], 0)
         while r <= max_ring:
             for key in self._ring(centre, r, b):
-                bucket = self._cells.get(key)
+                bucket = cells.get(key)
                 if bucket:
                     for item, at in bucket.items():
                         if accept(item):
-                            found.append((math.dist(pos, at), rank(item), item))
+                            found.append((dist(pos, at), item))
             # Anything in a farther ring is at least r * cell away.
-            if len(found) >= count:
-                found.sort()
-                if found[count - 1][0] <= r * self.cell:
-                    break
+            if len(found) >= count and _kth(found, count) <= r * self.cell:
+                break
             r += 1
-        found.sort()
-        return [item for _, _, item in found[:count]]
+        if not found:
+            return []
+        cut = _kth(found, min(count, len(found)))
+        ranked = sorted((d, rank(item), item) for d, item in found if d <= cut)
+        return [item for _, _, item in ranked[:count]]
+
+
+def _kth(found: list[tuple[float, str]], k: int) -> float:
+    """The ``k``-th smallest distance among ``found`` (k >= 1, at most its length)."""
+    if k == 1:
+        return min(d for d, _ in found)
+    return sorted(d for d, _ in found)[k - 1]
