@@ -274,8 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     print(
         f"  (line battles, full rules, awareness 3 m; each size timed over its first {window} "
-        "segments, or to its end if sooner: 100 battles of 2 end within it, while the 2,000 "
-        "fighters' lasts some 3,000 segments, so theirs is the approach and first clashes)"
+        "segments, or to its end if sooner: the 100 battles of 2 end within it, the large "
+        "ones are cut short, so theirs is the approach and first clashes; the whole "
+        "2,000-fighter battle lasts some 3,000 segments)"
     )
     largest = max(costs)
     verdicts.append(
