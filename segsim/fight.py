@@ -908,11 +908,14 @@ class Fight:
                     return self.state.against(None)
             return [] if side is None else self.state.against(side)
         seen: dict[str, Combatant] = {}
+        grids = self.state.side_grids
         for cid in actors:
-            side = combatants[cid].side
-            for other in self.state.grid.near(combatants[cid].position, radius):
-                if combatants[other].side != side:
-                    seen[other] = combatants[other]
+            actor = combatants[cid]
+            for side, grid in grids.items():
+                if side != actor.side:  # only the other sides' grids: allies never count
+                    for other in grid.near(actor.position, radius):
+                        if other not in seen:
+                            seen[other] = combatants[other]
         return list(seen.values())
 
     def _notify_observers(self, actors: set[str], seg: int) -> None:

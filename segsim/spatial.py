@@ -23,7 +23,8 @@ class Grid:
             raise ValueError("a grid cell has a positive size")
         self.cell = cell
         self.where: dict[str, Position] = {}
-        self._cells: dict[Cell, dict[str, None]] = {}
+        # Each cell's items with their positions (read without a lookup in ``where``).
+        self._cells: dict[Cell, dict[str, Position]] = {}
         self._bounds: tuple[int, int, int, int] | None = None  # cells ever used: x0 y0 x1 y1
 
     def _key(self, pos: Position) -> Cell:
@@ -40,7 +41,7 @@ class Grid:
             self.remove(item)
         self.where[item] = pos
         key = self._key(pos)
-        self._cells.setdefault(key, {})[item] = None
+        self._cells.setdefault(key, {})[item] = pos
         b = self._bounds
         if b is None:
             self._bounds = (key[0], key[1], key[0], key[1])
@@ -65,22 +66,32 @@ class Grid:
 
     def move(self, item: str, pos: Position) -> None:
         old = self.where.get(item)
-        if old is not None and self._key(old) == self._key(pos):
-            self.where[item] = pos
-            return
+        if old is not None:
+            key = self._key(pos)
+            if self._key(old) == key:
+                self.where[item] = pos
+                self._cells[key][item] = pos  # the same key: its place in the cell holds
+                return
         self.add(item, pos)
 
-    def _ring(self, centre: Cell, r: int) -> Iterator[Cell]:
+    def _ring(self, centre: Cell, r: int, bounds: tuple[int, int, int, int]) -> Iterator[Cell]:
+        """The cells at Chebyshev distance ``r`` from ``centre`` that lie within
+        ``bounds`` (x0 y0 x1 y1): the others hold nothing, so they are not visited."""
         cx, cy = centre
+        bx0, by0, bx1, by1 = bounds
         if r == 0:
             yield centre
             return
-        for dx in range(-r, r + 1):
-            yield (cx + dx, cy - r)
-            yield (cx + dx, cy + r)
-        for dy in range(-r + 1, r):
-            yield (cx - r, cy + dy)
-            yield (cx + r, cy + dy)
+        lo_x, hi_x = max(cx - r, bx0), min(cx + r, bx1)
+        for y in (cy - r, cy + r):
+            if by0 <= y <= by1:
+                for x in range(lo_x, hi_x + 1):
+                    yield (x, y)
+        lo_y, hi_y = max(cy - r + 1, by0), min(cy + r - 1, by1)
+        for x in (cx - r, cx + r):
+            if bx0 <= x <= bx1:
+                for y in range(lo_y, hi_y + 1):
+                    yield (x, y)
 
     def near(self, pos: Position, radius: float) -> list[str]:
         """Every item within ``radius`` metres of ``pos`` (unsorted)."""
@@ -94,20 +105,21 @@ class Grid:
         y0, y1 = math.floor((pos[1] - reach) / cell), math.floor((pos[1] + reach) / cell)
         out = []
         cells = self._cells
-        where = self.where
+        get = cells.get
+        dist = math.dist
         if (x1 - x0 + 1) * (y1 - y0 + 1) > len(cells):
             # Wider than the occupied cells: look at those instead.
             for members in cells.values():
-                for item in members:
-                    if math.dist(pos, where[item]) <= radius:
+                for item, at in members.items():
+                    if dist(pos, at) <= radius:
                         out.append(item)
             return out
         for cx in range(x0, x1 + 1):
             for cy in range(y0, y1 + 1):
-                bucket = cells.get((cx, cy))
+                bucket = get((cx, cy))
                 if bucket:
-                    for item in bucket:
-                        if math.dist(pos, where[item]) <= radius:
+                    for item, at in bucket.items():
+                        if dist(pos, at) <= radius:
                             out.append(item)
         return out
 
@@ -122,7 +134,11 @@ class Grid:
         if count <= 0 or not self.where:
             return []
         centre = self._key(pos)
-        found: list[tuple[float, int, str]] = []
+        # (distance, item) of every accepted item seen; ranks are asked for only at the
+        # end, and only of those that may make the cut (a crowd's ring holds many).
+        found: list[tuple[float, str]] = []
+        cells = self._cells
+        dist = math.dist
         b = self._bounds
         assert b is not None
         max_ring = max(
@@ -131,19 +147,29 @@ class Grid:
             abs(centre[1] - b[1]),
             abs(centre[1] - b[3]),
         )
-        r = 0
+        # Rings nearer than the occupied cells hold nothing: start at the first that
+        # reaches them.
+        r = max(b[0] - centre[0], centre[0] - b[2], b[1] - centre[1], centre[1] - b[3], 0)
         while r <= max_ring:
-            for key in self._ring(centre, r):
-                bucket = self._cells.get(key)
+            for key in self._ring(centre, r, b):
+                bucket = cells.get(key)
                 if bucket:
-                    for item in bucket:
+                    for item, at in bucket.items():
                         if accept(item):
-                            found.append((math.dist(pos, self.where[item]), rank(item), item))
+                            found.append((dist(pos, at), item))
             # Anything in a farther ring is at least r * cell away.
-            if len(found) >= count:
-                found.sort()
-                if found[count - 1][0] <= r * self.cell:
-                    break
+            if len(found) >= count and _kth(found, count) <= r * self.cell:
+                break
             r += 1
-        found.sort()
-        return [item for _, _, item in found[:count]]
+        if not found:
+            return []
+        cut = _kth(found, min(count, len(found)))
+        ranked = sorted((d, rank(item), item) for d, item in found if d <= cut)
+        return [item for _, _, item in ranked[:count]]
+
+
+def _kth(found: list[tuple[float, str]], k: int) -> float:
+    """The ``k``-th smallest distance among ``found`` (k >= 1, at most its length)."""
+    if k == 1:
+        return min(d for d, _ in found)
+    return sorted(d for d, _ in found)[k - 1]

@@ -48,3 +48,28 @@ def test_a_point_whose_distance_rounds_to_the_radius_is_found_across_a_cell_edge
     grid.add("p", (1.0, -8.110181744170755e-117))
     assert math.dist((1.0, 1.0), (1.0, -8.110181744170755e-117)) <= 1.0
     assert grid.near((1.0, 1.0), 1.0) == ["p"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    points=st.lists(
+        st.tuples(st.integers(-8, 8).map(float), st.integers(-8, 8).map(float)),
+        min_size=1,
+        max_size=60,
+    ),
+    centre=st.tuples(coords, coords),
+    k=st.integers(1, 6),
+)
+def test_nearest_breaks_ties_by_rank_among_accepted_items(
+    points: list[tuple[float, float]], centre: tuple[float, float], k: int
+) -> None:
+    """Points on a lattice tie often; only accepted items count, even far from the centre."""
+    grid = Grid(cell=2.0)
+    for i, p in enumerate(points):
+        grid.add(f"p{i}", p)
+    accepted = [i for i in range(len(points)) if i % 3 != 0]
+    ranked = sorted(accepted, key=lambda i: (math.dist(centre, points[i]), -i))
+    nearest = grid.nearest(
+        centre, k, lambda item: int(item[1:]) % 3 != 0, lambda item: -int(item[1:])
+    )
+    assert nearest == [f"p{i}" for i in ranked[:k]]

@@ -154,3 +154,53 @@ def test_a_blocker_leaving_the_fight_clears_the_way() -> None:
     assert ended == [(30, "rear", "blocker")]
     rear = _declared(fight, "rear")
     assert [(t, kind) for t, kind, _ in rear[:3]] == [(0, "move"), (5, "wait"), (31, "move")]
+
+
+def _crowded(blocker_moves_at: int | None) -> Fight:
+    """``front`` (aggressive) sees ``enemy`` 2.7 m away, out of reach, but an ally
+    (``blocker``) stands 0.7 m ahead of it on the way; ``blocker`` walks aside at
+    ``blocker_moves_at`` (3 segments: gone at the end of segment +2)."""
+    script = (
+        {}
+        if blocker_moves_at is None
+        else {blocker_moves_at: declare("move", to=[0.0, 4.0], segments=3)}
+    )
+    return build_fight(
+        {
+            "front": ("west", "recruit", Aggressive()),
+            "blocker": ("west", "recruit", Scripted(script)),
+            "enemy": ("east", "recruit", Scripted()),
+        },
+        ruleset=RinKaNou(awareness=3.0, start_roll=False),
+        positions={"front": (-0.7, 0.0), "blocker": (0.0, 0.0), "enemy": (2.0, 0.0)},
+        max_segments=30,
+    )
+
+
+def test_an_approach_that_got_nowhere_waits_a_walk_for_the_way_to_clear() -> None:
+    fight = _crowded(None)
+    fight.run()
+    front = [(t, kind, params) for t, kind, params in _declared(fight, "front")]
+    # Its first approach gets nowhere; then it alternates a bounded wait (a walk's length,
+    # invisible: nobody has to watch it) with a new try, instead of a move every time.
+    assert [(t, kind) for t, kind, _ in front[:5]] == [
+        (0, "move"),
+        (5, "wait"),
+        (10, "move"),
+        (15, "wait"),
+        (20, "move"),
+    ]
+    assert front[1][2] == {"until": 10, "clear": WAY}
+    assert not [e for e in fight.history if e.TYPE == "combatant.moved"]
+
+
+def test_a_blocked_approach_wakes_in_the_segment_its_way_clears() -> None:
+    fight = _crowded(6)
+    fight.run()
+    ended = [(e.t, e.actor, e.by) for e in fight.history if e.TYPE == "wait.ended"]  # type: ignore[attr-defined]
+    assert ended == [(8, "front", "blocker")]  # the blocker is gone at the end of 8
+    front = _declared(fight, "front")
+    assert [(t, kind) for t, kind, _ in front[:3]] == [(0, "move"), (5, "wait"), (9, "move")]
+    assert any(
+        e.TYPE == "combatant.moved" and e.actor == "front" and e.t == 13 for e in fight.history
+    )

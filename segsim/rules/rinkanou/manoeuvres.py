@@ -160,13 +160,16 @@ def _keepers(
 ) -> list[Combatant]:
     """Opponents keeping ``mover`` at distance, near enough for the move to concern them."""
     radius = max(s.tables.reach.values()) + math.dist(start, dest) + 0.01
-    return [
+    combatants = s.state.combatants
+    found = [
         o
-        for o in s.state.near(start, radius)
-        if o.side != mover.side
-        and o.id not in s.out
-        and any(a.kind == "keep" and a.target == mover.id for a in o.actions)
+        for side, grid in s.state.side_grids.items()
+        if side != mover.side
+        for o in (combatants[oid] for oid in grid.near(start, radius))
+        if o.id not in s.out and any(a.kind == "keep" and a.target == mover.id for a in o.actions)
     ]
+    found.sort(key=lambda o: o.order)  # the fight's order, as everywhere
+    return found
 
 
 def _keeper_hits(s: Settlement, keeper: Combatant, mover: Combatant, keep: Action) -> None:

@@ -9,6 +9,7 @@ holds), and the defender spends points to shorten a late dodge or to dodge two b
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
@@ -23,12 +24,15 @@ ARM = Declaration("arm")
 def nearest_opponent(obs: Observation) -> OtherView | None:
     """The closest combatant of another side (ties: the order of the fight)."""
     me: SelfView = obs.me
+    return _nearest(me, me.foes())
+
+
+def _nearest(me: SelfView, opponents: Sequence[OtherView]) -> OtherView | None:
     best: OtherView | None = None
     best_d = math.inf
-    for o in obs.others:
-        if o.side == me.side:
-            continue
-        d = math.dist(me.position, o.position)
+    here = me.position
+    for o in opponents:
+        d = math.dist(here, o.position)
         if d < best_d:
             best, best_d = o, d
     return best
@@ -77,17 +81,35 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
     return buy_back(me, strike, against=target.id, duration=me.weapon.speed, keep_timing=False)
 
 
-def approach(obs: Observation, target: OtherView) -> Declaration | None:
+def approach(
+    obs: Observation, target: OtherView, last: dict[str, object] | None = None
+) -> Declaration | None:
     """Walk toward an opponent out of reach (a few segments at a time). A move into an
     opponent's reach rolls, so a negative score is bought back with a malus (on a move
-    that does not roll, the ruleset drops the offer)."""
+    that does not roll, the ruleset drops the offer).
+
+    ``last`` (a policy's memory) remembers where and when the last walk would end: a
+    fighter called as that walk ends, still where it began (its way blocked, in a
+    crowd), waits instead of walking into the crowd again, until someone near it moves
+    away or leaves the fight, and at most as long as a walk (it keeps the same pace of
+    decisions, without a move that others must watch).
+    """
     me: SelfView = obs.me
     if me.doing("legs") is not None:
         return None
-    move = Declaration("move", params={"toward": target.id, "segments": 5})
+    if last is not None:
+        walk = last.pop("walk", None)
+        if obs.must_act and walk == (me.position, obs.segment):
+            way = me.sheet.movement / 10 * APPROACH_SEGMENTS + PERSONAL_SPACE
+            return Declaration(
+                "wait", params={"until": obs.segment + APPROACH_SEGMENTS, "clear": way}
+            )
+        last["walk"] = (me.position, obs.segment + APPROACH_SEGMENTS)
+    move = Declaration("move", params={"toward": target.id, "segments": APPROACH_SEGMENTS})
     return buy_back(me, move, against=target.id, duration=None, keep_timing=True)
 
 
+APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time
 BLOCKED_WAIT = 100
 """Segments at most that a fighter whose way is blocked waits before trying again when
 nothing near it moves: the engine wakes it as soon as someone near it moves away or
@@ -160,7 +182,7 @@ class Aggressive:
             return advance(obs, self.last)
         reach = _reach(obs)
         if not in_reach(obs, target, reach):
-            return approach(obs, target)
+            return approach(obs, target, self.last)
         return strike_or_arm(obs, target)
 
 
@@ -192,17 +214,11 @@ class Defender:
         me: SelfView = obs.me
         out: list[DeclarationLike] = []
         covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
-        blows = [
-            expected_landing(o)
-            for o in obs.others
-            if o.side != me.side and within(o.position, me.position, o.reach)
-        ]
+        opponents = me.foes()
+        here = me.position
+        blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
         missiles = [
-            a.ends_in
-            for o in obs.others
-            if o.side != me.side
-            for a in o.incoming(me.id)
-            if a.ends_in is not None
+            a.ends_in for o in opponents for a in o.incoming(me.id) if a.ends_in is not None
         ]
         self.missile = bool(missiles)
         landings = [
@@ -231,9 +247,9 @@ class Defender:
                 out.append(Declaration("wait", params={"until": start}))
         hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
         spent = sum(_ps_cost(d) for d in out)
-        target = nearest_opponent(obs)
+        target = _nearest(me, opponents)
         if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
-            step = advance(obs, self.last) if target is None else approach(obs, target)
+            step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
         if target is not None and not hands_planned and self.defend_at is None:
             motion = target.motion("weapon")
@@ -252,7 +268,7 @@ class Defender:
                 if in_reach(obs, target, me.reach):
                     attack = strike_or_arm(obs, target, spent)
                 else:
-                    attack = approach(obs, target)
+                    attack = approach(obs, target, self.last)
                 if attack is not None:
                     out.append(attack)
         return out or None

@@ -897,15 +897,26 @@ class RinKaNou(BaseRuleset):
             goal = state.combatants[params["toward"]].position
             stop = float(params["stop_at"])
         end = toward_point(c.position, goal, budget, stop)
+        if self.awareness is not None:
+            # An opponent counts when it is seen (within the awareness radius of the
+            # mover) and has either spot within its reach: one search around the mover,
+            # on the opponents' grids, finds every such one.
+            seen = self.awareness + REACH_TOLERANCE
+            combatants = state.combatants
+            for side, grid in state.side_grids.items():
+                if side == c.side:
+                    continue
+                for oid in grid.near(c.position, seen):
+                    o = combatants[oid]
+                    reach = self.reach(o.sheet)
+                    if within(o.position, c.position, reach) or within(o.position, end, reach):
+                        return True
+            return False
         longest = max(self.content.tables.reach.values())
         for spot in (c.position, end):
             for o in state.near(spot, longest + REACH_TOLERANCE):
-                if (
-                    o.side != c.side
-                    and within(o.position, spot, self.reach(o.sheet))
-                    and (self.awareness is None or within(o.position, c.position, self.awareness))
-                ):
-                    return True  # an opponent it sees (with ``awareness``) has it in reach
+                if o.side != c.side and within(o.position, spot, self.reach(o.sheet)):
+                    return True  # an opponent has it in reach
         return False
 
     def _is_opponent(self, state: FightState, c: Combatant, cid: str) -> bool:
@@ -1124,8 +1135,23 @@ class RinKaNou(BaseRuleset):
                 near = state.near(c.position, self.awareness)
             return near
 
+        foes: list[Combatant] | None = None
+
         def opponents() -> list[Combatant]:
-            return [o for o in seen() if o.side != c.side]
+            nonlocal foes
+            if foes is None:
+                if near is not None or self.awareness is None:
+                    foes = [o for o in seen() if o.side != c.side]
+                else:  # the opponents' grids alone: in a battle, most in view are allies
+                    combatants = state.combatants
+                    foes = [
+                        combatants[oid]
+                        for side, grid in state.side_grids.items()
+                        if side != c.side
+                        for oid in grid.near(c.position, self.awareness)
+                    ]
+                    foes.sort(key=_by_order)
+            return foes
 
         def others() -> tuple[OtherView, ...]:
             return tuple(
@@ -1189,3 +1215,7 @@ def _test_event(
     segment: int, actor: str, action: int | None, name: str, result: Any, mods: Mapping[str, int]
 ) -> TestRolled:
     return TestRolled.of(segment, actor, action, name, result, mods)
+
+
+def _by_order(c: Combatant) -> int:
+    return c.order

@@ -35,6 +35,7 @@ from segsim.rules.rinkanou.events import (
 from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
 from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
+from segsim.spatial import Grid
 from segsim.state import Combatant, FightState
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class Settlement:
         self.results: dict[str, list[Rolled | None]] = {}
         self.spawned = 0
         self.moving: set[str] = set()  # moved this segment (their old spots are free)
-        self.claimed: list[tuple[float, float]] = []  # where they moved to
+        self.claimed = Grid(1.0)  # where they moved to (a grid: a big battle moves many)
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
         self.difficulties: dict[int, int] = {}  # action id -> difficulty of its roll
@@ -622,9 +623,9 @@ class Settlement:
             if all(
                 other == c.id or other in self.moving
                 for other in self.state.grid.near(spot, PERSONAL_SPACE)
-            ) and all(math.dist(spot, taken) > PERSONAL_SPACE for taken in self.claimed):
+            ) and not self.claimed.near(spot, PERSONAL_SPACE):
                 self.moving.add(c.id)
-                self.claimed.append(spot)
+                self.claimed.add(str(len(self.claimed)), spot)
                 return spot
         return start
 

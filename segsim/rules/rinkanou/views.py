@@ -57,7 +57,7 @@ class SeenAction:
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
-    __slots__ = ("_c", "_foe", "_rules", "_seen", "id", "sheet", "side")
+    __slots__ = ("_c", "_foe", "_foes", "_rules", "_seen", "id", "sheet", "side")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet")
 
     def __init__(
@@ -76,6 +76,7 @@ class SelfView(LiveView):
         self._c = c
         self._seen = seen
         self._foe: tuple[str | None] | None = None
+        self._foes: tuple[OtherView, ...] | None = None
 
     @property
     def _st(self) -> Status:
@@ -188,8 +189,23 @@ class SelfView(LiveView):
             foe = self._foe = (found[0] if found else None,)
         return foe[0]
 
+    def foes(self) -> tuple[OtherView, ...]:
+        """The opponents in view, in the fight's order: the views ``others`` holds of
+        the other sides, without building those of allies (most of a crowd)."""
+        foes = self._foes
+        if foes is None:
+            self.check()
+            revealed = self._c.status.revealed
+            foes = self._foes = tuple(
+                OtherView(self._state, self._segment, self._rules, o, revealed)
+                for o in self._seen()
+            )
+        return foes
+
     def freeze(self) -> SelfView:
         self.nearest_foe()
+        for foe in self.foes():
+            foe.freeze()
         return super().freeze()
 
     @property
@@ -276,7 +292,13 @@ class OtherView(LiveView):
 
     def incoming(self, me: str) -> list[SeenAction]:
         """Its missiles in flight toward ``me``."""
-        return [a for a in self.actions if a.kind == "projectile" and a.target == me]
+        actions = self.__dict__.get("actions")  # read already (or frozen)
+        if actions is None:
+            if not _flying(self._state).get(self._o.id):
+                self.check()
+                return []  # nothing in flight: its other actions need not be looked at
+            actions = self.actions
+        return [a for a in actions if a.kind == "projectile" and a.target == me]
 
     def motion(self, motion: str) -> SeenAction | None:
         for a in self.actions:
