@@ -107,7 +107,8 @@ class Settlement:
         self.results: dict[str, list[Rolled | None]] = {}
         self.spawned = 0
         self.moving: set[str] = set()  # moved this segment (their old spots are free)
-        self.claimed = Grid(1.0)  # where they moved to (a grid: a big battle moves many)
+        # Where they moved to (a grid: a big battle moves many), made at the first move.
+        self.claimed: Grid | None = None
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
         self.difficulties: dict[int, int] = {}  # action id -> difficulty of its roll
@@ -623,8 +624,10 @@ class Settlement:
             if all(
                 other == c.id or other in self.moving
                 for other in self.state.grid.near(spot, PERSONAL_SPACE)
-            ) and not self.claimed.near(spot, PERSONAL_SPACE):
+            ) and (self.claimed is None or not self.claimed.near(spot, PERSONAL_SPACE)):
                 self.moving.add(c.id)
+                if self.claimed is None:
+                    self.claimed = Grid(1.0)
                 self.claimed.add(str(len(self.claimed)), spot)
                 return spot
         return start
