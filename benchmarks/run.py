@@ -301,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     change = memory(fights)
     verdicts.append((f"memory growth over {fights:,} duels", abs(change), TARGET_MEMORY, " %"))
 
-    verdicts.append(sweep_section(150 if quick else 600, 3))
+    verdicts.append(sweep_section(150 if quick else 500, 3))
 
     print("verdicts:")
     passed = sum(verdict(*v) for v in verdicts)
@@ -337,43 +337,58 @@ def scale_costs(sizes: Sequence[int]) -> dict[int, tuple[float, float]]:
     return out
 
 
-def sweep_rate(fights: int, workers: int) -> float:
+def busy_seconds() -> float | None:
+    """CPU seconds every process of the machine has used since boot (Linux), or None."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return None
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # but idle, iowait
+
+
+def sweep_rate(fights: int, workers: int) -> tuple[float, float | None]:
     """Fights per second of ``segsim sweep duel.toml --fights N --workers W``, as its
     ``--timing`` line reports it (wall clock of the run, pool start and stop included),
-    in a fresh process like any command."""
+    in a fresh process like any command; and the cores other processes used meanwhile
+    (None where the system does not say)."""
     command = [sys.executable, "-m", "segsim", "sweep", str(DUEL), "--fights", str(fights)]
     command += ["--workers", str(workers), "--timing", "--progress", "off"]
-    done = subprocess.run(
-        command,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
+    busy, mine = busy_seconds(), os.times()
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    busy_after, mine_after = busy_seconds(), os.times()
     found = re.search(r"(\d+) fights in ([\d.]+) s", done.stderr)
     if found is None:
         raise RuntimeError(f"no timing line from segsim sweep: {done.stderr!r}")
-    return int(found[1]) / float(found[2])
+    others = None
+    if busy is not None and busy_after is not None:
+        used = sum(mine_after[:4]) - sum(mine[:4])  # this process and the command's
+        others = max(busy_after - busy - used, 0.0) / wall
+    return int(found[1]) / float(found[2]), others
 
 
 def sweep_section(fights: int, rounds: int) -> tuple[str, float, float, str, bool]:
     """Sweeps of ``fights`` duels on 1 and 2 workers, in turn ``rounds`` times: the
-    median of the rounds' rate ratios. The load average is printed with it: other
-    processes on the machine take cores from the two workers."""
-    load = os.getloadavg()[0]
-    serial, pooled, ratios = [], [], []
+    median of the rounds' rate ratios, and how much CPU other processes took meanwhile
+    (they take cores from the two workers)."""
+    serial, pooled, ratios, others = [], [], [], []
     for _ in range(rounds):
-        serial.append(sweep_rate(fights, 1))
-        pooled.append(sweep_rate(fights, 2))
+        for rates, workers in ((serial, 1), (pooled, 2)):
+            rate, other = sweep_rate(fights, workers)
+            rates.append(rate)
+            if other is not None:
+                others.append(other)
         ratios.append(pooled[-1] / serial[-1])
     ratio = statistics.median(ratios)
+    busiest = f", other processes {max(others):.2f} cores at most" if others else ""
     print(
         f"sweep of {fights:,} duels: {statistics.median(serial):,.0f} fights/s serial, "
         f"{statistics.median(pooled):,.0f} on 2 workers ({ratio:.2f}x; medians of {rounds} "
-        f"interleaved rounds, wall clock; {os.cpu_count()} CPUs, load average "
-        f"{load:.1f} before, {os.getloadavg()[0]:.1f} after)"
+        f"interleaved rounds, wall clock; {os.cpu_count()} CPUs{busiest})"
     )
-    if load >= 1:
+    if others and max(others) > 0.2:
         print("  (other work was running: the two workers did not have two cores to themselves)")
     return ("sweep --workers 2 against serial", ratio, TARGET_SWEEP, "x", True)
 
