@@ -10,11 +10,14 @@
 * **battles**: cost per action in line battles of 2 to 2,000 fighters, all actions and
   actions other than waiting, with the scale ratio (target at most 2), every size timed
   over the same first segments (``BATTLE_WINDOW``) so that the run fits its budget;
-* **memory** over 10,000 duels in one process (target: flat, within 10 %).
+* **memory** over 10,000 duels in one process (target: no growth beyond 10 %);
+* **sweeps**: the rate of ``segsim sweep --workers 2`` against ``--workers 1`` (wall
+  clock, as the command's ``--timing`` reports it; target at least 1.8x on two cores).
 
-The machine is shared and noisy: times are CPU times (``time.process_time``), the two
-sides of every ratio run in turn (A B A B ...), and each figure is the median of the
-rounds. Counts (calls, objects) are exact and do not depend on the machine.
+The machine is shared and noisy: times are CPU times (``time.process_time``), but for
+the sweeps' wall-clock rates, the two sides of every ratio run in turn (A B A B ...),
+and each figure is the median of the rounds. Counts (calls, objects) are exact and do
+not depend on the machine.
 
 Run with ``make bench`` (or ``python benchmarks/run.py --quick`` for a smaller run).
 """
@@ -25,7 +28,9 @@ import argparse
 import gc
 import os
 import platform
+import re
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -56,6 +61,7 @@ TARGET_SCALE = 2.0
 TARGET_MEMORY = 10.0  # per cent
 BATTLE_WINDOW = 400  # segments: every battle size is timed over its first 400 (a budget:
 # the whole 2,000-fighter battle takes over a minute of CPU)
+TARGET_SWEEP = 1.8  # at least
 
 
 class NullRules(BaseRuleset):
@@ -207,9 +213,14 @@ class Census:
             sys.setprofile(None)
 
 
-def verdict(name: str, value: float, target: float, unit: str = "x") -> bool:
-    ok = value <= target
-    print(f"  {'PASS' if ok else 'MISS'}  {name}: {value:.2f}{unit} (target <= {target:g}{unit})")
+def verdict(
+    name: str, value: float, target: float, unit: str = "x", at_least: bool = False
+) -> bool:
+    ok = value >= target if at_least else value <= target
+    bound = ">=" if at_least else "<="
+    print(
+        f"  {'PASS' if ok else 'MISS'}  {name}: {value:.2f}{unit} (target {bound} {target:g}{unit})"
+    )
     return ok
 
 
@@ -221,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = 3 if quick else 7
     started = time.perf_counter()
     print(f"segsim benchmarks (Python {platform.python_version()}, simpy {simpy.__version__})")
-    verdicts: list[tuple[str, float, float, str]] = []
+    verdicts: list[tuple[str, float, float, str] | tuple[str, float, float, str, bool]] = []
 
     # Engine alone against bare SimPy, the same schedule.
     segments = 20_000  # long enough to time well on a noisy machine, even --quick
@@ -302,6 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # after the first duels) passes.
     verdicts.append((f"memory growth over {fights:,} duels", change, TARGET_MEMORY, " %"))
 
+    verdicts.append(sweep_section(150 if quick else 500, 3))
+
     print("verdicts:")
     passed = sum(verdict(*v) for v in verdicts)
     print(
@@ -336,6 +349,62 @@ def scale_costs(sizes: Sequence[int], window: int) -> dict[int, tuple[float, flo
                     working += e.kind != "wait"
         out[2 * n] = (total / settled, total / working, settled)
     return out
+
+
+def busy_seconds() -> float | None:
+    """CPU seconds every process of the machine has used since boot (Linux), or None."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return None
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # but idle, iowait
+
+
+def sweep_rate(fights: int, workers: int) -> tuple[float, float | None]:
+    """Fights per second of ``segsim sweep duel.toml --fights N --workers W``, as its
+    ``--timing`` line reports it (wall clock of the run, pool start and stop included),
+    in a fresh process like any command; and the cores other processes used meanwhile
+    (None where the system does not say)."""
+    command = [sys.executable, "-m", "segsim", "sweep", str(DUEL), "--fights", str(fights)]
+    command += ["--workers", str(workers), "--timing", "--progress", "off"]
+    busy, mine = busy_seconds(), os.times()
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    busy_after, mine_after = busy_seconds(), os.times()
+    found = re.search(r"(\d+) fights in ([\d.]+) s", done.stderr)
+    if found is None:
+        raise RuntimeError(f"no timing line from segsim sweep: {done.stderr!r}")
+    others = None
+    if busy is not None and busy_after is not None:
+        used = sum(mine_after[:4]) - sum(mine[:4])  # this process and the command's
+        others = max(busy_after - busy - used, 0.0) / wall
+    return int(found[1]) / float(found[2]), others
+
+
+def sweep_section(fights: int, rounds: int) -> tuple[str, float, float, str, bool]:
+    """Sweeps of ``fights`` duels on 1 and 2 workers, in turn ``rounds`` times: the
+    median of the rounds' rate ratios, and how much CPU other processes took meanwhile
+    (they take cores from the two workers)."""
+    serial, pooled, ratios, others = [], [], [], []
+    for _ in range(rounds):
+        for rates, workers in ((serial, 1), (pooled, 2)):
+            rate, other = sweep_rate(fights, workers)
+            rates.append(rate)
+            if other is not None:
+                others.append(other)
+        ratios.append(pooled[-1] / serial[-1])
+    ratio = statistics.median(ratios)
+    busiest = f", other processes {max(others):.2f} cores at most" if others else ""
+    print(
+        f"sweep of {fights:,} duels: {statistics.median(serial):,.0f} fights/s serial, "
+        f"{statistics.median(pooled):,.0f} on 2 workers ({ratio:.2f}x; medians of {rounds} "
+        f"interleaved rounds, wall clock; {os.cpu_count()} CPUs{busiest})"
+    )
+    if others and max(others) > 0.2:
+        print("  (other work was running: the two workers did not have two cores to themselves)")
+    return ("sweep --workers 2 against serial", ratio, TARGET_SWEEP, "x", True)
 
 
 def rss_kib() -> int:

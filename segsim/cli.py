@@ -325,7 +325,11 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
         "--workers", type=int, default=1, help="processes or Ray CPUs (default 1; 0: one per CPU)"
     )
     cmd.add_argument(
-        "--chunk", type=int, default=100, help="fights per task and between stop checks"
+        "--chunk",
+        type=int,
+        default=100,
+        help="fights per block: stop rules are checked between blocks; a task is a block "
+        "or, near the end of a parallel run, part of one",
     )
     cmd.add_argument("--backend", choices=("local", "ray"), default="local")
     cmd.add_argument("--address", help="Ray cluster address (default: a local Ray instance)")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ from segsim.errors import SegsimError
 from segsim.experiment import (
     SPRT,
     ExperimentError,
+    PoolBackend,
     Progress,
     fight_seed,
     run,
@@ -26,6 +30,7 @@ from segsim.experiment import (
     tournament,
     wilson,
 )
+from segsim.experiment.runner import _pieces
 from segsim.policy import Observation, UnknownPolicy
 from segsim.record import write_record
 from segsim.rules.rinkanou.policies import Aggressive
@@ -108,6 +113,63 @@ def test_cli_summary_is_byte_identical_for_any_worker_count(
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     assert "95% CI" in outputs[0] and "length (segments)" in outputs[0]
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_results_are_the_same_from_forked_and_spawned_workers(method: str) -> None:
+    experiment = sweep(DUEL, 30, seed=4, chunk=10, compare={"red": "pressure"})
+    pool = PoolBackend(2, start_method=method)
+    try:
+        assert pool.start_method == method
+        pooled = run(experiment, backend=pool)
+    finally:
+        pool.close()
+    serial = run(experiment)
+    assert pooled.results == serial.results
+    assert pooled.summary().text() == serial.summary().text()
+
+
+def test_workers_are_forked_only_from_a_process_running_one_thread() -> None:
+    """Forking a process that runs threads can deadlock the child: spawn then."""
+    code = (
+        "import threading\n"
+        "from segsim.experiment.backends import _start_method\n"
+        "alone = _start_method()\n"
+        "stop = threading.Event()\n"
+        "thread = threading.Thread(target=stop.wait)\n"
+        "thread.start()\n"
+        "print(alone, _start_method())\n"
+        "stop.set()\n"
+        "thread.join()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    expected = "fork spawn" if sys.platform == "linux" else "spawn spawn"
+    assert done.stdout.split() == expected.split()
+    with pytest.raises(ExperimentError, match="'fork' or 'spawn'"):
+        PoolBackend(2, start_method="forkserver")
+
+
+@pytest.mark.parametrize(("fights", "arms"), [(24, 1), (1000, 1), (130, 3), (7, 2)])
+@pytest.mark.parametrize("chunk", [1, 5, 100])
+def test_parallel_runs_cut_their_last_blocks_into_smaller_tasks(
+    fights: int, arms: int, chunk: int
+) -> None:
+    for workers in (1, 2, 4):
+        sizes = []
+        for start in range(0, fights, chunk):
+            stop = min(start + chunk, fights)
+            pieces = _pieces(start, stop, fights, arms, workers)
+            # The pieces cover the block, in order, without overlap.
+            assert pieces[0][0] == start and pieces[-1][1] == stop
+            assert all(a < b == c for (a, b), (c, _) in itertools.pairwise(pieces))
+            assert all(a < b for a, b in pieces)
+            sizes += [b - a for a, b in pieces]
+            if workers == 1:
+                assert pieces == [(start, stop)]
+        # Never larger toward the end, so the workers finish together.
+        assert all(x >= y - 1 for x, y in itertools.pairwise(sizes))
+        if workers > 1 and fights * arms >= 8 * workers and chunk > 1:
+            assert sizes[-1] < min(chunk, fights)
 
 
 def test_any_fight_of_the_table_can_be_rerun_and_recorded(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -32,16 +33,34 @@ class SerialBackend(Backend):
 
 
 class PoolBackend(Backend):
-    """A local process pool (``spawn``: the workers import segsim afresh)."""
+    """A local process pool.
 
-    def __init__(self, workers: int) -> None:
+    On Linux, when the calling process runs a single thread, the workers are forked from
+    it here and now: they start in milliseconds, with segsim imported and the scenario
+    already loaded. Otherwise (``spawn``: other systems, or a process running threads,
+    where forking is unsafe) each starts as a fresh interpreter that imports segsim and
+    loads the scenario once. ``start_method`` forces one of the two.
+    """
+
+    def __init__(self, workers: int, start_method: str | None = None) -> None:
         import concurrent.futures
         import multiprocessing
 
+        method = start_method or _start_method()
+        if method not in ("fork", "spawn"):
+            raise ExperimentError(f"start method is 'fork' or 'spawn', not {method!r}")
         self.workers = workers
+        self.start_method = method
         self._pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=workers, mp_context=multiprocessing.get_context(method)
         )
+        if method == "fork":
+            # Output still buffered here would be written again by every child.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            # The first task forks every worker at once (a forking pool never adds any
+            # later), before the caller starts a thread (the progress display's).
+            self._pool.submit(_ready).result()
 
     def run(self, tasks: Iterator[Task], ahead: int) -> Iterator[tuple[Task, list[FightResult]]]:
         import concurrent.futures
@@ -65,6 +84,21 @@ class PoolBackend(Backend):
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ready() -> None:
+    """The task that starts a pool's workers."""
+
+
+def _start_method() -> str:
+    """``fork`` on Linux in a process running one thread, else ``spawn``."""
+    if sys.platform != "linux":
+        return "spawn"
+    try:
+        threads = len(os.listdir("/proc/self/task"))  # native threads count too
+    except OSError:
+        return "spawn"
+    return "fork" if threads == 1 else "spawn"
 
 
 CONNECT_TIMEOUT = 20.0

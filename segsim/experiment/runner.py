@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,18 +74,16 @@ def run(
     """
     if on_error not in ("stop", "continue"):
         raise ExperimentError(f"on_error is 'stop' or 'continue', not {on_error!r}")
-    bar = Progress(len(experiment.arms) * experiment.fights, enabled=progress)
+    # The backend first: a pool forks its workers before the progress display starts a
+    # thread.
+    runner = backend if isinstance(backend, Backend) else make_backend(backend, workers, address)
     try:
-        runner = (
-            backend if isinstance(backend, Backend) else make_backend(backend, workers, address)
-        )
-    except BaseException:
-        bar.close()
-        raise
-    try:
-        return _run(experiment, runner, bar, on_error == "stop")
+        bar = Progress(len(experiment.arms) * experiment.fights, enabled=progress)
+        try:
+            return _run(experiment, runner, bar, on_error == "stop")
+        finally:
+            bar.close()
     finally:
-        bar.close()
         if not isinstance(backend, Backend):
             runner.close()
 
@@ -97,6 +96,28 @@ def _first_error(
     return min(failed, key=lambda f: (f[0], f[1]))[2] if failed else None
 
 
+PIECES_PER_WORKER = 4
+"""A parallel run cuts its last blocks into smaller tasks, about this many per worker for
+the fights left, so that the workers finish together."""
+
+
+def _pieces(start: int, stop: int, fights: int, arms: int, workers: int) -> list[tuple[int, int]]:
+    """The tasks of fights ``start .. stop-1`` of a block for one arm: the whole block,
+    or, near the end of a parallel run, pieces sized by the work left (guided
+    scheduling), so no worker idles long while another finishes a whole block."""
+    if workers < 2:
+        return [(start, stop)]
+    left = (fights - start) * arms
+    size = max(-(-left // (PIECES_PER_WORKER * workers)), 1)
+    n = -(-(stop - start) // size)
+    cuts = [start + i * (stop - start) // n for i in range(n + 1)]
+    return list(itertools.pairwise(cuts))
+
+
+def _block_size(experiment: Experiment, block: int) -> int:
+    return min(experiment.chunk, experiment.fights - block * experiment.chunk)
+
+
 def _run(experiment: Experiment, runner: Backend, bar: Progress, stop_on_error: bool) -> Results:
     arms = experiment.arms
     chunk = experiment.chunk
@@ -106,17 +127,25 @@ def _run(experiment: Experiment, runner: Backend, bar: Progress, stop_on_error: 
             start = block * chunk
             stop = min(start + chunk, experiment.fights)
             for k, arm in enumerate(arms):
-                yield Task(experiment.scenario, arm, experiment.seed, start, stop, block, k)
+                for a, b in _pieces(start, stop, experiment.fights, len(arms), runner.workers):
+                    yield Task(experiment.scenario, arm, experiment.seed, a, b, block, k)
 
     done: dict[tuple[int, int], list[FightResult]] = {}
+    parts: dict[tuple[int, int], list[tuple[int, list[FightResult]]]] = {}
     complete = 0  # blocks whose every arm is in
     stopped: str | None = None
     failed: FightResult | None = None
     sprt_state = _SPRTState(experiment) if experiment.sprt is not None else None
     ahead = max(2 * runner.workers, 1)
     for task, results in runner.run(tasks(), ahead):
-        done[(task.block, task.arm_index)] = results
         bar.update(len(results))
+        key = (task.block, task.arm_index)
+        got = parts.setdefault(key, [])
+        got.append((task.start, results))
+        if sum(len(r) for _, r in got) < _block_size(experiment, task.block):
+            continue
+        del parts[key]
+        done[key] = [r for _, rs in sorted(got, key=lambda p: p[0]) for r in rs]
         while complete < experiment.blocks() and all(
             (complete, k) in done for k in range(len(arms))
         ):
