@@ -1,0 +1,55 @@
+"""The benchmark's pieces, on tiny inputs (no timing: that lives in ``make bench``).
+
+What is checked is what makes its ratios mean something: the bare SimPy baseline runs
+the very schedule the engine runs, and the counts it divides by are the fights' own.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("segsim_bench", ROOT / "benchmarks/run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["segsim_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("segments", [50, 1_000])
+def test_the_bare_simpy_baseline_runs_the_engine_s_schedule(
+    bench: ModuleType, segments: int
+) -> None:
+    """Same fighters, same durations: as many SimPy timeouts as engine actions."""
+    assert bench.engine_run(2, segments) == bench.bare_run(2, segments)
+    assert bench.engine_run(3, segments) == bench.bare_run(3, segments)
+
+
+def test_duels_count_the_declared_actions(bench: ModuleType) -> None:
+    from segsim import load_scenario
+
+    fight = load_scenario(ROOT / "examples/scenarios/duel.toml").fight(0)
+    fight.run()
+    declared = sum(1 for e in fight.history if e.TYPE == "action.declared")
+    assert bench.duels(1) == declared == fight.state.next_action_id - 1
+
+
+def test_the_census_counts_calls_and_objects(bench: ModuleType) -> None:
+    census = bench.Census()
+    actions = census.run(lambda: bench.engine_run(2, 60))
+    assert actions > 0
+    # Every action is one Action and one action.declared event, at least.
+    assert census.objects["Action"] == actions
+    assert census.objects["ActionDeclared"] == actions
+    assert census.attrs_objects >= 2 * actions
+    assert census.calls > 10 * actions
