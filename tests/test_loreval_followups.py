@@ -163,7 +163,11 @@ def test_the_texts_jump_distances() -> None:
     assert jump_reach(3.7, 11, True) - jump_reach(3.7, 10, True) == pytest.approx(0.2775)
     assert jump_reach(3.7, 40, False) == pytest.approx(3.7)
     assert jump_reach(3.7, 40, True) == pytest.approx(3.7 * 1.5)
-    assert cleared(3.7, 10, False, 1.0) == pytest.approx((1.85 / 2, 1.85 / 4))
+    # A jump both long and high: 1/2 in length, 1/4 in height; straight up: 1/3.
+    assert cleared(3.7, 10, False, 1.0, 1.0) == pytest.approx((1.85 / 2, 1.85 / 4))
+    assert cleared(3.7, 10, False, 0.5, 0.0) == pytest.approx((0.0, 1.85 / 3))
+    assert needed(3.7, 0.0, 1.85 / 3, False) == 10
+    assert needed(3.7, 0.1, 1.85 / 3, False) > 10  # the same height with a length: 1/4
 
 
 @pytest.mark.parametrize(("roll", "lands"), [(11, 2.0), (10, 1.85)])

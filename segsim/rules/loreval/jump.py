@@ -43,12 +43,16 @@ def jump_reach(speed: float, total: int, run_up: bool) -> float:
     return max(0.0, min(reach, speed * (1.5 if run_up else 1.0)))
 
 
-def cleared(speed: float, total: int, run_up: bool, height: float) -> tuple[float, float]:
-    """The length and the height cleared: all in length, 1/3 in height alone, 1/2 and
-    1/4 for a jump both long and high."""
+def cleared(
+    speed: float, total: int, run_up: bool, height: float, length: float
+) -> tuple[float, float]:
+    """The length and the height cleared: all in length, 1/3 in height alone (a jump
+    straight up, ``length`` 0), 1/2 and 1/4 for a jump both long and high."""
     reach = jump_reach(speed, total, run_up)
     if height <= 0:
         return reach, 0.0
+    if length <= _EPS:
+        return 0.0, reach / 3
     return reach / 2, reach / 4
 
 
@@ -120,7 +124,7 @@ def resolve_jump(s: Settlement, c: Combatant, plan: Plan) -> str | None:
     height = float(plan.params.get("height", 0.0))
     roll = s.dice.roll(20, "jump", c.id)
     total = roll + sum(mods.values())
-    reach, rise = cleared(sheet.speed, total, run_up, height)
+    reach, rise = cleared(sheet.speed, total, run_up, height, length)
     success = reach + _EPS >= length and rise + _EPS >= height
     shown = {k: v for k, v in mods.items() if v}
     label = f"jump ({length:.2f} m" + (f", {height:.2f} m high)" if height else ")")
@@ -152,7 +156,7 @@ def resolve_jump(s: Settlement, c: Combatant, plan: Plan) -> str | None:
 def needed(speed: float, length: float, height: float, run_up: bool) -> int:
     """The lowest result that clears the jump (what the check is against)."""
     for total in range(-20, 61):
-        reach, rise = cleared(speed, total, run_up, height)
+        reach, rise = cleared(speed, total, run_up, height, length)
         if reach + _EPS >= length and rise + _EPS >= height:
             return total
     return 61
