@@ -150,6 +150,8 @@ class Grid:
         # Rings nearer than the occupied cells hold nothing: start at the first that
         # reaches them.
         r = max(b[0] - centre[0], centre[0] - b[2], b[1] - centre[1], centre[1] - b[3], 0)
+        if count == 1:
+            return self._nearest_one(pos, centre, r, max_ring, accept, rank)
         while r <= max_ring:
             for key in self._ring(centre, r, b):
                 bucket = cells.get(key)
@@ -166,6 +168,43 @@ class Grid:
         cut = _kth(found, min(count, len(found)))
         ranked = sorted((d, rank(item), item) for d, item in found if d <= cut)
         return [item for _, _, item in ranked[:count]]
+
+    def _nearest_one(
+        self,
+        pos: Position,
+        centre: Cell,
+        r: int,
+        max_ring: int,
+        accept: Callable[[str], bool],
+        rank: Callable[[str], int],
+    ) -> list[str]:
+        """:meth:`nearest` for one item: only the items at the best distance so far are
+        kept (a ring through a crowd holds many farther ones)."""
+        best = math.inf
+        ties: list[str] = []
+        cells = self._cells
+        dist = math.dist
+        b = self._bounds
+        assert b is not None
+        while r <= max_ring:
+            for key in self._ring(centre, r, b):
+                bucket = cells.get(key)
+                if bucket:
+                    for item, at in bucket.items():
+                        d = dist(pos, at)
+                        if d <= best and accept(item):
+                            if d < best:
+                                best = d
+                                ties = [item]
+                            else:
+                                ties.append(item)
+            # Anything in a farther ring is at least r * cell away.
+            if ties and best <= r * self.cell:
+                break
+            r += 1
+        if not ties:
+            return []
+        return [min(ties, key=lambda item: (rank(item), item))]
 
 
 def _kth(found: list[tuple[float, str]], k: int) -> float:
