@@ -277,23 +277,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Battles: cost per action from 2 to 2,000 fighters, over the same window of time.
     sizes = (1, 10, 100) if quick else (1, 10, 100, 1000)
     window = 150 if quick else BATTLE_WINDOW
-    costs = scale_costs(sizes, window)
+    costs, ratios = scale_costs(sizes, window)
     for fighters, (settled, working, actions) in costs.items():
+        against = ratios.get(fighters)
+        scale = f"; {against[0]:.2f}x and {against[1]:.2f}x the 2-fighter cost" if against else ""
         print(
             f"battle of {fighters:>5} fighters: {settled * 1e6:8.1f} us CPU per resolved action, "
-            f"{working * 1e6:8.1f} us per action other than waiting ({actions:,} actions)"
+            f"{working * 1e6:8.1f} us per action other than waiting ({actions:,} actions{scale})"
         )
     print(
         f"  (line battles, full rules, awareness 3 m; each size timed over its first {window} "
         "segments, or to its end if sooner: the 100 battles of 2 end within it, the large "
         "ones are cut short, so theirs is the approach and first clashes; the whole "
-        "2,000-fighter battle lasts some 3,000 segments)"
+        "2,000-fighter battle lasts some 3,000 segments; each size's ratio is to 2-fighter "
+        "battles run just before and just after it)"
     )
     largest = max(costs)
     verdicts.append(
         (
             f"battle cost per action, {largest} against 2 fighters",
-            costs[largest][0] / costs[2][0],
+            ratios[largest][0],
             TARGET_SCALE,
             "x",
         )
@@ -301,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdicts.append(
         (
             f"battle cost per action other than waiting, {largest} against 2 fighters",
-            costs[largest][1] / costs[2][1],
+            ratios[largest][1],
             TARGET_SCALE,
             "x",
         )
@@ -323,32 +326,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def scale_costs(sizes: Sequence[int], window: int) -> dict[int, tuple[float, float, int]]:
-    """CPU time per resolved action in line battles of 2 x n fighters (full rules, an
-    awareness radius of 3 m), each run for its first ``window`` segments (or to its end,
-    if sooner: the 2-fighter ones end well within it): per action the resolver settled
-    (timed waits included), per action leaving every wait aside, and how many actions
-    were settled. The 2-fighter figures sum 100 battles."""
+def battle_costs(per_side: int, seeds: Sequence[int], window: int) -> tuple[float, int, int]:
+    """CPU seconds, actions settled and actions other than waiting of line battles of
+    ``per_side`` fighters a side (one per seed), each run for its first ``window``
+    segments (or to its end, if sooner)."""
     from segsim.battle import line_battle
 
+    total = 0.0
+    settled = 0
+    working = 0
+    for seed in seeds:
+        fight = line_battle(per_side, seed=seed, max_segments=window)
+        gc.collect()
+        start = time.process_time()
+        fight.run()
+        total += time.process_time() - start
+        for e in fight.history:
+            if e.TYPE == "action.declared" and e.ends_in is not None and e.ends_in < window:
+                settled += 1
+                working += e.kind != "wait"
+    return total, settled, working
+
+
+def scale_costs(
+    sizes: Sequence[int], window: int
+) -> tuple[dict[int, tuple[float, float, int]], dict[int, tuple[float, float]]]:
+    """CPU time per resolved action in line battles of 2 x n fighters (full rules, an
+    awareness radius of 3 m), each run for its first ``window`` segments: per action the
+    resolver settled (timed waits included), per action leaving every wait aside, and
+    how many actions were settled; and each larger size's ratios to the 2-fighter cost.
+
+    The 2-fighter cost is 100 battles; for the ratio of a larger size, 50 of them run
+    just before it and 50 just after (a drift of the machine weighs on both sides)."""
     out: dict[int, tuple[float, float, int]] = {}
+    ratios: dict[int, tuple[float, float]] = {}
+    small = [0.0, 0, 0]
+
+    def duels_of_two(seeds: range) -> tuple[float, int, int]:
+        got = battle_costs(1, seeds, window)
+        for i in range(3):
+            small[i] += got[i]
+        return got
+
     for n in sizes:
-        repeats = 100 if n == 1 else 1
-        total = 0.0
-        settled = 0
-        working = 0
-        for seed in range(repeats):
-            fight = line_battle(n, seed=seed, max_segments=window)
-            gc.collect()
-            start = time.process_time()
-            fight.run()
-            total += time.process_time() - start
-            for e in fight.history:
-                if e.TYPE == "action.declared" and e.ends_in is not None and e.ends_in < window:
-                    settled += 1
-                    working += e.kind != "wait"
+        if n == 1:
+            continue
+        before = duels_of_two(range(0, 50))
+        total, settled, working = battle_costs(n, [0], window)
+        after = duels_of_two(range(50, 100))
+        t2, s2, w2 = before[0] + after[0], before[1] + after[1], before[2] + after[2]
         out[2 * n] = (total / settled, total / working, settled)
-    return out
+        ratios[2 * n] = ((total / settled) / (t2 / s2), (total / working) / (t2 / w2))
+    if not ratios:  # no larger size: the 2-fighter battles alone
+        duels_of_two(range(100))
+    runs = max(1, len(ratios))
+    out[2] = (small[0] / small[1], small[0] / small[2], int(small[1]) // runs)
+    return dict(sorted(out.items())), ratios
 
 
 def busy_seconds() -> float | None:
