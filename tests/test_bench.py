@@ -53,3 +53,21 @@ def test_the_census_counts_calls_and_objects(bench: ModuleType) -> None:
     assert census.objects["ActionDeclared"] == actions
     assert census.attrs_objects >= 2 * actions
     assert census.calls > 10 * actions
+
+
+def test_battle_costs_count_the_settled_actions_of_the_window(bench: ModuleType) -> None:
+    from segsim.battle import line_battle
+
+    _, settled, working = bench.battle_costs(2, [0], 60)
+    fight = line_battle(2, seed=0, max_segments=60)
+    fight.run()
+    ends = [e for e in fight.history if e.TYPE == "action.declared" and e.ends_in is not None]
+    assert settled == sum(1 for e in ends if e.ends_in < 60) > 0
+    assert working == sum(1 for e in ends if e.ends_in < 60 and e.kind != "wait")
+
+
+def test_every_larger_battle_gets_a_ratio_to_the_two_fighter_cost(bench: ModuleType) -> None:
+    costs, ratios = bench.scale_costs((1, 2), 20)
+    assert sorted(costs) == [2, 4] and sorted(ratios) == [4]
+    per_action, per_working, _ = costs[4]
+    assert ratios[4][0] > 0 and per_working >= per_action
