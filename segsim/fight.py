@@ -857,14 +857,9 @@ class Fight:
             action.stamp(state.next_action_id, c.id, seg)
             state.next_action_id += 1
             actions.append(action)
-            duration = action.duration
-            if duration is not None:
-                end = seg + duration
-                batch = state.pending.get(end)
-                if batch is None:
-                    state.pending[end] = [action]
-                else:
-                    batch.append(action)
+            end = action.end
+            if end is not None:
+                self._schedule(action)
                 self._register(c, end, must=False)
                 if not action.visible and "clear" in action.params:
                     self._sleep(c, action)
