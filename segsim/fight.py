@@ -15,8 +15,10 @@ when nothing else is due before :data:`DECIDE` at that time (the usual case); ot
 it schedules the phase as its own event with priority :data:`DECIDE`, so the order of
 events is the same either way.
 
-Nothing is polled: a combatant's process sleeps until its own action resolves or it
-observes something (another combatant starts, cancels or resolves an action).
+Nothing is polled: a combatant is called to a declaration phase only when its own
+action resolves or it observes something (another combatant starts, cancels or resolves
+an action). Its SimPy process lasts from its entry to the end of the fight; the phases
+it takes part in are the boundary events', so no phase wakes the process.
 """
 
 from __future__ import annotations
@@ -63,9 +65,6 @@ settlement of that time, before its declaration phase, whenever the host asked."
 DECIDE = EventPriority(4)
 """Priority of a declaration phase: after the settlement of the same time."""
 LIMIT = EventPriority(5)
-WAKE = EventPriority(6)
-"""Priority of the wake of a combatant's process called to a phase while it had none
-due: after that phase, which runs without it (the process takes no part in it)."""
 
 MAX_DURATION = 10**9
 """The longest action a policy may declare, in segments (over three years)."""
@@ -200,8 +199,6 @@ class Fight:
         self.done: simpy.Event = simpy.Event(self.env)
         self._subscribers: list[tuple[Subscriber, frozenset[str] | None]] = []
         self._phases: dict[int, _Phase] = {}
-        self._due: dict[str, list[int]] = {cid: [] for cid in self.state.combatants}
-        self._wakes: dict[str, simpy.Event] = {}
         self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
         self._any_reactive = any(self._reactive.values())
         self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
@@ -369,7 +366,6 @@ class Fight:
                 setup=spec.setup,
             )
             self.state.add(c)
-            self._due[c.id] = []
             self._reactive[c.id] = is_reactive(spec.policy)
             self._any_reactive = any(self._reactive.values())
             self._external[c.id] = is_external(spec.policy)
@@ -574,19 +570,11 @@ class Fight:
     # ------------------------------------------------------------------ processes
 
     def _life(self, c: Combatant) -> Any:
-        """A combatant's process: wait for its next decision point (the phase in which it
-        is due: its action's completion, or something it observed), take part, repeat."""
-        due = self._due[c.id]
-        while True:
-            if due:
-                yield self._phases[min(due)]
-            else:
-                # Woken after the phase it is called to (priority WAKE): the wake of a
-                # process is nothing anyone can see, so it never holds a phase back.
-                wake = self._wakes[c.id] = simpy.Event(self.env)
-                yield wake
-            if self.ended or not c.in_fight:
-                return
+        """A combatant's process: it lasts from the combatant's entry to the end of the
+        fight. Its decision points are the declaration phases of the boundary events
+        (:meth:`_register` calls it to one), so no phase wakes the process: a wake there
+        would do nothing but cost a SimPy event per decision."""
+        yield self.done
 
     def _register(self, c: Combatant, seg: int, *, must: bool) -> None:
         """Call ``c`` to the declaration phase of segment ``seg``."""
@@ -600,13 +588,6 @@ class Fight:
                 members[cid] = True
             return
         members[cid] = must
-        self._due[cid].append(seg)
-        if self._wakes:
-            wake = self._wakes.pop(cid, None)
-            if wake is not None:
-                wake._ok = True
-                wake._value = seg
-                self.env.schedule(wake, WAKE)
 
     def _boundary_event(self, seg: int) -> _Phase:
         """The event of the boundary at the start of segment ``seg``, new: its settlement
@@ -665,11 +646,9 @@ class Fight:
         state.segment = seg
         self._t = seg
         combatants = state.combatants
-        due = self._due
         called = phase.members
         members = []
         for cid in called:
-            due[cid].remove(seg)
             c = combatants[cid]
             if c.in_fight:
                 members.append(c)
