@@ -22,7 +22,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from run import interleaved  # noqa: E402
 
 from segsim import load_scenario  # noqa: E402
-from segsim.events import ActionDeclared  # noqa: E402
 
 SCENARIOS = ROOT / "examples/scenarios"
 LOREVAL = ("loreval_duel.toml", "loreval_skirmish.toml")
@@ -45,7 +44,7 @@ def fights(name: str, n: int, steps: bool = True) -> int:
             actions += fight.state.next_action_id - 1
         else:
             actions += sum(
-                1 for e in fight.history if type(e) is ActionDeclared and e.kind not in STEPS
+                1 for e in fight.history if e.TYPE == "action.declared" and e.kind not in STEPS
             )
     return actions
 

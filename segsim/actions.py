@@ -2,7 +2,8 @@
 
 A :class:`Declaration` is what a policy returns. The ruleset checks it and turns it into
 an :class:`Action` (duration, channel, whether it needs a roll); the engine stamps that
-same object with an id, an actor and a start segment.
+same object with an id, an actor and a start segment, and records it: the stamped
+action is the ``action.declared`` event of the fight's history.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 import attrs
+
+from segsim.eventbase import Event, describe_declared
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -68,9 +71,10 @@ PolicyOutput: TypeAlias = (
 
 
 @attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.NO_OP)
-class Action:
+class Action(Event):
     """One timed action: the ruleset's verdict on a legal declaration, then the action
-    in progress or finished (one object from the plan to the record).
+    in progress or finished, and its ``action.declared`` event (one object from the
+    plan to the record).
 
     A ruleset's ``plan`` returns an unstamped action (it is also called
     :data:`ActionSpec`): ``duration`` is None for a continuous action (waiting) that
@@ -81,12 +85,18 @@ class Action:
     everyone (a forced lock after a strike); an action that is not ``visible`` (a wait,
     a glance to read an opponent) wakes nobody when it starts or resolves.
 
-    The engine then stamps it with its ``id``, ``actor`` and ``start`` segment: it
+    The engine then stamps it with its ``id``, ``actor``, ``start`` segment (also its
+    event's ``t``) and the declaration it came from, and appends it to the history: it
     occupies segments ``start .. last`` and completes at simulation time ``end``. After
-    that it is a value: nothing changes it (a cancellation makes a new one). It is not
-    a frozen class only because frozen construction costs five times as much on the
-    engine's hot path.
+    that it is a value: nothing changes it (a cancellation makes a new one). As an
+    event it reads like :class:`segsim.events.ActionDeclared`, the class a record's
+    ``action.declared`` line is read back as (``action`` is its id, ``ends_in`` its
+    last segment, ``declared`` the declaration as made). It is not a frozen class only
+    because frozen construction costs five times as much on the engine's hot path.
     """
+
+    TYPE: ClassVar[str] = "action.declared"
+    REGISTERED: ClassVar[bool] = False  # a record line reads back as ActionDeclared
 
     kind: str
     duration: int | None
@@ -103,6 +113,49 @@ class Action:
     actor: str = ""
     start: int = 0
     cancelled: bool = False
+    t: int = 0
+    declaration: Declaration | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def action(self) -> int:
+        """Its id, under the name its ``action.declared`` event gives it."""
+        return self.id
+
+    @property
+    def ends_in(self) -> int | None:
+        """Its last segment, under the name its ``action.declared`` event gives it."""
+        return self.last
+
+    @property
+    def declared(self) -> dict[str, Any]:
+        """The declaration as made (``kind``, ``target``, ``params``), before the
+        ruleset planned it: what a replay declares again."""
+        d: Declaration | Action = self.declaration or self
+        return {"kind": d.kind, "target": d.target, "params": d.params}
+
+    def fields(self) -> dict[str, Any]:
+        """Its ``action.declared`` event's fields, in the record's order."""
+        return {
+            "action": self.id,
+            "kind": self.kind,
+            "target": self.target,
+            "duration": self.duration,
+            "ends_in": self.last,
+            "forced": self.forced,
+            "params": self.params,
+            "declared": self.declared,
+        }
+
+    def describe(self) -> str:
+        return describe_declared(
+            self.actor,
+            self.kind,
+            self.target,
+            self.params,
+            self.duration,
+            self.last,
+            self.forced,
+        )
 
     @property
     def end(self) -> int | None:
@@ -122,12 +175,21 @@ class Action:
         b_last = other.last if other.last is not None else now
         return self.start <= b_last and other.start <= a_last
 
-    def stamp(self, id: int, actor: str, start: int, *, forced: bool = False) -> Action:
+    def stamp(
+        self,
+        id: int,
+        actor: str,
+        start: int,
+        *,
+        forced: bool = False,
+        declaration: Declaration | None = None,
+    ) -> Action:
         """Make this planned action the one in progress (the engine does this once, before
-        anyone else sees it). A forced action is public."""
+        anyone else sees it), declared as ``declaration``. A forced action is public."""
         self.id = id
         self.actor = actor
-        self.start = start
+        self.start = self.t = start
+        self.declaration = declaration
         if self.continuous:
             self.visible = False
         if forced:

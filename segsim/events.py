@@ -12,59 +12,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from segsim.actions import Action, Declaration
+from segsim.actions import Action
+from segsim.eventbase import EVENT_TYPES as EVENT_TYPES
+from segsim.eventbase import Event as Event
+from segsim.eventbase import describe_declared
 
 if TYPE_CHECKING:
     from segsim.state import FightState
-
-EVENT_TYPES: dict[str, type[Event]] = {}
-"""Every event class by its ``TYPE`` name."""
-
-
-@attrs.frozen
-class Event:
-    """Base of all events: ``t`` is the segment in which it happened."""
-
-    TYPE: ClassVar[str] = ""
-
-    t: int
-    actor: str | None
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        name = cls.__dict__.get("TYPE", "")
-        if name:
-            known = EVENT_TYPES.get(name)
-            if known is not None and known.__qualname__ != cls.__qualname__:
-                raise TypeError(f"event type {name!r} is already {known.__qualname__}")
-            EVENT_TYPES[name] = cls
-
-    def apply(self, state: FightState) -> None:
-        """Change the fight state; most events only report and change nothing."""
-
-    def describe(self) -> str:
-        """One readable line for the segment-by-segment account."""
-        fields = ", ".join(f"{k}={v}" for k, v in self.fields().items())
-        return f"{self.TYPE} {fields}".rstrip()
-
-    def fields(self) -> dict[str, Any]:
-        """The event's own fields (without ``t``, ``type`` and ``actor``), in order."""
-        return {
-            f.name: getattr(self, f.name)
-            for f in _fields_of(type(self))
-            if f.name not in ("t", "actor")
-        }
-
-
-_FIELDS_CACHE: dict[type, tuple[attrs.Attribute[Any], ...]] = {}
-
-
-def _fields_of(cls: type) -> tuple[attrs.Attribute[Any], ...]:
-    got = _FIELDS_CACHE.get(cls)
-    if got is None:
-        got = _FIELDS_CACHE[cls] = tuple(attrs.fields(cls))
-    return got
-
 
 # ---------------------------------------------------------------- engine events
 
@@ -87,14 +41,15 @@ class ActionDeclared(Event):
     planned it: what a replay declares again."""
 
     def describe(self) -> str:
-        target = f" -> {self.target}" if self.target else ""
-        if self.ends_in is None:
-            span = "until further notice"
-        else:
-            span = f"{self.duration} seg, ends in {self.ends_in}"
-        forced = " (forced)" if self.forced else ""
-        extra = "".join(f" {k}={v}" for k, v in self.params.items())
-        return f"{self.actor} declares {self.kind}{target}{extra} [{span}]{forced}"
+        return describe_declared(
+            self.actor,
+            self.kind,
+            self.target,
+            self.params,
+            self.duration,
+            self.ends_in,
+            self.forced,
+        )
 
 
 @attrs.frozen
@@ -269,32 +224,3 @@ class FightEnded(Event):
     def describe(self) -> str:
         who = f"side {self.winner} wins" if self.winner else "no winner"
         return f"fight ends: {self.outcome}, {who}"
-
-
-def action_declared(
-    t: int, action: Action, declaration: Declaration | None = None
-) -> ActionDeclared:
-    """The declaration event for an action that starts now (``declaration``: as made).
-
-    Both are values (a declaration is frozen, a stamped action never changes), so the
-    event shares their read-only parameter mappings instead of copying them."""
-    if declaration is None:
-        declared = {"kind": action.kind, "target": action.target, "params": action.params}
-    else:
-        declared = {
-            "kind": declaration.kind,
-            "target": declaration.target,
-            "params": declaration.params,
-        }
-    return ActionDeclared(
-        t,
-        action.actor,
-        action.id,
-        action.kind,
-        action.target,
-        action.duration,
-        action.last,
-        action.forced,
-        action.params,
-        declared,
-    )

@@ -50,7 +50,6 @@ from segsim.events import (
     Event,
     FightEnded,
     WaitEnded,
-    action_declared,
 )
 from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import BaseRuleset, Outcome
@@ -833,7 +832,7 @@ class Fight:
                 for old in [a for a in actions if a.continuous and a.channel == channel]:
                     self._unschedule(old)
                     actions.remove(old)
-            action.stamp(state.next_action_id, c.id, seg)
+            action.stamp(state.next_action_id, c.id, seg, declaration=declaration)
             state.next_action_id += 1
             actions.append(action)
             end = action.end
@@ -842,7 +841,7 @@ class Fight:
                 self._register(c, end, must=False)
                 if not action.visible and "clear" in action.params:
                     self._sleep(c, action)
-            self._record(action_declared(seg, action, declaration))
+            self._record(action)  # the stamped action is its action.declared event
             if action.visible:
                 observable = True
         return observable

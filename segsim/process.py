@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import attrs
 import simpy
 
-from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import Action, Cancel, Declaration, DeclarationLike, PolicyOutput
 from segsim.errors import IllegalDeclaration
-from segsim.events import ActionCancelled, ActionDeclared, Event, FightEnded, OutOfFight
+from segsim.events import ActionCancelled, Event, FightEnded, OutOfFight
 from segsim.observation import Observation
 
 if TYPE_CHECKING:
@@ -547,7 +547,7 @@ class _Run:
 
     def on_event(self, ev: Event) -> None:
         me = self.actor
-        if isinstance(ev, ActionDeclared):
+        if isinstance(ev, Action):  # a stamped action is its action.declared event
             if ev.actor == me and not ev.forced and self.expect:
                 leaf = self.expect[0]
                 if isinstance(leaf, Act) and leaf.made is not None and leaf.made.kind == ev.kind:

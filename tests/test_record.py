@@ -213,3 +213,39 @@ def test_reader_errors_name_the_line(
     with pytest.raises(RecordError) as err:
         read_record(path)
     assert err.value.line == line and message in err.value.message
+
+
+def test_every_event_class_is_frozen() -> None:
+    """The event base is not frozen (so that a live Action can be an event), so each
+    event class must freeze itself: a record line never changes once written."""
+    import attrs
+
+    for name, cls in known_types().items():
+        values = {f.name: None for f in attrs.fields(cls) if f.init}
+        event = cls(**values)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            event.t = 1  # type: ignore[misc]
+        assert name == cls.TYPE
+
+
+def test_a_declared_action_is_its_own_action_declared_event() -> None:
+    """One object from the plan to the record: the history's action.declared line is
+    the action in progress itself, and it reads back as the ActionDeclared it would
+    have been (same fields, same account line)."""
+    from segsim.actions import Action
+    from segsim.events import ActionDeclared
+    from segsim.record import event_data
+
+    fight = load_scenario(DUEL).fight(3)
+    fight.run()
+    declared = [e for e in fight.history if e.TYPE == "action.declared"]
+    assert declared and all(type(e) is Action for e in declared)
+    finished = {id(a) for c in fight.state.combatants.values() for a in (*c.actions, *c.recent)}
+    assert finished & {id(e) for e in declared}
+    for action in declared:
+        assert isinstance(action, Action)
+        line = event_data(action)
+        back = ActionDeclared(**{k: v for k, v in line.items() if k != "type"})
+        assert back.fields() == action.fields()
+        assert back.describe() == action.describe()
+        assert (back.action, back.t, back.ends_in) == (action.id, action.start, action.last)
