@@ -85,7 +85,7 @@ class _Scheduled(simpy.Event):
         delay: float,
         priority: EventPriority,
         at: int,
-        callback: Callable[[_Scheduled], None],
+        callback: Callable[[Any], None],
     ) -> None:
         self.env = env
         self.callbacks = [callback]
@@ -601,10 +601,9 @@ class Fight:
         self._phases[seg] = event
         return event
 
-    def _at_boundary(self, event: _Scheduled) -> None:
+    def _at_boundary(self, event: _Phase) -> None:
         """A segment boundary: settle what completes there, then hold the declaration
         phase now if nothing else is due before a phase at this time, else after it."""
-        assert isinstance(event, _Phase)
         seg = event.at
         if seg > self._boundary_done:
             self._boundary_done = seg
@@ -615,7 +614,7 @@ class Fight:
                 del self._phases[seg]
             return
         queue = self._queue
-        if queue is None or (queue and queue[0][0] <= self.env.now and queue[0][1] <= DECIDE):
+        if queue is None or (queue and queue[0][0] <= self.env._now and queue[0][1] <= DECIDE):
             # Something of this time comes before a declaration phase (an event a
             # subscriber triggered, a host's join): the phase waits for it.
             deferred = _Phase(self.env, 0, DECIDE, seg, self._run_phase)
@@ -629,12 +628,12 @@ class Fight:
         negative)."""
         clock = self.clock
         scale = clock.scale
-        delay: float = (seg * scale if scale != 1.0 else seg) - (self.env.now - clock.origin)
+        delay: float = (seg * scale if scale != 1.0 else seg) - (self.env._now - clock.origin)
         return delay if delay > 0 else 0
 
     # ------------------------------------------------------------------ declaration phase
 
-    def _run_phase(self, event: _Scheduled) -> None:
+    def _run_phase(self, event: _Phase) -> None:
         seg = event.at
         phase = self._phases.pop(seg)
         if seg > self._boundary_done:
@@ -651,7 +650,10 @@ class Fight:
             c = combatants[cid]
             if c.in_fight:
                 members.append(c)
-        if len(members) > 1:
+        if len(members) == 2:
+            if members[0].order > members[1].order:
+                members.reverse()
+        elif len(members) > 2:
             members.sort(key=_by_order)
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
@@ -716,7 +718,7 @@ class Fight:
         for c in members:
             if c.in_fight and not c.actions:  # pragma: no cover - idle() always declares
                 raise RuntimeError(f"{c.id} has nothing to do at segment {seg}")
-        if observable:
+        if observable and self._any_reactive:
             self._notify_observers(observable, seg + 1)
         if not self.state.pending and not any(p.members for p in self._phases.values()):
             self._end(seg, Outcome("stalemate", None))
@@ -835,9 +837,10 @@ class Fight:
             action.stamp(state.next_action_id, c.id, seg, declaration=declaration)
             state.next_action_id += 1
             actions.append(action)
-            end = action.end
-            if end is not None:
-                self._schedule(action)
+            duration = action.duration
+            if duration is not None:
+                end = seg + duration
+                self._schedule(action, end)
                 self._register(c, end, must=False)
                 if not action.visible and "clear" in action.params:
                     self._sleep(c, action)
@@ -846,9 +849,11 @@ class Fight:
                 observable = True
         return observable
 
-    def _schedule(self, action: Action) -> None:
-        end = action.end
-        assert end is not None
+    def _schedule(self, action: Action, end: int | None = None) -> None:
+        """Book ``action``'s settlement at its ``end`` (given when the caller has it)."""
+        if end is None:
+            end = action.end
+            assert end is not None
         batch = self.state.pending.get(end)
         if batch is None:
             self.state.pending[end] = [action]
