@@ -103,6 +103,20 @@ class Grid:
         reach = radius * (1 + 1e-9) + 1e-9
         x0, x1 = math.floor((pos[0] - reach) / cell), math.floor((pos[0] + reach) / cell)
         y0, y1 = math.floor((pos[1] - reach) / cell), math.floor((pos[1] + reach) / cell)
+        # Only the cells ever used can hold anything: a query beyond them (a rear rank
+        # looking for the enemy) costs no lookup at all.
+        b = self._bounds
+        assert b is not None
+        if x0 < b[0]:
+            x0 = b[0]
+        if x1 > b[2]:
+            x1 = b[2]
+        if y0 < b[1]:
+            y0 = b[1]
+        if y1 > b[3]:
+            y1 = b[3]
+        if x0 > x1 or y0 > y1:
+            return []
         out = []
         cells = self._cells
         get = cells.get
