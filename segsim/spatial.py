@@ -192,33 +192,71 @@ class Grid:
         accept: Callable[[str], bool],
         rank: Callable[[str], int],
     ) -> list[str]:
-        """:meth:`nearest` for one item: only the items at the best distance so far are
-        kept (a ring through a crowd holds many farther ones)."""
+        """:meth:`nearest` for one item. Each ring is walked from the middle of its sides
+        outward, and only while its cells may still hold an item as near as the best so
+        far (a rear rank's search for the enemy meets the enemy's whole front in one
+        ring: only the part straight ahead is looked at)."""
         best = math.inf
         ties: list[str] = []
         cells = self._cells
         dist = math.dist
         b = self._bounds
         assert b is not None
+        bx0, by0, bx1, by1 = b
+        cx, cy = centre
+        cell = self.cell
         while r <= max_ring:
-            for key in self._ring(centre, r, b):
-                bucket = cells.get(key)
-                if bucket:
-                    for item, at in bucket.items():
-                        d = dist(pos, at)
-                        if d <= best and accept(item):
-                            if d < best:
-                                best = d
-                                ties = [item]
-                            else:
-                                ties.append(item)
+            for k in range(r + 1):
+                if best < math.inf:
+                    # ``pos`` lies in the centre cell: a cell at offsets (r, k) from it is
+                    # at least (r - 1, k - 1) cells away along the two axes (a hair less,
+                    # for rounding), and so is every cell of this ring farther out.
+                    low = cell * math.hypot(max(r - 1, 0), max(k - 1, 0))
+                    if low * (1 - 1e-9) - 1e-9 > best:
+                        break
+                for key in _ring_at(cx, cy, r, k, bx0, by0, bx1, by1):
+                    bucket = cells.get(key)
+                    if bucket:
+                        for item, at in bucket.items():
+                            d = dist(pos, at)
+                            if d <= best and accept(item):
+                                if d < best:
+                                    best = d
+                                    ties = [item]
+                                else:
+                                    ties.append(item)
             # Anything in a farther ring is at least r * cell away.
-            if ties and best <= r * self.cell:
+            if ties and best <= r * cell:
                 break
             r += 1
         if not ties:
             return []
         return [min(ties, key=lambda item: (rank(item), item))]
+
+
+def _ring_at(
+    cx: int, cy: int, r: int, k: int, bx0: int, by0: int, bx1: int, by1: int
+) -> list[Cell]:
+    """The cells of the ring ``r`` around (cx, cy) at offset ``k`` from the middle of its
+    sides (up to 8 of them; a corner when k == r), within the bounds x0 y0 x1 y1."""
+    if r == 0:
+        return [(cx, cy)]
+    offsets = (0,) if k == 0 else (-k, k)
+    out = []
+    for y in (cy - r, cy + r):  # the top and bottom rows
+        if by0 <= y <= by1:
+            for o in offsets:
+                x = cx + o
+                if bx0 <= x <= bx1:
+                    out.append((x, y))
+    if k < r:  # the left and right columns, corners excepted (the rows have them)
+        for x in (cx - r, cx + r):
+            if bx0 <= x <= bx1:
+                for o in offsets:
+                    y = cy + o
+                    if by0 <= y <= by1:
+                        out.append((x, y))
+    return out
 
 
 def _kth(found: list[tuple[float, str]], k: int) -> float:
