@@ -145,9 +145,10 @@ class FightState:
 
     def near(self, position: tuple[float, float], radius: float | None) -> list[Combatant]:
         """Combatants in the fight within ``radius`` metres (everyone when None), in the
-        fight's order."""
+        fight's order (everyone: the list kept until someone comes or goes, so do not
+        modify it)."""
         if radius is None:
-            return self.in_fight()
+            return self.against(None)
         found = [self.combatants[cid] for cid in self.grid.near(position, radius)]
         found.sort(key=_by_order)
         return found
