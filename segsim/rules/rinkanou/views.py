@@ -313,23 +313,40 @@ def seen_actions(
     revealed: Mapping[int, tuple[str, str | None, int | None]],
 ) -> tuple[SeenAction, ...]:
     """``o``'s actions (and its missiles in flight) as an observer who has read
-    ``revealed`` sees them."""
+    ``revealed`` sees them.
+
+    What everyone sees of an action (its public form, or its motion alone while unread)
+    is one shared value per action, built on first sight; only what this observer has
+    read is built for it.
+    """
     if o.setup.get("hidden", False):
         return ()
     flying = _flying(state).get(o.id, ())
+    shared = state.extra.get("seen_actions")
+    if shared is None:
+        shared = state.extra["seen_actions"] = {}
     seen = []
     for a in [*o.actions, *flying] if flying else o.actions:
         if not a.visible:
             continue
-        motion = MOTION.get(a.kind, "")
-        if a.public:
-            seen.append(SeenAction(a.id, a.start, motion, a.kind, a.target, a.last))
-        elif a.id in revealed:
+        if not a.public and a.id in revealed:
             kind, target, ends_in = revealed[a.id]
-            seen.append(SeenAction(a.id, a.start, motion, kind, target, ends_in))
-        else:
-            seen.append(SeenAction(a.id, a.start, motion))
+            seen.append(SeenAction(a.id, a.start, MOTION.get(a.kind, ""), kind, target, ends_in))
+            continue
+        entry = shared.get(a.id)
+        if entry is None or entry[0] is not a:  # a cancelled action is a new object
+            entry = shared[a.id] = (a, _seen_by_all(a))
+        seen.append(entry[1])
     return tuple(seen)
+
+
+def _seen_by_all(a: Action) -> SeenAction:
+    """What every observer who has not read ``a`` sees of it (a stamped action's
+    fields do not change: a cancelled one is a new object)."""
+    motion = MOTION.get(a.kind, "")
+    if a.public:
+        return SeenAction(a.id, a.start, motion, a.kind, a.target, a.last)
+    return SeenAction(a.id, a.start, motion)
 
 
 def _flying(state: FightState) -> Mapping[str, list[Action]]:
