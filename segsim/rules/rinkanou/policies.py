@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
+from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
 from segsim.rules.rinkanou.views import OtherView, SelfView
 
 ARM = Declaration("arm")
 """A declaration is a value: the same one serves every time."""
+
+SHAPES = 256
+"""How many declarations of each shape the built-in policies keep to hand out again (a
+Declaration is frozen, so one value serves every fight; the caches are bounded)."""
 
 
 def nearest_opponent(obs: Observation) -> OtherView | None:
@@ -51,15 +57,59 @@ def buy_back(
     score = me.ps_against.get(against, 0) if against is not None else me.ps
     if score >= 0:
         return decl
-    need = -score
+    slower, malus = _bought_back(score, duration, keep_timing)
     ps = dict(decl.params.get("ps", {}))
+    if slower is not None:
+        ps["slower"] = slower
+    if malus is not None:
+        ps["malus"] = ps.get("malus", 0) + malus
+    return Declaration(decl.kind, decl.target, {**decl.params, "ps": ps})
+
+
+def _bought_back(
+    score: int, duration: int | None, keep_timing: bool
+) -> tuple[int | None, int | None]:
+    """The ``slower`` and ``malus`` buys that bring a negative ``score`` back to zero
+    (None: not taken; nothing when the score is not negative)."""
+    if score >= 0:
+        return None, None
+    need = -score
+    slower = None
     if duration is not None and not keep_timing:
         slower = min(need, math.ceil(duration / 2))
-        ps["slower"] = slower
         need -= slower
-    if need:
-        ps["malus"] = ps.get("malus", 0) + need
-    return Declaration(decl.kind, decl.target, {**decl.params, "ps": ps})
+    return slower, need or None
+
+
+@lru_cache(maxsize=SHAPES)
+def _declaration(
+    kind: str,
+    target: str | None,
+    first: tuple[str, object] | None,
+    ps: tuple[tuple[str, int], ...],
+) -> Declaration:
+    """The shared declaration of one shape: ``first`` its leading parameter (a blow, a
+    wait's end...), ``ps`` its PS choices in order (pairs whose amount is None are not
+    taken). Built as the policies built it, so the record does not change."""
+    params: dict[str, object] = {} if first is None else {first[0]: first[1]}
+    taken = {k: v for k, v in ps if v is not None}
+    if taken:
+        params["ps"] = taken
+    return Declaration(kind, target, params)
+
+
+_BLOWS: dict[int, tuple[Weapon, str]] = {}
+
+
+def best_blow(weapon: Weapon) -> str:
+    """The weapon's blow with the most damage (the first of equals), looked up once
+    per weapon (the entry keeps the weapon, so its id is not reused meanwhile)."""
+    entry = _BLOWS.get(id(weapon))
+    if entry is None or entry[0] is not weapon:
+        if len(_BLOWS) >= SHAPES:
+            _BLOWS.clear()
+        entry = _BLOWS[id(weapon)] = (weapon, max(weapon.blows, key=weapon.damage.__getitem__))
+    return entry[1]
 
 
 def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declaration | None:
@@ -72,13 +122,15 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
         return None
     if not me.armed:
         return ARM
-    blow = max(me.weapon.blows, key=lambda b: me.weapon.damage[b])
-    params: dict[str, object] = {"blow": blow}
-    usable = min(me.ps_against.get(target.id, 0), me.usable_ps - spent)
-    if usable > 0:  # a positive score against the target: +10 % a point, two at most
-        params["ps"] = {"bonus": min(usable, 2)}
-    strike = Declaration("strike", target.id, params)
-    return buy_back(me, strike, against=target.id, duration=me.weapon.speed, keep_timing=False)
+    weapon = me.weapon
+    score = me.ps_against.get(target.id, 0)
+    usable = min(score, me.usable_ps - spent) if score > 0 else score
+    # A positive score against the target: +10 % a point, two at most; a negative one
+    # is bought back (as buy_back does) by striking slower, then with a malus.
+    bonus = min(usable, 2) if usable > 0 else None
+    slower, malus = _bought_back(score, weapon.speed, False)
+    ps = (("bonus", bonus), ("slower", slower), ("malus", malus))
+    return _declaration("strike", target.id, ("blow", best_blow(weapon)), ps)
 
 
 def approach(
@@ -244,9 +296,11 @@ class Defender:
             elif start > obs.segment and not any(
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
-                out.append(Declaration("wait", params={"until": start}))
-        hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
-        spent = sum(_ps_cost(d) for d in out)
+                out.append(_declaration("wait", None, ("until", start), ()))
+        hands_planned = spent = 0
+        if out:
+            hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
+            spent = sum(_ps_cost(d) for d in out)
         target = _nearest(me, opponents)
         if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
@@ -301,12 +355,11 @@ class Defender:
         if me.doing("legs") is not None:
             return -1, None
         left = land - obs.segment + 1  # segments available, this one included
-        ps: dict[str, int] = {}
+        faster = 0
         if left < DODGE_SEGMENTS:
             faster = DODGE_SEGMENTS - left
             if faster > math.ceil(DODGE_SEGMENTS / 2) or me.usable_ps < faster:
                 return -1, None
-            ps["faster"] = faster
         elif left > DODGE_SEGMENTS:
             return land - DODGE_SEGMENTS + 1, None
         if self.missile and me.command_points > 0:
@@ -318,12 +371,12 @@ class Defender:
             if left_pc > 0:
                 pc["bonus"] = left_pc
             return obs.segment, Declaration("dodge", params={"pc": pc})
-        if self.blows > 1 and me.usable_ps - sum(ps.values()) >= self.blows - 1:
-            ps["multiple"] = self.blows - 1
-        dodge = Declaration("dodge", params={"ps": ps} if ps else {})
-        return obs.segment, buy_back(
-            me, dodge, against=None, duration=DODGE_SEGMENTS, keep_timing=True
-        )
+        multiple = None
+        if self.blows > 1 and me.usable_ps - faster >= self.blows - 1:
+            multiple = self.blows - 1
+        _, malus = _bought_back(me.ps, DODGE_SEGMENTS, True)  # buy_back, keeping the timing
+        ps = (("faster", faster or None), ("multiple", multiple), ("malus", malus))
+        return obs.segment, _declaration("dodge", None, None, ps)
 
 
 class Archer:
@@ -404,9 +457,13 @@ def _ps_cost(d: DeclarationLike) -> int:
     """PS a declaration spends (spends only; what it buys serves itself alone)."""
     if not isinstance(d, Declaration):
         return 0
-    ps = d.params.get("ps", {})
-    spends = ("faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force")
-    return sum(int(ps.get(k, 0)) for k in spends) + (3 if ps.get("aim") else 0)
+    ps = d.params.get("ps")
+    if not ps:
+        return 0
+    return sum(int(ps.get(k, 0)) for k in _SPENDS) + (3 if ps.get("aim") else 0)
+
+
+_SPENDS = ("faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force")
 
 
 def _reach(obs: Observation) -> float:
