@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from segsim.actions import Action
-from segsim.observation import LiveView, live
+from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
 from segsim.rules.rinkanou.situation import ps_limits
 
 if TYPE_CHECKING:
-    from segsim.rules.rinkanou.ruleset import RinKaNou, Status
+    from segsim.rules.rinkanou.ruleset import RinKaNou
     from segsim.state import Combatant, FightState
 
 MOTION = {
@@ -68,7 +68,10 @@ class SelfView(LiveView):
         c: Combatant,
         seen: Callable[[], list[Combatant]],
     ) -> None:
-        super().__init__(state, segment)
+        # LiveView.__init__, written out: one view is built for every decision
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.id = c.id
         self.side = c.side
         self.sheet: Sheet = c.sheet
@@ -78,102 +81,46 @@ class SelfView(LiveView):
         self._foe: tuple[str | None] | None = None
         self._foes: tuple[OtherView, ...] | None = None
 
-    @property
-    def _st(self) -> Status:
-        status: Status = self._c.status
-        return status
-
-    @live
-    def position(self) -> tuple[float, float]:
-        return self._c.position
+    # Fields read straight from the fight state (without a Python call on first read).
+    position: live[SelfView, tuple[float, float]] = live_attr("_c.position")
 
     @live
     def reach(self) -> float:
         """The weapon's reach in metres."""
         return self._rules.reach(self.sheet)
 
-    @live
-    def armed(self) -> bool:
-        return self._st.armed
-
-    @live
-    def must_lock(self) -> bool:
-        return self._st.must_lock
-
-    @live
-    def ps(self) -> int:
-        """Points de situation: the score."""
-        return self._st.ps
+    armed: live[SelfView, bool] = live_attr("_c.status.armed")
+    must_lock: live[SelfView, bool] = live_attr("_c.status.must_lock")
+    ps: live[SelfView, int] = live_attr("_c.status.ps")  # Points de situation: the score.
 
     @live
     def usable_ps(self) -> int:
         """What is left of a positive score for a new action now."""
         return self._rules.usable_ps(self._state, self._c, None)
 
-    @live
-    def engaged(self) -> tuple[str, ...]:
-        """Opponents taken into account."""
-        return self._st.engaged
+    # Opponents taken into account.
+    engaged: live[SelfView, tuple[str, ...]] = live_attr("_c.status.engaged")
 
     @live
     def ps_against(self) -> Mapping[str, int]:
         """The score as it applies against each opponent in view."""
         return self._rules._ps_against(self._state, self._c, self._seen())
 
-    @live
-    def wounds(self) -> int:
-        return self._st.wounds
-
-    @live
-    def wound_level(self) -> str:
-        return self._st.wound_level
-
-    @live
-    def wound_malus(self) -> int:
-        return self._st.wound_malus
-
-    @live
-    def surprise_malus(self) -> int:
-        return self._st.surprise_malus
-
-    @live
-    def weapon_pr(self) -> int:
-        return self._st.weapon_pr
-
-    @live
-    def shield_pr(self) -> int:
-        return self._st.shield_pr
-
-    @live
-    def disengaged(self) -> bool:
-        return self._st.disengaged
-
-    @live
-    def command_points(self) -> int:
-        """Points de commandement (PC)."""
-        return self._st.command_points
-
-    @live
-    def wielding(self) -> str:
-        """ "melee" or "ranged"."""
-        return self._st.wielding
-
-    @live
-    def loaded(self) -> bool:
-        return self._st.loaded
-
-    @live
-    def oppose_disengage(self) -> bool:
-        """Its stance: whether it opposes an opponent's disengage (seed 004)."""
-        return self._st.oppose_disengage
-
-    @live
-    def grip(self) -> str:
-        return self._st.grip
-
-    @live
-    def shield_aside(self) -> bool:
-        return self._st.shield_aside
+    wounds: live[SelfView, int] = live_attr("_c.status.wounds")
+    wound_level: live[SelfView, str] = live_attr("_c.status.wound_level")
+    wound_malus: live[SelfView, int] = live_attr("_c.status.wound_malus")
+    surprise_malus: live[SelfView, int] = live_attr("_c.status.surprise_malus")
+    weapon_pr: live[SelfView, int] = live_attr("_c.status.weapon_pr")
+    shield_pr: live[SelfView, int] = live_attr("_c.status.shield_pr")
+    disengaged: live[SelfView, bool] = live_attr("_c.status.disengaged")
+    # Points de commandement (PC).
+    command_points: live[SelfView, int] = live_attr("_c.status.command_points")
+    wielding: live[SelfView, str] = live_attr("_c.status.wielding")  # "melee" or "ranged".
+    loaded: live[SelfView, bool] = live_attr("_c.status.loaded")
+    # Its stance: whether it opposes an opponent's disengage (seed 004).
+    oppose_disengage: live[SelfView, bool] = live_attr("_c.status.oppose_disengage")
+    grip: live[SelfView, str] = live_attr("_c.status.grip")
+    shield_aside: live[SelfView, bool] = live_attr("_c.status.shield_aside")
 
     @live
     def actions(self) -> tuple[Action, ...]:
@@ -196,9 +143,9 @@ class SelfView(LiveView):
         if foes is None:
             self.check()
             revealed = self._c.status.revealed
+            state, segment, rules = self._state, self._segment, self._rules
             foes = self._foes = tuple(
-                OtherView(self._state, self._segment, self._rules, o, revealed)
-                for o in self._seen()
+                [OtherView(state, segment, rules, o, revealed) for o in self._seen()]
             )
         return foes
 
@@ -253,7 +200,10 @@ class OtherView(LiveView):
         o: Combatant,
         revealed: Mapping[int, tuple[str, str | None, int | None]],
     ) -> None:
-        super().__init__(state, segment)
+        # LiveView.__init__, written out: a view of each foe is built for every decision
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.id = o.id
         self.side = o.side
         self.weapon: Weapon = o.sheet.weapon
@@ -262,29 +212,16 @@ class OtherView(LiveView):
         self._o = o
         self._revealed = revealed
 
-    @live
-    def position(self) -> tuple[float, float]:
-        return self._o.position
+    position: live[OtherView, tuple[float, float]] = live_attr("_o.position")
 
     @live
     def reach(self) -> float:
         return self._rules.reach(self._o.sheet)
 
-    @live
-    def armed(self) -> bool:
-        return bool(self._o.status.armed)
-
-    @live
-    def wound_level(self) -> str:
-        return str(self._o.status.wound_level)
-
-    @live
-    def wielding(self) -> str:
-        return str(self._o.status.wielding)
-
-    @live
-    def grip(self) -> str:
-        return str(self._o.status.grip)
+    armed: live[OtherView, bool] = live_attr("_o.status.armed")
+    wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
+    wielding: live[OtherView, str] = live_attr("_o.status.wielding")
+    grip: live[OtherView, str] = live_attr("_o.status.grip")
 
     @live
     def actions(self) -> tuple[SeenAction, ...]:
