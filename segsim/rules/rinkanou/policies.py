@@ -232,8 +232,7 @@ class Aggressive:
         target = nearest_opponent(obs)
         if target is None:
             return advance(obs, self.last)
-        reach = _reach(obs)
-        if not in_reach(obs, target, reach):
+        if not in_reach(obs, target, obs.me.reach):
             return approach(obs, target, self.last)
         return strike_or_arm(obs, target)
 
@@ -265,7 +264,6 @@ class Defender:
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
         out: list[DeclarationLike] = []
-        covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
         opponents = me.foes()
         here = me.position
         blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
@@ -273,11 +271,10 @@ class Defender:
             a.ends_in for o in opponents for a in o.incoming(me.id) if a.ends_in is not None
         ]
         self.missile = bool(missiles)
-        landings = [
-            t
-            for t in [*blows, *missiles]
-            if t is not None and t >= obs.segment and t not in covered
-        ]
+        landings = [t for t in [*blows, *missiles] if t is not None and t >= obs.segment]
+        if landings:  # those a defence in progress does not already meet
+            covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
+            landings = [t for t in landings if t not in covered]
         if landings:
             first = min(landings)
             if self.defend_at is None or first < self.defend_at:
@@ -464,11 +461,6 @@ def _ps_cost(d: DeclarationLike) -> int:
 
 
 _SPENDS = ("faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force")
-
-
-def _reach(obs: Observation) -> float:
-    me: SelfView = obs.me
-    return me.reach
 
 
 register_policy("rinkanou", "aggressive", Aggressive)

@@ -1140,8 +1140,10 @@ class RinKaNou(BaseRuleset):
         def opponents() -> list[Combatant]:
             nonlocal foes
             if foes is None:
-                if near is not None or self.awareness is None:
-                    foes = [o for o in seen() if o.side != c.side]
+                if self.awareness is None:  # all in view: the state's list, kept per roster
+                    foes = state.against(c.side)
+                elif near is not None:
+                    foes = [o for o in near if o.side != c.side]
                 else:  # the opponents' grids alone: in a battle, most in view are allies
                     combatants = state.combatants
                     foes = [
