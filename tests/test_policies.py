@@ -27,7 +27,14 @@ from segsim.policies import (
 from segsim.policy import make_policy, policy_names
 from segsim.record import write_record
 from segsim.rules import get_ruleset
-from segsim.rules.rinkanou.policies import Aggressive, buy_back
+from segsim.rules.rinkanou import RinKaNou
+from segsim.rules.rinkanou.policies import (
+    Aggressive,
+    Defender,
+    buy_back,
+    strike_or_arm,
+)
+from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS
 from segsim.rules.rinkanou.tactics import CounterPuncher, PressureFighter
 from segsim.testing import build_fight
 
@@ -258,6 +265,44 @@ def test_a_rule_failing_while_deciding_names_policy_rule_and_segment(tmp_path: P
     fight = duel(1, robert=load_rule_list(path))
     with pytest.raises(RuleError, match=r"segment 0, robert, policy shaky, rule 'divide'"):
         fight.run()
+
+
+def test_built_in_declarations_are_shared_values_equal_to_what_buy_back_builds() -> None:
+    """A strike or a dodge of one shape is one frozen value handed out again, the same
+    as the declaration buy_back builds (a negative score: slower, then a malus)."""
+    f = build_fight(
+        {"robert": ("blue", "robert", Aggressive()), "margaret": ("red", "margaret", Defender())},
+        dice=[],
+        ruleset=RinKaNou(start_roll=False),
+    )
+    margaret = f.state.combatants["margaret"]
+    margaret.status.armed = True
+    margaret.status.ps = -3
+    obs = f.ruleset.observe(f.state, "margaret", 0, True)
+    me, robert = obs.me, obs.other("robert")
+    strike = strike_or_arm(obs, robert)
+    assert strike == buy_back(
+        me,
+        Declaration("strike", "robert", {"blow": "cut"}),
+        against="robert",
+        duration=me.weapon.speed,
+        keep_timing=False,
+    )
+    assert strike is not None and strike.params["ps"] == {"slower": 2, "malus": 1}
+    again = f.ruleset.observe(f.state, "margaret", 0, True)
+    assert strike_or_arm(again, again.other("robert")) is strike
+    start, dodge = Defender().plan(obs, DODGE_SEGMENTS - 1)
+    assert (start, dodge) == (
+        0,
+        buy_back(me, Declaration("dodge"), against=None, duration=DODGE_SEGMENTS, keep_timing=True),
+    )
+    assert dodge is not None and dodge.params["ps"] == {"malus": 3}
+    assert Defender().plan(again, DODGE_SEGMENTS - 1)[1] is dodge
+    margaret.status.ps = 0
+    fresh = f.ruleset.observe(f.state, "margaret", 0, True)
+    assert strike_or_arm(fresh, fresh.other("robert")) == Declaration(
+        "strike", "robert", {"blow": "cut"}
+    )
 
 
 def test_rule_list_in_python() -> None:
