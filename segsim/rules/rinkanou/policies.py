@@ -34,6 +34,8 @@ def nearest_opponent(obs: Observation) -> OtherView | None:
 
 
 def _nearest(me: SelfView, opponents: Sequence[OtherView]) -> OtherView | None:
+    if len(opponents) == 1:  # a duel: no distance to compare (positions are finite)
+        return opponents[0]
     best: OtherView | None = None
     best_d = math.inf
     here = me.position

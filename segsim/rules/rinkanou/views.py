@@ -57,7 +57,7 @@ class SeenAction:
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
-    __slots__ = ("_c", "_foe", "_foes", "_rules", "_seen", "id", "sheet", "side")
+    __slots__ = ("_c", "_foe", "_foes", "_rules", "_seen", "id", "sheet", "side", "weapon")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet")
 
     def __init__(
@@ -75,6 +75,7 @@ class SelfView(LiveView):
         self.id = c.id
         self.side = c.side
         self.sheet: Sheet = c.sheet
+        self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
         self._rules = rules
         self._c = c
         self._seen = seen
@@ -141,7 +142,8 @@ class SelfView(LiveView):
         the other sides, without building those of allies (most of a crowd)."""
         foes = self._foes
         if foes is None:
-            self.check()
+            if self._state.version != self._version:
+                self.check()  # raises
             revealed = self._c.status.revealed
             state, segment, rules = self._state, self._segment, self._rules
             foes = self._foes = tuple(
@@ -154,10 +156,6 @@ class SelfView(LiveView):
         for foe in self.foes():
             foe.freeze()
         return super().freeze()
-
-    @property
-    def weapon(self) -> Weapon:
-        return self.sheet.weapon
 
     def ps_limits(self, kind: str, duration: int | None = None) -> dict[str, int]:
         """The most of each PS spend and buy a new ``kind`` action could take now.
