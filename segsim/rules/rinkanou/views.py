@@ -227,19 +227,24 @@ class OtherView(LiveView):
 
     def incoming(self, me: str) -> list[SeenAction]:
         """Its missiles in flight toward ``me``."""
-        actions = self.__dict__.get("actions")  # read already (or frozen)
-        if actions is None:
-            if not _flying(self._state).get(self._o.id):
-                self.check()
-                return []  # nothing in flight: its other actions need not be looked at
-            actions = self.actions
-        return [a for a in actions if a.kind == "projectile" and a.target == me]
+        state = self._state
+        if state.version == self._version and (
+            not state.autonomous or not _flying(state).get(self._o.id)
+        ):
+            return []  # nothing in flight: its other actions need not be looked at
+        # In flight, or a view past its phase: what it showed (or StaleObservation).
+        return [a for a in self.actions if a.kind == "projectile" and a.target == me]
 
     def motion(self, motion: str) -> SeenAction | None:
         for a in self.actions:
             if a.motion == motion:
                 return a
         return None
+
+
+SHARED_SEEN = 4096
+"""How many actions' shared :class:`SeenAction` a fight keeps at most (a bound on a
+long battle's memory; an action seen again after a clear-out gets an equal value)."""
 
 
 def seen_actions(
@@ -256,7 +261,7 @@ def seen_actions(
     """
     if o.setup.get("hidden", False):
         return ()
-    flying = _flying(state).get(o.id, ())
+    flying = _flying(state).get(o.id, ()) if state.autonomous else ()
     shared = state.extra.get("seen_actions")
     if shared is None:
         shared = state.extra["seen_actions"] = {}
@@ -270,6 +275,8 @@ def seen_actions(
             continue
         entry = shared.get(a.id)
         if entry is None or entry[0] is not a:  # a cancelled action is a new object
+            if len(shared) >= SHARED_SEEN:
+                shared.clear()  # mostly finished actions: those in progress come back
             entry = shared[a.id] = (a, _seen_by_all(a))
         seen.append(entry[1])
     return tuple(seen)
