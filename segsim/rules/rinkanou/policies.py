@@ -59,7 +59,7 @@ def buy_back(
     score = me.ps_against.get(against, 0) if against is not None else me.ps
     if score >= 0:
         return decl
-    slower, malus = _bought_back(score, duration, keep_timing)
+    slower, malus = buy_back_amounts(score, duration, keep_timing)
     ps = dict(decl.params.get("ps", {}))
     if slower is not None:
         ps["slower"] = slower
@@ -68,7 +68,7 @@ def buy_back(
     return Declaration(decl.kind, decl.target, {**decl.params, "ps": ps})
 
 
-def _bought_back(
+def buy_back_amounts(
     score: int, duration: int | None, keep_timing: bool
 ) -> tuple[int | None, int | None]:
     """The ``slower`` and ``malus`` buys that bring a negative ``score`` back to zero
@@ -84,7 +84,7 @@ def _bought_back(
 
 
 @lru_cache(maxsize=SHAPES)
-def _declaration(
+def shared_declaration(
     kind: str,
     target: str | None,
     first: tuple[str, object] | None,
@@ -130,9 +130,9 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
     bonus = min(usable, 2) if usable > 0 else None
-    slower, malus = _bought_back(score, weapon.speed, False)
+    slower, malus = buy_back_amounts(score, weapon.speed, False)
     ps = (("bonus", bonus), ("slower", slower), ("malus", malus))
-    return _declaration("strike", target.id, ("blow", best_blow(weapon)), ps)
+    return shared_declaration("strike", target.id, ("blow", best_blow(weapon)), ps)
 
 
 def approach(
@@ -295,7 +295,7 @@ class Defender:
             elif start > obs.segment and not any(
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
-                out.append(_declaration("wait", None, ("until", start), ()))
+                out.append(shared_declaration("wait", None, ("until", start), ()))
         hands_planned = spent = 0
         if out:
             hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
@@ -373,9 +373,9 @@ class Defender:
         multiple = None
         if self.blows > 1 and me.usable_ps - faster >= self.blows - 1:
             multiple = self.blows - 1
-        _, malus = _bought_back(me.ps, DODGE_SEGMENTS, True)  # buy_back, keeping the timing
+        _, malus = buy_back_amounts(me.ps, DODGE_SEGMENTS, True)  # buy_back, keeping the timing
         ps = (("faster", faster or None), ("multiple", multiple), ("malus", malus))
-        return obs.segment, _declaration("dodge", None, None, ps)
+        return obs.segment, shared_declaration("dodge", None, None, ps)
 
 
 class Archer:
