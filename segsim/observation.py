@@ -8,8 +8,9 @@ changed), an observation fails loudly with :class:`StaleObservation`; a policy t
 wants to keep what it saw calls :meth:`Observation.freeze` during its phase.
 
 Rulesets write their views as :class:`LiveView` subclasses whose fields are
-:func:`live` properties, and build an :class:`Observation` whose ``others`` and
-``legal`` are functions called on first use.
+:func:`live` properties (or :func:`live_attr` paths, for fields that only forward the
+state), and build an :class:`Observation` whose ``others`` and ``legal`` are functions
+called on first use.
 """
 
 from __future__ import annotations
