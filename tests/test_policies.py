@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -303,6 +304,23 @@ def test_built_in_declarations_are_shared_values_equal_to_what_buy_back_builds()
     assert strike_or_arm(fresh, fresh.other("robert")) == Declaration(
         "strike", "robert", {"blow": "cut"}
     )
+
+
+def test_the_nearest_foe_in_view_is_found_without_building_every_view() -> None:
+    """nearest() answers what the nearest of foes() would, building one view in a crowd."""
+    from segsim.battle import line_battle
+
+    fight = line_battle(6, seed=0, max_segments=1)
+    rules, state = fight.ruleset, fight.state
+    for cid in state.combatants:
+        lone = rules.observe(state, cid, 0, True).me
+        near = lone.nearest()
+        assert lone._foes is None  # only the nearest one's view was built
+        crowd = rules.observe(state, cid, 0, True).me
+        foes = crowd.foes()
+        best = min(foes, key=lambda o: (math.dist(crowd.position, o.position), foes.index(o)))
+        assert near is not None and near.id == best.id
+        assert lone.foes()[foes.index(best)] is near  # foes() reuses the view built
 
 
 def test_rule_list_in_python() -> None:

@@ -30,7 +30,7 @@ Declaration is frozen, so one value serves every fight; the caches are bounded).
 def nearest_opponent(obs: Observation) -> OtherView | None:
     """The closest combatant of another side (ties: the order of the fight)."""
     me: SelfView = obs.me
-    return _nearest(me, me.foes())
+    return me.nearest()
 
 
 def _nearest(me: SelfView, opponents: Sequence[OtherView]) -> OtherView | None:

@@ -8,6 +8,7 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
@@ -57,7 +58,7 @@ class SeenAction:
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
-    __slots__ = ("_c", "_foe", "_foes", "_rules", "_seen", "id", "sheet", "side", "weapon")
+    __slots__ = ("_c", "_foe", "_foes", "_near", "_rules", "_seen", "id", "sheet", "side", "weapon")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet")
 
     def __init__(
@@ -81,6 +82,7 @@ class SelfView(LiveView):
         self._seen = seen
         self._foe: tuple[str | None] | None = None
         self._foes: tuple[OtherView, ...] | None = None
+        self._near: OtherView | None = None  # built by nearest() before foes()
 
     # Fields read straight from the fight state (without a Python call on first read).
     position: live[SelfView, tuple[float, float]] = live_attr("_c.position")
@@ -146,10 +148,47 @@ class SelfView(LiveView):
                 self.check()  # raises
             revealed = self._c.status.revealed
             state, segment, rules = self._state, self._segment, self._rules
+            near = self._near
             foes = self._foes = tuple(
-                [OtherView(state, segment, rules, o, revealed) for o in self._seen()]
+                [
+                    near
+                    if near is not None and near._o is o
+                    else OtherView(state, segment, rules, o, revealed)
+                    for o in self._seen()
+                ]
             )
         return foes
+
+    def nearest(self) -> OtherView | None:
+        """The nearest opponent in view (ties: the fight's order), or None. Only its
+        view is built, unless those of every foe are built already (a crowd)."""
+        foes = self._foes
+        if foes is not None or self._near is not None:
+            if foes is None:
+                return self._near
+            here = self.position
+            best: OtherView | None = None
+            best_d = math.inf
+            for view in foes:
+                d = math.dist(here, view.position)
+                if d < best_d:
+                    best, best_d = view, d
+            return best
+        if self._state.version != self._version:
+            self.check()  # raises
+        here = self.position
+        nearest: Combatant | None = None
+        best_d = math.inf
+        for o in self._seen():
+            d = math.dist(here, o.position)
+            if d < best_d:
+                nearest, best_d = o, d
+        if nearest is None:
+            return None
+        self._near = OtherView(
+            self._state, self._segment, self._rules, nearest, self._c.status.revealed
+        )
+        return self._near
 
     def freeze(self) -> SelfView:
         self.nearest_foe()
