@@ -306,6 +306,24 @@ def test_built_in_declarations_are_shared_values_equal_to_what_buy_back_builds()
     )
 
 
+def test_an_archer_s_strike_leaves_the_points_its_dodge_spends() -> None:
+    """Seed 004, "Utilisation des points de situation": an archer in melee with one
+    usable point that shortens a dodge with it strikes in the same segment without a
+    bonus (this battle used to stop on an IllegalDeclaration at segment 229)."""
+    from segsim.battle import line_battle
+
+    kinds = ("counter", "pressure", "archer", "defender", "parrier", "keeper")
+    fight = line_battle(20, seed=1, max_segments=300, policies=kinds)
+    fight.run()
+    assert fight.state.combatants["e2"].policy.name == "archer"
+    at_229 = [
+        (e.kind, e.params.get("ps"))  # type: ignore[attr-defined]
+        for e in fight.history
+        if e.TYPE == "action.declared" and e.actor == "e2" and e.t == 229  # type: ignore[attr-defined]
+    ]
+    assert at_229 == [("dodge", {"faster": 1}), ("strike", None)]
+
+
 def test_the_nearest_foe_in_view_is_found_without_building_every_view() -> None:
     """nearest() answers what the nearest of foes() would, building one view in a crowd."""
     from segsim.battle import line_battle

@@ -397,7 +397,7 @@ class Archer:
             for d in (guard if isinstance(guard, list) else [guard] if guard else [])
             if isinstance(d, Declaration) and d.kind in ("dodge", "wait")
         ]
-        shot = self.shoot(obs)
+        shot = self.shoot(obs, sum(_ps_cost(d) for d in dodges))
         if (
             shot is not None
             and shot.kind == "move"
@@ -406,7 +406,9 @@ class Archer:
             shot = None  # the legs are dodging
         return [*dodges, shot] if shot is not None else (dodges or None)
 
-    def shoot(self, obs: Observation) -> Declaration | None:
+    def shoot(self, obs: Observation, spent: int = 0) -> Declaration | None:
+        """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
+        already take this segment (a strike's bonus takes what is left)."""
         me: SelfView = obs.me
         target = nearest_opponent(obs)
         if target is None or me.doing("hands") is not None or me.must_lock:
@@ -417,7 +419,7 @@ class Archer:
                 return Declaration("draw", params={"weapon": "melee"})
             if not in_reach(obs, target, me.reach):
                 return approach(obs, target)
-            return strike_or_arm(obs, target)
+            return strike_or_arm(obs, target, spent)
         if me.wielding != "ranged":
             return Declaration("draw", params={"weapon": "ranged"})
         if not me.loaded:
