@@ -269,9 +269,11 @@ class Defender:
         opponents = me.foes()
         here = me.position
         blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
-        missiles = [
-            a.ends_in for o in opponents for a in o.incoming(me.id) if a.ends_in is not None
-        ]
+        missiles: list[int] = []
+        for o in opponents:
+            for a in o.incoming(me.id):
+                if a.ends_in is not None:
+                    missiles.append(a.ends_in)
         self.missile = bool(missiles)
         landings = [t for t in [*blows, *missiles] if t is not None and t >= obs.segment]
         if landings:  # those a defence in progress does not already meet
@@ -296,10 +298,12 @@ class Defender:
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
                 out.append(shared_declaration("wait", None, ("until", start), ()))
-        hands_planned = spent = 0
-        if out:
-            hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
-            spent = sum(_ps_cost(d) for d in out)
+        hands_planned = False
+        spent = 0
+        for d in out:
+            if isinstance(d, Declaration):
+                hands_planned = hands_planned or d.kind == "parry"
+                spent += _ps_cost(d)
         target = _nearest(me, opponents)
         if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
