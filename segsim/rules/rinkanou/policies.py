@@ -87,13 +87,14 @@ def buy_back_amounts(
 def shared_declaration(
     kind: str,
     target: str | None,
-    first: tuple[str, object] | None,
-    ps: tuple[tuple[str, int], ...],
+    lead: tuple[tuple[str, object], ...],
+    ps: tuple[tuple[str, int | None], ...],
 ) -> Declaration:
-    """The shared declaration of one shape: ``first`` its leading parameter (a blow, a
-    wait's end...), ``ps`` its PS choices in order (pairs whose amount is None are not
-    taken). Built as the policies built it, so the record does not change."""
-    params: dict[str, object] = {} if first is None else {first[0]: first[1]}
+    """The shared declaration of one shape: ``lead`` its parameters before any PS (a
+    blow, a wait's end...), ``ps`` its PS choices in order (pairs whose amount is None
+    are not taken). Built as the policies built it, so the record does not change; each
+    parameter keeps one type (the cache does not tell 1 from 1.0 or True)."""
+    params: dict[str, object] = dict(lead)
     taken = {k: v for k, v in ps if v is not None}
     if taken:
         params["ps"] = taken
@@ -132,7 +133,7 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
     bonus = min(usable, 2) if usable > 0 else None
     slower, malus = buy_back_amounts(score, weapon.speed, False)
     ps = (("bonus", bonus), ("slower", slower), ("malus", malus))
-    return shared_declaration("strike", target.id, ("blow", best_blow(weapon)), ps)
+    return shared_declaration("strike", target.id, (("blow", best_blow(weapon)),), ps)
 
 
 def approach(
@@ -155,12 +156,13 @@ def approach(
         walk = last.pop("walk", None)
         if obs.must_act and walk == (me.position, obs.segment):
             way = me.sheet.movement / 10 * APPROACH_SEGMENTS + PERSONAL_SPACE
-            return Declaration(
-                "wait", params={"until": obs.segment + APPROACH_SEGMENTS, "clear": way}
-            )
+            until = obs.segment + APPROACH_SEGMENTS
+            return shared_declaration("wait", None, (("until", until), ("clear", way)), ())
         last["walk"] = (me.position, obs.segment + APPROACH_SEGMENTS)
-    move = Declaration("move", params={"toward": target.id, "segments": APPROACH_SEGMENTS})
-    return buy_back(me, move, against=target.id, duration=None, keep_timing=True)
+    # buy_back against the target, keeping the timing: a malus (if the move rolls)
+    _, malus = buy_back_amounts(me.ps_against.get(target.id, 0), None, True)
+    walk = (("toward", target.id), ("segments", APPROACH_SEGMENTS))
+    return shared_declaration("move", None, walk, (("malus", malus),))
 
 
 APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time
@@ -189,12 +191,14 @@ def advance(obs: Observation, last: dict[str, object] | None = None) -> Declarat
             last["waited"] = True
             # Whoever stands within a walk's length plus personal space may block it.
             way = me.sheet.movement / 10 * ADVANCE_SEGMENTS + PERSONAL_SPACE
-            return Declaration("wait", params={"until": obs.segment + BLOCKED_WAIT, "clear": way})
+            until = obs.segment + BLOCKED_WAIT
+            return shared_declaration("wait", None, (("until", until), ("clear", way)), ())
     foe = me.nearest_foe()
     if foe is None:
         return None
-    move = Declaration("move", params={"toward": foe, "segments": ADVANCE_SEGMENTS})
-    return buy_back(me, move, against=None, duration=None, keep_timing=True)
+    _, malus = buy_back_amounts(me.ps, None, True)  # buy_back against no one in particular
+    walk = (("toward", foe), ("segments", ADVANCE_SEGMENTS))
+    return shared_declaration("move", None, walk, (("malus", malus),))
 
 
 def in_reach(obs: Observation, target: OtherView, reach: float) -> bool:
@@ -297,7 +301,7 @@ class Defender:
             elif start > obs.segment and not any(
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
-                out.append(shared_declaration("wait", None, ("until", start), ()))
+                out.append(shared_declaration("wait", None, (("until", start),), ()))
         hands_planned = False
         spent = 0
         for d in out:
@@ -379,7 +383,7 @@ class Defender:
             multiple = self.blows - 1
         _, malus = buy_back_amounts(me.ps, DODGE_SEGMENTS, True)  # buy_back, keeping the timing
         ps = (("faster", faster or None), ("multiple", multiple), ("malus", malus))
-        return obs.segment, shared_declaration("dodge", None, None, ps)
+        return obs.segment, shared_declaration("dodge", None, (), ps)
 
 
 class Archer:

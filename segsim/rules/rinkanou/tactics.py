@@ -183,7 +183,7 @@ def _strike(
     # A negative score is bought back as buy_back does, keeping the timing: a malus.
     _, malus = buy_back_amounts(score, weapon.speed, True)
     ps = (("faster", sooner or None), ("bonus", bonus), ("malus", malus))
-    return shared_declaration("strike", target.id, ("blow", best_blow(weapon)), ps)
+    return shared_declaration("strike", target.id, (("blow", best_blow(weapon)),), ps)
 
 
 class PressureFighter:
