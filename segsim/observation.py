@@ -8,13 +8,15 @@ changed), an observation fails loudly with :class:`StaleObservation`; a policy t
 wants to keep what it saw calls :meth:`Observation.freeze` during its phase.
 
 Rulesets write their views as :class:`LiveView` subclasses whose fields are
-:func:`live` properties, and build an :class:`Observation` whose ``others`` and
-``legal`` are functions called on first use.
+:func:`live` properties (or :func:`live_attr` paths, for fields that only forward the
+state), and build an :class:`Observation` whose ``others`` and ``legal`` are functions
+called on first use.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 
 from segsim.errors import SegsimError
@@ -50,7 +52,7 @@ class live(Generic[V, T]):
 
     def __init__(self, fn: Callable[[V], T]) -> None:
         self.fn = fn
-        self.name = fn.__name__
+        self.name = getattr(fn, "__name__", "")  # __set_name__ names it in its class
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -66,6 +68,13 @@ class live(Generic[V, T]):
             raise _stale(f"{type(obj).__name__}.{self.name}", obj._segment)
         value = obj.__dict__[self.name] = self.fn(obj)
         return value
+
+
+def live_attr(path: str) -> live[Any, Any]:
+    """A :func:`live` field that is an attribute path from the view, such as
+    ``"_c.status.armed"``: read by :func:`operator.attrgetter`, without a Python call.
+    Annotate the field with its type: ``armed: live[MyView, bool] = live_attr(...)``."""
+    return live(attrgetter(path))
 
 
 class LiveView:
@@ -145,13 +154,13 @@ class Observation:
         "_by_id",
         "_legal",
         "_legal_fn",
-        "_me",
         "_other_fn",
         "_others",
         "_others_fn",
         "_state",
         "_version",
         "actor",
+        "me",
         "must_act",
         "segment",
     )
@@ -171,7 +180,7 @@ class Observation:
         self.segment = segment
         self.actor = actor
         self.must_act = must_act
-        self._me = me
+        self.me = me  # a plain attribute: policies read it several times a decision
         if callable(others):
             self._others: tuple[Any, ...] | None = None
             self._others_fn: Callable[[], tuple[Any, ...]] | None = others
@@ -194,10 +203,6 @@ class Observation:
     def fresh(self) -> bool:
         """Whether the fight is still in this observation's phase."""
         return self._state is None or self._state.version == self._version
-
-    @property
-    def me(self) -> Any:
-        return self._me
 
     @property
     def others(self) -> tuple[Any, ...]:
@@ -237,7 +242,7 @@ class Observation:
 
     def freeze(self) -> Observation:
         """Compute everything now so the observation stays correct after its phase."""
-        for view in (self._me, *self.others):
+        for view in (self.me, *self.others):
             if isinstance(view, LiveView):
                 view.freeze()
         self.legal()

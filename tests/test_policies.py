@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,14 @@ from segsim.policies import (
 from segsim.policy import make_policy, policy_names
 from segsim.record import write_record
 from segsim.rules import get_ruleset
-from segsim.rules.rinkanou.policies import Aggressive, buy_back
+from segsim.rules.rinkanou import RinKaNou
+from segsim.rules.rinkanou.policies import (
+    Aggressive,
+    Defender,
+    buy_back,
+    strike_or_arm,
+)
+from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS
 from segsim.rules.rinkanou.tactics import CounterPuncher, PressureFighter
 from segsim.testing import build_fight
 
@@ -258,6 +266,79 @@ def test_a_rule_failing_while_deciding_names_policy_rule_and_segment(tmp_path: P
     fight = duel(1, robert=load_rule_list(path))
     with pytest.raises(RuleError, match=r"segment 0, robert, policy shaky, rule 'divide'"):
         fight.run()
+
+
+def test_built_in_declarations_are_shared_values_equal_to_what_buy_back_builds() -> None:
+    """A strike or a dodge of one shape is one frozen value handed out again, the same
+    as the declaration buy_back builds (a negative score: slower, then a malus)."""
+    f = build_fight(
+        {"robert": ("blue", "robert", Aggressive()), "margaret": ("red", "margaret", Defender())},
+        dice=[],
+        ruleset=RinKaNou(start_roll=False),
+    )
+    margaret = f.state.combatants["margaret"]
+    margaret.status.armed = True
+    margaret.status.ps = -3
+    obs = f.ruleset.observe(f.state, "margaret", 0, True)
+    me, robert = obs.me, obs.other("robert")
+    strike = strike_or_arm(obs, robert)
+    assert strike == buy_back(
+        me,
+        Declaration("strike", "robert", {"blow": "cut"}),
+        against="robert",
+        duration=me.weapon.speed,
+        keep_timing=False,
+    )
+    assert strike is not None and strike.params["ps"] == {"slower": 2, "malus": 1}
+    again = f.ruleset.observe(f.state, "margaret", 0, True)
+    assert strike_or_arm(again, again.other("robert")) is strike
+    start, dodge = Defender().plan(obs, DODGE_SEGMENTS - 1)
+    assert (start, dodge) == (
+        0,
+        buy_back(me, Declaration("dodge"), against=None, duration=DODGE_SEGMENTS, keep_timing=True),
+    )
+    assert dodge is not None and dodge.params["ps"] == {"malus": 3}
+    assert Defender().plan(again, DODGE_SEGMENTS - 1)[1] is dodge
+    margaret.status.ps = 0
+    fresh = f.ruleset.observe(f.state, "margaret", 0, True)
+    assert strike_or_arm(fresh, fresh.other("robert")) == Declaration(
+        "strike", "robert", {"blow": "cut"}
+    )
+
+
+def test_an_archer_s_strike_leaves_the_points_its_dodge_spends() -> None:
+    """Seed 004, "Utilisation des points de situation": an archer in melee with one
+    usable point that shortens a dodge with it strikes in the same segment without a
+    bonus (this battle used to stop on an IllegalDeclaration at segment 229)."""
+    from segsim.battle import line_battle
+
+    kinds = ("counter", "pressure", "archer", "defender", "parrier", "keeper")
+    fight = line_battle(20, seed=1, max_segments=300, policies=kinds)
+    fight.run()
+    assert fight.state.combatants["e2"].policy.name == "archer"
+    at_229 = [
+        (e.kind, e.params.get("ps"))  # type: ignore[attr-defined]
+        for e in fight.history
+        if e.TYPE == "action.declared" and e.actor == "e2" and e.t == 229  # type: ignore[attr-defined]
+    ]
+    assert at_229 == [("dodge", {"faster": 1}), ("strike", None)]
+
+
+def test_the_nearest_foe_in_view_is_found_without_building_every_view() -> None:
+    """nearest() answers what the nearest of foes() would, building one view in a crowd."""
+    from segsim.battle import line_battle
+
+    fight = line_battle(6, seed=0, max_segments=1)
+    rules, state = fight.ruleset, fight.state
+    for cid in state.combatants:
+        lone = rules.observe(state, cid, 0, True).me
+        near = lone.nearest()
+        assert lone._foes is None  # only the nearest one's view was built
+        crowd = rules.observe(state, cid, 0, True).me
+        foes = crowd.foes()
+        best = min(foes, key=lambda o: (math.dist(crowd.position, o.position), foes.index(o)))
+        assert near is not None and near.id == best.id
+        assert lone.foes()[foes.index(best)] is near  # foes() reuses the view built
 
 
 def test_rule_list_in_python() -> None:

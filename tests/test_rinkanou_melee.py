@@ -8,6 +8,8 @@ absorption 3). Margaret has sabre 55, Souplesse 25, Force 30 (bonus +1), a yatag
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 from rinkanou_helpers import fight, of, one
@@ -284,6 +286,34 @@ def test_a_read_is_invisible_to_others() -> None:
     assert one(f, "action.declared", kind="read").duration == 1
     margaret = f.state.combatants["margaret"].policy
     assert all(o.other("robert").actions == () for o in margaret.seen)
+
+
+def test_an_unread_action_is_one_shared_value_and_a_read_one_is_the_reader_s_own() -> None:
+    """RULES-NOTES, "Observability": what everyone sees of an action (its motion while
+    unread) is the same value for every observer, in every phase; the reader alone sees
+    what it read."""
+    slow = attrs.evolve(sheet("margaret"), weapon=attrs.evolve(CONTENT.weapons["yatagan"], speed=7))
+
+    def read(obs: object) -> object:
+        return declare("read", "margaret", action_id=obs.other("margaret").actions[0].id)  # type: ignore[attr-defined]
+
+    f = fight(
+        {"robert": {1: read, 3: None}, "veteran": {3: None}, "margaret": {0: declare("arm")}},
+        [10],
+        sheets={"margaret": slow},
+        sides={"veteran": "blue"},
+    )
+    robert = f.state.combatants["robert"].policy
+    veteran = f.state.combatants["veteran"].policy
+    f.run()
+
+    def seen(policy: Any, segment: int) -> Any:
+        return policy.seen_at(segment).other("margaret").actions[0]
+
+    assert seen(robert, 1) is seen(veteran, 1) is seen(veteran, 3)
+    assert (seen(veteran, 3).kind, seen(veteran, 3).ends_in) == (None, None)
+    assert (seen(robert, 3).kind, seen(robert, 3).ends_in) == ("arm", 6)
+    assert seen(robert, 3).id == seen(veteran, 3).id
 
 
 # ------------------------------------------------------------------ movement and reach

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
+from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
 from segsim.rules.rinkanou.views import OtherView, SelfView
@@ -20,14 +22,20 @@ from segsim.rules.rinkanou.views import OtherView, SelfView
 ARM = Declaration("arm")
 """A declaration is a value: the same one serves every time."""
 
+SHAPES = 256
+"""How many declarations of each shape the built-in policies keep to hand out again (a
+Declaration is frozen, so one value serves every fight; the caches are bounded)."""
+
 
 def nearest_opponent(obs: Observation) -> OtherView | None:
     """The closest combatant of another side (ties: the order of the fight)."""
     me: SelfView = obs.me
-    return _nearest(me, me.foes())
+    return me.nearest()
 
 
 def _nearest(me: SelfView, opponents: Sequence[OtherView]) -> OtherView | None:
+    if len(opponents) == 1:  # a duel: no distance to compare (positions are finite)
+        return opponents[0]
     best: OtherView | None = None
     best_d = math.inf
     here = me.position
@@ -51,15 +59,60 @@ def buy_back(
     score = me.ps_against.get(against, 0) if against is not None else me.ps
     if score >= 0:
         return decl
-    need = -score
+    slower, malus = buy_back_amounts(score, duration, keep_timing)
     ps = dict(decl.params.get("ps", {}))
+    if slower is not None:
+        ps["slower"] = slower
+    if malus is not None:
+        ps["malus"] = ps.get("malus", 0) + malus
+    return Declaration(decl.kind, decl.target, {**decl.params, "ps": ps})
+
+
+def buy_back_amounts(
+    score: int, duration: int | None, keep_timing: bool
+) -> tuple[int | None, int | None]:
+    """The ``slower`` and ``malus`` buys that bring a negative ``score`` back to zero
+    (None: not taken; nothing when the score is not negative)."""
+    if score >= 0:
+        return None, None
+    need = -score
+    slower = None
     if duration is not None and not keep_timing:
         slower = min(need, math.ceil(duration / 2))
-        ps["slower"] = slower
         need -= slower
-    if need:
-        ps["malus"] = ps.get("malus", 0) + need
-    return Declaration(decl.kind, decl.target, {**decl.params, "ps": ps})
+    return slower, need or None
+
+
+@lru_cache(maxsize=SHAPES)
+def shared_declaration(
+    kind: str,
+    target: str | None,
+    lead: tuple[tuple[str, object], ...],
+    ps: tuple[tuple[str, int | None], ...],
+) -> Declaration:
+    """The shared declaration of one shape: ``lead`` its parameters before any PS (a
+    blow, a wait's end...), ``ps`` its PS choices in order (pairs whose amount is None
+    are not taken). Built as the policies built it, so the record does not change; each
+    parameter keeps one type (the cache does not tell 1 from 1.0 or True)."""
+    params: dict[str, object] = dict(lead)
+    taken = {k: v for k, v in ps if v is not None}
+    if taken:
+        params["ps"] = taken
+    return Declaration(kind, target, params)
+
+
+_BLOWS: dict[int, tuple[Weapon, str]] = {}
+
+
+def best_blow(weapon: Weapon) -> str:
+    """The weapon's blow with the most damage (the first of equals), looked up once
+    per weapon (the entry keeps the weapon, so its id is not reused meanwhile)."""
+    entry = _BLOWS.get(id(weapon))
+    if entry is None or entry[0] is not weapon:
+        if len(_BLOWS) >= SHAPES:
+            _BLOWS.clear()
+        entry = _BLOWS[id(weapon)] = (weapon, max(weapon.blows, key=weapon.damage.__getitem__))
+    return entry[1]
 
 
 def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declaration | None:
@@ -72,13 +125,15 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
         return None
     if not me.armed:
         return ARM
-    blow = max(me.weapon.blows, key=lambda b: me.weapon.damage[b])
-    params: dict[str, object] = {"blow": blow}
-    usable = min(me.ps_against.get(target.id, 0), me.usable_ps - spent)
-    if usable > 0:  # a positive score against the target: +10 % a point, two at most
-        params["ps"] = {"bonus": min(usable, 2)}
-    strike = Declaration("strike", target.id, params)
-    return buy_back(me, strike, against=target.id, duration=me.weapon.speed, keep_timing=False)
+    weapon = me.weapon
+    score = me.ps_against.get(target.id, 0)
+    usable = min(score, me.usable_ps - spent) if score > 0 else score
+    # A positive score against the target: +10 % a point, two at most; a negative one
+    # is bought back (as buy_back does) by striking slower, then with a malus.
+    bonus = min(usable, 2) if usable > 0 else None
+    slower, malus = buy_back_amounts(score, weapon.speed, False)
+    ps = (("bonus", bonus), ("slower", slower), ("malus", malus))
+    return shared_declaration("strike", target.id, (("blow", best_blow(weapon)),), ps)
 
 
 def approach(
@@ -101,12 +156,13 @@ def approach(
         walk = last.pop("walk", None)
         if obs.must_act and walk == (me.position, obs.segment):
             way = me.sheet.movement / 10 * APPROACH_SEGMENTS + PERSONAL_SPACE
-            return Declaration(
-                "wait", params={"until": obs.segment + APPROACH_SEGMENTS, "clear": way}
-            )
+            until = obs.segment + APPROACH_SEGMENTS
+            return shared_declaration("wait", None, (("until", until), ("clear", way)), ())
         last["walk"] = (me.position, obs.segment + APPROACH_SEGMENTS)
-    move = Declaration("move", params={"toward": target.id, "segments": APPROACH_SEGMENTS})
-    return buy_back(me, move, against=target.id, duration=None, keep_timing=True)
+    # buy_back against the target, keeping the timing: a malus (if the move rolls)
+    _, malus = buy_back_amounts(me.ps_against.get(target.id, 0), None, True)
+    walk = (("toward", target.id), ("segments", APPROACH_SEGMENTS))
+    return shared_declaration("move", None, walk, (("malus", malus),))
 
 
 APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time
@@ -135,12 +191,14 @@ def advance(obs: Observation, last: dict[str, object] | None = None) -> Declarat
             last["waited"] = True
             # Whoever stands within a walk's length plus personal space may block it.
             way = me.sheet.movement / 10 * ADVANCE_SEGMENTS + PERSONAL_SPACE
-            return Declaration("wait", params={"until": obs.segment + BLOCKED_WAIT, "clear": way})
+            until = obs.segment + BLOCKED_WAIT
+            return shared_declaration("wait", None, (("until", until), ("clear", way)), ())
     foe = me.nearest_foe()
     if foe is None:
         return None
-    move = Declaration("move", params={"toward": foe, "segments": ADVANCE_SEGMENTS})
-    return buy_back(me, move, against=None, duration=None, keep_timing=True)
+    _, malus = buy_back_amounts(me.ps, None, True)  # buy_back against no one in particular
+    walk = (("toward", foe), ("segments", ADVANCE_SEGMENTS))
+    return shared_declaration("move", None, walk, (("malus", malus),))
 
 
 def in_reach(obs: Observation, target: OtherView, reach: float) -> bool:
@@ -180,8 +238,7 @@ class Aggressive:
         target = nearest_opponent(obs)
         if target is None:
             return advance(obs, self.last)
-        reach = _reach(obs)
-        if not in_reach(obs, target, reach):
+        if not in_reach(obs, target, obs.me.reach):
             return approach(obs, target, self.last)
         return strike_or_arm(obs, target)
 
@@ -213,19 +270,19 @@ class Defender:
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
         out: list[DeclarationLike] = []
-        covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
         opponents = me.foes()
         here = me.position
         blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
-        missiles = [
-            a.ends_in for o in opponents for a in o.incoming(me.id) if a.ends_in is not None
-        ]
+        missiles: list[int] = []
+        for o in opponents:
+            for a in o.incoming(me.id):
+                if a.ends_in is not None:
+                    missiles.append(a.ends_in)
         self.missile = bool(missiles)
-        landings = [
-            t
-            for t in [*blows, *missiles]
-            if t is not None and t >= obs.segment and t not in covered
-        ]
+        landings = [t for t in [*blows, *missiles] if t is not None and t >= obs.segment]
+        if landings:  # those a defence in progress does not already meet
+            covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
+            landings = [t for t in landings if t not in covered]
         if landings:
             first = min(landings)
             if self.defend_at is None or first < self.defend_at:
@@ -244,9 +301,13 @@ class Defender:
             elif start > obs.segment and not any(
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
-                out.append(Declaration("wait", params={"until": start}))
-        hands_planned = any(isinstance(d, Declaration) and d.kind == "parry" for d in out)
-        spent = sum(_ps_cost(d) for d in out)
+                out.append(shared_declaration("wait", None, (("until", start),), ()))
+        hands_planned = False
+        spent = 0
+        for d in out:
+            if isinstance(d, Declaration):
+                hands_planned = hands_planned or d.kind == "parry"
+                spent += _ps_cost(d)
         target = _nearest(me, opponents)
         if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
@@ -301,12 +362,11 @@ class Defender:
         if me.doing("legs") is not None:
             return -1, None
         left = land - obs.segment + 1  # segments available, this one included
-        ps: dict[str, int] = {}
+        faster = 0
         if left < DODGE_SEGMENTS:
             faster = DODGE_SEGMENTS - left
             if faster > math.ceil(DODGE_SEGMENTS / 2) or me.usable_ps < faster:
                 return -1, None
-            ps["faster"] = faster
         elif left > DODGE_SEGMENTS:
             return land - DODGE_SEGMENTS + 1, None
         if self.missile and me.command_points > 0:
@@ -318,12 +378,12 @@ class Defender:
             if left_pc > 0:
                 pc["bonus"] = left_pc
             return obs.segment, Declaration("dodge", params={"pc": pc})
-        if self.blows > 1 and me.usable_ps - sum(ps.values()) >= self.blows - 1:
-            ps["multiple"] = self.blows - 1
-        dodge = Declaration("dodge", params={"ps": ps} if ps else {})
-        return obs.segment, buy_back(
-            me, dodge, against=None, duration=DODGE_SEGMENTS, keep_timing=True
-        )
+        multiple = None
+        if self.blows > 1 and me.usable_ps - faster >= self.blows - 1:
+            multiple = self.blows - 1
+        _, malus = buy_back_amounts(me.ps, DODGE_SEGMENTS, True)  # buy_back, keeping the timing
+        ps = (("faster", faster or None), ("multiple", multiple), ("malus", malus))
+        return obs.segment, shared_declaration("dodge", None, (), ps)
 
 
 class Archer:
@@ -345,7 +405,7 @@ class Archer:
             for d in (guard if isinstance(guard, list) else [guard] if guard else [])
             if isinstance(d, Declaration) and d.kind in ("dodge", "wait")
         ]
-        shot = self.shoot(obs)
+        shot = self.shoot(obs, sum(_ps_cost(d) for d in dodges))
         if (
             shot is not None
             and shot.kind == "move"
@@ -354,7 +414,9 @@ class Archer:
             shot = None  # the legs are dodging
         return [*dodges, shot] if shot is not None else (dodges or None)
 
-    def shoot(self, obs: Observation) -> Declaration | None:
+    def shoot(self, obs: Observation, spent: int = 0) -> Declaration | None:
+        """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
+        already take this segment (a strike's bonus takes what is left)."""
         me: SelfView = obs.me
         target = nearest_opponent(obs)
         if target is None or me.doing("hands") is not None or me.must_lock:
@@ -365,7 +427,7 @@ class Archer:
                 return Declaration("draw", params={"weapon": "melee"})
             if not in_reach(obs, target, me.reach):
                 return approach(obs, target)
-            return strike_or_arm(obs, target)
+            return strike_or_arm(obs, target, spent)
         if me.wielding != "ranged":
             return Declaration("draw", params={"weapon": "ranged"})
         if not me.loaded:
@@ -404,14 +466,13 @@ def _ps_cost(d: DeclarationLike) -> int:
     """PS a declaration spends (spends only; what it buys serves itself alone)."""
     if not isinstance(d, Declaration):
         return 0
-    ps = d.params.get("ps", {})
-    spends = ("faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force")
-    return sum(int(ps.get(k, 0)) for k in spends) + (3 if ps.get("aim") else 0)
+    ps = d.params.get("ps")
+    if not ps:
+        return 0
+    return sum(int(ps.get(k, 0)) for k in _SPENDS) + (3 if ps.get("aim") else 0)
 
 
-def _reach(obs: Observation) -> float:
-    me: SelfView = obs.me
-    return me.reach
+_SPENDS = ("faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force")
 
 
 register_policy("rinkanou", "aggressive", Aggressive)

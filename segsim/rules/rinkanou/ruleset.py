@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 import attrs
@@ -1140,15 +1141,17 @@ class RinKaNou(BaseRuleset):
         def opponents() -> list[Combatant]:
             nonlocal foes
             if foes is None:
-                if near is not None or self.awareness is None:
-                    foes = [o for o in seen() if o.side != c.side]
+                if near is not None:
+                    foes = [o for o in near if o.side != c.side]
                 else:  # the opponents' grids alone: in a battle, most in view are allies
                     combatants = state.combatants
+                    radius = self.awareness
+                    assert radius is not None  # without a radius, the state's list serves
                     foes = [
                         combatants[oid]
                         for side, grid in state.side_grids.items()
                         if side != c.side
-                        for oid in grid.near(c.position, self.awareness)
+                        for oid in grid.near(c.position, radius)
                     ]
                     foes.sort(key=_by_order)
             return foes
@@ -1169,7 +1172,15 @@ class RinKaNou(BaseRuleset):
         def legal() -> tuple[DeclarationLike, ...]:
             return self._legal(state, cid, segment)
 
-        me = SelfView(state, segment, self, c, opponents)
+        # With no awareness radius all are in view: the opponents are the state's list,
+        # kept until someone comes or goes.
+        me = SelfView(
+            state,
+            segment,
+            self,
+            c,
+            partial(state.against, c.side) if self.awareness is None else opponents,
+        )
         return Observation(
             segment, cid, must_act, me, others, legal=legal, other=other, state=state
         )

@@ -24,12 +24,15 @@ from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.policies import (
+    ARM,
     Defender,
     approach,
-    buy_back,
+    best_blow,
+    buy_back_amounts,
     expected_landing,
     in_reach,
     nearest_opponent,
+    shared_declaration,
 )
 from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 
@@ -167,21 +170,20 @@ def _strike(
     then a bonus of up to two points) and buys back a negative one with a malus."""
     if me.must_lock or me.doing("hands") is not None or not me.armed or me.weapon_pr <= 0:
         return None
-    blow = max(me.weapon.blows, key=lambda b: me.weapon.damage[b])
-    params: dict[str, Any] = {"blow": blow}
-    usable = min(me.ps_against.get(target.id, 0), me.usable_ps)
+    weapon = me.weapon
+    score = me.ps_against.get(target.id, 0)
+    usable = min(score, me.usable_ps)
+    sooner = bonus = None  # PS spent (None: not taken)
     if spend and usable > 0:
-        ps: dict[str, int] = {}
         if faster:
-            ps["faster"] = min(usable, me.ps_limits("strike").get("faster", 0), 1)
-            usable -= ps["faster"]
+            sooner = min(usable, me.ps_limits("strike").get("faster", 0), 1)
+            usable -= sooner
         if usable > 0:
-            ps["bonus"] = min(usable, 2)
-        ps = {k: v for k, v in ps.items() if v}
-        if ps:
-            params["ps"] = ps
-    strike = Declaration("strike", target.id, params)
-    return buy_back(me, strike, against=target.id, duration=me.weapon.speed, keep_timing=True)
+            bonus = min(usable, 2)
+    # A negative score is bought back as buy_back does, keeping the timing: a malus.
+    _, malus = buy_back_amounts(score, weapon.speed, True)
+    ps = (("faster", sooner or None), ("bonus", bonus), ("malus", malus))
+    return shared_declaration("strike", target.id, (("blow", best_blow(weapon)),), ps)
 
 
 class PressureFighter:
@@ -208,12 +210,12 @@ class PressureFighter:
             if move is not None:
                 out.append(move)
             if hands_free and not me.armed:
-                out.append(Declaration("arm"))  # arm on the way in
+                out.append(ARM)  # arm on the way in
             return out or None
         if not hands_free:
             return None
         if not me.armed:
-            return Declaration("arm")  # arming has no roll: a deficit is bought on the strike
+            return ARM  # arming has no roll: a deficit is bought on the strike
         return _strike(me, target, faster=self.faster)
 
 
@@ -269,7 +271,7 @@ def _deficit(ctx: RuleContext, other: OtherView | None) -> int:
 
 def _best_blow(ctx: RuleContext) -> str:
     me: SelfView = ctx.obs.me
-    return max(me.weapon.blows, key=lambda b: me.weapon.damage[b])
+    return best_blow(me.weapon)
 
 
 register_rule_helpers(

@@ -8,18 +8,19 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
 from segsim.actions import Action
-from segsim.observation import LiveView, live
+from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
 from segsim.rules.rinkanou.situation import ps_limits
 
 if TYPE_CHECKING:
-    from segsim.rules.rinkanou.ruleset import RinKaNou, Status
+    from segsim.rules.rinkanou.ruleset import RinKaNou
     from segsim.state import Combatant, FightState
 
 MOTION = {
@@ -57,7 +58,7 @@ class SeenAction:
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
-    __slots__ = ("_c", "_foe", "_foes", "_rules", "_seen", "id", "sheet", "side")
+    __slots__ = ("_c", "_foe", "_foes", "_near", "_rules", "_seen", "id", "sheet", "side", "weapon")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet")
 
     def __init__(
@@ -68,112 +69,61 @@ class SelfView(LiveView):
         c: Combatant,
         seen: Callable[[], list[Combatant]],
     ) -> None:
-        super().__init__(state, segment)
+        # LiveView.__init__, written out: one view is built for every decision
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.id = c.id
         self.side = c.side
         self.sheet: Sheet = c.sheet
+        self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
         self._rules = rules
         self._c = c
         self._seen = seen
         self._foe: tuple[str | None] | None = None
         self._foes: tuple[OtherView, ...] | None = None
+        self._near: OtherView | None = None  # built by nearest() before foes()
 
-    @property
-    def _st(self) -> Status:
-        status: Status = self._c.status
-        return status
-
-    @live
-    def position(self) -> tuple[float, float]:
-        return self._c.position
+    # Fields read straight from the fight state (without a Python call on first read).
+    position: live[SelfView, tuple[float, float]] = live_attr("_c.position")
 
     @live
     def reach(self) -> float:
         """The weapon's reach in metres."""
         return self._rules.reach(self.sheet)
 
-    @live
-    def armed(self) -> bool:
-        return self._st.armed
-
-    @live
-    def must_lock(self) -> bool:
-        return self._st.must_lock
-
-    @live
-    def ps(self) -> int:
-        """Points de situation: the score."""
-        return self._st.ps
+    armed: live[SelfView, bool] = live_attr("_c.status.armed")
+    must_lock: live[SelfView, bool] = live_attr("_c.status.must_lock")
+    ps: live[SelfView, int] = live_attr("_c.status.ps")  # Points de situation: the score.
 
     @live
     def usable_ps(self) -> int:
         """What is left of a positive score for a new action now."""
         return self._rules.usable_ps(self._state, self._c, None)
 
-    @live
-    def engaged(self) -> tuple[str, ...]:
-        """Opponents taken into account."""
-        return self._st.engaged
+    # Opponents taken into account.
+    engaged: live[SelfView, tuple[str, ...]] = live_attr("_c.status.engaged")
 
     @live
     def ps_against(self) -> Mapping[str, int]:
         """The score as it applies against each opponent in view."""
         return self._rules._ps_against(self._state, self._c, self._seen())
 
-    @live
-    def wounds(self) -> int:
-        return self._st.wounds
-
-    @live
-    def wound_level(self) -> str:
-        return self._st.wound_level
-
-    @live
-    def wound_malus(self) -> int:
-        return self._st.wound_malus
-
-    @live
-    def surprise_malus(self) -> int:
-        return self._st.surprise_malus
-
-    @live
-    def weapon_pr(self) -> int:
-        return self._st.weapon_pr
-
-    @live
-    def shield_pr(self) -> int:
-        return self._st.shield_pr
-
-    @live
-    def disengaged(self) -> bool:
-        return self._st.disengaged
-
-    @live
-    def command_points(self) -> int:
-        """Points de commandement (PC)."""
-        return self._st.command_points
-
-    @live
-    def wielding(self) -> str:
-        """ "melee" or "ranged"."""
-        return self._st.wielding
-
-    @live
-    def loaded(self) -> bool:
-        return self._st.loaded
-
-    @live
-    def oppose_disengage(self) -> bool:
-        """Its stance: whether it opposes an opponent's disengage (seed 004)."""
-        return self._st.oppose_disengage
-
-    @live
-    def grip(self) -> str:
-        return self._st.grip
-
-    @live
-    def shield_aside(self) -> bool:
-        return self._st.shield_aside
+    wounds: live[SelfView, int] = live_attr("_c.status.wounds")
+    wound_level: live[SelfView, str] = live_attr("_c.status.wound_level")
+    wound_malus: live[SelfView, int] = live_attr("_c.status.wound_malus")
+    surprise_malus: live[SelfView, int] = live_attr("_c.status.surprise_malus")
+    weapon_pr: live[SelfView, int] = live_attr("_c.status.weapon_pr")
+    shield_pr: live[SelfView, int] = live_attr("_c.status.shield_pr")
+    disengaged: live[SelfView, bool] = live_attr("_c.status.disengaged")
+    # Points de commandement (PC).
+    command_points: live[SelfView, int] = live_attr("_c.status.command_points")
+    wielding: live[SelfView, str] = live_attr("_c.status.wielding")  # "melee" or "ranged".
+    loaded: live[SelfView, bool] = live_attr("_c.status.loaded")
+    # Its stance: whether it opposes an opponent's disengage (seed 004).
+    oppose_disengage: live[SelfView, bool] = live_attr("_c.status.oppose_disengage")
+    grip: live[SelfView, str] = live_attr("_c.status.grip")
+    shield_aside: live[SelfView, bool] = live_attr("_c.status.shield_aside")
 
     @live
     def actions(self) -> tuple[Action, ...]:
@@ -194,23 +144,57 @@ class SelfView(LiveView):
         the other sides, without building those of allies (most of a crowd)."""
         foes = self._foes
         if foes is None:
-            self.check()
+            if self._state.version != self._version:
+                self.check()  # raises
             revealed = self._c.status.revealed
+            state, segment, rules = self._state, self._segment, self._rules
+            near = self._near
             foes = self._foes = tuple(
-                OtherView(self._state, self._segment, self._rules, o, revealed)
-                for o in self._seen()
+                [
+                    near
+                    if near is not None and near._o is o
+                    else OtherView(state, segment, rules, o, revealed)
+                    for o in self._seen()
+                ]
             )
         return foes
+
+    def nearest(self) -> OtherView | None:
+        """The nearest opponent in view (ties: the fight's order), or None. Only its
+        view is built, unless those of every foe are built already (a crowd)."""
+        foes = self._foes
+        if foes is not None or self._near is not None:
+            if foes is None:
+                return self._near
+            here = self.position
+            best: OtherView | None = None
+            best_d = math.inf
+            for view in foes:
+                d = math.dist(here, view.position)
+                if d < best_d:
+                    best, best_d = view, d
+            return best
+        if self._state.version != self._version:
+            self.check()  # raises
+        here = self.position
+        nearest: Combatant | None = None
+        best_d = math.inf
+        for o in self._seen():
+            d = math.dist(here, o.position)
+            if d < best_d:
+                nearest, best_d = o, d
+        if nearest is None:
+            return None
+        self._near = OtherView(
+            self._state, self._segment, self._rules, nearest, self._c.status.revealed
+        )
+        return self._near
 
     def freeze(self) -> SelfView:
         self.nearest_foe()
         for foe in self.foes():
             foe.freeze()
         return super().freeze()
-
-    @property
-    def weapon(self) -> Weapon:
-        return self.sheet.weapon
 
     def ps_limits(self, kind: str, duration: int | None = None) -> dict[str, int]:
         """The most of each PS spend and buy a new ``kind`` action could take now.
@@ -253,7 +237,10 @@ class OtherView(LiveView):
         o: Combatant,
         revealed: Mapping[int, tuple[str, str | None, int | None]],
     ) -> None:
-        super().__init__(state, segment)
+        # LiveView.__init__, written out: a view of each foe is built for every decision
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.id = o.id
         self.side = o.side
         self.weapon: Weapon = o.sheet.weapon
@@ -262,29 +249,16 @@ class OtherView(LiveView):
         self._o = o
         self._revealed = revealed
 
-    @live
-    def position(self) -> tuple[float, float]:
-        return self._o.position
+    position: live[OtherView, tuple[float, float]] = live_attr("_o.position")
 
     @live
     def reach(self) -> float:
         return self._rules.reach(self._o.sheet)
 
-    @live
-    def armed(self) -> bool:
-        return bool(self._o.status.armed)
-
-    @live
-    def wound_level(self) -> str:
-        return str(self._o.status.wound_level)
-
-    @live
-    def wielding(self) -> str:
-        return str(self._o.status.wielding)
-
-    @live
-    def grip(self) -> str:
-        return str(self._o.status.grip)
+    armed: live[OtherView, bool] = live_attr("_o.status.armed")
+    wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
+    wielding: live[OtherView, str] = live_attr("_o.status.wielding")
+    grip: live[OtherView, str] = live_attr("_o.status.grip")
 
     @live
     def actions(self) -> tuple[SeenAction, ...]:
@@ -292,13 +266,13 @@ class OtherView(LiveView):
 
     def incoming(self, me: str) -> list[SeenAction]:
         """Its missiles in flight toward ``me``."""
-        actions = self.__dict__.get("actions")  # read already (or frozen)
-        if actions is None:
-            if not _flying(self._state).get(self._o.id):
-                self.check()
-                return []  # nothing in flight: its other actions need not be looked at
-            actions = self.actions
-        return [a for a in actions if a.kind == "projectile" and a.target == me]
+        state = self._state
+        if state.version == self._version and (
+            not state.autonomous or not _flying(state).get(self._o.id)
+        ):
+            return []  # nothing in flight: its other actions need not be looked at
+        # In flight, or a view past its phase: what it showed (or StaleObservation).
+        return [a for a in self.actions if a.kind == "projectile" and a.target == me]
 
     def motion(self, motion: str) -> SeenAction | None:
         for a in self.actions:
@@ -307,29 +281,53 @@ class OtherView(LiveView):
         return None
 
 
+SHARED_SEEN = 4096
+"""How many actions' shared :class:`SeenAction` a fight keeps at most (a bound on a
+long battle's memory; an action seen again after a clear-out gets an equal value)."""
+
+
 def seen_actions(
     state: FightState,
     o: Combatant,
     revealed: Mapping[int, tuple[str, str | None, int | None]],
 ) -> tuple[SeenAction, ...]:
     """``o``'s actions (and its missiles in flight) as an observer who has read
-    ``revealed`` sees them."""
+    ``revealed`` sees them.
+
+    What everyone sees of an action (its public form, or its motion alone while unread)
+    is one shared value per action, built on first sight; only what this observer has
+    read is built for it.
+    """
     if o.setup.get("hidden", False):
         return ()
-    flying = _flying(state).get(o.id, ())
+    flying = _flying(state).get(o.id, ()) if state.autonomous else ()
+    shared = state.extra.get("seen_actions")
+    if shared is None:
+        shared = state.extra["seen_actions"] = {}
     seen = []
     for a in [*o.actions, *flying] if flying else o.actions:
         if not a.visible:
             continue
-        motion = MOTION.get(a.kind, "")
-        if a.public:
-            seen.append(SeenAction(a.id, a.start, motion, a.kind, a.target, a.last))
-        elif a.id in revealed:
+        if not a.public and a.id in revealed:
             kind, target, ends_in = revealed[a.id]
-            seen.append(SeenAction(a.id, a.start, motion, kind, target, ends_in))
-        else:
-            seen.append(SeenAction(a.id, a.start, motion))
+            seen.append(SeenAction(a.id, a.start, MOTION.get(a.kind, ""), kind, target, ends_in))
+            continue
+        entry = shared.get(a.id)
+        if entry is None or entry[0] is not a:  # a cancelled action is a new object
+            if len(shared) >= SHARED_SEEN:
+                shared.clear()  # mostly finished actions: those in progress come back
+            entry = shared[a.id] = (a, _seen_by_all(a))
+        seen.append(entry[1])
     return tuple(seen)
+
+
+def _seen_by_all(a: Action) -> SeenAction:
+    """What every observer who has not read ``a`` sees of it (a stamped action's
+    fields do not change: a cancelled one is a new object)."""
+    motion = MOTION.get(a.kind, "")
+    if a.public:
+        return SeenAction(a.id, a.start, motion, a.kind, a.target, a.last)
+    return SeenAction(a.id, a.start, motion)
 
 
 def _flying(state: FightState) -> Mapping[str, list[Action]]:
