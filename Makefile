@@ -26,7 +26,7 @@ demo: $(CORE)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy segsim
+	$(BIN)/mypy segsim benchmarks
 
 # The browser tests (tests/test_browser.py) need Chromium: installed here when missing
 # and apt-get can be used (as root); otherwise those tests fail and say how to get it.

@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from run import interleaved  # noqa: E402
 
 from segsim import load_scenario  # noqa: E402
+from segsim.actions import Action  # noqa: E402
 
 SCENARIOS = ROOT / "examples/scenarios"
 LOREVAL = ("loreval_duel.toml", "loreval_skirmish.toml")
@@ -43,8 +44,9 @@ def fights(name: str, n: int, steps: bool = True) -> int:
         if steps:
             actions += fight.state.next_action_id - 1
         else:
+            # A declared action is its own action.declared event.
             actions += sum(
-                1 for e in fight.history if e.TYPE == "action.declared" and e.kind not in STEPS
+                1 for e in fight.history if isinstance(e, Action) and e.kind not in STEPS
             )
     return actions
 

@@ -342,7 +342,8 @@ def battle_costs(per_side: int, seeds: Sequence[int], window: int) -> tuple[floa
         fight.run()
         total += time.process_time() - start
         for e in fight.history:
-            if e.TYPE == "action.declared" and e.ends_in is not None and e.ends_in < window:
+            # A declared action is its own action.declared event.
+            if isinstance(e, ActionSpec) and e.ends_in is not None and e.ends_in < window:
                 settled += 1
                 working += e.kind != "wait"
     return total, settled, working
@@ -420,7 +421,10 @@ def sweep_section(fights: int, rounds: int) -> tuple[str, float, float, str, boo
     """Sweeps of ``fights`` duels on 1 and 2 workers, in turn ``rounds`` times: the
     median of the rounds' rate ratios, and how much CPU other processes took meanwhile
     (they take cores from the two workers)."""
-    serial, pooled, ratios, others = [], [], [], []
+    serial: list[float] = []
+    pooled: list[float] = []
+    ratios: list[float] = []
+    others: list[float] = []
     for _ in range(rounds):
         for rates, workers in ((serial, 1), (pooled, 2)):
             rate, other = sweep_rate(fights, workers)
