@@ -960,7 +960,9 @@ class Fight:
         for ev in self.ruleset.resolve(state, seg, batch, self.dice):
             self._emit(ev)
         state.segment = time
-        if self._check_outcome(seg):
+        outcome = self.ruleset.outcome(state)
+        if outcome is not None:
+            self._end(seg, outcome)
             return
         if state.vacated:
             self._clear_ways(seg)
@@ -969,16 +971,18 @@ class Fight:
             a = batch[0]
             actors: Collection[str] = (a.actor,)
             observable = a.visible
+            watched: Collection[str] = actors if combatants[a.actor].in_fight else ()
         else:
             actors = {a.actor for a in batch}
             for a in batch:
                 if a.visible:
                     observable = True
                     break
+            watched = [cid for cid in actors if combatants[cid].in_fight]
         reactive = self._reactive
         register = self._register
         sighted = self._sighted
-        for c in self._observers([a for a in actors if combatants[a].in_fight]):
+        for c in self._observers(watched):
             cid = c.id
             if observable and reactive[cid]:
                 sighted[cid] = time
