@@ -43,7 +43,11 @@ impose, not the fighter's own skill, characteristic, points, wounds or other act
 
 def imposed_difficulty(modifiers: Mapping[str, int]) -> int:
     """The difficulty of a test: the sum of its imposed modifiers."""
-    return sum(v for k, v in modifiers.items() if k in IMPOSED)
+    total = 0
+    for k, v in modifiers.items():  # a plain loop: a generator costs a call per item
+        if k in IMPOSED:
+            total += v
+    return total
 
 
 @attrs.frozen
