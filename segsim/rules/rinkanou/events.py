@@ -11,7 +11,6 @@ from segsim.events import Event
 from segsim.rules.rinkanou.roll import Margins, is_double
 
 if TYPE_CHECKING:
-    from segsim.rules.rinkanou.roll import TestResult
     from segsim.state import FightState
 
 
@@ -91,30 +90,6 @@ class TestRolled(Event, Margins):
             success,
             is_double(roll),
             chance - roll if success else roll - chance,
-            {k: v for k, v in modifiers.items() if v},
-        )
-
-    @classmethod
-    def of(
-        cls,
-        segment: int,
-        actor: str,
-        action: int | None,
-        test: str,
-        result: TestResult,
-        modifiers: Mapping[str, int],
-    ) -> TestRolled:
-        """The event of a test, keeping only the modifiers that counted."""
-        return cls(
-            segment,
-            actor,
-            action,
-            test,
-            result.chance,
-            result.roll,
-            result.success,
-            result.critical,
-            result.margin,
             {k: v for k, v in modifiers.items() if v},
         )
 

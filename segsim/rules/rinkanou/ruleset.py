@@ -38,7 +38,7 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
 )
-from segsim.rules.rinkanou.roll import difficulty_value, roll_test
+from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
@@ -334,8 +334,11 @@ class RinKaNou(BaseRuleset):
                 "reflexes x2": 2 * c.sheet.characteristic("reflexes"),
                 "situation": int(setup.get("surprise_modifier", 0)),
             }
-            result = roll_test(dice, sum(mods.values()), "surprise", c.id)
-            events.append(_test_event(t, c.id, None, "surprise", result, mods))
+            chance = sum(mods.values())
+            result = TestRolled.rolled(
+                t, c.id, None, "surprise", chance, dice.d100("surprise", c.id), mods
+            )
+            events.append(result)
             if not result.success:
                 malus = -result.margin
                 events.append(SurpriseMalus(t, c.id, malus))
@@ -354,8 +357,11 @@ class RinKaNou(BaseRuleset):
                 "situation": int(setup.get("start_modifier", 0)),
                 "surprise": malus,
             }
-            result = roll_test(dice, sum(mods.values()), "start of fight", c.id)
-            events.append(_test_event(t, c.id, None, "start", result, mods))
+            chance = sum(mods.values())
+            result = TestRolled.rolled(
+                t, c.id, None, "start", chance, dice.d100("start of fight", c.id), mods
+            )
+            events.append(result)
             if malus:
                 events.append(SurpriseMalus(t, c.id, 0))
             ps = result.margin // 10 if result.success else -(result.margin // 10)
@@ -1245,12 +1251,6 @@ def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
 
 def _best_blow(sheet: Sheet) -> str:
     return max(sheet.weapon.blows, key=lambda b: sheet.weapon.damage[b])
-
-
-def _test_event(
-    segment: int, actor: str, action: int | None, name: str, result: Any, mods: Mapping[str, int]
-) -> TestRolled:
-    return TestRolled.of(segment, actor, action, name, result, mods)
 
 
 def _by_order(c: Combatant) -> int:
