@@ -40,6 +40,11 @@ impose, not the fighter's own skill, characteristic, points, wounds or other act
 (seed 004, "Actions simultanées": the difficulty of the other action)."""
 
 
+KEPT_DIFFICULTIES = 16
+"""How many roll difficulties a fighter keeps before those of actions no longer in
+progress or recent are forgotten (they are never read again: a bound, not a rule)."""
+
+
 def imposed_difficulty(modifiers: Mapping[str, int]) -> int:
     """The difficulty of a test: the sum of its imposed modifiers."""
     total = 0
@@ -101,7 +106,7 @@ class TestRolled(Event, Margins):
         c = state.combatants[self.actor]
         kept = c.status.difficulties
         kept[self.action] = imposed_difficulty(self.modifiers)
-        if len(kept) > 4:
+        if len(kept) > KEPT_DIFFICULTIES:  # forget the actions no longer alive, in one go
             alive = {a.id for a in c.actions} | {a.id for a in c.recent} | {self.action}
             for old in [k for k in kept if k not in alive]:
                 del kept[old]

@@ -215,6 +215,7 @@ class RinKaNou(BaseRuleset):
                 f"malus on the parry roll), not {size_table!r}"
             )
         self.content = content or default_content()
+        self._reaches = self.content.tables.reach  # metres by reach category
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
@@ -444,7 +445,9 @@ class RinKaNou(BaseRuleset):
         """The effects of an action's PS choices (already checked at its declaration)."""
         if not action.params.get("ps"):
             return NO_PS
-        cache: dict[int, PSUse] = state.extra.setdefault("ps_use", {})
+        cache: dict[int, PSUse] | None = state.extra.get("ps_use")
+        if cache is None:
+            cache = state.extra["ps_use"] = {}
         use = cache.get(action.id)
         if use is None:
             use = cache[action.id] = self._spec_use(state.combatants[action.actor], action)
@@ -1141,7 +1144,7 @@ class RinKaNou(BaseRuleset):
 
     def reach(self, sheet: Sheet) -> float:
         """The weapon's reach in metres."""
-        return self.content.tables.reach[sheet.weapon.reach]
+        return self._reaches[sheet.weapon.reach]
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         super().check_cancel(state, action, segment)

@@ -725,9 +725,13 @@ class Settlement:
         for cid in resolvers:
             if cid in out:
                 continue
-            scores = [ps_from_result(r, divisor) for r in results[cid] if r is not None]
+            rolls = results[cid]
+            if len(rolls) == 1:  # the usual case: one action resolved
+                ps = 0 if rolls[0] is None else ps_from_result(rolls[0], divisor)
+            else:
+                scores = [ps_from_result(r, divisor) for r in rolls if r is not None]
+                ps = min(scores) if scores else 0
             engaged = self.engage.get(cid, ())
-            ps = min(scores) if scores else 0
             if len(engaged) > 1:
                 ps -= len(engaged) - 1
             events.append(SituationChanged(segment, cid, ps, since, engaged, "result"))
@@ -751,21 +755,23 @@ class Settlement:
                 continue  # nothing changed for it
             if not c.in_fight or c.id in results or c.id in out:
                 continue
-            remaining = tuple(x for x in status.engaged if x not in results)
-            busy = any(not a.continuous for a in c.actions)
-            if busy and not remaining:
-                continue  # "En duel": it finishes its action, its score as it is
+            engaged = status.engaged
+            remaining = () if len(engaged) == 1 else tuple(x for x in engaged if x not in results)
             if remaining:
                 # An opponent taken into account who resolves is at once no longer taken
                 # into account ("En mêlée"), busy or not: the score serves against the
                 # others.
-                self.events.append(
+                events.append(
                     SituationChanged(
-                        self.segment, c.id, status.ps, status.ps_since, remaining, "engaged"
+                        segment, c.id, status.ps, status.ps_since, remaining, "engaged"
                     )
                 )
+                continue
+            for a in c.actions:
+                if not a.continuous:
+                    break  # "En duel": a busy fighter finishes its action, its score as it is
             else:
-                self.events.append(SituationChanged(self.segment, c.id, 0, since, (), "reset"))
+                events.append(SituationChanged(segment, c.id, 0, since, (), "reset"))
 
 
 _HANDLERS: dict[str, Callable[[Settlement, Action], None]] = {
