@@ -97,11 +97,12 @@ def parse_ps(
     With a ``cache`` (one per ruleset), the checks of one declaration shape are made
     once; only the score is checked again each time.
     """
-    if cache is not None and (raw is None or isinstance(raw, Mapping)):
+    # (type(raw) is dict first: the abstract Mapping check costs more than the lookup)
+    if cache is not None and (raw is None or type(raw) is dict or isinstance(raw, Mapping)):
         weapon = sheet.weapon
         try:
             key = (
-                tuple(raw.items()) if raw is not None else (),
+                tuple(raw.items()) if raw else (),
                 kind,
                 duration,
                 rolled,
@@ -120,7 +121,8 @@ def parse_ps(
                 if len(cache) >= SHAPE_CACHE:
                     cache.clear()
                 cache[key] = use
-        _check_available(use, available, currency)
+        if use.cost - use.gain > available:
+            _check_available(use, available, currency)  # refuses, saying why
         return use
     use = _parse_shape(raw, kind, duration, rolled, sheet, weapon_used, tables, currency)
     _check_available(use, available, currency)
