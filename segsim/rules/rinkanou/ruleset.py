@@ -221,9 +221,10 @@ class RinKaNou(BaseRuleset):
         self.awareness = float(awareness) if awareness is not None else None
         self._ps_shapes: dict[tuple[Any, ...], PSUse] = {}  # parse_ps checks by shape
         # The settlement module imports this one: found once here, not per settlement.
-        from segsim.rules.rinkanou.settle import Settlement
+        from segsim.rules.rinkanou.settle import Settlement, quiet
 
         self._settlement = Settlement
+        self._quiet = quiet
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         self.size_table = size_table
@@ -1159,7 +1160,10 @@ class RinKaNou(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        return self._settlement(self, state, segment, batch, dice).run()
+        events = self._quiet(state, segment, batch)  # arming, locking, waiting only
+        if events is None:
+            events = self._settlement(self, state, segment, batch, dice).run()
+        return events
 
     # ------------------------------------------------------------ observation
 

@@ -774,6 +774,31 @@ class Settlement:
                 events.append(SituationChanged(segment, c.id, 0, since, (), "reset"))
 
 
+QUIET_KINDS = frozenset({"arm", "lock", "wait"})
+"""Actions whose resolution rolls nothing and touches no situation points."""
+
+
+def quiet(state: FightState, segment: int, batch: Sequence[Action]) -> list[Event] | None:
+    """The events of a batch that only arms, locks and waits, made without a
+    :class:`Settlement` (the most common batches of a fight); None for any other batch.
+
+    They are the events :meth:`Settlement.run` makes of such a batch (its ``arm`` and
+    ``lock``): nothing is rolled, no points change, and no blow can be spoiled (that
+    takes a move in the batch)."""
+    events: list[Event] = []
+    combatants = state.combatants
+    for action in batch:
+        kind = action.kind
+        if action.cancelled or kind not in QUIET_KINDS:
+            return None
+        if kind == "arm":
+            if action.id != combatants[action.actor].status.lost_arm:
+                events.append(WeaponState(segment, action.actor, True, False))
+        elif kind == "lock":
+            events.append(WeaponState(segment, action.actor, False, False))
+    return events
+
+
 _HANDLERS: dict[str, Callable[[Settlement, Action], None]] = {
     "strike": Settlement.strike,
     "parry": Settlement.lone_defence,
