@@ -19,6 +19,7 @@ from segsim.events import Event, Moved, OutOfFight
 from segsim.rules.rinkanou import manoeuvres, ranged
 from segsim.rules.rinkanou.content import Sheet
 from segsim.rules.rinkanou.events import (
+    IMPOSED,
     AttackResolved,
     CommandPointsChanged,
     Disengaged,
@@ -30,7 +31,6 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
     WoundTaken,
-    imposed_difficulty,
 )
 from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
 from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
@@ -201,11 +201,18 @@ class Settlement:
         if surprised:
             mods["surprise"] = status.surprise_malus
             self.surprise_spent.add(actor)
-        chance = sum(mods.values())
+        # One pass: the chance, the difficulty imposed, and the modifiers the event keeps.
+        kept: dict[str, int] = {}
+        chance = difficulty = 0
+        for key, value in mods.items():
+            if value:
+                kept[key] = value
+                chance += value
+                if key in IMPOSED:
+                    difficulty += value
         roll = self.dice.d100(name, actor)
-        result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
-        # The event keeps the modifiers that are not 0: the same sum, fewer to add.
-        self.difficulties[action.id] = imposed_difficulty(result.modifiers)
+        result = TestRolled.counted(self.segment, actor, action.id, name, chance, roll, kept)
+        self.difficulties[action.id] = difficulty
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
