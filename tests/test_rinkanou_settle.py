@@ -1,5 +1,7 @@
-"""The quick settlement of quiet batches (arming, locking, waiting) makes the very
-events a full :class:`~segsim.rules.rinkanou.settle.Settlement` makes of them."""
+"""Quick paths of the RinKaNou ruleset give what the general ones give: the settlement
+of quiet batches (arming, locking, waiting) makes the very events a full
+:class:`~segsim.rules.rinkanou.settle.Settlement` makes of them, and the only opponent
+is the nearest one without measuring."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from segsim.events import Event
 from segsim.policy import make_policy
 from segsim.record import write_record
 from segsim.rules.rinkanou.events import WeaponState
+from segsim.rules.rinkanou.ruleset import nearest_opponents
 from segsim.rules.rinkanou.settle import quiet
 from segsim.state import FightState
 
@@ -83,3 +86,17 @@ def test_what_the_quick_path_settles_and_what_it_leaves() -> None:
     strike = Action("strike", 3, "hands", target="robert", rolled=True).stamp(93, "margaret", 2)
     assert quiet(state, 4, [arm, strike]) is None
     assert quiet(state, 4, [arm.cancelled_at(3)]) is None
+
+
+@pytest.mark.parametrize("name", ["duel", "one_against_three", "three_against_three"])
+def test_the_nearest_opponent_is_the_state_s_nearest(name: str) -> None:
+    state = load_scenario(ROOT / "examples" / "scenarios" / f"{name}.toml").fight(2).state
+    compared = 0
+    for cid in state.combatants:
+        for count in (1, 2, 3):
+            assert nearest_opponents(state, cid, count) == state.nearest_opponents(cid, count)
+            compared += 1
+    assert compared >= 6
+    if name == "duel":  # each one's only opponent, found without measuring
+        assert nearest_opponents(state, "robert", 1) == ["margaret"]
+        assert nearest_opponents(state, "margaret", 1) == ["robert"]

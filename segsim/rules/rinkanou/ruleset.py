@@ -1253,6 +1253,10 @@ _PLANNERS: dict[str, Callable[[RinKaNou, FightState, Combatant, Declaration, int
 
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
     """The ``count`` nearest opponents in the fight (ties: the order of the fight)."""
+    if count == 1:
+        foes = state.against(state.combatants[cid].side)
+        if len(foes) == 1:  # the only opponent (a duel): no distances to compare
+            return [foes[0].id]
     return state.nearest_opponents(cid, count)
 
 
