@@ -175,14 +175,14 @@ class Settlement:
         total = 0
         seen: set[int] = {action.id}
         for other in (*c.actions, *c.recent, *self.batch):
-            # Only rolled actions weigh: the others are passed over before any lookup.
-            if not other.rolled or other.cancelled or other.actor != actor:
+            # Only its rolled actions weigh: the others are passed over before any lookup.
+            if not other.rolled or other.actor != actor:
                 continue
             oid = other.id
             if oid in seen:
                 continue
             seen.add(oid)
-            if other.overlaps(action, self.segment):
+            if not other.cancelled and other.overlaps(action, self.segment):
                 difficulty = self.difficulties.get(
                     oid, status.difficulties.get(oid, other.difficulty)
                 )
