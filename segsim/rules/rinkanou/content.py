@@ -159,6 +159,11 @@ class Tables:
         return self._by_name[name]
 
     @functools.cached_property
+    def location_names(self) -> tuple[str, ...]:
+        """The hit locations' names, in the table's order."""
+        return tuple(loc.name for loc in self.locations)
+
+    @functools.cached_property
     def _by_roll(self) -> dict[int, Location]:
         """Each face of the d100 and the location it hits (the first that spans it)."""
         found: dict[int, Location] = {}

@@ -39,7 +39,7 @@ from segsim.rules.rinkanou.events import (
     WeaponState,
 )
 from segsim.rules.rinkanou.roll import difficulty_value
-from segsim.rules.rinkanou.situation import NO_PS, SPENDS, PSUse, parse_ps
+from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
@@ -219,7 +219,7 @@ class RinKaNou(BaseRuleset):
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
-        self._ps_shapes: dict[tuple[Any, ...], PSUse] = {}  # parse_ps checks by shape
+        self._ps_shapes = SHAPES  # parse_ps checks by shape (shared: keyed by all they read)
         # The settlement module imports this one: found once here, not per settlement.
         from segsim.rules.rinkanou.settle import Settlement, quiet
 
