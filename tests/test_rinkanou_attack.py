@@ -63,6 +63,21 @@ def test_plain_success_adds_mr_over_10() -> None:
     assert wound.detail["margin"] == 4 and wound.damage == 11
 
 
+def test_hit_location_lookups_agree_with_the_table() -> None:
+    """Each face of the d100 finds the one location whose range spans it, and each name
+    its location (RULES-NOTES hit locations); anything else is refused."""
+    tables = default_content().tables
+    for roll in range(1, 101):
+        [spanning] = [loc for loc in tables.locations if loc.low <= roll <= loc.high]
+        assert tables.location(roll) is spanning
+    for loc in tables.locations:
+        assert tables.location_named(loc.name) is loc
+    with pytest.raises(ValueError, match="no hit location for 101"):
+        tables.location(101)
+    with pytest.raises(KeyError):
+        tables.location_named("tail")
+
+
 def test_hit_location_table_and_wound_factor() -> None:
     """RULES-NOTES hit locations: 07-08 throat (factor 200 %), 88-100 left leg (75 %)."""
     content = default_content()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 from rinkanou_helpers import fight, of, one
 
@@ -17,7 +18,7 @@ from segsim.rules.rinkanou import RinKaNou
 from segsim.rules.rinkanou.content import default_content
 from segsim.rules.rinkanou.roll import TestResult
 from segsim.rules.rinkanou.settle import ps_from_result
-from segsim.rules.rinkanou.situation import parse_ps
+from segsim.rules.rinkanou.situation import SHAPES, parse_ps
 from segsim.testing import declare, sheet
 
 WALTER_ATTACKS = {0: declare("arm"), 3: declare("strike", "amadeus", blow="cut")}
@@ -402,3 +403,63 @@ def test_policies_see_their_ps_limits() -> None:
     strike = me.ps_limits("strike")
     assert strike["faster"] == 2 and strike["aim"] == 0 and strike["approximate"] == 3
     assert me.ps_limits("reposition")["faster"] == 2  # capped by the score, not by 3
+
+
+def test_a_checked_shape_lets_no_other_type_of_value_through() -> None:
+    """1, 1.0 and True are equal keys, but only 1 is a number of points: a shape
+    checked once with 1 still refuses 1.0 and True (seed 004, Utilisation des PS)."""
+    cache: dict[tuple[Any, ...], Any] = {}
+
+    def cached(ps: dict[str, Any]) -> Any:
+        return parse_ps(
+            ps,
+            kind="strike",
+            duration=3,
+            rolled=True,
+            sheet=ROBERT,
+            weapon_used=True,
+            available=5,
+            tables=CONTENT.tables,
+            cache=cache,
+        )
+
+    assert cached({"bonus": 1}).chance == 10
+    for bad in (True, 1.0):
+        with pytest.raises(IllegalDeclaration, match="must be a whole number of points"):
+            cached({"bonus": bad})
+    assert cached({"bonus": 1}) is cached({"bonus": 1})  # the shape is checked once
+
+
+def test_a_checked_aim_is_checked_again_against_other_locations() -> None:
+    """The shared cache keys a shape by the tables' hit locations: an aim checked against
+    the default table is refused by tables without that location."""
+    cache: dict[tuple[Any, ...], Any] = {}
+    tables = CONTENT.tables
+    renamed = attrs.evolve(
+        tables,
+        locations=tuple(
+            attrs.evolve(loc, name="crown") if loc.name == "head" else loc
+            for loc in tables.locations
+        ),
+    )
+
+    def aim(where: Any) -> Any:
+        return parse_ps(
+            {"aim": "head"},
+            kind="strike",
+            duration=3,
+            rolled=True,
+            sheet=ROBERT,
+            weapon_used=True,
+            available=5,
+            tables=where,
+            cache=cache,
+        )
+
+    assert aim(tables).aim == "head"
+    with pytest.raises(IllegalDeclaration, match="cannot aim at 'head'"):
+        aim(renamed)
+
+
+def test_every_ruleset_shares_the_checked_shapes() -> None:
+    assert RinKaNou()._ps_shapes is RinKaNou(ps_divisor=10)._ps_shapes is SHAPES

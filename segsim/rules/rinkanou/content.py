@@ -47,8 +47,9 @@ class Weapon:
     characteristic: str = "agility"
     blunt: bool = False  # contondant: keeps at distance worse than a cutting weapon
 
-    @property
+    @functools.cached_property
     def blows(self) -> tuple[str, ...]:
+        """The blows it has, cut first (worked out on first use: the weapon is a value)."""
         return tuple(b for b in BLOWS if b in self.damage)
 
 
@@ -149,16 +150,35 @@ class Tables:
         return paths.get(goal, [start])
 
     def location(self, roll: int) -> Location:
-        for loc in self.locations:
-            if loc.low <= roll <= loc.high:
-                return loc
-        raise ValueError(f"no hit location for {roll}")
+        found = self._by_roll.get(roll)
+        if found is None:
+            raise ValueError(f"no hit location for {roll}")
+        return found
 
     def location_named(self, name: str) -> Location:
+        return self._by_name[name]
+
+    @functools.cached_property
+    def location_names(self) -> tuple[str, ...]:
+        """The hit locations' names, in the table's order."""
+        return tuple(loc.name for loc in self.locations)
+
+    @functools.cached_property
+    def _by_roll(self) -> dict[int, Location]:
+        """Each face of the d100 and the location it hits (the first that spans it)."""
+        found: dict[int, Location] = {}
         for loc in self.locations:
-            if loc.name == name:
-                return loc
-        raise KeyError(name)
+            for roll in range(loc.low, loc.high + 1):
+                found.setdefault(roll, loc)
+        return found
+
+    @functools.cached_property
+    def _by_name(self) -> dict[str, Location]:
+        """Each location by its name (the first of a name)."""
+        found: dict[str, Location] = {}
+        for loc in self.locations:
+            found.setdefault(loc.name, loc)
+        return found
 
     def strength_bonus(self, strength: int) -> int:
         bonus = self.strength_damage[0][1]
@@ -197,8 +217,12 @@ class Sheet:
 
     def skill(self, name: str) -> int:
         """Skill % with the Combat trunk rule: Combat stands in up to 30 %."""
-        trunk = min(self.skills.get("combat", 0), COMBAT_TRUNK)
-        return max(self.skills.get(name, 0), trunk)
+        skills = self.skills
+        own = skills.get(name, 0)
+        trunk = skills.get("combat", 0)
+        if trunk > COMBAT_TRUNK:
+            trunk = COMBAT_TRUNK
+        return own if own >= trunk else trunk  # max(own, min(combat, 30))
 
 
 @attrs.frozen

@@ -11,7 +11,6 @@ from segsim.events import Event
 from segsim.rules.rinkanou.roll import Margins, is_double
 
 if TYPE_CHECKING:
-    from segsim.rules.rinkanou.roll import TestResult
     from segsim.state import FightState
 
 
@@ -41,9 +40,18 @@ impose, not the fighter's own skill, characteristic, points, wounds or other act
 (seed 004, "Actions simultanées": the difficulty of the other action)."""
 
 
+KEPT_DIFFICULTIES = 16
+"""How many roll difficulties a fighter keeps before those of actions no longer in
+progress or recent are forgotten (they are never read again: a bound, not a rule)."""
+
+
 def imposed_difficulty(modifiers: Mapping[str, int]) -> int:
     """The difficulty of a test: the sum of its imposed modifiers."""
-    return sum(v for k, v in modifiers.items() if k in IMPOSED)
+    total = 0
+    for k, v in modifiers.items():  # a plain loop: a generator costs a call per item
+        if k in IMPOSED:
+            total += v
+    return total
 
 
 @attrs.frozen
@@ -76,42 +84,26 @@ class TestRolled(Event, Margins):
     ) -> TestRolled:
         """The event of a test just rolled, keeping only the modifiers that counted: it
         is also the test's outcome (see :class:`segsim.rules.rinkanou.roll.Rolled`)."""
-        success = roll <= chance
-        return cls(
-            segment,
-            actor,
-            action,
-            test,
-            chance,
-            roll,
-            success,
-            is_double(roll),
-            chance - roll if success else roll - chance,
-            {k: v for k, v in modifiers.items() if v},
-        )
+        kept = {k: v for k, v in modifiers.items() if v}
+        return cls.counted(segment, actor, action, test, chance, roll, kept)
 
     @classmethod
-    def of(
+    def counted(
         cls,
         segment: int,
         actor: str,
         action: int | None,
         test: str,
-        result: TestResult,
-        modifiers: Mapping[str, int],
+        chance: int,
+        roll: int,
+        modifiers: dict[str, int],
     ) -> TestRolled:
-        """The event of a test, keeping only the modifiers that counted."""
+        """:meth:`rolled` with ``modifiers`` already only those that counted (not 0),
+        kept as they are."""
+        success = roll <= chance
+        margin = chance - roll if success else roll - chance
         return cls(
-            segment,
-            actor,
-            action,
-            test,
-            result.chance,
-            result.roll,
-            result.success,
-            result.critical,
-            result.margin,
-            {k: v for k, v in modifiers.items() if v},
+            segment, actor, action, test, chance, roll, success, is_double(roll), margin, modifiers
         )
 
     def apply(self, state: FightState) -> None:
@@ -122,7 +114,7 @@ class TestRolled(Event, Margins):
         c = state.combatants[self.actor]
         kept = c.status.difficulties
         kept[self.action] = imposed_difficulty(self.modifiers)
-        if len(kept) > 4:
+        if len(kept) > KEPT_DIFFICULTIES:  # forget the actions no longer alive, in one go
             alive = {a.id for a in c.actions} | {a.id for a in c.recent} | {self.action}
             for old in [k for k in kept if k not in alive]:
                 del kept[old]

@@ -7,13 +7,14 @@ This module checks and times declarations, starts the fight and builds observati
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import attrs
 
-from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
+from segsim.actions import EMPTY, Action, ActionSpec, Declaration, DeclarationLike
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
@@ -38,8 +39,8 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
 )
-from segsim.rules.rinkanou.roll import difficulty_value, roll_test
-from segsim.rules.rinkanou.situation import NO_PS, SPENDS, PSUse, parse_ps
+from segsim.rules.rinkanou.roll import difficulty_value
+from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
@@ -215,14 +216,16 @@ class RinKaNou(BaseRuleset):
                 f"malus on the parry roll), not {size_table!r}"
             )
         self.content = content or default_content()
+        self._reaches = self.content.tables.reach  # metres by reach category
         self.ps_divisor = ps_divisor
         self.start_roll = start_roll
         self.awareness = float(awareness) if awareness is not None else None
-        self._ps_shapes: dict[tuple[Any, ...], PSUse] = {}  # parse_ps checks by shape
+        self._ps_shapes = SHAPES  # parse_ps checks by shape (shared: keyed by all they read)
         # The settlement module imports this one: found once here, not per settlement.
-        from segsim.rules.rinkanou.settle import Settlement
+        from segsim.rules.rinkanou.settle import Settlement, quiet
 
         self._settlement = Settlement
+        self._quiet = quiet
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         self.size_table = size_table
@@ -334,8 +337,11 @@ class RinKaNou(BaseRuleset):
                 "reflexes x2": 2 * c.sheet.characteristic("reflexes"),
                 "situation": int(setup.get("surprise_modifier", 0)),
             }
-            result = roll_test(dice, sum(mods.values()), "surprise", c.id)
-            events.append(_test_event(t, c.id, None, "surprise", result, mods))
+            chance = sum(mods.values())
+            result = TestRolled.rolled(
+                t, c.id, None, "surprise", chance, dice.d100("surprise", c.id), mods
+            )
+            events.append(result)
             if not result.success:
                 malus = -result.margin
                 events.append(SurpriseMalus(t, c.id, malus))
@@ -354,8 +360,11 @@ class RinKaNou(BaseRuleset):
                 "situation": int(setup.get("start_modifier", 0)),
                 "surprise": malus,
             }
-            result = roll_test(dice, sum(mods.values()), "start of fight", c.id)
-            events.append(_test_event(t, c.id, None, "start", result, mods))
+            chance = sum(mods.values())
+            result = TestRolled.rolled(
+                t, c.id, None, "start", chance, dice.d100("start of fight", c.id), mods
+            )
+            events.append(result)
             if malus:
                 events.append(SurpriseMalus(t, c.id, 0))
             ps = result.margin // 10 if result.success else -(result.margin // 10)
@@ -438,7 +447,9 @@ class RinKaNou(BaseRuleset):
         """The effects of an action's PS choices (already checked at its declaration)."""
         if not action.params.get("ps"):
             return NO_PS
-        cache: dict[int, PSUse] = state.extra.setdefault("ps_use", {})
+        cache: dict[int, PSUse] | None = state.extra.get("ps_use")
+        if cache is None:
+            cache = state.extra["ps_use"] = {}
         use = cache.get(action.id)
         if use is None:
             use = cache[action.id] = self._spec_use(state.combatants[action.actor], action)
@@ -489,15 +500,18 @@ class RinKaNou(BaseRuleset):
                 rule=f"{SEED}, Actions de combat",
             )
         params = declaration.params
-        if params and not kind.params.issuperset(params):
-            extra = set(params) - kind.params
-            raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(extra))}")
-        for key in ("ps", "pc"):
-            if params and key in params and not isinstance(params[key], Mapping):
-                raise IllegalDeclaration(
-                    f"{key} choices are a table like {{faster = 1}}, not {params[key]!r}",
-                    rule=f"{SEED}, Utilisation des points de situation",
-                )
+        if params:
+            if not kind.params.issuperset(params):
+                unknown = set(params) - kind.params
+                raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(unknown))}")
+            for key in ("ps", "pc"):
+                if key in params:
+                    value = params[key]
+                    if type(value) is not dict and not isinstance(value, Mapping):
+                        raise IllegalDeclaration(
+                            f"{key} choices are a table like {{faster = 1}}, not {value!r}",
+                            rule=f"{SEED}, Utilisation des points de situation",
+                        )
         channel = kind.channel
         if name == "parry" and params.get("with", "weapon") == "shield":
             channel = "shield"
@@ -521,24 +535,28 @@ class RinKaNou(BaseRuleset):
                 "with the weapon",
                 rule=f"{SEED}, Actions de combat (Verrouiller)",
             )
-        planner = getattr(self, f"_plan_{name}")
-        spec: ActionSpec = planner(state, c, declaration, segment)
+        spec: ActionSpec = _PLANNERS[name](self, state, c, declaration, segment)
         if declaration.target is not None and spec.target is None:
             raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
-        situational = kind.situation or recomputes(spec)
+        situational = kind.situation or (spec.rolled and recomputes(spec))
+        added: dict[str, Any] = {}  # parameters the points and the engagement add
+        duration = spec.duration
         if "pc" in params:
             if "ps" in params:
                 raise IllegalDeclaration(
                     "command points and situation points are never mixed on one action",
                     rule=f"{SEED}, Points de commandement",
                 )
-            spec = self._with_pc(c, spec, declaration, planned)
+            duration = self._with_pc(c, spec, declaration, planned, added)
         elif situational or ("ps" in params and spec.kind != "move"):
-            spec = self._with_ps(state, c, spec, declaration, planned)
+            duration = self._with_ps(state, c, spec, declaration, planned, added)
         if situational or "engage" in params:
-            spec = spec.revised(
-                params={**spec.params, "engage": self._engage(state, c, declaration, spec)}
-            )
+            added["engage"] = self._engage(state, c, declaration, spec)
+        if added:
+            # The planner owns this unstamped action (see Action.revised): its fields are
+            # set in place, its parameters once, read-only as Action keeps them.
+            spec.duration = duration
+            spec.params = MappingProxyType({**spec.params, **added})
         return spec
 
     def _engage(
@@ -573,28 +591,33 @@ class RinKaNou(BaseRuleset):
         spec: ActionSpec,
         declaration: Declaration,
         planned: Sequence[ActionSpec],
-    ) -> ActionSpec:
+        added: dict[str, Any],
+    ) -> int | None:
+        """Check an action's PS choices; put them (and the base duration they change) in
+        ``added``; return the action's duration with them."""
         raw = declaration.params.get("ps")
-        against = spec.target
+        available = self.usable_ps(state, c, spec.target, planned)
+        duration = spec.duration
+        if raw is None and available >= 0 and (duration is None or duration >= 1):
+            return duration  # nothing spent, bought or owed: nothing parse_ps would refuse
         use = parse_ps(
             raw,
             kind=spec.kind,
-            duration=spec.duration,
+            duration=duration,
             rolled=spec.rolled,
             sheet=c.sheet,
             weapon_used=spec.kind in ("strike", "parry") and spec.channel == "hands",
-            available=self.usable_ps(state, c, against, planned),
+            available=available,
             tables=self.content.tables,
             cache=self._ps_shapes,
         )
         if use is NO_PS or raw is None:
-            return spec
-        params = {**spec.params, "ps": dict(raw)}
-        duration = spec.duration
+            return duration
+        added["ps"] = dict(raw)
         if use.duration and duration is not None:
-            params["base_duration"] = duration
+            added["base_duration"] = duration
             duration += use.duration
-        return spec.revised(duration=duration, params=params)
+        return duration
 
     def _with_pc(
         self,
@@ -602,9 +625,11 @@ class RinKaNou(BaseRuleset):
         spec: ActionSpec,
         declaration: Declaration,
         planned: Sequence[ActionSpec],
-    ) -> ActionSpec:
+        added: dict[str, Any],
+    ) -> int | None:
         """Command points: spent and bought like PS, on ranged and immobile actions; the
-        same score can be used every segment, shared by what is declared in it."""
+        same score can be used every segment, shared by what is declared in it. Like
+        :meth:`_with_ps`, it fills ``added`` and returns the duration."""
         raw = declaration.params["pc"]
         committed = sum(max(0, self._spec_use(c, p, "pc").net) for p in planned if "pc" in p.params)
         score = c.status.command_points
@@ -620,12 +645,12 @@ class RinKaNou(BaseRuleset):
             cache=self._ps_shapes,
             currency="PC",
         )
-        params = {**spec.params, "pc": dict(raw)}
+        added["pc"] = dict(raw)
         duration = spec.duration
         if use.duration and duration is not None:
-            params["base_duration"] = duration
+            added["base_duration"] = duration
             duration += use.duration
-        return spec.revised(duration=duration, params=params)
+        return duration
 
     def _common(self, declaration: Declaration) -> dict[str, Any]:
         difficulty = difficulty_value(declaration.params.get("difficulty", 0))
@@ -665,6 +690,8 @@ class RinKaNou(BaseRuleset):
 
     def _usable_weapon(self, c: Combatant) -> None:
         status: Status = c.status
+        if status.wielding == "melee" and status.grip == "held" and status.weapon_pr > 0:
+            return
         if status.wielding != "melee":
             raise IllegalDeclaration(
                 f"the {c.sheet.weapon.name} is not in hand: draw it first", rule=f"{SEED}"
@@ -684,38 +711,46 @@ class RinKaNou(BaseRuleset):
     def _plan_arm(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        self._usable_weapon(c)
-        if c.status.armed:
+        status: Status = c.status
+        if status.wielding != "melee" or status.grip != "held" or status.weapon_pr <= 0:
+            self._usable_weapon(c)  # says why the weapon cannot be used
+        if status.armed:
             raise IllegalDeclaration("the blow is already armed", rule=f"{SEED}, Attaque")
         return ActionSpec("arm", c.sheet.weapon.speed, "hands")
 
     def _plan_strike(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        self._usable_weapon(c)
-        if not c.status.armed:
+        status: Status = c.status
+        if status.wielding != "melee" or status.grip != "held" or status.weapon_pr <= 0:
+            self._usable_weapon(c)  # says why the weapon cannot be used
+        if not status.armed:
             raise IllegalDeclaration(
                 "a strike needs an armed blow: arm first",
                 rule=f"{SEED}, Actions de combat (Attaquer = Armer + Frapper)",
             )
-        weapon = c.sheet.weapon
+        sheet: Sheet = c.sheet
+        weapon = sheet.weapon
         target = self._opponent(state, c, d.target, "strike")
-        blow = d.params.get("blow", _best_blow(c.sheet))
+        p = d.params
+        blow = p["blow"] if "blow" in p else _best_blow(sheet)
         if not isinstance(blow, str) or blow not in weapon.damage:
             raise IllegalDeclaration(
                 f"the {weapon.name} has no {blow!r} blow (it has: {', '.join(weapon.blows)})"
             )
-        reach = self.reach(c.sheet)
+        reach = self.reach(sheet)
         distance = math.dist(c.position, state.combatants[target].position)
-        if not within(c.position, state.combatants[target].position, reach):
+        if distance > reach + REACH_TOLERANCE:  # not within(): the same test
             raise IllegalDeclaration(
                 f"{target} is {distance:.2f} m away, beyond the {weapon.name}'s reach "
                 f"({weapon.reach}, {reach:g} m)",
                 rule=f"{SEED}, Caractéristiques des armes (Allonge)",
             )
-        params: dict[str, Any] = {"blow": blow, **self._common(d)}
-        disarm = d.params.get("disarm")
-        if disarm is not None or d.params.get("grab"):
+        difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0
+        params: dict[str, Any] = (
+            {"blow": blow, "difficulty": difficulty} if difficulty else {"blow": blow}
+        )
+        if p.get("disarm") is not None or p.get("grab"):
             params.update(self._disarm_params(state, c, target, d))
         return ActionSpec(
             "strike",
@@ -723,7 +758,7 @@ class RinKaNou(BaseRuleset):
             "hands",
             target=target,
             rolled=True,
-            difficulty=difficulty_value(d.params.get("difficulty", 0)),
+            difficulty=difficulty,
             params=params,
         )
 
@@ -756,12 +791,13 @@ class RinKaNou(BaseRuleset):
     def _plan_parry(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        using = d.params.get("with", "weapon")
+        p = d.params
+        using = p.get("with", "weapon")
         target = None
         if d.target is not None:
             target = self._opponent(state, c, d.target, "parry")
-        common = {**self._common(d), "with": using}
-        difficulty = difficulty_value(d.params.get("difficulty", 0))
+        difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0
+        common = {"difficulty": difficulty, "with": using} if difficulty else {"with": using}
         if using == "shield":
             shield = c.sheet.shield
             if shield is None:
@@ -780,10 +816,12 @@ class RinKaNou(BaseRuleset):
             )
         if using != "weapon":
             raise IllegalDeclaration(f"parry with 'weapon' or 'shield', not {using!r}")
-        self._usable_weapon(c)
+        status: Status = c.status
+        if status.wielding != "melee" or status.grip != "held" or status.weapon_pr <= 0:
+            self._usable_weapon(c)  # says why the weapon cannot be used
         speed = c.sheet.weapon.speed
         # A parry lasts a strike once armed, or arm + strike when not armed.
-        duration = speed if c.status.armed else 2 * speed
+        duration = speed if status.armed else 2 * speed
         return ActionSpec("parry", duration, "hands", target, True, difficulty, params=common)
 
     def _plan_lock(
@@ -816,8 +854,10 @@ class RinKaNou(BaseRuleset):
 
     def _fixed(self, d: Declaration, duration: int) -> ActionSpec:
         """A rolled movement of fixed duration (dodge, reposition, disengage)."""
-        difficulty = difficulty_value(d.params.get("difficulty", 0))
-        return ActionSpec(d.kind, duration, "legs", None, True, difficulty, params=self._common(d))
+        p = d.params
+        difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0
+        params = {"difficulty": difficulty} if difficulty else EMPTY
+        return ActionSpec(d.kind, duration, "legs", None, True, difficulty, params=params)
 
     def _plan_move(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1106,7 +1146,7 @@ class RinKaNou(BaseRuleset):
 
     def reach(self, sheet: Sheet) -> float:
         """The weapon's reach in metres."""
-        return self.content.tables.reach[sheet.weapon.reach]
+        return self._reaches[sheet.weapon.reach]
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         super().check_cancel(state, action, segment)
@@ -1121,7 +1161,10 @@ class RinKaNou(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        return self._settlement(self, state, segment, batch, dice).run()
+        events = self._quiet(state, segment, batch)  # arming, locking, waiting only
+        if events is None:
+            events = self._settlement(self, state, segment, batch, dice).run()
+        return events
 
     # ------------------------------------------------------------ observation
 
@@ -1213,19 +1256,23 @@ class RinKaNou(BaseRuleset):
         return tuple(out)
 
 
+_PLANNERS: dict[str, Callable[[RinKaNou, FightState, Combatant, Declaration, int], ActionSpec]] = {
+    name: getattr(RinKaNou, f"_plan_{name}") for name in KINDS
+}
+"""The planner of each action kind (``RinKaNou._plan_<kind>``), found once."""
+
+
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
     """The ``count`` nearest opponents in the fight (ties: the order of the fight)."""
+    if count == 1:
+        foes = state.against(state.combatants[cid].side)
+        if len(foes) == 1:  # the only opponent (a duel): no distances to compare
+            return [foes[0].id]
     return state.nearest_opponents(cid, count)
 
 
 def _best_blow(sheet: Sheet) -> str:
     return max(sheet.weapon.blows, key=lambda b: sheet.weapon.damage[b])
-
-
-def _test_event(
-    segment: int, actor: str, action: int | None, name: str, result: Any, mods: Mapping[str, int]
-) -> TestRolled:
-    return TestRolled.of(segment, actor, action, name, result, mods)
 
 
 def _by_order(c: Combatant) -> int:

@@ -19,6 +19,7 @@ from segsim.events import Event, Moved, OutOfFight
 from segsim.rules.rinkanou import manoeuvres, ranged
 from segsim.rules.rinkanou.content import Sheet
 from segsim.rules.rinkanou.events import (
+    IMPOSED,
     AttackResolved,
     CommandPointsChanged,
     Disengaged,
@@ -30,10 +31,9 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
     WoundTaken,
-    imposed_difficulty,
 )
 from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
-from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
+from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
 from segsim.state import Combatant, FightState
@@ -83,6 +83,31 @@ def read_modifier(elapsed: int) -> int:
 class Settlement:
     """The resolution of one segment's batch."""
 
+    __slots__ = (
+        "batch",
+        "claimed",
+        "combatants",
+        "dice",
+        "difficulties",
+        "directions",
+        "dodges_left",
+        "engage",
+        "events",
+        "gear",
+        "moving",
+        "out",
+        "results",
+        "rules",
+        "segment",
+        "spawned",
+        "spoiled",
+        "state",
+        "surprise_spent",
+        "tables",
+        "used",
+        "wounds",
+    )
+
     def __init__(
         self,
         rules: RinKaNou,
@@ -94,6 +119,7 @@ class Settlement:
         self.rules = rules
         self.tables = rules.content.tables
         self.state = state
+        self.combatants = state.combatants
         self.segment = segment
         self.batch = batch
         self.dice = dice
@@ -115,35 +141,20 @@ class Settlement:
         self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
-        handlers: dict[str, Callable[[Action], None]] = {
-            "strike": self.strike,
-            "parry": self.lone_defence,
-            "dodge": self.lone_defence,
-            "reposition": self.reposition,
-            "disengage": self.disengage,
-            "read": self.read,
-            "move": self.move,
-            "arm": self.arm,
-            "lock": self.lock,
-            "shoot": lambda a: ranged.shoot(self, a),
-            "projectile": lambda a: ranged.projectile(self, a),
-            "ready": lambda a: manoeuvres.hands(self, a),
-            "draw": lambda a: manoeuvres.hands(self, a),
-            "regrip": lambda a: manoeuvres.hands(self, a),
-            "pick_up": lambda a: manoeuvres.hands(self, a),
-            "stance": self.stance,
-        }
+        handlers = _HANDLERS
+        used = self.used
         for action in self.batch:
-            if recomputes(action):
+            kind = action.kind
+            if kind in SITUATION_KINDS or (kind == "move" and action.rolled):  # recomputes()
                 self.engage[action.actor] = tuple(action.params.get("engage", ()))
-            if action.id in self.used:
+            if action.id in used:
                 continue
             if action.cancelled:
                 self.cancelled(action)
                 continue
-            handler = handlers.get(action.kind)
+            handler = handlers.get(kind)
             if handler is not None:
-                handler(action)
+                handler(self, action)
         self.situation()
         return self.events
 
@@ -158,41 +169,60 @@ class Settlement:
         difficulty is the one the rules imposed on its roll (an attacker's Mr, -20 against
         a thrust, -40 against a missile...) once it has rolled; before, what its
         declaration says."""
-        c = self.fighter(action.actor)
+        actor = action.actor
+        c = self.combatants[actor]
         status = c.status
         total = 0
         seen: set[int] = {action.id}
-        for other in [*c.actions, *c.recent, *self.batch]:
-            if other.id in seen or other.actor != action.actor:
+        for other in (*c.actions, *c.recent, *self.batch):
+            # Only its rolled actions weigh: the others are passed over before any lookup.
+            if not other.rolled or other.actor != actor:
                 continue
-            seen.add(other.id)
-            if other.rolled and not other.cancelled and other.overlaps(action, self.segment):
+            oid = other.id
+            if oid in seen:
+                continue
+            seen.add(oid)
+            if not other.cancelled and other.overlaps(action, self.segment):
                 difficulty = self.difficulties.get(
-                    other.id, status.difficulties.get(other.id, other.difficulty)
+                    oid, status.difficulties.get(oid, other.difficulty)
                 )
                 total += simultaneous_malus(difficulty)
         return total
 
-    def test(self, action: Action, name: str, modifiers: Mapping[str, int]) -> Rolled:
-        """One d100 test of an action, with every modifier named in the event."""
+    def test(self, action: Action, name: str, mods: dict[str, int]) -> Rolled:
+        """One d100 test of an action, with every modifier named in the event. ``mods``
+        is the caller's own fresh table: the test adds to it and keeps it."""
         actor = action.actor
-        c = self.fighter(actor)
-        mods = dict(modifiers)
+        status = self.combatants[actor].status
         mods["difficulty"] = action.difficulty
         mods["simultaneous"] = self.overlap_malus(action)
-        mods["wounds"] = c.status.wound_malus
-        if c.status.surprise_malus and actor not in self.surprise_spent:
-            mods["surprise"] = c.status.surprise_malus
+        mods["wounds"] = status.wound_malus
+        surprised = status.surprise_malus and actor not in self.surprise_spent
+        if surprised:
+            mods["surprise"] = status.surprise_malus
             self.surprise_spent.add(actor)
-        chance = sum(mods.values())
+        # One pass: the chance, the difficulty imposed, and the modifiers the event keeps.
+        kept: dict[str, int] = {}
+        chance = difficulty = 0
+        for key, value in mods.items():
+            if value:
+                kept[key] = value
+                chance += value
+                if key in IMPOSED:
+                    difficulty += value
         roll = self.dice.d100(name, actor)
-        self.difficulties[action.id] = imposed_difficulty(mods)
-        result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
+        result = TestRolled.counted(self.segment, actor, action.id, name, chance, roll, kept)
+        self.difficulties[action.id] = difficulty
         self.events.append(result)
-        if "surprise" in mods:
+        if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
-        if recomputes(action):
-            self.results.setdefault(actor, []).append(result)
+        kind = action.kind
+        if kind in SITUATION_KINDS or (kind == "move" and action.rolled):  # recomputes()
+            results = self.results.get(actor)
+            if results is None:
+                self.results[actor] = [result]
+            else:
+                results.append(result)
         return result
 
     def opposing_test(self, c: Combatant, name: str, modifiers: Mapping[str, int]) -> Rolled:
@@ -216,6 +246,8 @@ class Settlement:
         """The chance of hitting the locations behind hard cover (seed 004, "Cible sous
         couvert dur": legs covered, -26 %)."""
         covered = target.setup.get("cover", ())
+        if not covered:
+            return 0
         return sum(loc.high - loc.low + 1 for loc in self.tables.locations if loc.name in covered)
 
     def next_id(self) -> int:
@@ -240,7 +272,7 @@ class Settlement:
     # -------------------------------------------------------- weapon actions
 
     def arm(self, action: Action) -> None:
-        if action.id in self.spoiled or action.id == self.fighter(action.actor).status.lost_arm:
+        if action.id in self.spoiled or action.id == self.combatants[action.actor].status.lost_arm:
             return  # its blow was lost coming close to a keeper (Tenir à distance)
         self.events.append(WeaponState(self.segment, action.actor, True, False))
 
@@ -256,25 +288,27 @@ class Settlement:
         if recomputes(action):
             self.results.setdefault(action.actor, []).append(None)
 
+    def resolved(self, attacker: str, action: Action, target: str, blow: str, result: str) -> None:
+        """What became of a blow (``attack.resolved``)."""
+        self.events.append(AttackResolved(self.segment, attacker, action.id, target, blow, result))
+
     def strike(self, action: Action) -> None:
-        attacker = self.fighter(action.actor)
+        combatants = self.combatants
+        attacker = combatants[action.actor]
         assert action.target is not None
-        defender = self.fighter(action.target)
+        defender = combatants[action.target]
         sheet: Sheet = attacker.sheet
         weapon = sheet.weapon
-        blow = str(action.params["blow"])
-        use = self.use(action)
+        params = action.params
+        blow = str(params["blow"])
+        use = self.rules.ps_use(self.state, action)
         self.events.append(WeaponState(self.segment, attacker.id, False, True))
-
-        def resolved(result: str) -> None:
-            self.events.append(
-                AttackResolved(self.segment, attacker.id, action.id, defender.id, blow, result)
-            )
-
+        aid, did = attacker.id, defender.id
         if not within(attacker.position, defender.position, self.rules.reach(sheet)):
-            self.results.setdefault(attacker.id, []).append(None)
-            resolved("out of reach")
+            self.results.setdefault(aid, []).append(None)
+            self.resolved(aid, action, did, blow, "out of reach")
             return
+        disarm = params.get("disarm")
         result = self.test(
             action,
             "attack",
@@ -283,28 +317,33 @@ class Settlement:
                 weapon.characteristic: sheet.characteristic(weapon.characteristic),
                 "deflection": -defender.sheet.armour.deflection,
                 "cover": -self.cover_malus(defender),
-                "disarm": DISARM_MALUS if action.params.get("disarm") else 0,
+                "disarm": DISARM_MALUS if disarm else 0,
                 "ps": use.chance,
             },
         )
         if not result.success:
-            resolved("missed")
+            self.resolved(aid, action, did, blow, "missed")
             return
         reduction = 0
         parry = self.defence(defender, attacker, "parry")
         if parry is not None:
             outcome, reduction = self.parried(parry, action, defender, attacker, result, use)
             if outcome:
-                resolved(outcome)
+                self.resolved(aid, action, did, blow, outcome)
                 return
         elif (dodge := self.defence(defender, attacker, "dodge")) is not None and self.dodged(
             dodge, defender, result, blow
         ):
-            resolved("dodged")
+            self.resolved(aid, action, did, blow, "dodged")
             return
-        if action.params.get("disarm"):
-            resolved(manoeuvres.disarm(self, action, attacker, defender))
+        if disarm:
+            outcome = manoeuvres.disarm(self, action, attacker, defender)
+            self.resolved(aid, action, did, blow, outcome)
             return
+
+        def resolved(outcome: str) -> None:
+            self.resolved(aid, action, did, blow, outcome)
+
         self.hit(attacker, defender, blow, result, use, reduction, resolved)
 
     def defence(self, defender: Combatant, attacker: Combatant, kind: str) -> Action | None:
@@ -315,8 +354,10 @@ class Settlement:
             if a.target is not None and a.target != attacker.id:
                 continue
             if kind == "dodge":
-                extra = self.use(a).multiple + self.pc(a).multiple
-                left = self.dodges_left.setdefault(a.id, 1 + extra)
+                left = self.dodges_left.get(a.id)
+                if left is None:
+                    extra = self.use(a).multiple + self.pc(a).multiple
+                    left = self.dodges_left[a.id] = 1 + extra
                 if left > 0:
                     return a
             elif a.id not in self.used:
@@ -398,7 +439,7 @@ class Settlement:
 
     def lone_defence(self, action: Action) -> None:
         """A parry or dodge that met no blow in its segment: a test of its own."""
-        sheet: Sheet = self.fighter(action.actor).sheet
+        sheet: Sheet = self.combatants[action.actor].sheet
         if action.kind == "dodge":
             mods = {"dodge": sheet.skill("dodge")}
         elif action.params.get("with") == "shield":
@@ -675,48 +716,115 @@ class Settlement:
     def situation(self) -> None:
         """New scores for those who resolved an action; reset or narrowed scores for the
         others (seed 004, "Points de situation": "En duel", "En mêlée")."""
-        divisor = self.rules.ps_divisor
-        since = self.segment + 1
-        combatants = self.state.combatants
-        # In the fight's order (a battle's size does not weigh on a settlement).
-        resolvers = sorted(self.results, key=lambda cid: combatants[cid].order)
-        for cid in resolvers:
-            if cid in self.out:
-                continue
-            scores = [ps_from_result(r, divisor) for r in self.results[cid] if r is not None]
-            engaged = self.engage.get(cid, ())
-            ps = min(scores) if scores else 0
-            ps -= max(0, len(engaged) - 1)
-            self.events.append(SituationChanged(self.segment, cid, ps, since, engaged, "result"))
-        if not resolvers:
+        results = self.results
+        if not results:
             return
-        done = set(resolvers)
-        watching: dict[str, Combatant] = {}
+        divisor = self.rules.ps_divisor
+        segment = self.segment
+        since = segment + 1
+        combatants = self.combatants
+        events = self.events
+        out = self.out
+        # In the fight's order (a battle's size does not weigh on a settlement).
+        resolvers = list(results)
+        if len(resolvers) > 1:
+            resolvers.sort(key=lambda cid: combatants[cid].order)
         for cid in resolvers:
-            for c in self.state.near(self.fighter(cid).position, self.rules.awareness):
-                watching[c.id] = c
-        for c in sorted(watching.values(), key=lambda c: c.order):
-            if not c.in_fight or c.id in done or c.id in self.out:
+            if cid in out:
                 continue
+            rolls = results[cid]
+            if len(rolls) == 1:  # the usual case: one action resolved
+                ps = 0 if rolls[0] is None else ps_from_result(rolls[0], divisor)
+            else:
+                scores = [ps_from_result(r, divisor) for r in rolls if r is not None]
+                ps = min(scores) if scores else 0
+            engaged = self.engage.get(cid, ())
+            if len(engaged) > 1:
+                ps -= len(engaged) - 1
+            events.append(SituationChanged(segment, cid, ps, since, engaged, "result"))
+        # Who watched them: everyone (one list, kept by the state) or those around each.
+        awareness = self.rules.awareness
+        if awareness is None:
+            watching: Sequence[Combatant] = self.state.against(None)
+        else:
+            around: dict[str, Combatant] = {}
+            for cid in resolvers:
+                for c in self.state.near(combatants[cid].position, awareness):
+                    around[c.id] = c
+            watching = sorted(around.values(), key=lambda c: c.order)
+        for c in watching:
             status = c.status
-            gone = [x for x in status.engaged if x in done]
-            if not gone:
+            # Most take none of the resolvers into account: passed over first.
+            for x in status.engaged:
+                if x in results:
+                    break
+            else:
                 continue  # nothing changed for it
-            remaining = tuple(x for x in status.engaged if x not in done)
-            busy = any(not a.continuous for a in c.actions)
-            if busy and not remaining:
-                continue  # "En duel": it finishes its action, its score as it is
+            if not c.in_fight or c.id in results or c.id in out:
+                continue
+            engaged = status.engaged
+            remaining = () if len(engaged) == 1 else tuple(x for x in engaged if x not in results)
             if remaining:
                 # An opponent taken into account who resolves is at once no longer taken
                 # into account ("En mêlée"), busy or not: the score serves against the
                 # others.
-                self.events.append(
+                events.append(
                     SituationChanged(
-                        self.segment, c.id, status.ps, status.ps_since, remaining, "engaged"
+                        segment, c.id, status.ps, status.ps_since, remaining, "engaged"
                     )
                 )
+                continue
+            for a in c.actions:
+                if not a.continuous:
+                    break  # "En duel": a busy fighter finishes its action, its score as it is
             else:
-                self.events.append(SituationChanged(self.segment, c.id, 0, since, (), "reset"))
+                events.append(SituationChanged(segment, c.id, 0, since, (), "reset"))
+
+
+QUIET_KINDS = frozenset({"arm", "lock", "wait"})
+"""Actions whose resolution rolls nothing and touches no situation points."""
+
+
+def quiet(state: FightState, segment: int, batch: Sequence[Action]) -> list[Event] | None:
+    """The events of a batch that only arms, locks and waits, made without a
+    :class:`Settlement` (the most common batches of a fight); None for any other batch.
+
+    They are the events :meth:`Settlement.run` makes of such a batch (its ``arm`` and
+    ``lock``): nothing is rolled, no points change, and no blow can be spoiled (that
+    takes a move in the batch)."""
+    events: list[Event] = []
+    combatants = state.combatants
+    for action in batch:
+        kind = action.kind
+        if action.cancelled or kind not in QUIET_KINDS:
+            return None
+        if kind == "arm":
+            if action.id != combatants[action.actor].status.lost_arm:
+                events.append(WeaponState(segment, action.actor, True, False))
+        elif kind == "lock":
+            events.append(WeaponState(segment, action.actor, False, False))
+    return events
+
+
+_HANDLERS: dict[str, Callable[[Settlement, Action], None]] = {
+    "strike": Settlement.strike,
+    "parry": Settlement.lone_defence,
+    "dodge": Settlement.lone_defence,
+    "reposition": Settlement.reposition,
+    "disengage": Settlement.disengage,
+    "read": Settlement.read,
+    "move": Settlement.move,
+    "arm": Settlement.arm,
+    "lock": Settlement.lock,
+    "shoot": ranged.shoot,
+    "projectile": ranged.projectile,
+    "ready": manoeuvres.hands,
+    "draw": manoeuvres.hands,
+    "regrip": manoeuvres.hands,
+    "pick_up": manoeuvres.hands,
+    "stance": Settlement.stance,
+}
+"""How each kind of action is resolved (made once: a settlement only looks it up)."""
 
 
 def _away(

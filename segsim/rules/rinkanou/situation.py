@@ -94,14 +94,20 @@ def parse_ps(
 
     ``available`` is the score the fighter can use for this action (negative when its
     negative score applies against this opponent: it must then buy the deficit back).
-    With a ``cache`` (one per ruleset), the checks of one declaration shape are made
-    once; only the score is checked again each time.
+    With a ``cache`` (:data:`SHAPES`, shared by every ruleset), the checks of one
+    declaration shape are made once; only the score is checked again each time. A shape
+    is everything the checks read: the choices and the types of their values (1, 1.0
+    and True are equal keys, but only 1 is a number of points), the action, the
+    weapon's specialization and the hit locations of the tables.
     """
-    if cache is not None and (raw is None or isinstance(raw, Mapping)):
+    # (type(raw) is dict first: the abstract Mapping check costs more than the lookup)
+    if cache is not None and (raw is None or type(raw) is dict or isinstance(raw, Mapping)):
         weapon = sheet.weapon
         try:
             key = (
-                tuple(raw.items()) if raw is not None else (),
+                tuple(raw.items()) if raw else (),
+                tuple(map(type, raw.values())) if raw else (),
+                tables.location_names,
                 kind,
                 duration,
                 rolled,
@@ -120,7 +126,8 @@ def parse_ps(
                 if len(cache) >= SHAPE_CACHE:
                     cache.clear()
                 cache[key] = use
-        _check_available(use, available, currency)
+        if use.cost - use.gain > available:
+            _check_available(use, available, currency)  # refuses, saying why
         return use
     use = _parse_shape(raw, kind, duration, rolled, sheet, weapon_used, tables, currency)
     _check_available(use, available, currency)
@@ -128,7 +135,11 @@ def parse_ps(
 
 
 SHAPE_CACHE = 4096
-"""Declaration shapes whose PS checks a ruleset keeps (then it starts afresh)."""
+"""Declaration shapes whose PS checks are kept (then the cache starts afresh)."""
+
+SHAPES: dict[tuple[Any, ...], PSUse] = {}
+"""The effects of every declaration shape checked in this process, by shape (see
+:func:`parse_ps`): a pure function of its key, so every ruleset and fight shares it."""
 
 
 def _check_available(use: PSUse, available: int, currency: str) -> None:
