@@ -31,11 +31,16 @@ class Event:
     """False for an event class that writes a registered type's line (the live
     :class:`~segsim.actions.Action` writes ``action.declared``)."""
 
+    CHANGES_STATE: ClassVar[bool] = False
+    """Whether the class has an :meth:`apply` of its own (set for each class): the
+    engine calls ``apply`` only then."""
+
     t: int
     actor: str | None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.CHANGES_STATE = cls.apply is not Event.apply
         name = cls.__dict__.get("TYPE", "")
         if name and cls.REGISTERED:
             known = EVENT_TYPES.get(name)

@@ -1019,7 +1019,8 @@ class Fight:
 
     def _emit(self, event: Event) -> None:
         self.state.version += 1
-        event.apply(self.state)
+        if event.CHANGES_STATE:
+            event.apply(self.state)
         self.history.append(event)
         if self.state.spawned:
             for action in self.state.spawned:
