@@ -158,6 +158,16 @@ class FightState:
         me = self.combatants[cid]
         combatants = self.combatants
         if len(self.grid) <= SMALL_FIGHT:  # a scan is cheaper than the grid's rings
+            if count == 1:
+                best = min(
+                    (
+                        (math.dist(me.position, c.position), c.order, c.id)
+                        for c in combatants.values()
+                        if c.in_fight and c.side != me.side
+                    ),
+                    default=None,
+                )
+                return [] if best is None else [best[2]]
             ranked = sorted(
                 (math.dist(me.position, c.position), c.order, c.id)
                 for c in combatants.values()
