@@ -593,10 +593,16 @@ class Fight:
         and declaration phase, or only a phase if that boundary's settlement is past."""
         if seg > self.max_segments:
             self._mind_the_limit(seg)
+        # The environment delay from now to that boundary (never negative).
+        clock = self.clock
+        scale = clock.scale
+        delay = (seg * scale if scale != 1.0 else seg) - (self.env._now - clock.origin)
+        if delay < 0:
+            delay = 0
         if seg > self._boundary_done:
-            event = _Phase(self.env, self._delay(seg), SETTLE, seg, self._at_boundary)
+            event = _Phase(self.env, delay, SETTLE, seg, self._at_boundary)
         else:
-            event = _Phase(self.env, self._delay(seg), DECIDE, seg, self._run_phase)
+            event = _Phase(self.env, delay, DECIDE, seg, self._run_phase)
         event.members = {}
         self._phases[seg] = event
         return event
@@ -622,14 +628,6 @@ class Fight:
             self._phases[seg] = deferred
             return
         self._run_phase(event)
-
-    def _delay(self, seg: int) -> float:
-        """The environment delay from now to the boundary of segment ``seg`` (never
-        negative)."""
-        clock = self.clock
-        scale = clock.scale
-        delay: float = (seg * scale if scale != 1.0 else seg) - (self.env._now - clock.origin)
-        return delay if delay > 0 else 0
 
     # ------------------------------------------------------------------ declaration phase
 
@@ -680,7 +678,7 @@ class Fight:
             if type(out) is Declaration:
                 decided.append((c, self._plan_all(c, (out,), seg)))
                 continue
-            decls = self._declarations(c, out, must, seg)
+            decls = out if type(out) is list and out else self._declarations(c, out, must, seg)
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
         if external:
