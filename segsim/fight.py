@@ -710,13 +710,14 @@ class Fight:
     def _close_phase(self, seg: int, members: list[Combatant], decided: _Decided) -> None:
         """Apply a phase's checked declarations together, then wake who observes them."""
         observable: set[str] = set()
+        watched = self._any_reactive  # who started what matters only to reactive policies
         for c, items in decided:
-            if self._apply(c, items, seg):
+            if self._apply(c, items, seg) and watched:
                 observable.add(c.id)
         for c in members:
             if c.in_fight and not c.actions:  # pragma: no cover - idle() always declares
                 raise RuntimeError(f"{c.id} has nothing to do at segment {seg}")
-        if observable and self._any_reactive:
+        if observable:
             self._notify_observers(observable, seg + 1)
         if not self.state.pending and not any(p.members for p in self._phases.values()):
             self._end(seg, Outcome("stalemate", None))
