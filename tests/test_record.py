@@ -249,3 +249,30 @@ def test_a_declared_action_is_its_own_action_declared_event() -> None:
         assert back.fields() == action.fields()
         assert back.describe() == action.describe()
         assert (back.action, back.t, back.ends_in) == (action.id, action.start, action.last)
+
+
+def test_an_event_class_says_whether_it_changes_the_state() -> None:
+    """The engine calls ``apply`` only for classes that define one (CHANGES_STATE):
+    a subclass of such a class inherits it, one that only reports does not."""
+    import attrs
+
+    from segsim.events import Event
+    from segsim.state import FightState
+
+    @attrs.frozen
+    class Reported(Event):
+        note: str
+
+    @attrs.frozen
+    class Moved(Event):
+        def apply(self, state: FightState) -> None:
+            state.segment = self.t
+
+    @attrs.frozen
+    class MovedAgain(Moved):
+        how: str = "again"
+
+    assert not Reported.CHANGES_STATE
+    assert Moved.CHANGES_STATE and MovedAgain.CHANGES_STATE
+    for cls in known_types().values():
+        assert (cls.apply is not Event.apply) == cls.CHANGES_STATE
