@@ -147,15 +147,7 @@ class Action(Event):
         }
 
     def describe(self) -> str:
-        return describe_declared(
-            self.actor,
-            self.kind,
-            self.target,
-            self.params,
-            self.duration,
-            self.last,
-            self.forced,
-        )
+        return describe_declared(self)
 
     @property
     def end(self) -> int | None:

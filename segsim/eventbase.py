@@ -7,7 +7,8 @@ object from the plan to the record; see :mod:`segsim.actions`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import attrs
 
@@ -75,18 +76,29 @@ def _fields_of(cls: type) -> tuple[attrs.Attribute[Any], ...]:
     return got
 
 
-def describe_declared(
-    actor: str | None,
-    kind: str,
-    target: str | None,
-    params: Any,
-    duration: int | None,
-    ends_in: int | None,
-    forced: bool,
-) -> str:
+class _Declared(Protocol):
+    """What the account's line of a declared action reads (live or from a record)."""
+
+    @property
+    def actor(self) -> str | None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def target(self) -> str | None: ...
+    @property
+    def params(self) -> Mapping[str, Any]: ...
+    @property
+    def duration(self) -> int | None: ...
+    @property
+    def ends_in(self) -> int | None: ...
+    @property
+    def forced(self) -> bool: ...
+
+
+def describe_declared(e: _Declared) -> str:
     """The account's line for a declared action (live or read from a record)."""
-    target_part = f" -> {target}" if target else ""
-    span = "until further notice" if ends_in is None else f"{duration} seg, ends in {ends_in}"
-    forced_part = " (forced)" if forced else ""
-    extra = "".join(f" {k}={v}" for k, v in params.items())
-    return f"{actor} declares {kind}{target_part}{extra} [{span}]{forced_part}"
+    target = f" -> {e.target}" if e.target else ""
+    span = "until further notice" if e.ends_in is None else f"{e.duration} seg, ends in {e.ends_in}"
+    forced = " (forced)" if e.forced else ""
+    extra = "".join(f" {k}={v}" for k, v in e.params.items())
+    return f"{e.actor} declares {e.kind}{target}{extra} [{span}]{forced}"

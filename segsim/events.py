@@ -41,15 +41,7 @@ class ActionDeclared(Event):
     planned it: what a replay declares again."""
 
     def describe(self) -> str:
-        return describe_declared(
-            self.actor,
-            self.kind,
-            self.target,
-            self.params,
-            self.duration,
-            self.ends_in,
-            self.forced,
-        )
+        return describe_declared(self)
 
 
 @attrs.frozen

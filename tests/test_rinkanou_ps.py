@@ -405,29 +405,33 @@ def test_policies_see_their_ps_limits() -> None:
     assert me.ps_limits("reposition")["faster"] == 2  # capped by the score, not by 3
 
 
+def _strike_ps(ps: dict[str, Any], tables: Any, cache: dict[tuple[Any, ...], Any]) -> Any:
+    """Robert's 3-segment strike with ``ps``, checked through ``cache``."""
+    return parse_ps(
+        ps,
+        kind="strike",
+        duration=3,
+        rolled=True,
+        sheet=ROBERT,
+        weapon_used=True,
+        available=5,
+        tables=tables,
+        cache=cache,
+    )
+
+
 def test_a_checked_shape_lets_no_other_type_of_value_through() -> None:
     """1, 1.0 and True are equal keys, but only 1 is a number of points: a shape
     checked once with 1 still refuses 1.0 and True (seed 004, Utilisation des PS)."""
     cache: dict[tuple[Any, ...], Any] = {}
-
-    def cached(ps: dict[str, Any]) -> Any:
-        return parse_ps(
-            ps,
-            kind="strike",
-            duration=3,
-            rolled=True,
-            sheet=ROBERT,
-            weapon_used=True,
-            available=5,
-            tables=CONTENT.tables,
-            cache=cache,
-        )
-
-    assert cached({"bonus": 1}).chance == 10
+    assert _strike_ps({"bonus": 1}, CONTENT.tables, cache).chance == 10
     for bad in (True, 1.0):
         with pytest.raises(IllegalDeclaration, match="must be a whole number of points"):
-            cached({"bonus": bad})
-    assert cached({"bonus": 1}) is cached({"bonus": 1})  # the shape is checked once
+            _strike_ps({"bonus": bad}, CONTENT.tables, cache)
+    # the shape is checked once
+    assert _strike_ps({"bonus": 1}, CONTENT.tables, cache) is _strike_ps(
+        {"bonus": 1}, CONTENT.tables, cache
+    )
 
 
 def test_a_checked_aim_is_checked_again_against_other_locations() -> None:
@@ -442,23 +446,9 @@ def test_a_checked_aim_is_checked_again_against_other_locations() -> None:
             for loc in tables.locations
         ),
     )
-
-    def aim(where: Any) -> Any:
-        return parse_ps(
-            {"aim": "head"},
-            kind="strike",
-            duration=3,
-            rolled=True,
-            sheet=ROBERT,
-            weapon_used=True,
-            available=5,
-            tables=where,
-            cache=cache,
-        )
-
-    assert aim(tables).aim == "head"
+    assert _strike_ps({"aim": "head"}, tables, cache).aim == "head"
     with pytest.raises(IllegalDeclaration, match="cannot aim at 'head'"):
-        aim(renamed)
+        _strike_ps({"aim": "head"}, renamed, cache)
 
 
 def test_every_ruleset_shares_the_checked_shapes() -> None:

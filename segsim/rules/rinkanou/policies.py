@@ -17,7 +17,7 @@ from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
-from segsim.rules.rinkanou.views import OtherView, SelfView
+from segsim.rules.rinkanou.views import OtherView, SelfView, closest
 
 ARM = Declaration("arm")
 """A declaration is a value: the same one serves every time."""
@@ -36,14 +36,7 @@ def nearest_opponent(obs: Observation) -> OtherView | None:
 def _nearest(me: SelfView, opponents: Sequence[OtherView]) -> OtherView | None:
     if len(opponents) == 1:  # a duel: no distance to compare (positions are finite)
         return opponents[0]
-    best: OtherView | None = None
-    best_d = math.inf
-    here = me.position
-    for o in opponents:
-        d = math.dist(here, o.position)
-        if d < best_d:
-            best, best_d = o, d
-    return best
+    return closest(me.position, opponents)
 
 
 def buy_back(

@@ -9,8 +9,8 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 import attrs
 
@@ -41,6 +41,25 @@ MOTION = {
     "projectile": "projectile",
 }
 """Visible motion class of each action kind (a strike and a parry both start by arming)."""
+
+
+class _Placed(Protocol):
+    @property
+    def position(self) -> tuple[float, float]: ...
+
+
+P = TypeVar("P", bound=_Placed)
+
+
+def closest(here: tuple[float, float], items: Iterable[P]) -> P | None:
+    """The item nearest to ``here`` (the first of those at the same distance), or None."""
+    best: P | None = None
+    best_d = math.inf
+    for item in items:
+        d = math.dist(here, item.position)
+        if d < best_d:
+            best, best_d = item, d
+    return best
 
 
 @attrs.frozen
@@ -166,23 +185,10 @@ class SelfView(LiveView):
         if foes is not None or self._near is not None:
             if foes is None:
                 return self._near
-            here = self.position
-            best: OtherView | None = None
-            best_d = math.inf
-            for view in foes:
-                d = math.dist(here, view.position)
-                if d < best_d:
-                    best, best_d = view, d
-            return best
+            return closest(self.position, foes)
         if self._state.version != self._version:
             self.check()  # raises
-        here = self.position
-        nearest: Combatant | None = None
-        best_d = math.inf
-        for o in self._seen():
-            d = math.dist(here, o.position)
-            if d < best_d:
-                nearest, best_d = o, d
+        nearest = closest(self.position, self._seen())
         if nearest is None:
             return None
         self._near = OtherView(
