@@ -26,6 +26,9 @@ class Grid:
         # Each cell's items with their positions (read without a lookup in ``where``).
         self._cells: dict[Cell, dict[str, Position]] = {}
         self._bounds: tuple[int, int, int, int] | None = None  # cells ever used: x0 y0 x1 y1
+        # The answers of :meth:`near` since the last change: a fighter's observers and
+        # its own look around ask the same question between two moves.
+        self._near_memo: dict[tuple[Position, float], list[str]] = {}
 
     def _key(self, pos: Position) -> Cell:
         return (math.floor(pos[0] / self.cell), math.floor(pos[1] / self.cell))
@@ -39,6 +42,8 @@ class Grid:
     def add(self, item: str, pos: Position) -> None:
         if item in self.where:
             self.remove(item)
+        if self._near_memo:
+            self._near_memo.clear()
         self.where[item] = pos
         key = self._key(pos)
         self._cells.setdefault(key, {})[item] = pos
@@ -57,6 +62,8 @@ class Grid:
         pos = self.where.pop(item, None)
         if pos is None:
             return
+        if self._near_memo:
+            self._near_memo.clear()
         key = self._key(pos)
         bucket = self._cells.get(key)
         if bucket is not None:
@@ -69,6 +76,8 @@ class Grid:
         if old is not None:
             key = self._key(pos)
             if self._key(old) == key:
+                if self._near_memo:
+                    self._near_memo.clear()
                 self.where[item] = pos
                 self._cells[key][item] = pos  # the same key: its place in the cell holds
                 return
@@ -94,9 +103,13 @@ class Grid:
                     yield (x, y)
 
     def near(self, pos: Position, radius: float) -> list[str]:
-        """Every item within ``radius`` metres of ``pos`` (unsorted)."""
-        if not self.where:
-            return []
+        """Every item within ``radius`` metres of ``pos`` (unsorted: in the grid's own
+        order, the same for the same question while nothing moves)."""
+        memo = self._near_memo
+        out = memo.get((pos, radius))
+        if out is not None:
+            return out.copy()
+        out = memo[(pos, radius)] = []
         cell = self.cell
         # A hair wider than the radius: a point whose distance rounds to the radius may
         # lie just past the square's edge (the exact test below decides).
@@ -106,7 +119,8 @@ class Grid:
         # Only the cells ever used can hold anything: a query beyond them (a rear rank
         # looking for the enemy) costs no lookup at all.
         b = self._bounds
-        assert b is not None
+        if b is None:
+            return []
         if x0 < b[0]:
             x0 = b[0]
         if x1 > b[2]:
@@ -117,9 +131,7 @@ class Grid:
             y1 = b[3]
         if x0 > x1 or y0 > y1:
             return []
-        out = []
         cells = self._cells
-        get = cells.get
         dist = math.dist
         if (x1 - x0 + 1) * (y1 - y0 + 1) > len(cells):
             # Wider than the occupied cells: look at those instead.
@@ -127,15 +139,16 @@ class Grid:
                 for item, at in members.items():
                     if dist(pos, at) <= radius:
                         out.append(item)
-            return out
-        for cx in range(x0, x1 + 1):
-            for cy in range(y0, y1 + 1):
-                bucket = get((cx, cy))
-                if bucket:
-                    for item, at in bucket.items():
-                        if dist(pos, at) <= radius:
-                            out.append(item)
-        return out
+        else:
+            get = cells.get
+            for cx in range(x0, x1 + 1):
+                for cy in range(y0, y1 + 1):
+                    bucket = get((cx, cy))
+                    if bucket:
+                        for item, at in bucket.items():
+                            if dist(pos, at) <= radius:
+                                out.append(item)
+        return out.copy()
 
     def nearest(
         self,
