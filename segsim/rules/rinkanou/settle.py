@@ -747,10 +747,12 @@ class Settlement:
         if awareness is None:
             watching: Sequence[Combatant] = self.state.against(None)
         else:
+            # The grid's ids, sorted once for all resolvers (not once each).
+            grid = self.state.grid
             around: dict[str, Combatant] = {}
             for cid in resolvers:
-                for c in self.state.near(combatants[cid].position, awareness):
-                    around[c.id] = c
+                for oid in grid.near(combatants[cid].position, awareness):
+                    around[oid] = combatants[oid]
             watching = sorted(around.values(), key=lambda c: c.order)
         for c in watching:
             status = c.status
