@@ -213,21 +213,51 @@ class Grid:
         ties: list[str] = []
         cells = self._cells
         dist = math.dist
+        hypot = math.hypot
         b = self._bounds
         assert b is not None
         bx0, by0, bx1, by1 = b
         cx, cy = centre
         cell = self.cell
+        # How far ``pos`` lies from each edge of its own cell: a cell i > 0 columns east
+        # of it is at least (i - 1) * cell + east away along x, and so on.
+        west = max(pos[0] - cx * cell, 0.0)
+        east = max((cx + 1) * cell - pos[0], 0.0)
+        south = max(pos[1] - cy * cell, 0.0)
+        north = max((cy + 1) * cell - pos[1], 0.0)
+        edge = min(west, east, south, north)
         while r <= max_ring:
             for k in range(r + 1):
                 if best < math.inf:
-                    # ``pos`` lies in the centre cell: a cell at offsets (r, k) from it is
-                    # at least (r - 1, k - 1) cells away along the two axes (a hair less,
-                    # for rounding), and so is every cell of this ring farther out.
-                    low = cell * math.hypot(max(r - 1, 0), max(k - 1, 0))
+                    # A cell at offsets (r, k) from the centre cell is at least this far
+                    # (a hair less, for rounding), and so is every cell of this ring
+                    # farther out.
+                    low = hypot(
+                        (r - 1) * cell + edge if r else 0.0, (k - 1) * cell + edge if k else 0.0
+                    )
                     if low * (1 - 1e-9) - 1e-9 > best:
                         break
                 for key in _ring_at(cx, cy, r, k, bx0, by0, bx1, by1):
+                    if best < math.inf:
+                        # The cell's own distance, with the side it lies on: a cell behind
+                        # ``pos`` (as seen from the best so far) is passed over.
+                        x, y = key
+                        gx = (
+                            (x - cx - 1) * cell + east
+                            if x > cx
+                            else (cx - x - 1) * cell + west
+                            if x < cx
+                            else 0.0
+                        )
+                        gy = (
+                            (y - cy - 1) * cell + north
+                            if y > cy
+                            else (cy - y - 1) * cell + south
+                            if y < cy
+                            else 0.0
+                        )
+                        if hypot(gx, gy) * (1 - 1e-9) - 1e-9 > best:
+                            continue
                     bucket = cells.get(key)
                     if bucket:
                         for item, at in bucket.items():
@@ -238,8 +268,9 @@ class Grid:
                                     ties = [item]
                                 else:
                                     ties.append(item)
-            # Anything in a farther ring is at least r * cell away.
-            if ties and best <= r * cell:
+            # Anything in a farther ring is at least r * cell + edge away (ties there are
+            # sure to be seen only while ``best`` is below that by a hair).
+            if ties and (best <= r * cell or best < (r * cell + edge) * (1 - 1e-9) - 1e-9):
                 break
             r += 1
         if not ties:
