@@ -5,6 +5,7 @@ regripping, picking a weapon up."""
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from segsim.actions import Action
@@ -168,7 +169,7 @@ def _keepers(
         for o in (combatants[oid] for oid in grid.near(start, radius))
         if o.id not in s.out and any(a.kind == "keep" and a.target == mover.id for a in o.actions)
     ]
-    found.sort(key=lambda o: o.order)  # the fight's order, as everywhere
+    found.sort(key=attrgetter("order"))  # the fight's order, as everywhere
     return found
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from segsim.actions import Action
@@ -753,7 +754,7 @@ class Settlement:
             for cid in resolvers:
                 for oid in grid.near(combatants[cid].position, awareness):
                     around[oid] = combatants[oid]
-            watching = sorted(around.values(), key=lambda c: c.order)
+            watching = sorted(around.values(), key=attrgetter("order"))
         for c in watching:
             status = c.status
             # Most take none of the resolvers into account: passed over first.
