@@ -74,8 +74,9 @@ class Grid:
     def move(self, item: str, pos: Position) -> None:
         old = self.where.get(item)
         if old is not None:
-            key = self._key(pos)
-            if self._key(old) == key:
+            cell = self.cell
+            key = (math.floor(pos[0] / cell), math.floor(pos[1] / cell))  # self._key, inline
+            if math.floor(old[0] / cell) == key[0] and math.floor(old[1] / cell) == key[1]:
                 if self._near_memo:
                     self._near_memo.clear()
                 self.where[item] = pos
@@ -154,10 +155,11 @@ class Grid:
         self,
         pos: Position,
         count: int,
-        accept: Callable[[str], bool],
+        accept: Callable[[str], bool] | None,
         rank: Callable[[str], int],
     ) -> list[str]:
-        """The ``count`` nearest accepted items, ties broken by ``rank``."""
+        """The ``count`` nearest accepted items (every item: ``accept`` None), ties
+        broken by ``rank``."""
         if count <= 0 or not self.where:
             return []
         centre = self._key(pos)
@@ -184,7 +186,7 @@ class Grid:
                 bucket = cells.get(key)
                 if bucket:
                     for item, at in bucket.items():
-                        if accept(item):
+                        if accept is None or accept(item):
                             found.append((dist(pos, at), item))
             # Anything in a farther ring is at least r * cell away.
             if len(found) >= count and _kth(found, count) <= r * self.cell:
@@ -202,7 +204,7 @@ class Grid:
         centre: Cell,
         r: int,
         max_ring: int,
-        accept: Callable[[str], bool],
+        accept: Callable[[str], bool] | None,
         rank: Callable[[str], int],
     ) -> list[str]:
         """:meth:`nearest` for one item. Each ring is walked from the middle of its sides
@@ -262,7 +264,7 @@ class Grid:
                     if bucket:
                         for item, at in bucket.items():
                             d = dist(pos, at)
-                            if d <= best and accept(item):
+                            if d <= best and (accept is None or accept(item)):
                                 if d < best:
                                     best = d
                                     ties = [item]
@@ -305,6 +307,8 @@ def _ring_at(
 
 def _kth(found: list[tuple[float, str]], k: int) -> float:
     """The ``k``-th smallest distance among ``found`` (k >= 1, at most its length)."""
+    # Sorted as (distance, item) pairs: the k-th distance is the same, with no Python
+    # call per pair.
     if k == 1:
-        return min(d for d, _ in found)
-    return sorted(d for d, _ in found)[k - 1]
+        return min(found)[0]
+    return sorted(found)[k - 1][0]

@@ -179,9 +179,7 @@ class FightState:
         for side, grid in self.side_grids.items():
             if side == me.side or not self.side_counts.get(side):
                 continue
-            for other in grid.nearest(
-                me.position, count, lambda _: True, lambda o: combatants[o].order
-            ):
+            for other in grid.nearest(me.position, count, None, lambda o: combatants[o].order):
                 found.append(
                     (math.dist(me.position, grid.where[other]), combatants[other].order, other)
                 )

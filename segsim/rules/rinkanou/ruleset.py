@@ -904,7 +904,11 @@ class RinKaNou(BaseRuleset):
         # "Se déplacer" is multipliable: n segments declared at once are one action.
         if not (self.move_roll and self._in_reach_move(state, c, params)):
             raw = p.get("ps") or {}
-            spends = isinstance(raw, Mapping) and bool(raw) and any(raw.get(k) for k in SPENDS)
+            spends = (
+                isinstance(raw, Mapping)
+                and not raw.keys().isdisjoint(SPENDS)  # a malus alone: nothing to scan
+                and any(raw.get(k) for k in SPENDS)
+            )
             if "difficulty" in p or not isinstance(raw, Mapping) or spends:
                 raise IllegalDeclaration(
                     "a move out of every opponent's reach has no roll: no difficulty, no "
