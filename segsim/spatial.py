@@ -26,6 +26,9 @@ class Grid:
         # Each cell's items with their positions (read without a lookup in ``where``).
         self._cells: dict[Cell, dict[str, Position]] = {}
         self._bounds: tuple[int, int, int, int] | None = None  # cells ever used: x0 y0 x1 y1
+        # The answers of :meth:`near` since the last change: a fighter's observers and
+        # its own look around ask the same question between two moves.
+        self._near_memo: dict[tuple[Position, float], list[str]] = {}
 
     def _key(self, pos: Position) -> Cell:
         return (math.floor(pos[0] / self.cell), math.floor(pos[1] / self.cell))
@@ -39,6 +42,8 @@ class Grid:
     def add(self, item: str, pos: Position) -> None:
         if item in self.where:
             self.remove(item)
+        if self._near_memo:
+            self._near_memo.clear()
         self.where[item] = pos
         key = self._key(pos)
         self._cells.setdefault(key, {})[item] = pos
@@ -57,6 +62,8 @@ class Grid:
         pos = self.where.pop(item, None)
         if pos is None:
             return
+        if self._near_memo:
+            self._near_memo.clear()
         key = self._key(pos)
         bucket = self._cells.get(key)
         if bucket is not None:
@@ -67,8 +74,11 @@ class Grid:
     def move(self, item: str, pos: Position) -> None:
         old = self.where.get(item)
         if old is not None:
-            key = self._key(pos)
-            if self._key(old) == key:
+            cell = self.cell
+            key = (math.floor(pos[0] / cell), math.floor(pos[1] / cell))  # self._key, inline
+            if math.floor(old[0] / cell) == key[0] and math.floor(old[1] / cell) == key[1]:
+                if self._near_memo:
+                    self._near_memo.clear()
                 self.where[item] = pos
                 self._cells[key][item] = pos  # the same key: its place in the cell holds
                 return
@@ -94,9 +104,13 @@ class Grid:
                     yield (x, y)
 
     def near(self, pos: Position, radius: float) -> list[str]:
-        """Every item within ``radius`` metres of ``pos`` (unsorted)."""
-        if not self.where:
-            return []
+        """Every item within ``radius`` metres of ``pos`` (unsorted: in the grid's own
+        order, the same for the same question while nothing moves)."""
+        memo = self._near_memo
+        out = memo.get((pos, radius))
+        if out is not None:
+            return out.copy()
+        out = memo[(pos, radius)] = []
         cell = self.cell
         # A hair wider than the radius: a point whose distance rounds to the radius may
         # lie just past the square's edge (the exact test below decides).
@@ -106,7 +120,8 @@ class Grid:
         # Only the cells ever used can hold anything: a query beyond them (a rear rank
         # looking for the enemy) costs no lookup at all.
         b = self._bounds
-        assert b is not None
+        if b is None:
+            return []
         if x0 < b[0]:
             x0 = b[0]
         if x1 > b[2]:
@@ -117,9 +132,7 @@ class Grid:
             y1 = b[3]
         if x0 > x1 or y0 > y1:
             return []
-        out = []
         cells = self._cells
-        get = cells.get
         dist = math.dist
         if (x1 - x0 + 1) * (y1 - y0 + 1) > len(cells):
             # Wider than the occupied cells: look at those instead.
@@ -127,24 +140,26 @@ class Grid:
                 for item, at in members.items():
                     if dist(pos, at) <= radius:
                         out.append(item)
-            return out
-        for cx in range(x0, x1 + 1):
-            for cy in range(y0, y1 + 1):
-                bucket = get((cx, cy))
-                if bucket:
-                    for item, at in bucket.items():
-                        if dist(pos, at) <= radius:
-                            out.append(item)
-        return out
+        else:
+            get = cells.get
+            for cx in range(x0, x1 + 1):
+                for cy in range(y0, y1 + 1):
+                    bucket = get((cx, cy))
+                    if bucket:
+                        for item, at in bucket.items():
+                            if dist(pos, at) <= radius:
+                                out.append(item)
+        return out.copy()
 
     def nearest(
         self,
         pos: Position,
         count: int,
-        accept: Callable[[str], bool],
+        accept: Callable[[str], bool] | None,
         rank: Callable[[str], int],
     ) -> list[str]:
-        """The ``count`` nearest accepted items, ties broken by ``rank``."""
+        """The ``count`` nearest accepted items (every item: ``accept`` None), ties
+        broken by ``rank``."""
         if count <= 0 or not self.where:
             return []
         centre = self._key(pos)
@@ -171,7 +186,7 @@ class Grid:
                 bucket = cells.get(key)
                 if bucket:
                     for item, at in bucket.items():
-                        if accept(item):
+                        if accept is None or accept(item):
                             found.append((dist(pos, at), item))
             # Anything in a farther ring is at least r * cell away.
             if len(found) >= count and _kth(found, count) <= r * self.cell:
@@ -189,7 +204,7 @@ class Grid:
         centre: Cell,
         r: int,
         max_ring: int,
-        accept: Callable[[str], bool],
+        accept: Callable[[str], bool] | None,
         rank: Callable[[str], int],
     ) -> list[str]:
         """:meth:`nearest` for one item. Each ring is walked from the middle of its sides
@@ -200,33 +215,64 @@ class Grid:
         ties: list[str] = []
         cells = self._cells
         dist = math.dist
+        hypot = math.hypot
         b = self._bounds
         assert b is not None
         bx0, by0, bx1, by1 = b
         cx, cy = centre
         cell = self.cell
+        # How far ``pos`` lies from each edge of its own cell: a cell i > 0 columns east
+        # of it is at least (i - 1) * cell + east away along x, and so on.
+        west = max(pos[0] - cx * cell, 0.0)
+        east = max((cx + 1) * cell - pos[0], 0.0)
+        south = max(pos[1] - cy * cell, 0.0)
+        north = max((cy + 1) * cell - pos[1], 0.0)
+        edge = min(west, east, south, north)
         while r <= max_ring:
             for k in range(r + 1):
                 if best < math.inf:
-                    # ``pos`` lies in the centre cell: a cell at offsets (r, k) from it is
-                    # at least (r - 1, k - 1) cells away along the two axes (a hair less,
-                    # for rounding), and so is every cell of this ring farther out.
-                    low = cell * math.hypot(max(r - 1, 0), max(k - 1, 0))
+                    # A cell at offsets (r, k) from the centre cell is at least this far
+                    # (a hair less, for rounding), and so is every cell of this ring
+                    # farther out.
+                    low = hypot(
+                        (r - 1) * cell + edge if r else 0.0, (k - 1) * cell + edge if k else 0.0
+                    )
                     if low * (1 - 1e-9) - 1e-9 > best:
                         break
                 for key in _ring_at(cx, cy, r, k, bx0, by0, bx1, by1):
+                    if best < math.inf:
+                        # The cell's own distance, with the side it lies on: a cell behind
+                        # ``pos`` (as seen from the best so far) is passed over.
+                        x, y = key
+                        gx = (
+                            (x - cx - 1) * cell + east
+                            if x > cx
+                            else (cx - x - 1) * cell + west
+                            if x < cx
+                            else 0.0
+                        )
+                        gy = (
+                            (y - cy - 1) * cell + north
+                            if y > cy
+                            else (cy - y - 1) * cell + south
+                            if y < cy
+                            else 0.0
+                        )
+                        if hypot(gx, gy) * (1 - 1e-9) - 1e-9 > best:
+                            continue
                     bucket = cells.get(key)
                     if bucket:
                         for item, at in bucket.items():
                             d = dist(pos, at)
-                            if d <= best and accept(item):
+                            if d <= best and (accept is None or accept(item)):
                                 if d < best:
                                     best = d
                                     ties = [item]
                                 else:
                                     ties.append(item)
-            # Anything in a farther ring is at least r * cell away.
-            if ties and best <= r * cell:
+            # Anything in a farther ring is at least r * cell + edge away (ties there are
+            # sure to be seen only while ``best`` is below that by a hair).
+            if ties and (best <= r * cell or best < (r * cell + edge) * (1 - 1e-9) - 1e-9):
                 break
             r += 1
         if not ties:
@@ -261,6 +307,8 @@ def _ring_at(
 
 def _kth(found: list[tuple[float, str]], k: int) -> float:
     """The ``k``-th smallest distance among ``found`` (k >= 1, at most its length)."""
+    # Sorted as (distance, item) pairs: the k-th distance is the same, with no Python
+    # call per pair.
     if k == 1:
-        return min(d for d, _ in found)
-    return sorted(d for d, _ in found)[k - 1]
+        return min(found)[0]
+    return sorted(found)[k - 1][0]

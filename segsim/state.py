@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -178,9 +179,7 @@ class FightState:
         for side, grid in self.side_grids.items():
             if side == me.side or not self.side_counts.get(side):
                 continue
-            for other in grid.nearest(
-                me.position, count, lambda _: True, lambda o: combatants[o].order
-            ):
+            for other in grid.nearest(me.position, count, None, lambda o: combatants[o].order):
                 found.append(
                     (math.dist(me.position, grid.where[other]), combatants[other].order, other)
                 )
@@ -213,5 +212,4 @@ class FightState:
 SMALL_FIGHT = 32  # combatants: below this, queries scan instead of using the grid
 
 
-def _by_order(c: Combatant) -> int:
-    return c.order
+_by_order = attrgetter("order")  # a combatant's place in the fight's order, read in C

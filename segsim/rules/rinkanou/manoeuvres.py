@@ -5,6 +5,7 @@ regripping, picking a weapon up."""
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from segsim.actions import Action
@@ -161,14 +162,20 @@ def _keepers(
     """Opponents keeping ``mover`` at distance, near enough for the move to concern them."""
     radius = max(s.tables.reach.values()) + math.dist(start, dest) + 0.01
     combatants = s.state.combatants
-    found = [
-        o
-        for side, grid in s.state.side_grids.items()
-        if side != mover.side
-        for o in (combatants[oid] for oid in grid.near(start, radius))
-        if o.id not in s.out and any(a.kind == "keep" and a.target == mover.id for a in o.actions)
-    ]
-    found.sort(key=lambda o: o.order)  # the fight's order, as everywhere
+    out = s.out
+    found = []
+    for side, grid in s.state.side_grids.items():
+        if side == mover.side:
+            continue
+        for oid in grid.near(start, radius):
+            if oid in out:
+                continue
+            o = combatants[oid]
+            for a in o.actions:
+                if a.kind == "keep" and a.target == mover.id:
+                    found.append(o)
+                    break
+    found.sort(key=attrgetter("order"))  # the fight's order, as everywhere
     return found
 
 

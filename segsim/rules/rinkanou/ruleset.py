@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -903,7 +904,11 @@ class RinKaNou(BaseRuleset):
         # "Se déplacer" is multipliable: n segments declared at once are one action.
         if not (self.move_roll and self._in_reach_move(state, c, params)):
             raw = p.get("ps") or {}
-            spends = isinstance(raw, Mapping) and any(raw.get(k) for k in SPENDS)
+            spends = (
+                isinstance(raw, Mapping)
+                and not raw.keys().isdisjoint(SPENDS)  # a malus alone: nothing to scan
+                and any(raw.get(k) for k in SPENDS)
+            )
             if "difficulty" in p or not isinstance(raw, Mapping) or spends:
                 raise IllegalDeclaration(
                     "a move out of every opponent's reach has no roll: no difficulty, no "
@@ -1275,5 +1280,4 @@ def _best_blow(sheet: Sheet) -> str:
     return max(sheet.weapon.blows, key=lambda b: sheet.weapon.damage[b])
 
 
-def _by_order(c: Combatant) -> int:
-    return c.order
+_by_order = attrgetter("order")  # a combatant's place in the fight's order, read in C

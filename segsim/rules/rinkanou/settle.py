@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from segsim.actions import Action
@@ -662,10 +663,13 @@ class Settlement:
                 round(start[0] + (dest[0] - start[0]) * f, 6),
                 round(start[1] + (dest[1] - start[1]) * f, 6),
             )
-            if all(
-                other == c.id or other in self.moving
-                for other in self.state.grid.near(spot, PERSONAL_SPACE)
-            ) and (self.claimed is None or not self.claimed.near(spot, PERSONAL_SPACE)):
+            moving = self.moving
+            taken = False
+            for other in self.state.grid.near(spot, PERSONAL_SPACE):
+                if other != c.id and other not in moving:
+                    taken = True
+                    break
+            if not taken and (self.claimed is None or not self.claimed.near(spot, PERSONAL_SPACE)):
                 self.moving.add(c.id)
                 if self.claimed is None:
                     self.claimed = Grid(1.0)
@@ -747,11 +751,13 @@ class Settlement:
         if awareness is None:
             watching: Sequence[Combatant] = self.state.against(None)
         else:
+            # The grid's ids, sorted once for all resolvers (not once each).
+            grid = self.state.grid
             around: dict[str, Combatant] = {}
             for cid in resolvers:
-                for c in self.state.near(combatants[cid].position, awareness):
-                    around[c.id] = c
-            watching = sorted(around.values(), key=lambda c: c.order)
+                for oid in grid.near(combatants[cid].position, awareness):
+                    around[oid] = combatants[oid]
+            watching = sorted(around.values(), key=attrgetter("order"))
         for c in watching:
             status = c.status
             # Most take none of the resolvers into account: passed over first.
