@@ -259,7 +259,7 @@ class OtherView(LiveView):
 
     @live
     def reach(self) -> float:
-        return self._rules._reaches[self.weapon.reach]  # RinKaNou.reach, written out
+        return self._rules.reach(self._o.sheet)
 
     armed: live[OtherView, bool] = live_attr("_o.status.armed")
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
