@@ -650,10 +650,7 @@ class Fight:
             c = combatants[cid]
             if c.in_fight:
                 members.append(c)
-        if len(members) == 2:
-            if members[0].order > members[1].order:
-                members.reverse()
-        elif len(members) > 2:
+        if len(members) > 1:
             members.sort(key=_by_order)
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
@@ -680,7 +677,7 @@ class Fight:
             if type(out) is Declaration:
                 decided.append((c, self._plan_all(c, (out,), seg)))
                 continue
-            decls = out if type(out) is list and out else self._declarations(c, out, must, seg)
+            decls = self._declarations(c, out, must, seg)
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
         if external:
@@ -961,9 +958,7 @@ class Fight:
         for ev in self.ruleset.resolve(state, seg, batch, self.dice):
             self._emit(ev)
         state.segment = time
-        outcome = self.ruleset.outcome(state)
-        if outcome is not None:
-            self._end(seg, outcome)
+        if self._check_outcome(seg):
             return
         if state.vacated:
             self._clear_ways(seg)
