@@ -24,7 +24,6 @@ it takes part in are the boundary events', so no phase wakes the process.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -55,7 +54,7 @@ from segsim.events import (
 from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import BaseRuleset, Outcome
 from segsim.sleepers import Sleepers
-from segsim.state import Combatant, FightState
+from segsim.state import Combatant, FightState, by_order
 
 SETTLE = EventPriority(2)
 """Priority of a settlement: after every NORMAL (1) and URGENT (0) event of its time."""
@@ -651,7 +650,7 @@ class Fight:
             if c.in_fight:
                 members.append(c)
         if len(members) > 1:
-            members.sort(key=_by_order)
+            members.sort(key=by_order)
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
         if self._forces:
@@ -1052,9 +1051,6 @@ class Fight:
         survivors = tuple(c.id for c in self.state.combatants.values() if c.in_fight)
         self._emit(FightEnded(seg, None, outcome.result, outcome.winner, survivors))
         self.done.succeed(outcome)
-
-
-_by_order = attrgetter("order")  # a combatant's place in the fight's order, read in C
 
 
 def _bind(policy: object, cid: str, seed: int, fight: Fight) -> None:

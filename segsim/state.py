@@ -151,7 +151,7 @@ class FightState:
         if radius is None:
             return self.against(None)
         found = [self.combatants[cid] for cid in self.grid.near(position, radius)]
-        found.sort(key=_by_order)
+        found.sort(key=by_order)
         return found
 
     def nearest_opponents(self, cid: str, count: int) -> list[str]:
@@ -159,22 +159,15 @@ class FightState:
         me = self.combatants[cid]
         combatants = self.combatants
         if len(self.grid) <= SMALL_FIGHT:  # a scan is cheaper than the grid's rings
-            if count == 1:
-                best = min(
-                    (
-                        (math.dist(me.position, c.position), c.order, c.id)
-                        for c in combatants.values()
-                        if c.in_fight and c.side != me.side
-                    ),
-                    default=None,
-                )
-                return [] if best is None else [best[2]]
-            ranked = sorted(
+            ranked = (
                 (math.dist(me.position, c.position), c.order, c.id)
                 for c in combatants.values()
                 if c.in_fight and c.side != me.side
             )
-            return [other for _, _, other in ranked[:count]]
+            if count == 1:  # the nearest alone: no sort
+                best = min(ranked, default=None)
+                return [] if best is None else [best[2]]
+            return [other for _, _, other in sorted(ranked)[:count]]
         found: list[tuple[float, int, str]] = []
         for side, grid in self.side_grids.items():
             if side == me.side or not self.side_counts.get(side):
@@ -212,4 +205,5 @@ class FightState:
 SMALL_FIGHT = 32  # combatants: below this, queries scan instead of using the grid
 
 
-_by_order = attrgetter("order")  # a combatant's place in the fight's order, read in C
+by_order = attrgetter("order")
+"""The sort key of the fight's order (a combatant's ``order``), read in C."""

@@ -5,7 +5,6 @@ regripping, picking a weapon up."""
 from __future__ import annotations
 
 import math
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from segsim.actions import Action
@@ -18,7 +17,7 @@ from segsim.rules.rinkanou.events import (
     KeptAtDistance,
     WeaponState,
 )
-from segsim.state import Combatant
+from segsim.state import Combatant, by_order
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import Settlement
@@ -175,7 +174,7 @@ def _keepers(
                 if a.kind == "keep" and a.target == mover.id:
                     found.append(o)
                     break
-    found.sort(key=attrgetter("order"))  # the fight's order, as everywhere
+    found.sort(key=by_order)  # the fight's order, as everywhere
     return found
 
 

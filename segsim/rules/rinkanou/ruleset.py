@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -43,7 +42,7 @@ from segsim.rules.rinkanou.events import (
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import OtherView, SelfView
-from segsim.state import Combatant, FightState
+from segsim.state import Combatant, FightState, by_order
 
 SEED = "seed 004"
 LOCK_SEGMENTS = 3  # Verrouiller, for every weapon (seed 004, "Actions de combat")
@@ -1201,7 +1200,7 @@ class RinKaNou(BaseRuleset):
                         if side != c.side
                         for oid in grid.near(c.position, radius)
                     ]
-                    foes.sort(key=_by_order)
+                    foes.sort(key=by_order)
             return foes
 
         def others() -> tuple[OtherView, ...]:
@@ -1278,6 +1277,3 @@ def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
 
 def _best_blow(sheet: Sheet) -> str:
     return max(sheet.weapon.blows, key=lambda b: sheet.weapon.damage[b])
-
-
-_by_order = attrgetter("order")  # a combatant's place in the fight's order, read in C

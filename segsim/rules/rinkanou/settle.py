@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from segsim.actions import Action
@@ -37,7 +36,7 @@ from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
 from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
-from segsim.state import Combatant, FightState
+from segsim.state import Combatant, FightState, by_order
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.ruleset import RinKaNou
@@ -757,7 +756,7 @@ class Settlement:
             for cid in resolvers:
                 for oid in grid.near(combatants[cid].position, awareness):
                     around[oid] = combatants[oid]
-            watching = sorted(around.values(), key=attrgetter("order"))
+            watching = sorted(around.values(), key=by_order)
         for c in watching:
             status = c.status
             # Most take none of the resolvers into account: passed over first.
