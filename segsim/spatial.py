@@ -74,9 +74,8 @@ class Grid:
     def move(self, item: str, pos: Position) -> None:
         old = self.where.get(item)
         if old is not None:
-            cell = self.cell
-            key = (math.floor(pos[0] / cell), math.floor(pos[1] / cell))  # self._key, inline
-            if math.floor(old[0] / cell) == key[0] and math.floor(old[1] / cell) == key[1]:
+            key = self._key(pos)
+            if self._key(old) == key:
                 if self._near_memo:
                     self._near_memo.clear()
                 self.where[item] = pos
