@@ -88,10 +88,7 @@ class SelfView(LiveView):
         c: Combatant,
         seen: Callable[[], list[Combatant]],
     ) -> None:
-        # LiveView.__init__, written out: one view is built for every decision
-        self._state = state
-        self._version = state.version
-        self._segment = segment
+        super().__init__(state, segment)
         self.id = c.id
         self.side = c.side
         self.sheet: Sheet = c.sheet
@@ -243,10 +240,7 @@ class OtherView(LiveView):
         o: Combatant,
         revealed: Mapping[int, tuple[str, str | None, int | None]],
     ) -> None:
-        # LiveView.__init__, written out: a view of each foe is built for every decision
-        self._state = state
-        self._version = state.version
-        self._segment = segment
+        super().__init__(state, segment)
         self.id = o.id
         self.side = o.side
         self.weapon: Weapon = o.sheet.weapon
