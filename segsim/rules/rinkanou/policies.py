@@ -15,7 +15,7 @@ from functools import lru_cache
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
-from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, within
+from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
 from segsim.rules.rinkanou.views import OtherView, SelfView, closest
 
@@ -265,13 +265,7 @@ class Defender:
         out: list[DeclarationLike] = []
         opponents = me.foes()
         here = me.position
-        # Those who have it in reach (``within``, written out: one test per foe in view).
-        dist = math.dist
-        blows = [
-            expected_landing(o)
-            for o in opponents
-            if dist(o.position, here) <= o.reach + REACH_TOLERANCE
-        ]
+        blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
         missiles: list[int] = []
         for o in opponents:
             for a in o.incoming(me.id):
