@@ -113,8 +113,12 @@ class Action(Event):
     actor: str = ""
     start: int = 0
     cancelled: bool = False
-    t: int = 0
+    # Its event's segment: always its start (set from it, never given).
+    t: int = attrs.field(init=False, eq=False, repr=False)
     declaration: Declaration | None = attrs.field(default=None, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.t = self.start
 
     @property
     def action(self) -> int:

@@ -276,3 +276,18 @@ def test_an_event_class_says_whether_it_changes_the_state() -> None:
     assert Moved.CHANGES_STATE and MovedAgain.CHANGES_STATE
     for cls in known_types().values():
         assert (cls.apply is not Event.apply) == cls.CHANGES_STATE
+
+
+def test_an_action_s_event_segment_is_always_its_start() -> None:
+    """``t`` is derived from ``start`` wherever an action is made (a ruleset may build
+    one already started, as a spawned missile is), and follows a cancellation's copy."""
+    import attrs
+
+    from segsim.actions import Action
+
+    made = Action("missile", 4, start=7)
+    assert made.t == made.start == 7
+    assert attrs.evolve(made, start=9).t == 9
+    stamped = Action("strike", 3).stamp(1, "robert", 12)
+    assert stamped.t == stamped.start == 12
+    assert stamped.cancelled_at(13).t == 12
