@@ -247,6 +247,7 @@ def test_a_declared_action_is_its_own_action_declared_event() -> None:
         line = event_data(action)
         back = ActionDeclared(**{k: v for k, v in line.items() if k != "type"})
         assert back.fields() == action.fields()
+        assert list(back.fields()) == list(action.fields())  # the record's field order
         assert back.describe() == action.describe()
         assert (back.action, back.t, back.ends_in) == (action.id, action.start, action.last)
 
