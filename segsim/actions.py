@@ -45,6 +45,10 @@ class Declaration:
     kind: str
     target: str | None = None
     params: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+    # Set by :func:`declaration_problem` once it has found this declaration well formed
+    # and every parameter a plain scalar: such a declaration can never change, so the
+    # engine does not check it again (a policy hands out the same one many times).
+    checked: bool = attrs.field(default=False, init=False, eq=False, repr=False)
 
     def __repr__(self) -> str:
         extra = f", target={self.target!r}" if self.target else ""
@@ -260,6 +264,7 @@ def declaration_problem(item: object) -> str | None:
         if target is not None and (not isinstance(target, str) or not target):
             return f"a target is a combatant id (a string) or None, not {target!r}"
         params: Mapping[Any, Any] = item.params
+        scalars = True
         for key, value in params.items():
             if type(key) is not str and not isinstance(key, str):
                 return f"a parameter name is a string, not {key!r}"
@@ -271,6 +276,10 @@ def declaration_problem(item: object) -> str | None:
             problem = _value_problem(value)
             if problem is not None:
                 return f"parameter {key}: {problem}"
+            if isinstance(value, list | tuple | Mapping):
+                scalars = False  # a list or table inside could still be changed
+        if scalars and type(params) is MappingProxyType:
+            object.__setattr__(item, "checked", True)  # frozen: the one write it gets
         return None
     if isinstance(item, Cancel):
         action = item.action

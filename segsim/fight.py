@@ -739,9 +739,10 @@ class Fight:
                     rule="seed 004, Échelonnement des actions dans le temps",
                 )
             for i, d in enumerate(decls):
-                problem = declaration_problem(d)
-                if problem is not None:
-                    raise IllegalDeclaration(problem, rule="declarations")
+                if type(d) is not Declaration or not d.checked:
+                    problem = declaration_problem(d)
+                    if problem is not None:
+                        raise IllegalDeclaration(problem, rule="declarations")
                 if isinstance(d, Declaration):
                     spec = self._plan_one(c, d, seg, planned, forced)
                     if forced:

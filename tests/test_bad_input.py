@@ -279,6 +279,23 @@ def test_non_finite_numbers_are_refused_in_declarations() -> None:
             fight.run()
 
 
+def test_a_declaration_is_checked_again_while_a_list_inside_it_can_change() -> None:
+    # The engine trusts a declaration it has found well formed only if nothing in it can
+    # change: a list inside its parameters can, so it is checked on every use.
+    fight = build_fight(
+        {"a": ("blue", "robert", Scripted()), "b": ("red", "margaret", Scripted())}, seed=1
+    )
+    flat, nested = declare("dodge"), declare("move", to=[1.0, 0.0])
+    assert not flat.checked
+    fight.check("a", [flat])
+    fight.check("a", [nested])
+    assert flat.checked and not nested.checked
+    nested.params["to"][0] = math.inf
+    with pytest.raises(IllegalDeclaration, match="not a finite number"):
+        fight.check("a", [nested])
+    assert flat == declare("dodge")  # the mark is no part of its value
+
+
 # ---------------------------------------------------------------- 5. options and setup
 
 
