@@ -112,7 +112,7 @@ class Action(Event):
     public: bool = False
     forced: bool = False
     visible: bool = True
-    params: Mapping[str, Any] = attrs.field(default=EMPTY, converter=_frozen_mapping)
+    params: Mapping[str, Any] = EMPTY  # frozen when made (below), like a declaration's
     id: int = 0
     actor: str = ""
     start: int = 0
@@ -123,6 +123,10 @@ class Action(Event):
 
     def __attrs_post_init__(self) -> None:
         self.t = self.start
+        # The converter of Declaration.params, run here: most actions have no params or
+        # already frozen ones, and a converter would be a call on every action made.
+        if type(self.params) is not MappingProxyType:
+            self.params = _frozen_mapping(self.params)
 
     @property
     def action(self) -> int:

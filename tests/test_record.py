@@ -292,3 +292,28 @@ def test_an_action_s_event_segment_is_always_its_start() -> None:
     stamped = Action("strike", 3).stamp(1, "robert", 12)
     assert stamped.t == stamped.start == 12
     assert stamped.cancelled_at(13).t == 12
+
+
+def test_an_action_s_params_are_frozen_however_it_is_made() -> None:
+    """A ruleset may plan an action with a plain dict of params: the action keeps a
+    frozen copy (a later change to that dict, or through the action, changes nothing),
+    also for a copy made by ``attrs.evolve`` or ``revised`` once in progress."""
+    import attrs
+    import pytest
+
+    from segsim.actions import EMPTY, Action
+
+    source = {"blow": "cut"}
+    made = Action("strike", 3, params=source)
+    source["blow"] = "thrust"
+    assert dict(made.params) == {"blow": "cut"}
+    with pytest.raises(TypeError):
+        made.params["blow"] = "thrust"  # type: ignore[index]
+    assert Action("arm", 3).params is EMPTY and Action("arm", 3, params={}).params is EMPTY
+    changed = {"blow": "sweep"}
+    copy = attrs.evolve(made.stamp(1, "robert", 0), params=changed)
+    revised = made.revised(params=changed)
+    changed["blow"] = "cut"
+    assert dict(copy.params) == dict(revised.params) == {"blow": "sweep"}
+    with pytest.raises(TypeError, match="params is a table"):
+        Action("strike", 3, params=["cut"])  # type: ignore[arg-type]
