@@ -189,11 +189,13 @@ class Action(Event):
         declaration: Declaration | None = None,
     ) -> Action:
         """Make this planned action the one in progress (the engine does this once, before
-        anyone else sees it), declared as ``declaration``. A forced action is public."""
+        anyone else sees it), declared as ``declaration`` (or as the declaration it was
+        planned with, which the engine sets). A forced action is public."""
         self.id = id
         self.actor = actor
         self.start = self.t = start
-        self.declaration = declaration
+        if declaration is not None:
+            self.declaration = declaration
         if self.continuous:
             self.visible = False
         if forced:

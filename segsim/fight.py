@@ -24,7 +24,7 @@ it takes part in are the boundary events', so no phase wakes the process.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import simpy
@@ -103,7 +103,7 @@ class _Phase(_Scheduled):
     members: dict[str, bool]
 
 
-_Decided = list[tuple[Combatant, list[Cancel | tuple[Declaration, ActionSpec]]]]
+_Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec]]]
 
 
 @attrs.define(eq=False)
@@ -722,10 +722,13 @@ class Fight:
 
     def _plan_all(
         self, c: Combatant, decls: Sequence[DeclarationLike], seg: int, *, forced: bool = False
-    ) -> list[Cancel | tuple[Declaration, ActionSpec]]:
-        """Check one combatant's declarations; raise IllegalDeclaration before any change."""
-        planned: list[ActionSpec] = []
-        out: list[Cancel | tuple[Declaration, ActionSpec]] = []
+    ) -> list[Cancel] | list[ActionSpec]:
+        """Check one combatant's declarations; raise IllegalDeclaration before any change.
+
+        Either cancellations only (returned as they are), or the ruleset's verdict on each
+        declaration: a planned action that carries the declaration it came from. No two
+        continuous actions (waits) in one channel at once, and no declared action lasts
+        longer than :data:`MAX_DURATION` (the rules' own may)."""
         try:
             cancels = 0
             for d in decls:
@@ -738,59 +741,61 @@ class Fight:
                     "no new action may begin in the segment of a cancellation",
                     rule="seed 004, Échelonnement des actions dans le temps",
                 )
-            for i, d in enumerate(decls):
+            if cancels:
+                return self._check_cancels(c, cast("Sequence[Cancel]", decls), seg)
+            planned: list[ActionSpec] = []
+            state = self.state
+            plan = self.ruleset.plan
+            for d in decls:
                 if type(d) is not Declaration or not d.checked:
                     problem = declaration_problem(d)
                     if problem is not None:
                         raise IllegalDeclaration(problem, rule="declarations")
-                if isinstance(d, Declaration):
-                    spec = self._plan_one(c, d, seg, planned, forced)
-                    if forced:
-                        spec.forced = spec.public = True
-                    planned.append(spec)
-                    out.append((d, spec))
-                else:
-                    if decls.index(d) != i:
-                        raise IllegalDeclaration(
-                            f"action #{d.action} is cancelled twice", rule="cancellation"
-                        )
-                    self._check_cancel(c, d, seg)
-                    out.append(d)
+                assert isinstance(d, Declaration)  # not a Cancel: none was counted
+                try:
+                    spec: ActionSpec = plan(state, c.id, d, seg, planned)
+                except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
+                    # A value of the wrong type that the ruleset's checks did not expect.
+                    raise IllegalDeclaration(
+                        f"{d!r} has a value of the wrong type ({type(exc).__name__}: {exc})",
+                        rule="declarations",
+                    ) from None
+                if (
+                    planned
+                    and spec.continuous
+                    and any(p.continuous and p.channel == spec.channel for p in planned)
+                ):
+                    # The second would end the first at once: one of them says it all.
+                    raise IllegalDeclaration(
+                        f"two continuous actions ({spec.kind}) in the {spec.channel} "
+                        "declared together",
+                        rule="declarations",
+                    )
+                if forced:
+                    spec.forced = spec.public = True
+                elif spec.duration is not None and spec.duration > MAX_DURATION:
+                    raise IllegalDeclaration(
+                        f"{d.kind} would last {spec.duration} segments (at most {MAX_DURATION:,})",
+                        rule="declarations",
+                    )
+                spec.declaration = d
+                planned.append(spec)
         except IllegalDeclaration as exc:
             policy = None if forced else policy_name(c.policy)
             raise exc.located(actor=c.id, segment=seg, policy=policy) from None
-        return out
+        return planned
 
-    def _plan_one(
-        self, c: Combatant, d: Declaration, seg: int, planned: Sequence[ActionSpec], forced: bool
-    ) -> ActionSpec:
-        """The ruleset's verdict on one declaration; no two continuous actions (waits) in
-        one channel at once, and no declared action lasts longer than
-        :data:`MAX_DURATION` (the rules' own may)."""
-        try:
-            spec: ActionSpec = self.ruleset.plan(self.state, c.id, d, seg, planned)
-        except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
-            # A value of the wrong type that the ruleset's checks did not anticipate.
-            raise IllegalDeclaration(
-                f"{d!r} has a value of the wrong type ({type(exc).__name__}: {exc})",
-                rule="declarations",
-            ) from None
-        if (
-            planned
-            and spec.continuous
-            and any(p.continuous and p.channel == spec.channel for p in planned)
-        ):
-            # The second would end the first at once: one of them says it all.
-            raise IllegalDeclaration(
-                f"two continuous actions ({spec.kind}) in the {spec.channel} declared together",
-                rule="declarations",
-            )
-        if not forced and spec.duration is not None and spec.duration > MAX_DURATION:
-            raise IllegalDeclaration(
-                f"{d.kind} would last {spec.duration} segments (at most {MAX_DURATION:,})",
-                rule="declarations",
-            )
-        return spec
+    def _check_cancels(self, c: Combatant, cancels: Sequence[Cancel], seg: int) -> list[Cancel]:
+        for i, cancel in enumerate(cancels):
+            problem = declaration_problem(cancel)
+            if problem is not None:
+                raise IllegalDeclaration(problem, rule="declarations")
+            if cancels.index(cancel) != i:
+                raise IllegalDeclaration(
+                    f"action #{cancel.action} is cancelled twice", rule="cancellation"
+                )
+            self._check_cancel(c, cancel, seg)
+        return list(cancels)
 
     def _check_cancel(self, c: Combatant, cancel: Cancel, seg: int) -> None:
         action = next((a for a in c.actions if a.id == cancel.action), None)
@@ -806,15 +811,12 @@ class Fight:
             )
         self.ruleset.check_cancel(self.state, action, seg)
 
-    def _apply(
-        self, c: Combatant, items: Sequence[Cancel | tuple[Declaration, ActionSpec]], seg: int
-    ) -> bool:
+    def _apply(self, c: Combatant, items: Sequence[Cancel | ActionSpec], seg: int) -> bool:
         """Start or cancel actions; True if any of it is observable by others."""
         observable = False
         state = self.state
         for item in items:
-            if type(item) is not tuple:
-                assert isinstance(item, Cancel)
+            if isinstance(item, Cancel):
                 old = next(a for a in c.actions if a.id == item.action)
                 new = old.cancelled_at(seg)
                 self._unschedule(old)
@@ -825,14 +827,14 @@ class Fight:
                 self._emit(ActionCancelled(t=seg, actor=c.id, action=old.id, kind=old.kind))
                 observable = True
                 continue
-            declaration, action = item
+            action = item
             actions = c.actions
             if actions:
                 channel = action.channel
                 for old in [a for a in actions if a.continuous and a.channel == channel]:
                     self._unschedule(old)
                     actions.remove(old)
-            action.stamp(state.next_action_id, c.id, seg, declaration=declaration)
+            action.stamp(state.next_action_id, c.id, seg)  # planned with its declaration
             state.next_action_id += 1
             actions.append(action)
             duration = action.duration
