@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
@@ -262,53 +262,63 @@ class Defender:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        out: list[DeclarationLike] = []
+        segment = obs.segment
         opponents = me.foes()
         here = me.position
-        blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
-        missiles: list[int] = []
+        # The segments in which seen blows and missiles land, from now on.
+        landings: list[int] = []
+        missile = False
+        for o in opponents:
+            if within(o.position, here, o.reach):
+                t = expected_landing(o)
+                if t is not None and t >= segment:
+                    landings.append(t)
         for o in opponents:
             for a in o.incoming(me.id):
                 if a.ends_in is not None:
-                    missiles.append(a.ends_in)
-        self.missile = bool(missiles)
-        landings = [t for t in [*blows, *missiles] if t is not None and t >= obs.segment]
+                    missile = True
+                    if a.ends_in >= segment:
+                        landings.append(a.ends_in)
+        self.missile = missile
         if landings:  # those a defence in progress does not already meet
-            covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
-            landings = [t for t in landings if t not in covered]
+            covered = _defended(me.actions)
+            if covered:
+                landings = [t for t in landings if t not in covered]
         if landings:
             first = min(landings)
             if self.defend_at is None or first < self.defend_at:
                 self.defend_at = first
                 self.blows = landings.count(first)
         if self.defend_at is not None and (
-            self.defend_at < obs.segment
-            or any(a.kind in ("parry", "dodge") and a.last == self.defend_at for a in me.actions)
+            self.defend_at < segment or self.defend_at in _defended(me.actions)
         ):
             self.defend_at = None  # past, or already met by a defence in progress
+        out: list[DeclarationLike] = []
+        hands_planned = False
+        spent = 0
         if self.defend_at is not None:
             start, defence = self.plan(obs, self.defend_at)
-            if defence is not None and start == obs.segment:
+            if defence is not None and start == segment:
                 out.append(defence)
                 self.defend_at = None
-            elif start > obs.segment and not any(
+                hands_planned = defence.kind == "parry"
+                spent = _ps_cost(defence)
+            elif start > segment and not any(
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
                 out.append(shared_declaration("wait", None, (("until", start),), ()))
-        hands_planned = False
-        spent = 0
-        for d in out:
-            if isinstance(d, Declaration):
-                hands_planned = hands_planned or d.kind == "parry"
-                spent += _ps_cost(d)
         target = _nearest(me, opponents)
-        if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
+        if (
+            obs.must_act
+            and not out
+            and (target is None or not within(here, target.position, 2 * me.reach))
+        ):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
         if target is not None and not hands_planned and self.defend_at is None:
             motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
-            if opening and in_reach(obs, target, me.reach):
+            if opening and within(here, target.position, me.reach):
                 attack = strike_or_arm(obs, target, spent)
                 if attack is not None:
                     out.append(attack)
@@ -319,7 +329,7 @@ class Defender:
             elif obs.must_act and not out:
                 # Nothing coming and nothing else to do: take the initiative rather than
                 # wait on an opponent who may be waiting too.
-                if in_reach(obs, target, me.reach):
+                if within(here, target.position, me.reach):
                     attack = strike_or_arm(obs, target, spent)
                 else:
                     attack = approach(obs, target, self.last)
@@ -453,6 +463,15 @@ class Keeper:
         if not keeping and me.doing("hands") is None and not me.must_lock:
             return Declaration("keep", target.id)
         return None
+
+
+def _defended(actions: Sequence[Action]) -> set[int | None]:
+    """The segments in which the defences in progress (parries, dodges) end."""
+    covered: set[int | None] = set()
+    for a in actions:
+        if a.kind == "parry" or a.kind == "dodge":
+            covered.add(a.last)
+    return covered
 
 
 def _ps_cost(d: DeclarationLike) -> int:
