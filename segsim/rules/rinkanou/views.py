@@ -9,12 +9,12 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 import attrs
 
-from segsim.actions import Action
+from segsim.actions import Action, DeclarationLike
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
 from segsim.rules.rinkanou.situation import ps_limits
@@ -77,17 +77,22 @@ class SeenAction:
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
-    __slots__ = ("_c", "_foe", "_foes", "_near", "_rules", "_seen", "id", "sheet", "side", "weapon")
+    __slots__ = (
+        "_c",
+        "_foe",
+        "_foes",
+        "_in_view",
+        "_near",
+        "_opponents",
+        "_rules",
+        "id",
+        "sheet",
+        "side",
+        "weapon",
+    )
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet")
 
-    def __init__(
-        self,
-        state: FightState,
-        segment: int,
-        rules: RinKaNou,
-        c: Combatant,
-        seen: Callable[[], list[Combatant]],
-    ) -> None:
+    def __init__(self, state: FightState, segment: int, rules: RinKaNou, c: Combatant) -> None:
         super().__init__(state, segment)
         self.id = c.id
         self.side = c.side
@@ -95,10 +100,42 @@ class SelfView(LiveView):
         self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
         self._rules = rules
         self._c = c
-        self._seen = seen
+        self._in_view: list[Combatant] | None = None  # everyone in view, found once
+        self._opponents: list[Combatant] | None = None  # the opponents in view, found once
         self._foe: tuple[str | None] | None = None
         self._foes: tuple[OtherView, ...] | None = None
         self._near: OtherView | None = None  # built by nearest() before foes()
+
+    def _seen(self) -> list[Combatant]:
+        """The opponents in view, in the fight's order (found on first use)."""
+        found = self._opponents
+        if found is None:
+            found = self._opponents = self._rules._opponents_in_view(
+                self._state, self._c, self._in_view
+            )
+        return found
+
+    def _others(self) -> tuple[OtherView, ...]:
+        """The views of everyone else in view (the observation's ``others``)."""
+        in_view = self._in_view
+        if in_view is None:
+            in_view = self._in_view = self._rules._in_view(self._state, self._c)
+        state, segment, rules, me = self._state, self._segment, self._rules, self._c
+        revealed = me.status.revealed
+        return tuple(OtherView(state, segment, rules, o, revealed) for o in in_view if o is not me)
+
+    def _other(self, oid: str) -> OtherView | None:
+        """The view of another fighter in view by id, or None (the observation's
+        ``other()``)."""
+        o = self._state.combatants.get(oid)
+        me = self._c
+        if o is None or o is me or not o.in_fight or not self._rules._sees(me, o):
+            return None
+        return OtherView(self._state, self._segment, self._rules, o, me.status.revealed)
+
+    def _legal(self) -> tuple[DeclarationLike, ...]:
+        """The declarations the ruleset would accept now (the observation's ``legal()``)."""
+        return self._rules._legal(self._state, self.id, self._segment)
 
     # Fields read straight from the fight state (without a Python call on first read).
     position: live[SelfView, tuple[float, float]] = live_attr("_c.position")
