@@ -86,11 +86,12 @@ class SelfView(LiveView):
         "_opponents",
         "_rules",
         "id",
+        "reach",
         "sheet",
         "side",
         "weapon",
     )
-    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet", "reach")
 
     def __init__(self, state: FightState, segment: int, rules: RinKaNou, c: Combatant) -> None:
         super().__init__(state, segment)
@@ -98,6 +99,7 @@ class SelfView(LiveView):
         self.side = c.side
         self.sheet: Sheet = c.sheet
         self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
+        self.reach: float = rules._reaches[self.weapon.reach]  # its reach in metres
         self._rules = rules
         self._c = c
         self._in_view: list[Combatant] | None = None  # everyone in view, found once
@@ -139,11 +141,6 @@ class SelfView(LiveView):
 
     # Fields read straight from the fight state (without a Python call on first read).
     position: live[SelfView, tuple[float, float]] = live_attr("_c.position")
-
-    @live
-    def reach(self) -> float:
-        """The weapon's reach in metres."""
-        return self._rules.reach(self.sheet)
 
     armed: live[SelfView, bool] = live_attr("_c.status.armed")
     must_lock: live[SelfView, bool] = live_attr("_c.status.must_lock")
@@ -266,8 +263,8 @@ class OtherView(LiveView):
     """Another fighter as one observer sees it: public state, and its actions with
     what the observer has read of them."""
 
-    __slots__ = ("_o", "_revealed", "_rules", "has_shield", "id", "side", "weapon")
-    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "weapon", "has_shield")
+    __slots__ = ("_o", "_revealed", "_rules", "has_shield", "id", "reach", "side", "weapon")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "weapon", "has_shield", "reach")
 
     def __init__(
         self,
@@ -281,16 +278,13 @@ class OtherView(LiveView):
         self.id = o.id
         self.side = o.side
         self.weapon: Weapon = o.sheet.weapon
+        self.reach: float = rules._reaches[self.weapon.reach]  # its weapon's, in metres
         self.has_shield = o.sheet.shield is not None
         self._rules = rules
         self._o = o
         self._revealed = revealed
 
     position: live[OtherView, tuple[float, float]] = live_attr("_o.position")
-
-    @live
-    def reach(self) -> float:
-        return self._rules.reach(self._o.sheet)
 
     armed: live[OtherView, bool] = live_attr("_o.status.armed")
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
