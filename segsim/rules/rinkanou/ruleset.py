@@ -1185,12 +1185,10 @@ class RinKaNou(BaseRuleset):
     def _opponents_in_view(
         self, state: FightState, c: Combatant, in_view: list[Combatant] | None
     ) -> list[Combatant]:
-        """The opponents ``c`` sees, in the fight's order: of ``in_view`` when it is known.
-        With no awareness radius all are in view: the state's list, kept until someone
-        comes or goes (do not modify it)."""
+        """The opponents ``c`` sees within the awareness radius, in the fight's order: of
+        ``in_view`` when it is known. (With no radius, all are: ``state.against``.)"""
         radius = self.awareness
-        if radius is None:
-            return state.against(c.side)
+        assert radius is not None
         if in_view is not None:
             return [o for o in in_view if o.side != c.side]
         # The opponents' grids alone: in a battle, most in view are allies.

@@ -112,9 +112,13 @@ class SelfView(LiveView):
         """The opponents in view, in the fight's order (found on first use)."""
         found = self._opponents
         if found is None:
-            found = self._opponents = self._rules._opponents_in_view(
-                self._state, self._c, self._in_view
-            )
+            rules = self._rules
+            if rules.awareness is None:  # all in view: the state's list (do not modify it)
+                found = self._opponents = self._state.against(self.side)
+            else:
+                found = self._opponents = rules._opponents_in_view(
+                    self._state, self._c, self._in_view
+                )
         return found
 
     def _others(self) -> tuple[OtherView, ...]:
@@ -199,14 +203,13 @@ class SelfView(LiveView):
             revealed = self._c.status.revealed
             state, segment, rules = self._state, self._segment, self._rules
             near = self._near
-            foes = self._foes = tuple(
-                [
-                    near
-                    if near is not None and near._o is o
-                    else OtherView(state, segment, rules, o, revealed)
-                    for o in self._seen()
-                ]
-            )
+            views = []
+            for o in self._seen():
+                if near is not None and near._o is o:
+                    views.append(near)
+                else:
+                    views.append(OtherView(state, segment, rules, o, revealed))
+            foes = self._foes = tuple(views)
         return foes
 
     def nearest(self) -> OtherView | None:
@@ -219,7 +222,9 @@ class SelfView(LiveView):
             return closest(self.position, foes)
         if self._state.version != self._version:
             self.check()  # raises
-        nearest = closest(self.position, self._seen())
+        seen = self._seen()
+        # A duel: no distance to compare (positions are finite).
+        nearest = seen[0] if len(seen) == 1 else closest(self.position, seen)
         if nearest is None:
             return None
         self._near = OtherView(
