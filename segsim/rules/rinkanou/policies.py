@@ -124,7 +124,7 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
     bonus = min(usable, 2) if usable > 0 else None
-    slower, malus = buy_back_amounts(score, weapon.speed, False)
+    slower, malus = buy_back_amounts(score, weapon.speed, False) if score < 0 else (None, None)
     ps = (("bonus", bonus), ("slower", slower), ("malus", malus))
     return shared_declaration("strike", target.id, (("blow", best_blow(weapon)),), ps)
 
@@ -481,10 +481,18 @@ def _ps_cost(d: DeclarationLike) -> int:
     ps = d.params.get("ps")
     if not ps:
         return 0
-    return sum(int(ps.get(k, 0)) for k in _SPENDS) + (3 if ps.get("aim") else 0)
+    cost = 0
+    for k, v in ps.items():
+        if k in _SPENDS:
+            cost += int(v)
+        elif k == "aim" and v:
+            cost += 3
+    return cost
 
 
-_SPENDS = ("faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force")
+_SPENDS = frozenset(
+    {"faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force"}
+)
 
 
 register_policy("rinkanou", "aggressive", Aggressive)

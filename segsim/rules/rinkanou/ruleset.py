@@ -478,7 +478,10 @@ class RinKaNou(BaseRuleset):
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         c = state.combatants[cid]
-        if c.status.must_lock and not any(a.kind == "lock" for a in c.actions):
+        if c.status.must_lock:
+            for a in c.actions:
+                if a.kind == "lock":
+                    return []  # the lock is under way
             return [LOCK]
         return []
 
