@@ -335,6 +335,8 @@ class Defender:
                     attack = approach(obs, target, self.last)
                 if attack is not None:
                     out.append(attack)
+        if len(out) == 1:
+            return out[0]  # one declaration: the same as a list of one
         return out or None
 
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:

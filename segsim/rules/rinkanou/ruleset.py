@@ -143,6 +143,8 @@ ORDER = {
     "wait": 9,
 }
 """Order of resolution inside one segment: blows first, then what defends against them."""
+_ORDER_KEYS = {kind: (rank,) for kind, rank in ORDER.items()}  # order_key's, made once
+_OTHER_KEY = (8,)
 
 
 @attrs.define
@@ -1162,7 +1164,7 @@ class RinKaNou(BaseRuleset):
     # ------------------------------------------------------------ resolution
 
     def order_key(self, action: Action) -> tuple[Any, ...]:
-        return (ORDER.get(action.kind, 8),)
+        return _ORDER_KEYS.get(action.kind, _OTHER_KEY)
 
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
