@@ -33,12 +33,6 @@ def nearest_opponent(obs: Observation) -> OtherView | None:
     return me.nearest()
 
 
-def _nearest(me: SelfView, opponents: Sequence[OtherView]) -> OtherView | None:
-    if len(opponents) == 1:  # a duel: no distance to compare (positions are finite)
-        return opponents[0]
-    return closest(me.position, opponents)
-
-
 def buy_back(
     me: SelfView,
     decl: Declaration,
@@ -268,13 +262,13 @@ class Defender:
         # The segments in which seen blows and missiles land, from now on.
         landings: list[int] = []
         missile = False
+        cid = me.id
         for o in opponents:
             if within(o.position, here, o.reach):
                 t = expected_landing(o)
                 if t is not None and t >= segment:
                     landings.append(t)
-        for o in opponents:
-            for a in o.incoming(me.id):
+            for a in o.incoming(cid):
                 if a.ends_in is not None:
                     missile = True
                     if a.ends_in >= segment:
@@ -307,7 +301,8 @@ class Defender:
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
                 out.append(shared_declaration("wait", None, (("until", start),), ()))
-        target = _nearest(me, opponents)
+        # The nearest (a duel's one opponent: no distance to compare).
+        target = opponents[0] if len(opponents) == 1 else closest(here, opponents)
         if (
             obs.must_act
             and not out
