@@ -222,10 +222,11 @@ class Aggressive:
         self.last: dict[str, object] = {}
 
     def decide(self, obs: Observation) -> PolicyOutput:
-        target = nearest_opponent(obs)
+        me: SelfView = obs.me
+        target = me.nearest()
         if target is None:
             return advance(obs, self.last)
-        if not in_reach(obs, target, obs.me.reach):
+        if not within(me.position, target.position, me.reach):
             return approach(obs, target, self.last)
         return strike_or_arm(obs, target)
 
