@@ -350,11 +350,10 @@ class Defender:
                 me, parry, against=None, duration=shield.speed, keep_timing=True
             )
         speed = me.weapon.speed
-        hands = me.doing("hands")
         parrying = (
             self.prefer == "parry" and me.weapon_pr > 0 and not me.must_lock and not self.missile
         )
-        if parrying and me.armed and hands is None:
+        if parrying and me.armed and me.doing("hands") is None:
             start = land - speed + 1
             if start >= obs.segment:
                 force = {"ps": {"parry_force": 1}} if me.usable_ps >= 1 else {}
