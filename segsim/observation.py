@@ -84,6 +84,10 @@ class LiveView:
     show the same fields with the same values.
     """
 
+    # The phase it views in slots; the values of its live fields, once read, in its
+    # __dict__ (where a non-data descriptor's value is found before the descriptor).
+    __slots__ = ("__dict__", "_segment", "_state", "_version")
+
     _live_names: ClassVar[tuple[str, ...]] = ()
     _fixed: ClassVar[tuple[str, ...]] = ()
     """Plain attributes that never change in a fight (an id, a sheet), shown by

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
@@ -31,12 +31,6 @@ def nearest_opponent(obs: Observation) -> OtherView | None:
     """The closest combatant of another side (ties: the order of the fight)."""
     me: SelfView = obs.me
     return me.nearest()
-
-
-def _nearest(me: SelfView, opponents: Sequence[OtherView]) -> OtherView | None:
-    if len(opponents) == 1:  # a duel: no distance to compare (positions are finite)
-        return opponents[0]
-    return closest(me.position, opponents)
 
 
 def buy_back(
@@ -124,7 +118,7 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
     bonus = min(usable, 2) if usable > 0 else None
-    slower, malus = buy_back_amounts(score, weapon.speed, False)
+    slower, malus = buy_back_amounts(score, weapon.speed, False) if score < 0 else (None, None)
     ps = (("bonus", bonus), ("slower", slower), ("malus", malus))
     return shared_declaration("strike", target.id, (("blow", best_blow(weapon)),), ps)
 
@@ -228,10 +222,11 @@ class Aggressive:
         self.last: dict[str, object] = {}
 
     def decide(self, obs: Observation) -> PolicyOutput:
-        target = nearest_opponent(obs)
+        me: SelfView = obs.me
+        target = me.nearest()
         if target is None:
             return advance(obs, self.last)
-        if not in_reach(obs, target, obs.me.reach):
+        if not within(me.position, target.position, me.reach):
             return approach(obs, target, self.last)
         return strike_or_arm(obs, target)
 
@@ -262,53 +257,64 @@ class Defender:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        out: list[DeclarationLike] = []
+        segment = obs.segment
         opponents = me.foes()
         here = me.position
-        blows = [expected_landing(o) for o in opponents if within(o.position, here, o.reach)]
-        missiles: list[int] = []
+        # The segments in which seen blows and missiles land, from now on.
+        landings: list[int] = []
+        missile = False
+        cid = me.id
         for o in opponents:
-            for a in o.incoming(me.id):
+            if within(o.position, here, o.reach):
+                t = expected_landing(o)
+                if t is not None and t >= segment:
+                    landings.append(t)
+            for a in o.incoming(cid):
                 if a.ends_in is not None:
-                    missiles.append(a.ends_in)
-        self.missile = bool(missiles)
-        landings = [t for t in [*blows, *missiles] if t is not None and t >= obs.segment]
+                    missile = True
+                    if a.ends_in >= segment:
+                        landings.append(a.ends_in)
+        self.missile = missile
         if landings:  # those a defence in progress does not already meet
-            covered = {a.last for a in me.actions if a.kind in ("parry", "dodge")}
-            landings = [t for t in landings if t not in covered]
+            covered = _defended(me.actions)
+            if covered:
+                landings = [t for t in landings if t not in covered]
         if landings:
             first = min(landings)
             if self.defend_at is None or first < self.defend_at:
                 self.defend_at = first
                 self.blows = landings.count(first)
         if self.defend_at is not None and (
-            self.defend_at < obs.segment
-            or any(a.kind in ("parry", "dodge") and a.last == self.defend_at for a in me.actions)
+            self.defend_at < segment or self.defend_at in _defended(me.actions)
         ):
             self.defend_at = None  # past, or already met by a defence in progress
+        out: list[DeclarationLike] = []
+        hands_planned = False
+        spent = 0
         if self.defend_at is not None:
             start, defence = self.plan(obs, self.defend_at)
-            if defence is not None and start == obs.segment:
+            if defence is not None and start == segment:
                 out.append(defence)
                 self.defend_at = None
-            elif start > obs.segment and not any(
+                hands_planned = defence.kind == "parry"
+                spent = _ps_cost(defence)
+            elif start > segment and not any(
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
                 out.append(shared_declaration("wait", None, (("until", start),), ()))
-        hands_planned = False
-        spent = 0
-        for d in out:
-            if isinstance(d, Declaration):
-                hands_planned = hands_planned or d.kind == "parry"
-                spent += _ps_cost(d)
-        target = _nearest(me, opponents)
-        if obs.must_act and not out and (target is None or not in_reach(obs, target, 2 * me.reach)):
+        # The nearest (a duel's one opponent: no distance to compare).
+        target = opponents[0] if len(opponents) == 1 else closest(here, opponents)
+        if (
+            obs.must_act
+            and not out
+            and (target is None or not within(here, target.position, 2 * me.reach))
+        ):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
         if target is not None and not hands_planned and self.defend_at is None:
             motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
-            if opening and in_reach(obs, target, me.reach):
+            if opening and within(here, target.position, me.reach):
                 attack = strike_or_arm(obs, target, spent)
                 if attack is not None:
                     out.append(attack)
@@ -319,12 +325,14 @@ class Defender:
             elif obs.must_act and not out:
                 # Nothing coming and nothing else to do: take the initiative rather than
                 # wait on an opponent who may be waiting too.
-                if in_reach(obs, target, me.reach):
+                if within(here, target.position, me.reach):
                     attack = strike_or_arm(obs, target, spent)
                 else:
                     attack = approach(obs, target, self.last)
                 if attack is not None:
                     out.append(attack)
+        if len(out) == 1:
+            return out[0]  # one declaration: the same as a list of one
         return out or None
 
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
@@ -342,11 +350,10 @@ class Defender:
                 me, parry, against=None, duration=shield.speed, keep_timing=True
             )
         speed = me.weapon.speed
-        hands = me.doing("hands")
         parrying = (
             self.prefer == "parry" and me.weapon_pr > 0 and not me.must_lock and not self.missile
         )
-        if parrying and me.armed and hands is None:
+        if parrying and me.armed and me.doing("hands") is None:
             start = land - speed + 1
             if start >= obs.segment:
                 force = {"ps": {"parry_force": 1}} if me.usable_ps >= 1 else {}
@@ -455,6 +462,15 @@ class Keeper:
         return None
 
 
+def _defended(actions: Sequence[Action]) -> set[int | None]:
+    """The segments in which the defences in progress (parries, dodges) end."""
+    covered: set[int | None] = set()
+    for a in actions:
+        if a.kind == "parry" or a.kind == "dodge":
+            covered.add(a.last)
+    return covered
+
+
 def _ps_cost(d: DeclarationLike) -> int:
     """PS a declaration spends (spends only; what it buys serves itself alone)."""
     if not isinstance(d, Declaration):
@@ -462,10 +478,18 @@ def _ps_cost(d: DeclarationLike) -> int:
     ps = d.params.get("ps")
     if not ps:
         return 0
-    return sum(int(ps.get(k, 0)) for k in _SPENDS) + (3 if ps.get("aim") else 0)
+    cost = 0
+    for k, v in ps.items():
+        if k in _SPENDS:
+            cost += int(v)
+        elif k == "aim" and v:
+            cost += 3
+    return cost
 
 
-_SPENDS = ("faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force")
+_SPENDS = frozenset(
+    {"faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force"}
+)
 
 
 register_policy("rinkanou", "aggressive", Aggressive)

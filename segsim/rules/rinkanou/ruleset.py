@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -41,7 +40,7 @@ from segsim.rules.rinkanou.events import (
 )
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
-from segsim.rules.rinkanou.views import OtherView, SelfView
+from segsim.rules.rinkanou.views import SelfView
 from segsim.state import Combatant, FightState, by_order
 
 SEED = "seed 004"
@@ -144,6 +143,8 @@ ORDER = {
     "wait": 9,
 }
 """Order of resolution inside one segment: blows first, then what defends against them."""
+_ORDER_KEYS = {kind: (rank,) for kind, rank in ORDER.items()}  # order_key's, made once
+_OTHER_KEY = (8,)
 
 
 @attrs.define
@@ -479,7 +480,10 @@ class RinKaNou(BaseRuleset):
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         c = state.combatants[cid]
-        if c.status.must_lock and not any(a.kind == "lock" for a in c.actions):
+        if c.status.must_lock:
+            for a in c.actions:
+                if a.kind == "lock":
+                    return []  # the lock is under way
             return [LOCK]
         return []
 
@@ -1160,7 +1164,7 @@ class RinKaNou(BaseRuleset):
     # ------------------------------------------------------------ resolution
 
     def order_key(self, action: Action) -> tuple[Any, ...]:
-        return (ORDER.get(action.kind, 8),)
+        return _ORDER_KEYS.get(action.kind, _OTHER_KEY)
 
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
@@ -1173,64 +1177,39 @@ class RinKaNou(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
-        c = state.combatants[cid]
-        revealed = c.status.revealed
-        near: list[Combatant] | None = None
-
-        def seen() -> list[Combatant]:
-            nonlocal near
-            if near is None:
-                near = state.near(c.position, self.awareness)
-            return near
-
-        foes: list[Combatant] | None = None
-
-        def opponents() -> list[Combatant]:
-            nonlocal foes
-            if foes is None:
-                if near is not None:
-                    foes = [o for o in near if o.side != c.side]
-                else:  # the opponents' grids alone: in a battle, most in view are allies
-                    combatants = state.combatants
-                    radius = self.awareness
-                    assert radius is not None  # without a radius, the state's list serves
-                    foes = [
-                        combatants[oid]
-                        for side, grid in state.side_grids.items()
-                        if side != c.side
-                        for oid in grid.near(c.position, radius)
-                    ]
-                    foes.sort(key=by_order)
-            return foes
-
-        def others() -> tuple[OtherView, ...]:
-            return tuple(
-                OtherView(state, segment, self, o, revealed) for o in seen() if o.id != cid
-            )
-
-        def other(oid: str) -> OtherView | None:
-            o = state.combatants.get(oid)
-            if o is None or oid == cid or not o.in_fight:
-                return None
-            if self.awareness is not None and math.dist(c.position, o.position) > self.awareness:
-                return None
-            return OtherView(state, segment, self, o, revealed)
-
-        def legal() -> tuple[DeclarationLike, ...]:
-            return self._legal(state, cid, segment)
-
-        # With no awareness radius all are in view: the opponents are the state's list,
-        # kept until someone comes or goes.
-        me = SelfView(
-            state,
-            segment,
-            self,
-            c,
-            partial(state.against, c.side) if self.awareness is None else opponents,
-        )
+        # The view of the fighter itself finds, on first use, who else it sees.
+        me = SelfView(state, segment, self, state.combatants[cid])
         return Observation(
-            segment, cid, must_act, me, others, legal=legal, other=other, state=state
+            segment, cid, must_act, me, me._others, legal=me._legal, other=me._other, state=state
         )
+
+    def _in_view(self, state: FightState, c: Combatant) -> list[Combatant]:
+        """Everyone ``c`` sees (itself included), in the fight's order."""
+        return state.near(c.position, self.awareness)
+
+    def _opponents_in_view(
+        self, state: FightState, c: Combatant, in_view: list[Combatant] | None
+    ) -> list[Combatant]:
+        """The opponents ``c`` sees within the awareness radius, in the fight's order: of
+        ``in_view`` when it is known. (With no radius, all are: ``state.against``.)"""
+        radius = self.awareness
+        assert radius is not None
+        if in_view is not None:
+            return [o for o in in_view if o.side != c.side]
+        # The opponents' grids alone: in a battle, most in view are allies.
+        combatants = state.combatants
+        foes = [
+            combatants[oid]
+            for side, grid in state.side_grids.items()
+            if side != c.side
+            for oid in grid.near(c.position, radius)
+        ]
+        foes.sort(key=by_order)
+        return foes
+
+    def _sees(self, c: Combatant, o: Combatant) -> bool:
+        """Whether ``c`` sees ``o``, another fighter in the fight."""
+        return self.awareness is None or math.dist(c.position, o.position) <= self.awareness
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]

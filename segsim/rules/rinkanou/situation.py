@@ -104,9 +104,17 @@ def parse_ps(
     if cache is not None and (raw is None or type(raw) is dict or isinstance(raw, Mapping)):
         weapon = sheet.weapon
         try:
+            choices = tuple(raw.items()) if raw else ()
+            # The values' types, when not all are plain ints (1, 1.0 and True are equal):
+            # () stands for all ints, never the types of a shape that has another.
+            types: tuple[type, ...] = ()
+            for _, value in choices:
+                if type(value) is not int:
+                    types = tuple([type(v) for _, v in choices])
+                    break
             key = (
-                tuple(raw.items()) if raw else (),
-                tuple(map(type, raw.values())) if raw else (),
+                choices,
+                types,
                 tables.location_names,
                 kind,
                 duration,

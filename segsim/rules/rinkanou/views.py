@@ -9,12 +9,12 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 import attrs
 
-from segsim.actions import Action
+from segsim.actions import Action, DeclarationLike
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
 from segsim.rules.rinkanou.situation import ps_limits
@@ -77,36 +77,74 @@ class SeenAction:
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
-    __slots__ = ("_c", "_foe", "_foes", "_near", "_rules", "_seen", "id", "sheet", "side", "weapon")
-    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet")
+    __slots__ = (
+        "_c",
+        "_foe",
+        "_foes",
+        "_in_view",
+        "_near",
+        "_opponents",
+        "_rules",
+        "id",
+        "reach",
+        "sheet",
+        "side",
+        "weapon",
+    )
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet", "reach")
 
-    def __init__(
-        self,
-        state: FightState,
-        segment: int,
-        rules: RinKaNou,
-        c: Combatant,
-        seen: Callable[[], list[Combatant]],
-    ) -> None:
+    def __init__(self, state: FightState, segment: int, rules: RinKaNou, c: Combatant) -> None:
         super().__init__(state, segment)
         self.id = c.id
         self.side = c.side
         self.sheet: Sheet = c.sheet
         self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
+        self.reach: float = rules._reaches[self.weapon.reach]  # its reach in metres
         self._rules = rules
         self._c = c
-        self._seen = seen
+        self._in_view: list[Combatant] | None = None  # everyone in view, found once
+        self._opponents: list[Combatant] | None = None  # the opponents in view, found once
         self._foe: tuple[str | None] | None = None
         self._foes: tuple[OtherView, ...] | None = None
         self._near: OtherView | None = None  # built by nearest() before foes()
 
+    def _seen(self) -> list[Combatant]:
+        """The opponents in view, in the fight's order (found on first use)."""
+        found = self._opponents
+        if found is None:
+            rules = self._rules
+            if rules.awareness is None:  # all in view: the state's list (do not modify it)
+                found = self._opponents = self._state.against(self.side)
+            else:
+                found = self._opponents = rules._opponents_in_view(
+                    self._state, self._c, self._in_view
+                )
+        return found
+
+    def _others(self) -> tuple[OtherView, ...]:
+        """The views of everyone else in view (the observation's ``others``)."""
+        in_view = self._in_view
+        if in_view is None:
+            in_view = self._in_view = self._rules._in_view(self._state, self._c)
+        state, segment, rules, me = self._state, self._segment, self._rules, self._c
+        revealed = me.status.revealed
+        return tuple(OtherView(state, segment, rules, o, revealed) for o in in_view if o is not me)
+
+    def _other(self, oid: str) -> OtherView | None:
+        """The view of another fighter in view by id, or None (the observation's
+        ``other()``)."""
+        o = self._state.combatants.get(oid)
+        me = self._c
+        if o is None or o is me or not o.in_fight or not self._rules._sees(me, o):
+            return None
+        return OtherView(self._state, self._segment, self._rules, o, me.status.revealed)
+
+    def _legal(self) -> tuple[DeclarationLike, ...]:
+        """The declarations the ruleset would accept now (the observation's ``legal()``)."""
+        return self._rules._legal(self._state, self.id, self._segment)
+
     # Fields read straight from the fight state (without a Python call on first read).
     position: live[SelfView, tuple[float, float]] = live_attr("_c.position")
-
-    @live
-    def reach(self) -> float:
-        """The weapon's reach in metres."""
-        return self._rules.reach(self.sheet)
 
     armed: live[SelfView, bool] = live_attr("_c.status.armed")
     must_lock: live[SelfView, bool] = live_attr("_c.status.must_lock")
@@ -165,14 +203,13 @@ class SelfView(LiveView):
             revealed = self._c.status.revealed
             state, segment, rules = self._state, self._segment, self._rules
             near = self._near
-            foes = self._foes = tuple(
-                [
-                    near
-                    if near is not None and near._o is o
-                    else OtherView(state, segment, rules, o, revealed)
-                    for o in self._seen()
-                ]
-            )
+            views = []
+            for o in self._seen():
+                if near is not None and near._o is o:
+                    views.append(near)
+                else:
+                    views.append(OtherView(state, segment, rules, o, revealed))
+            foes = self._foes = tuple(views)
         return foes
 
     def nearest(self) -> OtherView | None:
@@ -185,7 +222,9 @@ class SelfView(LiveView):
             return closest(self.position, foes)
         if self._state.version != self._version:
             self.check()  # raises
-        nearest = closest(self.position, self._seen())
+        seen = self._seen()
+        # A duel: no distance to compare (positions are finite).
+        nearest = seen[0] if len(seen) == 1 else closest(self.position, seen)
         if nearest is None:
             return None
         self._near = OtherView(
@@ -229,8 +268,8 @@ class OtherView(LiveView):
     """Another fighter as one observer sees it: public state, and its actions with
     what the observer has read of them."""
 
-    __slots__ = ("_o", "_revealed", "_rules", "has_shield", "id", "side", "weapon")
-    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "weapon", "has_shield")
+    __slots__ = ("_o", "_revealed", "_rules", "has_shield", "id", "reach", "side", "weapon")
+    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "weapon", "has_shield", "reach")
 
     def __init__(
         self,
@@ -244,16 +283,13 @@ class OtherView(LiveView):
         self.id = o.id
         self.side = o.side
         self.weapon: Weapon = o.sheet.weapon
+        self.reach: float = rules._reaches[self.weapon.reach]  # its weapon's, in metres
         self.has_shield = o.sheet.shield is not None
         self._rules = rules
         self._o = o
         self._revealed = revealed
 
     position: live[OtherView, tuple[float, float]] = live_attr("_o.position")
-
-    @live
-    def reach(self) -> float:
-        return self._rules.reach(self._o.sheet)
 
     armed: live[OtherView, bool] = live_attr("_o.status.armed")
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
