@@ -150,3 +150,32 @@ def test_chroniques_observations_are_live_too() -> None:
     fight.run()
     with pytest.raises(StaleObservation):
         _ = kept[0].me.hit_points
+
+
+def test_views_take_a_fighter_s_reach_from_the_rules() -> None:
+    """A ruleset that changes how far a weapon reaches (a subclass overriding
+    ``RinKaNou.reach``) is what the views report, for the fighter and the others."""
+
+    class LongArms(RinKaNou):
+        def reach(self, sheet: Any) -> float:
+            return 10.0
+
+    seen: list[tuple[float, float]] = []
+
+    class Looker:
+        name = "looker"
+
+        def decide(self, obs: Any) -> Any:
+            seen.append((obs.me.reach, obs.other("margaret").reach))
+            return declare("wait")
+
+    fight = build_fight(
+        {"robert": ("blue", "robert", Looker()), "margaret": ("red", "margaret", Keeper())},
+        dice=[],
+        ruleset=LongArms(start_roll=False),
+        max_segments=3,
+    )
+    fight.run()
+    assert seen and seen[0] == (10.0, 10.0)
+    plain = RinKaNou(start_roll=False)
+    assert plain.reach(fight.state.combatants["robert"].sheet) != 10.0

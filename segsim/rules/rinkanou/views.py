@@ -99,7 +99,7 @@ class SelfView(LiveView):
         self.side = c.side
         self.sheet: Sheet = c.sheet
         self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
-        self.reach: float = rules._reaches[self.weapon.reach]  # its reach in metres
+        self.reach: float = rules.reach(c.sheet)  # its weapon's, in metres (the rules say)
         self._rules = rules
         self._c = c
         self._in_view: list[Combatant] | None = None  # everyone in view, found once
@@ -283,7 +283,7 @@ class OtherView(LiveView):
         self.id = o.id
         self.side = o.side
         self.weapon: Weapon = o.sheet.weapon
-        self.reach: float = rules._reaches[self.weapon.reach]  # its weapon's, in metres
+        self.reach: float = rules.reach(o.sheet)  # its weapon's, in metres (the rules say)
         self.has_shield = o.sheet.shield is not None
         self._rules = rules
         self._o = o
