@@ -206,69 +206,89 @@ class Grid:
         accept: Callable[[str], bool] | None,
         rank: Callable[[str], int],
     ) -> list[str]:
-        """:meth:`nearest` for one item. Each ring is walked from the middle of its sides
-        outward, and only while its cells may still hold an item as near as the best so
-        far (a rear rank's search for the enemy meets the enemy's whole front in one
-        ring: only the part straight ahead is looked at)."""
+        """:meth:`nearest` for one item. Each side of a ring is walked from its middle
+        outward, in each direction only while its cells may still hold an item as near
+        as the best so far (a rear rank's search for the enemy meets the enemy's whole
+        front in one ring: only the part straight ahead is looked at). The order of the
+        walk does not matter: ties are broken by rank at the end."""
         best = math.inf
+        limit = math.inf  # the squared distance beyond which a cell holds no candidate
         ties: list[str] = []
-        cells = self._cells
+        get = self._cells.get
         dist = math.dist
-        hypot = math.hypot
         b = self._bounds
         assert b is not None
         bx0, by0, bx1, by1 = b
         cx, cy = centre
         cell = self.cell
+        px, py = pos
         # How far ``pos`` lies from each edge of its own cell: a cell i > 0 columns east
         # of it is at least (i - 1) * cell + east away along x, and so on.
-        west = max(pos[0] - cx * cell, 0.0)
-        east = max((cx + 1) * cell - pos[0], 0.0)
-        south = max(pos[1] - cy * cell, 0.0)
-        north = max((cy + 1) * cell - pos[1], 0.0)
+        west = max(px - cx * cell, 0.0)
+        east = max((cx + 1) * cell - px, 0.0)
+        south = max(py - cy * cell, 0.0)
+        north = max((cy + 1) * cell - py, 0.0)
         edge = min(west, east, south, north)
         while r <= max_ring:
-            for k in range(r + 1):
-                if best < math.inf:
-                    # A cell at offsets (r, k) from the centre cell is at least this far
-                    # (a hair less, for rounding), and so is every cell of this ring
-                    # farther out.
-                    low = hypot(
-                        (r - 1) * cell + edge if r else 0.0, (k - 1) * cell + edge if k else 0.0
-                    )
-                    if low * (1 - 1e-9) - 1e-9 > best:
-                        break
-                for key in _ring_at(cx, cy, r, k, bx0, by0, bx1, by1):
-                    if best < math.inf:
-                        # The cell's own distance, with the side it lies on: a cell behind
-                        # ``pos`` (as seen from the best so far) is passed over.
-                        x, y = key
-                        gx = (
-                            (x - cx - 1) * cell + east
-                            if x > cx
-                            else (cx - x - 1) * cell + west
-                            if x < cx
-                            else 0.0
+            if r == 0:
+                sides = [(True, cx, 0.0, cy, cy, cy, north, south)]
+            else:
+                # Each side of the ring within the bounds: whether it is a column, its
+                # fixed coordinate, the least gap to it across, the range along it, the
+                # middle, and the edges that start the gaps along it (the columns hold
+                # the corners).
+                sides = []
+                lo, hi = max(cy - r, by0), min(cy + r, by1)
+                if lo <= hi:
+                    if bx0 <= cx + r <= bx1:
+                        sides.append(
+                            (True, cx + r, (r - 1) * cell + east, lo, hi, cy, north, south)
                         )
-                        gy = (
-                            (y - cy - 1) * cell + north
-                            if y > cy
-                            else (cy - y - 1) * cell + south
-                            if y < cy
-                            else 0.0
+                    if bx0 <= cx - r <= bx1:
+                        sides.append(
+                            (True, cx - r, (r - 1) * cell + west, lo, hi, cy, north, south)
                         )
-                        if hypot(gx, gy) * (1 - 1e-9) - 1e-9 > best:
-                            continue
-                    bucket = cells.get(key)
-                    if bucket:
-                        for item, at in bucket.items():
-                            d = dist(pos, at)
-                            if d <= best and (accept is None or accept(item)):
-                                if d < best:
-                                    best = d
-                                    ties = [item]
-                                else:
-                                    ties.append(item)
+                lo, hi = max(cx - r + 1, bx0), min(cx + r - 1, bx1)
+                if lo <= hi:
+                    if by0 <= cy + r <= by1:
+                        sides.append(
+                            (False, cy + r, (r - 1) * cell + north, lo, hi, cx, east, west)
+                        )
+                    if by0 <= cy - r <= by1:
+                        sides.append(
+                            (False, cy - r, (r - 1) * cell + south, lo, hi, cx, east, west)
+                        )
+            for column, fixed, across, lo, hi, mid, ahead, behind in sides:
+                across2 = across * across
+                if across2 > limit:
+                    continue
+                start = lo if mid < lo else hi if mid > hi else mid
+                # From the middle (or the end of the side nearest to it) outward, one
+                # direction then the other: the gap along the side only grows.
+                for first, stop, step in ((start, hi + 1, 1), (start - 1, lo - 1, -1)):
+                    for a in range(first, stop, step):
+                        if a > mid:
+                            along = (a - mid - 1) * cell + ahead
+                        elif a < mid:
+                            along = (mid - a - 1) * cell + behind
+                        else:
+                            along = 0.0
+                        if across2 + along * along > limit:
+                            break  # the rest of this direction is farther still
+                        bucket = get((fixed, a) if column else (a, fixed))
+                        if bucket:
+                            for item, at in bucket.items():
+                                d = dist(pos, at)
+                                if d <= best and (accept is None or accept(item)):
+                                    if d < best:
+                                        best = d
+                                        # A hair more than best, for rounding: a cell
+                                        # whose least distance exceeds it holds no tie.
+                                        far = (best + 1e-9) / (1 - 1e-9)
+                                        limit = far * far
+                                        ties = [item]
+                                    else:
+                                        ties.append(item)
             # Anything in a farther ring is at least r * cell + edge away (ties there are
             # sure to be seen only while ``best`` is below that by a hair).
             if ties and (best <= r * cell or best < (r * cell + edge) * (1 - 1e-9) - 1e-9):
@@ -277,31 +297,6 @@ class Grid:
         if not ties:
             return []
         return [min(ties, key=lambda item: (rank(item), item))]
-
-
-def _ring_at(
-    cx: int, cy: int, r: int, k: int, bx0: int, by0: int, bx1: int, by1: int
-) -> list[Cell]:
-    """The cells of the ring ``r`` around (cx, cy) at offset ``k`` from the middle of its
-    sides (up to 8 of them; a corner when k == r), within the bounds x0 y0 x1 y1."""
-    if r == 0:
-        return [(cx, cy)]
-    offsets = (0,) if k == 0 else (-k, k)
-    out = []
-    for y in (cy - r, cy + r):  # the top and bottom rows
-        if by0 <= y <= by1:
-            for o in offsets:
-                x = cx + o
-                if bx0 <= x <= bx1:
-                    out.append((x, y))
-    if k < r:  # the left and right columns, corners excepted (the rows have them)
-        for x in (cx - r, cx + r):
-            if bx0 <= x <= bx1:
-                for o in offsets:
-                    y = cy + o
-                    if by0 <= y <= by1:
-                        out.append((x, y))
-    return out
 
 
 def _kth(found: list[tuple[float, str]], k: int) -> float:

@@ -73,3 +73,30 @@ def test_nearest_breaks_ties_by_rank_among_accepted_items(
         centre, k, lambda item: int(item[1:]) % 3 != 0, lambda item: -int(item[1:])
     )
     assert nearest == [f"p{i}" for i in ranked[:k]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    points=st.lists(
+        st.tuples(st.integers(0, 12).map(lambda v: v * 0.8), st.integers(-10, 10).map(float)),
+        min_size=1,
+        max_size=80,
+    ),
+    centre=st.tuples(st.floats(-80, 80, allow_nan=False), st.floats(-80, 80, allow_nan=False)),
+    cell=st.sampled_from([0.5, 1.6, 2.0, 3.0]),
+    keep=st.integers(1, 4),
+)
+def test_the_nearest_one_matches_a_full_scan_from_afar_and_within_a_crowd(
+    points: list[tuple[float, float]], centre: tuple[float, float], cell: float, keep: int
+) -> None:
+    """A block of points on a lattice (a battle's ranks), looked at from inside it or
+    from far away on any side: the one nearest accepted item, ties by rank."""
+    grid = Grid(cell=cell)
+    for i, p in enumerate(points):
+        grid.add(f"p{i}", p)
+    accepted = [i for i in range(len(points)) if i % keep == 0]
+    ranked = sorted(accepted, key=lambda i: (math.dist(centre, points[i]), i % 5, f"p{i}"))
+    nearest = grid.nearest(
+        centre, 1, lambda item: int(item[1:]) % keep == 0, lambda item: int(item[1:]) % 5
+    )
+    assert nearest == [f"p{i}" for i in ranked[:1]]
