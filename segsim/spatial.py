@@ -26,6 +26,10 @@ class Grid:
         # Each cell's items with their positions (read without a lookup in ``where``).
         self._cells: dict[Cell, dict[str, Position]] = {}
         self._bounds: tuple[int, int, int, int] | None = None  # cells ever used: x0 y0 x1 y1
+        # The least and greatest coordinates ever held (x0 y0 x1 y1): a search from
+        # outside them (a rear rank's, for the enemy) bounds distances by them, closer
+        # than by the cells' edges.
+        self._extent: list[float] = [math.inf, math.inf, -math.inf, -math.inf]
         # The answers of :meth:`near` since the last change: a fighter's observers and
         # its own look around ask the same question between two moves.
         self._near_memo: dict[tuple[Position, float], list[str]] = {}
@@ -45,6 +49,7 @@ class Grid:
         if self._near_memo:
             self._near_memo.clear()
         self.where[item] = pos
+        self._stretch(pos)
         key = self._key(pos)
         self._cells.setdefault(key, {})[item] = pos
         b = self._bounds
@@ -80,8 +85,22 @@ class Grid:
                     self._near_memo.clear()
                 self.where[item] = pos
                 self._cells[key][item] = pos  # the same key: its place in the cell holds
+                self._stretch(pos)
                 return
         self.add(item, pos)
+
+    def _stretch(self, pos: Position) -> None:
+        """Widen the extent to hold ``pos``."""
+        e = self._extent
+        x, y = pos
+        if x < e[0]:
+            e[0] = x
+        if x > e[2]:
+            e[2] = x
+        if y < e[1]:
+            e[1] = y
+        if y > e[3]:
+            e[3] = y
 
     def _ring(self, centre: Cell, r: int, bounds: tuple[int, int, int, int]) -> Iterator[Cell]:
         """The cells at Chebyshev distance ``r`` from ``centre`` that lie within
@@ -229,6 +248,9 @@ class Grid:
         south = max(py - cy * cell, 0.0)
         north = max((cy + 1) * cell - py, 0.0)
         edge = min(west, east, south, north)
+        # How far ``pos`` lies outside the extent on each side (negative: not beyond it).
+        ex0, ey0, ex1, ey1 = self._extent
+        out_east, out_west, out_north, out_south = ex0 - px, px - ex1, ey0 - py, py - ey1
         while r <= max_ring:
             if r == 0:
                 sides = [(True, cx, 0.0, cy, cy, cy, north, south)]
@@ -237,27 +259,31 @@ class Grid:
                 # fixed coordinate, the least gap to it across, the range along it, the
                 # middle, and the edges that start the gaps along it (the columns hold
                 # the corners).
+                # (Plain comparisons rather than min and max: a ring costs no call.)
                 sides = []
-                lo, hi = max(cy - r, by0), min(cy + r, by1)
+                across = (r - 1) * cell
+                lo, hi = cy - r, cy + r
+                lo, hi = lo if lo > by0 else by0, hi if hi < by1 else by1
                 if lo <= hi:
                     if bx0 <= cx + r <= bx1:
-                        sides.append(
-                            (True, cx + r, (r - 1) * cell + east, lo, hi, cy, north, south)
-                        )
+                        gap = across + east
+                        gap = gap if gap > out_east else out_east
+                        sides.append((True, cx + r, gap, lo, hi, cy, north, south))
                     if bx0 <= cx - r <= bx1:
-                        sides.append(
-                            (True, cx - r, (r - 1) * cell + west, lo, hi, cy, north, south)
-                        )
-                lo, hi = max(cx - r + 1, bx0), min(cx + r - 1, bx1)
+                        gap = across + west
+                        gap = gap if gap > out_west else out_west
+                        sides.append((True, cx - r, gap, lo, hi, cy, north, south))
+                lo, hi = cx - r + 1, cx + r - 1
+                lo, hi = lo if lo > bx0 else bx0, hi if hi < bx1 else bx1
                 if lo <= hi:
                     if by0 <= cy + r <= by1:
-                        sides.append(
-                            (False, cy + r, (r - 1) * cell + north, lo, hi, cx, east, west)
-                        )
+                        gap = across + north
+                        gap = gap if gap > out_north else out_north
+                        sides.append((False, cy + r, gap, lo, hi, cx, east, west))
                     if by0 <= cy - r <= by1:
-                        sides.append(
-                            (False, cy - r, (r - 1) * cell + south, lo, hi, cx, east, west)
-                        )
+                        gap = across + south
+                        gap = gap if gap > out_south else out_south
+                        sides.append((False, cy - r, gap, lo, hi, cx, east, west))
             for column, fixed, across, lo, hi, mid, ahead, behind in sides:
                 across2 = across * across
                 if across2 > limit:
