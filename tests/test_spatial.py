@@ -100,3 +100,57 @@ def test_the_nearest_one_matches_a_full_scan_from_afar_and_within_a_crowd(
         centre, 1, lambda item: int(item[1:]) % keep == 0, lambda item: int(item[1:]) % 5
     )
     assert nearest == [f"p{i}" for i in ranked[:1]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    points=st.lists(st.tuples(coords, coords), min_size=1, max_size=30),
+    steps=st.lists(
+        st.tuples(st.integers(0, 29), st.one_of(st.none(), st.tuples(coords, coords))),
+        max_size=40,
+    ),
+    centre=st.tuples(coords, coords),
+    radius=st.floats(0, 50),
+)
+def test_queries_after_moves_and_removals_match_a_full_scan(
+    points: list[tuple[float, float]],
+    steps: list[tuple[int, tuple[float, float] | None]],
+    centre: tuple[float, float],
+    radius: float,
+) -> None:
+    """Items move (within their cell or out of it) and leave: the cells, bounds and
+    extent a grid keeps from its past never hide an item from a query."""
+    grid = Grid(cell=2.0)
+    where: dict[str, tuple[float, float]] = {}
+    for i, p in enumerate(points):
+        grid.add(f"p{i}", p)
+        where[f"p{i}"] = p
+    for i, to in steps:
+        item = f"p{i % len(points)}"
+        if to is None:
+            grid.remove(item)
+            where.pop(item, None)
+        else:
+            # Half the moves stay close by (often in the same cell).
+            if i % 2 and item in where:
+                to = (where[item][0] + to[0] / 100, where[item][1] + to[1] / 100)
+            if item in where:
+                grid.move(item, to)
+            else:
+                grid.add(item, to)
+            where[item] = to
+    assert set(grid.near(centre, radius)) == {
+        item for item, p in where.items() if math.dist(centre, p) <= radius
+    }
+    ranked = sorted(where, key=lambda item: (math.dist(centre, where[item]), item))
+    assert grid.nearest(centre, 1, None, lambda item: 0) == ranked[:1]
+
+
+def test_a_move_within_its_cell_toward_the_searcher_is_seen_from_afar() -> None:
+    """From far away, the search passes over cells that lie beyond the extent of what
+    the grid holds: a move inside a cell widens that extent too."""
+    grid = Grid(cell=2.0)
+    grid.add("c", (1.9, 0.0))  # straight ahead of the searcher, 31.9 m away
+    grid.add("a", (1.9, 6.0))  # 32.5 m away
+    grid.move("a", (0.0, 6.0))  # the same cell, now 30.6 m away: the nearest
+    assert grid.nearest((-30.0, 0.0), 1, None, lambda item: 0) == ["a"]
