@@ -52,6 +52,10 @@ class Grid:
         self._stretch(pos)
         key = self._key(pos)
         self._cells.setdefault(key, {})[item] = pos
+        self._cover(key)
+
+    def _cover(self, key: Cell) -> None:
+        """Widen the bounds to take in the cell ``key``."""
         b = self._bounds
         if b is None:
             self._bounds = (key[0], key[1], key[0], key[1])
@@ -77,17 +81,28 @@ class Grid:
                 del self._cells[key]
 
     def move(self, item: str, pos: Position) -> None:
-        old = self.where.get(item)
-        if old is not None:
-            key = self._key(pos)
-            if self._key(old) == key:
-                if self._near_memo:
-                    self._near_memo.clear()
-                self.where[item] = pos
-                self._cells[key][item] = pos  # the same key: its place in the cell holds
-                self._stretch(pos)
-                return
-        self.add(item, pos)
+        """``item`` is now at ``pos``: as :meth:`remove` then :meth:`add` (the cells end
+        up in the same order), in one pass."""
+        where = self.where
+        old = where.get(item)
+        if old is None:
+            self.add(item, pos)
+            return
+        if self._near_memo:
+            self._near_memo.clear()
+        where[item] = pos
+        self._stretch(pos)
+        key, was = self._key(pos), self._key(old)
+        cells = self._cells
+        if key == was:
+            cells[key][item] = pos  # the same key: its place in the cell holds
+            return
+        bucket = cells[was]
+        del bucket[item]
+        if not bucket:
+            del cells[was]
+        cells.setdefault(key, {})[item] = pos
+        self._cover(key)
 
     def _stretch(self, pos: Position) -> None:
         """Widen the extent to hold ``pos``."""
@@ -320,8 +335,8 @@ class Grid:
             if ties and (best <= r * cell or best < (r * cell + edge) * (1 - 1e-9) - 1e-9):
                 break
             r += 1
-        if not ties:
-            return []
+        if len(ties) < 2:
+            return ties  # nothing to break: the rank is not asked for
         return [min(ties, key=lambda item: (rank(item), item))]
 
 

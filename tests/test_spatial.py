@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from segsim.spatial import Grid
+from segsim.state import SMALL_FIGHT, Combatant, FightState
 
 coords = st.floats(min_value=-60, max_value=60, allow_nan=False)
 points = st.lists(st.tuples(coords, coords), min_size=1, max_size=40)
@@ -154,3 +155,38 @@ def test_a_move_within_its_cell_toward_the_searcher_is_seen_from_afar() -> None:
     grid.add("a", (1.9, 6.0))  # 32.5 m away
     grid.move("a", (0.0, 6.0))  # the same cell, now 30.6 m away: the nearest
     assert grid.nearest((-30.0, 0.0), 1, None, lambda item: 0) == ["a"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    spots=st.lists(
+        st.tuples(st.integers(-12, 12).map(lambda v: v * 0.8), st.integers(-12, 12).map(float)),
+        min_size=SMALL_FIGHT + 1,
+        max_size=SMALL_FIGHT + 30,
+    ),
+    sides=st.integers(2, 3),
+    out=st.sets(st.integers(0, SMALL_FIGHT + 29), max_size=8),
+    count=st.integers(1, 4),
+)
+def test_a_big_fight_s_nearest_opponents_match_a_full_scan(
+    spots: list[tuple[float, float]], sides: int, out: set[int], count: int
+) -> None:
+    """Above SMALL_FIGHT the state asks each other side's grid (one other side: its
+    answer as it is); the answer is a scan's: distance, then the fight's order."""
+    combatants = {
+        f"c{i}": Combatant(f"c{i}", f"s{i % sides}", None, None, None, position=p, order=i)
+        for i, p in enumerate(spots)
+    }
+    state = FightState(combatants)
+    for i in sorted(out):
+        if f"c{i}" in combatants:
+            state.remove(f"c{i}")
+    for cid, c in combatants.items():
+        if not c.in_fight:
+            continue
+        expected = sorted(
+            (math.dist(c.position, o.position), o.order, o.id)
+            for o in combatants.values()
+            if o.in_fight and o.side != c.side
+        )
+        assert state.nearest_opponents(cid, count) == [o for _, _, o in expected[:count]]
