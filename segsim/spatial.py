@@ -26,6 +26,10 @@ class Grid:
         # Each cell's items with their positions (read without a lookup in ``where``).
         self._cells: dict[Cell, dict[str, Position]] = {}
         self._bounds: tuple[int, int, int, int] | None = None  # cells ever used: x0 y0 x1 y1
+        # The least and greatest coordinates ever held (x0 y0 x1 y1): a search from
+        # outside them (a rear rank's, for the enemy) bounds distances by them, closer
+        # than by the cells' edges.
+        self._extent: list[float] = [math.inf, math.inf, -math.inf, -math.inf]
         # The answers of :meth:`near` since the last change: a fighter's observers and
         # its own look around ask the same question between two moves.
         self._near_memo: dict[tuple[Position, float], list[str]] = {}
@@ -45,8 +49,13 @@ class Grid:
         if self._near_memo:
             self._near_memo.clear()
         self.where[item] = pos
+        self._stretch(pos)
         key = self._key(pos)
         self._cells.setdefault(key, {})[item] = pos
+        self._cover(key)
+
+    def _cover(self, key: Cell) -> None:
+        """Widen the bounds to take in the cell ``key``."""
         b = self._bounds
         if b is None:
             self._bounds = (key[0], key[1], key[0], key[1])
@@ -72,16 +81,41 @@ class Grid:
                 del self._cells[key]
 
     def move(self, item: str, pos: Position) -> None:
-        old = self.where.get(item)
-        if old is not None:
-            key = self._key(pos)
-            if self._key(old) == key:
-                if self._near_memo:
-                    self._near_memo.clear()
-                self.where[item] = pos
-                self._cells[key][item] = pos  # the same key: its place in the cell holds
-                return
-        self.add(item, pos)
+        """``item`` is now at ``pos``: as :meth:`remove` then :meth:`add` (the cells end
+        up in the same order), in one pass."""
+        where = self.where
+        old = where.get(item)
+        if old is None:
+            self.add(item, pos)
+            return
+        if self._near_memo:
+            self._near_memo.clear()
+        where[item] = pos
+        self._stretch(pos)
+        key, was = self._key(pos), self._key(old)
+        cells = self._cells
+        if key == was:
+            cells[key][item] = pos  # the same key: its place in the cell holds
+            return
+        bucket = cells[was]
+        del bucket[item]
+        if not bucket:
+            del cells[was]
+        cells.setdefault(key, {})[item] = pos
+        self._cover(key)
+
+    def _stretch(self, pos: Position) -> None:
+        """Widen the extent to hold ``pos``."""
+        e = self._extent
+        x, y = pos
+        if x < e[0]:
+            e[0] = x
+        if x > e[2]:
+            e[2] = x
+        if y < e[1]:
+            e[1] = y
+        if y > e[3]:
+            e[3] = y
 
     def _ring(self, centre: Cell, r: int, bounds: tuple[int, int, int, int]) -> Iterator[Cell]:
         """The cells at Chebyshev distance ``r`` from ``centre`` that lie within
@@ -206,102 +240,104 @@ class Grid:
         accept: Callable[[str], bool] | None,
         rank: Callable[[str], int],
     ) -> list[str]:
-        """:meth:`nearest` for one item. Each ring is walked from the middle of its sides
-        outward, and only while its cells may still hold an item as near as the best so
-        far (a rear rank's search for the enemy meets the enemy's whole front in one
-        ring: only the part straight ahead is looked at)."""
+        """:meth:`nearest` for one item. Each side of a ring is walked from its middle
+        outward, in each direction only while its cells may still hold an item as near
+        as the best so far (a rear rank's search for the enemy meets the enemy's whole
+        front in one ring: only the part straight ahead is looked at). The order of the
+        walk does not matter: ties are broken by rank at the end."""
         best = math.inf
+        limit = math.inf  # the squared distance beyond which a cell holds no candidate
         ties: list[str] = []
-        cells = self._cells
+        get = self._cells.get
         dist = math.dist
-        hypot = math.hypot
         b = self._bounds
         assert b is not None
         bx0, by0, bx1, by1 = b
         cx, cy = centre
         cell = self.cell
+        px, py = pos
         # How far ``pos`` lies from each edge of its own cell: a cell i > 0 columns east
         # of it is at least (i - 1) * cell + east away along x, and so on.
-        west = max(pos[0] - cx * cell, 0.0)
-        east = max((cx + 1) * cell - pos[0], 0.0)
-        south = max(pos[1] - cy * cell, 0.0)
-        north = max((cy + 1) * cell - pos[1], 0.0)
+        west = max(px - cx * cell, 0.0)
+        east = max((cx + 1) * cell - px, 0.0)
+        south = max(py - cy * cell, 0.0)
+        north = max((cy + 1) * cell - py, 0.0)
         edge = min(west, east, south, north)
+        # How far ``pos`` lies outside the extent on each side (negative: not beyond it).
+        ex0, ey0, ex1, ey1 = self._extent
+        out_east, out_west, out_north, out_south = ex0 - px, px - ex1, ey0 - py, py - ey1
         while r <= max_ring:
-            for k in range(r + 1):
-                if best < math.inf:
-                    # A cell at offsets (r, k) from the centre cell is at least this far
-                    # (a hair less, for rounding), and so is every cell of this ring
-                    # farther out.
-                    low = hypot(
-                        (r - 1) * cell + edge if r else 0.0, (k - 1) * cell + edge if k else 0.0
-                    )
-                    if low * (1 - 1e-9) - 1e-9 > best:
-                        break
-                for key in _ring_at(cx, cy, r, k, bx0, by0, bx1, by1):
-                    if best < math.inf:
-                        # The cell's own distance, with the side it lies on: a cell behind
-                        # ``pos`` (as seen from the best so far) is passed over.
-                        x, y = key
-                        gx = (
-                            (x - cx - 1) * cell + east
-                            if x > cx
-                            else (cx - x - 1) * cell + west
-                            if x < cx
-                            else 0.0
-                        )
-                        gy = (
-                            (y - cy - 1) * cell + north
-                            if y > cy
-                            else (cy - y - 1) * cell + south
-                            if y < cy
-                            else 0.0
-                        )
-                        if hypot(gx, gy) * (1 - 1e-9) - 1e-9 > best:
-                            continue
-                    bucket = cells.get(key)
-                    if bucket:
-                        for item, at in bucket.items():
-                            d = dist(pos, at)
-                            if d <= best and (accept is None or accept(item)):
-                                if d < best:
-                                    best = d
-                                    ties = [item]
-                                else:
-                                    ties.append(item)
+            if r == 0:
+                sides = [(True, cx, 0.0, cy, cy, cy, north, south)]
+            else:
+                # Each side of the ring within the bounds: whether it is a column, its
+                # fixed coordinate, the least gap to it across, the range along it, the
+                # middle, and the edges that start the gaps along it (the columns hold
+                # the corners).
+                # (Plain comparisons rather than min and max: a ring costs no call.)
+                sides = []
+                across = (r - 1) * cell
+                lo, hi = cy - r, cy + r
+                lo, hi = lo if lo > by0 else by0, hi if hi < by1 else by1
+                if lo <= hi:
+                    if bx0 <= cx + r <= bx1:
+                        gap = across + east
+                        gap = gap if gap > out_east else out_east
+                        sides.append((True, cx + r, gap, lo, hi, cy, north, south))
+                    if bx0 <= cx - r <= bx1:
+                        gap = across + west
+                        gap = gap if gap > out_west else out_west
+                        sides.append((True, cx - r, gap, lo, hi, cy, north, south))
+                lo, hi = cx - r + 1, cx + r - 1
+                lo, hi = lo if lo > bx0 else bx0, hi if hi < bx1 else bx1
+                if lo <= hi:
+                    if by0 <= cy + r <= by1:
+                        gap = across + north
+                        gap = gap if gap > out_north else out_north
+                        sides.append((False, cy + r, gap, lo, hi, cx, east, west))
+                    if by0 <= cy - r <= by1:
+                        gap = across + south
+                        gap = gap if gap > out_south else out_south
+                        sides.append((False, cy - r, gap, lo, hi, cx, east, west))
+            for column, fixed, across, lo, hi, mid, ahead, behind in sides:
+                across2 = across * across
+                if across2 > limit:
+                    continue
+                start = lo if mid < lo else hi if mid > hi else mid
+                # From the middle (or the end of the side nearest to it) outward, one
+                # direction then the other: the gap along the side only grows.
+                for first, stop, step in ((start, hi + 1, 1), (start - 1, lo - 1, -1)):
+                    for a in range(first, stop, step):
+                        if a > mid:
+                            along = (a - mid - 1) * cell + ahead
+                        elif a < mid:
+                            along = (mid - a - 1) * cell + behind
+                        else:
+                            along = 0.0
+                        if across2 + along * along > limit:
+                            break  # the rest of this direction is farther still
+                        bucket = get((fixed, a) if column else (a, fixed))
+                        if bucket:
+                            for item, at in bucket.items():
+                                d = dist(pos, at)
+                                if d <= best and (accept is None or accept(item)):
+                                    if d < best:
+                                        best = d
+                                        # A hair more than best, for rounding: a cell
+                                        # whose least distance exceeds it holds no tie.
+                                        far = (best + 1e-9) / (1 - 1e-9)
+                                        limit = far * far
+                                        ties = [item]
+                                    else:
+                                        ties.append(item)
             # Anything in a farther ring is at least r * cell + edge away (ties there are
             # sure to be seen only while ``best`` is below that by a hair).
             if ties and (best <= r * cell or best < (r * cell + edge) * (1 - 1e-9) - 1e-9):
                 break
             r += 1
-        if not ties:
-            return []
+        if len(ties) < 2:
+            return ties  # nothing to break: the rank is not asked for
         return [min(ties, key=lambda item: (rank(item), item))]
-
-
-def _ring_at(
-    cx: int, cy: int, r: int, k: int, bx0: int, by0: int, bx1: int, by1: int
-) -> list[Cell]:
-    """The cells of the ring ``r`` around (cx, cy) at offset ``k`` from the middle of its
-    sides (up to 8 of them; a corner when k == r), within the bounds x0 y0 x1 y1."""
-    if r == 0:
-        return [(cx, cy)]
-    offsets = (0,) if k == 0 else (-k, k)
-    out = []
-    for y in (cy - r, cy + r):  # the top and bottom rows
-        if by0 <= y <= by1:
-            for o in offsets:
-                x = cx + o
-                if bx0 <= x <= bx1:
-                    out.append((x, y))
-    if k < r:  # the left and right columns, corners excepted (the rows have them)
-        for x in (cx - r, cx + r):
-            if bx0 <= x <= bx1:
-                for o in offsets:
-                    y = cy + o
-                    if by0 <= y <= by1:
-                        out.append((x, y))
-    return out
 
 
 def _kth(found: list[tuple[float, str]], k: int) -> float:

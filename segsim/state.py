@@ -119,7 +119,7 @@ class FightState:
         if self.vacated is not None and c.in_fight:
             self.vacated.append((cid, c.position))
         c.position = position
-        if cid in self.grid:
+        if cid in self.grid.where:  # in the fight (the dict itself: no call)
             self.grid.move(cid, position)
             self.side_grids[c.side].move(cid, position)
 
@@ -168,11 +168,20 @@ class FightState:
                 best = min(ranked, default=None)
                 return [] if best is None else [best[2]]
             return [other for _, _, other in sorted(ranked)[:count]]
+
+        def rank(o: str) -> int:
+            return combatants[o].order
+
+        answers = [
+            (grid, grid.nearest(me.position, count, None, rank))
+            for side, grid in self.side_grids.items()
+            if side != me.side and self.side_counts.get(side)
+        ]
+        if len(answers) == 1:  # one other side (a battle's): its grid ranks them already
+            return answers[0][1]
         found: list[tuple[float, int, str]] = []
-        for side, grid in self.side_grids.items():
-            if side == me.side or not self.side_counts.get(side):
-                continue
-            for other in grid.nearest(me.position, count, None, lambda o: combatants[o].order):
+        for grid, nearest in answers:
+            for other in nearest:
                 found.append(
                     (math.dist(me.position, grid.where[other]), combatants[other].order, other)
                 )

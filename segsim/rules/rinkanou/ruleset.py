@@ -907,12 +907,14 @@ class RinKaNou(BaseRuleset):
         # "Se déplacer" is multipliable: n segments declared at once are one action.
         if not (self.move_roll and self._in_reach_move(state, c, params)):
             raw = p.get("ps") or {}
+            # A declaration's own table is a frozen dict: no abstract-class check for it.
+            table = type(raw) is MappingProxyType or type(raw) is dict or isinstance(raw, Mapping)
             spends = (
-                isinstance(raw, Mapping)
+                table
                 and not raw.keys().isdisjoint(SPENDS)  # a malus alone: nothing to scan
                 and any(raw.get(k) for k in SPENDS)
             )
-            if "difficulty" in p or not isinstance(raw, Mapping) or spends:
+            if "difficulty" in p or not table or spends:
                 raise IllegalDeclaration(
                     "a move out of every opponent's reach has no roll: no difficulty, no "
                     "PS to spend",
@@ -945,22 +947,28 @@ class RinKaNou(BaseRuleset):
         else:
             goal = state.combatants[params["toward"]].position
             stop = float(params["stop_at"])
-        end = toward_point(c.position, goal, budget, stop)
         if self.awareness is not None:
             # An opponent counts when it is seen (within the awareness radius of the
             # mover) and has either spot within its reach: one search around the mover,
-            # on the opponents' grids, finds every such one.
+            # on the opponents' grids, finds every such one. Where the move ends is
+            # worked out only if someone is seen (a rear rank sees nobody).
             seen = self.awareness + REACH_TOLERANCE
             combatants = state.combatants
+            end: tuple[float, float] | None = None
             for side, grid in state.side_grids.items():
                 if side == c.side:
                     continue
                 for oid in grid.near(c.position, seen):
                     o = combatants[oid]
                     reach = self.reach(o.sheet)
-                    if within(o.position, c.position, reach) or within(o.position, end, reach):
+                    if within(o.position, c.position, reach):
+                        return True
+                    if end is None:
+                        end = toward_point(c.position, goal, budget, stop)
+                    if within(o.position, end, reach):
                         return True
             return False
+        end = toward_point(c.position, goal, budget, stop)
         longest = max(self.content.tables.reach.values())
         for spot in (c.position, end):
             for o in state.near(spot, longest + REACH_TOLERANCE):
