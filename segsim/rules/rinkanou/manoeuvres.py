@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import Settlement
 
 KEEP_MALUS = {"cutting": -20, "blunt": -30}  # weapons "de type T et C" (see the rules page)
+KEEPING = "keeping"  # state.extra: a keep was planned in this fight
 HELD_OFF_MARGIN = 0.1  # metres beyond the keeper's reach where an approach is stopped
 REACH_TOLERANCE = 1e-5  # as in the ruleset: a hair's breadth is in reach
 DIRECTIONS = 8  # 1d8 for the direction a weapon flies
@@ -159,6 +160,8 @@ def _keepers(
     s: Settlement, mover: Combatant, start: tuple[float, float], dest: tuple[float, float]
 ) -> list[Combatant]:
     """Opponents keeping ``mover`` at distance, near enough for the move to concern them."""
+    if not s.state.extra.get(KEEPING):
+        return []  # nobody has planned a keep in this fight
     radius = max(s.tables.reach.values()) + math.dist(start, dest) + 0.01
     combatants = s.state.combatants
     out = s.out

@@ -38,6 +38,7 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
 )
+from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import SelfView
@@ -1126,6 +1127,9 @@ class RinKaNou(BaseRuleset):
                 f"{theirs:g} m)",
                 rule=f"{SEED}, Manœuvres de combat (Tenir à distance)",
             )
+        # A hint for the move settlement, never a change to the fight: once a keep is
+        # planned in this fight, moves look for keepers (until then none can exist).
+        state.extra[KEEPING] = True
         # Continuous like waiting (seed 004): it lasts until the fighter does something else.
         return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
 
