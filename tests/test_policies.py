@@ -361,7 +361,11 @@ def test_threats_and_incoming_are_what_the_foes_views_show(monkeypatch: Any) -> 
         assert threats == tuple(o for o in foes if within(o.position, me.position, o.reach))
         assert all(any(t is o for o in foes) for t in threats)  # the same view objects
         assert incoming == tuple(a for o in foes for a in o.incoming(me.id))
-        assert near is None or any(near is o for o in foes)
+        if foes:  # nearest() after threats(): the same answer as a search of foes()
+            dist = [math.dist(me.position, o.position) for o in foes]
+            assert near is foes[dist.index(min(dist))]
+        else:
+            assert near is None
         assert near is None or obs.other(near.id) is near
         seen["threats"] += bool(threats)
         seen["incoming"] += bool(incoming)

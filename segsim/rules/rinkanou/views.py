@@ -85,6 +85,7 @@ class SelfView(LiveView):
         "_in_view",
         "_incoming",
         "_near",
+        "_nearest_o",
         "_opponents",
         "_reaches",
         "_rules",
@@ -118,6 +119,7 @@ class SelfView(LiveView):
         self._threats: tuple[OtherView, ...] | None = None
         self._incoming: tuple[SeenAction, ...] | None = None
         self._near: tuple[OtherView | None] | None = None  # nearest()'s answer, once found
+        self._nearest_o: tuple[Combatant | None] | None = None  # the nearest, once found
         self._views: dict[str, OtherView] | None = None  # each other's view, once built
 
     def _seen(self) -> list[Combatant]:
@@ -242,11 +244,18 @@ class SelfView(LiveView):
             here, reaches, dist = self._c.position, self._reaches, math.dist
             found = []
             seen = self._opponents
+            # The nearest comes with the same distances (closest(): the first of equals).
+            best: Combatant | None = None
+            best_d = math.inf
             for o in seen if seen is not None else self._seen():
-                # within(), as a policy would test it on the view
-                if dist(o.position, here) <= reaches[o] + REACH_TOLERANCE:
+                d = dist(o.position, here)
+                if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
                     found.append(self._view(o))
+                if d < best_d:
+                    best, best_d = o, d
             threats = self._threats = tuple(found)
+            if self._nearest_o is None:
+                self._nearest_o = (best,)
         return threats
 
     def incoming(self) -> tuple[SeenAction, ...]:
@@ -281,11 +290,15 @@ class SelfView(LiveView):
         if near is None:
             if self._state.version != self._version:
                 self.check()  # raises
-            seen = self._opponents
-            if seen is None:
-                seen = self._seen()
-            # A duel: no distance to compare (positions are finite).
-            nearest = seen[0] if len(seen) == 1 else closest(self._c.position, seen)
+            found = self._nearest_o  # by threats()
+            if found is not None:
+                nearest = found[0]
+            else:
+                seen = self._opponents
+                if seen is None:
+                    seen = self._seen()
+                # A duel: no distance to compare (positions are finite).
+                nearest = seen[0] if len(seen) == 1 else closest(self._c.position, seen)
             if nearest is None:
                 near = self._near = (None,)
             else:
