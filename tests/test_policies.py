@@ -341,6 +341,56 @@ def test_the_nearest_foe_in_view_is_found_without_building_every_view() -> None:
         assert lone.foes()[foes.index(best)] is near  # foes() reuses the view built
 
 
+def test_threats_and_incoming_are_what_the_foes_views_show(monkeypatch: Any) -> None:
+    """threats() are the foes within their own reach, incoming() their missiles in
+    flight toward the fighter: the same views and values as foes() shows, in the fight's
+    order; a fighter's views are one per opponent, however found; both fail after their
+    phase unless frozen."""
+    from segsim.battle import line_battle
+    from segsim.observation import StaleObservation
+    from segsim.rules.rinkanou.ruleset import within
+
+    seen = {"threats": 0, "incoming": 0, "kept": []}
+    decide = Defender.decide
+
+    def checking(self: Defender, obs: Any) -> Any:
+        me = obs.me
+        threats, incoming = me.threats(), me.incoming()
+        near = me.nearest()
+        foes = me.foes()
+        assert threats == tuple(o for o in foes if within(o.position, me.position, o.reach))
+        assert all(any(t is o for o in foes) for t in threats)  # the same view objects
+        assert incoming == tuple(a for o in foes for a in o.incoming(me.id))
+        if foes:  # nearest() after threats(): the same answer as a search of foes()
+            dist = [math.dist(me.position, o.position) for o in foes]
+            assert near is foes[dist.index(min(dist))]
+        else:
+            assert near is None
+        assert near is None or obs.other(near.id) is near
+        seen["threats"] += bool(threats)
+        seen["incoming"] += bool(incoming)
+        if not seen["kept"]:
+            seen["kept"].append(obs.freeze().me)
+        elif len(seen["kept"]) == 1:  # another view of the phase, left unread
+            again = battle.ruleset.observe(battle.state, obs.actor, obs.segment, False)
+            seen["kept"].append(again.me)
+        return decide(self, obs)
+
+    monkeypatch.setattr(Defender, "decide", checking)
+    kinds = ("archer", "defender", "aggressive")
+    battle = line_battle(6, seed=1, max_segments=300, policies=kinds)
+    battle.run()
+    archers = ROOT / "examples/scenarios/archery_duel.toml"  # arrows in flight
+    load_scenario(archers).fight(max_segments=300).run()
+    assert seen["threats"] and seen["incoming"]
+    frozen, live = seen["kept"]
+    assert frozen.threats() is frozen.threats() and frozen.incoming() == frozen.incoming()
+    with pytest.raises(StaleObservation):
+        live.threats()
+    with pytest.raises(StaleObservation):
+        live.incoming()
+
+
 def test_rule_list_in_python() -> None:
     def armed(ctx: RuleContext) -> bool:
         return bool(ctx.me.armed)

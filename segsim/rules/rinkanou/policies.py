@@ -17,7 +17,7 @@ from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
-from segsim.rules.rinkanou.views import OtherView, SelfView, closest
+from segsim.rules.rinkanou.views import OtherView, SelfView
 
 ARM = Declaration("arm")
 """A declaration is a value: the same one serves every time."""
@@ -258,22 +258,20 @@ class Defender:
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
         segment = obs.segment
-        opponents = me.foes()
         here = me.position
-        # The segments in which seen blows and missiles land, from now on.
+        # The segments in which seen blows (of those within their reach of it) and
+        # missiles land, from now on.
         landings: list[int] = []
+        for o in me.threats():
+            t = expected_landing(o)
+            if t is not None and t >= segment:
+                landings.append(t)
         missile = False
-        cid = me.id
-        for o in opponents:
-            if within(o.position, here, o.reach):
-                t = expected_landing(o)
-                if t is not None and t >= segment:
-                    landings.append(t)
-            for a in o.incoming(cid):
-                if a.ends_in is not None:
-                    missile = True
-                    if a.ends_in >= segment:
-                        landings.append(a.ends_in)
+        for a in me.incoming():
+            if a.ends_in is not None:
+                missile = True
+                if a.ends_in >= segment:
+                    landings.append(a.ends_in)
         self.missile = missile
         if landings:  # those a defence in progress does not already meet
             covered = _defended(me.actions)
@@ -302,8 +300,7 @@ class Defender:
                 a.kind == "wait" and a.params.get("until") == start for a in me.actions
             ):
                 out.append(shared_declaration("wait", None, (("until", start),), ()))
-        # The nearest (a duel's one opponent: no distance to compare).
-        target = opponents[0] if len(opponents) == 1 else closest(here, opponents)
+        target = me.nearest()
         if (
             obs.must_act
             and not out

@@ -17,6 +17,7 @@ import attrs
 from segsim.actions import Action, DeclarationLike
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
+from segsim.rules.rinkanou.manoeuvres import REACH_TOLERANCE
 from segsim.rules.rinkanou.situation import ps_limits
 
 if TYPE_CHECKING:
@@ -82,9 +83,14 @@ class SelfView(LiveView):
         "_foe",
         "_foes",
         "_in_view",
+        "_incoming",
         "_near",
+        "_nearest_o",
         "_opponents",
+        "_reaches",
         "_rules",
+        "_threats",
+        "_views",
         "id",
         "reach",
         "sheet",
@@ -99,14 +105,22 @@ class SelfView(LiveView):
         self.side = c.side
         self.sheet: Sheet = c.sheet
         self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
-        self.reach: float = rules.reach(c.sheet)  # its weapon's, in metres (the rules say)
+        table = state.extra.get(REACHES)
+        if table is None:
+            table = state.extra[REACHES] = Reaches(rules)
+        self._reaches: Reaches = table
+        self.reach: float = table[c]  # its weapon's, in metres (the rules say)
         self._rules = rules
         self._c = c
         self._in_view: list[Combatant] | None = None  # everyone in view, found once
         self._opponents: list[Combatant] | None = None  # the opponents in view, found once
         self._foe: tuple[str | None] | None = None
         self._foes: tuple[OtherView, ...] | None = None
-        self._near: OtherView | None = None  # built by nearest() before foes()
+        self._threats: tuple[OtherView, ...] | None = None
+        self._incoming: tuple[SeenAction, ...] | None = None
+        self._near: tuple[OtherView | None] | None = None  # nearest()'s answer, once found
+        self._nearest_o: tuple[Combatant | None] | None = None  # the nearest, once found
+        self._views: dict[str, OtherView] | None = None  # each other's view, once built
 
     def _seen(self) -> list[Combatant]:
         """The opponents in view, in the fight's order (found on first use)."""
@@ -126,9 +140,8 @@ class SelfView(LiveView):
         in_view = self._in_view
         if in_view is None:
             in_view = self._in_view = self._rules._in_view(self._state, self._c)
-        state, segment, rules, me = self._state, self._segment, self._rules, self._c
-        revealed = me.status.revealed
-        return tuple(OtherView(state, segment, rules, o, revealed) for o in in_view if o is not me)
+        me, view = self._c, self._view
+        return tuple([view(o) for o in in_view if o is not me])
 
     def _other(self, oid: str) -> OtherView | None:
         """The view of another fighter in view by id, or None (the observation's
@@ -137,7 +150,7 @@ class SelfView(LiveView):
         me = self._c
         if o is None or o is me or not o.in_fight or not self._rules._sees(me, o):
             return None
-        return OtherView(self._state, self._segment, self._rules, o, me.status.revealed)
+        return self._view(o)
 
     def _legal(self) -> tuple[DeclarationLike, ...]:
         """The declarations the ruleset would accept now (the observation's ``legal()``)."""
@@ -193,6 +206,21 @@ class SelfView(LiveView):
             foe = self._foe = (found[0] if found else None,)
         return foe[0]
 
+    def _view(self, o: Combatant) -> OtherView:
+        """The view of another fighter ``o`` in this phase: one per fighter, however it
+        was found (``others``, ``other()``, ``foes()``, ``threats()``, ``nearest()``)."""
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        else:
+            view = views.get(o.id)
+            if view is not None:
+                return view
+        view = views[o.id] = OtherView(
+            self._state, self._segment, o, self._c.status.revealed, self._reaches[o]
+        )
+        return view
+
     def foes(self) -> tuple[OtherView, ...]:
         """The opponents in view, in the fight's order: the views ``others`` holds of
         the other sides, without building those of allies (most of a crowd)."""
@@ -200,40 +228,90 @@ class SelfView(LiveView):
         if foes is None:
             if self._state.version != self._version:
                 self.check()  # raises
-            revealed = self._c.status.revealed
-            state, segment, rules = self._state, self._segment, self._rules
-            near = self._near
-            views = []
-            for o in self._seen():
-                if near is not None and near._o is o:
-                    views.append(near)
-                else:
-                    views.append(OtherView(state, segment, rules, o, revealed))
-            foes = self._foes = tuple(views)
+            view = self._view
+            foes = self._foes = tuple([view(o) for o in self._seen()])
         return foes
+
+    def threats(self) -> tuple[OtherView, ...]:
+        """The opponents in view within their own weapon's reach of this fighter, in the
+        fight's order: those whose blows could land on it. Only their views are built (a
+        fighter at the edge of a crowd sees several, of which one or two can strike it).
+        """
+        threats = self._threats
+        if threats is None:
+            if self._state.version != self._version:
+                self.check()  # raises
+            here, reaches, dist = self._c.position, self._reaches, math.dist
+            found = []
+            seen = self._opponents
+            # The nearest comes with the same distances (closest(): the first of equals).
+            best: Combatant | None = None
+            best_d = math.inf
+            for o in seen if seen is not None else self._seen():
+                d = dist(o.position, here)
+                if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
+                    found.append(self._view(o))
+                if d < best_d:
+                    best, best_d = o, d
+            threats = self._threats = tuple(found)
+            if self._nearest_o is None:
+                self._nearest_o = (best,)
+        return threats
+
+    def incoming(self) -> tuple[SeenAction, ...]:
+        """The missiles in flight toward this fighter that it makes out, as it sees them
+        (those of the opponents in view, in the fight's order; see ``OtherView.incoming``).
+        """
+        incoming = self._incoming
+        if incoming is None:
+            state = self._state
+            if state.version != self._version:
+                self.check()  # raises
+            flying = _flying(state) if state.autonomous else None
+            if not flying:
+                incoming = self._incoming = ()  # nothing in flight
+            else:
+                seen = self._opponents
+                cid, view = self.id, self._view
+                incoming = self._incoming = tuple(
+                    [
+                        a
+                        for o in (seen if seen is not None else self._seen())
+                        if o.id in flying
+                        for a in view(o).incoming(cid)
+                    ]
+                )
+        return incoming
 
     def nearest(self) -> OtherView | None:
         """The nearest opponent in view (ties: the fight's order), or None. Only its
-        view is built, unless those of every foe are built already (a crowd)."""
-        foes = self._foes
-        if foes is not None or self._near is not None:
-            if foes is None:
-                return self._near
-            return closest(self.position, foes)
-        if self._state.version != self._version:
-            self.check()  # raises
-        seen = self._seen()
-        # A duel: no distance to compare (positions are finite).
-        nearest = seen[0] if len(seen) == 1 else closest(self.position, seen)
-        if nearest is None:
-            return None
-        self._near = OtherView(
-            self._state, self._segment, self._rules, nearest, self._c.status.revealed
-        )
-        return self._near
+        view is built."""
+        near = self._near
+        if near is None:
+            if self._state.version != self._version:
+                self.check()  # raises
+            found = self._nearest_o  # by threats()
+            if found is not None:
+                nearest = found[0]
+            else:
+                seen = self._opponents
+                if seen is None:
+                    seen = self._seen()
+                # A duel: no distance to compare (positions are finite).
+                nearest = seen[0] if len(seen) == 1 else closest(self._c.position, seen)
+            if nearest is None:
+                near = self._near = (None,)
+            else:
+                views = self._views  # its view, if threats() or foes() built it
+                view = views.get(nearest.id) if views is not None else None
+                near = self._near = (view if view is not None else self._view(nearest),)
+        return near[0]
 
     def freeze(self) -> SelfView:
         self.nearest_foe()
+        self.nearest()
+        self.threats()
+        self.incoming()
         for foe in self.foes():
             foe.freeze()
         return super().freeze()
@@ -268,24 +346,23 @@ class OtherView(LiveView):
     """Another fighter as one observer sees it: public state, and its actions with
     what the observer has read of them."""
 
-    __slots__ = ("_o", "_revealed", "_rules", "has_shield", "id", "reach", "side", "weapon")
+    __slots__ = ("_o", "_revealed", "has_shield", "id", "reach", "side", "weapon")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "weapon", "has_shield", "reach")
 
     def __init__(
         self,
         state: FightState,
         segment: int,
-        rules: RinKaNou,
         o: Combatant,
         revealed: Mapping[int, tuple[str, str | None, int | None]],
+        reach: float,
     ) -> None:
         super().__init__(state, segment)
         self.id = o.id
         self.side = o.side
         self.weapon: Weapon = o.sheet.weapon
-        self.reach: float = rules.reach(o.sheet)  # its weapon's, in metres (the rules say)
+        self.reach = reach  # its weapon's, in metres (the rules say: see Reaches)
         self.has_shield = o.sheet.shield is not None
-        self._rules = rules
         self._o = o
         self._revealed = revealed
 
@@ -315,6 +392,26 @@ class OtherView(LiveView):
             if a.motion == motion:
                 return a
         return None
+
+
+REACHES = "reaches"
+"""``state.extra``: the fight's :class:`Reaches`."""
+
+
+class Reaches(dict["Combatant", float]):
+    """Each fighter's reach in one fight, in metres, as the rules give it
+    (``RinKaNou.reach``, which a ruleset may override), asked once per fighter: a
+    fighter keeps its sheet for the whole fight. Read as ``reaches[combatant]``."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: RinKaNou) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def __missing__(self, c: Combatant) -> float:
+        reach = self[c] = self.rules.reach(c.sheet)
+        return reach
 
 
 SHARED_SEEN = 4096
