@@ -179,28 +179,15 @@ class Action(Event):
         b_last = other.last if other.last is not None else now
         return self.start <= b_last and other.start <= a_last
 
-    def stamp(
-        self,
-        id: int,
-        actor: str,
-        start: int,
-        *,
-        forced: bool = False,
-        declaration: Declaration | None = None,
-    ) -> Action:
+    def stamp(self, id: int, actor: str, start: int) -> Action:
         """Make this planned action the one in progress (the engine does this once, before
-        anyone else sees it), declared as ``declaration`` (or as the declaration it was
-        planned with, which the engine sets). A forced action is public."""
+        anyone else sees it). The engine has already set what planning decides: the
+        declaration it came from, and ``forced`` and ``public`` for a forced action."""
         self.id = id
         self.actor = actor
         self.start = self.t = start
-        if declaration is not None:
-            self.declaration = declaration
         if self.continuous:
             self.visible = False
-        if forced:
-            self.forced = True
-            self.public = True
         return self
 
     def revised(self, **changes: Any) -> Action:

@@ -834,7 +834,7 @@ class Fight:
                 for old in [a for a in actions if a.continuous and a.channel == channel]:
                     self._unschedule(old)
                     actions.remove(old)
-            action.stamp(state.next_action_id, c.id, seg)  # planned with its declaration
+            action.stamp(state.next_action_id, c.id, seg)
             state.next_action_id += 1
             actions.append(action)
             duration = action.duration
