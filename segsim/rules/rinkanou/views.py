@@ -243,11 +243,10 @@ class SelfView(LiveView):
                 self.check()  # raises
             here, reaches, dist = self._c.position, self._reaches, math.dist
             found = []
-            seen = self._opponents
             # The nearest comes with the same distances (closest(): the first of equals).
             best: Combatant | None = None
             best_d = math.inf
-            for o in seen if seen is not None else self._seen():
+            for o in self._seen():
                 d = dist(o.position, here)
                 if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
                     found.append(self._view(o))
@@ -271,15 +270,9 @@ class SelfView(LiveView):
             if not flying:
                 incoming = self._incoming = ()  # nothing in flight
             else:
-                seen = self._opponents
                 cid, view = self.id, self._view
                 incoming = self._incoming = tuple(
-                    [
-                        a
-                        for o in (seen if seen is not None else self._seen())
-                        if o.id in flying
-                        for a in view(o).incoming(cid)
-                    ]
+                    [a for o in self._seen() if o.id in flying for a in view(o).incoming(cid)]
                 )
         return incoming
 
@@ -294,17 +287,10 @@ class SelfView(LiveView):
             if found is not None:
                 nearest = found[0]
             else:
-                seen = self._opponents
-                if seen is None:
-                    seen = self._seen()
+                seen = self._seen()
                 # A duel: no distance to compare (positions are finite).
                 nearest = seen[0] if len(seen) == 1 else closest(self._c.position, seen)
-            if nearest is None:
-                near = self._near = (None,)
-            else:
-                views = self._views  # its view, if threats() or foes() built it
-                view = views.get(nearest.id) if views is not None else None
-                near = self._near = (view if view is not None else self._view(nearest),)
+            near = self._near = (None if nearest is None else self._view(nearest),)
         return near[0]
 
     def freeze(self) -> SelfView:
