@@ -716,9 +716,8 @@ class RinKaNou(BaseRuleset):
     def _plan_arm(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
+        self._usable_weapon(c)
         status: Status = c.status
-        if status.wielding != "melee" or status.grip != "held" or status.weapon_pr <= 0:
-            self._usable_weapon(c)  # says why the weapon cannot be used
         if status.armed:
             raise IllegalDeclaration("the blow is already armed", rule=f"{SEED}, Attaque")
         return ActionSpec("arm", c.sheet.weapon.speed, "hands")
@@ -726,9 +725,8 @@ class RinKaNou(BaseRuleset):
     def _plan_strike(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
+        self._usable_weapon(c)
         status: Status = c.status
-        if status.wielding != "melee" or status.grip != "held" or status.weapon_pr <= 0:
-            self._usable_weapon(c)  # says why the weapon cannot be used
         if not status.armed:
             raise IllegalDeclaration(
                 "a strike needs an armed blow: arm first",
@@ -821,9 +819,8 @@ class RinKaNou(BaseRuleset):
             )
         if using != "weapon":
             raise IllegalDeclaration(f"parry with 'weapon' or 'shield', not {using!r}")
+        self._usable_weapon(c)
         status: Status = c.status
-        if status.wielding != "melee" or status.grip != "held" or status.weapon_pr <= 0:
-            self._usable_weapon(c)  # says why the weapon cannot be used
         speed = c.sheet.weapon.speed
         # A parry lasts a strike once armed, or arm + strike when not armed.
         duration = speed if status.armed else 2 * speed
