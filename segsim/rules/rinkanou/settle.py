@@ -33,7 +33,7 @@ from segsim.rules.rinkanou.events import (
     WoundTaken,
 )
 from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
-from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
+from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
 from segsim.state import Combatant, FightState, by_order
@@ -144,15 +144,14 @@ class Settlement:
         handlers = _HANDLERS
         used = self.used
         for action in self.batch:
-            kind = action.kind
-            if kind in SITUATION_KINDS or (kind == "move" and action.rolled):  # recomputes()
+            if recomputes(action):
                 self.engage[action.actor] = tuple(action.params.get("engage", ()))
             if action.id in used:
                 continue
             if action.cancelled:
                 self.cancelled(action)
                 continue
-            handler = handlers.get(kind)
+            handler = handlers.get(action.kind)
             if handler is not None:
                 handler(self, action)
         self.situation()
@@ -216,8 +215,7 @@ class Settlement:
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
-        kind = action.kind
-        if kind in SITUATION_KINDS or (kind == "move" and action.rolled):  # recomputes()
+        if recomputes(action):
             results = self.results.get(actor)
             if results is None:
                 self.results[actor] = [result]
