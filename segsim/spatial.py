@@ -26,6 +26,7 @@ class Grid:
         # Each cell's items with their positions (read without a lookup in ``where``).
         self._cells: dict[Cell, dict[str, Position]] = {}
         self._bounds: tuple[int, int, int, int] | None = None  # cells ever used: x0 y0 x1 y1
+        # (the cells of the extent's corners, set with it)
         # The least and greatest coordinates ever held (x0 y0 x1 y1): a search from
         # outside them (a rear rank's, for the enemy) bounds distances by them, closer
         # than by the cells' edges.
@@ -50,22 +51,7 @@ class Grid:
             self._near_memo.clear()
         self.where[item] = pos
         self._stretch(pos)
-        key = self._key(pos)
-        self._cells.setdefault(key, {})[item] = pos
-        self._cover(key)
-
-    def _cover(self, key: Cell) -> None:
-        """Widen the bounds to take in the cell ``key``."""
-        b = self._bounds
-        if b is None:
-            self._bounds = (key[0], key[1], key[0], key[1])
-        elif not (b[0] <= key[0] <= b[2] and b[1] <= key[1] <= b[3]):
-            self._bounds = (
-                min(b[0], key[0]),
-                min(b[1], key[1]),
-                max(b[2], key[0]),
-                max(b[3], key[1]),
-            )
+        self._cells.setdefault(self._key(pos), {})[item] = pos
 
     def remove(self, item: str) -> None:
         pos = self.where.pop(item, None)
@@ -102,20 +88,23 @@ class Grid:
         if not bucket:
             del cells[was]
         cells.setdefault(key, {})[item] = pos
-        self._cover(key)
 
     def _stretch(self, pos: Position) -> None:
-        """Widen the extent to hold ``pos``."""
+        """Widen the extent to hold ``pos``, and the bounds with it: the cells of the
+        extent's corners (a cell index only grows with the coordinate)."""
         e = self._extent
         x, y = pos
+        grew = False
         if x < e[0]:
-            e[0] = x
+            e[0], grew = x, True
         if x > e[2]:
-            e[2] = x
+            e[2], grew = x, True
         if y < e[1]:
-            e[1] = y
+            e[1], grew = y, True
         if y > e[3]:
-            e[3] = y
+            e[3], grew = y, True
+        if grew:
+            self._bounds = (*self._key((e[0], e[1])), *self._key((e[2], e[3])))
 
     def _ring(self, centre: Cell, r: int, bounds: tuple[int, int, int, int]) -> Iterator[Cell]:
         """The cells at Chebyshev distance ``r`` from ``centre`` that lie within
