@@ -82,15 +82,8 @@ class Dice:
         return value
 
     def d100(self, purpose: str, actor: str | None = None) -> int:
-        """:meth:`roll` of a d100 (the common die, without the checks of any die)."""
-        value = self._face(100, purpose, actor)
-        sink = self.sink
-        self.draws.append(
-            Draw("d100", value, purpose, actor)
-            if sink is None
-            else sink("d100", value, purpose, actor)
-        )
-        return value
+        """:meth:`roll` of a d100."""
+        return self.roll(100, purpose, actor)
 
 
 class LoadedDice(Dice):
