@@ -85,25 +85,10 @@ class TestRolled(Event, Margins):
         """The event of a test just rolled, keeping only the modifiers that counted: it
         is also the test's outcome (see :class:`segsim.rules.rinkanou.roll.Rolled`)."""
         kept = {k: v for k, v in modifiers.items() if v}
-        return cls.counted(segment, actor, action, test, chance, roll, kept)
-
-    @classmethod
-    def counted(
-        cls,
-        segment: int,
-        actor: str,
-        action: int | None,
-        test: str,
-        chance: int,
-        roll: int,
-        modifiers: dict[str, int],
-    ) -> TestRolled:
-        """:meth:`rolled` with ``modifiers`` already only those that counted (not 0),
-        kept as they are."""
         success = roll <= chance
         margin = chance - roll if success else roll - chance
         return cls(
-            segment, actor, action, test, chance, roll, success, is_double(roll), margin, modifiers
+            segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
         )
 
     def apply(self, state: FightState) -> None:

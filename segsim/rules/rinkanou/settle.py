@@ -19,7 +19,6 @@ from segsim.events import Event, Moved, OutOfFight
 from segsim.rules.rinkanou import manoeuvres, ranged
 from segsim.rules.rinkanou.content import Sheet
 from segsim.rules.rinkanou.events import (
-    IMPOSED,
     AttackResolved,
     CommandPointsChanged,
     Disengaged,
@@ -31,6 +30,7 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
     WoundTaken,
+    imposed_difficulty,
 )
 from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
 from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
@@ -190,7 +190,7 @@ class Settlement:
 
     def test(self, action: Action, name: str, mods: dict[str, int]) -> Rolled:
         """One d100 test of an action, with every modifier named in the event. ``mods``
-        is the caller's own fresh table: the test adds to it and keeps it."""
+        is the caller's own fresh table: the test adds its own modifiers to it."""
         actor = action.actor
         status = self.combatants[actor].status
         mods["difficulty"] = action.difficulty
@@ -200,18 +200,10 @@ class Settlement:
         if surprised:
             mods["surprise"] = status.surprise_malus
             self.surprise_spent.add(actor)
-        # One pass: the chance, the difficulty imposed, and the modifiers the event keeps.
-        kept: dict[str, int] = {}
-        chance = difficulty = 0
-        for key, value in mods.items():
-            if value:
-                kept[key] = value
-                chance += value
-                if key in IMPOSED:
-                    difficulty += value
         roll = self.dice.d100(name, actor)
-        result = TestRolled.counted(self.segment, actor, action.id, name, chance, roll, kept)
-        self.difficulties[action.id] = difficulty
+        chance = sum(mods.values())
+        result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
+        self.difficulties[action.id] = imposed_difficulty(mods)
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
