@@ -71,3 +71,29 @@ def test_every_larger_battle_gets_a_ratio_to_the_two_fighter_cost(bench: ModuleT
     assert sorted(costs) == [2, 4] and sorted(ratios) == [4]
     per_action, per_working, _ = costs[4]
     assert ratios[4][0] > 0 and per_working >= per_action
+
+
+def test_the_sweep_ratio_sets_the_serial_run_between_two_pooled_runs(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pooled, serial, pooled: each pooled rate against the one serial rate, the median
+    of those ratios (of two: their mean)."""
+    asked: list[tuple[int, int]] = []
+    rates = iter([400.0, 250.0, 500.0])
+
+    def rate(fights: int, workers: int) -> tuple[float, float | None]:
+        asked.append((fights, workers))
+        return next(rates), 0.0
+
+    monkeypatch.setattr(bench, "sweep_rate", rate)
+    name, ratio, target, _, at_least = bench.sweep_section(4_000)
+    assert name.startswith("sweep")
+    assert asked == [(4_000, 2), (4_000, 1), (4_000, 2)]
+    assert ratio == pytest.approx((400 / 250 + 500 / 250) / 2)
+    assert target == 1.8 and at_least
+
+
+def test_a_sweep_s_rate_is_read_from_its_timing_line(bench: ModuleType) -> None:
+    rate, others = bench.sweep_rate(3, 1)
+    assert rate > 0
+    assert others is None or others >= 0
