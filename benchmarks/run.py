@@ -292,8 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"  (line battles, full rules, awareness 3 m; each size timed over its first {window} "
         "segments, or to its end if sooner: the 100 battles of 2 end within it, the large "
         "ones are cut short, so theirs is the approach and first clashes; the whole "
-        "2,000-fighter battle lasts some 3,000 segments; each size's ratio is to 2-fighter "
-        "battles run just before and just after it)"
+        "2,000-fighter battle lasts some 3,000 segments; five battles of 20 are timed, one "
+        "of each larger size; each size's ratio is to 2-fighter battles run just before and "
+        "just after it)"
     )
     largest = max(costs)
     verdicts.append(
@@ -362,7 +363,9 @@ def scale_costs(
     how many actions were settled; and each larger size's ratios to the 2-fighter cost.
 
     The 2-fighter cost is 100 battles; for the ratio of a larger size, 50 of them run
-    just before it and 50 just after (a drift of the machine weighs on both sides)."""
+    just before it and 50 just after (a drift of the machine weighs on both sides). A
+    larger size is one battle (seed 0), or 50 // n of them (seeds 0, 1...) when that is
+    more, since the window of a battle of 20 holds few actions."""
     out: dict[int, tuple[float, float, int]] = {}
     ratios: dict[int, tuple[float, float]] = {}
     small = [0.0, 0, 0]
@@ -377,7 +380,8 @@ def scale_costs(
         if n == 1:
             continue
         before = duels_of_two(range(0, 50))
-        total, settled, working = battle_costs(n, [0], window)
+        # A small battle's window holds few actions: several seeds, to time enough.
+        total, settled, working = battle_costs(n, range(max(1, 50 // n)), window)
         after = duels_of_two(range(50, 100))
         t2, s2, w2 = before[0] + after[0], before[1] + after[1], before[2] + after[2]
         out[2 * n] = (total / settled, total / working, settled)
