@@ -14,7 +14,7 @@ import attrs
 import pytest
 from rinkanou_helpers import fight, of, one
 
-from segsim import IllegalDeclaration
+from segsim import Declaration, IllegalDeclaration
 from segsim.rules.rinkanou.content import default_content
 from segsim.rules.rinkanou.settle import read_modifier
 from segsim.testing import declare, sheet
@@ -344,6 +344,27 @@ def test_walking_and_running_distances() -> None:
     )
     f.run()
     assert one(f, "combatant.moved").x == pytest.approx(3.5)  # stops at the sabre's reach
+
+
+@pytest.mark.parametrize(("x", "rolls"), [(3.0, True), (3.000005, False)])
+def test_with_an_awareness_radius_a_move_rolls_only_for_an_opponent_in_view(
+    x: float, rolls: bool
+) -> None:
+    """A move rolls when it starts or ends within the reach of an opponent the mover
+    sees: with an awareness radius, one within it exactly, as the fighter's views count
+    (a hair beyond it is out of view, though the move ends within her reach)."""
+    f = fight(
+        {
+            "robert": {0: Declaration("move", params={"toward": "margaret", "segments": 12})},
+            "margaret": {},
+        },
+        [50],
+        positions={"robert": (0.0, 0.0), "margaret": (x, 0.0)},
+        ruleset_options={"awareness": 3.0},
+    )
+    f.run()
+    assert one(f, "combatant.moved").x == pytest.approx(x - 1.5)  # stops at the sabre's reach
+    assert bool(of(f, "test.rolled", actor="robert")) is rolls
 
 
 def test_moving_while_arming() -> None:

@@ -947,10 +947,12 @@ class RinKaNou(BaseRuleset):
             stop = float(params["stop_at"])
         if self.awareness is not None:
             # An opponent counts when it is seen (within the awareness radius of the
-            # mover) and has either spot within its reach: one search around the mover,
-            # on the opponents' grids, finds every such one. Where the move ends is
-            # worked out only if someone is seen (a rear rank sees nobody).
-            seen = self.awareness + REACH_TOLERANCE
+            # mover, exactly, as its views count it) and has either spot within its
+            # reach: one search around the mover, on the opponents' grids, finds every
+            # such one. It is the search of the mover's own look around, which it has
+            # just made to decide (the grid remembers the answer). Where the move ends
+            # is worked out only if someone is seen (a rear rank sees nobody).
+            seen = self.awareness
             combatants = state.combatants
             end: tuple[float, float] | None = None
             for side, grid in state.side_grids.items():
