@@ -26,9 +26,11 @@ def ranks(
     sheets: Sequence[Any],
     policies: Sequence[str],
     ruleset: str,
+    offset: int = 0,
 ) -> list[CombatantSpec]:
     """``count`` combatants in ranks of ``width``, the first rank at x = ``front``, the
-    others behind it (``facing`` +1 or -1: the direction of the enemy)."""
+    others behind it (``facing`` +1 or -1: the direction of the enemy). Combatant ``i``
+    takes the sheet and the policy at ``i + offset`` in their cycles."""
     out = []
     for i in range(count):
         rank, file = divmod(i, width)
@@ -38,8 +40,8 @@ def ranks(
             CombatantSpec(
                 id=f"{prefix}{i}",
                 side=side,
-                sheet=sheets[i % len(sheets)],
-                policy=make_policy(ruleset, policies[i % len(policies)]),
+                sheet=sheets[(i + offset) % len(sheets)],
+                policy=make_policy(ruleset, policies[(i + offset) % len(policies)]),
                 position=(round(x, 6), round(y, 6)),
             )
         )
@@ -55,17 +57,29 @@ def line_battle(
     gap: float = 1.5,
     fighters: Sequence[str] = ("veteran", "recruit"),
     policies: Sequence[str] = ("aggressive", "defender"),
+    offsets: tuple[int, int] = (0, 0),
     **kwargs: Any,
 ) -> Fight:
-    """Two RinKaNou sides of ``per_side`` fighters, ``gap`` metres apart, full rules."""
+    """Two RinKaNou sides of ``per_side`` fighters, ``gap`` metres apart, full rules.
+
+    The fighters of each side take ``fighters`` (sheets) and ``policies`` in turn, the
+    west side from index ``offsets[0]`` of both cycles and the east side from
+    ``offsets[1]``: with the defaults, a duel (``per_side=1``) is two veteran attackers,
+    and ``offsets=(0, 1)`` sets a recruit defender against a veteran attacker.
+    """
     from segsim.rules.rinkanou import RinKaNou
 
+    if len(offsets) != 2 or not all(type(o) is int and o >= 0 for o in offsets):
+        raise ValueError(f"offsets are two whole numbers from 0 (west, east), not {offsets!r}")
     rules = RinKaNou(awareness=awareness)
     sheets = [rules.load_sheet(rules.content.fighters[name]) for name in fighters]
     width = max(1, min(width, per_side))
     spacing = 1.6
     specs = []
-    for side, front, facing, prefix in (("west", 0.0, 1.0, "w"), ("east", gap, -1.0, "e")):
+    for side, front, facing, prefix, offset in (
+        ("west", 0.0, 1.0, "w", offsets[0]),
+        ("east", gap, -1.0, "e", offsets[1]),
+    ):
         specs += ranks(
             side,
             per_side,
@@ -77,6 +91,7 @@ def line_battle(
             sheets=sheets,
             policies=policies,
             ruleset="rinkanou",
+            offset=offset,
         )
     kwargs.setdefault("max_segments", 20_000)
     return Fight(rules, specs, seed=seed, name=f"{per_side} v {per_side}", **kwargs)

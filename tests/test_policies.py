@@ -506,3 +506,27 @@ def test_tactic_parameters_are_checked() -> None:
         CounterPuncher(read_from=-1)
     with pytest.raises(ValueError, match="patience"):
         CounterPuncher(patience=0)
+
+
+def test_a_line_battle_s_offsets_set_where_each_side_starts_its_cycles() -> None:
+    """By default both sides start their cycles of sheets and policies at the first: a
+    1 v 1 is two veteran attackers. Offsets (west, east) shift each side's start."""
+    from segsim.battle import line_battle
+
+    def kinds(fight: Any) -> dict[str, tuple[str, str]]:
+        return {cid: (c.sheet.name, c.policy.name) for cid, c in fight.state.combatants.items()}
+
+    assert kinds(line_battle(1)) == {
+        "w0": ("veteran", "aggressive"),
+        "e0": ("veteran", "aggressive"),
+    }
+    assert kinds(line_battle(1, offsets=(0, 1))) == {
+        "w0": ("veteran", "aggressive"),
+        "e0": ("recruit", "defender"),
+    }
+    shifted = kinds(line_battle(2, offsets=(1, 0)))
+    assert shifted["w0"] == shifted["e1"] == ("recruit", "defender")
+    assert shifted["w1"] == shifted["e0"] == ("veteran", "aggressive")
+    for bad in ((0,), (0, -1), (0, 1.0), (0, 1, 2)):
+        with pytest.raises(ValueError, match="offsets"):
+            line_battle(1, offsets=bad)  # type: ignore[arg-type]
