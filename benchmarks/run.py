@@ -9,7 +9,10 @@
   constructors and, among them, attrs instances (target at most 5);
 * **battles**: cost per action in line battles of 2 to 2,000 fighters, all actions and
   actions other than waiting, with the scale ratio (target at most 2), every size timed
-  over the same first segments (``BATTLE_WINDOW``) so that the run fits its budget;
+  over the same first segments (``BATTLE_WINDOW``) so that the run fits its budget; the
+  2-fighter battles mix the two kinds of fighter the larger ones are made of (a veteran
+  attacker, a recruit defender), and the ratio to two veteran attackers alone is shown
+  beside it;
 * **memory** over 10,000 duels in one process (target: no growth beyond 10 %);
 * **sweeps**: the rate of ``segsim sweep --workers 2`` against ``--workers 1`` on a
   4,000-duel sweep (wall clock, as the command's ``--timing`` reports it; target at
@@ -280,21 +283,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Battles: cost per action from 2 to 2,000 fighters, over the same window of time.
     sizes = (1, 10, 100) if quick else (1, 10, 100, 1000)
     window = 150 if quick else BATTLE_WINDOW
-    costs, ratios = scale_costs(sizes, window)
+    costs, ratios, plain, plain_ratios = scale_costs(sizes, window)
     for fighters, (settled, working, actions) in costs.items():
         against = ratios.get(fighters)
-        scale = f"; {against[0]:.2f}x and {against[1]:.2f}x the 2-fighter cost" if against else ""
+        if against is None:
+            alone = plain[2]
+            scale = (
+                "; a veteran attacker and a recruit defender, in their four pairings; two "
+                f"veteran attackers alone: {alone[0] * 1e6:.1f} and {alone[1] * 1e6:.1f} us"
+            )
+        else:
+            was = plain_ratios[fighters]
+            scale = (
+                f"; {against[0]:.2f}x and {against[1]:.2f}x the 2-fighter cost, "
+                f"{was[0]:.2f}x and {was[1]:.2f}x that of two veteran attackers alone"
+            )
         print(
             f"battle of {fighters:>5} fighters: {settled * 1e6:8.1f} us CPU per resolved action, "
             f"{working * 1e6:8.1f} us per action other than waiting ({actions:,} actions{scale})"
         )
     print(
         f"  (line battles, full rules, awareness 3 m; each size timed over its first {window} "
-        "segments, or to its end if sooner: the 100 battles of 2 end within it, the large "
+        "segments, or to its end if sooner: the battles of 2 nearly all end within it, the large "
         "ones are cut short, so theirs is the approach and first clashes; the whole "
         "2,000-fighter battle lasts some 3,000 segments; five battles of 20 are timed, one "
-        "of each larger size; each size's ratio is to 2-fighter battles run just before and "
-        "just after it)"
+        "of each larger size, whose fighters are half veteran attackers, half recruit "
+        "defenders; the 2-fighter cost is that of the same mix, each size's ratio to "
+        "battles of 2 run just before and just after it)"
     )
     largest = max(costs)
     verdicts.append(
@@ -331,17 +346,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def battle_costs(per_side: int, seeds: Sequence[int], window: int) -> tuple[float, int, int]:
+PAIRINGS = ((0, 0), (1, 1), (0, 1), (1, 0))
+"""The ``line_battle`` offsets of the 2-fighter battles that mix fighters as the larger
+battles do: each of their two kinds (a veteran attacker, a recruit defender) against
+each, on either side, in turn by seed."""
+
+
+def battle_costs(
+    per_side: int, seeds: Sequence[int], window: int, *, mixed: bool = False
+) -> tuple[float, int, int]:
     """CPU seconds, actions settled and actions other than waiting of line battles of
     ``per_side`` fighters a side (one per seed), each run for its first ``window``
-    segments (or to its end, if sooner)."""
+    segments (or to its end, if sooner); ``mixed``: with the offsets of
+    :data:`PAIRINGS` by seed."""
     from segsim.battle import line_battle
 
     total = 0.0
     settled = 0
     working = 0
     for seed in seeds:
-        fight = line_battle(per_side, seed=seed, max_segments=window)
+        offsets = PAIRINGS[seed % len(PAIRINGS)] if mixed else (0, 0)
+        fight = line_battle(per_side, seed=seed, max_segments=window, offsets=offsets)
         gc.collect()
         start = time.process_time()
         fight.run()
@@ -354,43 +379,62 @@ def battle_costs(per_side: int, seeds: Sequence[int], window: int) -> tuple[floa
     return total, settled, working
 
 
-def scale_costs(
-    sizes: Sequence[int], window: int
-) -> tuple[dict[int, tuple[float, float, int]], dict[int, tuple[float, float]]]:
+Costs = dict[int, tuple[float, float, int]]
+Ratios = dict[int, tuple[float, float]]
+
+
+def scale_costs(sizes: Sequence[int], window: int) -> tuple[Costs, Ratios, Costs, Ratios]:
     """CPU time per resolved action in line battles of 2 x n fighters (full rules, an
     awareness radius of 3 m), each run for its first ``window`` segments: per action the
     resolver settled (timed waits included), per action leaving every wait aside, and
     how many actions were settled; and each larger size's ratios to the 2-fighter cost.
 
-    The 2-fighter cost is 100 battles; for the ratio of a larger size, 50 of them run
-    just before it and 50 just after (a drift of the machine weighs on both sides). A
-    larger size is one battle (seed 0), or 50 // n of them (seeds 0, 1...) when that is
-    more, since the window of a battle of 20 holds few actions."""
-    out: dict[int, tuple[float, float, int]] = {}
-    ratios: dict[int, tuple[float, float]] = {}
-    small = [0.0, 0, 0]
+    A larger battle's fighters are half veteran attackers and half recruit defenders, so
+    its 2-fighter cost is that of the same mix: 100 battles of 2 (:data:`PAIRINGS`); the
+    last two values are the 2-fighter cost and the ratios against two veteran attackers
+    alone (``line_battle(1)``'s own fighters; 100 battles too). For the ratios of a
+    larger size, half of each set of battles of 2 run just before it and half just after
+    (a drift of the machine weighs on both sides). A larger size is one battle (seed 0),
+    or 50 // n of them (seeds 0, 1...) when that is more, since the window of a battle
+    of 20 holds few actions."""
+    out: Costs = {}
+    ratios: Ratios = {}
+    plain_ratios: Ratios = {}
+    small = {True: [0.0, 0, 0], False: [0.0, 0, 0]}
 
-    def duels_of_two(seeds: range) -> tuple[float, int, int]:
-        got = battle_costs(1, seeds, window)
+    def duels_of_two(seeds: range, mixed: bool) -> tuple[float, int, int]:
+        got = battle_costs(1, seeds, window, mixed=mixed)
         for i in range(3):
-            small[i] += got[i]
+            small[mixed][i] += got[i]
         return got
+
+    def ratio(
+        cost: tuple[float, int, int], a: tuple[float, int, int], b: tuple[float, int, int]
+    ) -> tuple[float, float]:
+        t2, s2, w2 = a[0] + b[0], a[1] + b[1], a[2] + b[2]
+        total, settled, working = cost
+        return (total / settled) / (t2 / s2), (total / working) / (t2 / w2)
 
     for n in sizes:
         if n == 1:
             continue
-        before = duels_of_two(range(0, 50))
+        before = duels_of_two(range(0, 50), True), duels_of_two(range(0, 50), False)
         # A small battle's window holds few actions: several seeds, to time enough.
-        total, settled, working = battle_costs(n, range(max(1, 50 // n)), window)
-        after = duels_of_two(range(50, 100))
-        t2, s2, w2 = before[0] + after[0], before[1] + after[1], before[2] + after[2]
-        out[2 * n] = (total / settled, total / working, settled)
-        ratios[2 * n] = ((total / settled) / (t2 / s2), (total / working) / (t2 / w2))
+        cost = battle_costs(n, range(max(1, 50 // n)), window)
+        after = duels_of_two(range(50, 100), True), duels_of_two(range(50, 100), False)
+        out[2 * n] = (cost[0] / cost[1], cost[0] / cost[2], cost[1])
+        ratios[2 * n] = ratio(cost, before[0], after[0])
+        plain_ratios[2 * n] = ratio(cost, before[1], after[1])
     if not ratios:  # no larger size: the 2-fighter battles alone
-        duels_of_two(range(100))
+        duels_of_two(range(100), True)
+        duels_of_two(range(100), False)
     runs = max(1, len(ratios))
-    out[2] = (small[0] / small[1], small[0] / small[2], int(small[1]) // runs)
-    return dict(sorted(out.items())), ratios
+
+    def two(mixed: bool) -> Costs:
+        t, s, w = small[mixed]
+        return {2: (t / s, t / w, int(s) // runs)}
+
+    return dict(sorted((out | two(True)).items())), ratios, two(False), plain_ratios
 
 
 def busy_seconds() -> float | None:

@@ -67,10 +67,24 @@ def test_battle_costs_count_the_settled_actions_of_the_window(bench: ModuleType)
 
 
 def test_every_larger_battle_gets_a_ratio_to_the_two_fighter_cost(bench: ModuleType) -> None:
-    costs, ratios = bench.scale_costs((1, 2), 20)
-    assert sorted(costs) == [2, 4] and sorted(ratios) == [4]
+    costs, ratios, plain, plain_ratios = bench.scale_costs((1, 2), 20)
+    assert sorted(costs) == [2, 4] and sorted(ratios) == sorted(plain_ratios) == [4]
     per_action, per_working, _ = costs[4]
     assert ratios[4][0] > 0 and per_working >= per_action
+    assert sorted(plain) == [2] and plain_ratios[4][0] > 0
+
+
+def test_the_mixed_two_fighter_battles_pair_both_kinds_of_fighter(bench: ModuleType) -> None:
+    """The 2-fighter cost of the larger battles' ratios mixes their two kinds of fighter
+    (a veteran attacker, a recruit defender): every pairing, on either side."""
+    from segsim.battle import line_battle
+
+    seen = set()
+    for seed in range(len(bench.PAIRINGS)):
+        fight = line_battle(1, offsets=bench.PAIRINGS[seed])
+        seen.add(tuple((c.sheet.name, c.policy.name) for c in fight.state.combatants.values()))
+    veteran, recruit = ("veteran", "aggressive"), ("recruit", "defender")
+    assert seen == {(veteran, veteran), (recruit, recruit), (veteran, recruit), (recruit, veteran)}
 
 
 def test_the_sweep_ratio_sets_the_serial_run_between_two_pooled_runs(
