@@ -58,17 +58,23 @@ class Combatant:
                 break
         recent = self.recent
         recent.append(action)
+        if len(recent) == 1:
+            return
         # Keep what ended just before the oldest action in progress began, too (a
         # disengage right after a dodge).
         horizon = action.start
         for a in actions:
             if a.start < horizon:
                 horizon = a.start
-        horizon -= 1
-        if len(recent) > 1:
-            self.recent = [
-                a for a in recent if a.duration is None or a.start + a.duration > horizon
-            ]
+        # Actions finish in the order of their ends (the engine settles them segment by
+        # segment), so what no longer overlaps is a prefix of ``recent``.
+        drop = 0
+        for a in recent:
+            if a.duration is None or a.start + a.duration >= horizon:
+                break
+            drop += 1
+        if drop:
+            del recent[:drop]
 
 
 @attrs.define(eq=False)

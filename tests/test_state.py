@@ -1,0 +1,53 @@
+"""The fight state's own bookkeeping of actions: what a combatant keeps as recent."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from segsim.actions import Action
+from segsim.state import Combatant
+
+
+def _reference_recent(recent: list[Action], actions: list[Action], done: Action) -> list[Action]:
+    """What ``recent`` should hold after ``done`` finishes: every finished action still
+    overlapping the oldest action in progress, or ending just before it began."""
+    horizon = min([done.start, *(a.start for a in actions)]) - 1
+    kept = [*recent, done]
+    return [a for a in kept if a.duration is None or a.start + a.duration > horizon]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(1, 8)), min_size=1, max_size=30))
+def test_recent_keeps_what_still_overlaps(plan: list[tuple[int, int]]) -> None:
+    """Actions begin one after another (each ``gap`` segments after the last began) and
+    finish in the order of their ends, as the engine settles them: after each one,
+    ``recent`` holds exactly what the full filter keeps, in the same order."""
+    c = Combatant(id="a", side="x", sheet=None, status=None, policy=None)  # type: ignore[arg-type]
+    start = 0
+    for i, (gap, duration) in enumerate(plan, start=1):
+        start += gap
+        a = Action("act", duration)
+        a.stamp(i, "a", start)
+        c.actions.append(a)
+    while c.actions:
+        done = min(c.actions, key=lambda a: (a.start + (a.duration or 0), a.id))
+        rest = [a for a in c.actions if a is not done]
+        expected = _reference_recent(list(c.recent), rest, done)
+        c.finish(done)
+        assert c.actions == rest
+        assert [a.id for a in c.recent] == [a.id for a in expected]
+
+
+def test_recent_drops_what_ended_before_the_oldest_action_in_progress() -> None:
+    c = Combatant(id="a", side="x", sheet=None, status=None, policy=None)  # type: ignore[arg-type]
+    first, second, third = Action("arm", 3), Action("strike", 3), Action("dodge", 2)
+    first.stamp(1, "a", 0)  # segments 0-2
+    second.stamp(2, "a", 3)  # 3-5
+    third.stamp(3, "a", 6)  # 6-7
+    c.actions = [first, second, third]
+    c.finish(first)
+    c.finish(second)
+    assert [a.id for a in c.recent] == [1, 2]  # the arm ended just before the strike began
+    c.finish(third)
+    assert [a.id for a in c.recent] == [2, 3]
