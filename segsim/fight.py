@@ -442,11 +442,17 @@ class Fight:
             self.start()
         self._stepping = True
         try:
-            while not self.ended and self._paused is None:
+            while not self.ended and not self._waiting():
                 self.env.step()
         finally:
             self._stepping = False
         return self.pending
+
+    def _waiting(self) -> bool:
+        """Whether a phase waits on external decisions. Asked anew after each step: a
+        check written inline would be narrowed by the type checker to its value before the
+        loop, which the compiled build (docs/performance.md) would then trust."""
+        return self._paused is not None
 
     def submit(self, decisions: Mapping[str, PolicyOutput]) -> None:
         """Complete the paused phase with the external decisions (one output per
