@@ -4,21 +4,29 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORE := $(VENV)/.installed-core
+BENCH := $(VENV)/.installed-bench
+TEST_EXTRAS := [dev,ray,rl,plot,parquet,progress]
 
 .PHONY: demo test bench lint clean browser fuzz soak
 
-# The demo needs segsim alone; the tests need every extra (Ray, RL envs, plots...).
-$(CORE): pyproject.toml
+# $(call install,EXTRAS): create .venv if missing, install segsim (editable) with EXTRAS.
+define install
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
-	touch $(CORE)
+	$(BIN)/python -m pip install --quiet -e '.$(1)'
+	touch $@
+endef
+
+# The demo needs segsim alone; the tests need every extra (Ray, RL envs, plots...); the
+# benchmarks what builds the optional compiled variant (mypy, setuptools).
+$(CORE): pyproject.toml
+	$(call install,)
 
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,plot,parquet,progress]'
-	touch $(STAMP)
+	$(call install,$(TEST_EXTRAS))
+
+$(BENCH): pyproject.toml
+	$(call install,[compile])
 
 demo: $(CORE)
 	$(BIN)/segsim run examples/scenarios/duel.toml --seed 7 --record demo-record.jsonl
@@ -26,7 +34,7 @@ demo: $(CORE)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy segsim benchmarks
+	$(BIN)/mypy segsim benchmarks hatch_build.py
 
 # The browser tests (tests/test_browser.py) need Chromium: installed here when missing
 # and apt-get can be used (as root); otherwise those tests fail and say how to get it.
@@ -46,7 +54,7 @@ browser:
 test: lint browser
 	$(BIN)/python -m pytest
 
-bench: $(CORE)
+bench: $(BENCH)
 	$(BIN)/python benchmarks/run.py
 
 # Hostile input for FUZZ_SECONDS (default 600): counts per input class; exit 1 on any

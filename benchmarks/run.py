@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import re
@@ -48,7 +49,10 @@ import simpy
 
 STARTED = time.perf_counter()  # before segsim is imported: the benchmarks' wall time
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# The folder holding the segsim package measured: this checkout, or the compiled build's
+# tree when the benchmarks measure that build in a process of its own.
+PACKAGE = os.environ.get("SEGSIM_BENCH_PACKAGE") or str(ROOT)
+sys.path.insert(0, PACKAGE)
 
 from segsim import Declaration, load_scenario  # noqa: E402
 from segsim.actions import ActionSpec  # noqa: E402
@@ -234,37 +238,29 @@ def verdict(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test)")
+    parser.add_argument(
+        "--core",
+        action="store_true",
+        help="only the engine's and the duels' ratios to bare SimPy, as one JSON line",
+    )
     args = parser.parse_args(argv)
     quick = args.quick
     rounds = 3 if quick else 7
+    if args.core:
+        engine_ratio, rules_ratio = core_ratios(rounds, quick, quiet=True)
+        print(json.dumps({"engine": engine_ratio, "rules": rules_ratio}))
+        return 0
     print(f"segsim benchmarks (Python {platform.python_version()}, simpy {simpy.__version__})")
     verdicts: list[tuple[str, float, float, str] | tuple[str, float, float, str, bool]] = []
 
-    # Engine alone against bare SimPy, the same schedule.
-    segments = 20_000  # long enough to time well on a noisy machine, even --quick
-    engine, bare, ratio = interleaved(
-        rounds, lambda: engine_run(2, segments), lambda: bare_run(2, segments)
-    )
-    print(
-        f"engine, no rules: {engine * 1e6:.2f} us CPU per action; bare SimPy "
-        f"{bare * 1e6:.2f} us per timeout (medians of {rounds} interleaved rounds)"
+    engine_ratio, rules_ratio = core_ratios(rounds, quick)
+    verdicts.append(
+        ("engine alone per action, against a bare SimPy timeout", engine_ratio, TARGET_ENGINE, "x")
     )
     verdicts.append(
-        ("engine alone per action, against a bare SimPy timeout", ratio, TARGET_ENGINE, "x")
+        ("full rules per action, against a bare SimPy timeout", rules_ratio, TARGET_RULES, "x")
     )
-
-    # Full rules: duels against bare SimPy.
-    n = 20 if quick else 100
-    per_action, _, ratio = interleaved(rounds, lambda: duels(n), lambda: bare_run(2, segments))
-    actions = duels(n)
-    print(
-        f"RinKaNou duels (duel.toml): {per_action * 1e6:.1f} us CPU per declared action, "
-        f"{1 / (per_action * actions / n):,.0f} duels per CPU-second "
-        f"({actions / n:.1f} actions a duel)"
-    )
-    verdicts.append(
-        ("full rules per action, against a bare SimPy timeout", ratio, TARGET_RULES, "x")
-    )
+    compiled_section(engine_ratio, rules_ratio, quick)
 
     census = Census()
     counted = census.run(lambda: duels(20))
@@ -344,6 +340,61 @@ def main(argv: Sequence[str] | None = None) -> int:
     passed = sum(verdict(*v) for v in verdicts)
     print(f"{passed} of {len(verdicts)} targets met")
     return 0
+
+
+def core_ratios(rounds: int, quick: bool, quiet: bool = False) -> tuple[float, float]:
+    """The engine alone and the full RinKaNou duel, per action, against bare SimPy
+    running the same schedule of timeouts: the medians of interleaved rounds."""
+    segments = 20_000  # long enough to time well on a noisy machine, even --quick
+    engine, bare, engine_ratio = interleaved(
+        rounds, lambda: engine_run(2, segments), lambda: bare_run(2, segments)
+    )
+    n = 20 if quick else 100
+    per_action, _, rules_ratio = interleaved(
+        rounds, lambda: duels(n), lambda: bare_run(2, segments)
+    )
+    if not quiet:
+        actions = duels(n)
+        print(
+            f"engine, no rules: {engine * 1e6:.2f} us CPU per action; bare SimPy "
+            f"{bare * 1e6:.2f} us per timeout (medians of {rounds} interleaved rounds)"
+        )
+        print(
+            f"RinKaNou duels (duel.toml): {per_action * 1e6:.1f} us CPU per declared action, "
+            f"{1 / (per_action * actions / n):,.0f} duels per CPU-second "
+            f"({actions / n:.1f} actions a duel)"
+        )
+    return engine_ratio, rules_ratio
+
+
+def compiled_section(engine_ratio: float, rules_ratio: float, quick: bool) -> None:
+    """The optional compiled build (``hatch_build.py``), built here if need be and
+    measured in a process of its own against bare SimPy there: the same two ratios, and
+    its speed against the pure build's (the ratio of their ratios). Informative: the
+    targets are the pure build's, the default."""
+    try:
+        from importlib.util import module_from_spec, spec_from_file_location
+
+        spec = spec_from_file_location("segsim_hatch_build", ROOT / "hatch_build.py")
+        assert spec is not None and spec.loader is not None
+        hatch_build = module_from_spec(spec)
+        spec.loader.exec_module(hatch_build)
+        tree = hatch_build.compiled_tree(ROOT, ROOT / "build" / "compiled")
+    except (ImportError, RuntimeError) as exc:
+        print(f"compiled build: not measured ({type(exc).__name__}: {str(exc)[:300]})")
+        return
+    command = [sys.executable, "-P", str(Path(__file__).resolve()), "--core"]
+    if quick:
+        command.append("--quick")
+    env = {**os.environ, "SEGSIM_BENCH_PACKAGE": str(tree)}
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env, cwd=tree)
+    got = json.loads(done.stdout.splitlines()[-1])
+    print(
+        f"compiled build (mypyc: {', '.join(hatch_build.COMPILED_MODULES)}): engine "
+        f"{got['engine']:.2f}x, full rules {got['rules']:.2f}x a bare SimPy timeout (in its "
+        f"own process); {engine_ratio / got['engine']:.2f}x and "
+        f"{rules_ratio / got['rules']:.2f}x the pure build's speed"
+    )
 
 
 PAIRINGS = ((0, 0), (1, 1), (0, 1), (1, 0))

@@ -1,0 +1,111 @@
+"""segsim's optional compiled build: the engine module compiled with mypyc.
+
+The pure-Python package is the default and what ``pip install segsim`` gives. Setting
+``HATCH_BUILD_HOOK_ENABLE_CUSTOM=1`` while building a wheel (``pip install .`` from a
+checkout or the source distribution) runs this build hook, which compiles
+:data:`COMPILED_MODULES` with mypyc and puts the extension modules beside their sources
+in the wheel; Python then imports the compiled ones. Records are the same bytes either
+way (``tests/test_compiled.py``); docs/performance.md has the figures.
+
+The tests and ``make bench`` use :func:`compiled_tree`: a copy of the package with the
+compiled modules in place, made again only when a source has changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+COMPILED_MODULES = ("segsim/fight.py",)
+"""The modules compiled: the engine's declaration phases and settlements (fight.py) gain
+the most and compile as they are; the rest stays pure Python (attrs classes and the
+views' descriptors gain little from mypyc and would need changes to compile)."""
+
+_SETUP = """
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+
+build_lib, build_temp, *modules = sys.argv[1:]
+setup(
+    name="segsim-compiled",
+    packages=[],
+    py_modules=[],
+    ext_modules=mypycify(modules, opt_level="3", debug_level="0"),
+    script_args=["build_ext", "--build-lib", build_lib, "--build-temp", build_temp],
+)
+"""
+
+
+def compile_modules(root: Path, build_lib: Path) -> list[Path]:
+    """Compile :data:`COMPILED_MODULES` of the checkout at ``root`` with mypyc into
+    ``build_lib`` (the package's layout); the extension files made, relative to it.
+    Needs mypy, setuptools and a C compiler; a failure raises with mypyc's output."""
+    build_lib.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as temp:
+        done = subprocess.run(
+            [sys.executable, "-c", _SETUP, str(build_lib), temp, *COMPILED_MODULES],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        )
+    if done.returncode != 0:
+        raise RuntimeError(f"mypyc could not compile segsim:\n{done.stdout}\n{done.stderr}")
+    return sorted(p.relative_to(build_lib) for p in build_lib.rglob("*.so"))
+
+
+def _fingerprint(root: Path) -> str:
+    """What a compiled tree depends on: every file of the package and of its content
+    (``models/``), the compiled modules' list, and the interpreter and mypy that built it."""
+    import mypy.version
+
+    digest = hashlib.sha256()
+    digest.update(f"{sys.version}|{mypy.version.__version__}|{COMPILED_MODULES}".encode())
+    for path in sorted([*(root / "segsim").rglob("*"), *(root / "models").rglob("*")]):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".so":
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def compiled_tree(root: Path, target: Path) -> Path:
+    """A copy of the package at ``target/segsim`` with the compiled modules beside their
+    sources, for a process run with ``PYTHONPATH=target``; made again only when
+    :func:`_fingerprint` has changed. Returns ``target``."""
+    stamp = target / ".fingerprint"
+    wanted = _fingerprint(root)
+    if stamp.exists() and stamp.read_text() == wanted:
+        return target
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(root / "segsim", target / "segsim", ignore=shutil.ignore_patterns("*.so"))
+    shutil.copytree(root / "models", target / "segsim" / "models")
+    compile_modules(root, target)
+    stamp.write_text(wanted)
+    return target
+
+
+class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+    """Adds the compiled modules to a wheel (never to an editable install)."""
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel" or version == "editable":
+            return
+        self._temp = tempfile.mkdtemp(prefix="segsim-mypyc-")
+        out = Path(self._temp)
+        for ext in compile_modules(Path(self.root), out):
+            build_data["force_include"][str(out / ext)] = str(ext)
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        temp = getattr(self, "_temp", None)
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
