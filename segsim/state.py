@@ -100,6 +100,7 @@ class FightState:
     _against: tuple[int, dict[str | None, list[Combatant]]] | None = attrs.field(
         default=None, init=False, repr=False
     )
+    _sides: tuple[int, list[str]] | None = attrs.field(default=None, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         for c in self.combatants.values():
@@ -195,7 +196,15 @@ class FightState:
         return [other for _, _, other in found[:count]]
 
     def sides_in_fight(self) -> list[str]:
-        return [side for side, n in self.side_counts.items() if n > 0]
+        """The sides with someone in the fight, in the order they came (computed once per
+        change of who is in the fight: do not modify the list)."""
+        cache = self._sides
+        if cache is None or cache[0] != self.roster:
+            cache = self._sides = (
+                self.roster,
+                [side for side, n in self.side_counts.items() if n > 0],
+            )
+        return cache[1]
 
     def remove(self, cid: str) -> None:
         """Take a combatant out of the fight and drop its actions in progress."""

@@ -51,3 +51,21 @@ def test_recent_drops_what_ended_before_the_oldest_action_in_progress() -> None:
     assert [a.id for a in c.recent] == [1, 2]  # the arm ended just before the strike began
     c.finish(third)
     assert [a.id for a in c.recent] == [2, 3]
+
+
+def test_sides_in_fight_follow_who_comes_and_goes() -> None:
+    from segsim.state import FightState
+
+    def fighter(cid: str, side: str) -> Combatant:
+        return Combatant(id=cid, side=side, sheet=None, status=None, policy=None)  # type: ignore[arg-type]
+
+    state = FightState(combatants={"a": fighter("a", "red"), "b": fighter("b", "blue")})
+    assert state.sides_in_fight() == ["red", "blue"]
+    assert state.sides_in_fight() is state.sides_in_fight()  # kept while nobody comes or goes
+    state.remove("a")
+    assert state.sides_in_fight() == ["blue"]
+    state.add(fighter("c", "green"))
+    assert state.sides_in_fight() == ["blue", "green"]
+    state.remove("b")
+    state.remove("c")
+    assert state.sides_in_fight() == []
