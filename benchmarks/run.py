@@ -247,8 +247,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     quick = args.quick
     rounds = 3 if quick else 7
     if args.core:
+        import segsim.fight
+
         engine_ratio, rules_ratio = core_ratios(rounds, quick, quiet=True)
-        print(json.dumps({"engine": engine_ratio, "rules": rules_ratio}))
+        got = {"engine": engine_ratio, "rules": rules_ratio, "module": segsim.fight.__file__}
+        print(json.dumps(got))
         return 0
     print(f"segsim benchmarks (Python {platform.python_version()}, simpy {simpy.__version__})")
     verdicts: list[tuple[str, float, float, str] | tuple[str, float, float, str, bool]] = []
@@ -367,7 +370,7 @@ def core_ratios(rounds: int, quick: bool, quiet: bool = False) -> tuple[float, f
     return engine_ratio, rules_ratio
 
 
-def compiled_section(engine_ratio: float, rules_ratio: float, quick: bool) -> None:
+def compiled_section(engine_ratio: float, rules_ratio: float, quick: bool) -> dict[str, Any] | None:
     """The optional compiled build (``hatch_build.py``), built here if need be and
     measured in a process of its own against bare SimPy there: the same two ratios, and
     its speed against the pure build's (the ratio of their ratios). Informative: the
@@ -382,19 +385,22 @@ def compiled_section(engine_ratio: float, rules_ratio: float, quick: bool) -> No
         tree = hatch_build.compiled_tree(ROOT, ROOT / "build" / "compiled")
     except (ImportError, RuntimeError) as exc:
         print(f"compiled build: not measured ({type(exc).__name__}: {str(exc)[:300]})")
-        return
+        return None
     command = [sys.executable, "-P", str(Path(__file__).resolve()), "--core"]
     if quick:
         command.append("--quick")
     env = {**os.environ, "SEGSIM_BENCH_PACKAGE": str(tree)}
     done = subprocess.run(command, capture_output=True, text=True, check=True, env=env, cwd=tree)
-    got = json.loads(done.stdout.splitlines()[-1])
+    got: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    if not str(got["module"]).endswith(".so"):  # the pure module was found first
+        raise RuntimeError(f"the compiled build's run imported {got['module']}")
     print(
         f"compiled build (mypyc: {', '.join(hatch_build.COMPILED_MODULES)}): engine "
         f"{got['engine']:.2f}x, full rules {got['rules']:.2f}x a bare SimPy timeout (in its "
         f"own process); {engine_ratio / got['engine']:.2f}x and "
         f"{rules_ratio / got['rules']:.2f}x the pure build's speed"
     )
+    return got
 
 
 PAIRINGS = ((0, 0), (1, 1), (0, 1), (1, 0))

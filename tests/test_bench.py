@@ -111,3 +111,16 @@ def test_a_sweep_s_rate_is_read_from_its_timing_line(bench: ModuleType) -> None:
     rate, others = bench.sweep_rate(3, 1)
     assert rate > 0
     assert others is None or others >= 0
+
+
+def test_the_compiled_build_is_measured_in_its_own_process(
+    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make bench`` measures the compiled variant (tests/test_compiled.py checks its
+    records) in a process that imports the compiled engine module, not the checkout's."""
+    got = bench.compiled_section(10.0, 50.0, quick=True)
+    assert got is not None, capsys.readouterr().out
+    assert got["module"].endswith(".so")
+    assert Path(got["module"]).is_relative_to(ROOT / "build" / "compiled")
+    assert got["engine"] > 1 and got["rules"] > got["engine"]
+    assert "the pure build's speed" in capsys.readouterr().out
