@@ -248,8 +248,7 @@ class Fight:
         self._t = 0
         for c in self.state.combatants.values():
             _bind(c.policy, c.id, self.seed, self)
-        for ev in self.ruleset.begin(self.state, self.dice):
-            self._emit(ev)
+        self._emit_all(self.ruleset.begin(self.state, self.dice))
         if self._check_outcome(0):
             return self.done
         for c in self.state.combatants.values():
@@ -384,8 +383,7 @@ class Fight:
             )
             enter = getattr(self.ruleset, "enter", None)
             if enter is not None:
-                for ev in enter(self.state, c.id, self.dice, seg):
-                    self._emit(ev)
+                self._emit_all(enter(self.state, c.id, self.dice, seg))
             self._register(c, seg, must=True)
             for _, when in [call for call in self._calls if call[0] == c.id]:
                 self._register(c, when, must=True)
@@ -963,8 +961,9 @@ class Fight:
         if len(batch) > 1:
             order_key = self.ruleset.order_key
             batch.sort(key=lambda a: (*order_key(a), combatants[a.actor].order, a.id))
-        for ev in self.ruleset.resolve(state, seg, batch, self.dice):
-            self._emit(ev)
+        events = self.ruleset.resolve(state, seg, batch, self.dice)
+        if events:
+            self._emit_all(events)
         state.segment = time
         if self._check_outcome(seg):
             return
@@ -1022,17 +1021,26 @@ class Fight:
         return event
 
     def _emit(self, event: Event) -> None:
-        self.state.version += 1
-        if event.CHANGES_STATE:
-            event.apply(self.state)
-        self.history.append(event)
-        if self.state.spawned:
-            for action in self.state.spawned:
-                self._schedule(action)
-            self.state.spawned.clear()
-        for callback, types in self._subscribers:
-            if types is None or event.TYPE in types:
-                callback(event)
+        self._emit_all((event,))
+
+    def _emit_all(self, events: Iterable[Event]) -> None:
+        """Apply each event to the state in turn, record it, book the actions it started
+        and hand it to the subscribers before the next one is applied."""
+        state = self.state
+        history = self.history
+        subscribers = self._subscribers
+        for event in events:
+            state.version += 1
+            if event.CHANGES_STATE:
+                event.apply(state)
+            history.append(event)
+            if state.spawned:
+                for action in state.spawned:
+                    self._schedule(action)
+                state.spawned.clear()
+            for callback, types in subscribers:
+                if types is None or event.TYPE in types:
+                    callback(event)
 
     def _record(self, event: Event) -> None:
         """:meth:`_emit` for the engine's own events that change nothing by applying
