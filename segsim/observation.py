@@ -3,7 +3,9 @@
 Everyone who decides in one declaration phase sees the same state, because nothing is
 applied until all have decided (DESIGN, principle 3). So an observation need not copy
 the state: it is a view over the live state, valid while the state is unchanged. Each
-piece is computed when a policy first reads it. Read after its phase (once the state has
+piece is computed when a policy first reads it (but for the few values nearly every
+decision reads, which a ruleset may copy when it makes the view: plain values, true of
+the view's phase for good). Read after its phase (once the state has
 changed), an observation fails loudly with :class:`StaleObservation`; a policy that
 wants to keep what it saw calls :meth:`Observation.freeze` during its phase.
 
@@ -90,8 +92,10 @@ class LiveView:
 
     _live_names: ClassVar[tuple[str, ...]] = ()
     _fixed: ClassVar[tuple[str, ...]] = ()
-    """Plain attributes that never change in a fight (an id, a sheet), shown by
-    :meth:`as_dict` before the live fields."""
+    """Plain attributes set when the view is made, shown by :meth:`as_dict` before the
+    live fields: what never changes in a fight (an id, a sheet), and values a ruleset
+    copies from the phase because nearly every decision reads them (they stay what they
+    were in the view's phase)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

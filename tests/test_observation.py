@@ -54,7 +54,7 @@ def test_a_kept_observation_fails_loudly_once_the_fight_has_moved_on() -> None:
     # ...and what it did not read cannot be read any more.
     for read in (
         lambda: first.me.usable_ps,
-        lambda: first.me.position,
+        lambda: first.me.wounds,
         lambda: first.others,
         lambda: first.other("margaret"),
         lambda: first.legal(),
@@ -62,6 +62,44 @@ def test_a_kept_observation_fails_loudly_once_the_fight_has_moved_on() -> None:
     ):
         with pytest.raises(StaleObservation, match="segment 0"):
             read()
+
+
+def test_the_fields_a_view_copies_when_it_is_made_stay_those_of_its_phase() -> None:
+    """What nearly every decision reads (position, arming, lock, weapon PR, actions) is
+    copied when the view is made: after the phase it still answers what it showed then,
+    never the new state, while the fields read on demand fail loudly."""
+    kept: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            kept.append(obs)
+            if obs.segment == 0:
+                obs.other("margaret")  # built in its phase, read after it
+            if obs.me.actions:
+                return None
+            return declare("wait") if obs.me.armed else declare("arm")
+
+    fight = duel(Look(), Keeper())
+    fight.run()
+    first = kept[0]
+    me, her = first.me, first.other("margaret")
+    state = fight.state
+    robert, margaret = state.combatants["robert"], state.combatants["margaret"]
+    state.move("robert", (5.0, 5.0))
+    state.move("margaret", (7.0, 5.0))
+    robert.status.must_lock = True
+    robert.status.weapon_pr = 0
+    state.version += 1
+    assert not first.fresh
+    assert (me.position, me.armed, me.must_lock, me.actions) == ((0.0, 0.0), False, False, ())
+    assert me.weapon_pr > 0 and robert.status.armed and margaret.status.armed
+    assert (her.position, her.armed) == ((1.5, 0.0), False)
+    with pytest.raises(StaleObservation):
+        _ = me.ps_against
+    with pytest.raises(StaleObservation):
+        _ = her.actions
 
 
 def test_a_frozen_observation_keeps_what_it_showed_in_its_phase() -> None:

@@ -91,18 +91,34 @@ class SelfView(LiveView):
         "_rules",
         "_threats",
         "_views",
+        "actions",
+        "armed",
         "id",
+        "must_lock",
+        "position",
         "reach",
         "sheet",
         "side",
         "weapon",
+        "weapon_pr",
     )
-    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet", "reach")
+    _fixed: ClassVar[tuple[str, ...]] = (
+        *("id", "side", "sheet", "reach"),
+        *("position", "armed", "must_lock", "weapon_pr", "actions"),
+    )
 
     def __init__(self, state: FightState, segment: int, rules: RinKaNou, c: Combatant) -> None:
-        super().__init__(state, segment)
+        LiveView.__init__(self, state, segment)
         self.id = c.id
         self.side = c.side
+        # What nearly every decision reads, copied now (cheaper than a field's first
+        # read): plain values, true of this phase for good.
+        self.position: tuple[float, float] = c.position
+        status = c.status
+        self.armed: bool = status.armed
+        self.must_lock: bool = status.must_lock
+        self.weapon_pr: int = status.weapon_pr
+        self.actions: tuple[Action, ...] = tuple(c.actions)
         self.sheet: Sheet = c.sheet
         self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
         table = state.extra.get(REACHES)
@@ -157,10 +173,6 @@ class SelfView(LiveView):
         return self._rules._legal(self._state, self.id, self._segment)
 
     # Fields read straight from the fight state (without a Python call on first read).
-    position: live[SelfView, tuple[float, float]] = live_attr("_c.position")
-
-    armed: live[SelfView, bool] = live_attr("_c.status.armed")
-    must_lock: live[SelfView, bool] = live_attr("_c.status.must_lock")
     ps: live[SelfView, int] = live_attr("_c.status.ps")  # Points de situation: the score.
 
     @live
@@ -180,7 +192,6 @@ class SelfView(LiveView):
     wound_level: live[SelfView, str] = live_attr("_c.status.wound_level")
     wound_malus: live[SelfView, int] = live_attr("_c.status.wound_malus")
     surprise_malus: live[SelfView, int] = live_attr("_c.status.surprise_malus")
-    weapon_pr: live[SelfView, int] = live_attr("_c.status.weapon_pr")
     shield_pr: live[SelfView, int] = live_attr("_c.status.shield_pr")
     disengaged: live[SelfView, bool] = live_attr("_c.status.disengaged")
     # Points de commandement (PC).
@@ -191,10 +202,6 @@ class SelfView(LiveView):
     oppose_disengage: live[SelfView, bool] = live_attr("_c.status.oppose_disengage")
     grip: live[SelfView, str] = live_attr("_c.status.grip")
     shield_aside: live[SelfView, bool] = live_attr("_c.status.shield_aside")
-
-    @live
-    def actions(self) -> tuple[Action, ...]:
-        return tuple(self._c.actions)
 
     def nearest_foe(self) -> str | None:
         """The nearest opponent, seen or not: where the enemy is (asked for, not built
@@ -332,8 +339,21 @@ class OtherView(LiveView):
     """Another fighter as one observer sees it: public state, and its actions with
     what the observer has read of them."""
 
-    __slots__ = ("_o", "_revealed", "has_shield", "id", "reach", "side", "weapon")
-    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "weapon", "has_shield", "reach")
+    __slots__ = (
+        "_o",
+        "_revealed",
+        "armed",
+        "has_shield",
+        "id",
+        "position",
+        "reach",
+        "side",
+        "weapon",
+    )
+    _fixed: ClassVar[tuple[str, ...]] = (
+        *("id", "side", "weapon", "has_shield", "reach"),
+        *("position", "armed"),
+    )
 
     def __init__(
         self,
@@ -343,18 +363,18 @@ class OtherView(LiveView):
         revealed: Mapping[int, tuple[str, str | None, int | None]],
         reach: float,
     ) -> None:
-        super().__init__(state, segment)
+        LiveView.__init__(self, state, segment)
         self.id = o.id
         self.side = o.side
+        # Read by most of those who look at it, copied now (as SelfView's).
+        self.position: tuple[float, float] = o.position
+        self.armed: bool = o.status.armed
         self.weapon: Weapon = o.sheet.weapon
         self.reach = reach  # its weapon's, in metres (the rules say: see Reaches)
         self.has_shield = o.sheet.shield is not None
         self._o = o
         self._revealed = revealed
 
-    position: live[OtherView, tuple[float, float]] = live_attr("_o.position")
-
-    armed: live[OtherView, bool] = live_attr("_o.status.armed")
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
     wielding: live[OtherView, str] = live_attr("_o.status.wielding")
     grip: live[OtherView, str] = live_attr("_o.status.grip")
