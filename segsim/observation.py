@@ -217,9 +217,21 @@ class Observation:
         others = self._others
         if others is None:
             self._check("others")
-            assert self._others_fn is not None
-            others = self._others = self._others_fn()
+            others = self._others = self._find_others()
         return others
+
+    # What others, other() and legal() compute on first use (a subclass may find them
+    # otherwise: see ViewObservation).
+    def _find_others(self) -> tuple[Any, ...]:
+        assert self._others_fn is not None
+        return self._others_fn()
+
+    def _find_other(self, cid: str) -> Any:
+        assert self._other_fn is not None
+        return self._other_fn(cid)
+
+    def _find_legal(self) -> tuple[DeclarationLike, ...]:
+        return self._legal_fn()
 
     def other(self, cid: str) -> Any:
         """The view of another combatant by id (KeyError if it is not seen)."""
@@ -230,7 +242,7 @@ class Observation:
             view = by_id.get(cid)
             if view is None:
                 self._check("other()")
-                view = self._other_fn(cid)
+                view = self._find_other(cid)
                 if view is None:
                     raise KeyError(cid)
                 by_id[cid] = view
@@ -245,7 +257,7 @@ class Observation:
         legal = self._legal
         if legal is None:
             self._check("legal()")
-            legal = self._legal = self._legal_fn()
+            legal = self._legal = self._find_legal()
         return legal
 
     def freeze(self) -> Observation:
@@ -264,3 +276,35 @@ class Observation:
         return (
             f"Observation(segment={self.segment}, actor={self.actor!r}, must_act={self.must_act})"
         )
+
+
+def _found_by_the_view(*args: Any) -> Any:  # pragma: no cover - never called
+    raise AssertionError("a ViewObservation's own view finds what it shows")
+
+
+class ViewObservation(Observation):
+    """An observation whose deciding combatant's view finds the rest itself: ``others``
+    is ``me._others()``, ``other(cid)`` is ``me._other(cid)`` (None: not seen) and
+    ``legal()`` is ``me._legal()``, so that no function is made for each observation
+    (a ruleset's view of the deciding combatant provides the three)."""
+
+    __slots__ = ()
+
+    def __init__(
+        self, segment: int, actor: str, must_act: bool, me: Any, state: FightState
+    ) -> None:
+        found = _found_by_the_view
+        Observation.__init__(
+            self, segment, actor, must_act, me, found, legal=found, other=found, state=state
+        )
+
+    def _find_others(self) -> tuple[Any, ...]:
+        others: tuple[Any, ...] = self.me._others()
+        return others
+
+    def _find_other(self, cid: str) -> Any:
+        return self.me._other(cid)
+
+    def _find_legal(self) -> tuple[DeclarationLike, ...]:
+        legal: tuple[DeclarationLike, ...] = self.me._legal()
+        return legal

@@ -217,3 +217,36 @@ def test_views_take_a_fighter_s_reach_from_the_rules() -> None:
     assert seen and seen[0] == (10.0, 10.0)
     plain = RinKaNou(start_roll=False)
     assert plain.reach(fight.state.combatants["robert"].sheet) != 10.0
+
+
+def test_a_rinkanou_observation_asks_its_own_view_for_the_others_and_the_legal() -> None:
+    """The observation's ``others``, ``other()`` and ``legal()`` are what the deciding
+    fighter's view finds (one view of each other fighter per phase), and fail loudly
+    after the phase like the rest."""
+    kept: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            if not kept:
+                her = obs.other("margaret")
+                assert obs.others == (her,) and obs.me.foes() == (her,)
+                with pytest.raises(KeyError):
+                    obs.other("nobody")
+                assert obs.legal() == obs.me._legal() and Declaration("arm") in obs.legal()
+                kept.append(obs)
+            if obs.me.actions:
+                return None
+            return declare("wait") if obs.me.armed else declare("arm")
+
+    fight = duel(Look(), Keeper())
+    fight.run()
+    assert kept
+    later = fight.ruleset.observe(fight.state, "robert", 12, False)
+    assert later.other("margaret").id == "margaret"
+    fight.state.version += 1  # the fight moves on
+    with pytest.raises(StaleObservation):
+        later.legal()
+    with pytest.raises(StaleObservation):
+        _ = later.others
