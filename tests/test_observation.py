@@ -250,3 +250,27 @@ def test_a_rinkanou_observation_asks_its_own_view_for_the_others_and_the_legal()
         later.legal()
     with pytest.raises(StaleObservation):
         _ = later.others
+
+
+def test_an_opponent_s_actions_read_through_motion_stay_readable_after_the_phase() -> None:
+    """motion() finds an opponent's actions as ``actions`` would (once, in the view's
+    phase) and keeps them: read later, ``actions`` answers what the phase showed."""
+    kept: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            her = obs.other("margaret")
+            kept.append((obs.segment, her, her.motion("weapon")))
+            if obs.me.actions:
+                return None
+            return declare("wait") if obs.me.armed else declare("arm")
+
+    fight = duel(Look(), Keeper())
+    fight.run()
+    seen = [(segment, her.actions, motion) for segment, her, motion in kept]
+    assert seen[0][1] == () and seen[0][2] is None  # before anyone declared
+    arming = next(actions for _, actions, motion in seen if motion is not None)
+    assert [a.motion for a in arming] == ["weapon"] and arming[0].kind is None
+    assert all(not her.fresh for _, her, _ in kept)

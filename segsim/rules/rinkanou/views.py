@@ -340,6 +340,7 @@ class OtherView(LiveView):
     what the observer has read of them."""
 
     __slots__ = (
+        "_actions",
         "_o",
         "_revealed",
         "armed",
@@ -352,7 +353,7 @@ class OtherView(LiveView):
     )
     _fixed: ClassVar[tuple[str, ...]] = (
         *("id", "side", "weapon", "has_shield", "reach"),
-        *("position", "armed"),
+        *("position", "armed", "actions"),
     )
 
     def __init__(
@@ -374,14 +375,30 @@ class OtherView(LiveView):
         self.has_shield = o.sheet.shield is not None
         self._o = o
         self._revealed = revealed
+        self._actions: tuple[SeenAction, ...] | None = None  # found on first read
 
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
     wielding: live[OtherView, str] = live_attr("_o.status.wielding")
     grip: live[OtherView, str] = live_attr("_o.status.grip")
 
-    @live
+    @property
     def actions(self) -> tuple[SeenAction, ...]:
-        return seen_actions(self._state, self._o, self._revealed)
+        """Its actions as the observer sees them, found on first read and kept, as a
+        live field is (read first after the view's phase: StaleObservation); kept in a
+        slot, which motion() reads without a property call."""
+        actions = self._actions
+        if actions is None:
+            actions = self._seen_actions()
+        return actions
+
+    def _seen_actions(self) -> tuple[SeenAction, ...]:
+        self.check()
+        actions = self._actions = seen_actions(self._state, self._o, self._revealed)
+        return actions
+
+    def freeze(self) -> OtherView:
+        self.actions  # noqa: B018 - read now, to keep
+        return super().freeze()
 
     def incoming(self, me: str) -> list[SeenAction]:
         """Its missiles in flight toward ``me``."""
@@ -394,7 +411,11 @@ class OtherView(LiveView):
         return [a for a in self.actions if a.kind == "projectile" and a.target == me]
 
     def motion(self, motion: str) -> SeenAction | None:
-        for a in self.actions:
+        """Its action of that motion class ("weapon", "movement"...), or None."""
+        actions = self._actions
+        if actions is None:
+            actions = self._seen_actions()
+        for a in actions:
             if a.motion == motion:
                 return a
         return None
