@@ -248,20 +248,26 @@ class SelfView(LiveView):
         if threats is None:
             if self._state.version != self._version:
                 self.check()  # raises
-            here, reaches, dist = self._c.position, self._reaches, math.dist
-            found = []
+            here, reaches, dist = self.position, self._reaches, math.dist
+            found: list[OtherView] = []
             # The nearest comes with the same distances (closest(): the first of equals).
             best: Combatant | None = None
+            best_view: OtherView | None = None
             best_d = math.inf
             for o in self._seen():
                 d = dist(o.position, here)
+                view: OtherView | None = None
                 if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
-                    found.append(self._view(o))
+                    view = self._view(o)
+                    found.append(view)
                 if d < best_d:
-                    best, best_d = o, d
+                    best, best_view, best_d = o, view, d
             threats = self._threats = tuple(found)
-            if self._nearest_o is None:
-                self._nearest_o = (best,)
+            if self._near is None:
+                if best is None or best_view is not None:  # nearest() has its answer
+                    self._near = (best_view,)
+                elif self._nearest_o is None:  # its view is built if it is asked for
+                    self._nearest_o = (best,)
         return threats
 
     def incoming(self) -> tuple[SeenAction, ...]:
