@@ -274,3 +274,38 @@ def test_an_opponent_s_actions_read_through_motion_stay_readable_after_the_phase
     arming = next(actions for _, actions, motion in seen if motion is not None)
     assert [a.motion for a in arming] == ["weapon"] and arming[0].kind is None
     assert all(not her.fresh for _, her, _ in kept)
+
+
+def test_a_fighter_s_view_of_each_other_is_one_per_phase_however_found() -> None:
+    """The first other view built (a duel's only one) and the later ones are each built
+    once in a phase: others, other(), foes() and nearest() give the same objects."""
+    found: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            if not found:
+                me = obs.me
+                near = me.nearest()
+                assert obs.other(near.id) is near
+                others = obs.others
+                assert len(others) == 2 and all(obs.other(o.id) is o for o in others)
+                assert me.foes() == tuple(o for o in others if o.side != me.side)
+                assert all(any(f is o for o in others) for f in me.foes())
+                assert any(o is near for o in others)
+                found.append(others)
+            return None if obs.me.actions else declare("wait")
+
+    fight = build_fight(
+        {
+            "robert": ("blue", "robert", Look()),
+            "margaret": ("red", "margaret", Keeper()),
+            "ally": ("blue", "robert", Keeper()),
+        },
+        dice=[],
+        ruleset=RinKaNou(start_roll=False),
+        max_segments=3,
+    )
+    fight.run()
+    assert found

@@ -80,6 +80,7 @@ class SelfView(LiveView):
 
     __slots__ = (
         "_c",
+        "_first",
         "_foe",
         "_foes",
         "_in_view",
@@ -136,7 +137,8 @@ class SelfView(LiveView):
         self._incoming: tuple[SeenAction, ...] | None = None
         self._near: tuple[OtherView | None] | None = None  # nearest()'s answer, once found
         self._nearest_o: tuple[Combatant | None] | None = None  # the nearest, once found
-        self._views: dict[str, OtherView] | None = None  # each other's view, once built
+        self._first: OtherView | None = None  # the first other's view built
+        self._views: dict[str, OtherView] | None = None  # the others' after the first
 
     def _seen(self) -> list[Combatant]:
         """The opponents in view, in the fight's order (found on first use)."""
@@ -216,16 +218,22 @@ class SelfView(LiveView):
     def _view(self, o: Combatant) -> OtherView:
         """The view of another fighter ``o`` in this phase: one per fighter, however it
         was found (``others``, ``other()``, ``foes()``, ``threats()``, ``nearest()``)."""
-        views = self._views
+        first = self._first
+        views = self._views  # the others' after the first (a duel's needs no dictionary)
+        if first is not None:
+            if first._o is o:
+                return first
+            if views is None:
+                views = self._views = {}
+            else:
+                view = views.get(o.id)
+                if view is not None:
+                    return view
+        view = OtherView(self._state, self._segment, o, self._c.status.revealed, self._reaches[o])
         if views is None:
-            views = self._views = {}
+            self._first = view
         else:
-            view = views.get(o.id)
-            if view is not None:
-                return view
-        view = views[o.id] = OtherView(
-            self._state, self._segment, o, self._c.status.revealed, self._reaches[o]
-        )
+            views[o.id] = view
         return view
 
     def foes(self) -> tuple[OtherView, ...]:
@@ -398,7 +406,8 @@ class OtherView(LiveView):
         return actions
 
     def _seen_actions(self) -> tuple[SeenAction, ...]:
-        self.check()
+        if self._state.version != self._version:
+            self.check()  # raises
         actions = self._actions = seen_actions(self._state, self._o, self._revealed)
         return actions
 
