@@ -59,6 +59,8 @@ def test_a_kept_observation_fails_loudly_once_the_fight_has_moved_on() -> None:
         lambda: first.other("margaret"),
         lambda: first.legal(),
         lambda: first.me.nearest_foe(),
+        lambda: first.me.nearest(),
+        lambda: first.me.threats(),
     ):
         with pytest.raises(StaleObservation, match="segment 0"):
             read()

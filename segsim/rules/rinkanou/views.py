@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 
 import attrs
 
@@ -135,7 +135,7 @@ class SelfView(LiveView):
         self._foes: tuple[OtherView, ...] | None = None
         self._threats: tuple[OtherView, ...] | None = None
         self._incoming: tuple[SeenAction, ...] | None = None
-        self._near: tuple[OtherView | None] | None = None  # nearest()'s answer, once found
+        self._near: OtherView | Literal[False] | None = False  # nearest()'s (False: unknown)
         self._nearest_o: tuple[Combatant | None] | None = None  # the nearest, once found
         self._first: OtherView | None = None  # the first other's view built
         self._views: dict[str, OtherView] | None = None  # the others' after the first
@@ -271,9 +271,9 @@ class SelfView(LiveView):
                 if d < best_d:
                     best, best_view, best_d = o, view, d
             threats = self._threats = tuple(found)
-            if self._near is None:
+            if self._near is False:
                 if best is None or best_view is not None:  # nearest() has its answer
-                    self._near = (best_view,)
+                    self._near = best_view
                 elif self._nearest_o is None:  # its view is built if it is asked for
                     self._nearest_o = (best,)
         return threats
@@ -301,7 +301,7 @@ class SelfView(LiveView):
         """The nearest opponent in view (ties: the fight's order), or None. Only its
         view is built."""
         near = self._near
-        if near is None:
+        if near is False:
             if self._state.version != self._version:
                 self.check()  # raises
             found = self._nearest_o  # by threats()
@@ -310,9 +310,9 @@ class SelfView(LiveView):
             else:
                 seen = self._seen()
                 # A duel: no distance to compare (positions are finite).
-                nearest = seen[0] if len(seen) == 1 else closest(self._c.position, seen)
-            near = self._near = (None if nearest is None else self._view(nearest),)
-        return near[0]
+                nearest = seen[0] if len(seen) == 1 else closest(self.position, seen)
+            near = self._near = None if nearest is None else self._view(nearest)
+        return near
 
     def freeze(self) -> SelfView:
         self.nearest_foe()
