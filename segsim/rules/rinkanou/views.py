@@ -134,7 +134,8 @@ class SelfView(LiveView):
         self._foe: tuple[str | None] | None = None
         self._foes: tuple[OtherView, ...] | None = None
         self._threats: tuple[OtherView, ...] | None = None
-        self._incoming: tuple[SeenAction, ...] | None = None
+        # Nothing in flight (most fights): no missile to look for, now or later.
+        self._incoming: tuple[SeenAction, ...] | None = None if state.autonomous else ()
         self._near: OtherView | Literal[False] | None = False  # nearest()'s (False: unknown)
         self._nearest_o: tuple[Combatant | None] | None = None  # the nearest, once found
         self._first: OtherView | None = None  # the first other's view built
@@ -281,7 +282,8 @@ class SelfView(LiveView):
     def incoming(self) -> tuple[SeenAction, ...]:
         """The missiles in flight toward this fighter that it makes out, as it sees them
         (those of the opponents in view, in the fight's order; see ``OtherView.incoming``).
-        """
+        With nothing in flight when the view was made, none: that stays true after its
+        phase."""
         incoming = self._incoming
         if incoming is None:
             state = self._state
