@@ -3,7 +3,9 @@
 Everyone who decides in one declaration phase sees the same state, because nothing is
 applied until all have decided (DESIGN, principle 3). So an observation need not copy
 the state: it is a view over the live state, valid while the state is unchanged. Each
-piece is computed when a policy first reads it. Read after its phase (once the state has
+piece is computed when a policy first reads it (but for the few values nearly every
+decision reads, which a ruleset may copy when it makes the view: plain values, true of
+the view's phase for good). Read after its phase (once the state has
 changed), an observation fails loudly with :class:`StaleObservation`; a policy that
 wants to keep what it saw calls :meth:`Observation.freeze` during its phase.
 
@@ -90,8 +92,10 @@ class LiveView:
 
     _live_names: ClassVar[tuple[str, ...]] = ()
     _fixed: ClassVar[tuple[str, ...]] = ()
-    """Plain attributes that never change in a fight (an id, a sheet), shown by
-    :meth:`as_dict` before the live fields."""
+    """Plain attributes set when the view is made, shown by :meth:`as_dict` before the
+    live fields: what never changes in a fight (an id, a sheet), and values a ruleset
+    copies from the phase because nearly every decision reads them (they stay what they
+    were in the view's phase)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -213,9 +217,21 @@ class Observation:
         others = self._others
         if others is None:
             self._check("others")
-            assert self._others_fn is not None
-            others = self._others = self._others_fn()
+            others = self._others = self._find_others()
         return others
+
+    # What others, other() and legal() compute on first use (a subclass may find them
+    # otherwise: see ViewObservation).
+    def _find_others(self) -> tuple[Any, ...]:
+        assert self._others_fn is not None
+        return self._others_fn()
+
+    def _find_other(self, cid: str) -> Any:
+        assert self._other_fn is not None
+        return self._other_fn(cid)
+
+    def _find_legal(self) -> tuple[DeclarationLike, ...]:
+        return self._legal_fn()
 
     def other(self, cid: str) -> Any:
         """The view of another combatant by id (KeyError if it is not seen)."""
@@ -226,7 +242,7 @@ class Observation:
             view = by_id.get(cid)
             if view is None:
                 self._check("other()")
-                view = self._other_fn(cid)
+                view = self._find_other(cid)
                 if view is None:
                     raise KeyError(cid)
                 by_id[cid] = view
@@ -241,7 +257,7 @@ class Observation:
         legal = self._legal
         if legal is None:
             self._check("legal()")
-            legal = self._legal = self._legal_fn()
+            legal = self._legal = self._find_legal()
         return legal
 
     def freeze(self) -> Observation:
@@ -260,3 +276,35 @@ class Observation:
         return (
             f"Observation(segment={self.segment}, actor={self.actor!r}, must_act={self.must_act})"
         )
+
+
+def _found_by_the_view(*args: Any) -> Any:  # pragma: no cover - never called
+    raise AssertionError("a ViewObservation's own view finds what it shows")
+
+
+class ViewObservation(Observation):
+    """An observation whose deciding combatant's view finds the rest itself: ``others``
+    is ``me._others()``, ``other(cid)`` is ``me._other(cid)`` (None: not seen) and
+    ``legal()`` is ``me._legal()``, so that no function is made for each observation
+    (a ruleset's view of the deciding combatant provides the three)."""
+
+    __slots__ = ()
+
+    def __init__(
+        self, segment: int, actor: str, must_act: bool, me: Any, state: FightState
+    ) -> None:
+        found = _found_by_the_view
+        Observation.__init__(
+            self, segment, actor, must_act, me, found, legal=found, other=found, state=state
+        )
+
+    def _find_others(self) -> tuple[Any, ...]:
+        others: tuple[Any, ...] = self.me._others()
+        return others
+
+    def _find_other(self, cid: str) -> Any:
+        return self.me._other(cid)
+
+    def _find_legal(self) -> tuple[DeclarationLike, ...]:
+        legal: tuple[DeclarationLike, ...] = self.me._legal()
+        return legal

@@ -54,14 +54,54 @@ def test_a_kept_observation_fails_loudly_once_the_fight_has_moved_on() -> None:
     # ...and what it did not read cannot be read any more.
     for read in (
         lambda: first.me.usable_ps,
-        lambda: first.me.position,
+        lambda: first.me.wounds,
         lambda: first.others,
         lambda: first.other("margaret"),
         lambda: first.legal(),
         lambda: first.me.nearest_foe(),
+        lambda: first.me.nearest(),
+        lambda: first.me.threats(),
     ):
         with pytest.raises(StaleObservation, match="segment 0"):
             read()
+
+
+def test_the_fields_a_view_copies_when_it_is_made_stay_those_of_its_phase() -> None:
+    """What nearly every decision reads (position, arming, lock, weapon PR, actions) is
+    copied when the view is made: after the phase it still answers what it showed then,
+    never the new state, while the fields read on demand fail loudly."""
+    kept: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            kept.append(obs)
+            if obs.segment == 0:
+                obs.other("margaret")  # built in its phase, read after it
+            if obs.me.actions:
+                return None
+            return declare("wait") if obs.me.armed else declare("arm")
+
+    fight = duel(Look(), Keeper())
+    fight.run()
+    first = kept[0]
+    me, her = first.me, first.other("margaret")
+    state = fight.state
+    robert, margaret = state.combatants["robert"], state.combatants["margaret"]
+    state.move("robert", (5.0, 5.0))
+    state.move("margaret", (7.0, 5.0))
+    robert.status.must_lock = True
+    robert.status.weapon_pr = 0
+    state.version += 1
+    assert not first.fresh
+    assert (me.position, me.armed, me.must_lock, me.actions) == ((0.0, 0.0), False, False, ())
+    assert me.weapon_pr > 0 and robert.status.armed and margaret.status.armed
+    assert (her.position, her.armed) == ((1.5, 0.0), False)
+    with pytest.raises(StaleObservation):
+        _ = me.ps_against
+    with pytest.raises(StaleObservation):
+        _ = her.actions
 
 
 def test_a_frozen_observation_keeps_what_it_showed_in_its_phase() -> None:
@@ -179,3 +219,95 @@ def test_views_take_a_fighter_s_reach_from_the_rules() -> None:
     assert seen and seen[0] == (10.0, 10.0)
     plain = RinKaNou(start_roll=False)
     assert plain.reach(fight.state.combatants["robert"].sheet) != 10.0
+
+
+def test_a_rinkanou_observation_asks_its_own_view_for_the_others_and_the_legal() -> None:
+    """The observation's ``others``, ``other()`` and ``legal()`` are what the deciding
+    fighter's view finds (one view of each other fighter per phase), and fail loudly
+    after the phase like the rest."""
+    kept: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            if not kept:
+                her = obs.other("margaret")
+                assert obs.others == (her,) and obs.me.foes() == (her,)
+                with pytest.raises(KeyError):
+                    obs.other("nobody")
+                assert obs.legal() == obs.me._legal() and Declaration("arm") in obs.legal()
+                kept.append(obs)
+            if obs.me.actions:
+                return None
+            return declare("wait") if obs.me.armed else declare("arm")
+
+    fight = duel(Look(), Keeper())
+    fight.run()
+    assert kept
+    later = fight.ruleset.observe(fight.state, "robert", 12, False)
+    assert later.other("margaret").id == "margaret"
+    fight.state.version += 1  # the fight moves on
+    with pytest.raises(StaleObservation):
+        later.legal()
+    with pytest.raises(StaleObservation):
+        _ = later.others
+
+
+def test_an_opponent_s_actions_read_through_motion_stay_readable_after_the_phase() -> None:
+    """motion() finds an opponent's actions as ``actions`` would (once, in the view's
+    phase) and keeps them: read later, ``actions`` answers what the phase showed."""
+    kept: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            her = obs.other("margaret")
+            kept.append((obs.segment, her, her.motion("weapon")))
+            if obs.me.actions:
+                return None
+            return declare("wait") if obs.me.armed else declare("arm")
+
+    fight = duel(Look(), Keeper())
+    fight.run()
+    seen = [(segment, her.actions, motion) for segment, her, motion in kept]
+    assert seen[0][1] == () and seen[0][2] is None  # before anyone declared
+    arming = next(actions for _, actions, motion in seen if motion is not None)
+    assert [a.motion for a in arming] == ["weapon"] and arming[0].kind is None
+    assert all(not her.fresh for _, her, _ in kept)
+
+
+def test_a_fighter_s_view_of_each_other_is_one_per_phase_however_found() -> None:
+    """The first other view built (a duel's only one) and the later ones are each built
+    once in a phase: others, other(), foes() and nearest() give the same objects."""
+    found: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            if not found:
+                me = obs.me
+                near = me.nearest()
+                assert obs.other(near.id) is near
+                others = obs.others
+                assert len(others) == 2 and all(obs.other(o.id) is o for o in others)
+                assert me.foes() == tuple(o for o in others if o.side != me.side)
+                assert all(any(f is o for o in others) for f in me.foes())
+                assert any(o is near for o in others)
+                found.append(others)
+            return None if obs.me.actions else declare("wait")
+
+    fight = build_fight(
+        {
+            "robert": ("blue", "robert", Look()),
+            "margaret": ("red", "margaret", Keeper()),
+            "ally": ("blue", "robert", Keeper()),
+        },
+        dice=[],
+        ruleset=RinKaNou(start_roll=False),
+        max_segments=3,
+    )
+    fight.run()
+    assert found

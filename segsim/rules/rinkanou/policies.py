@@ -273,17 +273,20 @@ class Defender:
                 if a.ends_in >= segment:
                     landings.append(a.ends_in)
         self.missile = missile
+        covered = None  # the segments the defences in progress meet, once looked for
         if landings:  # those a defence in progress does not already meet
             covered = _defended(me.actions)
             if covered:
                 landings = [t for t in landings if t not in covered]
-        if landings:
-            first = min(landings)
-            if self.defend_at is None or first < self.defend_at:
-                self.defend_at = first
-                self.blows = landings.count(first)
-        if self.defend_at is not None and (
-            self.defend_at < segment or self.defend_at in _defended(me.actions)
+            if landings:
+                first = min(landings)
+                if self.defend_at is None or first < self.defend_at:
+                    self.defend_at = first
+                    self.blows = landings.count(first)
+        defend_at = self.defend_at
+        if defend_at is not None and (
+            defend_at < segment
+            or defend_at in (covered if covered is not None else _defended(me.actions))
         ):
             self.defend_at = None  # past, or already met by a defence in progress
         out: list[DeclarationLike] = []

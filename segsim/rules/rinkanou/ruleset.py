@@ -18,6 +18,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset
 from segsim.rules.rinkanou.content import (
@@ -1190,9 +1191,7 @@ class RinKaNou(BaseRuleset):
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         # The view of the fighter itself finds, on first use, who else it sees.
         me = SelfView(state, segment, self, state.combatants[cid])
-        return Observation(
-            segment, cid, must_act, me, me._others, legal=me._legal, other=me._other, state=state
-        )
+        return ViewObservation(segment, cid, must_act, me, state)
 
     def _in_view(self, state: FightState, c: Combatant) -> list[Combatant]:
         """Everyone ``c`` sees (itself included), in the fight's order."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 
 import attrs
 
@@ -80,6 +80,7 @@ class SelfView(LiveView):
 
     __slots__ = (
         "_c",
+        "_first",
         "_foe",
         "_foes",
         "_in_view",
@@ -91,18 +92,34 @@ class SelfView(LiveView):
         "_rules",
         "_threats",
         "_views",
+        "actions",
+        "armed",
         "id",
+        "must_lock",
+        "position",
         "reach",
         "sheet",
         "side",
         "weapon",
+        "weapon_pr",
     )
-    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "sheet", "reach")
+    _fixed: ClassVar[tuple[str, ...]] = (
+        *("id", "side", "sheet", "reach"),
+        *("position", "armed", "must_lock", "weapon_pr", "actions"),
+    )
 
     def __init__(self, state: FightState, segment: int, rules: RinKaNou, c: Combatant) -> None:
-        super().__init__(state, segment)
+        LiveView.__init__(self, state, segment)
         self.id = c.id
         self.side = c.side
+        # What nearly every decision reads, copied now (cheaper than a field's first
+        # read): plain values, true of this phase for good.
+        self.position: tuple[float, float] = c.position
+        status = c.status
+        self.armed: bool = status.armed
+        self.must_lock: bool = status.must_lock
+        self.weapon_pr: int = status.weapon_pr
+        self.actions: tuple[Action, ...] = tuple(c.actions)
         self.sheet: Sheet = c.sheet
         self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
         table = state.extra.get(REACHES)
@@ -117,10 +134,12 @@ class SelfView(LiveView):
         self._foe: tuple[str | None] | None = None
         self._foes: tuple[OtherView, ...] | None = None
         self._threats: tuple[OtherView, ...] | None = None
-        self._incoming: tuple[SeenAction, ...] | None = None
-        self._near: tuple[OtherView | None] | None = None  # nearest()'s answer, once found
+        # Nothing in flight (most fights): no missile to look for, now or later.
+        self._incoming: tuple[SeenAction, ...] | None = None if state.autonomous else ()
+        self._near: OtherView | Literal[False] | None = False  # nearest()'s (False: unknown)
         self._nearest_o: tuple[Combatant | None] | None = None  # the nearest, once found
-        self._views: dict[str, OtherView] | None = None  # each other's view, once built
+        self._first: OtherView | None = None  # the first other's view built
+        self._views: dict[str, OtherView] | None = None  # the others' after the first
 
     def _seen(self) -> list[Combatant]:
         """The opponents in view, in the fight's order (found on first use)."""
@@ -157,10 +176,6 @@ class SelfView(LiveView):
         return self._rules._legal(self._state, self.id, self._segment)
 
     # Fields read straight from the fight state (without a Python call on first read).
-    position: live[SelfView, tuple[float, float]] = live_attr("_c.position")
-
-    armed: live[SelfView, bool] = live_attr("_c.status.armed")
-    must_lock: live[SelfView, bool] = live_attr("_c.status.must_lock")
     ps: live[SelfView, int] = live_attr("_c.status.ps")  # Points de situation: the score.
 
     @live
@@ -180,7 +195,6 @@ class SelfView(LiveView):
     wound_level: live[SelfView, str] = live_attr("_c.status.wound_level")
     wound_malus: live[SelfView, int] = live_attr("_c.status.wound_malus")
     surprise_malus: live[SelfView, int] = live_attr("_c.status.surprise_malus")
-    weapon_pr: live[SelfView, int] = live_attr("_c.status.weapon_pr")
     shield_pr: live[SelfView, int] = live_attr("_c.status.shield_pr")
     disengaged: live[SelfView, bool] = live_attr("_c.status.disengaged")
     # Points de commandement (PC).
@@ -191,10 +205,6 @@ class SelfView(LiveView):
     oppose_disengage: live[SelfView, bool] = live_attr("_c.status.oppose_disengage")
     grip: live[SelfView, str] = live_attr("_c.status.grip")
     shield_aside: live[SelfView, bool] = live_attr("_c.status.shield_aside")
-
-    @live
-    def actions(self) -> tuple[Action, ...]:
-        return tuple(self._c.actions)
 
     def nearest_foe(self) -> str | None:
         """The nearest opponent, seen or not: where the enemy is (asked for, not built
@@ -209,16 +219,22 @@ class SelfView(LiveView):
     def _view(self, o: Combatant) -> OtherView:
         """The view of another fighter ``o`` in this phase: one per fighter, however it
         was found (``others``, ``other()``, ``foes()``, ``threats()``, ``nearest()``)."""
-        views = self._views
+        first = self._first
+        views = self._views  # the others' after the first (a duel's needs no dictionary)
+        if first is not None:
+            if first._o is o:
+                return first
+            if views is None:
+                views = self._views = {}
+            else:
+                view = views.get(o.id)
+                if view is not None:
+                    return view
+        view = OtherView(self._state, self._segment, o, self._c.status.revealed, self._reaches[o])
         if views is None:
-            views = self._views = {}
+            self._first = view
         else:
-            view = views.get(o.id)
-            if view is not None:
-                return view
-        view = views[o.id] = OtherView(
-            self._state, self._segment, o, self._c.status.revealed, self._reaches[o]
-        )
+            views[o.id] = view
         return view
 
     def foes(self) -> tuple[OtherView, ...]:
@@ -241,26 +257,33 @@ class SelfView(LiveView):
         if threats is None:
             if self._state.version != self._version:
                 self.check()  # raises
-            here, reaches, dist = self._c.position, self._reaches, math.dist
-            found = []
+            here, reaches, dist = self.position, self._reaches, math.dist
+            found: list[OtherView] = []
             # The nearest comes with the same distances (closest(): the first of equals).
             best: Combatant | None = None
+            best_view: OtherView | None = None
             best_d = math.inf
             for o in self._seen():
                 d = dist(o.position, here)
+                view: OtherView | None = None
                 if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
-                    found.append(self._view(o))
+                    view = self._view(o)
+                    found.append(view)
                 if d < best_d:
-                    best, best_d = o, d
+                    best, best_view, best_d = o, view, d
             threats = self._threats = tuple(found)
-            if self._nearest_o is None:
-                self._nearest_o = (best,)
+            if self._near is False:
+                if best is None or best_view is not None:  # nearest() has its answer
+                    self._near = best_view
+                elif self._nearest_o is None:  # its view is built if it is asked for
+                    self._nearest_o = (best,)
         return threats
 
     def incoming(self) -> tuple[SeenAction, ...]:
         """The missiles in flight toward this fighter that it makes out, as it sees them
         (those of the opponents in view, in the fight's order; see ``OtherView.incoming``).
-        """
+        With nothing in flight when the view was made, none: that stays true after its
+        phase."""
         incoming = self._incoming
         if incoming is None:
             state = self._state
@@ -280,7 +303,7 @@ class SelfView(LiveView):
         """The nearest opponent in view (ties: the fight's order), or None. Only its
         view is built."""
         near = self._near
-        if near is None:
+        if near is False:
             if self._state.version != self._version:
                 self.check()  # raises
             found = self._nearest_o  # by threats()
@@ -289,9 +312,9 @@ class SelfView(LiveView):
             else:
                 seen = self._seen()
                 # A duel: no distance to compare (positions are finite).
-                nearest = seen[0] if len(seen) == 1 else closest(self._c.position, seen)
-            near = self._near = (None if nearest is None else self._view(nearest),)
-        return near[0]
+                nearest = seen[0] if len(seen) == 1 else closest(self.position, seen)
+            near = self._near = None if nearest is None else self._view(nearest)
+        return near
 
     def freeze(self) -> SelfView:
         self.nearest_foe()
@@ -332,8 +355,22 @@ class OtherView(LiveView):
     """Another fighter as one observer sees it: public state, and its actions with
     what the observer has read of them."""
 
-    __slots__ = ("_o", "_revealed", "has_shield", "id", "reach", "side", "weapon")
-    _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "weapon", "has_shield", "reach")
+    __slots__ = (
+        "_actions",
+        "_o",
+        "_revealed",
+        "armed",
+        "has_shield",
+        "id",
+        "position",
+        "reach",
+        "side",
+        "weapon",
+    )
+    _fixed: ClassVar[tuple[str, ...]] = (
+        *("id", "side", "weapon", "has_shield", "reach"),
+        *("position", "armed", "actions"),
+    )
 
     def __init__(
         self,
@@ -343,25 +380,42 @@ class OtherView(LiveView):
         revealed: Mapping[int, tuple[str, str | None, int | None]],
         reach: float,
     ) -> None:
-        super().__init__(state, segment)
+        LiveView.__init__(self, state, segment)
         self.id = o.id
         self.side = o.side
+        # Read by most of those who look at it, copied now (as SelfView's).
+        self.position: tuple[float, float] = o.position
+        self.armed: bool = o.status.armed
         self.weapon: Weapon = o.sheet.weapon
         self.reach = reach  # its weapon's, in metres (the rules say: see Reaches)
         self.has_shield = o.sheet.shield is not None
         self._o = o
         self._revealed = revealed
+        self._actions: tuple[SeenAction, ...] | None = None  # found on first read
 
-    position: live[OtherView, tuple[float, float]] = live_attr("_o.position")
-
-    armed: live[OtherView, bool] = live_attr("_o.status.armed")
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
     wielding: live[OtherView, str] = live_attr("_o.status.wielding")
     grip: live[OtherView, str] = live_attr("_o.status.grip")
 
-    @live
+    @property
     def actions(self) -> tuple[SeenAction, ...]:
-        return seen_actions(self._state, self._o, self._revealed)
+        """Its actions as the observer sees them, found on first read and kept, as a
+        live field is (read first after the view's phase: StaleObservation); kept in a
+        slot, which motion() reads without a property call."""
+        actions = self._actions
+        if actions is None:
+            actions = self._seen_actions()
+        return actions
+
+    def _seen_actions(self) -> tuple[SeenAction, ...]:
+        if self._state.version != self._version:
+            self.check()  # raises
+        actions = self._actions = seen_actions(self._state, self._o, self._revealed)
+        return actions
+
+    def freeze(self) -> OtherView:
+        self.actions  # noqa: B018 - read now, to keep
+        return super().freeze()
 
     def incoming(self, me: str) -> list[SeenAction]:
         """Its missiles in flight toward ``me``."""
@@ -374,7 +428,11 @@ class OtherView(LiveView):
         return [a for a in self.actions if a.kind == "projectile" and a.target == me]
 
     def motion(self, motion: str) -> SeenAction | None:
-        for a in self.actions:
+        """Its action of that motion class ("weapon", "movement"...), or None."""
+        actions = self._actions
+        if actions is None:
+            actions = self._seen_actions()
+        for a in actions:
             if a.motion == motion:
                 return a
         return None
