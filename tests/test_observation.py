@@ -145,30 +145,47 @@ def test_everyone_in_a_phase_sees_the_state_before_anyone_declares() -> None:
     assert seen == {"robert": (), "margaret": ()}
 
 
-def test_views_are_built_only_when_read() -> None:
-    """A policy that reads nothing of the others never has their views built."""
+class _Looker(Keeper):
+    """Keeper that also reads who else it sees."""
+
+    name = "looker"
+
+    def decide(self, obs: Any) -> Any:
+        assert obs.others  # builds the views of the others
+        return super().decide(obs)
+
+
+def _views_built(policy: type[Keeper]) -> list[str]:
+    """The ids of the other fighters whose views were built in a short duel of two."""
     built: list[str] = []
-    rules = RinKaNou(start_roll=False)
     from segsim.rules.rinkanou import views
 
     original = views.OtherView.__init__
 
-    def spy(self: Any, state: Any, segment: int, r: Any, o: Any, revealed: Any) -> None:
+    def spy(self: Any, state: Any, segment: int, o: Any, *rest: Any) -> None:
         built.append(o.id)
-        original(self, state, segment, r, o, revealed)
+        original(self, state, segment, o, *rest)
 
     views.OtherView.__init__ = spy  # type: ignore[method-assign]
     try:
         fight = build_fight(
-            {"robert": ("blue", "robert", Keeper()), "margaret": ("red", "margaret", Keeper())},
+            {"robert": ("blue", "robert", policy()), "margaret": ("red", "margaret", policy())},
             dice=[],
-            ruleset=rules,
+            ruleset=RinKaNou(start_roll=False),
             max_segments=12,
         )
         fight.run()
     finally:
         views.OtherView.__init__ = original  # type: ignore[method-assign]
-    assert built == []
+    return built
+
+
+def test_views_are_built_only_when_read() -> None:
+    """A policy that reads nothing of the others never has their views built; one that
+    reads them has (the spy sees it)."""
+    assert _views_built(Keeper) == []
+    seen = _views_built(_Looker)
+    assert seen and set(seen) == {"robert", "margaret"}
 
 
 def test_chroniques_observations_are_live_too() -> None:
