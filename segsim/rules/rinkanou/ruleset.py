@@ -170,7 +170,8 @@ class Status:
     loaded: bool = False  # the ranged weapon is ready to loose
     grip: str = "held"  # the melee weapon: held, loose (two-handed), dropped, taken
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
-    difficulties: dict[int, int] = attrs.field(factory=dict)  # action id -> its roll's
+    # action id -> its roll's modifiers (their imposed ones make its difficulty)
+    rolled: dict[int, Mapping[str, int]] = attrs.field(factory=dict)
     lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
     oppose_disengage: bool = True  # whether it opposes an opponent's disengage
     oppose_bonus: int = 0  # PS it spends on each such opposition roll

@@ -88,7 +88,6 @@ class Settlement:
         "claimed",
         "combatants",
         "dice",
-        "difficulties",
         "directions",
         "dodges_left",
         "engage",
@@ -97,6 +96,7 @@ class Settlement:
         "moving",
         "out",
         "results",
+        "rolled",
         "rules",
         "segment",
         "spawned",
@@ -137,7 +137,7 @@ class Settlement:
         self.claimed: Grid | None = None
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
-        self.difficulties: dict[int, int] = {}  # action id -> difficulty of its roll
+        self.rolled: dict[int, Mapping[str, int]] = {}  # action id -> its roll's modifiers
         self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
@@ -170,22 +170,29 @@ class Settlement:
         declaration says."""
         actor = action.actor
         c = self.combatants[actor]
-        status = c.status
         total = 0
-        seen: set[int] = {action.id}
-        for other in (*c.actions, *c.recent, *self.batch):
-            # Only its rolled actions weigh: the others are passed over before any lookup.
-            if not other.rolled or other.actor != actor:
-                continue
-            oid = other.id
-            if oid in seen:
-                continue
-            seen.add(oid)
-            if not other.cancelled and other.overlaps(action, self.segment):
-                difficulty = self.difficulties.get(
-                    oid, status.difficulties.get(oid, other.difficulty)
-                )
-                total += simultaneous_malus(difficulty)
+        seen: set[int] | None = None  # made at the first other action of the actor's
+        aid = action.id
+        for group in (c.actions, c.recent, self.batch):
+            for other in group:
+                # Only its rolled actions weigh: the others are passed over before any lookup.
+                if not other.rolled or other.actor != actor:
+                    continue
+                oid = other.id
+                if oid == aid:
+                    continue
+                if seen is None:
+                    seen = {oid}
+                elif oid in seen:
+                    continue
+                else:
+                    seen.add(oid)
+                if not other.cancelled and other.overlaps(action, self.segment):
+                    mods = self.rolled.get(oid)
+                    if mods is None:
+                        mods = c.status.rolled.get(oid)
+                    difficulty = other.difficulty if mods is None else imposed_difficulty(mods)
+                    total += simultaneous_malus(difficulty)
         return total
 
     def test(self, action: Action, name: str, mods: dict[str, int]) -> Rolled:
@@ -203,7 +210,7 @@ class Settlement:
         roll = self.dice.d100(name, actor)
         chance = sum(mods.values())
         result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
-        self.difficulties[action.id] = imposed_difficulty(mods)
+        self.rolled[action.id] = result.modifiers  # its difficulty, should another overlap
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
