@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from segsim.events import Event
-from segsim.rules.rinkanou.roll import Margins, is_double
+from segsim.rules.rinkanou.roll import DOUBLES, Margins
 
 if TYPE_CHECKING:
     from segsim.state import FightState
@@ -84,11 +84,14 @@ class TestRolled(Event, Margins):
     ) -> TestRolled:
         """The event of a test just rolled, keeping only the modifiers that counted: it
         is also the test's outcome (see :class:`segsim.rules.rinkanou.roll.Rolled`)."""
-        kept = {k: v for k, v in modifiers.items() if v}
+        kept: dict[str, int] = {}
+        for k, v in modifiers.items():  # a plain loop: a comprehension is a call of its own
+            if v:
+                kept[k] = v
         success = roll <= chance
         margin = chance - roll if success else roll - chance
         return cls(
-            segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
+            segment, actor, action, test, chance, roll, success, roll in DOUBLES, margin, kept
         )
 
     def apply(self, state: FightState) -> None:

@@ -348,7 +348,7 @@ class RinKaNou(BaseRuleset):
             if not result.success:
                 malus = -result.margin
                 events.append(SurpriseMalus(t, c.id, malus))
-        engaged = self.default_engaged(state, c.id, None)
+        engaged = self.default_engaged(state, c.id)
         if "engage" in setup:
             unknown = [x for x in setup["engage"] if x not in state.combatants]
             if unknown:
@@ -379,11 +379,9 @@ class RinKaNou(BaseRuleset):
 
     # ------------------------------------------------------------ situation points
 
-    def default_engaged(self, state: FightState, cid: str, target: str | None) -> tuple[str, ...]:
-        """Opponents taken into account when a declaration names none: the target of a
-        strike, else the nearest opponent."""
-        if target is not None:
-            return (target,)
+    def default_engaged(self, state: FightState, cid: str) -> tuple[str, ...]:
+        """Opponents taken into account when a declaration names none and has no target
+        (with one, its target is: see :meth:`_engage`): the nearest opponent."""
         c = state.combatants[cid]
         if self.awareness is not None:  # look around first: the grid's rings cost more
             around = [o for o in state.near(c.position, self.awareness) if o.side != c.side]
@@ -569,8 +567,9 @@ class RinKaNou(BaseRuleset):
         self, state: FightState, c: Combatant, declaration: Declaration, spec: ActionSpec
     ) -> tuple[str, ...]:
         raw = declaration.params.get("engage")
-        if raw is None:
-            return self.default_engaged(state, c.id, spec.target)
+        if raw is None:  # the target (of a strike...), else the nearest opponent
+            target = spec.target
+            return (target,) if target is not None else self.default_engaged(state, c.id)
         if isinstance(raw, str) or not isinstance(raw, list | tuple) or not raw:
             raise IllegalDeclaration(
                 f"engage lists the opponents taken into account, not {raw!r}",

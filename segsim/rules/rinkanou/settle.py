@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from segsim.actions import Action
@@ -207,7 +208,7 @@ class Settlement:
         if surprised:
             mods["surprise"] = status.surprise_malus
             self.surprise_spent.add(actor)
-        roll = self.dice.d100(name, actor)
+        roll = self.dice.roll(100, name, actor)
         chance = sum(mods.values())
         result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
         self.rolled[action.id] = result.modifiers  # its difficulty, should another overlap
@@ -228,7 +229,7 @@ class Settlement:
         mods = {**modifiers, "wounds": c.status.wound_malus}
         chance = sum(mods.values())
         result = TestRolled.rolled(
-            self.segment, c.id, None, name, chance, self.dice.d100(name, c.id), mods
+            self.segment, c.id, None, name, chance, self.dice.roll(100, name, c.id), mods
         )
         self.events.append(result)
         return result
@@ -337,10 +338,8 @@ class Settlement:
             outcome = manoeuvres.disarm(self, action, attacker, defender)
             self.resolved(aid, action, did, blow, outcome)
             return
-
-        def resolved(outcome: str) -> None:
-            self.resolved(aid, action, did, blow, outcome)
-
+        # What the blow became, told once it lands (a partial: no Python frame of its own).
+        resolved = partial(self.resolved, aid, action, did, blow)
         self.hit(attacker, defender, blow, result, use, reduction, resolved)
 
     def defence(self, defender: Combatant, attacker: Combatant, kind: str) -> Action | None:
@@ -457,7 +456,7 @@ class Settlement:
         """Where the blow lands: aimed, or rolled then oriented or drifted."""
         if use.aim is not None:
             return use.aim, {"aimed": use.aim}
-        rolled = self.tables.location(self.dice.d100("hit location", defender.id)).name
+        rolled = self.tables.location(self.dice.roll(100, "hit location", defender.id)).name
         where = rolled
         if use.orient and use.toward is not None:
             path = self.tables.steps(rolled, use.toward)
