@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -43,6 +43,9 @@ from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import SelfView
 from segsim.state import Combatant, FightState, by_order
+
+if TYPE_CHECKING:
+    from segsim.rules.rinkanou.settle import SheetFacts
 
 SEED = "seed 004"
 LOCK_SEGMENTS = 3  # Verrouiller, for every weapon (seed 004, "Actions de combat")
@@ -229,6 +232,7 @@ class RinKaNou(BaseRuleset):
 
         self._settlement = Settlement
         self._quiet = quiet
+        self._sheet_facts: dict[int, SheetFacts] = {}  # by id of the sheet each one keeps
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         self.size_table = size_table

@@ -81,6 +81,28 @@ def read_modifier(elapsed: int) -> int:
     return READ_BASE + READ_PER_SEGMENT * elapsed
 
 
+KNOWN_SHEETS = 1024
+"""Sheets whose :class:`SheetFacts` a ruleset keeps (then it starts afresh)."""
+
+
+class SheetFacts:
+    """What a settlement reads of a fighter's sheet under one ruleset, worked out once per
+    sheet (a sheet is frozen) rather than at every blow: the weapon's skill and
+    characteristic, the dodge skill, agility, the strength bonus and the reach."""
+
+    __slots__ = ("agility", "dodge", "reach", "sheet", "strength", "weapon_skill", "wielding")
+
+    def __init__(self, rules: RinKaNou, sheet: Sheet) -> None:
+        weapon = sheet.weapon
+        self.sheet = sheet  # kept: while it is known, no other sheet can take its id
+        self.weapon_skill = sheet.skill(weapon.skill)
+        self.wielding = sheet.characteristic(weapon.characteristic)  # the weapon's
+        self.dodge = sheet.skill("dodge")
+        self.agility = sheet.characteristic("agility")
+        self.strength = rules.content.tables.strength_bonus(sheet.characteristic("strength"))
+        self.reach = rules.reach(sheet)
+
+
 class Settlement:
     """The resolution of one segment's batch."""
 
@@ -93,6 +115,7 @@ class Settlement:
         "dodges_left",
         "engage",
         "events",
+        "facts",
         "gear",
         "moving",
         "out",
@@ -119,6 +142,7 @@ class Settlement:
     ) -> None:
         self.rules = rules
         self.tables = rules.content.tables
+        self.facts = rules._sheet_facts
         self.state = state
         self.combatants = state.combatants
         self.segment = segment
@@ -253,8 +277,18 @@ class Settlement:
         self.spawned += 1
         return self.state.next_action_id + self.spawned - 1
 
+    def known(self, sheet: Sheet) -> SheetFacts:
+        """The facts of a sheet, worked out the first time the ruleset meets it."""
+        facts = self.facts
+        found = facts.get(id(sheet))
+        if found is None:
+            if len(facts) >= KNOWN_SHEETS:
+                facts.clear()
+            found = facts[id(sheet)] = SheetFacts(self.rules, sheet)
+        return found
+
     def strength(self, sheet: Sheet) -> int:
-        return self.tables.strength_bonus(sheet.characteristic("strength"))
+        return self.known(sheet).strength
 
     def lose_gear(self, owner: Combatant, item: str, loss: int) -> None:
         if loss <= 0:
@@ -302,7 +336,8 @@ class Settlement:
         use = self.rules.ps_use(self.state, action)
         self.events.append(WeaponState(self.segment, attacker.id, False, True))
         aid, did = attacker.id, defender.id
-        if not within(attacker.position, defender.position, self.rules.reach(sheet)):
+        facts = self.known(sheet)
+        if not within(attacker.position, defender.position, facts.reach):
             self.results.setdefault(aid, []).append(None)
             self.resolved(aid, action, did, blow, "out of reach")
             return
@@ -311,8 +346,8 @@ class Settlement:
             action,
             "attack",
             {
-                weapon.skill: sheet.skill(weapon.skill),
-                weapon.characteristic: sheet.characteristic(weapon.characteristic),
+                weapon.skill: facts.weapon_skill,
+                weapon.characteristic: facts.wielding,
                 "deflection": -defender.sheet.armour.deflection,
                 "cover": -self.cover_malus(defender),
                 "disarm": DISARM_MALUS if disarm else 0,
@@ -379,15 +414,16 @@ class Settlement:
             self.events.append(WeaponState(self.segment, defender.id, False, False))
         blow = strike.params["blow"]
         use = self.use(parry)
+        facts = self.known(sheet)
         mods: dict[str, int] = {}
         if shield:
             assert sheet.shield is not None
             mods["shield"] = sheet.skill("shield")
             mods["shield bonus"] = sheet.shield.parry_bonus
         else:
-            mods[sheet.weapon.skill] = sheet.skill(sheet.weapon.skill)
+            mods[sheet.weapon.skill] = facts.weapon_skill
             mods["parry score"] = sheet.weapon.parry
-        mods["agility"] = sheet.characteristic("agility")
+        mods["agility"] = facts.agility
         mods["attacker Mr"] = -result.mr
         mods["attacking weapon"] = -attacker.sheet.weapon.parry
         if blow == "thrust":
@@ -403,7 +439,7 @@ class Settlement:
         if blow == "thrust" and not shield:
             return "deflected", 0  # a thrust is turned aside: no strength contest
         push = self.strength(attacker.sheet) + int(size / 10) + attack_use.damage
-        hold = self.strength(sheet) + use.parry_force
+        hold = facts.strength + use.parry_force
         score = push - hold
         if not shield:
             self.lose_gear(defender, "weapon", 1)
@@ -422,10 +458,10 @@ class Settlement:
         """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow."""
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
-        sheet: Sheet = defender.sheet
+        facts = self.known(defender.sheet)
         mods = {
-            "dodge": sheet.skill("dodge"),
-            "agility": sheet.characteristic("agility"),
+            "dodge": facts.dodge,
+            "agility": facts.agility,
             "attacker Mr": -result.mr,
             "ps": self.use(dodge).chance,
         }
@@ -436,14 +472,15 @@ class Settlement:
     def lone_defence(self, action: Action) -> None:
         """A parry or dodge that met no blow in its segment: a test of its own."""
         sheet: Sheet = self.combatants[action.actor].sheet
+        facts = self.known(sheet)
         if action.kind == "dodge":
-            mods = {"dodge": sheet.skill("dodge")}
+            mods = {"dodge": facts.dodge}
         elif action.params.get("with") == "shield":
             mods = {"shield": sheet.skill("shield")}
         else:
-            mods = {sheet.weapon.skill: sheet.skill(sheet.weapon.skill)}
+            mods = {sheet.weapon.skill: facts.weapon_skill}
             self.events.append(WeaponState(self.segment, action.actor, False, False))
-        mods["agility"] = sheet.characteristic("agility")
+        mods["agility"] = facts.agility
         mods["ps"] = self.use(action).chance
         self.test(action, action.kind, mods)
 
@@ -487,7 +524,7 @@ class Settlement:
             {
                 "weapon": sheet.weapon.damage[blow],
                 "margin": margin,
-                "strength": self.strength(sheet),
+                "strength": self.known(sheet).strength,
                 "ps": use.damage,
                 "parry": -reduction,
             },
