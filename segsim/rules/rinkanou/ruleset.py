@@ -694,7 +694,12 @@ class RinKaNou(BaseRuleset):
                 )
             params["clear"] = float(clear)
         return ActionSpec(
-            "wait", until - segment, "wait", continuous=True, visible=False, params=params
+            "wait",
+            until - segment,
+            "wait",
+            continuous=True,
+            visible=False,
+            params=MappingProxyType(params),  # frozen here: no copy of a table of its own
         )
 
     def _usable_weapon(self, c: Combatant) -> None:
@@ -766,7 +771,7 @@ class RinKaNou(BaseRuleset):
             target=target,
             rolled=True,
             difficulty=difficulty,
-            params=params,
+            params=MappingProxyType(params),  # frozen here: no copy of a table of its own
         )
 
     def _disarm_params(
@@ -828,7 +833,9 @@ class RinKaNou(BaseRuleset):
         speed = c.sheet.weapon.speed
         # A parry lasts a strike once armed, or arm + strike when not armed.
         duration = speed if status.armed else 2 * speed
-        return ActionSpec("parry", duration, "hands", target, True, difficulty, params=common)
+        return ActionSpec(
+            "parry", duration, "hands", target, True, difficulty, params=MappingProxyType(common)
+        )
 
     def _plan_lock(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
