@@ -605,7 +605,10 @@ class RinKaNou(BaseRuleset):
         """Check an action's PS choices; put them (and the base duration they change) in
         ``added``; return the action's duration with them."""
         raw = declaration.params.get("ps")
-        available = self.usable_ps(state, c, spec.target, planned)
+        # With no choices, only a negative score can owe anything: the usable score is
+        # worked out only if there are choices or such a score (it is 0 or more otherwise).
+        owes_nothing = raw is None and c.status.ps >= 0
+        available = 0 if owes_nothing else self.usable_ps(state, c, spec.target, planned)
         duration = spec.duration
         if raw is None and available >= 0 and (duration is None or duration >= 1):
             return duration  # nothing spent, bought or owed: nothing parse_ps would refuse
