@@ -449,15 +449,16 @@ class RinKaNou(BaseRuleset):
         return [o.id for o in ranked[:count]]
 
     def ps_use(self, state: FightState, action: Action) -> PSUse:
-        """The effects of an action's PS choices (already checked at its declaration)."""
+        """The effects of an action's PS choices (already checked at its declaration,
+        which kept them for the action it planned: see :func:`_kept_uses`)."""
         if not action.params.get("ps"):
             return NO_PS
-        cache: dict[int, PSUse] | None = state.extra.get("ps_use")
-        if cache is None:
-            cache = state.extra["ps_use"] = {}
-        use = cache.get(action.id)
-        if use is None:
-            use = cache[action.id] = self._spec_use(state.combatants[action.actor], action)
+        kept = _kept_uses(state)
+        found = kept.get(id(action))
+        if found is not None:
+            return found[1]
+        use = self._spec_use(state.combatants[action.actor], action)
+        kept[id(action)] = (action, use)
         return use
 
     def pc_use(self, state: FightState, action: Action) -> PSUse:
@@ -626,6 +627,7 @@ class RinKaNou(BaseRuleset):
         if use is NO_PS or raw is None:
             return duration
         added["ps"] = dict(raw)
+        _kept_uses(state)[id(spec)] = (spec, use)  # what ps_use will find for the action
         if use.duration and duration is not None:
             added["base_duration"] = duration
             duration += use.duration
@@ -1268,6 +1270,21 @@ _PLANNERS: dict[str, Callable[[RinKaNou, FightState, Combatant, Declaration, int
     name: getattr(RinKaNou, f"_plan_{name}") for name in KINDS
 }
 """The planner of each action kind (``RinKaNou._plan_<kind>``), found once."""
+
+
+PS_USES = "ps_use"
+"""Where a fight's state keeps the effects of its actions' PS choices (see _kept_uses)."""
+
+
+def _kept_uses(state: FightState) -> dict[int, tuple[Action, PSUse]]:
+    """The effects of the PS choices of a fight's actions, by the id of the action object
+    (each entry keeps its action: no other object can take that id while it is kept).
+    The planner puts in those it has just checked, so a settlement does not check them
+    again; ps_use those of any other action (one read back from a record...)."""
+    kept: dict[int, tuple[Action, PSUse]] | None = state.extra.get(PS_USES)
+    if kept is None:
+        kept = state.extra[PS_USES] = {}
+    return kept
 
 
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
