@@ -502,12 +502,13 @@ class RinKaNou(BaseRuleset):
     ) -> ActionSpec:
         c = state.combatants[cid]
         name = declaration.kind
-        kind = KINDS.get(name)
-        if kind is None:
+        try:
+            kind = KINDS[name]
+        except KeyError:
             raise IllegalDeclaration(
                 f"unknown action {name!r} (known: {', '.join(KINDS)})",
                 rule=f"{SEED}, Actions de combat",
-            )
+            ) from None
         params = declaration.params
         if params:
             if not kind.params.issuperset(params):
@@ -548,6 +549,8 @@ class RinKaNou(BaseRuleset):
         if declaration.target is not None and spec.target is None:
             raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
         situational = kind.situation or (spec.rolled and recomputes(spec))
+        if not situational and not params:
+            return spec  # no points to check and no engagement to add (arming, locking)
         added: dict[str, Any] = {}  # parameters the points and the engagement add
         duration = spec.duration
         if "pc" in params:
