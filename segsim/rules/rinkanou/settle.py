@@ -225,9 +225,16 @@ class Settlement:
         is the caller's own fresh table: the test adds its own modifiers to it."""
         actor = action.actor
         status = self.combatants[actor].status
-        mods["difficulty"] = action.difficulty
-        mods["simultaneous"] = self.overlap_malus(action)
-        mods["wounds"] = status.wound_malus
+        # Only those that count (the event keeps no other): most are 0.
+        difficulty = action.difficulty
+        if difficulty:
+            mods["difficulty"] = difficulty
+        simultaneous = self.overlap_malus(action)
+        if simultaneous:
+            mods["simultaneous"] = simultaneous
+        wounds = status.wound_malus
+        if wounds:
+            mods["wounds"] = wounds
         surprised = status.surprise_malus and actor not in self.surprise_spent
         if surprised:
             mods["surprise"] = status.surprise_malus
