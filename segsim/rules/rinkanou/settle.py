@@ -562,7 +562,11 @@ class Settlement:
         total = self.wounds.get(defender.id, defender.status.wounds) + wound
         self.wounds[defender.id] = total
         level = self.tables.wound_level(total, defender.sheet.health)
-        detail |= parts
+        # After where it landed, what made the damage: the parts that count (the weapon's
+        # always), then the armour's (always), in one table rather than merged then kept.
+        for k, v in parts.items():
+            if v or k == "weapon":
+                detail[k] = v
         detail["absorption"] = -absorption
         self.events.append(
             WoundTaken(
@@ -575,7 +579,7 @@ class Settlement:
                 total,
                 level.name if level else "",
                 level.malus if level else 0,
-                {k: v for k, v in detail.items() if v or k in ("weapon", "absorption")},
+                detail,
             )
         )
         if level is not None and level.out and defender.id not in self.out:
