@@ -453,3 +453,33 @@ def test_a_checked_aim_is_checked_again_against_other_locations() -> None:
 
 def test_every_ruleset_shares_the_checked_shapes() -> None:
     assert RinKaNou()._ps_shapes is RinKaNou(ps_divisor=10)._ps_shapes is SHAPES
+
+
+def test_the_settlement_reads_the_choices_the_planner_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The planner keeps the effects of the PS choices it checked for the action it
+    planned, and the settlement reads them there; an action it did not plan (a copy, one
+    read back from a record) has its choices worked out again, to the same effects."""
+    strike = declare("strike", "amadeus", blow="cut", ps={"slower": 1, "bonus": 2})
+    f = fight(
+        {"amadeus": {}, "walter": {0: declare("arm"), 3: strike}},
+        [40, 15],
+        setup={"walter": {"ps": 3}},
+        **DUEL,
+    )
+    rules = f.ruleset
+    assert isinstance(rules, RinKaNou)
+    checked: list[Any] = []
+    spec_use = rules._spec_use
+    monkeypatch.setattr(rules, "_spec_use", lambda *a, **k: checked.append(a) or spec_use(*a))
+    f.run()
+    assert checked == []  # the settlement checked nothing again
+    action = one(f, "action.declared", kind="strike")
+    use = rules.ps_use(f.state, action)
+    assert (use.chance, use.duration, use.net) == (20, 1, 1)
+    assert one(f, "test.rolled").modifiers["ps"] == 20
+    copy = attrs.evolve(action)
+    assert rules.ps_use(f.state, copy) == use and len(checked) == 1
+    assert rules.ps_use(f.state, copy) is rules.ps_use(f.state, copy)  # kept in turn
+    assert len(checked) == 1

@@ -9,6 +9,7 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
+import attrs
 import pytest
 
 from segsim import load_scenario
@@ -16,9 +17,10 @@ from segsim.actions import Action
 from segsim.events import Event
 from segsim.policy import make_policy
 from segsim.record import write_record
+from segsim.rules.rinkanou import settle
 from segsim.rules.rinkanou.events import WeaponState
 from segsim.rules.rinkanou.ruleset import nearest_opponents
-from segsim.rules.rinkanou.settle import quiet
+from segsim.rules.rinkanou.settle import Settlement, quiet
 from segsim.state import FightState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,3 +102,37 @@ def test_the_nearest_opponent_is_the_state_s_nearest(name: str) -> None:
     if name == "duel":  # each one's only opponent, found without measuring
         assert nearest_opponents(state, "robert", 1) == ["margaret"]
         assert nearest_opponents(state, "margaret", 1) == ["robert"]
+
+
+def test_a_sheet_s_facts_are_worked_out_once_per_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A settlement reads a sheet's skills, strength bonus and reach from facts the
+    ruleset keeps per sheet: the same facts for the same sheet, its own for another one
+    (even an equal one), and a bounded number of them."""
+    fight = load_scenario(ROOT / "examples" / "scenarios" / "duel.toml").fight(1)
+    rules, state = fight.ruleset, fight.state
+    settlement = Settlement(rules, state, 1, [], fight.dice)
+    sheet = state.combatants["margaret"].sheet
+    facts = settlement.known(sheet)
+    weapon = sheet.weapon
+    assert facts.sheet is sheet
+    assert facts.weapon_skill == sheet.skill(weapon.skill)
+    assert facts.wielding == sheet.characteristic(weapon.characteristic)
+    assert facts.dodge == sheet.skill("dodge")
+    assert facts.agility == sheet.characteristic("agility")
+    tables = rules.content.tables
+    assert facts.strength == tables.strength_bonus(sheet.characteristic("strength"))
+    assert facts.reach == rules.reach(sheet)
+    assert Settlement(rules, state, 2, [], fight.dice).known(sheet) is facts  # kept
+    # Another sheet has its own, however like this one it is.
+    strong = attrs.evolve(
+        sheet, characteristics={**sheet.characteristics, "strength": 60, "agility": 1}
+    )
+    other = settlement.known(strong)
+    assert other is not facts and other.agility == 1
+    assert other.strength == tables.strength_bonus(60) != facts.strength
+    assert settlement.strength(strong) == other.strength
+    # Past the bound the ruleset starts afresh.
+    monkeypatch.setattr(settle, "KNOWN_SHEETS", 2)
+    settlement.known(attrs.evolve(sheet, name="third"))
+    assert len(rules._sheet_facts) == 1
+    assert settlement.known(sheet) is not facts and settlement.known(sheet).sheet is sheet

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from segsim.events import Event
-from segsim.rules.rinkanou.roll import Margins, is_double
+from segsim.rules.rinkanou.roll import DOUBLES, Margins
 
 if TYPE_CHECKING:
     from segsim.state import FightState
@@ -41,7 +41,7 @@ impose, not the fighter's own skill, characteristic, points, wounds or other act
 
 
 KEPT_DIFFICULTIES = 16
-"""How many roll difficulties a fighter keeps before those of actions no longer in
+"""How many rolls' modifiers a fighter keeps before those of actions no longer in
 progress or recent are forgotten (they are never read again: a bound, not a rule)."""
 
 
@@ -84,21 +84,24 @@ class TestRolled(Event, Margins):
     ) -> TestRolled:
         """The event of a test just rolled, keeping only the modifiers that counted: it
         is also the test's outcome (see :class:`segsim.rules.rinkanou.roll.Rolled`)."""
-        kept = {k: v for k, v in modifiers.items() if v}
+        kept: dict[str, int] = {}
+        for k, v in modifiers.items():  # a plain loop: a comprehension is a call of its own
+            if v:
+                kept[k] = v
         success = roll <= chance
         margin = chance - roll if success else roll - chance
         return cls(
-            segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
+            segment, actor, action, test, chance, roll, success, roll in DOUBLES, margin, kept
         )
 
     def apply(self, state: FightState) -> None:
-        """Remember the difficulty of an action's roll while the action can still weigh
-        on another (simultaneous actions)."""
+        """Remember the modifiers of an action's roll while the action can still weigh
+        on another (simultaneous actions): its difficulty is summed only if one does."""
         if self.action is None or self.actor is None:
             return
         c = state.combatants[self.actor]
-        kept = c.status.difficulties
-        kept[self.action] = imposed_difficulty(self.modifiers)
+        kept = c.status.rolled
+        kept[self.action] = self.modifiers
         if len(kept) > KEPT_DIFFICULTIES:  # forget the actions no longer alive, in one go
             alive = {a.id for a in c.actions} | {a.id for a in c.recent} | {self.action}
             for old in [k for k in kept if k not in alive]:

@@ -52,8 +52,12 @@ def difficulty_value(value: object) -> int:
     )
 
 
+DOUBLES = frozenset({*range(11, 100, 11), 100})
+"""The faces of the d100 that are doubles (11, 22, ... 99, and 100 read as "00")."""
+
+
 def is_double(roll: int) -> bool:
-    return roll == 100 or (roll % 11 == 0 and 11 <= roll <= 99)
+    return roll in DOUBLES
 
 
 def tens(roll: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -44,6 +44,9 @@ from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import SelfView
 from segsim.state import Combatant, FightState, by_order
+
+if TYPE_CHECKING:
+    from segsim.rules.rinkanou.settle import SheetFacts
 
 SEED = "seed 004"
 LOCK_SEGMENTS = 3  # Verrouiller, for every weapon (seed 004, "Actions de combat")
@@ -171,7 +174,8 @@ class Status:
     loaded: bool = False  # the ranged weapon is ready to loose
     grip: str = "held"  # the melee weapon: held, loose (two-handed), dropped, taken
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
-    difficulties: dict[int, int] = attrs.field(factory=dict)  # action id -> its roll's
+    # action id -> its roll's modifiers (their imposed ones make its difficulty)
+    rolled: dict[int, Mapping[str, int]] = attrs.field(factory=dict)
     lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
     oppose_disengage: bool = True  # whether it opposes an opponent's disengage
     oppose_bonus: int = 0  # PS it spends on each such opposition roll
@@ -229,6 +233,7 @@ class RinKaNou(BaseRuleset):
 
         self._settlement = Settlement
         self._quiet = quiet
+        self._sheet_facts: dict[int, SheetFacts] = {}  # by id of the sheet each one keeps
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         self.size_table = size_table
@@ -348,7 +353,7 @@ class RinKaNou(BaseRuleset):
             if not result.success:
                 malus = -result.margin
                 events.append(SurpriseMalus(t, c.id, malus))
-        engaged = self.default_engaged(state, c.id, None)
+        engaged = self.default_engaged(state, c.id)
         if "engage" in setup:
             unknown = [x for x in setup["engage"] if x not in state.combatants]
             if unknown:
@@ -379,11 +384,9 @@ class RinKaNou(BaseRuleset):
 
     # ------------------------------------------------------------ situation points
 
-    def default_engaged(self, state: FightState, cid: str, target: str | None) -> tuple[str, ...]:
-        """Opponents taken into account when a declaration names none: the target of a
-        strike, else the nearest opponent."""
-        if target is not None:
-            return (target,)
+    def default_engaged(self, state: FightState, cid: str) -> tuple[str, ...]:
+        """Opponents taken into account when a declaration names none and has no target
+        (with one, its target is: see :meth:`_engage`): the nearest opponent."""
         c = state.combatants[cid]
         if self.awareness is not None:  # look around first: the grid's rings cost more
             around = [o for o in state.near(c.position, self.awareness) if o.side != c.side]
@@ -447,15 +450,16 @@ class RinKaNou(BaseRuleset):
         return [o.id for o in ranked[:count]]
 
     def ps_use(self, state: FightState, action: Action) -> PSUse:
-        """The effects of an action's PS choices (already checked at its declaration)."""
+        """The effects of an action's PS choices (already checked at its declaration,
+        which kept them for the action it planned: see :func:`_kept_uses`)."""
         if not action.params.get("ps"):
             return NO_PS
-        cache: dict[int, PSUse] | None = state.extra.get("ps_use")
-        if cache is None:
-            cache = state.extra["ps_use"] = {}
-        use = cache.get(action.id)
-        if use is None:
-            use = cache[action.id] = self._spec_use(state.combatants[action.actor], action)
+        kept = _kept_uses(state)
+        found = kept.get(id(action))
+        if found is not None:
+            return found[1]
+        use = self._spec_use(state.combatants[action.actor], action)
+        kept[id(action)] = (action, use)
         return use
 
     def pc_use(self, state: FightState, action: Action) -> PSUse:
@@ -499,12 +503,13 @@ class RinKaNou(BaseRuleset):
     ) -> ActionSpec:
         c = state.combatants[cid]
         name = declaration.kind
-        kind = KINDS.get(name)
-        if kind is None:
+        try:
+            kind = KINDS[name]
+        except KeyError:
             raise IllegalDeclaration(
                 f"unknown action {name!r} (known: {', '.join(KINDS)})",
                 rule=f"{SEED}, Actions de combat",
-            )
+            ) from None
         params = declaration.params
         if params:
             if not kind.params.issuperset(params):
@@ -545,6 +550,8 @@ class RinKaNou(BaseRuleset):
         if declaration.target is not None and spec.target is None:
             raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
         situational = kind.situation or (spec.rolled and recomputes(spec))
+        if not situational and not params:
+            return spec  # no points to check and no engagement to add (arming, locking)
         added: dict[str, Any] = {}  # parameters the points and the engagement add
         duration = spec.duration
         if "pc" in params:
@@ -569,8 +576,9 @@ class RinKaNou(BaseRuleset):
         self, state: FightState, c: Combatant, declaration: Declaration, spec: ActionSpec
     ) -> tuple[str, ...]:
         raw = declaration.params.get("engage")
-        if raw is None:
-            return self.default_engaged(state, c.id, spec.target)
+        if raw is None:  # the target (of a strike...), else the nearest opponent
+            target = spec.target
+            return (target,) if target is not None else self.default_engaged(state, c.id)
         if isinstance(raw, str) or not isinstance(raw, list | tuple) or not raw:
             raise IllegalDeclaration(
                 f"engage lists the opponents taken into account, not {raw!r}",
@@ -602,7 +610,10 @@ class RinKaNou(BaseRuleset):
         """Check an action's PS choices; put them (and the base duration they change) in
         ``added``; return the action's duration with them."""
         raw = declaration.params.get("ps")
-        available = self.usable_ps(state, c, spec.target, planned)
+        # With no choices, only a negative score can owe anything: the usable score is
+        # worked out only if there are choices or such a score (it is 0 or more otherwise).
+        owes_nothing = raw is None and c.status.ps >= 0
+        available = 0 if owes_nothing else self.usable_ps(state, c, spec.target, planned)
         duration = spec.duration
         if raw is None and available >= 0 and (duration is None or duration >= 1):
             return duration  # nothing spent, bought or owed: nothing parse_ps would refuse
@@ -620,6 +631,7 @@ class RinKaNou(BaseRuleset):
         if use is NO_PS or raw is None:
             return duration
         added["ps"] = dict(raw)
+        _kept_uses(state)[id(spec)] = (spec, use)  # what ps_use will find for the action
         if use.duration and duration is not None:
             added["base_duration"] = duration
             duration += use.duration
@@ -691,7 +703,12 @@ class RinKaNou(BaseRuleset):
                 )
             params["clear"] = float(clear)
         return ActionSpec(
-            "wait", until - segment, "wait", continuous=True, visible=False, params=params
+            "wait",
+            until - segment,
+            "wait",
+            continuous=True,
+            visible=False,
+            params=MappingProxyType(params),  # frozen here: no copy of a table of its own
         )
 
     def _usable_weapon(self, c: Combatant) -> None:
@@ -763,7 +780,7 @@ class RinKaNou(BaseRuleset):
             target=target,
             rolled=True,
             difficulty=difficulty,
-            params=params,
+            params=MappingProxyType(params),  # frozen here: no copy of a table of its own
         )
 
     def _disarm_params(
@@ -825,7 +842,9 @@ class RinKaNou(BaseRuleset):
         speed = c.sheet.weapon.speed
         # A parry lasts a strike once armed, or arm + strike when not armed.
         duration = speed if status.armed else 2 * speed
-        return ActionSpec("parry", duration, "hands", target, True, difficulty, params=common)
+        return ActionSpec(
+            "parry", duration, "hands", target, True, difficulty, params=MappingProxyType(common)
+        )
 
     def _plan_lock(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1253,6 +1272,21 @@ _PLANNERS: dict[str, Callable[[RinKaNou, FightState, Combatant, Declaration, int
     name: getattr(RinKaNou, f"_plan_{name}") for name in KINDS
 }
 """The planner of each action kind (``RinKaNou._plan_<kind>``), found once."""
+
+
+PS_USES = "ps_use"
+"""Where a fight's state keeps the effects of its actions' PS choices (see _kept_uses)."""
+
+
+def _kept_uses(state: FightState) -> dict[int, tuple[Action, PSUse]]:
+    """The effects of the PS choices of a fight's actions, by the id of the action object
+    (each entry keeps its action: no other object can take that id while it is kept).
+    The planner puts in those it has just checked, so a settlement does not check them
+    again; ps_use those of any other action (one read back from a record...)."""
+    kept: dict[int, tuple[Action, PSUse]] | None = state.extra.get(PS_USES)
+    if kept is None:
+        kept = state.extra[PS_USES] = {}
+    return kept
 
 
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:

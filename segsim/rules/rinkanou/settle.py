@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from segsim.actions import Action
@@ -80,6 +81,28 @@ def read_modifier(elapsed: int) -> int:
     return READ_BASE + READ_PER_SEGMENT * elapsed
 
 
+KNOWN_SHEETS = 1024
+"""Sheets whose :class:`SheetFacts` a ruleset keeps (then it starts afresh)."""
+
+
+class SheetFacts:
+    """What a settlement reads of a fighter's sheet under one ruleset, worked out once per
+    sheet (a sheet is frozen) rather than at every blow: the weapon's skill and
+    characteristic, the dodge skill, agility, the strength bonus and the reach."""
+
+    __slots__ = ("agility", "dodge", "reach", "sheet", "strength", "weapon_skill", "wielding")
+
+    def __init__(self, rules: RinKaNou, sheet: Sheet) -> None:
+        weapon = sheet.weapon
+        self.sheet = sheet  # kept: while it is known, no other sheet can take its id
+        self.weapon_skill = sheet.skill(weapon.skill)
+        self.wielding = sheet.characteristic(weapon.characteristic)  # the weapon's
+        self.dodge = sheet.skill("dodge")
+        self.agility = sheet.characteristic("agility")
+        self.strength = rules.content.tables.strength_bonus(sheet.characteristic("strength"))
+        self.reach = rules.reach(sheet)
+
+
 class Settlement:
     """The resolution of one segment's batch."""
 
@@ -88,15 +111,16 @@ class Settlement:
         "claimed",
         "combatants",
         "dice",
-        "difficulties",
         "directions",
         "dodges_left",
         "engage",
         "events",
+        "facts",
         "gear",
         "moving",
         "out",
         "results",
+        "rolled",
         "rules",
         "segment",
         "spawned",
@@ -118,6 +142,7 @@ class Settlement:
     ) -> None:
         self.rules = rules
         self.tables = rules.content.tables
+        self.facts = rules._sheet_facts
         self.state = state
         self.combatants = state.combatants
         self.segment = segment
@@ -137,7 +162,7 @@ class Settlement:
         self.claimed: Grid | None = None
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
-        self.difficulties: dict[int, int] = {}  # action id -> difficulty of its roll
+        self.rolled: dict[int, Mapping[str, int]] = {}  # action id -> its roll's modifiers
         self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
@@ -170,22 +195,29 @@ class Settlement:
         declaration says."""
         actor = action.actor
         c = self.combatants[actor]
-        status = c.status
         total = 0
-        seen: set[int] = {action.id}
-        for other in (*c.actions, *c.recent, *self.batch):
-            # Only its rolled actions weigh: the others are passed over before any lookup.
-            if not other.rolled or other.actor != actor:
-                continue
-            oid = other.id
-            if oid in seen:
-                continue
-            seen.add(oid)
-            if not other.cancelled and other.overlaps(action, self.segment):
-                difficulty = self.difficulties.get(
-                    oid, status.difficulties.get(oid, other.difficulty)
-                )
-                total += simultaneous_malus(difficulty)
+        seen: set[int] | None = None  # made at the first other action of the actor's
+        aid = action.id
+        for group in (c.actions, c.recent, self.batch):
+            for other in group:
+                # Only its rolled actions weigh: the others are passed over before any lookup.
+                if not other.rolled or other.actor != actor:
+                    continue
+                oid = other.id
+                if oid == aid:
+                    continue
+                if seen is None:
+                    seen = {oid}
+                elif oid in seen:
+                    continue
+                else:
+                    seen.add(oid)
+                if not other.cancelled and other.overlaps(action, self.segment):
+                    mods = self.rolled.get(oid)
+                    if mods is None:
+                        mods = c.status.rolled.get(oid)
+                    difficulty = other.difficulty if mods is None else imposed_difficulty(mods)
+                    total += simultaneous_malus(difficulty)
         return total
 
     def test(self, action: Action, name: str, mods: dict[str, int]) -> Rolled:
@@ -193,17 +225,24 @@ class Settlement:
         is the caller's own fresh table: the test adds its own modifiers to it."""
         actor = action.actor
         status = self.combatants[actor].status
-        mods["difficulty"] = action.difficulty
-        mods["simultaneous"] = self.overlap_malus(action)
-        mods["wounds"] = status.wound_malus
+        # Only those that count (the event keeps no other): most are 0.
+        difficulty = action.difficulty
+        if difficulty:
+            mods["difficulty"] = difficulty
+        simultaneous = self.overlap_malus(action)
+        if simultaneous:
+            mods["simultaneous"] = simultaneous
+        wounds = status.wound_malus
+        if wounds:
+            mods["wounds"] = wounds
         surprised = status.surprise_malus and actor not in self.surprise_spent
         if surprised:
             mods["surprise"] = status.surprise_malus
             self.surprise_spent.add(actor)
-        roll = self.dice.d100(name, actor)
+        roll = self.dice.roll(100, name, actor)
         chance = sum(mods.values())
         result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
-        self.difficulties[action.id] = imposed_difficulty(mods)
+        self.rolled[action.id] = result.modifiers  # its difficulty, should another overlap
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
@@ -221,7 +260,7 @@ class Settlement:
         mods = {**modifiers, "wounds": c.status.wound_malus}
         chance = sum(mods.values())
         result = TestRolled.rolled(
-            self.segment, c.id, None, name, chance, self.dice.d100(name, c.id), mods
+            self.segment, c.id, None, name, chance, self.dice.roll(100, name, c.id), mods
         )
         self.events.append(result)
         return result
@@ -245,8 +284,18 @@ class Settlement:
         self.spawned += 1
         return self.state.next_action_id + self.spawned - 1
 
+    def known(self, sheet: Sheet) -> SheetFacts:
+        """The facts of a sheet, worked out the first time the ruleset meets it."""
+        facts = self.facts
+        found = facts.get(id(sheet))
+        if found is None:
+            if len(facts) >= KNOWN_SHEETS:
+                facts.clear()
+            found = facts[id(sheet)] = SheetFacts(self.rules, sheet)
+        return found
+
     def strength(self, sheet: Sheet) -> int:
-        return self.tables.strength_bonus(sheet.characteristic("strength"))
+        return self.known(sheet).strength
 
     def lose_gear(self, owner: Combatant, item: str, loss: int) -> None:
         if loss <= 0:
@@ -294,7 +343,8 @@ class Settlement:
         use = self.rules.ps_use(self.state, action)
         self.events.append(WeaponState(self.segment, attacker.id, False, True))
         aid, did = attacker.id, defender.id
-        if not within(attacker.position, defender.position, self.rules.reach(sheet)):
+        facts = self.known(sheet)
+        if not within(attacker.position, defender.position, facts.reach):
             self.results.setdefault(aid, []).append(None)
             self.resolved(aid, action, did, blow, "out of reach")
             return
@@ -303,8 +353,8 @@ class Settlement:
             action,
             "attack",
             {
-                weapon.skill: sheet.skill(weapon.skill),
-                weapon.characteristic: sheet.characteristic(weapon.characteristic),
+                weapon.skill: facts.weapon_skill,
+                weapon.characteristic: facts.wielding,
                 "deflection": -defender.sheet.armour.deflection,
                 "cover": -self.cover_malus(defender),
                 "disarm": DISARM_MALUS if disarm else 0,
@@ -330,10 +380,8 @@ class Settlement:
             outcome = manoeuvres.disarm(self, action, attacker, defender)
             self.resolved(aid, action, did, blow, outcome)
             return
-
-        def resolved(outcome: str) -> None:
-            self.resolved(aid, action, did, blow, outcome)
-
+        # What the blow became, told once it lands (a partial: no Python frame of its own).
+        resolved = partial(self.resolved, aid, action, did, blow)
         self.hit(attacker, defender, blow, result, use, reduction, resolved)
 
     def defence(self, defender: Combatant, attacker: Combatant, kind: str) -> Action | None:
@@ -373,15 +421,16 @@ class Settlement:
             self.events.append(WeaponState(self.segment, defender.id, False, False))
         blow = strike.params["blow"]
         use = self.use(parry)
+        facts = self.known(sheet)
         mods: dict[str, int] = {}
         if shield:
             assert sheet.shield is not None
             mods["shield"] = sheet.skill("shield")
             mods["shield bonus"] = sheet.shield.parry_bonus
         else:
-            mods[sheet.weapon.skill] = sheet.skill(sheet.weapon.skill)
+            mods[sheet.weapon.skill] = facts.weapon_skill
             mods["parry score"] = sheet.weapon.parry
-        mods["agility"] = sheet.characteristic("agility")
+        mods["agility"] = facts.agility
         mods["attacker Mr"] = -result.mr
         mods["attacking weapon"] = -attacker.sheet.weapon.parry
         if blow == "thrust":
@@ -397,7 +446,7 @@ class Settlement:
         if blow == "thrust" and not shield:
             return "deflected", 0  # a thrust is turned aside: no strength contest
         push = self.strength(attacker.sheet) + int(size / 10) + attack_use.damage
-        hold = self.strength(sheet) + use.parry_force
+        hold = facts.strength + use.parry_force
         score = push - hold
         if not shield:
             self.lose_gear(defender, "weapon", 1)
@@ -416,10 +465,10 @@ class Settlement:
         """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow."""
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
-        sheet: Sheet = defender.sheet
+        facts = self.known(defender.sheet)
         mods = {
-            "dodge": sheet.skill("dodge"),
-            "agility": sheet.characteristic("agility"),
+            "dodge": facts.dodge,
+            "agility": facts.agility,
             "attacker Mr": -result.mr,
             "ps": self.use(dodge).chance,
         }
@@ -430,14 +479,15 @@ class Settlement:
     def lone_defence(self, action: Action) -> None:
         """A parry or dodge that met no blow in its segment: a test of its own."""
         sheet: Sheet = self.combatants[action.actor].sheet
+        facts = self.known(sheet)
         if action.kind == "dodge":
-            mods = {"dodge": sheet.skill("dodge")}
+            mods = {"dodge": facts.dodge}
         elif action.params.get("with") == "shield":
             mods = {"shield": sheet.skill("shield")}
         else:
-            mods = {sheet.weapon.skill: sheet.skill(sheet.weapon.skill)}
+            mods = {sheet.weapon.skill: facts.weapon_skill}
             self.events.append(WeaponState(self.segment, action.actor, False, False))
-        mods["agility"] = sheet.characteristic("agility")
+        mods["agility"] = facts.agility
         mods["ps"] = self.use(action).chance
         self.test(action, action.kind, mods)
 
@@ -450,7 +500,7 @@ class Settlement:
         """Where the blow lands: aimed, or rolled then oriented or drifted."""
         if use.aim is not None:
             return use.aim, {"aimed": use.aim}
-        rolled = self.tables.location(self.dice.d100("hit location", defender.id)).name
+        rolled = self.tables.location(self.dice.roll(100, "hit location", defender.id)).name
         where = rolled
         if use.orient and use.toward is not None:
             path = self.tables.steps(rolled, use.toward)
@@ -481,7 +531,7 @@ class Settlement:
             {
                 "weapon": sheet.weapon.damage[blow],
                 "margin": margin,
-                "strength": self.strength(sheet),
+                "strength": self.known(sheet).strength,
                 "ps": use.damage,
                 "parry": -reduction,
             },
@@ -512,7 +562,11 @@ class Settlement:
         total = self.wounds.get(defender.id, defender.status.wounds) + wound
         self.wounds[defender.id] = total
         level = self.tables.wound_level(total, defender.sheet.health)
-        detail |= parts
+        # After where it landed, what made the damage: the parts that count (the weapon's
+        # always), then the armour's (always), in one table rather than merged then kept.
+        for k, v in parts.items():
+            if v or k == "weapon":
+                detail[k] = v
         detail["absorption"] = -absorption
         self.events.append(
             WoundTaken(
@@ -525,7 +579,7 @@ class Settlement:
                 total,
                 level.name if level else "",
                 level.malus if level else 0,
-                {k: v for k, v in detail.items() if v or k in ("weapon", "absorption")},
+                detail,
             )
         )
         if level is not None and level.out and defender.id not in self.out:
