@@ -97,10 +97,11 @@ class FightState:
     vacated: list[tuple[str, tuple[float, float]]] | None = None
     """Where combatants stood before they moved or left the fight, while the engine
     watches for it (someone waits for its way to clear); None when nobody watches."""
-    _against: tuple[int, dict[str | None, list[Combatant]]] | None = attrs.field(
-        default=None, init=False, repr=False
-    )
-    _sides: tuple[int, list[str]] | None = attrs.field(default=None, init=False, repr=False)
+    # What is kept while nobody comes or goes: the roster count it was made for, the
+    # opponents by side (against) and the sides in the fight.
+    _kept_for: int = attrs.field(default=-1, init=False, repr=False)
+    _against: dict[str | None, list[Combatant]] = attrs.field(factory=dict, init=False, repr=False)
+    _sides: list[str] | None = attrs.field(default=None, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         for c in self.combatants.values():
@@ -141,15 +142,20 @@ class FightState:
         """The combatants in the fight of every side but ``side`` (all of them: None), in
         the fight's order (computed once per change of who is in the fight: do not
         modify the list)."""
-        cache = self._against
-        if cache is None or cache[0] != self.roster:
-            cache = self._against = (self.roster, {})
-        found = cache[1].get(side)
+        if self._kept_for != self.roster:
+            self._forget()
+        found = self._against.get(side)
         if found is None:
-            found = cache[1][side] = [
+            found = self._against[side] = [
                 c for c in self.combatants.values() if c.in_fight and c.side != side
             ]
         return found
+
+    def _forget(self) -> None:
+        """Drop what was kept for the combatants in the fight before a change of them."""
+        self._kept_for = self.roster
+        self._against = {}
+        self._sides = None
 
     def near(self, position: tuple[float, float], radius: float | None) -> list[Combatant]:
         """Combatants in the fight within ``radius`` metres (everyone when None), in the
@@ -198,13 +204,12 @@ class FightState:
     def sides_in_fight(self) -> list[str]:
         """The sides with someone in the fight, in the order they came (computed once per
         change of who is in the fight: do not modify the list)."""
-        cache = self._sides
-        if cache is None or cache[0] != self.roster:
-            cache = self._sides = (
-                self.roster,
-                [side for side, n in self.side_counts.items() if n > 0],
-            )
-        return cache[1]
+        if self._kept_for != self.roster:
+            self._forget()
+        sides = self._sides
+        if sides is None:
+            sides = self._sides = [side for side, n in self.side_counts.items() if n > 0]
+        return sides
 
     def remove(self, cid: str) -> None:
         """Take a combatant out of the fight and drop its actions in progress."""
