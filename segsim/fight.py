@@ -680,6 +680,8 @@ class Fight:
             if type(out) is Declaration:
                 decided.append((c, self._plan_all(c, (out,), seg)))
                 continue
+            if out is None and not must:
+                continue  # nothing new (over a third of the decisions of a duel)
             decls = self._declarations(c, out, must, seg)
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
