@@ -136,3 +136,38 @@ def test_a_sheet_s_facts_are_worked_out_once_per_sheet(monkeypatch: pytest.Monke
     settlement.known(attrs.evolve(sheet, name="third"))
     assert len(rules._sheet_facts) == 1
     assert settlement.known(sheet) is not facts and settlement.known(sheet).sheet is sheet
+
+
+@pytest.mark.parametrize("path", RINKANOU, ids=lambda p: p.stem)
+def test_a_settled_batch_is_already_in_its_actors_recent_actions(path: Path) -> None:
+    """What ``Settlement.overlap_malus`` relies on to read only a fighter's actions in
+    progress and recent ones: the engine finishes every action of a batch before the
+    ruleset resolves it, but for autonomous ones (projectiles), which never roll and
+    belong to no fighter; and no action is in both lists, or twice in one."""
+    scenario = load_scenario(path)
+    rules = scenario.ruleset
+    seen = {"rolled": 0, "autonomous": 0}
+    resolve = rules.resolve
+
+    def checked(state: FightState, segment: int, batch: list[Action], dice: object) -> object:
+        for a in batch:
+            c = state.combatants[a.actor]
+            if a.kind == "projectile":  # no longer in state.autonomous: it has landed
+                assert not a.rolled
+                assert all(a is not b for b in (*c.actions, *c.recent))
+                seen["autonomous"] += 1
+                continue
+            assert any(a is b for b in c.recent)
+            assert all(a is not b for b in c.actions)
+            seen["rolled"] += a.rolled
+        for c in state.combatants.values():
+            ids = [b.id for b in (*c.actions, *c.recent)]
+            assert len(ids) == len(set(ids))
+        return resolve(state, segment, batch, dice)  # type: ignore[arg-type]
+
+    rules.resolve = checked  # type: ignore[method-assign]
+    for seed in (1, 2):
+        scenario.fight(seed).run()
+    assert seen["rolled"] > 0
+    if path.stem in ("archery_duel", "crossbow_ambush"):
+        assert seen["autonomous"] > 0

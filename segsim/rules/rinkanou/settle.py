@@ -192,27 +192,23 @@ class Settlement:
         -10 % + each one's difficulty / 2 (seed 004, "Actions simultanées"). The
         difficulty is the one the rules imposed on its roll (an attacker's Mr, -20 against
         a thrust, -40 against a missile...) once it has rolled; before, what its
-        declaration says."""
-        actor = action.actor
-        c = self.combatants[actor]
+        declaration says.
+
+        The actor's actions in progress and recent ones are all there is to read: the
+        engine finishes every action of the batch (moves it into ``recent``) before it
+        calls ``resolve``, but for autonomous ones (projectiles in flight), which belong
+        to no fighter's actions and never roll. An action is in one of the two lists at
+        most, once (tests/test_rinkanou_settle.py checks all three)."""
+        c = self.combatants[action.actor]
         total = 0
-        seen: set[int] | None = None  # made at the first other action of the actor's
         aid = action.id
-        for group in (c.actions, c.recent, self.batch):
+        for group in (c.actions, c.recent):
             for other in group:
                 # Only its rolled actions weigh: the others are passed over before any lookup.
-                if not other.rolled or other.actor != actor:
+                if not other.rolled or other.id == aid:
                     continue
-                oid = other.id
-                if oid == aid:
-                    continue
-                if seen is None:
-                    seen = {oid}
-                elif oid in seen:
-                    continue
-                else:
-                    seen.add(oid)
                 if not other.cancelled and other.overlaps(action, self.segment):
+                    oid = other.id
                     mods = self.rolled.get(oid)
                     if mods is None:
                         mods = c.status.rolled.get(oid)
