@@ -136,3 +136,62 @@ def test_a_sheet_s_facts_are_worked_out_once_per_sheet(monkeypatch: pytest.Monke
     settlement.known(attrs.evolve(sheet, name="third"))
     assert len(rules._sheet_facts) == 1
     assert settlement.known(sheet) is not facts and settlement.known(sheet).sheet is sheet
+
+
+@pytest.mark.parametrize("path", RINKANOU, ids=lambda p: p.stem)
+def test_a_settled_batch_is_already_in_its_actors_recent_actions(path: Path) -> None:
+    """What ``Settlement.overlap_malus`` relies on to read only a fighter's actions in
+    progress and recent ones: the engine finishes every action of a batch before the
+    ruleset resolves it, but for autonomous ones (projectiles), which never roll and
+    belong to no fighter; and no action is in both lists, or twice in one."""
+    scenario = load_scenario(path)
+    rules = scenario.ruleset
+    seen = {"rolled": 0, "autonomous": 0}
+    resolve = rules.resolve
+
+    def checked(state: FightState, segment: int, batch: list[Action], dice: object) -> object:
+        for a in batch:
+            c = state.combatants[a.actor]
+            if a.kind == "projectile":  # no longer in state.autonomous: it has landed
+                assert not a.rolled
+                assert all(a is not b for b in (*c.actions, *c.recent))
+                seen["autonomous"] += 1
+                continue
+            assert any(a is b for b in c.recent)
+            assert all(a is not b for b in c.actions)
+            seen["rolled"] += a.rolled
+        for c in state.combatants.values():
+            ids = [b.id for b in (*c.actions, *c.recent)]
+            assert len(ids) == len(set(ids))
+        return resolve(state, segment, batch, dice)  # type: ignore[arg-type]
+
+    rules.resolve = checked  # type: ignore[method-assign]
+    for seed in (1, 2):
+        scenario.fight(seed).run()
+    assert seen["rolled"] > 0
+    if path.stem in ("archery_duel", "crossbow_ambush"):
+        assert seen["autonomous"] > 0
+
+
+def test_a_settlement_s_rarer_tables_are_its_own() -> None:
+    """The tables a settlement makes at their first entry (gear worn down, surprise
+    spent) start empty in every settlement: none is shared with the next one."""
+    fight = load_scenario(ROOT / "examples" / "scenarios" / "duel.toml").fight(1)
+    rules, state = fight.ruleset, fight.state
+    robert = state.combatants["robert"]
+    robert.status.surprise_malus = -30
+    strike = Action("strike", 3, "hands", target="margaret", rolled=True).stamp(93, "robert", 2)
+    pr = robert.status.weapon_pr
+    first = Settlement(rules, state, 4, [strike], fight.dice)
+    assert first.gear is None and first.surprise_spent is None
+    first.lose_gear(robert, "weapon", 1)
+    first.lose_gear(robert, "weapon", 1)
+    assert first.gear == {("robert", "weapon"): pr - 2}
+    assert first.test(strike, "attack", {"skill": 50}).modifiers["surprise"] == -30
+    assert "surprise" not in first.test(strike, "attack", {"skill": 50}).modifiers  # spent
+    second = Settlement(rules, state, 4, [strike], fight.dice)
+    assert second.gear is None and second.surprise_spent is None
+    second.lose_gear(robert, "weapon", 1)
+    assert second.gear == {("robert", "weapon"): pr - 1}
+    assert second.test(strike, "attack", {"skill": 50}).modifiers["surprise"] == -30
+    assert first.gear == {("robert", "weapon"): pr - 2}

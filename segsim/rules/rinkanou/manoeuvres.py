@@ -152,7 +152,10 @@ def keep_off(
             if mover.status.armed:
                 s.events.append(WeaponState(s.segment, mover.id, False, False))
             if lost is not None:
-                s.spoiled.add(lost)
+                if s.spoiled is None:
+                    s.spoiled = {lost}
+                else:
+                    s.spoiled.add(lost)
     return dest
 
 

@@ -431,13 +431,21 @@ class RinKaNou(BaseRuleset):
         """The score as it applies against each opponent in view (one search for the
         opponents a negative score applies to, not one per opponent)."""
         st: Status = c.status
-        if st.ps == 0:
-            return {o.id: 0 for o in opponents}
-        if st.ps < 0:
-            affected = set(self._nearest(state, c, opponents, -st.ps))
-            return {o.id: st.ps if o.id in affected else 0 for o in opponents}
-        usable = self.usable_ps(state, c, None)
-        return {o.id: usable if o.id in st.engaged else 0 for o in opponents}
+        ps = st.ps
+        found: dict[str, int] = {}  # plain loops: a comprehension is a call of its own
+        if ps == 0:
+            for o in opponents:
+                found[o.id] = 0
+        elif ps < 0:
+            affected = self._nearest(state, c, opponents, -ps)
+            for o in opponents:
+                found[o.id] = ps if o.id in affected else 0
+        else:
+            usable = self.usable_ps(state, c, None)
+            engaged = st.engaged
+            for o in opponents:
+                found[o.id] = usable if o.id in engaged else 0
+        return found
 
     def _nearest(
         self, state: FightState, c: Combatant, seen: Sequence[Combatant], count: int

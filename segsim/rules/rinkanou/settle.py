@@ -152,18 +152,20 @@ class Settlement:
         self.used: set[int] = set()
         self.dodges_left: dict[int, int] = {}
         self.wounds: dict[str, int] = {}
-        self.gear: dict[tuple[str, str], int] = {}
+        # The rarer tables are made at their first entry (None until then), each for this
+        # settlement alone: most settlements need none of them.
+        self.gear: dict[tuple[str, str], int] | None = None
         self.out: set[str] = set()
-        self.surprise_spent: set[str] = set()
+        self.surprise_spent: set[str] | None = None
         self.results: dict[str, list[Rolled | None]] = {}
         self.spawned = 0
-        self.moving: set[str] = set()  # moved this segment (their old spots are free)
+        self.moving: set[str] | None = None  # moved this segment (their old spots are free)
         # Where they moved to (a grid: a big battle moves many), made at the first move.
         self.claimed: Grid | None = None
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
         self.rolled: dict[int, Mapping[str, int]] = {}  # action id -> its roll's modifiers
-        self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
+        self.spoiled: set[int] | None = None  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
         handlers = _HANDLERS
@@ -192,27 +194,23 @@ class Settlement:
         -10 % + each one's difficulty / 2 (seed 004, "Actions simultanées"). The
         difficulty is the one the rules imposed on its roll (an attacker's Mr, -20 against
         a thrust, -40 against a missile...) once it has rolled; before, what its
-        declaration says."""
-        actor = action.actor
-        c = self.combatants[actor]
+        declaration says.
+
+        The actor's actions in progress and recent ones are all there is to read: the
+        engine finishes every action of the batch (moves it into ``recent``) before it
+        calls ``resolve``, but for autonomous ones (projectiles in flight), which belong
+        to no fighter's actions and never roll. An action is in one of the two lists at
+        most, once (tests/test_rinkanou_settle.py checks all three)."""
+        c = self.combatants[action.actor]
         total = 0
-        seen: set[int] | None = None  # made at the first other action of the actor's
         aid = action.id
-        for group in (c.actions, c.recent, self.batch):
+        for group in (c.actions, c.recent):
             for other in group:
                 # Only its rolled actions weigh: the others are passed over before any lookup.
-                if not other.rolled or other.actor != actor:
+                if not other.rolled or other.id == aid:
                     continue
-                oid = other.id
-                if oid == aid:
-                    continue
-                if seen is None:
-                    seen = {oid}
-                elif oid in seen:
-                    continue
-                else:
-                    seen.add(oid)
                 if not other.cancelled and other.overlaps(action, self.segment):
+                    oid = other.id
                     mods = self.rolled.get(oid)
                     if mods is None:
                         mods = c.status.rolled.get(oid)
@@ -235,10 +233,14 @@ class Settlement:
         wounds = status.wound_malus
         if wounds:
             mods["wounds"] = wounds
-        surprised = status.surprise_malus and actor not in self.surprise_spent
+        spent = self.surprise_spent
+        surprised = status.surprise_malus and (spent is None or actor not in spent)
         if surprised:
             mods["surprise"] = status.surprise_malus
-            self.surprise_spent.add(actor)
+            if spent is None:
+                self.surprise_spent = {actor}
+            else:
+                spent.add(actor)
         roll = self.dice.roll(100, name, actor)
         chance = sum(mods.values())
         result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
@@ -301,17 +303,23 @@ class Settlement:
         if loss <= 0:
             return
         key = (owner.id, item)
-        current = self.gear.get(
+        gear = self.gear
+        if gear is None:
+            gear = self.gear = {}
+        current = gear.get(
             key, owner.status.shield_pr if item == "shield" else owner.status.weapon_pr
         )
         left = max(0, current - loss)
-        self.gear[key] = left
+        gear[key] = left
         self.events.append(GearDamaged(self.segment, owner.id, item, current - left, left))
 
     # -------------------------------------------------------- weapon actions
 
     def arm(self, action: Action) -> None:
-        if action.id in self.spoiled or action.id == self.combatants[action.actor].status.lost_arm:
+        spoiled = self.spoiled
+        if (spoiled is not None and action.id in spoiled) or (
+            action.id == self.combatants[action.actor].status.lost_arm
+        ):
             return  # its blow was lost coming close to a keeper (Tenir à distance)
         self.events.append(WeaponState(self.segment, action.actor, True, False))
 
@@ -706,14 +714,17 @@ class Settlement:
                 round(start[0] + (dest[0] - start[0]) * f, 6),
                 round(start[1] + (dest[1] - start[1]) * f, 6),
             )
-            moving = self.moving
+            moving = self.moving or ()
             taken = False
             for other in self.state.grid.near(spot, PERSONAL_SPACE):
                 if other != c.id and other not in moving:
                     taken = True
                     break
             if not taken and (self.claimed is None or not self.claimed.near(spot, PERSONAL_SPACE)):
-                self.moving.add(c.id)
+                if self.moving is None:
+                    self.moving = {c.id}
+                else:
+                    self.moving.add(c.id)
                 if self.claimed is None:
                     self.claimed = Grid(1.0)
                 self.claimed.add(str(len(self.claimed)), spot)
