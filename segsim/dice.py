@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import Protocol
 
 import attrs
 
@@ -57,19 +57,6 @@ class Dice:
     """
 
     entered = False
-    seeded: ClassVar[bool] = True
-    """Whether every face is the seed's stream's (no ``_face`` of the class's own): the
-    face is then worked out in :meth:`roll` itself, without a method call per draw."""
-
-    if TYPE_CHECKING:
-
-        def _face(self, sides: int, purpose: str, actor: str | None) -> int:
-            """A subclass's face for a draw (the seeded dice have none: see ``roll``)."""
-            ...
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.seeded = getattr(cls, "_face", None) is None
 
     def __init__(self, seed: int = 0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -79,14 +66,14 @@ class Dice:
         self.draws: list[DrawLike] = []
         self.sink: DrawSink | None = None
 
+    def _face(self, sides: int, purpose: str, actor: str | None) -> int:
+        return int(self._random() * sides) + 1
+
     def roll(self, sides: int, purpose: str, actor: str | None = None) -> int:
         """Roll one die of ``sides`` faces (1..sides)."""
         if sides < 1:
             raise ValueError(f"a die has at least one face, not {sides}")
-        if self.seeded:
-            value = int(self._random() * sides) + 1
-        else:  # a subclass's faces (recorded ones)
-            value = self._face(sides, purpose, actor)
+        value = self._face(sides, purpose, actor)
         die = _DIE.get(sides) or f"d{sides}"
         sink = self.sink
         self.draws.append(

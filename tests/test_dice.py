@@ -19,32 +19,6 @@ def test_faces_come_from_the_stable_random_stream() -> None:
     assert [dice.d100("test") for _ in range(50)] == expected
 
 
-def test_a_subclass_with_faces_of_its_own_rolls_them() -> None:
-    """Seeded dice work the face out in ``roll``; a subclass's ``_face`` (recorded
-    faces, a branch's) is asked for every draw instead, and its subclasses' too."""
-    from segsim.replay import BranchDice
-
-    class Sixes(Dice):
-        def _face(self, sides: int, purpose: str, actor: str | None) -> int:
-            return min(6, sides)
-
-    class Heir(Sixes):
-        pass
-
-    class Plain(Dice):
-        pass
-
-    assert Dice.seeded and Plain.seeded
-    assert not (Sixes.seeded or Heir.seeded or LoadedDice.seeded or BranchDice.seeded)
-    assert [Heir(1).roll(20, "test") for _ in range(3)] == [6, 6, 6]
-    stream = random.Random(1234)
-    plain = Plain(1234)
-    assert [plain.d100("test") for _ in range(5)] == [
-        int(stream.random() * 100) + 1 for _ in range(5)
-    ]
-    assert LoadedDice([4, 2]).roll(6, "test") == 4
-
-
 def test_every_draw_is_recorded_with_its_purpose() -> None:
     dice = Dice(5)
     seen: list[Draw] = []
