@@ -75,6 +75,10 @@ class SeenAction:
     ends_in: int | None = None
 
 
+_Nearest = tuple["Combatant", tuple[str, tuple[float, float]]] | tuple[None, None]
+"""The nearest opponent in view, and its id and position as it stood (or no one)."""
+
+
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
@@ -137,7 +141,7 @@ class SelfView(LiveView):
         # Nothing in flight (most fights): no missile to look for, now or later.
         self._incoming: tuple[SeenAction, ...] | None = None if state.autonomous else ()
         self._near: OtherView | Literal[False] | None = False  # nearest()'s (False: unknown)
-        self._nearest_o: tuple[Combatant | None] | None = None  # the nearest, once found
+        self._nearest_o: _Nearest | None = None  # the nearest, once found
         self._first: OtherView | None = None  # the first other's view built
         self._views: dict[str, OtherView] | None = None  # the others' after the first
 
@@ -276,7 +280,7 @@ class SelfView(LiveView):
                 if best is None or best_view is not None:  # nearest() has its answer
                     self._near = best_view
                 elif self._nearest_o is None:  # its view is built if it is asked for
-                    self._nearest_o = (best,)
+                    self._nearest_o = (best, (best.id, best.position))
         return threats
 
     def incoming(self) -> tuple[SeenAction, ...]:
@@ -304,17 +308,34 @@ class SelfView(LiveView):
         view is built."""
         near = self._near
         if near is False:
-            if self._state.version != self._version:
-                self.check()  # raises
-            found = self._nearest_o  # by threats()
-            if found is not None:
-                nearest = found[0]
-            else:
-                seen = self._seen()
-                # A duel: no distance to compare (positions are finite).
-                nearest = seen[0] if len(seen) == 1 else closest(self.position, seen)
+            found = self._nearest_o  # by threats() or nearest_at()
+            if found is None:
+                found = self._find_nearest()
+            nearest = found[0]
             near = self._near = None if nearest is None else self._view(nearest)
         return near
+
+    def nearest_at(self) -> tuple[str, tuple[float, float]] | None:
+        """The id and position of the nearest opponent in view (``nearest()``'s), or
+        None, without building its view: what a policy that only strikes it, or walks to
+        it, reads of it."""
+        found = self._nearest_o
+        if found is None:
+            near = self._near
+            if near is not False:  # its view is built
+                return None if near is None else (near.id, near.position)
+            found = self._find_nearest()
+        return found[1]
+
+    def _find_nearest(self) -> _Nearest:
+        """The nearest opponent in view and its id and position, found once."""
+        if self._state.version != self._version:
+            self.check()  # raises
+        seen = self._seen()
+        # A duel: no distance to compare (positions are finite).
+        o = seen[0] if len(seen) == 1 else closest(self.position, seen)
+        found = self._nearest_o = (None, None) if o is None else (o, (o.id, o.position))
+        return found
 
     def freeze(self) -> SelfView:
         self.nearest_foe()
