@@ -387,3 +387,21 @@ def test_an_attacker_strikes_by_id_and_builds_a_view_only_to_walk() -> None:
         walk = Aggressive().decide(fight.ruleset.observe(state, "robert", 0, True))
         assert isinstance(walk, Declaration) and walk.kind == "move"
         assert built == ["margaret"]
+
+
+def test_a_duel_s_threat_is_its_one_opponent_when_in_its_reach() -> None:
+    """threats() of a fighter with one opponent in view: that opponent's view when it
+    is within its reach (the one nearest() gives, built once), else none, and nearest()
+    still finds it."""
+    fight = duel(Keeper(), Keeper())
+    state, rules = fight.state, fight.ruleset
+    me = rules.observe(state, "robert", 0, True).me
+    threats = me.threats()
+    assert len(threats) == 1 and threats[0].id == "margaret" and me.nearest() is threats[0]
+    state.move("margaret", (5.0, 0.0))
+    state.version += 1
+    far = rules.observe(state, "robert", 0, True).me
+    assert far.threats() == ()
+    near = far.nearest()
+    assert near is not None and near.position == (5.0, 0.0)
+    assert far.nearest_at() == ("margaret", (5.0, 0.0))

@@ -261,13 +261,22 @@ class SelfView(LiveView):
         if threats is None:
             if self._state.version != self._version:
                 self.check()  # raises
+            seen = self._seen()
             here, reaches, dist = self.position, self._reaches, math.dist
+            if len(seen) == 1:  # a duel: the one opponent, in reach, is the nearest
+                o = seen[0]
+                if dist(o.position, here) <= reaches[o] + REACH_TOLERANCE:
+                    near = self._view(o)
+                    if self._near is False:
+                        self._near = near
+                    threats = self._threats = (near,)
+                    return threats
             found: list[OtherView] = []
             # The nearest comes with the same distances (closest(): the first of equals).
             best: Combatant | None = None
             best_view: OtherView | None = None
             best_d = math.inf
-            for o in self._seen():
+            for o in seen:
                 d = dist(o.position, here)
                 view: OtherView | None = None
                 if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
