@@ -505,6 +505,8 @@ def seen_actions(
     is one shared value per action, built on first sight; only what this observer has
     read is built for it.
     """
+    if not o.actions and not state.autonomous:
+        return ()  # nothing to see (most often: between two actions)
     if o.setup.get("hidden", False):
         return ()
     flying = _flying(state).get(o.id, ()) if state.autonomous else ()
