@@ -363,6 +363,8 @@ def test_nearest_at_is_where_the_nearest_stands_without_its_view() -> None:
     fight.state.move("margaret", (3.0, 0.0))
     fight.state.version += 1
     assert me.nearest_at() == at  # what it answered in its phase
+    with pytest.raises(StaleObservation):
+        me.nearest()  # its view was not built in the phase
     later = fight.ruleset.observe(fight.state, "robert", 12, False)
     fight.state.version += 1
     with pytest.raises(StaleObservation):

@@ -317,6 +317,8 @@ class SelfView(LiveView):
         view is built."""
         near = self._near
         if near is False:
+            if self._state.version != self._version:
+                self.check()  # raises: its view would show the fight as it is now
             found = self._nearest_o  # by threats() or nearest_at()
             if found is None:
                 found = self._find_nearest()
