@@ -4,6 +4,8 @@ phase stays correct (frozen) or fails loudly."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -155,8 +157,9 @@ class _Looker(Keeper):
         return super().decide(obs)
 
 
-def _views_built(policy: type[Keeper]) -> list[str]:
-    """The ids of the other fighters whose views were built in a short duel of two."""
+@contextmanager
+def _views_spied() -> Iterator[list[str]]:
+    """The ids of the other fighters whose views are built meanwhile, as they are."""
     built: list[str] = []
     from segsim.rules.rinkanou import views
 
@@ -168,6 +171,14 @@ def _views_built(policy: type[Keeper]) -> list[str]:
 
     views.OtherView.__init__ = spy  # type: ignore[method-assign]
     try:
+        yield built
+    finally:
+        views.OtherView.__init__ = original  # type: ignore[method-assign]
+
+
+def _views_built(policy: type[Keeper]) -> list[str]:
+    """The ids of the other fighters whose views were built in a short duel of two."""
+    with _views_spied() as built:
         fight = build_fight(
             {"robert": ("blue", "robert", policy()), "margaret": ("red", "margaret", policy())},
             dice=[],
@@ -175,8 +186,6 @@ def _views_built(policy: type[Keeper]) -> list[str]:
             max_segments=12,
         )
         fight.run()
-    finally:
-        views.OtherView.__init__ = original  # type: ignore[method-assign]
     return built
 
 
@@ -328,3 +337,73 @@ def test_a_fighter_s_view_of_each_other_is_one_per_phase_however_found() -> None
     )
     fight.run()
     assert found
+
+
+def test_nearest_at_is_where_the_nearest_stands_without_its_view() -> None:
+    """nearest_at() gives nearest()'s id and position without building its view (an
+    attacker in reach builds none), keeps what it answered in its phase, and fails
+    loudly after the phase when it was not read in it."""
+    kept: list[Any] = []
+
+    class Look:
+        name = "look"
+
+        def decide(self, obs: Any) -> Any:
+            me = obs.me
+            kept.append((me, me.nearest_at()))
+            if obs.segment == 0:
+                near = me.nearest()
+                assert me.nearest_at() == (near.id, near.position) == ("margaret", (1.5, 0.0))
+            return None if me.actions else declare("wait")
+
+    fight = duel(Look(), Keeper())
+    fight.run()
+    me, at = kept[1]
+    assert at == ("margaret", (1.5, 0.0))
+    fight.state.move("margaret", (3.0, 0.0))
+    fight.state.version += 1
+    assert me.nearest_at() == at  # what it answered in its phase
+    with pytest.raises(StaleObservation):
+        me.nearest()  # its view was not built in the phase
+    later = fight.ruleset.observe(fight.state, "robert", 12, False)
+    fight.state.version += 1
+    with pytest.raises(StaleObservation):
+        later.me.nearest_at()
+
+
+def test_an_attacker_strikes_by_id_and_builds_a_view_only_to_walk() -> None:
+    """The aggressive policy reads where its nearest opponent stands (nearest_at()): in
+    reach, it arms and strikes without the opponent's view; out of reach, it walks to
+    it through its view."""
+    from segsim.rules.rinkanou.policies import Aggressive
+
+    fight = duel(Aggressive(), Keeper())
+    state = fight.state
+    state.combatants["robert"].status.armed = True
+    with _views_spied() as built:
+        strike = Aggressive().decide(fight.ruleset.observe(state, "robert", 0, True))
+        assert isinstance(strike, Declaration) and strike.kind == "strike"
+        assert (strike.target, built) == ("margaret", [])
+        state.move("margaret", (5.0, 0.0))
+        state.version += 1
+        walk = Aggressive().decide(fight.ruleset.observe(state, "robert", 0, True))
+        assert isinstance(walk, Declaration) and walk.kind == "move"
+        assert built == ["margaret"]
+
+
+def test_a_duel_s_threat_is_its_one_opponent_when_in_its_reach() -> None:
+    """threats() of a fighter with one opponent in view: that opponent's view when it
+    is within its reach (the one nearest() gives, built once), else none, and nearest()
+    still finds it."""
+    fight = duel(Keeper(), Keeper())
+    state, rules = fight.state, fight.ruleset
+    me = rules.observe(state, "robert", 0, True).me
+    threats = me.threats()
+    assert len(threats) == 1 and threats[0].id == "margaret" and me.nearest() is threats[0]
+    state.move("margaret", (5.0, 0.0))
+    state.version += 1
+    far = rules.observe(state, "robert", 0, True).me
+    assert far.threats() == ()
+    near = far.nearest()
+    assert near is not None and near.position == (5.0, 0.0)
+    assert far.nearest_at() == ("margaret", (5.0, 0.0))

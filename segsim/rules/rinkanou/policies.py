@@ -17,7 +17,7 @@ from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
-from segsim.rules.rinkanou.views import OtherView, SelfView
+from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 
 ARM = Declaration("arm")
 """A declaration is a value: the same one serves every time."""
@@ -107,20 +107,25 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
     busy. A strike spends up to two points of a positive score on its roll (``spent``:
     points already promised to another action this segment) and buys back a negative
     score by taking more time."""
-    me: SelfView = obs.me
+    return _strike_or_arm(obs.me, target.id, spent)
+
+
+def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | None:
+    """:func:`strike_or_arm` for the fighter ``me`` against the opponent of id
+    ``target`` (whose view need not be built for it)."""
     if me.must_lock or me.doing("hands") is not None or me.weapon_pr <= 0:
         return None
     if not me.armed:
         return ARM
     weapon = me.weapon
-    score = me.ps_against.get(target.id, 0)
+    score = me.ps_against.get(target, 0)
     usable = min(score, me.usable_ps - spent) if score > 0 else score
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
     bonus = min(usable, 2) if usable > 0 else None
     slower, malus = buy_back_amounts(score, weapon.speed, False) if score < 0 else (None, None)
     ps = (("bonus", bonus), ("slower", slower), ("malus", malus))
-    return shared_declaration("strike", target.id, (("blow", best_blow(weapon)),), ps)
+    return shared_declaration("strike", target, (("blow", best_blow(weapon)),), ps)
 
 
 def approach(
@@ -200,7 +205,12 @@ def expected_landing(other: OtherView) -> int | None:
     armed as a strike (one speed). A known lock is no threat; a revealed strike lands
     when the read said.
     """
-    motion = other.motion("weapon")
+    return _landing(other, other.motion("weapon"))
+
+
+def _landing(other: OtherView, motion: SeenAction | None) -> int | None:
+    """:func:`expected_landing` of ``other``'s weapon motion ``motion`` (read by the
+    caller, who may read it again)."""
     if motion is None or motion.kind in ("lock", "parry"):
         return None
     speed = other.weapon.speed
@@ -223,12 +233,14 @@ class Aggressive:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        target = me.nearest()
-        if target is None:
+        near = me.nearest_at()  # its id and position: its view is built to walk to it
+        if near is None:
             return advance(obs, self.last)
-        if not within(me.position, target.position, me.reach):
+        if not within(me.position, near[1], me.reach):
+            target = me.nearest()
+            assert target is not None
             return approach(obs, target, self.last)
-        return strike_or_arm(obs, target)
+        return _strike_or_arm(me, near[0])
 
 
 class Defender:
@@ -262,8 +274,10 @@ class Defender:
         # The segments in which seen blows (of those within their reach of it) and
         # missiles land, from now on.
         landings: list[int] = []
-        for o in me.threats():
-            t = expected_landing(o)
+        threat = motion = None  # the last threat and its weapon motion (a duel's only)
+        for threat in me.threats():
+            motion = threat.motion("weapon")
+            t = _landing(threat, motion)
             if t is not None and t >= segment:
                 landings.append(t)
         missile = False
@@ -312,21 +326,22 @@ class Defender:
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
         if target is not None and not hands_planned and self.defend_at is None:
-            motion = target.motion("weapon")
+            if target is not threat:
+                motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
             if opening and within(here, target.position, me.reach):
-                attack = strike_or_arm(obs, target, spent)
+                attack = _strike_or_arm(me, target.id, spent)
                 if attack is not None:
                     out.append(attack)
             elif not me.armed:
-                guard = strike_or_arm(obs, target, spent)  # arms: on guard
+                guard = _strike_or_arm(me, target.id, spent)  # arms: on guard
                 if guard is not None:
                     out.append(guard)
             elif obs.must_act and not out:
                 # Nothing coming and nothing else to do: take the initiative rather than
                 # wait on an opponent who may be waiting too.
                 if within(here, target.position, me.reach):
-                    attack = strike_or_arm(obs, target, spent)
+                    attack = _strike_or_arm(me, target.id, spent)
                 else:
                     attack = approach(obs, target, self.last)
                 if attack is not None:
@@ -427,7 +442,7 @@ class Archer:
                 return Declaration("draw", params={"weapon": "melee"})
             if not in_reach(obs, target, me.reach):
                 return approach(obs, target)
-            return strike_or_arm(obs, target, spent)
+            return _strike_or_arm(me, target.id, spent)
         if me.wielding != "ranged":
             return Declaration("draw", params={"weapon": "ranged"})
         if not me.loaded:

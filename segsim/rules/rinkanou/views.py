@@ -75,6 +75,10 @@ class SeenAction:
     ends_in: int | None = None
 
 
+_Nearest = tuple["Combatant", tuple[str, tuple[float, float]]] | tuple[None, None]
+"""The nearest opponent in view, and its id and position as it stood (or no one)."""
+
+
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
@@ -137,7 +141,7 @@ class SelfView(LiveView):
         # Nothing in flight (most fights): no missile to look for, now or later.
         self._incoming: tuple[SeenAction, ...] | None = None if state.autonomous else ()
         self._near: OtherView | Literal[False] | None = False  # nearest()'s (False: unknown)
-        self._nearest_o: tuple[Combatant | None] | None = None  # the nearest, once found
+        self._nearest_o: _Nearest | None = None  # the nearest, once found
         self._first: OtherView | None = None  # the first other's view built
         self._views: dict[str, OtherView] | None = None  # the others' after the first
 
@@ -257,13 +261,22 @@ class SelfView(LiveView):
         if threats is None:
             if self._state.version != self._version:
                 self.check()  # raises
+            seen = self._seen()
             here, reaches, dist = self.position, self._reaches, math.dist
+            if len(seen) == 1:  # a duel: the one opponent, in reach, is the nearest
+                o = seen[0]
+                if dist(o.position, here) <= reaches[o] + REACH_TOLERANCE:
+                    near = self._view(o)
+                    if self._near is False:
+                        self._near = near
+                    threats = self._threats = (near,)
+                    return threats
             found: list[OtherView] = []
             # The nearest comes with the same distances (closest(): the first of equals).
             best: Combatant | None = None
             best_view: OtherView | None = None
             best_d = math.inf
-            for o in self._seen():
+            for o in seen:
                 d = dist(o.position, here)
                 view: OtherView | None = None
                 if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
@@ -276,7 +289,7 @@ class SelfView(LiveView):
                 if best is None or best_view is not None:  # nearest() has its answer
                     self._near = best_view
                 elif self._nearest_o is None:  # its view is built if it is asked for
-                    self._nearest_o = (best,)
+                    self._nearest_o = (best, (best.id, best.position))
         return threats
 
     def incoming(self) -> tuple[SeenAction, ...]:
@@ -305,16 +318,35 @@ class SelfView(LiveView):
         near = self._near
         if near is False:
             if self._state.version != self._version:
-                self.check()  # raises
-            found = self._nearest_o  # by threats()
-            if found is not None:
-                nearest = found[0]
-            else:
-                seen = self._seen()
-                # A duel: no distance to compare (positions are finite).
-                nearest = seen[0] if len(seen) == 1 else closest(self.position, seen)
+                self.check()  # raises: its view would show the fight as it is now
+            found = self._nearest_o  # by threats() or nearest_at()
+            if found is None:
+                found = self._find_nearest()
+            nearest = found[0]
             near = self._near = None if nearest is None else self._view(nearest)
         return near
+
+    def nearest_at(self) -> tuple[str, tuple[float, float]] | None:
+        """The id and position of the nearest opponent in view (``nearest()``'s), or
+        None, without building its view: what a policy that only strikes it, or walks to
+        it, reads of it."""
+        found = self._nearest_o
+        if found is None:
+            near = self._near
+            if near is not False:  # its view is built
+                return None if near is None else (near.id, near.position)
+            found = self._find_nearest()
+        return found[1]
+
+    def _find_nearest(self) -> _Nearest:
+        """The nearest opponent in view and its id and position, found once."""
+        if self._state.version != self._version:
+            self.check()  # raises
+        seen = self._seen()
+        # A duel: no distance to compare (positions are finite).
+        o = seen[0] if len(seen) == 1 else closest(self.position, seen)
+        found = self._nearest_o = (None, None) if o is None else (o, (o.id, o.position))
+        return found
 
     def freeze(self) -> SelfView:
         self.nearest_foe()
@@ -475,6 +507,8 @@ def seen_actions(
     is one shared value per action, built on first sight; only what this observer has
     read is built for it.
     """
+    if not o.actions and not state.autonomous:
+        return ()  # nothing to see (most often: between two actions)
     if o.setup.get("hidden", False):
         return ()
     flying = _flying(state).get(o.id, ()) if state.autonomous else ()
