@@ -740,8 +740,10 @@ class Fight:
             for d in decls:
                 if type(d) is not Declaration and isinstance(d, Cancel):
                     cancels += 1
+            state = self.state
+            cancelled = state.cancelled_in  # empty until someone cancels
             if (cancels and cancels != len(decls)) or (
-                not cancels and self.state.cancelled_in.get(c.id) == seg
+                not cancels and cancelled and cancelled.get(c.id) == seg
             ):
                 raise IllegalDeclaration(
                     "no new action may begin in the segment of a cancellation",
@@ -750,7 +752,6 @@ class Fight:
             if cancels:
                 return self._check_cancels(c, cast("Sequence[Cancel]", decls), seg)
             planned: list[ActionSpec] = []
-            state = self.state
             plan = self.ruleset.plan
             for d in decls:
                 if type(d) is not Declaration or not d.checked:

@@ -138,6 +138,25 @@ def test_no_new_action_in_the_segment_of_a_cancellation() -> None:
         fight.run()
 
 
+def test_no_new_action_after_a_cancellation_in_the_same_segment() -> None:
+    """Once a cancellation is applied, nothing new may begin in its segment, even
+    declared afterwards (a subscriber asks while the cancellation is reported); in the
+    next segment it may."""
+    fight, _, _ = duel({}, {0: declare("arm"), 1: lambda obs: Cancel(hands(obs).id)})
+    refusals: list[str] = []
+
+    def ask(event: Event) -> None:
+        try:
+            fight.check("margaret", [declare("dodge")])
+        except IllegalDeclaration as exc:
+            refusals.append(str(exc))
+
+    fight.subscribe(ask, ["action.cancelled"])
+    fight.run()
+    assert len(refusals) == 1 and "no new action may begin" in refusals[0]
+    assert fight.state.cancelled_in == {"margaret": 1}
+
+
 def test_cancelling_an_unknown_action_is_illegal() -> None:
     fight, _, _ = duel({}, {0: declare("arm"), 1: Cancel(999)})
     with pytest.raises(IllegalDeclaration, match="no action #999"):
