@@ -173,9 +173,9 @@ def test_a_settled_batch_is_already_in_its_actors_recent_actions(path: Path) -> 
         assert seen["autonomous"] > 0
 
 
-def test_a_settlement_s_rarer_tables_are_its_own() -> None:
-    """The tables a settlement makes at their first entry (gear worn down, surprise
-    spent) start empty in every settlement: none is shared with the next one."""
+def test_a_settlement_s_tables_are_its_own() -> None:
+    """The tables a settlement keeps (gear worn down, surprise spent) start empty in
+    every settlement: none is shared with the next one."""
     fight = load_scenario(ROOT / "examples" / "scenarios" / "duel.toml").fight(1)
     rules, state = fight.ruleset, fight.state
     robert = state.combatants["robert"]
@@ -183,14 +183,12 @@ def test_a_settlement_s_rarer_tables_are_its_own() -> None:
     strike = Action("strike", 3, "hands", target="margaret", rolled=True).stamp(93, "robert", 2)
     pr = robert.status.weapon_pr
     first = Settlement(rules, state, 4, [strike], fight.dice)
-    assert first.gear is None and first.surprise_spent is None
     first.lose_gear(robert, "weapon", 1)
     first.lose_gear(robert, "weapon", 1)
     assert first.gear == {("robert", "weapon"): pr - 2}
     assert first.test(strike, "attack", {"skill": 50}).modifiers["surprise"] == -30
     assert "surprise" not in first.test(strike, "attack", {"skill": 50}).modifiers  # spent
     second = Settlement(rules, state, 4, [strike], fight.dice)
-    assert second.gear is None and second.surprise_spent is None
     second.lose_gear(robert, "weapon", 1)
     assert second.gear == {("robert", "weapon"): pr - 1}
     assert second.test(strike, "attack", {"skill": 50}).modifiers["surprise"] == -30

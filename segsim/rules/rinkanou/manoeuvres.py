@@ -152,10 +152,7 @@ def keep_off(
             if mover.status.armed:
                 s.events.append(WeaponState(s.segment, mover.id, False, False))
             if lost is not None:
-                if s.spoiled is None:
-                    s.spoiled = {lost}
-                else:
-                    s.spoiled.add(lost)
+                s.spoiled.add(lost)
     return dest
 
 

@@ -152,20 +152,18 @@ class Settlement:
         self.used: set[int] = set()
         self.dodges_left: dict[int, int] = {}
         self.wounds: dict[str, int] = {}
-        # The rarer tables are made at their first entry (None until then), each for this
-        # settlement alone: most settlements need none of them.
-        self.gear: dict[tuple[str, str], int] | None = None
+        self.gear: dict[tuple[str, str], int] = {}
         self.out: set[str] = set()
-        self.surprise_spent: set[str] | None = None
+        self.surprise_spent: set[str] = set()
         self.results: dict[str, list[Rolled | None]] = {}
         self.spawned = 0
-        self.moving: set[str] | None = None  # moved this segment (their old spots are free)
+        self.moving: set[str] = set()  # moved this segment (their old spots are free)
         # Where they moved to (a grid: a big battle moves many), made at the first move.
         self.claimed: Grid | None = None
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
         self.rolled: dict[int, Mapping[str, int]] = {}  # action id -> its roll's modifiers
-        self.spoiled: set[int] | None = None  # arms whose blow a keeper spoiled (Tenir à distance)
+        self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
         handlers = _HANDLERS
@@ -233,14 +231,10 @@ class Settlement:
         wounds = status.wound_malus
         if wounds:
             mods["wounds"] = wounds
-        spent = self.surprise_spent
-        surprised = status.surprise_malus and (spent is None or actor not in spent)
+        surprised = status.surprise_malus and actor not in self.surprise_spent
         if surprised:
             mods["surprise"] = status.surprise_malus
-            if spent is None:
-                self.surprise_spent = {actor}
-            else:
-                spent.add(actor)
+            self.surprise_spent.add(actor)
         roll = self.dice.roll(100, name, actor)
         chance = sum(mods.values())
         result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
@@ -303,23 +297,17 @@ class Settlement:
         if loss <= 0:
             return
         key = (owner.id, item)
-        gear = self.gear
-        if gear is None:
-            gear = self.gear = {}
-        current = gear.get(
+        current = self.gear.get(
             key, owner.status.shield_pr if item == "shield" else owner.status.weapon_pr
         )
         left = max(0, current - loss)
-        gear[key] = left
+        self.gear[key] = left
         self.events.append(GearDamaged(self.segment, owner.id, item, current - left, left))
 
     # -------------------------------------------------------- weapon actions
 
     def arm(self, action: Action) -> None:
-        spoiled = self.spoiled
-        if (spoiled is not None and action.id in spoiled) or (
-            action.id == self.combatants[action.actor].status.lost_arm
-        ):
+        if action.id in self.spoiled or action.id == self.combatants[action.actor].status.lost_arm:
             return  # its blow was lost coming close to a keeper (Tenir à distance)
         self.events.append(WeaponState(self.segment, action.actor, True, False))
 
@@ -714,17 +702,14 @@ class Settlement:
                 round(start[0] + (dest[0] - start[0]) * f, 6),
                 round(start[1] + (dest[1] - start[1]) * f, 6),
             )
-            moving = self.moving or ()
+            moving = self.moving
             taken = False
             for other in self.state.grid.near(spot, PERSONAL_SPACE):
                 if other != c.id and other not in moving:
                     taken = True
                     break
             if not taken and (self.claimed is None or not self.claimed.near(spot, PERSONAL_SPACE)):
-                if self.moving is None:
-                    self.moving = {c.id}
-                else:
-                    self.moving.add(c.id)
+                self.moving.add(c.id)
                 if self.claimed is None:
                     self.claimed = Grid(1.0)
                 self.claimed.add(str(len(self.claimed)), spot)
