@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from segsim.events import Event
-from segsim.rules.rinkanou.roll import DOUBLES, Margins
+from segsim.rules.rinkanou.roll import Margins, is_double
 
 if TYPE_CHECKING:
     from segsim.state import FightState
@@ -91,7 +91,7 @@ class TestRolled(Event, Margins):
         success = roll <= chance
         margin = chance - roll if success else roll - chance
         return cls(
-            segment, actor, action, test, chance, roll, success, roll in DOUBLES, margin, kept
+            segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
         )
 
     def apply(self, state: FightState) -> None:
