@@ -263,14 +263,6 @@ class SelfView(LiveView):
                 self.check()  # raises
             seen = self._seen()
             here, reaches, dist = self.position, self._reaches, math.dist
-            if len(seen) == 1:  # a duel: the one opponent, in reach, is the nearest
-                o = seen[0]
-                if dist(o.position, here) <= reaches[o] + REACH_TOLERANCE:
-                    near = self._view(o)
-                    if self._near is False:
-                        self._near = near
-                    threats = self._threats = (near,)
-                    return threats
             found: list[OtherView] = []
             # The nearest comes with the same distances (closest(): the first of equals).
             best: Combatant | None = None
