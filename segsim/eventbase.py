@@ -7,7 +7,9 @@ object from the plan to the record; see :mod:`segsim.actions`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+import types
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import attrs
@@ -49,6 +51,14 @@ class Event:
                 raise TypeError(f"event type {name!r} is already {known.__qualname__}")
             EVENT_TYPES[name] = cls
 
+    @classmethod
+    def __attrs_init_subclass__(cls) -> None:
+        """attrs calls this once it has made an event class: a frozen one is built by
+        :func:`slot_init` (the same object as attrs' own ``__init__`` builds, cheaper)."""
+        init = slot_init(cls)
+        if init is not None:
+            cls.__init__ = init  # type: ignore[method-assign]
+
     def apply(self, state: FightState) -> None:
         """Change the fight state; most events only report and change nothing."""
 
@@ -74,6 +84,60 @@ def _fields_of(cls: type) -> tuple[attrs.Attribute[Any], ...]:
     if got is None:
         got = _FIELDS_CACHE[cls] = tuple(attrs.fields(cls))
     return got
+
+
+def slot_init(cls: type) -> Callable[..., None] | None:
+    """An ``__init__`` for a frozen slotted attrs class that stores each field through
+    its slot's descriptor, where attrs' own goes through ``object.__setattr__`` and the
+    class's attribute lookup: an event is built at every draw and test. None (attrs'
+    own stays) for a class whose fields it does not handle: a converter, a validator,
+    no init, an alias, keyword-only, a factory taking self, init hooks or a cached hash. Its
+    ``__wrapped__`` is attrs' own ``__init__``."""
+    props = attrs.inspect(cls)
+    if not (props.is_frozen and props.is_slotted and props.added_init):
+        return None
+    if props.hashability is attrs.ClassProps.Hashability.HASHABLE_CACHED:
+        return None  # attrs' init also clears the cached hash
+    if hasattr(cls, "__attrs_pre_init__") or hasattr(cls, "__attrs_post_init__"):
+        return None
+    params: list[str] = []
+    lines: list[str] = []
+    names: dict[str, Any] = {"NOTHING": attrs.NOTHING}
+    for f in attrs.fields(cls):
+        name = f.name
+        slot = inspect.getattr_static(cls, name, None)
+        if (
+            not f.init
+            or f.converter is not None
+            or f.validator is not None
+            or f.alias != name
+            or f.kw_only
+            or not isinstance(slot, types.MemberDescriptorType)
+        ):
+            return None
+        names[f"_set_{name}"] = slot.__set__
+        default = f.default
+        value = name
+        if default is attrs.NOTHING:
+            params.append(name)
+        elif isinstance(default, attrs.Factory):  # type: ignore[arg-type]  # a class at run time
+            if default.takes_self:
+                return None
+            names[f"_factory_{name}"] = default.factory
+            params.append(f"{name}=NOTHING")
+            value = f"_factory_{name}() if {name} is NOTHING else {name}"
+        else:
+            names[f"_default_{name}"] = default
+            params.append(f"{name}=_default_{name}")
+        lines.append(f"    _set_{name}(self, {value})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines or ["    pass"])
+    exec(compile(source, f"<slot init {cls.__module__}.{cls.__qualname__}>", "exec"), names)
+    init: Callable[..., None] = names["__init__"]
+    made = vars(cls)["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = made.__doc__
+    init.__wrapped__ = made  # type: ignore[attr-defined]
+    return init
 
 
 class _Declared(Protocol):

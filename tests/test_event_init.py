@@ -1,0 +1,90 @@
+"""Event classes are built by the cheaper ``__init__`` of ``slot_init``: the same
+frozen objects as attrs' own ``__init__`` makes, defaults and factories included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from segsim.eventbase import Event
+from segsim.schema import known_types
+
+
+def _both(cls: type, **values: Any) -> tuple[Any, Any]:
+    """One object made by the class's ``__init__``, one by attrs' own."""
+    made = cls(**values)
+    reference = object.__new__(cls)
+    cls.__init__.__wrapped__(reference, **values)
+    return made, reference
+
+
+def test_every_registered_event_class_gets_the_slot_init() -> None:
+    for cls in known_types().values():
+        assert "__wrapped__" in vars(cls.__init__), cls.__qualname__
+        fields = [f for f in attrs.fields(cls) if f.init]
+        values = {f.name: (f.name, i) for i, f in enumerate(fields)}
+        made, reference = _both(cls, **values)
+        assert made == reference
+        assert attrs.asdict(made) == attrs.asdict(reference)
+        assert attrs.evolve(made, t=99).t == 99
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            made.t = 1
+        required = {f.name: values[f.name] for f in fields if f.default is attrs.NOTHING}
+        made, reference = _both(cls, **required)  # defaults and factories
+        assert made == reference
+
+
+def test_the_slot_init_honours_defaults_and_fresh_factories() -> None:
+    @attrs.frozen
+    class Noted(Event):
+        note: str
+        level: int = 3
+        tags: dict[str, int] = attrs.field(factory=dict)
+
+    first, second = Noted(1, "a", "x"), Noted(2, None, "y", 5)
+    assert "__wrapped__" in vars(Noted.__init__)
+    assert (first.level, second.level, first.tags) == (3, 5, {})
+    assert first.tags is not second.tags
+    assert Noted(1, "a", "x", tags={"k": 1}).tags == {"k": 1}
+    with pytest.raises(TypeError):
+        Noted(1, "a")  # type: ignore[call-arg]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        first.note = "z"  # type: ignore[misc]
+
+
+def test_a_class_the_slot_init_does_not_handle_keeps_attrs_own() -> None:
+    """A validator, a converter or an init hook is attrs' to run: the class keeps its
+    ``__init__``, so they still run."""
+
+    @attrs.frozen
+    class Checked(Event):
+        level: int = attrs.field(validator=attrs.validators.ge(0))
+
+    @attrs.frozen
+    class Converted(Event):
+        level: int = attrs.field(converter=int)
+
+    @attrs.frozen
+    class Hooked(Event):
+        level: int
+
+        def __attrs_post_init__(self) -> None:
+            object.__setattr__(self, "level", self.level * 2)
+
+    for cls in (Checked, Converted, Hooked):
+        assert "__wrapped__" not in vars(cls.__init__)
+    with pytest.raises(ValueError):
+        Checked(1, "a", -1)
+    assert Converted(1, "a", "4").level == 4  # type: ignore[arg-type]
+    assert Hooked(1, "a", 2).level == 4
+
+
+def test_a_cached_hash_keeps_attrs_own_init() -> None:
+    @attrs.frozen(cache_hash=True)
+    class Hashed(Event):
+        level: int
+
+    assert "__wrapped__" not in vars(Hashed.__init__)
+    assert hash(Hashed(1, "a", 2)) == hash(Hashed(1, "a", 2))
