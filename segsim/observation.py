@@ -290,13 +290,20 @@ class ViewObservation(Observation):
 
     __slots__ = ()
 
+    # What the generic observation calls is the view's to find (see _find_others...):
+    # class-wide, not set on each observation.
+    _others_fn = _other_fn = _legal_fn = _found_by_the_view
+
     def __init__(
         self, segment: int, actor: str, must_act: bool, me: Any, state: FightState
     ) -> None:
-        found = _found_by_the_view
-        Observation.__init__(
-            self, segment, actor, must_act, me, found, legal=found, other=found, state=state
-        )
+        self.segment = segment
+        self.actor = actor
+        self.must_act = must_act
+        self.me = me
+        self._others = self._by_id = self._legal = None
+        self._state = state
+        self._version = me._version
 
     def _find_others(self) -> tuple[Any, ...]:
         others: tuple[Any, ...] = self.me._others()

@@ -407,3 +407,33 @@ def test_a_duel_s_threat_is_its_one_opponent_when_in_its_reach() -> None:
     near = far.nearest()
     assert near is not None and near.position == (5.0, 0.0)
     assert far.nearest_at() == ("margaret", (5.0, 0.0))
+
+
+def test_a_view_s_seldom_filled_caches_are_its_own() -> None:
+    """foes(), nearest_foe() and the views of the others after the first are kept on
+    the view that found them (class-wide defaults until then): a later view finds its
+    own, and an opponent's shield is read from its sheet, after the phase too."""
+    fight = build_fight(
+        {
+            "robert": ("blue", "robert", Keeper()),
+            "margaret": ("red", "margaret", Keeper()),
+            "ally": ("blue", "robert", Keeper()),
+        },
+        dice=[],
+        ruleset=RinKaNou(start_roll=False),
+        max_segments=3,
+    )
+    state, rules = fight.state, fight.ruleset
+    first = rules.observe(state, "robert", 0, True)
+    foes, others = first.me.foes(), first.others
+    assert first.me.nearest_foe() == "margaret" and [o.id for o in foes] == ["margaret"]
+    assert len(others) == 2 and all(first.other(o.id) is o for o in others)
+    her = first.other("margaret")
+    shield = state.combatants["margaret"].sheet.shield is not None
+    assert her.as_dict()["has_shield"] is shield
+    state.version += 1
+    later = rules.observe(state, "robert", 1, True)
+    assert later.me.foes() is not foes and later.me.foes()[0] is not foes[0]
+    assert all(later.other(o.id) is not o for o in others)
+    assert first.me.foes() is foes and first.me.nearest_foe() == "margaret"
+    assert her.has_shield is shield

@@ -85,9 +85,6 @@ class SelfView(LiveView):
     __slots__ = (
         "_c",
         "_first",
-        "_foe",
-        "_foes",
-        "_in_view",
         "_incoming",
         "_near",
         "_nearest_o",
@@ -95,7 +92,6 @@ class SelfView(LiveView):
         "_reaches",
         "_rules",
         "_threats",
-        "_views",
         "actions",
         "armed",
         "id",
@@ -124,8 +120,8 @@ class SelfView(LiveView):
         self.must_lock: bool = status.must_lock
         self.weapon_pr: int = status.weapon_pr
         self.actions: tuple[Action, ...] = tuple(c.actions)
-        self.sheet: Sheet = c.sheet
-        self.weapon: Weapon = c.sheet.weapon  # the sheet's contact weapon
+        self.sheet: Sheet = (sheet := c.sheet)
+        self.weapon: Weapon = sheet.weapon  # the sheet's contact weapon
         table = state.extra.get(REACHES)
         if table is None:
             table = state.extra[REACHES] = Reaches(rules)
@@ -133,17 +129,20 @@ class SelfView(LiveView):
         self.reach: float = table[c]  # its weapon's, in metres (the rules say)
         self._rules = rules
         self._c = c
-        self._in_view: list[Combatant] | None = None  # everyone in view, found once
         self._opponents: list[Combatant] | None = None  # the opponents in view, found once
-        self._foe: tuple[str | None] | None = None
-        self._foes: tuple[OtherView, ...] | None = None
         self._threats: tuple[OtherView, ...] | None = None
         # Nothing in flight (most fights): no missile to look for, now or later.
         self._incoming: tuple[SeenAction, ...] | None = None if state.autonomous else ()
         self._near: OtherView | Literal[False] | None = False  # nearest()'s (False: unknown)
         self._nearest_o: _Nearest | None = None  # the nearest, once found
         self._first: OtherView | None = None  # the first other's view built
-        self._views: dict[str, OtherView] | None = None  # the others' after the first
+
+    # Caches a duel's decisions seldom fill: in the view's dictionary once found, these
+    # class-wide defaults until then (not set on each view).
+    _in_view: list[Combatant] | None = None  # everyone in view, found once
+    _foe: tuple[str | None] | None = None  # nearest_foe()'s
+    _foes: tuple[OtherView, ...] | None = None  # foes()'
+    _views: dict[str, OtherView] | None = None  # the others' views after the first
 
     def _seen(self) -> list[Combatant]:
         """The opponents in view, in the fight's order (found on first use)."""
@@ -224,10 +223,11 @@ class SelfView(LiveView):
         """The view of another fighter ``o`` in this phase: one per fighter, however it
         was found (``others``, ``other()``, ``foes()``, ``threats()``, ``nearest()``)."""
         first = self._first
-        views = self._views  # the others' after the first (a duel's needs no dictionary)
+        views = None  # the others' after the first (a duel's needs no dictionary)
         if first is not None:
             if first._o is o:
                 return first
+            views = self._views
             if views is None:
                 views = self._views = {}
             else:
@@ -384,7 +384,6 @@ class OtherView(LiveView):
         "_o",
         "_revealed",
         "armed",
-        "has_shield",
         "id",
         "position",
         "reach",
@@ -412,10 +411,15 @@ class OtherView(LiveView):
         self.armed: bool = o.status.armed
         self.weapon: Weapon = o.sheet.weapon
         self.reach = reach  # its weapon's, in metres (the rules say: see Reaches)
-        self.has_shield = o.sheet.shield is not None
         self._o = o
         self._revealed = revealed
         self._actions: tuple[SeenAction, ...] | None = None  # found on first read
+
+    @property
+    def has_shield(self) -> bool:
+        """Whether it carries a shield (its sheet's, which a fight does not change: asked
+        when read, true after the view's phase too)."""
+        return self._o.sheet.shield is not None
 
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
     wielding: live[OtherView, str] = live_attr("_o.status.wielding")
