@@ -585,11 +585,8 @@ class Fight:
             phase = self._boundary_event(seg)
         members = phase.members
         cid = c.id
-        if cid in members:
-            if must:
-                members[cid] = True
-            return
-        members[cid] = must
+        if must or cid not in members:  # a call that must act is never made optional
+            members[cid] = must
 
     def _boundary_event(self, seg: int) -> _Phase:
         """The event of the boundary at the start of segment ``seg``, new: its settlement
