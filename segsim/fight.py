@@ -585,11 +585,8 @@ class Fight:
             phase = self._boundary_event(seg)
         members = phase.members
         cid = c.id
-        if cid in members:
-            if must:
-                members[cid] = True
-            return
-        members[cid] = must
+        if must or cid not in members:  # a call that must act is never made optional
+            members[cid] = must
 
     def _boundary_event(self, seg: int) -> _Phase:
         """The event of the boundary at the start of segment ``seg``, new: its settlement
@@ -665,7 +662,7 @@ class Fight:
                     self._apply(c, specs, seg)
         # Everyone decides from the same state; nothing is applied until all are checked.
         decided: _Decided = []
-        external: dict[str, Observation] = {}
+        external: dict[str, Observation] | None = None  # made when an external policy is met
         reactive = self._reactive
         for c in members:
             cid = c.id
@@ -674,6 +671,8 @@ class Fight:
                 continue
             obs = ruleset.observe(state, cid, seg, must)
             if self._external[cid]:
+                if external is None:
+                    external = {}
                 external[cid] = obs
                 continue
             out = c.policy.decide(obs)
@@ -713,10 +712,12 @@ class Fight:
 
     def _close_phase(self, seg: int, members: list[Combatant], decided: _Decided) -> None:
         """Apply a phase's checked declarations together, then wake who observes them."""
-        observable: set[str] = set()
+        observable: set[str] | None = None  # made when a reactive policy may see someone
         watched = self._any_reactive  # who started what matters only to reactive policies
         for c, items in decided:
             if self._apply(c, items, seg) and watched:
+                if observable is None:
+                    observable = set()
                 observable.add(c.id)
         for c in members:
             if c.in_fight and not c.actions:  # pragma: no cover - idle() always declares
