@@ -180,3 +180,15 @@ def test_combat_is_the_trunk_of_every_combat_skill_up_to_30() -> None:
     assert veteran.skill("sword") == 60
     assert veteran.skill("axe") == 30  # combat stands in only up to 30 %
     assert attrs.evolve(veteran, skills={"combat": 20}).skill("sword") == 20
+
+
+def test_a_rolled_test_keeps_only_the_modifiers_that_count() -> None:
+    """A table with a 0 in it is filtered into a new one (in order); a table without is
+    the event's own, as the caller handed it over (``TestRolled.rolled``)."""
+    mods = {"sword": 40, "cover": 0, "agility": 12, "ps": 0}
+    filtered = TestRolled.rolled(3, "a", 7, "attack", 52, 30, mods)
+    assert list(filtered.modifiers.items()) == [("sword", 40), ("agility", 12)]
+    assert filtered.modifiers is not mods and filtered.success and filtered.margin == 22
+    clean = {"sword": 40, "agility": 12}
+    kept = TestRolled.rolled(3, "a", 7, "attack", 52, 60, clean)
+    assert kept.modifiers is clean and not kept.success and kept.margin == 8

@@ -83,11 +83,16 @@ class TestRolled(Event, Margins):
         modifiers: Mapping[str, int],
     ) -> TestRolled:
         """The event of a test just rolled, keeping only the modifiers that counted: it
-        is also the test's outcome (see :class:`segsim.rules.rinkanou.roll.Rolled`)."""
-        kept: dict[str, int] = {}
-        for k, v in modifiers.items():  # a plain loop: a comprehension is a call of its own
-            if v:
-                kept[k] = v
+        is also the test's outcome (see :class:`segsim.rules.rinkanou.roll.Rolled`).
+        ``modifiers`` is the caller's fresh table: kept as it is when none of it is 0
+        (the settlement leaves out those that do not count), else filtered."""
+        kept = modifiers
+        if 0 in modifiers.values():  # a scan in C: the filter's Python loop only when needed
+            counted: dict[str, int] = {}
+            for k, v in modifiers.items():  # a plain loop: a comprehension is a call of its own
+                if v:
+                    counted[k] = v
+            kept = counted
         success = roll <= chance
         margin = chance - roll if success else roll - chance
         return cls(

@@ -218,7 +218,8 @@ class Settlement:
 
     def test(self, action: Action, name: str, mods: dict[str, int]) -> Rolled:
         """One d100 test of an action, with every modifier named in the event. ``mods``
-        is the caller's own fresh table: the test adds its own modifiers to it."""
+        is the caller's own fresh table: the test adds its own modifiers to it, and the
+        event keeps it as it is when none is 0 (see :meth:`TestRolled.rolled`)."""
         actor = action.actor
         status = self.combatants[actor].status
         # Only those that count (the event keeps no other): most are 0.
@@ -345,18 +346,20 @@ class Settlement:
             self.resolved(aid, action, did, blow, "out of reach")
             return
         disarm = params.get("disarm")
-        result = self.test(
-            action,
-            "attack",
-            {
-                weapon.skill: facts.weapon_skill,
-                weapon.characteristic: facts.wielding,
-                "deflection": -defender.sheet.armour.deflection,
-                "cover": -self.cover_malus(defender),
-                "disarm": DISARM_MALUS if disarm else 0,
-                "ps": use.chance,
-            },
-        )
+        mods = {
+            weapon.skill: facts.weapon_skill,
+            weapon.characteristic: facts.wielding,
+            "deflection": -defender.sheet.armour.deflection,
+        }
+        # Those that are most often 0 only when they count (the event keeps no other).
+        cover = self.cover_malus(defender)
+        if cover:
+            mods["cover"] = -cover
+        if disarm:
+            mods["disarm"] = DISARM_MALUS
+        if use.chance:
+            mods["ps"] = use.chance
+        result = self.test(action, "attack", mods)
         if not result.success:
             self.resolved(aid, action, did, blow, "missed")
             return
@@ -378,7 +381,7 @@ class Settlement:
             return
         # What the blow became, told once it lands (a partial: no Python frame of its own).
         resolved = partial(self.resolved, aid, action, did, blow)
-        self.hit(attacker, defender, blow, result, use, reduction, resolved)
+        self.hit(attacker, defender, blow, result, use, reduction, resolved, facts)
 
     def defence(self, defender: Combatant, attacker: Combatant, kind: str) -> Action | None:
         """The defender's parry or dodge ending in this segment that can meet this blow."""
@@ -435,7 +438,8 @@ class Settlement:
         if self.rules.size_table == "parry" and blow != "thrust":
             mods["size"] = -size  # the table read as a % malus to parry (its title)
             size = 0
-        mods["ps"] = use.chance
+        if use.chance:  # most often 0: the event keeps no 0
+            mods["ps"] = use.chance
         intercepted = self.test(parry, "parry", mods).success
         if not intercepted:
             return "", 0
@@ -462,12 +466,10 @@ class Settlement:
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
         facts = self.known(defender.sheet)
-        mods = {
-            "dodge": facts.dodge,
-            "agility": facts.agility,
-            "attacker Mr": -result.mr,
-            "ps": self.use(dodge).chance,
-        }
+        mods = {"dodge": facts.dodge, "agility": facts.agility, "attacker Mr": -result.mr}
+        chance = self.use(dodge).chance
+        if chance:  # most often 0: the event keeps no 0
+            mods["ps"] = chance
         if blow == "thrust":
             mods["thrust"] = THRUST_DODGE_MALUS
         return self.test(dodge, "dodge", mods).success
@@ -484,7 +486,9 @@ class Settlement:
             mods = {sheet.weapon.skill: facts.weapon_skill}
             self.events.append(WeaponState(self.segment, action.actor, False, False))
         mods["agility"] = facts.agility
-        mods["ps"] = self.use(action).chance
+        chance = self.use(action).chance
+        if chance:  # most often 0: the event keeps no 0
+            mods["ps"] = chance
         self.test(action, action.kind, mods)
 
     def blow_damage(self, attacker: Combatant, blow: str, result: Rolled, use: PSUse) -> int:
@@ -515,8 +519,10 @@ class Settlement:
         use: PSUse,
         reduction: int,
         announce: Callable[[str], None],
+        facts: SheetFacts,
     ) -> None:
-        """A melee blow lands: its damage by the rules of "Attaque"."""
+        """A melee blow lands: its damage by the rules of "Attaque". ``facts`` are the
+        attacker's sheet's (the strike has them at hand)."""
         sheet: Sheet = attacker.sheet
         margin = result.mr // 5 if result.critical else result.mr // 10
         self.land(
@@ -527,7 +533,7 @@ class Settlement:
             {
                 "weapon": sheet.weapon.damage[blow],
                 "margin": margin,
-                "strength": self.known(sheet).strength,
+                "strength": facts.strength,
                 "ps": use.damage,
                 "parry": -reduction,
             },
