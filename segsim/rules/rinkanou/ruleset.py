@@ -526,7 +526,13 @@ class RinKaNou(BaseRuleset):
             for key in ("ps", "pc"):
                 if key in params:
                     value = params[key]
-                    if type(value) is not dict and not isinstance(value, Mapping):
+                    # a declaration's own table is frozen: no abstract-class check for it
+                    kind_of = type(value)
+                    if (
+                        kind_of is not MappingProxyType
+                        and kind_of is not dict
+                        and not isinstance(value, Mapping)
+                    ):
                         raise IllegalDeclaration(
                             f"{key} choices are a table like {{faster = 1}}, not {value!r}",
                             rule=f"{SEED}, Utilisation des points de situation",
