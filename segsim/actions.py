@@ -34,6 +34,19 @@ def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value))
 
 
+def _declared_params(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """A declaration's parameters, frozen, and so is each table directly inside (a
+    copy): a declaration whose tables hold plain values (PS choices) can never change,
+    so it is checked once."""
+    frozen = _frozen_mapping(value)
+    for item in frozen.values():
+        if type(item) is dict:
+            return MappingProxyType(
+                {k: _frozen_mapping(v) if type(v) is dict else v for k, v in frozen.items()}
+            )
+    return frozen
+
+
 @attrs.frozen
 class Declaration:
     """A combatant's declared action: its kind, an optional target and parameters.
@@ -44,16 +57,20 @@ class Declaration:
 
     kind: str
     target: str | None = None
-    params: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+    params: Mapping[str, Any] = attrs.field(factory=dict, converter=_declared_params)
     # Set by :func:`declaration_problem` once it has found this declaration well formed
-    # and every parameter a plain scalar: such a declaration can never change, so the
-    # engine does not check it again (a policy hands out the same one many times).
+    # and every parameter a plain scalar or a frozen table of them: such a declaration
+    # can never change, so the engine does not check it again (a policy hands out the
+    # same one many times).
     checked: bool = attrs.field(default=False, init=False, eq=False, repr=False)
 
     def __repr__(self) -> str:
         extra = f", target={self.target!r}" if self.target else ""
-        if self.params:
-            extra += f", params={dict(self.params)!r}"
+        if self.params:  # its frozen tables shown as the tables they were made from
+            plain = {
+                k: dict(v) if type(v) is MappingProxyType else v for k, v in self.params.items()
+            }
+            extra += f", params={plain!r}"
         return f"Declaration({self.kind!r}{extra})"
 
 
@@ -269,7 +286,11 @@ def declaration_problem(item: object) -> str | None:
             problem = _value_problem(value)
             if problem is not None:
                 return f"parameter {key}: {problem}"
-            if isinstance(value, list | tuple | Mapping):
+            if kind_of is MappingProxyType:  # a frozen table (PS choices): of plain values?
+                for inner in value.values():
+                    if isinstance(inner, list | tuple | Mapping):
+                        scalars = False
+            elif isinstance(value, list | tuple | Mapping):
                 scalars = False  # a list or table inside could still be changed
         if scalars and type(params) is MappingProxyType:
             object.__setattr__(item, "checked", True)  # frozen: the one write it gets

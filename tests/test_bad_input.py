@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from segsim import InputError, load_scenario
-from segsim.actions import Cancel, Declaration
+from segsim.actions import Cancel, Declaration, declaration_problem
 from segsim.cli import main
 from segsim.errors import IllegalDeclaration, RecordError
 from segsim.policies import compile_expression
@@ -294,6 +294,25 @@ def test_a_declaration_is_checked_again_while_a_list_inside_it_can_change() -> N
     with pytest.raises(IllegalDeclaration, match="not a finite number"):
         fight.check("a", [nested])
     assert flat == declare("dodge")  # the mark is no part of its value
+
+
+def test_a_declaration_with_a_table_of_plain_values_is_checked_once() -> None:
+    # A table inside a declaration's parameters (PS choices) is frozen as a copy, so a
+    # declaration whose tables hold plain values cannot change and is checked once; a
+    # table holding a list still can, and is checked on every use.
+    choices = {"faster": 1}
+    table = Declaration("dodge", params={"ps": choices})
+    choices["faster"] = 2  # the declaration keeps its own copy
+    assert table.params["ps"] == {"faster": 1}
+    with pytest.raises(TypeError):
+        table.params["ps"]["faster"] = 2  # type: ignore[index]
+    assert repr(table) == "Declaration('dodge', params={'ps': {'faster': 1}})"
+    assert declaration_problem(table) is None and table.checked
+    deep = Declaration("dodge", params={"ps": {"faster": [1]}})
+    assert declaration_problem(deep) is None and not deep.checked
+    deep.params["ps"]["faster"][0] = math.inf
+    assert declaration_problem(deep) == "parameter ps: faster: inf is not a finite number"
+    assert table == Declaration("dodge", params={"ps": {"faster": 1}})
 
 
 # ---------------------------------------------------------------- 5. options and setup

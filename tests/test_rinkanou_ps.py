@@ -17,6 +17,7 @@ from segsim import Cancel, IllegalDeclaration
 from segsim.rules.rinkanou import RinKaNou
 from segsim.rules.rinkanou.content import default_content
 from segsim.rules.rinkanou.roll import TestResult
+from segsim.rules.rinkanou.ruleset import _BARE, KINDS
 from segsim.rules.rinkanou.settle import ps_from_result
 from segsim.rules.rinkanou.situation import SHAPES, parse_ps
 from segsim.testing import declare, sheet
@@ -483,3 +484,13 @@ def test_the_settlement_reads_the_choices_the_planner_checked(
     assert rules.ps_use(f.state, copy) == use and len(checked) == 1
     assert rules.ps_use(f.state, copy) is rules.ps_use(f.state, copy)  # kept in turn
     assert len(checked) == 1
+
+
+def test_the_kinds_the_planner_adds_nothing_to_are_those_that_take_no_points() -> None:
+    # The planner returns an action of these kinds as its planner made it (unless it
+    # rolls): none of them takes PS, PC or an engagement, which it would have to add.
+    for name, kind in KINDS.items():
+        takes = {"ps", "pc", "engage"} & kind.params
+        assert (name in _BARE) == (not takes), name
+    assert {"wait", "lock", "draw"} <= _BARE
+    assert not {"strike", "arm", "dodge", "move", "read", "shoot"} & _BARE

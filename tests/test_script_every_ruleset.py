@@ -5,6 +5,7 @@ events (docs/replay.md, "Fight scripts"). Chroniques has a hand-entered example.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ FOREST = ROOT / "examples/scripts/forest_duel.toml"
 
 
 def toml_value(value: Any) -> str:
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):  # a declaration's tables are frozen
         return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
@@ -303,24 +304,29 @@ class Defender:
             or defend_at in (covered if covered is not None else _defended(me.actions))
         ):
             self.defend_at = None  # past, or already met by a defence in progress
-        out: list[DeclarationLike] = []
+        # What it declares: at most a defence (or a wait for it), then an attack or a
+        # guard (two names rather than a list: most decisions declare one thing or none).
+        defending: Declaration | None = None
+        attacking: Declaration | None = None
         hands_planned = False
         spent = 0
         if self.defend_at is not None:
             start, defence = self.plan(obs, self.defend_at)
             if defence is not None and start == segment:
-                out.append(defence)
+                defending = defence
                 self.defend_at = None
                 hands_planned = defence.kind == "parry"
                 spent = _ps_cost(defence)
-            elif start > segment and not any(
-                a.kind == "wait" and a.params.get("until") == start for a in me.actions
-            ):
-                out.append(shared_declaration("wait", None, (("until", start),), ()))
+            elif start > segment:
+                for action in me.actions:
+                    if action.kind == "wait" and action.params.get("until") == start:
+                        break  # already waiting for it
+                else:
+                    defending = shared_declaration("wait", None, (("until", start),), ())
         target = me.nearest()
         if (
             obs.must_act
-            and not out
+            and defending is None
             and (target is None or not within(here, target.position, 2 * me.reach))
         ):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
@@ -330,25 +336,21 @@ class Defender:
                 motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
             if opening and within(here, target.position, me.reach):
-                attack = _strike_or_arm(me, target.id, spent)
-                if attack is not None:
-                    out.append(attack)
+                attacking = _strike_or_arm(me, target.id, spent)
             elif not me.armed:
-                guard = _strike_or_arm(me, target.id, spent)  # arms: on guard
-                if guard is not None:
-                    out.append(guard)
-            elif obs.must_act and not out:
+                attacking = _strike_or_arm(me, target.id, spent)  # arms: on guard
+            elif obs.must_act and defending is None:
                 # Nothing coming and nothing else to do: take the initiative rather than
                 # wait on an opponent who may be waiting too.
                 if within(here, target.position, me.reach):
-                    attack = _strike_or_arm(me, target.id, spent)
+                    attacking = _strike_or_arm(me, target.id, spent)
                 else:
-                    attack = approach(obs, target, self.last)
-                if attack is not None:
-                    out.append(attack)
-        if len(out) == 1:
-            return out[0]  # one declaration: the same as a list of one
-        return out or None
+                    attacking = approach(obs, target, self.last)
+        if attacking is None:
+            return defending  # one declaration: the same as a list of one
+        if defending is None:
+            return attacking
+        return [defending, attacking]
 
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
         """When to start which defence so that it ends in ``land``."""
@@ -477,13 +479,19 @@ class Keeper:
         return None
 
 
-def _defended(actions: Sequence[Action]) -> set[int | None]:
-    """The segments in which the defences in progress (parries, dodges) end."""
-    covered: set[int | None] = set()
+def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
+    """The segments in which the defences in progress (parries, dodges) end (no set
+    is made when there are none, as in most decisions)."""
+    covered: set[int | None] | None = None
     for a in actions:
         if a.kind == "parry" or a.kind == "dodge":
+            if covered is None:
+                covered = set()
             covered.add(a.last)
-    return covered
+    return _NO_SEGMENTS if covered is None else covered
+
+
+_NO_SEGMENTS: frozenset[int | None] = frozenset()
 
 
 def _ps_cost(d: DeclarationLike) -> int:

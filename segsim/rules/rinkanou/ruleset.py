@@ -128,6 +128,11 @@ KINDS: Mapping[str, Kind] = {
     "stance": Kind("stance", False, frozenset({"oppose_disengage", "ps_bonus"})),
 }
 """Action kinds: the channel each occupies (one action per channel), whether it rolls."""
+_BARE = frozenset(
+    name for name, kind in KINDS.items() if kind.params.isdisjoint({"ps", "pc", "engage"})
+)
+"""Kinds that take neither points nor an engagement (a wait, a draw...): unless it rolls,
+the planner has nothing to add to such an action."""
 
 ORDER = {
     "strike": 0,
@@ -526,7 +531,13 @@ class RinKaNou(BaseRuleset):
             for key in ("ps", "pc"):
                 if key in params:
                     value = params[key]
-                    if type(value) is not dict and not isinstance(value, Mapping):
+                    # a declaration's own table is frozen: no abstract-class check for it
+                    kind_of = type(value)
+                    if (
+                        kind_of is not MappingProxyType
+                        and kind_of is not dict
+                        and not isinstance(value, Mapping)
+                    ):
                         raise IllegalDeclaration(
                             f"{key} choices are a table like {{faster = 1}}, not {value!r}",
                             rule=f"{SEED}, Utilisation des points de situation",
@@ -558,8 +569,8 @@ class RinKaNou(BaseRuleset):
         if declaration.target is not None and spec.target is None:
             raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
         situational = kind.situation or (spec.rolled and recomputes(spec))
-        if not situational and not params:
-            return spec  # no points to check and no engagement to add (arming, locking)
+        if not situational and (not params or name in _BARE):
+            return spec  # no points to check and no engagement to add (arming, waiting)
         added: dict[str, Any] = {}  # parameters the points and the engagement add
         duration = spec.duration
         if "pc" in params:

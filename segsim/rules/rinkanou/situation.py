@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -100,8 +101,14 @@ def parse_ps(
     and True are equal keys, but only 1 is a number of points), the action, the
     weapon's specialization and the hit locations of the tables.
     """
-    # (type(raw) is dict first: the abstract Mapping check costs more than the lookup)
-    if cache is not None and (raw is None or type(raw) is dict or isinstance(raw, Mapping)):
+    # (a declaration's frozen table or a dict first: the abstract Mapping check costs
+    # more than the lookup)
+    if cache is not None and (
+        raw is None
+        or type(raw) is MappingProxyType
+        or type(raw) is dict
+        or isinstance(raw, Mapping)
+    ):
         weapon = sheet.weapon
         try:
             choices = tuple(raw.items()) if raw else ()
