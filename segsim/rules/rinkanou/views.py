@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 import attrs
 
 from segsim.actions import Action, DeclarationLike
+from segsim.eventbase import slot_init
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
 from segsim.rules.rinkanou.manoeuvres import REACH_TOLERANCE
@@ -73,6 +74,10 @@ class SeenAction:
     kind: str | None = None
     target: str | None = None
     ends_in: int | None = None
+
+
+# Built per action seen (and per read one): the cheaper slot-storing __init__.
+SeenAction.__init__ = slot_init(SeenAction) or SeenAction.__init__  # type: ignore[method-assign]
 
 
 _Nearest = tuple["Combatant", tuple[str, tuple[float, float]]] | tuple[None, None]
