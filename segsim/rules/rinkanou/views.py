@@ -268,27 +268,20 @@ class SelfView(LiveView):
                 self.check()  # raises
             seen = self._seen()
             here, reaches, dist = self.position, self._reaches, math.dist
+            found: list[OtherView] = []
+            # The nearest comes with the same distances (closest(): the first of equals).
             best: Combatant | None = None
             best_view: OtherView | None = None
-            if len(seen) == 1:  # a duel: its one opponent is the nearest, however far
-                best = seen[0]
-                if dist(best.position, here) <= reaches[best] + REACH_TOLERANCE:
-                    best_view = self._view(best)
-                threats = self._threats = () if best_view is None else (best_view,)
-            else:
-                found: list[OtherView] = []
-                # The nearest comes with the same distances (closest(): the first of
-                # equals).
-                best_d = math.inf
-                for o in seen:
-                    d = dist(o.position, here)
-                    view: OtherView | None = None
-                    if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
-                        view = self._view(o)
-                        found.append(view)
-                    if d < best_d:
-                        best, best_view, best_d = o, view, d
-                threats = self._threats = tuple(found)
+            best_d = math.inf
+            for o in seen:
+                d = dist(o.position, here)
+                view: OtherView | None = None
+                if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
+                    view = self._view(o)
+                    found.append(view)
+                if d < best_d:
+                    best, best_view, best_d = o, view, d
+            threats = self._threats = tuple(found)
             if self._near is False:
                 if best is None or best_view is not None:  # nearest() has its answer
                     self._near = best_view
