@@ -437,3 +437,19 @@ def test_a_view_s_seldom_filled_caches_are_its_own() -> None:
     assert all(later.other(o.id) is not o for o in others)
     assert first.me.foes() is foes and first.me.nearest_foe() == "margaret"
     assert her.has_shield is shield
+
+
+def test_a_seen_action_is_built_by_the_slot_init_as_attrs_would() -> None:
+    """SeenAction (one per action seen) gets the cheaper slot-storing ``__init__``: the
+    same frozen value as attrs' own builds, defaults included."""
+    import attrs
+
+    from segsim.rules.rinkanou.views import SeenAction
+
+    assert "__wrapped__" in vars(SeenAction.__init__)
+    for args in ((3, 4, "weapon"), (3, 4, "weapon", "strike", "robert", 9)):
+        reference = object.__new__(SeenAction)
+        SeenAction.__init__.__wrapped__(reference, *args)
+        assert SeenAction(*args) == reference
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        SeenAction(3, 4, "weapon").kind = "strike"  # type: ignore[misc]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 import attrs
 
 from segsim.actions import Action, DeclarationLike
+from segsim.eventbase import slot_init
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
 from segsim.rules.rinkanou.manoeuvres import REACH_TOLERANCE
@@ -73,6 +74,10 @@ class SeenAction:
     kind: str | None = None
     target: str | None = None
     ends_in: int | None = None
+
+
+# Built per action seen (and per read one): the cheaper slot-storing __init__.
+SeenAction.__init__ = slot_init(SeenAction) or SeenAction.__init__  # type: ignore[method-assign]
 
 
 _Nearest = tuple["Combatant", tuple[str, tuple[float, float]]] | tuple[None, None]
@@ -503,27 +508,29 @@ def seen_actions(
     is one shared value per action, built on first sight; only what this observer has
     read is built for it.
     """
-    if not o.actions and not state.autonomous:
+    actions, autonomous = o.actions, state.autonomous
+    if not actions and not autonomous:
         return ()  # nothing to see (most often: between two actions)
     if o.setup.get("hidden", False):
         return ()
-    flying = _flying(state).get(o.id, ()) if state.autonomous else ()
+    flying = _flying(state).get(o.id, ()) if autonomous else ()
     shared = state.extra.get("seen_actions")
     if shared is None:
         shared = state.extra["seen_actions"] = {}
     seen = []
-    for a in [*o.actions, *flying] if flying else o.actions:
+    for a in [*actions, *flying] if flying else actions:
         if not a.visible:
             continue
-        if not a.public and a.id in revealed:
-            kind, target, ends_in = revealed[a.id]
-            seen.append(SeenAction(a.id, a.start, MOTION.get(a.kind, ""), kind, target, ends_in))
+        aid = a.id
+        if revealed and not a.public and aid in revealed:  # (most observers read none)
+            kind, target, ends_in = revealed[aid]
+            seen.append(SeenAction(aid, a.start, MOTION.get(a.kind, ""), kind, target, ends_in))
             continue
-        entry = shared.get(a.id)
+        entry = shared.get(aid)
         if entry is None or entry[0] is not a:  # a cancelled action is a new object
             if len(shared) >= SHARED_SEEN:
                 shared.clear()  # mostly finished actions: those in progress come back
-            entry = shared[a.id] = (a, _seen_by_all(a))
+            entry = shared[aid] = (a, _seen_by_all(a))
         seen.append(entry[1])
     return tuple(seen)
 
