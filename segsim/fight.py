@@ -759,7 +759,7 @@ class Fight:
                     problem = declaration_problem(d)
                     if problem is not None:
                         raise IllegalDeclaration(problem, rule="declarations")
-                assert isinstance(d, Declaration)  # not a Cancel: none was counted
+                    assert isinstance(d, Declaration)  # not a Cancel: none was counted
                 try:
                     spec: ActionSpec = plan(state, c.id, d, seg, planned)
                 except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
@@ -980,12 +980,19 @@ class Fight:
             observable = a.visible
             watched: Collection[str] = actors if combatants[a.actor].in_fight else ()
         else:
-            actors = {a.actor for a in batch}
+            # One pass (no comprehension frames): who acted, and those still in the fight.
+            seen: set[str] = set()
+            staying: list[str] = []
             for a in batch:
                 if a.visible:
                     observable = True
-                    break
-            watched = [cid for cid in actors if combatants[cid].in_fight]
+                cid = a.actor
+                if cid not in seen:
+                    seen.add(cid)
+                    if combatants[cid].in_fight:
+                        staying.append(cid)
+            actors = seen
+            watched = staying
         reactive = self._reactive
         register = self._register
         sighted = self._sighted
