@@ -839,9 +839,10 @@ class Fight:
             actions = c.actions
             if actions:
                 channel = action.channel
-                for old in [a for a in actions if a.continuous and a.channel == channel]:
-                    self._unschedule(old)
-                    actions.remove(old)
+                for old in actions[:]:  # a copy, not a comprehension's frame
+                    if old.continuous and old.channel == channel:
+                        self._unschedule(old)
+                        actions.remove(old)
             action.stamp(state.next_action_id, c.id, seg)
             state.next_action_id += 1
             actions.append(action)
