@@ -62,6 +62,12 @@ class Clock:
         """Environment delay for a number of segments."""
         return segments * self.scale if self.scale != 1.0 else segments
 
+    def until(self, segment: int, env_time: float) -> float:
+        """Environment delay from ``env_time`` to the start of ``segment`` (never negative):
+        how far ahead the engine books a segment boundary."""
+        delay = (segment * self.scale if self.scale != 1.0 else segment) - (env_time - self.origin)
+        return delay if delay > 0 else 0
+
     def segment_at(self, env_time: float) -> int:
         """The segment boundary at an environment time (start of that segment)."""
         return round((env_time - self.origin) / self.scale)

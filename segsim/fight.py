@@ -266,7 +266,11 @@ class Fight:
         if seg > self.max_segments and not self._limit_set:
             self._limit_set = True
             _Scheduled(
-                self.env, self._delay(self.max_segments), LIMIT, self.max_segments, self._time_limit
+                self.env,
+                self.clock.until(self.max_segments, self.env._now),
+                LIMIT,
+                self.max_segments,
+                self._time_limit,
             )
 
     @property
@@ -315,7 +319,7 @@ class Fight:
             raise ValueError(f"combatant id {spec.id!r} is already in this fight")
         seg = self._boundary(at)
         self._joining.append((spec, seg))
-        _Scheduled(self.env, self._delay(seg), HOST, seg, self._arrive)
+        _Scheduled(self.env, self.clock.until(seg, self.env._now), HOST, seg, self._arrive)
 
     def leave(self, cid: str, reason: str = "left", at: int | None = None) -> None:
         """Take a combatant out of the fight at the start of segment ``at`` (the next by
@@ -324,7 +328,13 @@ class Fight:
         if c is None or not c.in_fight:
             raise ValueError(f"no combatant {cid!r} in the fight")
         seg = self._boundary(at)
-        _Scheduled(self.env, self._delay(seg), HOST, seg, lambda e: self._depart(cid, reason, e))
+        _Scheduled(
+            self.env,
+            self.clock.until(seg, self.env._now),
+            HOST,
+            seg,
+            lambda e: self._depart(cid, reason, e),
+        )
 
     def _boundary(self, at: int | None) -> int:
         if not self._started:
@@ -593,7 +603,7 @@ class Fight:
         and declaration phase, or only a phase if that boundary's settlement is past."""
         if seg > self.max_segments:
             self._mind_the_limit(seg)
-        delay = self._delay(seg)
+        delay = self.clock.until(seg, self.env._now)
         if seg > self._boundary_done:
             event = _Phase(self.env, delay, SETTLE, seg, self._at_boundary)
         else:
@@ -601,13 +611,6 @@ class Fight:
         event.members = {}
         self._phases[seg] = event
         return event
-
-    def _delay(self, seg: int) -> float:
-        """The environment delay from now to the boundary of segment ``seg`` (never
-        negative)."""
-        clock = self.clock
-        delay = clock.delay(seg) - (self.env._now - clock.origin)
-        return delay if delay > 0 else 0
 
     def _at_boundary(self, event: _Phase) -> None:
         """A segment boundary: settle what completes there, then hold the declaration
@@ -759,7 +762,7 @@ class Fight:
                     problem = declaration_problem(d)
                     if problem is not None:
                         raise IllegalDeclaration(problem, rule="declarations")
-                assert isinstance(d, Declaration)  # not a Cancel: none was counted
+                    assert isinstance(d, Declaration)  # not a Cancel: none was counted
                 try:
                     spec: ActionSpec = plan(state, c.id, d, seg, planned)
                 except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
@@ -839,9 +842,10 @@ class Fight:
             actions = c.actions
             if actions:
                 channel = action.channel
-                for old in [a for a in actions if a.continuous and a.channel == channel]:
-                    self._unschedule(old)
-                    actions.remove(old)
+                for old in actions[:]:  # a copy, not a comprehension's frame
+                    if old.continuous and old.channel == channel:
+                        self._unschedule(old)
+                        actions.remove(old)
             action.stamp(state.next_action_id, c.id, seg)
             state.next_action_id += 1
             actions.append(action)
@@ -980,12 +984,19 @@ class Fight:
             observable = a.visible
             watched: Collection[str] = actors if combatants[a.actor].in_fight else ()
         else:
-            actors = {a.actor for a in batch}
+            # One pass (no comprehension frames): who acted, and those still in the fight.
+            seen: set[str] = set()
+            staying: list[str] = []
             for a in batch:
                 if a.visible:
                     observable = True
-                    break
-            watched = [cid for cid in actors if combatants[cid].in_fight]
+                cid = a.actor
+                if cid not in seen:
+                    seen.add(cid)
+                    if combatants[cid].in_fight:
+                        staying.append(cid)
+            actors = seen
+            watched = staying
         reactive = self._reactive
         register = self._register
         sighted = self._sighted

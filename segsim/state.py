@@ -52,10 +52,12 @@ class Combatant:
         """Move an action from in progress to recent, keeping only what still overlaps."""
         actions = self.actions
         aid = action.id
-        for i, a in enumerate(actions):
+        i = 0  # counted by hand: enumerate() makes an object, and a tuple per step
+        for a in actions:
             if a.id == aid:
                 del actions[i]
                 break
+            i += 1  # noqa: SIM113
         recent = self.recent
         recent.append(action)
         if len(recent) == 1:

@@ -21,6 +21,12 @@ def test_minimum_duration_is_one_segment() -> None:
         completion_time(4, 0)
 
 
+def test_a_fight_of_its_own_books_whole_segments() -> None:
+    """At one unit per segment the delay stays an integer, so the environment's time does."""
+    delay = Clock(origin=0).until(12, 7)
+    assert delay == 5 and type(delay) is int
+
+
 def test_seconds_conversion() -> None:
     assert to_seconds(37) == 3.7
     assert from_seconds(3.7) == 37
@@ -32,6 +38,9 @@ def test_clock_scale_maps_segments_to_host_units() -> None:
     assert host_seconds.delay(37) == pytest.approx(3.7)
     assert host_seconds.segment_at(103.7) == 37
     assert host_seconds.env_time(5) == pytest.approx(100.5)
+    # A boundary booked from the host's time: ahead of it, never behind it.
+    assert host_seconds.until(37, 101.0) == pytest.approx(2.7)
+    assert host_seconds.until(5, 101.0) == 0
     with pytest.raises(ValueError):
         Clock(scale=0)
     with pytest.raises(ValueError):
