@@ -63,6 +63,11 @@ class Declaration:
     # can never change, so the engine does not check it again (a policy hands out the
     # same one many times).
     checked: bool = attrs.field(default=False, init=False, eq=False, repr=False)
+    # What a ruleset found from a checked declaration alone (its kind's rules, the
+    # channel it takes...), kept by the ruleset as ``(owner, ...)`` with ``owner`` what
+    # says the notes are its own: the same declaration handed out again is not looked
+    # over again. Set once, by the ruleset (see RinKaNou.plan).
+    notes: tuple[Any, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def __repr__(self) -> str:
         extra = f", target={self.target!r}" if self.target else ""

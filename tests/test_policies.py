@@ -33,6 +33,7 @@ from segsim.rules.rinkanou.policies import (
     Aggressive,
     Defender,
     buy_back,
+    shared_declaration,
     strike_or_arm,
 )
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS
@@ -304,6 +305,23 @@ def test_built_in_declarations_are_shared_values_equal_to_what_buy_back_builds()
     assert strike_or_arm(fresh, fresh.other("robert")) == Declaration(
         "strike", "robert", {"blow": "cut"}
     )
+
+
+def test_a_shared_declaration_is_named_by_its_parameters_and_found_by_their_values() -> None:
+    """The policies' shared declarations: the names of a shape's parameters and PS
+    choices, then their values (an amount of None is not taken); the same values hand
+    out the same value, and a value too many or too few is refused."""
+    strike = shared_declaration("strike", "robert", ("blow",), ("bonus", "malus"), "cut", 2, None)
+    assert strike == Declaration("strike", "robert", {"blow": "cut", "ps": {"bonus": 2}})
+    assert shared_declaration(
+        "strike", "robert", ("blow",), ("bonus", "malus"), "cut", 2, None
+    ) is (strike)
+    wait = shared_declaration("wait", None, ("until", "clear"), (), 5, 1.5)
+    assert wait == Declaration("wait", params={"until": 5, "clear": 1.5})
+    assert shared_declaration("dodge", None, (), ("faster",), None) == Declaration("dodge")
+    for values in ((), ("cut",), ("cut", 2, None, 1)):
+        with pytest.raises(ValueError):
+            shared_declaration("strike", "robert", ("blow",), ("bonus", "malus"), *values)
 
 
 def test_an_archer_s_strike_leaves_the_points_its_dodge_spends() -> None:

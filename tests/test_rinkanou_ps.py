@@ -15,6 +15,7 @@ from rinkanou_helpers import fight, of, one
 
 from segsim import Cancel, IllegalDeclaration
 from segsim.rules.rinkanou import RinKaNou
+from segsim.rules.rinkanou import ruleset as ruleset_module
 from segsim.rules.rinkanou.content import default_content
 from segsim.rules.rinkanou.roll import TestResult
 from segsim.rules.rinkanou.ruleset import _BARE, KINDS
@@ -494,3 +495,51 @@ def test_the_kinds_the_planner_adds_nothing_to_are_those_that_take_no_points() -
         assert (name in _BARE) == (not takes), name
     assert {"wait", "lock", "draw"} <= _BARE
     assert not {"strike", "arm", "dodge", "move", "read", "shoot"} & _BARE
+
+
+def test_the_planner_looks_over_a_declaration_that_cannot_change_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the planner reads from a declaration alone (its kind's rules, its channel)
+    is kept in a checked declaration's notes: planned again, it is not looked over
+    again. One holding a list (which could change) is looked over on every use, and a
+    bad one is refused on every use."""
+    looked: list[Any] = []  # the declarations looked over
+    noted = ruleset_module._noted
+    monkeypatch.setattr(ruleset_module, "_noted", lambda d: looked.append(d) or noted(d))
+
+    def times(declaration: Any) -> int:  # looked over (the same one, not an equal one)
+        return sum(d is declaration for d in looked)
+
+    arm = declare("arm")
+    listed = declare("arm", engage=["amadeus"])
+    strike = declare("strike", "amadeus", blow="cut")
+    f = fight(
+        {"amadeus": {0: arm}, "walter": {0: listed, 3: strike, 9: listed, 12: strike}},
+        [90] * 10,
+        **DUEL,
+    )
+    f.run()
+    walter = [a.kind for a in of(f, "action.declared", actor="walter") if a.kind != "wait"]
+    assert walter == [
+        "arm",
+        "strike",
+        "lock",
+        "arm",
+        "strike",
+        "lock",
+    ]
+    assert times(strike) == 1 and times(arm) == 1
+    assert strike.notes is not None and strike.notes[0] is KINDS and arm.notes is not None
+    assert times(listed) == 2 and listed.notes is None and not listed.checked
+    # notes another ruleset left are its own: looked over again, then replaced
+    object.__setattr__(arm, "notes", ("another ruleset",))
+    rules = f.ruleset
+    assert isinstance(rules, RinKaNou)
+    assert rules.plan(f.state, "walter", arm, 30, []).kind == "arm"
+    assert times(arm) == 2 and arm.notes is not None and arm.notes[0] is KINDS
+    bad = declare("arm", blow="cut")
+    for _ in range(2):
+        with pytest.raises(IllegalDeclaration, match="arm takes no parameter blow"):
+            rules.plan(f.state, "walter", bad, 20, [])
+    assert times(bad) == 2 and bad.notes is None

@@ -75,15 +75,19 @@ def buy_back_amounts(
 def shared_declaration(
     kind: str,
     target: str | None,
-    lead: tuple[tuple[str, object], ...],
-    ps: tuple[tuple[str, int | None], ...],
+    lead: tuple[str, ...],
+    ps: tuple[str, ...],
+    *values: object,
 ) -> Declaration:
-    """The shared declaration of one shape: ``lead`` its parameters before any PS (a
-    blow, a wait's end...), ``ps`` its PS choices in order (pairs whose amount is None
-    are not taken). Built as the policies built it, so the record does not change; each
+    """The shared declaration of one shape: ``lead`` the names of its parameters before
+    any PS (a blow, a wait's end...), ``ps`` the names of its PS choices in order, and
+    ``values`` theirs, the lead's first (a PS amount of None is not taken). The names
+    are constants and the values plain, so the cache's key is cheap to hash and to
+    compare. Built as the policies built it, so the record does not change; each
     parameter keeps one type (the cache does not tell 1 from 1.0 or True)."""
-    params: dict[str, object] = dict(lead)
-    taken = {k: v for k, v in ps if v is not None}
+    n = len(lead)
+    params: dict[str, object] = dict(zip(lead, values[:n], strict=True))
+    taken = {k: v for k, v in zip(ps, values[n:], strict=True) if v is not None}
     if taken:
         params["ps"] = taken
     return Declaration(kind, target, params)
@@ -125,8 +129,10 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
     # is bought back (as buy_back does) by striking slower, then with a malus.
     bonus = min(usable, 2) if usable > 0 else None
     slower, malus = buy_back_amounts(score, weapon.speed, False) if score < 0 else (None, None)
-    ps = (("bonus", bonus), ("slower", slower), ("malus", malus))
-    return shared_declaration("strike", target, (("blow", best_blow(weapon)),), ps)
+    blow = best_blow(weapon)
+    return shared_declaration(
+        "strike", target, ("blow",), ("bonus", "slower", "malus"), blow, bonus, slower, malus
+    )
 
 
 def approach(
@@ -150,12 +156,12 @@ def approach(
         if obs.must_act and walk == (me.position, obs.segment):
             way = me.sheet.movement / 10 * APPROACH_SEGMENTS + PERSONAL_SPACE
             until = obs.segment + APPROACH_SEGMENTS
-            return shared_declaration("wait", None, (("until", until), ("clear", way)), ())
+            return shared_declaration("wait", None, ("until", "clear"), (), until, way)
         last["walk"] = (me.position, obs.segment + APPROACH_SEGMENTS)
     # buy_back against the target, keeping the timing: a malus (if the move rolls)
     _, malus = buy_back_amounts(me.ps_against.get(target.id, 0), None, True)
-    walk = (("toward", target.id), ("segments", APPROACH_SEGMENTS))
-    return shared_declaration("move", None, walk, (("malus", malus),))
+    walk = ("toward", "segments")
+    return shared_declaration("move", None, walk, ("malus",), target.id, APPROACH_SEGMENTS, malus)
 
 
 APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time
@@ -185,13 +191,13 @@ def advance(obs: Observation, last: dict[str, object] | None = None) -> Declarat
             # Whoever stands within a walk's length plus personal space may block it.
             way = me.sheet.movement / 10 * ADVANCE_SEGMENTS + PERSONAL_SPACE
             until = obs.segment + BLOCKED_WAIT
-            return shared_declaration("wait", None, (("until", until), ("clear", way)), ())
+            return shared_declaration("wait", None, ("until", "clear"), (), until, way)
     foe = me.nearest_foe()
     if foe is None:
         return None
     _, malus = buy_back_amounts(me.ps, None, True)  # buy_back against no one in particular
-    walk = (("toward", foe), ("segments", ADVANCE_SEGMENTS))
-    return shared_declaration("move", None, walk, (("malus", malus),))
+    walk = ("toward", "segments")
+    return shared_declaration("move", None, walk, ("malus",), foe, ADVANCE_SEGMENTS, malus)
 
 
 def in_reach(obs: Observation, target: OtherView, reach: float) -> bool:
@@ -322,7 +328,7 @@ class Defender:
                     if action.kind == "wait" and action.params.get("until") == start:
                         break  # already waiting for it
                 else:
-                    defending = shared_declaration("wait", None, (("until", start),), ())
+                    defending = shared_declaration("wait", None, ("until",), (), start)
         target = me.nearest()
         if (
             obs.must_act
@@ -399,8 +405,10 @@ class Defender:
         if self.blows > 1 and me.usable_ps - faster >= self.blows - 1:
             multiple = self.blows - 1
         _, malus = buy_back_amounts(me.ps, DODGE_SEGMENTS, True)  # buy_back, keeping the timing
-        ps = (("faster", faster or None), ("multiple", multiple), ("malus", malus))
-        return obs.segment, shared_declaration("dodge", None, (), ps)
+        ps = ("faster", "multiple", "malus")
+        return obs.segment, shared_declaration(
+            "dodge", None, (), ps, faster or None, multiple, malus
+        )
 
 
 class Archer:

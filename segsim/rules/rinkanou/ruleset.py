@@ -515,36 +515,11 @@ class RinKaNou(BaseRuleset):
         planned: Sequence[ActionSpec],
     ) -> ActionSpec:
         c = state.combatants[cid]
+        notes = declaration.notes
+        if notes is None or notes[0] is not KINDS:
+            notes = _noted(declaration)
+        _, situation, channel, planner, bare = notes
         name = declaration.kind
-        try:
-            kind = KINDS[name]
-        except KeyError:
-            raise IllegalDeclaration(
-                f"unknown action {name!r} (known: {', '.join(KINDS)})",
-                rule=f"{SEED}, Actions de combat",
-            ) from None
-        params = declaration.params
-        if params:
-            if not kind.params.issuperset(params):
-                unknown = set(params) - kind.params
-                raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(unknown))}")
-            for key in ("ps", "pc"):
-                if key in params:
-                    value = params[key]
-                    # a declaration's own table is frozen: no abstract-class check for it
-                    kind_of = type(value)
-                    if (
-                        kind_of is not MappingProxyType
-                        and kind_of is not dict
-                        and not isinstance(value, Mapping)
-                    ):
-                        raise IllegalDeclaration(
-                            f"{key} choices are a table like {{faster = 1}}, not {value!r}",
-                            rule=f"{SEED}, Utilisation des points de situation",
-                        )
-        channel = kind.channel
-        if name == "parry" and params.get("with", "weapon") == "shield":
-            channel = "shield"
         # a wait in progress gives way; one declared in the same breath does not
         for other in c.actions:
             if other.channel == channel and not other.continuous:
@@ -565,12 +540,13 @@ class RinKaNou(BaseRuleset):
                 "with the weapon",
                 rule=f"{SEED}, Actions de combat (Verrouiller)",
             )
-        spec: ActionSpec = _PLANNERS[name](self, state, c, declaration, segment)
+        spec: ActionSpec = planner(self, state, c, declaration, segment)
         if declaration.target is not None and spec.target is None:
             raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
-        situational = kind.situation or (spec.rolled and recomputes(spec))
-        if not situational and (not params or name in _BARE):
+        situational = situation or (spec.rolled and recomputes(spec))
+        if not situational and bare:
             return spec  # no points to check and no engagement to add (arming, waiting)
+        params = declaration.params
         added: dict[str, Any] = {}  # parameters the points and the engagement add
         duration = spec.duration
         if "pc" in params:
@@ -1291,6 +1267,47 @@ _PLANNERS: dict[str, Callable[[RinKaNou, FightState, Combatant, Declaration, int
     name: getattr(RinKaNou, f"_plan_{name}") for name in KINDS
 }
 """The planner of each action kind (``RinKaNou._plan_<kind>``), found once."""
+
+
+def _noted(declaration: Declaration) -> tuple[Any, ...]:
+    """What :meth:`RinKaNou.plan` reads from a declaration alone, checked: whether its
+    kind recomputes situation points, the channel it takes, its planner, and whether it
+    can take neither points nor an engagement. A checked declaration (one that never
+    changes) keeps them in its notes, so one handed out again is not checked again."""
+    name = declaration.kind
+    try:
+        kind = KINDS[name]
+    except KeyError:
+        raise IllegalDeclaration(
+            f"unknown action {name!r} (known: {', '.join(KINDS)})",
+            rule=f"{SEED}, Actions de combat",
+        ) from None
+    params = declaration.params
+    if params:
+        if not kind.params.issuperset(params):
+            unknown = set(params) - kind.params
+            raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(unknown))}")
+        for key in ("ps", "pc"):
+            if key in params:
+                value = params[key]
+                # a declaration's own table is frozen: no abstract-class check for it
+                kind_of = type(value)
+                if (
+                    kind_of is not MappingProxyType
+                    and kind_of is not dict
+                    and not isinstance(value, Mapping)
+                ):
+                    raise IllegalDeclaration(
+                        f"{key} choices are a table like {{faster = 1}}, not {value!r}",
+                        rule=f"{SEED}, Utilisation des points de situation",
+                    )
+    channel = kind.channel
+    if name == "parry" and params.get("with", "weapon") == "shield":
+        channel = "shield"
+    notes = (KINDS, kind.situation, channel, _PLANNERS[name], not params or name in _BARE)
+    if declaration.checked:
+        object.__setattr__(declaration, "notes", notes)  # frozen: the one write it gets
+    return notes
 
 
 PS_USES = "ps_use"

@@ -182,8 +182,11 @@ def _strike(
             bonus = min(usable, 2)
     # A negative score is bought back as buy_back does, keeping the timing: a malus.
     _, malus = buy_back_amounts(score, weapon.speed, True)
-    ps = (("faster", sooner or None), ("bonus", bonus), ("malus", malus))
-    return shared_declaration("strike", target.id, (("blow", best_blow(weapon)),), ps)
+    ps = ("faster", "bonus", "malus")
+    blow = best_blow(weapon)
+    return shared_declaration(
+        "strike", target.id, ("blow",), ps, blow, sooner or None, bonus, malus
+    )
 
 
 class PressureFighter:
