@@ -207,6 +207,7 @@ class Fight:
         # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
         self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
         self._combatants = self.state.combatants
+        self._completion_order = _completion_order(ruleset.order_key, self._combatants)
         self._external = {c.id: is_external(c.policy) for c in combatants}
         self._paused: _Paused | None = None
         self._stepping = False
@@ -967,8 +968,7 @@ class Fight:
             if not autonomous or autonomous.pop(a.id, None) is None:
                 combatants[a.actor].finish(a)
         if len(batch) > 1:
-            order_key = self.ruleset.order_key
-            batch.sort(key=lambda a: (*order_key(a), combatants[a.actor].order, a.id))
+            batch.sort(key=self._completion_order)
         events = self.ruleset.resolve(state, seg, batch, self.dice)
         if events:
             self._emit_all(events)
@@ -1083,6 +1083,18 @@ class Fight:
         survivors = tuple(c.id for c in self.state.combatants.values() if c.in_fight)
         self._emit(FightEnded(seg, None, outcome.result, outcome.winner, survivors))
         self.done.succeed(outcome)
+
+
+def _completion_order(
+    order_key: Callable[[Action], tuple[Any, ...]], combatants: Mapping[str, Combatant]
+) -> Callable[[Action], tuple[Any, ...]]:
+    """The sort key of actions completing together: the ruleset's order, then the
+    fighters' order, then their ids (made once per fight, not at each settlement)."""
+
+    def key(a: Action) -> tuple[Any, ...]:
+        return (*order_key(a), combatants[a.actor].order, a.id)
+
+    return key
 
 
 def _bind(policy: object, cid: str, seed: int, fight: Fight) -> None:
