@@ -757,7 +757,7 @@ class Fight:
             if cancels:
                 return self._check_cancels(c, cast("Sequence[Cancel]", decls), seg)
             planned: list[ActionSpec] = []
-            plan = self.ruleset.plan
+            ruleset = self.ruleset
             for d in decls:
                 if type(d) is not Declaration or not d.checked:
                     problem = declaration_problem(d)
@@ -765,7 +765,7 @@ class Fight:
                         raise IllegalDeclaration(problem, rule="declarations")
                     assert isinstance(d, Declaration)  # not a Cancel: none was counted
                 try:
-                    spec: ActionSpec = plan(state, c.id, d, seg, planned)
+                    spec: ActionSpec = ruleset.plan(state, c.id, d, seg, planned)
                 except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
                     # A value of the wrong type that the ruleset's checks did not expect.
                     raise IllegalDeclaration(
