@@ -208,6 +208,9 @@ class Fight:
         self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
         self._combatants = self.state.combatants
         self._completion_order = _completion_order(ruleset.order_key, self._combatants)
+        # A boundary's event calls one of these: bound once, not at each boundary.
+        self._on_boundary: Callable[[_Phase], None] = self._at_boundary
+        self._on_phase: Callable[[_Phase], None] = self._run_phase
         self._external = {c.id: is_external(c.policy) for c in combatants}
         self._paused: _Paused | None = None
         self._stepping = False
@@ -606,9 +609,9 @@ class Fight:
             self._mind_the_limit(seg)
         delay = self.clock.until(seg, self.env._now)
         if seg > self._boundary_done:
-            event = _Phase(self.env, delay, SETTLE, seg, self._at_boundary)
+            event = _Phase(self.env, delay, SETTLE, seg, self._on_boundary)
         else:
-            event = _Phase(self.env, delay, DECIDE, seg, self._run_phase)
+            event = _Phase(self.env, delay, DECIDE, seg, self._on_phase)
         event.members = {}
         self._phases[seg] = event
         return event
@@ -629,7 +632,7 @@ class Fight:
         if queue is None or (queue and queue[0][0] <= self.env._now and queue[0][1] <= DECIDE):
             # Something of this time comes before a declaration phase (an event a
             # subscriber triggered, a host's join): the phase waits for it.
-            deferred = _Phase(self.env, 0, DECIDE, seg, self._run_phase)
+            deferred = _Phase(self.env, 0, DECIDE, seg, self._on_phase)
             deferred.members = event.members
             self._phases[seg] = deferred
             return
