@@ -197,7 +197,9 @@ class Fight:
         self.ended = False
         self.done: simpy.Event = simpy.Event(self.env)
         self._subscribers: list[tuple[Subscriber, frozenset[str] | None]] = []
-        self._phases: dict[int, _Phase] = {}
+        # Who is called to each declaration phase still to come (the dict its event holds
+        # as ``members``), by segment.
+        self._phases: dict[int, dict[str, bool]] = {}
         self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
         self._any_reactive = any(self._reactive.values())
         self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
@@ -207,6 +209,10 @@ class Fight:
         # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
         self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
         self._combatants = self.state.combatants
+        self._completion_order = _completion_order(ruleset.order_key, self._combatants)
+        # A boundary's event calls one of these: bound once, not at each boundary.
+        self._on_boundary: Callable[[_Phase], None] = self._at_boundary
+        self._on_phase: Callable[[_Phase], None] = self._run_phase
         self._external = {c.id: is_external(c.policy) for c in combatants}
         self._paused: _Paused | None = None
         self._stepping = False
@@ -590,27 +596,27 @@ class Fight:
 
     def _register(self, c: Combatant, seg: int, *, must: bool) -> None:
         """Call ``c`` to the declaration phase of segment ``seg``."""
-        phase = self._phases.get(seg)
-        if phase is None:
-            phase = self._boundary_event(seg)
-        members = phase.members
+        members = self._phases.get(seg)
+        if members is None:
+            members = self._boundary_event(seg)
         cid = c.id
         if must or cid not in members:  # a call that must act is never made optional
             members[cid] = must
 
-    def _boundary_event(self, seg: int) -> _Phase:
-        """The event of the boundary at the start of segment ``seg``, new: its settlement
-        and declaration phase, or only a phase if that boundary's settlement is past."""
+    def _boundary_event(self, seg: int) -> dict[str, bool]:
+        """Book the event of the boundary at the start of segment ``seg``: its settlement
+        and declaration phase, or only a phase if that boundary's settlement is past; and
+        return who is called to its phase (nobody yet)."""
         if seg > self.max_segments:
             self._mind_the_limit(seg)
         delay = self.clock.until(seg, self.env._now)
         if seg > self._boundary_done:
-            event = _Phase(self.env, delay, SETTLE, seg, self._at_boundary)
+            event = _Phase(self.env, delay, SETTLE, seg, self._on_boundary)
         else:
-            event = _Phase(self.env, delay, DECIDE, seg, self._run_phase)
-        event.members = {}
-        self._phases[seg] = event
-        return event
+            event = _Phase(self.env, delay, DECIDE, seg, self._on_phase)
+        members: dict[str, bool] = {}
+        event.members = self._phases[seg] = members
+        return members
 
     def _at_boundary(self, event: _Phase) -> None:
         """A segment boundary: settle what completes there, then hold the declaration
@@ -621,16 +627,16 @@ class Fight:
         if seg in self.state.pending:
             self._settle(seg)
         if not event.members or self.ended:
-            if self._phases.get(seg) is event:
+            if self._phases.get(seg) is event.members:
                 del self._phases[seg]
             return
         queue = self._queue
         if queue is None or (queue and queue[0][0] <= self.env._now and queue[0][1] <= DECIDE):
             # Something of this time comes before a declaration phase (an event a
-            # subscriber triggered, a host's join): the phase waits for it.
-            deferred = _Phase(self.env, 0, DECIDE, seg, self._run_phase)
+            # subscriber triggered, a host's join): the phase waits for it, with the same
+            # members (whoever is called to it meanwhile too).
+            deferred = _Phase(self.env, 0, DECIDE, seg, self._on_phase)
             deferred.members = event.members
-            self._phases[seg] = deferred
             return
         self._run_phase(event)
 
@@ -638,7 +644,7 @@ class Fight:
 
     def _run_phase(self, event: _Phase) -> None:
         seg = event.at
-        phase = self._phases.pop(seg)
+        called = self._phases.pop(seg)
         if seg > self._boundary_done:
             self._boundary_done = seg
         if self.ended:
@@ -647,7 +653,6 @@ class Fight:
         state.segment = seg
         self._t = seg
         combatants = state.combatants
-        called = phase.members
         members = []
         for cid in called:
             c = combatants[cid]
@@ -727,7 +732,7 @@ class Fight:
                 raise RuntimeError(f"{c.id} has nothing to do at segment {seg}")
         if observable:
             self._notify_observers(observable, seg + 1)
-        if not self.state.pending and not any(p.members for p in self._phases.values()):
+        if not self.state.pending and not any(self._phases.values()):
             self._end(seg, Outcome("stalemate", None))
 
     def _plan_all(
@@ -756,7 +761,7 @@ class Fight:
             if cancels:
                 return self._check_cancels(c, cast("Sequence[Cancel]", decls), seg)
             planned: list[ActionSpec] = []
-            plan = self.ruleset.plan
+            ruleset = self.ruleset
             for d in decls:
                 if type(d) is not Declaration or not d.checked:
                     problem = declaration_problem(d)
@@ -764,7 +769,7 @@ class Fight:
                         raise IllegalDeclaration(problem, rule="declarations")
                     assert isinstance(d, Declaration)  # not a Cancel: none was counted
                 try:
-                    spec: ActionSpec = plan(state, c.id, d, seg, planned)
+                    spec: ActionSpec = ruleset.plan(state, c.id, d, seg, planned)
                 except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
                     # A value of the wrong type that the ruleset's checks did not expect.
                     raise IllegalDeclaration(
@@ -967,8 +972,7 @@ class Fight:
             if not autonomous or autonomous.pop(a.id, None) is None:
                 combatants[a.actor].finish(a)
         if len(batch) > 1:
-            order_key = self.ruleset.order_key
-            batch.sort(key=lambda a: (*order_key(a), combatants[a.actor].order, a.id))
+            batch.sort(key=self._completion_order)
         events = self.ruleset.resolve(state, seg, batch, self.dice)
         if events:
             self._emit_all(events)
@@ -1083,6 +1087,18 @@ class Fight:
         survivors = tuple(c.id for c in self.state.combatants.values() if c.in_fight)
         self._emit(FightEnded(seg, None, outcome.result, outcome.winner, survivors))
         self.done.succeed(outcome)
+
+
+def _completion_order(
+    order_key: Callable[[Action], tuple[Any, ...]], combatants: Mapping[str, Combatant]
+) -> Callable[[Action], tuple[Any, ...]]:
+    """The sort key of actions completing together: the ruleset's order, then the
+    fighters' order, then their ids (made once per fight, not at each settlement)."""
+
+    def key(a: Action) -> tuple[Any, ...]:
+        return (*order_key(a), combatants[a.actor].order, a.id)
+
+    return key
 
 
 def _bind(policy: object, cid: str, seed: int, fight: Fight) -> None:

@@ -95,13 +95,13 @@ class FightState:
     side_grids: dict[str, Grid] = attrs.field(factory=dict)  # the same, one grid per side
     side_counts: dict[str, int] = attrs.field(factory=dict)  # combatants in the fight, by side
     version: int = 0  # counts the changes: anything cached on the state is valid for one
-    roster: int = 0  # counts who came into or left the fight (caches of sides key on it)
+    roster: int = 0  # counts who came into or left the fight
     vacated: list[tuple[str, tuple[float, float]]] | None = None
     """Where combatants stood before they moved or left the fight, while the engine
     watches for it (someone waits for its way to clear); None when nobody watches."""
-    # What is kept while nobody comes or goes: the roster count it was made for, the
-    # opponents by side (against) and the sides in the fight.
-    _kept_for: int = attrs.field(default=-1, init=False, repr=False)
+    # What is kept while nobody comes or goes (dropped by whatever changes who is in the
+    # fight, so a read asks no question first): the opponents by side (against) and the
+    # sides in the fight.
     _against: dict[str | None, list[Combatant]] = attrs.field(factory=dict, init=False, repr=False)
     _sides: list[str] | None = attrs.field(default=None, init=False, repr=False)
 
@@ -111,7 +111,7 @@ class FightState:
                 self._enter(c)
 
     def _enter(self, c: Combatant) -> None:
-        self.roster += 1
+        self._forget()
         self.grid.add(c.id, c.position)
         self.side_grids.setdefault(c.side, Grid(self.grid.cell)).add(c.id, c.position)
         self.side_counts[c.side] = self.side_counts.get(c.side, 0) + 1
@@ -144,8 +144,6 @@ class FightState:
         """The combatants in the fight of every side but ``side`` (all of them: None), in
         the fight's order (computed once per change of who is in the fight: do not
         modify the list)."""
-        if self._kept_for != self.roster:
-            self._forget()
         found = self._against.get(side)
         if found is None:
             found = self._against[side] = [
@@ -154,8 +152,8 @@ class FightState:
         return found
 
     def _forget(self) -> None:
-        """Drop what was kept for the combatants in the fight before a change of them."""
-        self._kept_for = self.roster
+        """Drop what was kept for the combatants in the fight, as they change."""
+        self.roster += 1
         self._against = {}
         self._sides = None
 
@@ -206,8 +204,6 @@ class FightState:
     def sides_in_fight(self) -> list[str]:
         """The sides with someone in the fight, in the order they came (computed once per
         change of who is in the fight: do not modify the list)."""
-        if self._kept_for != self.roster:
-            self._forget()
         sides = self._sides
         if sides is None:
             sides = self._sides = [side for side, n in self.side_counts.items() if n > 0]
@@ -219,7 +215,7 @@ class FightState:
         if not c.in_fight:
             return
         c.in_fight = False
-        self.roster += 1
+        self._forget()
         if self.vacated is not None:
             self.vacated.append((cid, c.position))
         self.grid.remove(cid)

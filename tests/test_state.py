@@ -69,3 +69,26 @@ def test_sides_in_fight_follow_who_comes_and_goes() -> None:
     state.remove("b")
     state.remove("c")
     assert state.sides_in_fight() == []
+
+
+def test_opponents_by_side_follow_who_comes_and_goes() -> None:
+    """``against`` is kept until someone comes or goes: a removal or an arrival drops it
+    (whatever the order of the reads)."""
+    from segsim.state import FightState
+
+    def fighter(cid: str, side: str) -> Combatant:
+        return Combatant(id=cid, side=side, sheet=None, status=None, policy=None)  # type: ignore[arg-type]
+
+    state = FightState(combatants={"a": fighter("a", "red"), "b": fighter("b", "blue")})
+    assert [c.id for c in state.against("red")] == ["b"]
+    assert state.against("red") is state.against("red")  # kept while nobody comes or goes
+    assert [c.id for c in state.against(None)] == ["a", "b"]
+    state.add(fighter("c", "blue"))
+    assert [c.id for c in state.against("red")] == ["b", "c"]
+    assert [c.id for c in state.against(None)] == ["a", "b", "c"]
+    state.remove("b")
+    assert [c.id for c in state.against("red")] == ["c"]
+    assert [c.id for c in state.against("blue")] == ["a"]
+    roster = state.roster
+    state.remove("b")  # already out: nothing changes
+    assert state.roster == roster
