@@ -439,6 +439,22 @@ def test_a_view_s_seldom_filled_caches_are_its_own() -> None:
     assert her.has_shield is shield
 
 
+def test_what_a_fight_does_not_change_is_asked_when_read_after_the_phase_too() -> None:
+    """A fighter's id, an opponent's side and reach (not copied when a view is made: the
+    built-in policies seldom read them) are those of the fight, in ``as_dict`` and read
+    after the phase (no StaleObservation)."""
+    fight = duel(Keeper(), Keeper())
+    state, rules = fight.state, fight.ruleset
+    obs = rules.observe(state, "robert", 0, True)
+    me, her = obs.me, obs.other("margaret")
+    margaret = state.combatants["margaret"]
+    assert me.as_dict()["id"] == "robert" and her.as_dict()["side"] == "red"
+    assert her.as_dict()["reach"] == rules.reach(margaret.sheet)
+    state.version += 1
+    assert not obs.fresh
+    assert (me.id, her.side, her.reach) == ("robert", "red", rules.reach(margaret.sheet))
+
+
 def test_a_seen_action_is_built_by_the_slot_init_as_attrs_would() -> None:
     """SeenAction (one per action seen) gets the cheaper slot-storing ``__init__``: the
     same frozen value as attrs' own builds, defaults included."""

@@ -99,7 +99,6 @@ class SelfView(LiveView):
         "_threats",
         "actions",
         "armed",
-        "id",
         "must_lock",
         "position",
         "reach",
@@ -115,7 +114,6 @@ class SelfView(LiveView):
 
     def __init__(self, state: FightState, segment: int, rules: RinKaNou, c: Combatant) -> None:
         LiveView.__init__(self, state, segment)
-        self.id = c.id
         self.side = c.side
         # What nearly every decision reads, copied now (cheaper than a field's first
         # read): plain values, true of this phase for good.
@@ -148,6 +146,12 @@ class SelfView(LiveView):
     _foe: tuple[str | None] | None = None  # nearest_foe()'s
     _foes: tuple[OtherView, ...] | None = None  # foes()'
     _views: dict[str, OtherView] | None = None  # the others' views after the first
+
+    @property
+    def id(self) -> str:
+        """Its id (the observation's ``actor``: asked when read, as the built-in policies
+        seldom do)."""
+        return self._c.id
 
     def _seen(self) -> list[Combatant]:
         """The opponents in view, in the fight's order (found on first use)."""
@@ -239,7 +243,7 @@ class SelfView(LiveView):
                 view = views.get(o.id)
                 if view is not None:
                     return view
-        view = OtherView(self._state, self._segment, o, self._c.status.revealed, self._reaches[o])
+        view = OtherView(self._state, self._segment, o, self._c.status.revealed)
         if views is None:
             self._first = view
         else:
@@ -391,8 +395,6 @@ class OtherView(LiveView):
         "armed",
         "id",
         "position",
-        "reach",
-        "side",
         "weapon",
     )
     _fixed: ClassVar[tuple[str, ...]] = (
@@ -406,16 +408,13 @@ class OtherView(LiveView):
         segment: int,
         o: Combatant,
         revealed: Mapping[int, tuple[str, str | None, int | None]],
-        reach: float,
     ) -> None:
         LiveView.__init__(self, state, segment)
         self.id = o.id
-        self.side = o.side
         # Read by most of those who look at it, copied now (as SelfView's).
         self.position: tuple[float, float] = o.position
         self.armed: bool = o.status.armed
         self.weapon: Weapon = o.sheet.weapon
-        self.reach = reach  # its weapon's, in metres (the rules say: see Reaches)
         self._o = o
         self._revealed = revealed
         self._actions: tuple[SeenAction, ...] | None = None  # found on first read
@@ -425,6 +424,18 @@ class OtherView(LiveView):
         """Whether it carries a shield (its sheet's, which a fight does not change: asked
         when read, true after the view's phase too)."""
         return self._o.sheet.shield is not None
+
+    # What a fight does not change, asked when read (the built-in policies seldom do).
+    @property
+    def side(self) -> str:
+        """Its side."""
+        return self._o.side
+
+    @property
+    def reach(self) -> float:
+        """Its weapon's reach, in metres (the rules say: see :class:`Reaches`)."""
+        reaches: Reaches = self._state.extra[REACHES]
+        return reaches[self._o]
 
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
     wielding: live[OtherView, str] = live_attr("_o.status.wielding")
