@@ -17,6 +17,11 @@
 * **sweeps**: the rate of ``segsim sweep --workers 2`` against ``--workers 1`` on a
   4,000-duel sweep (wall clock, as the command's ``--timing`` reports it; target at
   least 1.8x on two cores).
+* **instructions** (informative, where valgrind is installed): the instructions the
+  interpreter executes per bare SimPy timeout, per action of the engine alone and per
+  action of a duel, counted by valgrind's cachegrind as the difference between a long
+  and a short run of each in a process of its own; unlike CPU time, they do not depend
+  on the machine's load, so they show a change that the ratios' swings would hide.
 
 The machine is shared and noisy: times are CPU times (``time.process_time``), but for
 the sweeps' wall-clock rates, the two sides of every ratio run in turn (A B A B ...),
@@ -34,12 +39,14 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import FrameType
 from typing import Any, ClassVar
@@ -163,6 +170,70 @@ def duels(n: int) -> int:
     return actions
 
 
+UNITS: dict[str, Callable[[int], int]] = {
+    "bare": lambda n: bare_run(2, n),
+    "engine": lambda n: engine_run(2, n),
+    "duel": duels,
+}
+"""What ``--units KIND N`` runs: N segments of the bare SimPy schedule or of the engine
+alone, or N duels; each returns its units (timeouts, declared actions)."""
+
+INSTRUCTION_RUNS = {"bare": (1_000, 101_000), "engine": (100, 10_100), "duel": (1, 31)}
+"""The short and the long run of each kind whose difference the instruction counts take
+(the interpreter's start and the imports cancel out)."""
+QUICK_INSTRUCTION_RUNS = {"bare": (1_000, 21_000), "engine": (100, 2_100), "duel": (1, 6)}
+
+
+def refs(report: str) -> int:
+    """The instructions executed, from cachegrind's report (its ``I refs`` line)."""
+    found = re.search(r"I\s+refs:\s+([\d,]+)", report)
+    if found is None:
+        raise RuntimeError(f"no instruction count in valgrind's report: {report[-300:]!r}")
+    return int(found.group(1).replace(",", ""))
+
+
+def instructions(kind: str, n: int) -> tuple[int, int]:
+    """The instructions executed by a process of its own running ``n`` units of ``kind``
+    (:data:`UNITS`) under valgrind's cachegrind, and the units it ran."""
+    command = [
+        "valgrind",
+        "--tool=cachegrind",
+        "--cache-sim=no",
+        "--cachegrind-out-file=/dev/null",
+        sys.executable,
+        "-P",
+        str(Path(__file__).resolve()),
+        "--units",
+        kind,
+        str(n),
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same dict layouts run to run
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+    return refs(done.stderr), int(done.stdout.split()[-1])
+
+
+def instruction_section(quick: bool) -> dict[str, float] | None:
+    """Instructions per unit of each kind (informative; None without valgrind)."""
+    if shutil.which("valgrind") is None:
+        print("instructions: not counted (valgrind is not installed)")
+        return None
+    runs = QUICK_INSTRUCTION_RUNS if quick else INSTRUCTION_RUNS
+    jobs = [(kind, n) for kind, sizes in runs.items() for n in sizes]
+    with ThreadPoolExecutor(2) as pool:  # the two cores: each valgrind runs one thread
+        counted = dict(zip(jobs, pool.map(lambda job: instructions(*job), jobs), strict=True))
+    per: dict[str, float] = {}
+    for kind, (short, long) in runs.items():
+        (few, few_units), (many, many_units) = counted[kind, short], counted[kind, long]
+        per[kind] = (many - few) / (many_units - few_units)
+    bare = per["bare"]
+    print(
+        f"instructions (valgrind's cachegrind, not load-dependent): bare SimPy {bare:,.0f} per "
+        f"timeout; engine alone {per['engine']:,.0f} per action ({per['engine'] / bare:.2f}x); "
+        f"full rules {per['duel']:,.0f} per action ({per['duel'] / bare:.1f}x)"
+    )
+    return per
+
+
 def cpu_per_unit(fn: Callable[[], int]) -> float:
     """CPU seconds per unit of work (action, timeout) of one call of ``fn``."""
     gc.collect()
@@ -243,7 +314,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="only the engine's and the duels' ratios to bare SimPy, as one JSON line",
     )
+    parser.add_argument(
+        "--units",
+        nargs=2,
+        metavar=("KIND", "N"),
+        help="only run N units of KIND (bare, engine, duel) and print how many units ran",
+    )
     args = parser.parse_args(argv)
+    if args.units:
+        kind, n = args.units
+        print(UNITS[kind](int(n)))
+        return 0
     quick = args.quick
     rounds = 3 if quick else 7
     if args.core:
@@ -264,6 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("full rules per action, against a bare SimPy timeout", rules_ratio, TARGET_RULES, "x")
     )
     compiled_section(engine_ratio, rules_ratio, quick)
+    instruction_section(quick)
 
     census = Census()
     counted = census.run(lambda: duels(20))

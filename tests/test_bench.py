@@ -7,6 +7,7 @@ the very schedule the engine runs, and the counts it divides by are the fights' 
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -124,3 +125,57 @@ def test_the_compiled_build_is_measured_in_its_own_process(
     assert Path(got["module"]).is_relative_to(ROOT / "build" / "compiled")
     assert got["engine"] > 1 and got["rules"] > got["engine"]
     assert "the pure build's speed" in capsys.readouterr().out
+
+
+def test_a_units_run_prints_how_many_units_it_ran(
+    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What each counted process runs under valgrind: the engine's actions, the bare
+    schedule's timeouts, the duels' declared actions."""
+    for kind, n, expected in (
+        ("engine", "200", bench.engine_run(2, 200)),
+        ("bare", "200", bench.bare_run(2, 200)),
+        ("duel", "2", bench.duels(2)),
+    ):
+        assert bench.main(["--units", kind, n]) == 0
+        assert capsys.readouterr().out.split() == [str(expected)]
+
+
+def test_the_instruction_count_is_read_from_cachegrind_s_report(bench: ModuleType) -> None:
+    report = "==1== Collected : 12\n==1== \n==1== I   refs:      1,109,141,108\n"
+    assert bench.refs(report) == 1_109_141_108
+    with pytest.raises(RuntimeError, match="no instruction count"):
+        bench.refs("valgrind: command not found")
+
+
+def test_instructions_per_unit_are_the_difference_of_a_long_and_a_short_run(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The start of the process and the imports cancel out: only the extra units count."""
+    start = {"bare": 1_000_000, "engine": 2_000_000, "duel": 3_000_000}
+    cost = {"bare": 10, "engine": 60, "duel": 180}
+
+    def counted(kind: str, n: int) -> tuple[int, int]:
+        units = 2 * n  # units need not equal n (two fighters' actions, duels' actions)
+        return start[kind] + cost[kind] * units, units
+
+    monkeypatch.setattr(bench.shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(bench, "instructions", counted)
+    assert bench.instruction_section(quick=True) == {"bare": 10, "engine": 60, "duel": 180}
+    out = capsys.readouterr().out
+    assert "engine alone 60 per action (6.00x)" in out and "(18.0x)" in out
+
+
+def test_without_valgrind_the_instructions_are_not_counted(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(bench.shutil, "which", lambda name: None)
+    assert bench.instruction_section(quick=False) is None
+    assert "not counted (valgrind is not installed)" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="the count needs valgrind")
+def test_a_counted_process_reports_its_instructions_and_units(bench: ModuleType) -> None:
+    refs, units = bench.instructions("engine", 100)
+    assert units == bench.engine_run(2, 100)
+    assert refs > 1_000_000  # at least the interpreter's start
