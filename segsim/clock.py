@@ -65,7 +65,7 @@ class Clock:
     def until(self, segment: int, env_time: float) -> float:
         """Environment delay from ``env_time`` to the start of ``segment`` (never negative):
         how far ahead the engine books a segment boundary."""
-        delay = (segment * self.scale if self.scale != 1.0 else segment) - (env_time - self.origin)
+        delay = self.delay(segment) - (env_time - self.origin)
         return delay if delay > 0 else 0
 
     def segment_at(self, env_time: float) -> int:
