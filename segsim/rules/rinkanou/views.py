@@ -444,17 +444,12 @@ class OtherView(LiveView):
     @property
     def actions(self) -> tuple[SeenAction, ...]:
         """Its actions as the observer sees them, found on first read and kept, as a
-        live field is (read first after the view's phase: StaleObservation); kept in a
-        slot, which motion() reads without a property call."""
+        live field is (read first after the view's phase: StaleObservation)."""
         actions = self._actions
         if actions is None:
-            actions = self._seen_actions()
-        return actions
-
-    def _seen_actions(self) -> tuple[SeenAction, ...]:
-        if self._state.version != self._version:
-            self.check()  # raises
-        actions = self._actions = seen_actions(self._state, self._o, self._revealed)
+            if self._state.version != self._version:
+                self.check()  # raises
+            actions = self._actions = seen_actions(self._state, self._o, self._revealed)
         return actions
 
     def freeze(self) -> OtherView:
@@ -473,10 +468,7 @@ class OtherView(LiveView):
 
     def motion(self, motion: str) -> SeenAction | None:
         """Its action of that motion class ("weapon", "movement"...), or None."""
-        actions = self._actions
-        if actions is None:
-            actions = self._seen_actions()
-        for a in actions:
+        for a in self.actions:
             if a.motion == motion:
                 return a
         return None
