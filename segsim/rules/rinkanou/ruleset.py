@@ -1290,13 +1290,7 @@ def _noted(declaration: Declaration) -> tuple[Any, ...]:
         for key in ("ps", "pc"):
             if key in params:
                 value = params[key]
-                # a declaration's own table is frozen: no abstract-class check for it
-                kind_of = type(value)
-                if (
-                    kind_of is not MappingProxyType
-                    and kind_of is not dict
-                    and not isinstance(value, Mapping)
-                ):
+                if not isinstance(value, Mapping):
                     raise IllegalDeclaration(
                         f"{key} choices are a table like {{faster = 1}}, not {value!r}",
                         rule=f"{SEED}, Utilisation des points de situation",
