@@ -49,7 +49,7 @@ class Clock:
     """
 
     scale: float = 1.0
-    origin: float = 0.0
+    origin: int | float = 0.0  # an int stays one (see delay)
     tick: int = 1
 
     def __attrs_post_init__(self) -> None:
@@ -58,11 +58,14 @@ class Clock:
         if self.tick < 1:
             raise ValueError(f"a tick lasts at least one segment, not {self.tick}")
 
-    def delay(self, segments: int) -> float:
+    # ``int | float``, not ``float``, where an int must stay one (a fight of its own
+    # books whole segments): a compiled build would make every float-typed value a float.
+
+    def delay(self, segments: int) -> int | float:
         """Environment delay for a number of segments."""
         return segments * self.scale if self.scale != 1.0 else segments
 
-    def until(self, segment: int, env_time: float) -> float:
+    def until(self, segment: int, env_time: int | float) -> int | float:
         """Environment delay from ``env_time`` to the start of ``segment`` (never negative):
         how far ahead the engine books a segment boundary."""
         delay = self.delay(segment) - (env_time - self.origin)

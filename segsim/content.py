@@ -4,7 +4,11 @@ reading the content files."""
 
 from __future__ import annotations
 
+import ast
+import sys
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -76,6 +80,32 @@ def first_sentence(doc: str | None) -> str:
     return text.rstrip(".")
 
 
+def class_doc(cls: type) -> str | None:
+    """A class's docstring, also in the compiled build (``hatch_build.py``), whose
+    compiled classes keep none: there it is read from the module's source, which the
+    build ships beside the compiled module."""
+    doc = cls.__dict__.get("__doc__")
+    path = getattr(sys.modules.get(cls.__module__), "__file__", None) or ""
+    if path.endswith(".py"):
+        return doc if isinstance(doc, str) else None
+    return _source_docs(Path(path).with_name(Path(path).name.split(".", 1)[0] + ".py")).get(
+        cls.__name__
+    )
+
+
+@cache
+def _source_docs(source: Path) -> dict[str, str | None]:
+    """The docstring of each class in a module's source, by name (none without it)."""
+    if not source.is_file():
+        return {}
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    return {
+        node.name: ast.get_docstring(node)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+    }
+
+
 def describe_content(ruleset_name: str) -> str:
     """The content of a ruleset and its policies, one line each, by section."""
     ruleset = get_ruleset(ruleset_name)
@@ -97,8 +127,8 @@ def describe_content(ruleset_name: str) -> str:
     lines.append(f"  policies ({len(names)}):")
     for name in names:
         policy = make_policy(ruleset_name, name)
-        lines.append(_clip(f"    {name:<16} {first_sentence(type(policy).__doc__)}"))
+        lines.append(_clip(f"    {name:<16} {first_sentence(class_doc(type(policy)))}"))
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["describe_content", "first_sentence"]
+__all__ = ["class_doc", "describe_content", "first_sentence"]

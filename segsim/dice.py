@@ -16,6 +16,7 @@ from typing import Protocol
 import attrs
 
 from segsim.errors import DiceExhausted
+from segsim.native import mypyc_attr
 
 
 @attrs.frozen
@@ -49,6 +50,7 @@ record (a fight returns its ``die.rolled`` event, so a draw is one object)."""
 _DIE = {sides: f"d{sides}" for sides in (2, 3, 4, 6, 8, 10, 12, 20, 100)}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Dice:
     """Seeded dice. ``roll(100, "attack", actor="a")`` returns 1..100 and records it.
 
@@ -86,6 +88,7 @@ class Dice:
         return self.roll(100, purpose, actor)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LoadedDice(Dice):
     """Dice that hand out recorded values in order (replay, hand-entered fights).
 

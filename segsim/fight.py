@@ -51,6 +51,7 @@ from segsim.events import (
     FightEnded,
     WaitEnded,
 )
+from segsim.native import mypyc_attr
 from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import BaseRuleset, Outcome
 from segsim.sleepers import Sleepers
@@ -82,7 +83,7 @@ class _Scheduled(simpy.Event):
     def __init__(
         self,
         env: simpy.Environment,
-        delay: float,
+        delay: int | float,  # an int stays one (see Clock.delay)
         priority: EventPriority,
         at: int,
         callback: Callable[[Any], None],
@@ -132,6 +133,7 @@ class CombatantSpec:
     points...): the game master's calls, as scenario data."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Fight:
     """One fight of one ruleset, in its own or a host's SimPy environment.
 

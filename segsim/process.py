@@ -35,10 +35,12 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 import simpy
+import simpy.exceptions
 
 from segsim.actions import Action, Cancel, Declaration, DeclarationLike, PolicyOutput
 from segsim.errors import IllegalDeclaration
 from segsim.events import ActionCancelled, Event, FightEnded, OutOfFight
+from segsim.native import mypyc_attr, python_class
 from segsim.observation import Observation
 
 if TYPE_CHECKING:
@@ -74,7 +76,8 @@ class Sighting:
     action: Any
 
 
-class Interrupt(simpy.Interrupt):
+@python_class  # a native class cannot derive from an exception of Python's
+class Interrupt(simpy.exceptions.Interrupt):
     """Base of what interrupts a fighter's process; ``cause`` is the observation of
     the phase (also :attr:`observation`)."""
 
@@ -85,6 +88,7 @@ class Interrupt(simpy.Interrupt):
         return cause
 
 
+@python_class
 class Threat(Interrupt):
     """What a reactive process sees while it waits: an opponent started, cancelled or
     resolved an action. ``started`` lists the actions it sees begin since it last ran
@@ -170,6 +174,7 @@ class Result:
 # ---------------------------------------------------------------- requests
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Request:
     """What a process yields: made by :class:`Me`, never by hand."""
 
@@ -177,6 +182,7 @@ class Request:
         return []
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _Leaf(Request):
     state = "new"  # new -> sent (declared this phase) -> running (in the fight) -> done
 
@@ -187,6 +193,7 @@ class _Leaf(Request):
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Act(_Leaf):
     """One action to declare; resolved once the action is no longer in progress."""
 
@@ -230,6 +237,7 @@ class Act(_Leaf):
         return f"<Act {shown!r} {self.state}>"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Cancelling(_Leaf):
     """Cancel one of one's actions in progress; resolved when it counts as resolved."""
 
@@ -244,6 +252,7 @@ class Cancelling(_Leaf):
         return f"<Cancelling #{self.action} {self.state}>"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class AllOf(Request):
     """Several requests at once; resumes with their values, in order."""
 
@@ -254,11 +263,13 @@ class AllOf(Request):
         return [leaf for part in self.parts for leaf in part.leaves()]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class AnyOf(AllOf):
     """Several requests; resumes when the first is done, with the values of those done
     (None for those still going on)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Sight(Request):
     """Wait until something is seen (reactive) or the fighter is asked again."""
 
@@ -267,6 +278,7 @@ class Sight(Request):
         self.done = False
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Idle(Request):
     """Wait until nothing of the fighter's is in progress (a lock the rules imposed)."""
 
@@ -411,6 +423,7 @@ class Me:
 # ---------------------------------------------------------------- the policy
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ProcessPolicy:
     """A generator function as a policy (make one with :func:`process_policy`).
 

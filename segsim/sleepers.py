@@ -16,10 +16,12 @@ import math
 from collections.abc import Mapping, Sequence
 
 from segsim.actions import Action
+from segsim.native import mypyc_attr
 from segsim.spatial import Grid
 from segsim.state import Combatant
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Sleepers:
     """Who waits for its way to clear: the wait action and its radius, by combatant."""
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 
+from segsim.native import mypyc_attr
+
 Position = tuple[float, float]
 Cell = tuple[int, int]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Grid:
     """Points by id in square cells of ``cell`` metres."""
 

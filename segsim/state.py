@@ -9,15 +9,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
 from segsim.actions import Action
+from segsim.native import field
+from segsim.policy import Policy
 from segsim.spatial import Grid
-
-if TYPE_CHECKING:
-    from segsim.policy import Policy
 
 
 @attrs.define(eq=False)
@@ -38,10 +37,10 @@ class Combatant:
     position: tuple[float, float] = (0.0, 0.0)
     is_pc: bool = False
     order: int = 0
-    setup: Mapping[str, Any] = attrs.field(factory=dict)
+    setup: Mapping[str, Any] = field(factory=dict)
     in_fight: bool = True
-    actions: list[Action] = attrs.field(factory=list)
-    recent: list[Action] = attrs.field(factory=list)
+    actions: list[Action] = field(factory=list)
+    recent: list[Action] = field(factory=list)
 
     @property
     def busy(self) -> bool:
@@ -85,15 +84,15 @@ class FightState:
 
     combatants: dict[str, Combatant]
     segment: int = 0
-    pending: dict[int, list[Action]] = attrs.field(factory=dict)
+    pending: dict[int, list[Action]] = field(factory=dict)
     next_action_id: int = 1
-    cancelled_in: dict[str, int] = attrs.field(factory=dict)
-    spawned: list[Action] = attrs.field(factory=list)  # started by the rules, to schedule
-    autonomous: dict[int, Action] = attrs.field(factory=dict)  # in flight, by id
-    extra: dict[str, Any] = attrs.field(factory=dict)  # ruleset-wide state (dropped weapons)
-    grid: Grid = attrs.field(factory=Grid)  # where the combatants in the fight stand
-    side_grids: dict[str, Grid] = attrs.field(factory=dict)  # the same, one grid per side
-    side_counts: dict[str, int] = attrs.field(factory=dict)  # combatants in the fight, by side
+    cancelled_in: dict[str, int] = field(factory=dict)
+    spawned: list[Action] = field(factory=list)  # started by the rules, to schedule
+    autonomous: dict[int, Action] = field(factory=dict)  # in flight, by id
+    extra: dict[str, Any] = field(factory=dict)  # ruleset-wide state (dropped weapons)
+    grid: Grid = field(factory=Grid)  # where the combatants in the fight stand
+    side_grids: dict[str, Grid] = field(factory=dict)  # the same, one grid per side
+    side_counts: dict[str, int] = field(factory=dict)  # combatants in the fight, by side
     version: int = 0  # counts the changes: anything cached on the state is valid for one
     roster: int = 0  # counts who came into or left the fight
     vacated: list[tuple[str, tuple[float, float]]] | None = None
@@ -102,8 +101,8 @@ class FightState:
     # What is kept while nobody comes or goes (dropped by whatever changes who is in the
     # fight, so a read asks no question first): the opponents by side (against) and the
     # sides in the fight.
-    _against: dict[str | None, list[Combatant]] = attrs.field(factory=dict, init=False, repr=False)
-    _sides: list[str] | None = attrs.field(default=None, init=False, repr=False)
+    _against: dict[str | None, list[Combatant]] = field(factory=dict, init=False, repr=False)
+    _sides: list[str] | None = field(default=None, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         for c in self.combatants.values():
@@ -167,6 +166,10 @@ class FightState:
         found.sort(key=by_order)
         return found
 
+    def order_of(self, cid: str) -> int:
+        """The fight's order of combatant ``cid`` (ties between equals go to the first)."""
+        return self.combatants[cid].order
+
     def nearest_opponents(self, cid: str, count: int) -> list[str]:
         """The ``count`` nearest opponents in the fight (ties: the fight's order)."""
         me = self.combatants[cid]
@@ -182,11 +185,8 @@ class FightState:
                 return [] if best is None else [best[2]]
             return [other for _, _, other in sorted(ranked)[:count]]
 
-        def rank(o: str) -> int:
-            return combatants[o].order
-
         answers = [
-            (grid, grid.nearest(me.position, count, None, rank))
+            (grid, grid.nearest(me.position, count, None, self.order_of))
             for side, grid in self.side_grids.items()
             if side != me.side and self.side_counts.get(side)
         ]

@@ -14,6 +14,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
@@ -228,6 +229,7 @@ def _landing(other: OtherView, motion: SeenAction | None) -> int | None:
     return motion.start + 2 * speed - 1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Attacks the nearest opponent again and again: arm, strike, (lock), repeat; walks
     into reach first."""
@@ -250,6 +252,7 @@ class Aggressive:
         return _strike_or_arm(me, near[0])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Defender:
     """Stays on guard (a blow armed), times a defence to end in the segment a seen blow
     should land, and ripostes while the attacker locks after its strike.
@@ -411,6 +414,7 @@ class Defender:
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Archer:
     """Shoots the nearest opponent it can make out: draws its ranged weapon, readies it,
     looses, again; spends its command points on the roll. It dodges the missiles it sees
@@ -465,6 +469,7 @@ class Archer:
         return Declaration("shoot", target.id, params)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Keeper:
     """Keeps a shorter-armed opponent at distance with a longer weapon, and strikes once
     it is within reach anyway (seed 004, "Tenir à distance")."""

@@ -18,6 +18,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import field, mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset
@@ -173,19 +174,20 @@ class Status:
     weapon_pr: int = 0
     shield_pr: int = 0
     disengaged: bool = False
-    revealed: dict[int, tuple[str, str | None, int | None]] = attrs.field(factory=dict)
+    revealed: dict[int, tuple[str, str | None, int | None]] = field(factory=dict)
     command_points: int = 0  # points de commandement (PC)
     wielding: str = "melee"  # the weapon in hand: "melee" or "ranged"
     loaded: bool = False  # the ranged weapon is ready to loose
     grip: str = "held"  # the melee weapon: held, loose (two-handed), dropped, taken
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
     # action id -> its roll's modifiers (their imposed ones make its difficulty)
-    rolled: dict[int, Mapping[str, int]] = attrs.field(factory=dict)
+    rolled: dict[int, Mapping[str, int]] = field(factory=dict)
     lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
     oppose_disengage: bool = True  # whether it opposes an opponent's disengage
     oppose_bonus: int = 0  # PS it spends on each such opposition roll
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RinKaNou(BaseRuleset):
     """RinKaNou combat (seed 004): segments of 0.1 s, d100 tests with margins.
 
@@ -205,11 +207,14 @@ class RinKaNou(BaseRuleset):
     def __init__(
         self,
         *,
-        ps_divisor: int = 20,
-        start_roll: bool = True,
-        awareness: float | None = None,
-        size_table: str = "contest",
-        move_roll: bool = True,
+        # The options come from a scenario's data and are checked below, so that a
+        # wrong one is named: typed Any, not as the int, bool, float | None, str and
+        # bool they must be, which a compiled build would check first, unnamed.
+        ps_divisor: Any = 20,
+        start_roll: Any = True,
+        awareness: Any = None,
+        size_table: Any = "contest",
+        move_roll: Any = True,
         content: Content | None = None,
     ) -> None:
         if type(ps_divisor) is not int or ps_divisor not in (10, 20):
@@ -229,9 +234,9 @@ class RinKaNou(BaseRuleset):
             )
         self.content = content or default_content()
         self._reaches = self.content.tables.reach  # metres by reach category
-        self.ps_divisor = ps_divisor
-        self.start_roll = start_roll
-        self.awareness = float(awareness) if awareness is not None else None
+        self.ps_divisor: int = ps_divisor
+        self.start_roll: bool = start_roll
+        self.awareness: float | None = float(awareness) if awareness is not None else None
         self._ps_shapes = SHAPES  # parse_ps checks by shape (shared: keyed by all they read)
         # The settlement module imports this one: found once here, not per settlement.
         from segsim.rules.rinkanou.settle import Settlement, quiet
@@ -241,8 +246,8 @@ class RinKaNou(BaseRuleset):
         self._sheet_facts: dict[int, SheetFacts] = {}  # by id of the sheet each one keeps
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
-        self.size_table = size_table
-        self.move_roll = move_roll
+        self.size_table: str = size_table
+        self.move_roll: bool = move_roll
         options: dict[str, Any] = {
             "ps_divisor": ps_divisor,
             "start_roll": start_roll,

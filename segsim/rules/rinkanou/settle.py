@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
+from segsim.native import mypyc_attr
 from segsim.rules.rinkanou import manoeuvres, ranged
 from segsim.rules.rinkanou.content import Sheet
 from segsim.rules.rinkanou.events import (
@@ -85,6 +86,7 @@ KNOWN_SHEETS = 1024
 """Sheets whose :class:`SheetFacts` a ruleset keeps (then it starts afresh)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SheetFacts:
     """What a settlement reads of a fighter's sheet under one ruleset, worked out once per
     sheet (a sheet is frozen) rather than at every blow: the weapon's skill and
@@ -103,6 +105,7 @@ class SheetFacts:
         self.reach = rules.reach(sheet)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one segment's batch."""
 

@@ -21,6 +21,7 @@ import math
 from typing import Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.policies import (
@@ -44,6 +45,7 @@ def _rolled_in_progress(me: SelfView) -> bool:
     return any(a.rolled for a in me.actions)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CounterPuncher(Defender):
     """Waits on guard, reads the opponent's weapon motion, parries it, then ripostes.
 
@@ -189,6 +191,7 @@ def _strike(
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PressureFighter:
     """Chains attacks and keeps the tempo; buys a negative score back with a malus.
 

@@ -16,6 +16,7 @@ import attrs
 
 from segsim.actions import Action, DeclarationLike
 from segsim.eventbase import slot_init
+from segsim.native import python_class
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
 from segsim.rules.rinkanou.manoeuvres import REACH_TOLERANCE
@@ -84,6 +85,7 @@ _Nearest = tuple["Combatant", tuple[str, tuple[float, float]]] | tuple[None, Non
 """The nearest opponent in view, and its id and position as it stood (or no one)."""
 
 
+@python_class
 class SelfView(LiveView):
     """The deciding fighter's own state, read from the live fight state on demand."""
 
@@ -384,6 +386,7 @@ class SelfView(LiveView):
         return None
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as one observer sees it: public state, and its actions with
     what the observer has read of them."""
@@ -478,6 +481,7 @@ REACHES = "reaches"
 """``state.extra``: the fight's :class:`Reaches`."""
 
 
+@python_class
 class Reaches(dict["Combatant", float]):
     """Each fighter's reach in one fight, in metres, as the rules give it
     (``RinKaNou.reach``, which a ruleset may override), asked once per fighter: a

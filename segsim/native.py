@@ -1,0 +1,53 @@
+"""What lets a module of segsim compile with mypyc (the optional compiled build,
+``hatch_build.py``) and still behave as the pure module does.
+
+* :func:`field`: mypyc checks the value a class body assigns against the annotation
+  when it knows the value's type, and attrs' ``field()`` is typed as the value it
+  describes, not as the marker it returns, so ``x: dict[str, int] =
+  attrs.field(factory=dict)`` fails when a compiled module makes its class. This is
+  ``attrs.field`` typed ``Any``, which mypyc leaves alone (mypy's attrs plugin then
+  reads the field as one with a default, without its ``init=False``: nothing builds
+  these classes by keyword).
+* :func:`mypyc_attr` (mypy_extensions' own, for mypy and mypyc; a stand-in that
+  changes nothing at run time): a native class cannot be subclassed by a Python class
+  unless it says ``@mypyc_attr(allow_interpreted_subclasses=True)``, which every public
+  class of a compiled module says (users and other rulesets derive from them).
+* :func:`python_class`: mypyc makes a class of a compiled module a native class, which
+  cannot have ``__slots__`` naming ``__dict__`` nor derive from a Python class with
+  slots, unless a decorator it does not know is applied. This one changes nothing and
+  keeps the class a Python class (its methods are still compiled).
+* A compiled module reads the annotations of a Python class when it makes the class,
+  so the names they use are imported at run time, not under ``TYPE_CHECKING``; and it
+  annotates every name the class body assigns, a ``ClassVar`` as its bare type, so an
+  attrs class in a compiled module gets its class constants after the class statement
+  (attrs would take them for fields).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
+
+C = TypeVar("C", bound=type)
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr as mypyc_attr
+else:
+
+    def mypyc_attr(*names: str, **values: object) -> Callable[[C], C]:
+        """What ``mypyc_attr`` is at run time: mypyc reads the decorator when it
+        compiles a module, and a pure module's class is left as it is."""
+        return lambda cls: cls
+
+
+def field(**kwargs: Any) -> Any:
+    """``attrs.field(**kwargs)``, typed ``Any`` (see the module's docstring)."""
+    return attrs.field(**kwargs)
+
+
+def python_class(cls: C) -> C:
+    """Keeps ``cls`` a Python class when its module is compiled (see the module's
+    docstring); returns it unchanged."""
+    return cls
