@@ -344,7 +344,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdicts.append(
         ("full rules per action, against a bare SimPy timeout", rules_ratio, TARGET_RULES, "x")
     )
-    compiled_section(engine_ratio, rules_ratio, quick)
+    compiled = compiled_section(engine_ratio, rules_ratio, quick)
+    if compiled is not None:
+        verdicts.append(
+            ("compiled build: engine alone per action", compiled["engine"], TARGET_ENGINE, "x")
+        )
+        verdicts.append(
+            ("compiled build: full rules per action", compiled["rules"], TARGET_RULES, "x")
+        )
     instruction_section(quick)
 
     census = Census()
@@ -455,8 +462,9 @@ def core_ratios(rounds: int, quick: bool, quiet: bool = False) -> tuple[float, f
 def compiled_section(engine_ratio: float, rules_ratio: float, quick: bool) -> dict[str, Any] | None:
     """The optional compiled build (``hatch_build.py``), built here if need be and
     measured in a process of its own against bare SimPy there: the same two ratios, and
-    its speed against the pure build's (the ratio of their ratios). Informative: the
-    targets are the pure build's, the default."""
+    its speed against the pure build's (the ratio of their ratios), each ratio with a
+    verdict line of its own beside the pure build's (the default); None where it
+    cannot be built (no C compiler, no mypy)."""
     try:
         from importlib.util import module_from_spec, spec_from_file_location
 
