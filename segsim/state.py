@@ -11,21 +11,23 @@ from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any
 
-import attrs
-
 from segsim.actions import Action
-from segsim.native import field
+from segsim.native import mypyc_attr
 from segsim.policy import Policy
 from segsim.spatial import Grid
 
 
-@attrs.define(eq=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Combatant:
     """One fighter in a fight.
 
     ``sheet`` is the ruleset's frozen character sheet and ``status`` its mutable state
     (wounds, situation points...). ``actions`` are in progress; ``recent`` are finished
     actions still overlapping something in progress (for simultaneous-action rules).
+
+    A plain class, not an attrs one, so that the compiled build (``hatch_build.py``)
+    makes it a native class, whose fields compiled code reads directly: the engine
+    reads a combatant's on every action.
     """
 
     id: str
@@ -33,14 +35,51 @@ class Combatant:
     sheet: Any
     status: Any
     policy: Policy
-    name: str = ""
-    position: tuple[float, float] = (0.0, 0.0)
-    is_pc: bool = False
-    order: int = 0
-    setup: Mapping[str, Any] = field(factory=dict)
-    in_fight: bool = True
-    actions: list[Action] = field(factory=list)
-    recent: list[Action] = field(factory=list)
+    name: str
+    position: tuple[float, float]
+    is_pc: bool
+    order: int
+    setup: Mapping[str, Any]
+    in_fight: bool
+    actions: list[Action]
+    recent: list[Action]
+
+    def __init__(
+        self,
+        id: str,
+        side: str,
+        sheet: Any,
+        status: Any,
+        policy: Policy,
+        name: str = "",
+        position: tuple[float, float] = (0.0, 0.0),
+        is_pc: bool = False,
+        order: int = 0,
+        setup: Mapping[str, Any] | None = None,
+        in_fight: bool = True,
+        actions: list[Action] | None = None,
+        recent: list[Action] | None = None,
+    ) -> None:
+        self.id = id
+        self.side = side
+        self.sheet = sheet
+        self.status = status
+        self.policy = policy
+        self.name = name
+        self.position = position
+        self.is_pc = is_pc
+        self.order = order
+        self.setup = {} if setup is None else setup
+        self.in_fight = in_fight
+        self.actions = [] if actions is None else actions
+        self.recent = [] if recent is None else recent
+
+    def __repr__(self) -> str:
+        return (
+            f"Combatant(id={self.id!r}, side={self.side!r}, name={self.name!r}, "
+            f"position={self.position!r}, in_fight={self.in_fight!r}, "
+            f"actions={self.actions!r})"
+        )
 
     @property
     def busy(self) -> bool:
@@ -78,36 +117,75 @@ class Combatant:
             del recent[:drop]
 
 
-@attrs.define(eq=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FightState:
-    """Everything a ruleset may read about a fight at one moment."""
+    """Everything a ruleset may read about a fight at one moment (a plain class for the
+    compiled build's sake, like :class:`Combatant`).
+
+    ``pending`` holds the actions by the simulation time they complete;
+    ``cancelled_in`` the segment in which each combatant last cancelled; ``spawned``
+    the actions the rules started, to schedule; ``autonomous`` those in flight by id;
+    ``extra`` ruleset-wide state (dropped weapons); ``grid`` where the combatants in
+    the fight stand, and ``side_grids`` the same by side, with ``side_counts`` how
+    many are in the fight on each; ``version`` counts the changes (anything cached on
+    the state is valid for one) and ``roster`` who came into or left the fight.
+    ``vacated`` lists where combatants stood before they moved or left the fight,
+    while the engine watches for it (someone waits for its way to clear); None when
+    nobody watches.
+    """
 
     combatants: dict[str, Combatant]
-    segment: int = 0
-    pending: dict[int, list[Action]] = field(factory=dict)
-    next_action_id: int = 1
-    cancelled_in: dict[str, int] = field(factory=dict)
-    spawned: list[Action] = field(factory=list)  # started by the rules, to schedule
-    autonomous: dict[int, Action] = field(factory=dict)  # in flight, by id
-    extra: dict[str, Any] = field(factory=dict)  # ruleset-wide state (dropped weapons)
-    grid: Grid = field(factory=Grid)  # where the combatants in the fight stand
-    side_grids: dict[str, Grid] = field(factory=dict)  # the same, one grid per side
-    side_counts: dict[str, int] = field(factory=dict)  # combatants in the fight, by side
-    version: int = 0  # counts the changes: anything cached on the state is valid for one
-    roster: int = 0  # counts who came into or left the fight
-    vacated: list[tuple[str, tuple[float, float]]] | None = None
-    """Where combatants stood before they moved or left the fight, while the engine
-    watches for it (someone waits for its way to clear); None when nobody watches."""
+    segment: int
+    pending: dict[int, list[Action]]
+    next_action_id: int
+    cancelled_in: dict[str, int]
+    spawned: list[Action]
+    autonomous: dict[int, Action]
+    extra: dict[str, Any]
+    grid: Grid
+    side_grids: dict[str, Grid]
+    side_counts: dict[str, int]
+    version: int
+    roster: int
+    vacated: list[tuple[str, tuple[float, float]]] | None
     # What is kept while nobody comes or goes (dropped by whatever changes who is in the
     # fight, so a read asks no question first): the opponents by side (against) and the
     # sides in the fight.
-    _against: dict[str | None, list[Combatant]] = field(factory=dict, init=False, repr=False)
-    _sides: list[str] | None = field(default=None, init=False, repr=False)
+    _against: dict[str | None, list[Combatant]]
+    _sides: list[str] | None
 
-    def __attrs_post_init__(self) -> None:
-        for c in self.combatants.values():
+    def __init__(
+        self,
+        combatants: dict[str, Combatant],
+        segment: int = 0,
+        next_action_id: int = 1,
+        grid: Grid | None = None,
+    ) -> None:
+        self.combatants = combatants
+        self.segment = segment
+        self.pending = {}
+        self.next_action_id = next_action_id
+        self.cancelled_in = {}
+        self.spawned = []
+        self.autonomous = {}
+        self.extra = {}
+        self.grid = Grid() if grid is None else grid
+        self.side_grids = {}
+        self.side_counts = {}
+        self.version = 0
+        self.roster = 0
+        self.vacated = None
+        self._against = {}
+        self._sides = None
+        for c in combatants.values():
             if c.in_fight:
                 self._enter(c)
+
+    def __repr__(self) -> str:
+        return (
+            f"FightState(segment={self.segment!r}, combatants={list(self.combatants)!r}, "
+            f"next_action_id={self.next_action_id!r})"
+        )
 
     def _enter(self, c: Combatant) -> None:
         self._forget()
