@@ -16,6 +16,8 @@
   cannot have ``__slots__`` naming ``__dict__`` nor derive from a Python class with
   slots, unless a decorator it does not know is applied. This one changes nothing and
   keeps the class a Python class (its methods are still compiled).
+* A class whose fields compiled code reads on every action is a plain class, not an
+  attrs one, so that it compiles to a native class (``Combatant``, ``FightState``).
 * A compiled module reads the annotations of a Python class when it makes the class,
   so the names they use are imported at run time, not under ``TYPE_CHECKING``; and it
   annotates every name the class body assigns, a ``ClassVar`` as its bare type, so an
