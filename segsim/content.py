@@ -86,11 +86,15 @@ def class_doc(cls: type) -> str | None:
     build ships beside the compiled module."""
     doc = cls.__dict__.get("__doc__")
     path = getattr(sys.modules.get(cls.__module__), "__file__", None) or ""
-    if path.endswith(".py"):
+    if not path.endswith(_EXTENSIONS):  # a pure module, or one with no file at all
         return doc if isinstance(doc, str) else None
     return _source_docs(Path(path).with_name(Path(path).name.split(".", 1)[0] + ".py")).get(
         cls.__name__
     )
+
+
+_EXTENSIONS = (".so", ".pyd")
+"""The suffixes of a compiled module's file (``segsim/fight.cpython-311-...so``)."""
 
 
 @cache

@@ -49,6 +49,16 @@ def test_a_pure_class_keeps_its_docstring() -> None:
     assert class_doc(Bare) is None
 
 
+def test_a_class_of_a_module_without_a_file_keeps_its_docstring(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A policy defined in an interactive session or ``python -c``."""
+    monkeypatch.setitem(sys.modules, "typed_in", types.ModuleType("typed_in"))
+    Typed = type("Typed", (), {"__module__": "typed_in", "__doc__": "Typed in."})
+    assert class_doc(Typed) == "Typed in."
+    assert class_doc(type("Untyped", (), {"__module__": "nowhere"})) is None
+
+
 def test_a_compiled_class_docstring_is_read_from_the_source_beside_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
