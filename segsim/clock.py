@@ -58,11 +58,10 @@ class Clock:
         if self.tick < 1:
             raise ValueError(f"a tick lasts at least one segment, not {self.tick}")
 
-    # ``int | float``, not ``float``, where an int must stay one (a fight of its own
-    # books whole segments): a compiled build would make every float-typed value a float.
-
     def delay(self, segments: int) -> int | float:
-        """Environment delay for a number of segments."""
+        """Environment delay for a number of segments: an int at one unit per segment
+        (a fight of its own books whole segments; ``int | float``, not ``float``, since
+        the compiled build makes every float-typed value a float)."""
         return segments * self.scale if self.scale != 1.0 else segments
 
     def until(self, segment: int, env_time: int | float) -> int | float:

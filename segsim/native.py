@@ -6,8 +6,7 @@
   describes, not as the marker it returns, so ``x: dict[str, int] =
   attrs.field(factory=dict)`` fails when a compiled module makes its class. This is
   ``attrs.field`` typed ``Any``, which mypyc leaves alone (mypy's attrs plugin then
-  reads the field as one with a default, without its ``init=False``: nothing builds
-  these classes by keyword).
+  reads it as a plain default, so it is for fields that only need a factory).
 * :func:`mypyc_attr` (mypy_extensions' own, for mypy and mypyc; a stand-in that
   changes nothing at run time): a native class cannot be subclassed by a Python class
   unless it says ``@mypyc_attr(allow_interpreted_subclasses=True)``, which every public

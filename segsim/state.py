@@ -245,7 +245,7 @@ class FightState:
         return found
 
     def order_of(self, cid: str) -> int:
-        """The fight's order of combatant ``cid`` (ties between equals go to the first)."""
+        """The fight's order of combatant ``cid`` (the grids' tie-break)."""
         return self.combatants[cid].order
 
     def nearest_opponents(self, cid: str, count: int) -> list[str]:

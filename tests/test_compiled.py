@@ -83,12 +83,12 @@ def tree() -> Path:
     return Path(_hatch_build().compiled_tree(ROOT, TREE))
 
 
-def _run(tree: Path, code: str) -> subprocess.CompletedProcess[str]:
+def _run(tree: Path, code: str, capture: bool = True) -> subprocess.CompletedProcess[str]:
     """``code`` in a fresh interpreter that imports segsim from the compiled tree (``-P``:
-    not from the checkout it runs in)."""
+    not from the checkout it runs in); its output captured, or left to this process's."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     return subprocess.run(
-        [sys.executable, "-P", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "-P", "-c", code], cwd=ROOT, env=env, capture_output=capture, text=True
     )
 
 
@@ -150,10 +150,7 @@ def _main() -> int:
         "sys.exit(pytest.main(['-p', 'no:cacheprovider', 'tests', "
         f"*{ignored + deselected!r}]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-P", "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(tree)}
-    )
-    return done.returncode
+    return _run(tree, code, capture=False).returncode
 
 
 if __name__ == "__main__":
