@@ -11,11 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, TypeAlias, cast
 
+import attr
 import attrs
 
 from segsim.eventbase import Event, describe_declared
+from segsim.native import field, mypyc_attr
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -57,26 +59,25 @@ class Declaration:
 
     kind: str
     target: str | None = None
-    params: Mapping[str, Any] = attrs.field(factory=dict, converter=_declared_params)
+    params: Mapping[str, Any] = field(factory=dict, converter=_declared_params)
     # Set by :func:`declaration_problem` once it has found this declaration well formed
     # and every parameter a plain scalar or a frozen table of them: such a declaration
     # can never change, so the engine does not check it again (a policy hands out the
     # same one many times).
-    checked: bool = attrs.field(default=False, init=False, eq=False, repr=False)
+    checked: bool = field(default=False, init=False, eq=False, repr=False)
     # What a ruleset found from a checked declaration alone (its kind's rules, the
     # channel it takes...), kept by the ruleset as ``(owner, ...)`` with ``owner`` what
     # says the notes are its own: the same declaration handed out again is not looked
     # over again. Set once, by the ruleset (see RinKaNou.plan).
-    notes: tuple[Any, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    notes: tuple[Any, ...] | None = field(default=None, init=False, eq=False, repr=False)
 
     def __repr__(self) -> str:
-        extra = f", target={self.target!r}" if self.target else ""
-        if self.params:  # its frozen tables shown as the tables they were made from
-            plain = {
-                k: dict(v) if type(v) is MappingProxyType else v for k, v in self.params.items()
-            }
+        me: Any = self  # its fields shown as they are, even ill-typed ones (a bad input)
+        extra = f", target={me.target!r}" if me.target else ""
+        if me.params:  # its frozen tables shown as the tables they were made from
+            plain = {k: dict(v) if type(v) is MappingProxyType else v for k, v in me.params.items()}
             extra += f", params={plain!r}"
-        return f"Declaration({self.kind!r}{extra})"
+        return f"Declaration({me.kind!r}{extra})"
 
 
 @attrs.frozen
@@ -96,7 +97,8 @@ PolicyOutput: TypeAlias = (
 )
 
 
-@attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.NO_OP)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@attr.s(auto_attribs=True, slots=True, init=False, eq=False, repr=False, weakref_slot=False)
 class Action(Event):
     """One timed action: the ruleset's verdict on a legal declaration, then the action
     in progress or finished, and its ``action.declared`` event (one object from the
@@ -119,10 +121,11 @@ class Action(Event):
     ``action.declared`` line is read back as (``action`` is its id, ``ends_in`` its
     last segment, ``declared`` the declaration as made). It is not a frozen class only
     because frozen construction costs five times as much on the engine's hot path.
-    """
 
-    TYPE: ClassVar[str] = "action.declared"
-    REGISTERED: ClassVar[bool] = False  # a record line reads back as ActionDeclared
+    Its ``__init__``, ``__eq__`` and ``__repr__`` are written out (attrs only describes
+    its fields), so that the compiled build makes it a native class with a native
+    constructor and behaves as the pure one; ``TYPE`` is set after the class.
+    """
 
     kind: str
     duration: int | None
@@ -136,19 +139,87 @@ class Action(Event):
     visible: bool = True
     params: Mapping[str, Any] = EMPTY  # frozen when made (below), like a declaration's
     id: int = 0
-    actor: str = ""
+    actor: Any = ""  # str: typed as Event types it (see Event)
     start: int = 0
     cancelled: bool = False
     # Its event's segment: always its start (set from it, never given).
-    t: int = attrs.field(init=False, eq=False, repr=False)
-    declaration: Declaration | None = attrs.field(default=None, eq=False, repr=False)
+    t: int = field(init=False, eq=False, repr=False)
+    declaration: Declaration | None = field(default=None, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        self.t = self.start
-        # The converter of Declaration.params, run here: most actions have no params or
-        # already frozen ones, and a converter would be a call on every action made.
-        if type(self.params) is not MappingProxyType:
-            self.params = _frozen_mapping(self.params)
+    def __init__(
+        self,
+        kind: str,
+        duration: int | None,
+        channel: str = "main",
+        target: str | None = None,
+        rolled: bool = False,
+        difficulty: int = 0,
+        continuous: bool = False,
+        public: bool = False,
+        forced: bool = False,
+        visible: bool = True,
+        params: Mapping[str, Any] = EMPTY,
+        id: int = 0,
+        actor: str = "",
+        start: int = 0,
+        cancelled: bool = False,
+        declaration: Declaration | None = None,
+    ) -> None:
+        self.kind = kind
+        self.duration = duration
+        self.channel = channel
+        self.target = target
+        self.rolled = rolled
+        self.difficulty = difficulty
+        self.continuous = continuous
+        self.public = public
+        self.forced = forced
+        self.visible = visible
+        # Frozen like a declaration's: most actions have no params or already frozen ones.
+        self.params = params if type(params) is MappingProxyType else _frozen_mapping(params)
+        self.id = id
+        self.actor = actor
+        self.start = start
+        self.cancelled = cancelled
+        self.t = start
+        self.declaration = declaration
+
+    def _compared(self) -> tuple[Any, ...]:
+        """The fields equality compares and the repr shows (all but ``t`` and
+        ``declaration``), in order."""
+        return (
+            self.kind,
+            self.duration,
+            self.channel,
+            self.target,
+            self.rolled,
+            self.difficulty,
+            self.continuous,
+            self.public,
+            self.forced,
+            self.visible,
+            self.params,
+            self.id,
+            self.actor,
+            self.start,
+            self.cancelled,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Action)
+        return self._compared() == other._compared()
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={value!r}" for name, value in zip(_SHOWN, self._compared(), strict=True)
+        )
+        return f"{type(self).__name__}({shown})"
 
     @property
     def action(self) -> int:
@@ -226,6 +297,10 @@ class Action(Event):
         return attrs.evolve(self, duration=segment - self.start + 1, cancelled=True)
 
 
+Action.TYPE = "action.declared"
+Action.REGISTERED = False  # a record line reads back as ActionDeclared
+_SHOWN = tuple(f.name for f in attrs.fields(Action) if f.eq)
+
 ActionSpec = Action
 """A planned action, before the engine stamps it (see :class:`Action`)."""
 
@@ -272,13 +347,14 @@ def declaration_problem(item: object) -> str | None:
     :class:`Cancel` names an action by its integer id.
     """
     if type(item) is Declaration or isinstance(item, Declaration):
-        kind = item.kind
+        d: Any = item  # its fields read as they are (the compiled build checks types)
+        kind = d.kind
         if not kind or not isinstance(kind, str):
             return f"an action kind is a non-empty string, not {kind!r}"
-        target = item.target
+        target = d.target
         if target is not None and (not isinstance(target, str) or not target):
             return f"a target is a combatant id (a string) or None, not {target!r}"
-        params: Mapping[Any, Any] = item.params
+        params: Any = d.params
         scalars = True
         for key, value in params.items():
             if type(key) is not str and not isinstance(key, str):
@@ -301,7 +377,7 @@ def declaration_problem(item: object) -> str | None:
             object.__setattr__(item, "checked", True)  # frozen: the one write it gets
         return None
     if isinstance(item, Cancel):
-        action = item.action
+        action: Any = cast(Any, item).action
         if isinstance(action, bool) or not isinstance(action, int) or action < 1:
             return f"a cancellation names an action by its id (an integer >= 1), not {action!r}"
         return None

@@ -12,78 +12,16 @@ import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+import attr
 import attrs
+
+from segsim.native import mypyc_attr
 
 if TYPE_CHECKING:
     from segsim.state import FightState
 
 EVENT_TYPES: dict[str, type[Event]] = {}
 """Every event class by its ``TYPE`` name: the class a record line is read back as."""
-
-
-@attrs.define(slots=True)
-class Event:
-    """Base of all events: ``t`` is the segment in which it happened.
-
-    Every event class is ``@attrs.frozen`` (a test checks this); the base is not, only
-    so that :class:`segsim.actions.Action`, an event stamped in place by the engine
-    before anyone sees it, can derive from it."""
-
-    TYPE: ClassVar[str] = ""
-    REGISTERED: ClassVar[bool] = True
-    """False for an event class that writes a registered type's line (the live
-    :class:`~segsim.actions.Action` writes ``action.declared``)."""
-
-    CHANGES_STATE: ClassVar[bool] = False
-    """Whether the class has an :meth:`apply` of its own (set for each class): the
-    engine calls ``apply`` only then."""
-
-    t: int
-    actor: str | None
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.CHANGES_STATE = cls.apply is not Event.apply
-        name = cls.__dict__.get("TYPE", "")
-        if name and cls.REGISTERED:
-            known = EVENT_TYPES.get(name)
-            if known is not None and known.__qualname__ != cls.__qualname__:
-                raise TypeError(f"event type {name!r} is already {known.__qualname__}")
-            EVENT_TYPES[name] = cls
-
-    @classmethod
-    def __attrs_init_subclass__(cls) -> None:
-        """attrs calls this once it has made an event class: a frozen one is built by
-        :func:`slot_init` (the same object as attrs' own ``__init__`` builds, cheaper)."""
-        init = slot_init(cls)
-        if init is not None:
-            cls.__init__ = init  # type: ignore[method-assign]
-
-    def apply(self, state: FightState) -> None:
-        """Change the fight state; most events only report and change nothing."""
-
-    def describe(self) -> str:
-        """One readable line for the segment-by-segment account."""
-        fields = ", ".join(f"{k}={v}" for k, v in self.fields().items())
-        return f"{self.TYPE} {fields}".rstrip()
-
-    def fields(self) -> dict[str, Any]:
-        """The event's own fields (without ``t``, ``type`` and ``actor``), in order."""
-        return {
-            f.name: getattr(self, f.name)
-            for f in _fields_of(type(self))
-            if f.name not in ("t", "actor")
-        }
-
-
-_FIELDS_CACHE: dict[type, tuple[attrs.Attribute[Any], ...]] = {}
-
-
-def _fields_of(cls: type) -> tuple[attrs.Attribute[Any], ...]:
-    got = _FIELDS_CACHE.get(cls)
-    if got is None:
-        got = _FIELDS_CACHE[cls] = tuple(attrs.fields(cls))
-    return got
 
 
 def slot_init(cls: type) -> Callable[..., None] | None:
@@ -112,7 +50,7 @@ def slot_init(cls: type) -> Callable[..., None] | None:
             or f.validator is not None
             or f.alias != name
             or f.kw_only
-            or not isinstance(slot, types.MemberDescriptorType)
+            or not isinstance(slot, types.MemberDescriptorType | types.GetSetDescriptorType)
         ):
             return None
         names[f"_set_{name}"] = slot.__set__
@@ -138,6 +76,84 @@ def slot_init(cls: type) -> Callable[..., None] | None:
     init.__doc__ = made.__doc__
     init.__wrapped__ = made  # type: ignore[attr-defined]
     return init
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class EventClass:
+    """The class constants and class hooks of every event, apart from :class:`Event`
+    itself: in the compiled build (``hatch_build.py``) a class body's every name has an
+    annotation, and attrs would take constants in the attrs class's own body for
+    fields; and attrs calls the hook on a class of its own making too, which a native
+    class's method would refuse unless that class derives from its class."""
+
+    __slots__ = ()
+
+    TYPE: ClassVar[str] = ""
+    REGISTERED: ClassVar[bool] = True
+    """False for an event class that writes a registered type's line (the live
+    :class:`~segsim.actions.Action` writes ``action.declared``)."""
+
+    CHANGES_STATE: ClassVar[bool] = False
+    """Whether the class has an :meth:`Event.apply` of its own (set for each class):
+    the engine calls ``apply`` only then."""
+
+    @classmethod
+    def __attrs_init_subclass__(cls) -> None:
+        """attrs calls this once it has made an event class: a frozen one is built by
+        :func:`slot_init` (the same object as attrs' own ``__init__`` builds, cheaper)."""
+        init = slot_init(cls)
+        if init is not None:
+            cls.__init__ = init  # type: ignore[method-assign]
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+@attr.s(auto_attribs=True, slots=True, order=False)
+class Event(EventClass):
+    """Base of all events: ``t`` is the segment in which it happened.
+
+    Every event class is ``@attrs.frozen`` (a test checks this); the base is not, only
+    so that :class:`segsim.actions.Action`, an event stamped in place by the engine
+    before anyone sees it, can derive from it. It is made with ``attr.s``, the form of
+    attrs the compiled build makes a native class of (so is Action)."""
+
+    t: int
+    actor: Any  # str | None; Any so that Action, a native class too, may say str
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.CHANGES_STATE = cls.apply is not Event.apply
+        name = vars(cls).get("TYPE", "")
+        if name and cls.REGISTERED:
+            known = EVENT_TYPES.get(name)
+            if known is not None and known.__qualname__ != cls.__qualname__:
+                raise TypeError(f"event type {name!r} is already {known.__qualname__}")
+            EVENT_TYPES[name] = cls
+
+    def apply(self, state: FightState) -> None:
+        """Change the fight state; most events only report and change nothing."""
+
+    def describe(self) -> str:
+        """One readable line for the segment-by-segment account."""
+        fields = ", ".join(f"{k}={v}" for k, v in self.fields().items())
+        return f"{self.TYPE} {fields}".rstrip()
+
+    def fields(self) -> dict[str, Any]:
+        """The event's own fields (without ``t``, ``type`` and ``actor``), in order."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in _fields_of(type(self))
+            if f.name not in ("t", "actor")
+        }
+
+
+_FIELDS_CACHE: dict[type, tuple[attrs.Attribute[Any], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[attrs.Attribute[Any], ...]:
+    got = _FIELDS_CACHE.get(cls)
+    if got is None:
+        got = _FIELDS_CACHE[cls] = tuple(attrs.fields(cls))
+    return got
 
 
 class _Declared(Protocol):

@@ -748,8 +748,11 @@ class Fight:
         longer than :data:`MAX_DURATION` (the rules' own may)."""
         try:
             cancels = 0
-            for d in decls:
-                if type(d) is not Declaration and isinstance(d, Cancel):
+            # Read as plain objects until checked: a policy may return anything, and
+            # the compiled build would refuse a wrong type before the check names it.
+            given = cast("Sequence[object]", decls)
+            for item in given:
+                if type(item) is not Declaration and isinstance(item, Cancel):
                     cancels += 1
             state = self.state
             cancelled = state.cancelled_in  # empty until someone cancels
@@ -764,12 +767,13 @@ class Fight:
                 return self._check_cancels(c, cast("Sequence[Cancel]", decls), seg)
             planned: list[ActionSpec] = []
             ruleset = self.ruleset
-            for d in decls:
-                if type(d) is not Declaration or not d.checked:
-                    problem = declaration_problem(d)
+            for item in given:
+                if type(item) is not Declaration or not item.checked:
+                    problem = declaration_problem(item)
                     if problem is not None:
                         raise IllegalDeclaration(problem, rule="declarations")
-                    assert isinstance(d, Declaration)  # not a Cancel: none was counted
+                    assert isinstance(item, Declaration)  # not a Cancel: none was counted
+                d = item
                 try:
                     spec: ActionSpec = ruleset.plan(state, c.id, d, seg, planned)
                 except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:

@@ -15,8 +15,20 @@
   cannot have ``__slots__`` naming ``__dict__`` nor derive from a Python class with
   slots, unless a decorator it does not know is applied. This one changes nothing and
   keeps the class a Python class (its methods are still compiled).
-* A class whose fields compiled code reads on every action is a plain class, not an
-  attrs one, so that it compiles to a native class (``Combatant``, ``FightState``).
+* A class whose fields compiled code reads on every action compiles to a native
+  class: a plain class (``Combatant``, ``FightState``), or an attrs class made with
+  ``attr.s(auto_attribs=True, slots=True)``, the one form of attrs mypyc makes native
+  (``Event``, ``Action``). Of what attrs makes, the native class keeps only the fields'
+  description and ``__init__`` (the rest stays on attrs' slotted copy, which the build
+  drops), so such a class writes its own ``__eq__`` and ``__repr__`` where it needs
+  them, and its own ``__init__`` to be built natively (``Action``); its class
+  constants are on a plain base class or set after the class statement
+  (``EventClass``, ``Action.TYPE``), and so is a hook attrs calls on a class of its
+  own making (``__attrs_init_subclass__``). A native subclass cannot change an
+  inherited field's type, hence ``Event.actor: Any``.
+* Compiled code checks the type of every value it reads into a typed name, so input
+  not yet checked (a policy's declarations) is read as ``Any`` or ``object`` until
+  segsim's own check has named what is wrong with it.
 * A compiled module reads the annotations of a Python class when it makes the class,
   so the names they use are imported at run time, not under ``TYPE_CHECKING``; and it
   annotates every name the class body assigns, a ``ClassVar`` as its bare type, so an

@@ -15,7 +15,7 @@ from segsim.schema import known_types
 def _both(cls: type, **values: Any) -> tuple[Any, Any]:
     """One object made by the class's ``__init__``, one by attrs' own."""
     made = cls(**values)
-    reference = object.__new__(cls)
+    reference = cls.__new__(cls)  # not object.__new__: the base may be a native class
     cls.__init__.__wrapped__(reference, **values)
     return made, reference
 
@@ -24,7 +24,9 @@ def test_every_registered_event_class_gets_the_slot_init() -> None:
     for cls in known_types().values():
         assert "__wrapped__" in vars(cls.__init__), cls.__qualname__
         fields = [f for f in attrs.fields(cls) if f.init]
-        values = {f.name: (f.name, i) for i, f in enumerate(fields)}
+        # Distinct placeholders, but an int segment: the compiled build's native
+        # event base checks its own fields' types.
+        values = {f.name: i if f.name == "t" else (f.name, i) for i, f in enumerate(fields)}
         made, reference = _both(cls, **values)
         assert made == reference
         assert attrs.asdict(made) == attrs.asdict(reference)

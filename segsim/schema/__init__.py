@@ -25,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from segsim.content import class_doc
 from segsim.events import EVENT_TYPES, Event
 
 SCHEMA_FILE = Path(__file__).with_name("record-v2.schema.json")
@@ -207,7 +208,10 @@ _EXACT: dict[tuple[str, str], dict[str, Any]] = {
 
 
 def _summary(cls: type) -> str:
-    doc = inspect.getdoc(cls) or ""
+    # Its own docstring or the nearest base's, as inspect.getdoc finds it, read from
+    # the source for a class of the compiled build (segsim.content.class_doc).
+    docs = (class_doc(base) for base in cls.__mro__ if base is not object)
+    doc = inspect.cleandoc(next((d for d in docs if d is not None), ""))
     first = doc.split("\n\n", 1)[0]
     return " ".join(first.split()).replace("``", "`")
 
