@@ -119,12 +119,21 @@ def test_the_compiled_build_is_measured_in_its_own_process(
 ) -> None:
     """``make bench`` measures the compiled variant (tests/test_compiled.py checks its
     records) in a process that imports the compiled engine module, not the checkout's."""
-    got = bench.compiled_section(10.0, 50.0, quick=True)
+    built = bench.compiled_tree()
+    assert not isinstance(built, str), built
+    got = bench.compiled_section(built, 10.0, 50.0, quick=True)
     assert got is not None, capsys.readouterr().out
     assert got["module"].endswith(".so")
     assert Path(got["module"]).is_relative_to(ROOT / "build" / "compiled")
     assert got["engine"] > 1 and got["rules"] > got["engine"]
     assert "the pure build's speed" in capsys.readouterr().out
+
+
+def test_a_compiled_build_that_cannot_be_made_is_reported_not_measured(
+    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bench.compiled_section("RuntimeError: no C compiler", 10.0, 50.0, quick=True) is None
+    assert "compiled build: not measured (RuntimeError: no C compiler)" in capsys.readouterr().out
 
 
 def test_a_units_run_prints_how_many_units_it_ran(
