@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, TypeAlias, cast
 
@@ -184,40 +185,14 @@ class Action(Event):
         self.t = start
         self.declaration = declaration
 
-    def _compared(self) -> tuple[Any, ...]:
-        """The fields equality compares and the repr shows (all but ``t`` and
-        ``declaration``), in order."""
-        return (
-            self.kind,
-            self.duration,
-            self.channel,
-            self.target,
-            self.rolled,
-            self.difficulty,
-            self.continuous,
-            self.public,
-            self.forced,
-            self.visible,
-            self.params,
-            self.id,
-            self.actor,
-            self.start,
-            self.cancelled,
-        )
-
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        assert isinstance(other, Action)
-        return self._compared() == other._compared()
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
+        return _compared(self) == _compared(other)
 
     def __repr__(self) -> str:
         shown = ", ".join(
-            f"{name}={value!r}" for name, value in zip(_SHOWN, self._compared(), strict=True)
+            f"{name}={value!r}" for name, value in zip(_SHOWN, _compared(self), strict=True)
         )
         return f"{type(self).__name__}({shown})"
 
@@ -300,6 +275,9 @@ class Action(Event):
 Action.TYPE = "action.declared"
 Action.REGISTERED = False  # a record line reads back as ActionDeclared
 _SHOWN = tuple(f.name for f in attrs.fields(Action) if f.eq)
+"""The fields an action's equality compares and its repr shows (all but ``t`` and
+``declaration``), in order: as attrs' own would."""
+_compared = attrgetter(*_SHOWN)
 
 ActionSpec = Action
 """A planned action, before the engine stamps it (see :class:`Action`)."""

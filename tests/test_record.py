@@ -319,3 +319,24 @@ def test_an_action_s_params_are_frozen_however_it_is_made() -> None:
     assert dict(copy.params) == dict(revised.params) == {"blow": "sweep"}
     with pytest.raises(TypeError, match="params is a table"):
         Action("strike", 3, params=["cut"])  # type: ignore[arg-type]
+
+
+def test_an_action_compares_and_shows_its_fields_as_attrs_would() -> None:
+    """Action writes its equality and repr (the compiled build keeps no attrs-made
+    ones): every field but its segment and declaration, in attrs' order, unhashable."""
+    import attrs
+
+    from segsim.actions import Action, Declaration
+
+    a = Action("strike", 3, target="b", params={"ps": 1})
+    same = Action("strike", 3, target="b", params={"ps": 1}, declaration=Declaration("strike"))
+    assert a == same
+    assert (a != same) is False  # its __ne__ is the inverse of its __eq__
+    assert a != Action("strike", 4, target="b", params={"ps": 1})
+    assert a != attrs.evolve(a, actor="x")
+    assert a.__eq__(object()) is NotImplemented
+    with pytest.raises(TypeError):
+        hash(a)
+    names = [f.name for f in attrs.fields(Action) if f.repr]
+    assert repr(a) == "Action(" + ", ".join(f"{n}={getattr(a, n)!r}" for n in names) + ")"
+    assert repr(a).startswith("Action(kind='strike', duration=3, channel='main', target='b'")
