@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import simpy
 
-from segsim import Cancel, IllegalDeclaration
+from segsim import Cancel, IllegalDeclaration, load_scenario
 from segsim.events import Event
 from segsim.fight import Fight
 from segsim.rules.rinkanou import RinKaNou
 from segsim.rules.rinkanou.events import AttackResolved, TestRolled, WeaponState
+from segsim.state import Combatant
 from segsim.testing import Scripted, build_fight, declare
 
 
@@ -302,6 +306,78 @@ def test_embedded_fight_keeps_host_time_and_never_runs_the_environment() -> None
     assert fight.history[-1].TYPE == "end"
     assert fight.history[-1].t == 9
     assert env.now == pytest.approx(2.0 + 0.9)
+
+
+def cyclic_garbage(make: Callable[[], None]) -> Iterator[object]:
+    """What ``make()`` leaves that only the garbage collector would free (a cycle)."""
+    gc.collect()
+    gc.disable()
+    try:
+        make()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        return iter(list(gc.garbage))
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+
+
+def a_scenario_duel() -> None:
+    load_scenario(Path(__file__).parent.parent / "examples/scenarios/duel.toml").fight(3).run()
+
+
+class WaitsLong:
+    """Waits 50 segments whenever it must act, and keeps nothing of what it saw (a
+    policy that keeps its observations keeps the fight's objects they show)."""
+
+    name = "waits-long"
+    reactive = False
+
+    def decide(self, obs: Any) -> Any:
+        return declare("wait", until=obs.segment + 50)
+
+
+def waiting_duel(**kw: Any) -> Fight:
+    return build_fight(
+        {"robert": ("blue", "robert", WaitsLong()), "margaret": ("red", "margaret", WaitsLong())},
+        ruleset=RinKaNou(start_roll=False),
+        **kw,
+    )
+
+
+def a_time_limit() -> None:
+    assert waiting_duel(max_segments=20).run().result == "time limit"
+
+
+def a_departure() -> None:
+    fight = waiting_duel()
+    fight.start()
+    fight.leave("margaret", at=4)
+    assert fight.env.run(until=fight.done).result == "victory"
+
+
+@pytest.mark.parametrize("make", [a_scenario_duel, a_time_limit, a_departure])
+def test_a_finished_fight_is_freed_by_reference_counting(make: Callable[[], None]) -> None:
+    """A fight in its own environment lets go of itself at its end (its queued
+    boundary events, its dice's sink, its combatants' processes), so that none of its
+    objects is left for the garbage collector's passes once it is dropped."""
+    left = [o for o in cyclic_garbage(make) if isinstance(o, Fight | Event | Combatant)]
+    assert left == []
+
+
+def test_a_finished_fight_leaves_what_else_is_queued_in_its_environment() -> None:
+    fight, _, _ = duel({}, ATTACK, dice=[90])
+    later: list[float] = []
+
+    def user() -> Any:
+        yield fight.env.timeout(1_000)
+        later.append(fight.env.now)
+
+    fight.env.process(user())
+    assert fight.run().result == "stalemate"
+    fight.env.run()
+    assert later == [1_000]
 
 
 def test_subscribers_get_events_by_type() -> None:
