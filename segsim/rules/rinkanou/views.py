@@ -115,7 +115,11 @@ class SelfView(LiveView):
     )
 
     def __init__(self, state: FightState, segment: int, rules: RinKaNou, c: Combatant) -> None:
-        LiveView.__init__(self, state, segment)
+        # LiveView's phase, set here rather than by a call of its __init__ (the compiled
+        # build would call it as interpreted code, once a view).
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.side = c.side
         # What nearly every decision reads, copied now (cheaper than a field's first
         # read): plain values, true of this phase for good.
@@ -412,7 +416,9 @@ class OtherView(LiveView):
         o: Combatant,
         revealed: Mapping[int, tuple[str, str | None, int | None]],
     ) -> None:
-        LiveView.__init__(self, state, segment)
+        self._state = state  # LiveView's phase (as SelfView's)
+        self._version = state.version
+        self._segment = segment
         self.id = o.id
         # Read by most of those who look at it, copied now (as SelfView's).
         self.position: tuple[float, float] = o.position
