@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -308,7 +308,7 @@ def test_embedded_fight_keeps_host_time_and_never_runs_the_environment() -> None
     assert env.now == pytest.approx(2.0 + 0.9)
 
 
-def cyclic_garbage(make: Callable[[], None]) -> Iterator[object]:
+def cyclic_garbage(make: Callable[[], None]) -> list[object]:
     """What ``make()`` leaves that only the garbage collector would free (a cycle)."""
     gc.collect()
     gc.disable()
@@ -316,7 +316,7 @@ def cyclic_garbage(make: Callable[[], None]) -> Iterator[object]:
         make()
         gc.set_debug(gc.DEBUG_SAVEALL)
         gc.collect()
-        return iter(list(gc.garbage))
+        return list(gc.garbage)
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
