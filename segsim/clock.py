@@ -67,7 +67,8 @@ class Clock:
     def until(self, segment: int, env_time: int | float) -> int | float:
         """Environment delay from ``env_time`` to the start of ``segment`` (never negative):
         how far ahead the engine books a segment boundary."""
-        delay = self.delay(segment) - (env_time - self.origin)
+        scale = self.scale  # delay()'s arithmetic, without its call (once a boundary)
+        delay = (segment * scale if scale != 1.0 else segment) - (env_time - self.origin)
         return delay if delay > 0 else 0
 
     def segment_at(self, env_time: float) -> int:

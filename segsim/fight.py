@@ -756,7 +756,7 @@ class Fight:
             cancels = 0
             # Read as plain objects until checked: a policy may return anything, and
             # the compiled build would refuse a wrong type before the check names it.
-            given = cast("Sequence[object]", decls)
+            given: Sequence[object] = decls  # (not cast(): a call per declaration)
             for item in given:
                 if type(item) is not Declaration and isinstance(item, Cancel):
                     cancels += 1
@@ -868,9 +868,7 @@ class Fight:
             actions.append(action)
             duration = action.duration
             if duration is not None:
-                end = seg + duration
-                self._schedule(action, end)
-                self._register(c, end, must=False)
+                self._book(c, action, seg + duration)
                 if not action.visible and "clear" in action.params:
                     self._sleep(c, action)
             self._record(action)  # the stamped action is its action.declared event
@@ -890,6 +888,23 @@ class Fight:
                 self._boundary_event(end)
         else:
             batch.append(action)
+
+    def _book(self, c: Combatant, action: Action, end: int) -> None:
+        """:meth:`_schedule` ``c``'s new ``action`` and call ``c`` to the declaration
+        phase of its ``end`` (:meth:`_register`, not bound to act): both in one call, once
+        an action."""
+        members = self._phases.get(end)
+        if members is None:
+            members = self._boundary_event(end)
+        pending = self.state.pending
+        batch = pending.get(end)
+        if batch is None:
+            pending[end] = [action]
+        else:
+            batch.append(action)
+        cid = c.id
+        if cid not in members:
+            members[cid] = False
 
     def _unschedule(self, action: Action) -> None:
         if action.end is None:
@@ -989,7 +1004,9 @@ class Fight:
         if events:
             self._emit_all(events)
         state.segment = time
-        if self._check_outcome(seg):
+        outcome = self.ruleset.outcome(state)  # _check_outcome(), without its call
+        if outcome is not None:
+            self._end(seg, outcome)
             return
         if state.vacated:
             self._clear_ways(seg)
@@ -998,7 +1015,13 @@ class Fight:
             a = batch[0]
             actors: Collection[str] = (a.actor,)
             observable = a.visible
-            watched: Collection[str] = actors if combatants[a.actor].in_fight else ()
+            actor = combatants[a.actor]
+            if not actor.in_fight:
+                observers: Sequence[Combatant] = ()
+            elif self._awareness is None:  # what _observers() finds, without its call
+                observers = state.against(actor.side)
+            else:
+                observers = self._observers(actors)
         else:
             # One pass (no comprehension frames): who acted, and those still in the fight.
             seen: set[str] = set()
@@ -1012,11 +1035,11 @@ class Fight:
                     if combatants[cid].in_fight:
                         staying.append(cid)
             actors = seen
-            watched = staying
+            observers = self._observers(staying)
         reactive = self._reactive
         register = self._register
         sighted = self._sighted
-        for c in self._observers(watched):
+        for c in observers:
             cid = c.id
             if observable and reactive[cid]:
                 sighted[cid] = time

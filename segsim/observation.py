@@ -189,9 +189,12 @@ class Observation:
         self.actor = actor
         self.must_act = must_act
         self.me = me  # a plain attribute: policies read it several times a decision
-        if callable(others):
-            self._others: tuple[Any, ...] | None = None
-            self._others_fn: Callable[[], tuple[Any, ...]] | None = others
+        if type(others) is tuple:  # the common case first: no call to tell it
+            self._others: tuple[Any, ...] | None = others
+            self._others_fn: Callable[[], tuple[Any, ...]] | None = None
+        elif callable(others):
+            self._others = None
+            self._others_fn = others
         else:
             self._others = tuple(others)
             self._others_fn = None
