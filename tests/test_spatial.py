@@ -190,3 +190,54 @@ def test_a_big_fight_s_nearest_opponents_match_a_full_scan(
             if o.in_fight and o.side != c.side
         )
         assert state.nearest_opponents(cid, count) == [o for _, _, o in expected[:count]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    points=st.lists(
+        st.tuples(st.integers(-10, 10).map(float), st.integers(-10, 10).map(float)),
+        min_size=1,
+        max_size=25,
+    ),
+    steps=st.lists(
+        st.tuples(
+            st.integers(0, 24),
+            st.one_of(
+                st.none(),
+                st.tuples(st.integers(-10, 10).map(float), st.integers(-10, 10).map(float)),
+            ),
+            st.integers(0, 4),
+        ),
+        max_size=40,
+    ),
+    radius=st.sampled_from([0.5, 1.0, 3.0, 7.5]),
+)
+def test_a_remembered_answer_never_outlives_a_change(
+    points: list[tuple[float, float]],
+    steps: list[tuple[int, tuple[float, float] | None, int]],
+    radius: float,
+) -> None:
+    """``near`` remembers its answers: the same questions, asked again between moves,
+    removals and arrivals (near or far from them), always get a full scan's answer."""
+    grid = Grid(cell=2.0)
+    where: dict[str, tuple[float, float]] = {}
+    for i, p in enumerate(points):
+        grid.add(f"p{i}", p)
+        where[f"p{i}"] = p
+    centres = [points[0], (0.0, 0.0), (9.0, -9.0), (-4.5, 3.5), (20.0, 20.0)]
+    for i, to, asked in steps:
+        item = f"p{i % len(points)}"
+        centre = centres[asked]
+        expected = {other for other, p in where.items() if math.dist(centre, p) <= radius}
+        assert set(grid.near(centre, radius)) == expected  # asked before the change too
+        if to is None:
+            grid.remove(item)
+            where.pop(item, None)
+        elif item in where:
+            grid.move(item, to)
+            where[item] = to
+        else:
+            grid.add(item, to)
+            where[item] = to
+        expected = {other for other, p in where.items() if math.dist(centre, p) <= radius}
+        assert set(grid.near(centre, radius)) == expected
