@@ -14,6 +14,11 @@ coords = st.floats(min_value=-60, max_value=60, allow_nan=False)
 points = st.lists(st.tuples(coords, coords), min_size=1, max_size=40)
 
 
+def whole_metres(bound: int) -> st.SearchStrategy[tuple[float, float]]:
+    """Points on whole metres within ``bound`` of the origin (many share a cell)."""
+    return st.tuples(st.integers(-bound, bound).map(float), st.integers(-bound, bound).map(float))
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     points=points, centre=st.tuples(coords, coords), radius=st.floats(0, 50), k=st.integers(1, 6)
@@ -53,11 +58,7 @@ def test_a_point_whose_distance_rounds_to_the_radius_is_found_across_a_cell_edge
 
 @settings(max_examples=100, deadline=None)
 @given(
-    points=st.lists(
-        st.tuples(st.integers(-8, 8).map(float), st.integers(-8, 8).map(float)),
-        min_size=1,
-        max_size=60,
-    ),
+    points=st.lists(whole_metres(8), min_size=1, max_size=60),
     centre=st.tuples(coords, coords),
     k=st.integers(1, 6),
 )
@@ -194,20 +195,9 @@ def test_a_big_fight_s_nearest_opponents_match_a_full_scan(
 
 @settings(max_examples=150, deadline=None)
 @given(
-    points=st.lists(
-        st.tuples(st.integers(-10, 10).map(float), st.integers(-10, 10).map(float)),
-        min_size=1,
-        max_size=25,
-    ),
+    points=st.lists(whole_metres(10), min_size=1, max_size=25),
     steps=st.lists(
-        st.tuples(
-            st.integers(0, 24),
-            st.one_of(
-                st.none(),
-                st.tuples(st.integers(-10, 10).map(float), st.integers(-10, 10).map(float)),
-            ),
-            st.integers(0, 4),
-        ),
+        st.tuples(st.integers(0, 24), st.one_of(st.none(), whole_metres(10)), st.integers(0, 4)),
         max_size=40,
     ),
     radius=st.sampled_from([0.5, 1.0, 3.0, 7.5]),
