@@ -868,7 +868,7 @@ class Fight:
             actions.append(action)
             duration = action.duration
             if duration is not None:
-                self._book(c, action, seg + duration)
+                self._schedule(action, seg + duration, c)
                 if not action.visible and "clear" in action.params:
                     self._sleep(c, action)
             self._record(action)  # the stamped action is its action.declared event
@@ -876,35 +876,28 @@ class Fight:
                 observable = True
         return observable
 
-    def _schedule(self, action: Action, end: int | None = None) -> None:
-        """Book ``action``'s settlement at its ``end`` (given when the caller has it)."""
+    def _schedule(
+        self, action: Action, end: int | None = None, caller: Combatant | None = None
+    ) -> None:
+        """Book ``action``'s settlement at its ``end`` (given when the caller has it);
+        and call ``caller``, if given, to the declaration phase of that boundary, not
+        bound to act (as :meth:`_register` would, in the same call: once an action)."""
         if end is None:
             end = action.end
             assert end is not None
-        batch = self.state.pending.get(end)
-        if batch is None:
-            self.state.pending[end] = [action]
-            if end not in self._phases:
-                self._boundary_event(end)
-        else:
-            batch.append(action)
-
-    def _book(self, c: Combatant, action: Action, end: int) -> None:
-        """:meth:`_schedule` ``c``'s new ``action`` and call ``c`` to the declaration
-        phase of its ``end`` (:meth:`_register`, not bound to act): both in one call, once
-        an action."""
-        members = self._phases.get(end)
-        if members is None:
-            members = self._boundary_event(end)
         pending = self.state.pending
         batch = pending.get(end)
         if batch is None:
             pending[end] = [action]
         else:
             batch.append(action)
-        cid = c.id
-        if cid not in members:
-            members[cid] = False
+            if caller is None:
+                return  # the boundary was booked with the batch
+        members = self._phases.get(end)
+        if members is None:
+            members = self._boundary_event(end)
+        if caller is not None and caller.id not in members:
+            members[caller.id] = False
 
     def _unschedule(self, action: Action) -> None:
         if action.end is None:
