@@ -19,6 +19,38 @@ def whole_metres(bound: int) -> st.SearchStrategy[tuple[float, float]]:
     return st.tuples(st.integers(-bound, bound).map(float), st.integers(-bound, bound).map(float))
 
 
+def filled(points: list[tuple[float, float]]) -> tuple[Grid, dict[str, tuple[float, float]]]:
+    """A grid of 2 m cells holding ``points`` as p0, p1..., and where each is."""
+    grid = Grid(cell=2.0)
+    where: dict[str, tuple[float, float]] = {}
+    for i, p in enumerate(points):
+        grid.add(f"p{i}", p)
+        where[f"p{i}"] = p
+    return grid, where
+
+
+def step(
+    grid: Grid, where: dict[str, tuple[float, float]], item: str, to: tuple[float, float] | None
+) -> None:
+    """``item`` leaves (``to`` None), moves or comes back, in the grid and in ``where``."""
+    if to is None:
+        grid.remove(item)
+        where.pop(item, None)
+    else:
+        if item in where:
+            grid.move(item, to)
+        else:
+            grid.add(item, to)
+        where[item] = to
+
+
+def within(
+    where: dict[str, tuple[float, float]], centre: tuple[float, float], radius: float
+) -> set[str]:
+    """What a full scan finds within ``radius`` of ``centre``."""
+    return {item for item, p in where.items() if math.dist(centre, p) <= radius}
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     points=points, centre=st.tuples(coords, coords), radius=st.floats(0, 50), k=st.integers(1, 6)
@@ -122,28 +154,14 @@ def test_queries_after_moves_and_removals_match_a_full_scan(
 ) -> None:
     """Items move (within their cell or out of it) and leave: the cells, bounds and
     extent a grid keeps from its past never hide an item from a query."""
-    grid = Grid(cell=2.0)
-    where: dict[str, tuple[float, float]] = {}
-    for i, p in enumerate(points):
-        grid.add(f"p{i}", p)
-        where[f"p{i}"] = p
+    grid, where = filled(points)
     for i, to in steps:
         item = f"p{i % len(points)}"
-        if to is None:
-            grid.remove(item)
-            where.pop(item, None)
-        else:
-            # Half the moves stay close by (often in the same cell).
-            if i % 2 and item in where:
-                to = (where[item][0] + to[0] / 100, where[item][1] + to[1] / 100)
-            if item in where:
-                grid.move(item, to)
-            else:
-                grid.add(item, to)
-            where[item] = to
-    assert set(grid.near(centre, radius)) == {
-        item for item, p in where.items() if math.dist(centre, p) <= radius
-    }
+        # Half the moves stay close by (often in the same cell).
+        if to is not None and i % 2 and item in where:
+            to = (where[item][0] + to[0] / 100, where[item][1] + to[1] / 100)
+        step(grid, where, item, to)
+    assert set(grid.near(centre, radius)) == within(where, centre, radius)
     ranked = sorted(where, key=lambda item: (math.dist(centre, where[item]), item))
     assert grid.nearest(centre, 1, None, lambda item: 0) == ranked[:1]
 
@@ -209,25 +227,10 @@ def test_a_remembered_answer_never_outlives_a_change(
 ) -> None:
     """``near`` remembers its answers: the same questions, asked again between moves,
     removals and arrivals (near or far from them), always get a full scan's answer."""
-    grid = Grid(cell=2.0)
-    where: dict[str, tuple[float, float]] = {}
-    for i, p in enumerate(points):
-        grid.add(f"p{i}", p)
-        where[f"p{i}"] = p
+    grid, where = filled(points)
     centres = [points[0], (0.0, 0.0), (9.0, -9.0), (-4.5, 3.5), (20.0, 20.0)]
     for i, to, asked in steps:
-        item = f"p{i % len(points)}"
         centre = centres[asked]
-        expected = {other for other, p in where.items() if math.dist(centre, p) <= radius}
-        assert set(grid.near(centre, radius)) == expected  # asked before the change too
-        if to is None:
-            grid.remove(item)
-            where.pop(item, None)
-        elif item in where:
-            grid.move(item, to)
-            where[item] = to
-        else:
-            grid.add(item, to)
-            where[item] = to
-        expected = {other for other, p in where.items() if math.dist(centre, p) <= radius}
-        assert set(grid.near(centre, radius)) == expected
+        assert set(grid.near(centre, radius)) == within(where, centre, radius)  # before too
+        step(grid, where, f"p{i % len(points)}", to)
+        assert set(grid.near(centre, radius)) == within(where, centre, radius)
