@@ -397,3 +397,14 @@ def test_duplicate_ids_and_empty_fights_are_refused() -> None:
         Fight(fight.ruleset, [fight.specs[0], fight.specs[0]])
     with pytest.raises(ValueError, match="needs combatants"):
         Fight(fight.ruleset, [])
+
+
+def test_a_fight_takes_no_attribute_it_does_not_declare() -> None:
+    # Slotted in the pure build, as the compiled build's native class is: a misspelt
+    # field (``fight.outcom = ...``) fails in both rather than being kept on the side.
+    fight, _, _ = duel({}, {})
+    with pytest.raises(AttributeError):
+        fight.outcom = None  # type: ignore[attr-defined]
+    assert not hasattr(fight, "__dict__")
+    fight.max_segments = 50  # a declared field is set as before
+    assert fight.max_segments == 50
