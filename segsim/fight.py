@@ -616,8 +616,11 @@ class Fight:
 
     # ------------------------------------------------------------------ processes
 
-    def _register(self, c: Combatant, seg: int, *, must: bool) -> None:
-        """Call ``c`` to the declaration phase of segment ``seg``."""
+    def _register(self, c: Combatant, seg: int, must: bool) -> None:
+        """Call ``c`` to the declaration phase of segment ``seg`` (``must``: bound to
+        act). Its parameters are positional, and so are the settlement's calls: CPython
+        3.11 specializes no call with keywords, nor to a function with keyword-only
+        parameters."""
         members = self._phases.get(seg)
         if members is None:
             members = self._boundary_event(seg)
@@ -758,14 +761,16 @@ class Fight:
             self._end(seg, Outcome("stalemate", None))
 
     def _plan_all(
-        self, c: Combatant, decls: Sequence[DeclarationLike], seg: int, *, forced: bool = False
+        self, c: Combatant, decls: Sequence[DeclarationLike], seg: int, forced: bool = False
     ) -> list[Cancel] | list[ActionSpec]:
         """Check one combatant's declarations; raise IllegalDeclaration before any change.
 
         Either cancellations only (returned as they are), or the ruleset's verdict on each
         declaration: a planned action that carries the declaration it came from. No two
         continuous actions (waits) in one channel at once, and no declared action lasts
-        longer than :data:`MAX_DURATION` (the rules' own may)."""
+        longer than :data:`MAX_DURATION` (the rules' own may). (``forced`` is not
+        keyword-only, so that its call at each decision is specialized, as
+        :meth:`_register`'s.)"""
         try:
             cancels = 0
             # Read as plain objects until checked: a policy may return anything, and
@@ -954,7 +959,7 @@ class Fight:
         for c in self._observers(actors):
             if reactive[c.id] and (len(actors) > 1 or c.id not in actors):
                 self._sighted[c.id] = seg
-                self._register(c, seg, must=False)
+                self._register(c, seg, False)
 
     def _sleep(self, c: Combatant, action: Action) -> None:
         """``c`` waits until its way clears (``action`` has a ``clear`` radius) or until
@@ -974,7 +979,7 @@ class Fight:
         vacated.clear()
         for c, action, by in woken:
             self._emit(WaitEnded(seg, c.id, action.id, by))
-            self._register(c, seg + 1, must=True)
+            self._register(c, seg + 1, True)
 
     def sighted(self, cid: str, segment: int) -> bool:
         """Whether ``cid`` (a reactive policy's combatant) is called to the phase of
@@ -1053,9 +1058,9 @@ class Fight:
             if not c.in_fight or cid in actors:
                 continue  # whose own action resolved is called just below
             if not c.actions:
-                register(c, time, must=True)
+                register(c, time, True)
             elif observable and reactive[cid]:
-                register(c, time, must=False)
+                register(c, time, False)
         for cid in actors:
             c = combatants[cid]
             if c.in_fight:
@@ -1066,13 +1071,13 @@ class Fight:
                     if not a.continuous:
                         must = False
                         break
-                register(c, time, must=must)
+                register(c, time, must)
         # Turn-based rulesets pass the initiative: whoever the rules call now declares.
         if self._turns:
             for cid in self.ruleset.due(state, time):
                 c = combatants[cid]
                 if c.in_fight:
-                    register(c, time, must=True)
+                    register(c, time, True)
 
     # ------------------------------------------------------------------ events & end
 
