@@ -130,7 +130,6 @@ class _Paused:
     """A declaration phase waiting on external decisions (see :meth:`Fight.advance`)."""
 
     segment: int
-    members: list[Combatant]
     decided: _Decided
     observations: dict[str, Observation]
 
@@ -243,7 +242,10 @@ class Fight:
         # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
         self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
         self._combatants = self.state.combatants
-        self._completion_order = _completion_order(ruleset.order_key, self._combatants)
+        self._completion_order = _completion_order(
+            None if type(ruleset).order_key is BaseRuleset.order_key else ruleset.order_key,
+            self._combatants,
+        )
         # A boundary's event calls one of these: bound once, not at each boundary.
         self._on_boundary: Callable[[_Phase], None] = self._at_boundary
         self._on_phase: Callable[[_Phase], None] = self._run_phase
@@ -516,7 +518,7 @@ class Fight:
                 decided.append((c, self._plan_all(c, decls, seg)))
         decided.sort(key=lambda item: item[0].order)
         self._paused = None
-        self._close_phase(seg, paused.members, decided)
+        self._close_phase(seg, decided)
 
     @property
     def segment(self) -> int:
@@ -723,9 +725,9 @@ class Fight:
                     f"{', '.join(external)}: an external policy decides through "
                     "Fight.advance() and Fight.submit(), not run()"
                 )
-            self._paused = _Paused(seg, members, decided, external)
+            self._paused = _Paused(seg, decided, external)
             return
-        self._close_phase(seg, members, decided)
+        self._close_phase(seg, decided)
 
     def _declarations(
         self, c: Combatant, out: PolicyOutput, must: bool, seg: int
@@ -743,8 +745,11 @@ class Fight:
             decls = [self.ruleset.idle(self.state, c.id, seg)]
         return decls
 
-    def _close_phase(self, seg: int, members: list[Combatant], decided: _Decided) -> None:
-        """Apply a phase's checked declarations together, then wake who observes them."""
+    def _close_phase(self, seg: int, decided: _Decided) -> None:
+        """Apply a phase's checked declarations together, then wake who observes them.
+        Everyone called who had to act now has an action: the declaration of one who
+        must act is never empty (:meth:`_declarations` idles it), and each planned
+        action is added to its fighter's."""
         observable: set[str] | None = None  # made when a reactive policy may see someone
         watched = self._any_reactive  # who started what matters only to reactive policies
         for c, items in decided:
@@ -752,9 +757,6 @@ class Fight:
                 if observable is None:
                     observable = set()
                 observable.add(c.id)
-        for c in members:
-            if c.in_fight and not c.actions:  # pragma: no cover - idle() always declares
-                raise RuntimeError(f"{c.id} has nothing to do at segment {seg}")
         if observable:
             self._notify_observers(observable, seg + 1)
         if not self.state.pending and not any(self._phases.values()):
@@ -862,6 +864,8 @@ class Fight:
         """Start or cancel actions; True if any of it is observable by others."""
         observable = False
         state = self.state
+        history = self.history
+        subscribers = self._subscribers
         for item in items:
             if isinstance(item, Cancel):
                 old = next(a for a in c.actions if a.id == item.action)
@@ -882,7 +886,13 @@ class Fight:
                     if old.continuous and old.channel == channel:
                         self._unschedule(old)
                         actions.remove(old)
-            action.stamp(state.next_action_id, c.id, seg)
+            # Action.stamp() and _record(), without their calls (once an action).
+            cid = c.id
+            action.id = state.next_action_id
+            action.actor = cid
+            action.start = action.t = seg
+            if action.continuous:
+                action.visible = False
             state.next_action_id += 1
             actions.append(action)
             duration = action.duration
@@ -890,7 +900,12 @@ class Fight:
                 self._schedule(action, seg + duration, c)
                 if not action.visible and "clear" in action.params:
                     self._sleep(c, action)
-            self._record(action)  # the stamped action is its action.declared event
+            # The stamped action is its action.declared event.
+            state.version += 1
+            history.append(action)
+            for callback, types in subscribers:
+                if types is None or "action.declared" in types:
+                    callback(action)
             if action.visible:
                 observable = True
         return observable
@@ -1061,6 +1076,7 @@ class Fight:
                 register(c, time, True)
             elif observable and reactive[cid]:
                 register(c, time, False)
+        members = self._phases.get(time)  # who is called to this boundary's phase
         for cid in actors:
             c = combatants[cid]
             if c.in_fight:
@@ -1071,7 +1087,10 @@ class Fight:
                     if not a.continuous:
                         must = False
                         break
-                register(c, time, must)
+                if members is None:
+                    register(c, time, must)
+                elif must or cid not in members:  # _register(), without its call
+                    members[cid] = must
         # Turn-based rulesets pass the initiative: whoever the rules call now declares.
         if self._turns:
             for cid in self.ruleset.due(state, time):
@@ -1176,10 +1195,17 @@ def _ours(event: simpy.Event, fight: Fight) -> bool:
 
 
 def _completion_order(
-    order_key: Callable[[Action], tuple[Any, ...]], combatants: Mapping[str, Combatant]
+    order_key: Callable[[Action], tuple[Any, ...]] | None, combatants: Mapping[str, Combatant]
 ) -> Callable[[Action], tuple[Any, ...]]:
-    """The sort key of actions completing together: the ruleset's order, then the
-    fighters' order, then their ids (made once per fight, not at each settlement)."""
+    """The sort key of actions completing together: the ruleset's order (None: the
+    ruleset has none), then the fighters' order, then their ids (made once per fight,
+    not at each settlement)."""
+    if order_key is None:
+
+        def plain(a: Action) -> tuple[Any, ...]:
+            return (combatants[a.actor].order, a.id)
+
+        return plain
 
     def key(a: Action) -> tuple[Any, ...]:
         return (*order_key(a), combatants[a.actor].order, a.id)

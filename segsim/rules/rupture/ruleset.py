@@ -157,8 +157,7 @@ class Rupture(BaseRuleset):
 
     # ------------------------------------------------------------ resolution
 
-    def order_key(self, action: Action) -> tuple[Any, ...]:
-        return ()
+    # No order_key: simultaneous completions go by fighter order (BaseRuleset's).
 
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
