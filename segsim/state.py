@@ -89,32 +89,35 @@ class Combatant:
     def finish(self, action: Action) -> None:
         """Move an action from in progress to recent, keeping only what still overlaps."""
         actions = self.actions
-        aid = action.id
-        i = 0  # counted by hand: enumerate() makes an object, and a tuple per step
-        for a in actions:
-            if a.id == aid:
-                del actions[i]
-                break
-            i += 1  # noqa: SIM113
+        if actions and actions[0] is action:  # the oldest in progress, most often
+            del actions[0]
+        else:
+            aid = action.id
+            i = 0  # counted by hand: enumerate() makes an object, and a tuple per step
+            for a in actions:
+                if a.id == aid:
+                    del actions[i]
+                    break
+                i += 1  # noqa: SIM113
         recent = self.recent
+        if recent:
+            # Keep what ended just before the oldest action in progress began, too (a
+            # disengage right after a dodge).
+            horizon = action.start
+            for a in actions:
+                if a.start < horizon:
+                    horizon = a.start
+            # Actions finish in the order of their ends (the engine settles them segment
+            # by segment), so what no longer overlaps is a prefix of ``recent`` (never
+            # ``action`` itself, which lasts to its end at least).
+            drop = 0
+            for a in recent:
+                if a.duration is None or a.start + a.duration >= horizon:
+                    break
+                drop += 1
+            if drop:
+                del recent[:drop]
         recent.append(action)
-        if len(recent) == 1:
-            return
-        # Keep what ended just before the oldest action in progress began, too (a
-        # disengage right after a dodge).
-        horizon = action.start
-        for a in actions:
-            if a.start < horizon:
-                horizon = a.start
-        # Actions finish in the order of their ends (the engine settles them segment by
-        # segment), so what no longer overlaps is a prefix of ``recent``.
-        drop = 0
-        for a in recent:
-            if a.duration is None or a.start + a.duration >= horizon:
-                break
-            drop += 1
-        if drop:
-            del recent[:drop]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
