@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import FrameType, ModuleType
-from typing import Any, ClassVar
+from typing import Any
 
 import attrs
 import simpy
@@ -65,7 +65,7 @@ from segsim import Declaration, load_scenario  # noqa: E402
 from segsim.actions import ActionSpec  # noqa: E402
 from segsim.fight import CombatantSpec, Fight  # noqa: E402
 from segsim.policy import Observation  # noqa: E402
-from segsim.rules import BaseRuleset  # noqa: E402
+from segsim.testing import RuleFree  # noqa: E402
 
 DURATIONS = (3, 3, 3, 5, 3, 2)  # arm, strike, lock, reposition, dodge, ... in a cycle
 DUEL = ROOT / "examples/scenarios/duel.toml"
@@ -82,38 +82,12 @@ TARGET_WALL = 120.0  # seconds, at most: make bench finishes in under 2 minutes
 SWEEP_FIGHTS = 4_000  # the issue's sweep: long enough that starting the pool weighs little
 
 
-class NullRules(BaseRuleset):
-    """A ruleset that times actions and resolves nothing: the engine's cost alone."""
-
-    name: ClassVar[str] = "null"
-    title: ClassVar[str] = "no rules (benchmark)"
-
-    def __init__(self) -> None:
-        self.options: dict[str, Any] = {}
-
-    def load_sheet(self, node: Any) -> Any:
-        return None
-
-    def sheet_data(self, sheet: Any) -> dict[str, Any]:
-        return {}
-
-    def new_status(self, sheet: Any) -> Any:
-        return None
-
-    def begin(self, state: Any, dice: Any) -> list[Any]:
-        return []
+class NullRules(RuleFree):
+    """The rule-free ruleset (times actions, resolves nothing: the engine's cost alone),
+    planning as little as can be: the cycle declares timed actions in the hands alone."""
 
     def plan(self, state: Any, cid: str, d: Declaration, segment: int, planned: Any) -> ActionSpec:
         return ActionSpec("act", d.params["d"], "hands")
-
-    def resolve(self, state: Any, segment: int, batch: Any, dice: Any) -> list[Any]:
-        return []
-
-    def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Observation:
-        return Observation(segment, cid, must_act, None, (), legal=tuple)
-
-    def outcome(self, state: Any) -> Any:
-        return None
 
 
 _CYCLE = tuple(Declaration("act", params={"d": d}) for d in DURATIONS)

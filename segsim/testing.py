@@ -3,7 +3,9 @@
 * :class:`Scripted`: a policy that declares what a script says at given segments and
   remembers every observation it was shown;
 * :func:`sheet`: an example fighter's sheet with fields replaced;
-* :func:`build_fight`: a fight from a few lines, with loaded dice or a seed.
+* :func:`build_fight`: a fight from a few lines, with loaded dice or a seed;
+* :class:`RuleFree`: a ruleset with no rules, which only times what is declared: the
+  engine's own behaviour (declaration phases, settlement order) and its cost alone.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import Cancel, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import Action, Cancel, Declaration, DeclarationLike, PolicyOutput
 from segsim.dice import Dice, LoadedDice
 from segsim.fight import CombatantSpec, Fight
 from segsim.policy import Observation
-from segsim.rules import get_ruleset
+from segsim.rules import BaseRuleset, get_ruleset
 
 ScriptEntry = (
     DeclarationLike
@@ -112,3 +114,46 @@ def build_fight(
     else:
         the_dice = LoadedDice(dice)
     return Fight(rules, specs, dice=the_dice, **kwargs)
+
+
+class RuleFree(BaseRuleset):
+    """A ruleset with no rules: a declaration lasts ``params["d"]`` segments in the
+    channel ``params["channel"]`` (the hands by default), or, without ``d`` (a wait),
+    until its fighter declares again; nothing is resolved, and a fight ends when one
+    side is left or its time is up. With ``keep=True``, :attr:`settled` holds each batch
+    the engine settled, in the order the ruleset was given it. Observations are the
+    generic :class:`~segsim.policy.Observation`, with no view of anyone."""
+
+    name = "rule-free"
+    title = "no rules (the engine alone)"
+
+    def __init__(self, keep: bool = False) -> None:
+        self.options: dict[str, Any] = {}
+        self.settled: list[list[Action]] | None = [] if keep else None
+
+    def load_sheet(self, node: Any) -> Any:
+        return None
+
+    def sheet_data(self, sheet: Any) -> dict[str, Any]:
+        return {}
+
+    def new_status(self, sheet: Any) -> Any:
+        return None
+
+    def begin(self, state: Any, dice: Any) -> list[Any]:
+        return []
+
+    def plan(self, state: Any, cid: str, d: Declaration, segment: int, planned: Any) -> Action:
+        params = d.params
+        duration = params.get("d")
+        if duration is None:
+            return Action(d.kind, None, "wait", continuous=True)
+        return Action(d.kind, duration, params.get("channel", "hands"))
+
+    def resolve(self, state: Any, segment: int, batch: Sequence[Action], dice: Any) -> list[Any]:
+        if self.settled is not None:
+            self.settled.append(list(batch))
+        return []
+
+    def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Observation:
+        return Observation(segment, cid, must_act, None, (), legal=tuple)

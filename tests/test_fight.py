@@ -11,15 +11,13 @@ import pytest
 import simpy
 
 from segsim import Cancel, IllegalDeclaration, load_scenario
-from segsim.events import Event
 from segsim.actions import Action
+from segsim.events import Event
 from segsim.fight import CombatantSpec, Fight
-from segsim.policy import Observation
-from segsim.rules import BaseRuleset
 from segsim.rules.rinkanou import RinKaNou
 from segsim.rules.rinkanou.events import AttackResolved, TestRolled, WeaponState
 from segsim.state import Combatant
-from segsim.testing import Scripted, build_fight, declare
+from segsim.testing import RuleFree, Scripted, build_fight, declare
 
 
 def duel(
@@ -413,51 +411,19 @@ def test_a_fight_takes_no_attribute_it_does_not_declare() -> None:
     assert fight.max_segments == 50
 
 
-class _Timed(BaseRuleset):
-    """Times each declaration (``params["d"]`` segments, in its ``channel``), resolves
-    nothing and keeps the order of each batch settled. It has no order of completion
-    of its own (no ``order_key``)."""
+class _ByKind(RuleFree):
+    """Settles what is declared "first" before the rest."""
 
-    name = "timed"
-
-    def __init__(self) -> None:
-        self.options: dict[str, Any] = {}
-        self.batches: list[list[tuple[str, str, int]]] = []
-
-    def load_sheet(self, node: Any) -> Any:
-        return None
-
-    def sheet_data(self, sheet: Any) -> dict[str, Any]:
-        return {}
-
-    def new_status(self, sheet: Any) -> Any:
-        return None
-
-    def begin(self, state: Any, dice: Any) -> list[Any]:
-        return []
-
-    def plan(self, state: Any, cid: str, d: Any, segment: int, planned: Any) -> Any:
-        if d.kind == "wait":
-            return Action("wait", None, "wait", continuous=True)
-        return Action(d.kind, d.params["d"], d.params.get("channel", "hands"))
-
-    def resolve(self, state: Any, segment: int, batch: Any, dice: Any) -> list[Any]:
-        self.batches.append([(a.actor, a.kind, a.id) for a in batch])
-        return []
-
-    def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Observation:
-        return Observation(segment, cid, must_act, None, (), legal=tuple)
-
-
-class _ByKind(_Timed):
     def order_key(self, action: Action) -> tuple[Any, ...]:
         return (0 if action.kind == "first" else 1,)
 
 
-def _batches(ruleset: _Timed, scripts: dict[str, dict[int, Any]]) -> list[Any]:
+def _batches(ruleset: RuleFree, scripts: dict[str, dict[int, Any]]) -> list[Any]:
+    """The batches of actions completing together, each as (fighter, kind, id)."""
     specs = [CombatantSpec(cid, cid, None, Scripted(s)) for cid, s in scripts.items()]
     Fight(ruleset, specs, max_segments=12).run()
-    return [b for b in ruleset.batches if len(b) > 1]
+    assert ruleset.settled is not None
+    return [[(a.actor, a.kind, a.id) for a in b] for b in ruleset.settled if len(b) > 1]
 
 
 def test_actions_completing_together_settle_in_fighter_order_then_by_id() -> None:
@@ -465,23 +431,26 @@ def test_actions_completing_together_settle_in_fighter_order_then_by_id() -> Non
     # zed's action), zed once at 0 (#3): both end at 4, amy's first though its id is not.
     a_script = {0: declare("act", d=2), 2: declare("act", d=2)}
     z_script = {0: declare("act", d=4)}
-    assert _batches(_Timed(), {"amy": a_script, "zed": z_script})[0] == [
+    assert _batches(RuleFree(keep=True), {"amy": a_script, "zed": z_script})[0] == [
         ("amy", "act", 5),
         ("zed", "act", 3),
     ]
     # One fighter's two actions ending together go by id.
     two = {0: [declare("act", d=3), declare("act", d=3, channel="legs")]}
-    assert _batches(_Timed(), {"amy": two, "zed": {}})[0] == [("amy", "act", 1), ("amy", "act", 2)]
+    assert _batches(RuleFree(keep=True), {"amy": two, "zed": {}})[0] == [
+        ("amy", "act", 1),
+        ("amy", "act", 2),
+    ]
 
 
 def test_a_rulesets_own_completion_order_comes_before_fighter_order() -> None:
     a_script = {0: declare("then", d=4)}
     z_script = {0: declare("first", d=4)}
-    assert _batches(_ByKind(), {"amy": a_script, "zed": z_script})[0] == [
+    assert _batches(_ByKind(keep=True), {"amy": a_script, "zed": z_script})[0] == [
         ("zed", "first", 2),
         ("amy", "then", 1),
     ]
-    assert _batches(_Timed(), {"amy": a_script, "zed": z_script})[0] == [
+    assert _batches(RuleFree(keep=True), {"amy": a_script, "zed": z_script})[0] == [
         ("amy", "then", 1),
         ("zed", "first", 2),
     ]
