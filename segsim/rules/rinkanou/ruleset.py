@@ -1327,9 +1327,15 @@ def _kept_uses(state: FightState) -> dict[int, tuple[Action, PSUse]]:
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
     """The ``count`` nearest opponents in the fight (ties: the order of the fight)."""
     if count == 1:
-        foes = state.against(state.combatants[cid].side)
-        if len(foes) == 1:  # the only opponent (a duel): no distances to compare
-            return [foes[0].id]
+        # The only opponent (a duel): no distances to compare. Counted by side first: a
+        # battle's list of opponents is not rebuilt each time someone leaves it.
+        side = state.combatants[cid].side
+        foes = 0
+        for other, n in state.side_counts.items():
+            if other != side:
+                foes += n
+        if foes == 1:
+            return [state.against(side)[0].id]
     return state.nearest_opponents(cid, count)
 
 
