@@ -8,6 +8,7 @@ register under their dotted ``TYPE`` name so a record can be read back.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -57,6 +58,9 @@ class ActionCancelled(Event):
         return f"{self.actor} cancels {self.kind} #{self.action}"
 
 
+_action_id = attrgetter("id")
+
+
 @attrs.frozen
 class WaitEnded(Event):
     """A wait declared to last until the combatant's way clears ended before its bound:
@@ -77,8 +81,14 @@ class WaitEnded(Event):
                 if a.end is not None:
                     batch = state.pending.get(a.end)
                     if batch is not None:
-                        batch[:] = [b for b in batch if b.id != a.id]
-                c.finish(attrs.evolve(a, duration=self.t - a.start + 1))
+                        # Found by id in C: a battle's batch holds hundreds of actions.
+                        ids = list(map(_action_id, batch))
+                        found = ids.count(a.id)
+                        if found == 1:
+                            del batch[ids.index(a.id)]
+                        elif found:
+                            batch[:] = [b for b in batch if b.id != a.id]
+                c.finish(a.ended_at(self.t))
                 return
 
     def describe(self) -> str:

@@ -296,6 +296,44 @@ def test_an_action_s_event_segment_is_always_its_start() -> None:
     assert stamped.cancelled_at(13).t == 12
 
 
+def test_an_action_s_end_copies_every_field_as_attrs_evolve_would() -> None:
+    """``ended_at`` (a wait whose way cleared) and ``cancelled_at`` build their copy with
+    the constructor: every field, the segment and the declaration included, is what
+    ``attrs.evolve`` makes, and the action itself is unchanged (every field here is set
+    away from its default: a field left out of the copy fails)."""
+    import attrs
+
+    from segsim.actions import Action, Declaration
+
+    made = Action(
+        "wait",
+        None,
+        "legs",
+        "e1",
+        True,
+        -10,
+        True,
+        True,
+        True,
+        True,
+        {"clear": 2.5},
+        declaration=Declaration("wait", params={"clear": 2.5}),
+    ).stamp(7, "w3", 12)
+    made.cancelled = True
+    names = [f.name for f in attrs.fields(Action)]
+    before = [getattr(made, n) for n in names]
+    for cancelled in (False, True):
+        made.cancelled = cancelled
+        for copy, expected in (
+            (made.ended_at(15), attrs.evolve(made, duration=4)),
+            (made.cancelled_at(15), attrs.evolve(made, duration=4, cancelled=True)),
+        ):
+            assert type(copy) is Action and copy is not made
+            assert [getattr(copy, n) for n in names] == [getattr(expected, n) for n in names]
+    made.cancelled = True
+    assert [getattr(made, n) for n in names] == before
+
+
 def test_an_action_s_params_are_frozen_however_it_is_made() -> None:
     """A ruleset may plan an action with a plain dict of params: the action keeps a
     frozen copy (a later change to that dict, or through the action, changes nothing),
