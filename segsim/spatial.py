@@ -80,8 +80,14 @@ class Grid:
         if self._near_memo:
             self._near_memo.clear()
         where[item] = pos
-        self._stretch(pos)
-        key, was = self._key(pos), self._key(old)
+        x, y = pos
+        e = self._extent
+        if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
+            self._stretch(pos)
+        # The keys as _key makes them, without its calls (a battle moves often).
+        cell = self.cell
+        key = (math.floor(x / cell), math.floor(y / cell))
+        was = (math.floor(old[0] / cell), math.floor(old[1] / cell))
         cells = self._cells
         if key == was:
             cells[key][item] = pos  # the same key: its place in the cell holds
