@@ -9,7 +9,7 @@ order, so they are the same on every run.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 
 from segsim.native import mypyc_attr
 
@@ -181,6 +181,39 @@ class Grid:
                             if dist(pos, at) <= radius:
                                 out.append(item)
         return out.copy()
+
+    def crowded(
+        self, pos: Position, radius: float, but: str | None = None, skip: Container[str] = ()
+    ) -> bool:
+        """Whether an item other than ``but`` and those in ``skip`` lies within
+        ``radius`` metres of ``pos``: whether :meth:`near` would name one, without the
+        list (it stops at the first) and without remembering the answer (a spot where a
+        move may end is asked about once)."""
+        cell = self.cell
+        reach = radius * (1 + 1e-9) + 1e-9  # as near's square, a hair wider
+        x0, x1 = math.floor((pos[0] - reach) / cell), math.floor((pos[0] + reach) / cell)
+        y0, y1 = math.floor((pos[1] - reach) / cell), math.floor((pos[1] + reach) / cell)
+        b = self._bounds
+        if b is None:
+            return False
+        if x0 < b[0]:
+            x0 = b[0]
+        if x1 > b[2]:
+            x1 = b[2]
+        if y0 < b[1]:
+            y0 = b[1]
+        if y1 > b[3]:
+            y1 = b[3]
+        get = self._cells.get
+        dist = math.dist
+        for cx in range(x0, x1 + 1):
+            for cy in range(y0, y1 + 1):
+                bucket = get((cx, cy))
+                if bucket:
+                    for item, at in bucket.items():
+                        if dist(pos, at) <= radius and item != but and item not in skip:
+                            return True
+        return False
 
     def nearest(
         self,

@@ -166,6 +166,34 @@ def test_queries_after_moves_and_removals_match_a_full_scan(
     assert grid.nearest(centre, 1, None, lambda item: 0) == ranked[:1]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    points=st.lists(whole_metres(6), min_size=1, max_size=40),
+    steps=st.lists(st.tuples(st.integers(0, 39), st.one_of(st.none(), whole_metres(6)))),
+    centre=st.one_of(whole_metres(7), st.tuples(coords, coords)),
+    radius=st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0, 2.5]), st.floats(0, 8)),
+    skipped=st.sets(st.integers(0, 39), max_size=6),
+    but=st.integers(0, 39),
+)
+def test_crowded_says_whether_near_names_anyone_not_left_out(
+    points: list[tuple[float, float]],
+    steps: list[tuple[int, tuple[float, float] | None]],
+    centre: tuple[float, float],
+    radius: float,
+    skipped: set[int],
+    but: int,
+) -> None:
+    """``crowded`` (where a move may end) is a full scan's answer with one item and a set
+    left out, also after moves and removals, on cell edges and at exactly the radius."""
+    grid, where = filled(points)
+    for i, to in steps:
+        step(grid, where, f"p{i % len(points)}", to)
+    skip = {f"p{i}" for i in skipped}
+    found = within(where, centre, radius)
+    assert grid.crowded(centre, radius) == bool(found)
+    assert grid.crowded(centre, radius, f"p{but}", skip) == bool(found - skip - {f"p{but}"})
+
+
 def test_a_move_within_its_cell_toward_the_searcher_is_seen_from_afar() -> None:
     """From far away, the search passes over cells that lie beyond the extent of what
     the grid holds: a move inside a cell widens that extent too."""

@@ -711,13 +711,11 @@ class Settlement:
                 round(start[0] + (dest[0] - start[0]) * f, 6),
                 round(start[1] + (dest[1] - start[1]) * f, 6),
             )
-            moving = self.moving
-            taken = False
-            for other in self.state.grid.near(spot, PERSONAL_SPACE):
-                if other != c.id and other not in moving:
-                    taken = True
-                    break
-            if not taken and (self.claimed is None or not self.claimed.near(spot, PERSONAL_SPACE)):
+            # Someone else stands there (those moving in this settlement are leaving),
+            # or a move of this settlement already ends there.
+            if not self.state.grid.crowded(spot, PERSONAL_SPACE, c.id, self.moving) and (
+                self.claimed is None or not self.claimed.crowded(spot, PERSONAL_SPACE)
+            ):
                 self.moving.add(c.id)
                 if self.claimed is None:
                     self.claimed = Grid(1.0)
