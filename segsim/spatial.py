@@ -138,30 +138,37 @@ class Grid:
         """Every item within ``radius`` metres of ``pos`` (unsorted: in the grid's own
         order, the same for the same question while nothing moves)."""
         memo = self._near_memo
-        out = memo.get((pos, radius))
+        key = (pos, radius)
+        out = memo.get(key)
         if out is not None:
             return out.copy()
-        out = memo[(pos, radius)] = []
-        cell = self.cell
-        # A hair wider than the radius: a point whose distance rounds to the radius may
-        # lie just past the square's edge (the exact test below decides).
-        reach = radius * (1 + 1e-9) + 1e-9
-        x0, x1 = math.floor((pos[0] - reach) / cell), math.floor((pos[0] + reach) / cell)
-        y0, y1 = math.floor((pos[1] - reach) / cell), math.floor((pos[1] + reach) / cell)
+        out = memo[key] = []
         # Only the cells ever used can hold anything: a query beyond them (a rear rank
         # looking for the enemy) costs no lookup at all.
         b = self._bounds
         if b is None:
             return []
+        cell = self.cell
+        # A hair wider than the radius: a point whose distance rounds to the radius may
+        # lie just past the square's edge (the exact test below decides).
+        reach = radius * (1 + 1e-9) + 1e-9
+        px, py = pos
+        floor = math.floor
+        x0 = floor((px - reach) / cell)
         if x0 < b[0]:
             x0 = b[0]
+        x1 = floor((px + reach) / cell)
         if x1 > b[2]:
             x1 = b[2]
+        if x0 > x1:
+            return []
+        y0 = floor((py - reach) / cell)
         if y0 < b[1]:
             y0 = b[1]
+        y1 = floor((py + reach) / cell)
         if y1 > b[3]:
             y1 = b[3]
-        if x0 > x1 or y0 > y1:
+        if y0 > y1:
             return []
         cells = self._cells
         dist = math.dist
@@ -173,8 +180,9 @@ class Grid:
                         out.append(item)
         else:
             get = cells.get
+            rows = range(y0, y1 + 1)
             for cx in range(x0, x1 + 1):
-                for cy in range(y0, y1 + 1):
+                for cy in rows:
                     bucket = get((cx, cy))
                     if bucket:
                         for item, at in bucket.items():
@@ -189,25 +197,30 @@ class Grid:
         ``radius`` metres of ``pos``: whether :meth:`near` would name one, without the
         list (it stops at the first) and without remembering the answer (a spot where a
         move may end is asked about once)."""
-        cell = self.cell
-        reach = radius * (1 + 1e-9) + 1e-9  # as near's square, a hair wider
-        x0, x1 = math.floor((pos[0] - reach) / cell), math.floor((pos[0] + reach) / cell)
-        y0, y1 = math.floor((pos[1] - reach) / cell), math.floor((pos[1] + reach) / cell)
         b = self._bounds
         if b is None:
             return False
+        cell = self.cell
+        reach = radius * (1 + 1e-9) + 1e-9  # as near's square, a hair wider
+        px, py = pos
+        floor = math.floor
+        x0 = floor((px - reach) / cell)
         if x0 < b[0]:
             x0 = b[0]
+        x1 = floor((px + reach) / cell)
         if x1 > b[2]:
             x1 = b[2]
+        y0 = floor((py - reach) / cell)
         if y0 < b[1]:
             y0 = b[1]
+        y1 = floor((py + reach) / cell)
         if y1 > b[3]:
             y1 = b[3]
         get = self._cells.get
         dist = math.dist
+        rows = range(y0, y1 + 1)
         for cx in range(x0, x1 + 1):
-            for cy in range(y0, y1 + 1):
+            for cy in rows:
                 bucket = get((cx, cy))
                 if bucket:
                     for item, at in bucket.items():
