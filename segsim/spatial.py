@@ -247,15 +247,20 @@ class Grid:
         dist = math.dist
         b = self._bounds
         assert b is not None
-        max_ring = max(
-            abs(centre[0] - b[0]),
-            abs(centre[0] - b[2]),
-            abs(centre[1] - b[1]),
-            abs(centre[1] - b[3]),
-        )
-        # Rings nearer than the occupied cells hold nothing: start at the first that
-        # reaches them.
-        r = max(b[0] - centre[0], centre[0] - b[2], b[1] - centre[1], centre[1] - b[3], 0)
+        # The farthest ring that reaches a used cell, and the nearest (rings nearer than
+        # the used cells hold nothing: the search starts there), each the greater of the
+        # distances in columns and in rows. (Plain comparisons rather than min, max and
+        # abs: no call; the bounds' least index is never above their greatest.)
+        cx, cy = centre
+        west, east, south, north = cx - b[0], b[2] - cx, cy - b[1], b[3] - cy
+        across = west if west > east else east
+        along = south if south > north else north
+        max_ring = across if across > along else along
+        across = -west if -west > -east else -east
+        along = -south if -south > -north else -north
+        r = across if across > along else along
+        if r < 0:
+            r = 0
         if count == 1:
             return self._nearest_one(pos, centre, r, max_ring, accept, rank)
         while r <= max_ring:
@@ -302,11 +307,18 @@ class Grid:
         px, py = pos
         # How far ``pos`` lies from each edge of its own cell: a cell i > 0 columns east
         # of it is at least (i - 1) * cell + east away along x, and so on.
-        west = max(px - cx * cell, 0.0)
-        east = max((cx + 1) * cell - px, 0.0)
-        south = max(py - cy * cell, 0.0)
-        north = max((cy + 1) * cell - py, 0.0)
-        edge = min(west, east, south, north)
+        # (Plain comparisons rather than min and max: no call.)
+        west = px - cx * cell
+        west = west if west > 0.0 else 0.0
+        east = (cx + 1) * cell - px
+        east = east if east > 0.0 else 0.0
+        south = py - cy * cell
+        south = south if south > 0.0 else 0.0
+        north = (cy + 1) * cell - py
+        north = north if north > 0.0 else 0.0
+        edge = west if west < east else east
+        edge = edge if edge < south else south
+        edge = edge if edge < north else north
         # How far ``pos`` lies outside the extent on each side (negative: not beyond it).
         ex0, ey0, ex1, ey1 = self._extent
         out_east, out_west, out_north, out_south = ex0 - px, px - ex1, ey0 - py, py - ey1
