@@ -239,7 +239,8 @@ class Grid:
         broken by ``rank``."""
         if count <= 0 or not self.where:
             return []
-        centre = self._key(pos)
+        cell = self.cell
+        centre = (math.floor(pos[0] / cell), math.floor(pos[1] / cell))  # as _key makes it
         # (distance, item) of every accepted item seen; ranks are asked for only at the
         # end, and only of those that may make the cut (a crowd's ring holds many).
         found: list[tuple[float, str]] = []

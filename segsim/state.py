@@ -266,11 +266,12 @@ class FightState:
                 return [] if best is None else [best[2]]
             return [other for _, _, other in sorted(ranked)[:count]]
 
-        answers = [
-            (grid, grid.nearest(me.position, count, None, self.order_of))
-            for side, grid in self.side_grids.items()
-            if side != me.side and self.side_counts.get(side)
-        ]
+        # (A plain loop: a comprehension is a call of its own.)
+        answers = []
+        side_counts = self.side_counts
+        for side, grid in self.side_grids.items():
+            if side != me.side and side_counts.get(side):
+                answers.append((grid, grid.nearest(me.position, count, None, self.order_of)))
         if len(answers) == 1:  # one other side (a battle's): its grid ranks them already
             return answers[0][1]
         found: list[tuple[float, int, str]] = []
