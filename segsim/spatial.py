@@ -53,8 +53,14 @@ class Grid:
         if self._near_memo:
             self._near_memo.clear()
         self.where[item] = pos
-        self._stretch(pos)
-        self._cells.setdefault(self._key(pos), {})[item] = pos
+        x, y = pos
+        e = self._extent
+        if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
+            self._stretch(pos)
+        # The key as _key makes it, without its call (a settlement's moves claim their
+        # spots in a grid of their own).
+        cell = self.cell
+        self._cells.setdefault((math.floor(x / cell), math.floor(y / cell)), {})[item] = pos
 
     def remove(self, item: str) -> None:
         pos = self.where.pop(item, None)
