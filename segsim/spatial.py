@@ -140,23 +140,17 @@ class Grid:
                 for y in range(lo_y, hi_y + 1):
                     yield (x, y)
 
-    def near(self, pos: Position, radius: float) -> list[str]:
-        """Every item within ``radius`` metres of ``pos`` (unsorted: in the grid's own
-        order, the same for the same question while nothing moves)."""
-        memo = self._near_memo
-        key = (pos, radius)
-        out = memo.get(key)
-        if out is not None:
-            return out.copy()
-        out = memo[key] = []
-        # Only the cells ever used can hold anything: a query beyond them (a rear rank
-        # looking for the enemy) costs no lookup at all.
+    def _square(self, pos: Position, radius: float) -> tuple[range, range] | None:
+        """The columns and rows of the cells ever used that the square around ``pos``
+        reaches ``radius`` into, a hair wider (a point whose distance rounds to the
+        radius may lie just past its edge: the exact test is the caller's); None when
+        there are none, so a query beyond them (a rear rank looking for the enemy) costs
+        no lookup at all. The columns come first: when none is used, no row is worked
+        out."""
         b = self._bounds
         if b is None:
-            return []
+            return None
         cell = self.cell
-        # A hair wider than the radius: a point whose distance rounds to the radius may
-        # lie just past the square's edge (the exact test below decides).
         reach = radius * (1 + 1e-9) + 1e-9
         px, py = pos
         floor = math.floor
@@ -167,7 +161,7 @@ class Grid:
         if x1 > b[2]:
             x1 = b[2]
         if x0 > x1:
-            return []
+            return None
         y0 = floor((py - reach) / cell)
         if y0 < b[1]:
             y0 = b[1]
@@ -175,10 +169,25 @@ class Grid:
         if y1 > b[3]:
             y1 = b[3]
         if y0 > y1:
+            return None
+        return range(x0, x1 + 1), range(y0, y1 + 1)
+
+    def near(self, pos: Position, radius: float) -> list[str]:
+        """Every item within ``radius`` metres of ``pos`` (unsorted: in the grid's own
+        order, the same for the same question while nothing moves)."""
+        memo = self._near_memo
+        key = (pos, radius)
+        out = memo.get(key)
+        if out is not None:
+            return out.copy()
+        out = memo[key] = []
+        square = self._square(pos, radius)
+        if square is None:
             return []
+        columns, rows = square
         cells = self._cells
         dist = math.dist
-        if (x1 - x0 + 1) * (y1 - y0 + 1) > len(cells):
+        if len(columns) * len(rows) > len(cells):
             # Wider than the occupied cells: look at those instead.
             for members in cells.values():
                 for item, at in members.items():
@@ -186,8 +195,7 @@ class Grid:
                         out.append(item)
         else:
             get = cells.get
-            rows = range(y0, y1 + 1)
-            for cx in range(x0, x1 + 1):
+            for cx in columns:
                 for cy in rows:
                     bucket = get((cx, cy))
                     if bucket:
@@ -203,29 +211,13 @@ class Grid:
         ``radius`` metres of ``pos``: whether :meth:`near` would name one, without the
         list (it stops at the first) and without remembering the answer (a spot where a
         move may end is asked about once)."""
-        b = self._bounds
-        if b is None:
+        square = self._square(pos, radius)
+        if square is None:
             return False
-        cell = self.cell
-        reach = radius * (1 + 1e-9) + 1e-9  # as near's square, a hair wider
-        px, py = pos
-        floor = math.floor
-        x0 = floor((px - reach) / cell)
-        if x0 < b[0]:
-            x0 = b[0]
-        x1 = floor((px + reach) / cell)
-        if x1 > b[2]:
-            x1 = b[2]
-        y0 = floor((py - reach) / cell)
-        if y0 < b[1]:
-            y0 = b[1]
-        y1 = floor((py + reach) / cell)
-        if y1 > b[3]:
-            y1 = b[3]
+        columns, rows = square
         get = self._cells.get
         dist = math.dist
-        rows = range(y0, y1 + 1)
-        for cx in range(x0, x1 + 1):
+        for cx in columns:
             for cy in rows:
                 bucket = get((cx, cy))
                 if bucket:
