@@ -904,7 +904,7 @@ class Fight:
             state.version += 1
             history.append(action)
             for callback, types in subscribers:
-                if types is None or "action.declared" in types:
+                if types is None or action.TYPE in types:
                     callback(action)
             if action.visible:
                 observable = True
