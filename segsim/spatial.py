@@ -57,10 +57,7 @@ class Grid:
         e = self._extent
         if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
             self._stretch(pos)
-        # The key as _key makes it, without its call (a settlement's moves claim their
-        # spots in a grid of their own).
-        cell = self.cell
-        self._cells.setdefault((math.floor(x / cell), math.floor(y / cell)), {})[item] = pos
+        self._cells.setdefault(self._key(pos), {})[item] = pos
 
     def remove(self, item: str) -> None:
         pos = self.where.pop(item, None)
@@ -90,10 +87,7 @@ class Grid:
         e = self._extent
         if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
             self._stretch(pos)
-        # The keys as _key makes them, without its calls (a battle moves often).
-        cell = self.cell
-        key = (math.floor(x / cell), math.floor(y / cell))
-        was = (math.floor(old[0] / cell), math.floor(old[1] / cell))
+        key, was = self._key(pos), self._key(old)
         cells = self._cells
         if key == was:
             cells[key][item] = pos  # the same key: its place in the cell holds
@@ -237,8 +231,7 @@ class Grid:
         broken by ``rank``."""
         if count <= 0 or not self.where:
             return []
-        cell = self.cell
-        centre = (math.floor(pos[0] / cell), math.floor(pos[1] / cell))  # as _key makes it
+        centre = self._key(pos)
         # (distance, item) of every accepted item seen; ranks are asked for only at the
         # end, and only of those that may make the cut (a crowd's ring holds many).
         found: list[tuple[float, str]] = []
