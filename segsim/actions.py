@@ -37,6 +37,40 @@ def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value))
 
 
+SHARED_TABLES = 4096
+"""How many parameter tables a :class:`SharedTables` holds before it starts anew."""
+
+
+class SharedTables:
+    """Read-only parameter tables by a key of plain values, shared by the actions that
+    carry the same ones (the moves toward one fighter at one pace, the waits until one
+    segment...), so that a battle's history holds a few hundred tables rather than one
+    for each of its actions. A table is made by the planner, from the key's values, the
+    first time its key is asked for; what is shared never changes, so sharing it changes
+    no record. Bounded: it holds at most :data:`SHARED_TABLES` and then starts anew."""
+
+    __slots__ = ("_tables",)
+
+    def __init__(self) -> None:
+        self._tables: dict[Any, Mapping[str, Any]] = {}
+
+    def get(self, key: Any) -> Mapping[str, Any] | None:
+        """The table kept under ``key`` (a tuple of plain values), or None."""
+        return self._tables.get(key)
+
+    def keep(self, key: Any, table: dict[str, Any]) -> Mapping[str, Any]:
+        """Keep ``table`` (a new dict of plain values, owned from now on) under ``key``
+        and return it read-only."""
+        tables = self._tables
+        if len(tables) >= SHARED_TABLES:
+            tables.clear()
+        frozen = tables[key] = MappingProxyType(table)
+        return frozen
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+
 def _declared_params(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """A declaration's parameters, frozen, and so is each table directly inside (a
     copy): a declaration whose tables hold plain values (PS choices) can never change,

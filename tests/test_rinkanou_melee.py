@@ -15,6 +15,7 @@ import pytest
 from rinkanou_helpers import fight, of, one
 
 from segsim import Declaration, IllegalDeclaration
+from segsim.actions import SHARED_TABLES, SharedTables
 from segsim.rules.rinkanou.content import default_content
 from segsim.rules.rinkanou.settle import read_modifier
 from segsim.testing import declare, sheet
@@ -344,6 +345,61 @@ def test_walking_and_running_distances() -> None:
     )
     f.run()
     assert one(f, "combatant.moved").x == pytest.approx(3.5)  # stops at the sabre's reach
+
+
+def test_moves_and_waits_of_one_shape_share_one_parameter_table() -> None:
+    """Two fighters walking toward the same one for as long, and two waits until the
+    same segment, carry one read-only table between them (a battle's history keeps a
+    table per shape, not per action); another length or end makes another table, and
+    each reads as it would unshared."""
+    far = {"robert": (0.0, 0.0), "margaret": (20.0, 0.0), "alice": (0.0, 2.0)}
+    f = fight(
+        {
+            "robert": {
+                0: declare("move", toward="margaret", segments=5),
+                5: declare("wait", until=9),
+            },
+            "alice": {
+                0: declare("move", toward="margaret", segments=5),
+                5: declare("wait", until=9),
+            },
+            "margaret": {0: declare("wait", until=9)},
+        },
+        [],
+        sides={"alice": "blue"},
+        positions=far,
+        max_segments=12,
+    )
+    f.run()
+    moves = of(f, "action.declared", kind="move")
+    assert len(moves) == 2 and moves[0].params is moves[1].params
+    assert dict(moves[0].params) == {
+        "pace": "walk",
+        "segments": 5,
+        "toward": "margaret",
+        "stop_at": 1.5,  # the sabre's reach, as a distance in metres
+    }
+    with pytest.raises(TypeError):
+        moves[0].params["segments"] = 6  # type: ignore[index]
+    # The script waits until its next entry: robert and alice until 5, then until 9 as
+    # margaret has from the start (a wait's table holds its end, not its start).
+    waits = {(w.actor, w.start): w.params for w in of(f, "action.declared", kind="wait")}
+    assert waits["margaret", 0] is waits["robert", 5] is waits["alice", 5]
+    assert dict(waits["robert", 5]) == {"until": 9}
+    assert waits["robert", 0] is waits["alice", 0] is not waits["robert", 5]
+    assert dict(waits["robert", 0]) == {"until": 5}
+
+
+def test_the_shared_tables_are_bounded() -> None:
+    """The tables kept for sharing start anew at :data:`SHARED_TABLES`: a long fight's
+    ever-new wait ends do not pile up."""
+    tables = SharedTables()
+    for n in range(SHARED_TABLES):
+        tables.keep(("wait", n, None), {"until": n})
+    assert len(tables) == SHARED_TABLES and tables.get(("wait", 0, None)) == {"until": 0}
+    kept = tables.keep(("wait", -1, None), {"until": -1})
+    assert len(tables) == 1 and tables.get(("wait", 0, None)) is None
+    assert tables.get(("wait", -1, None)) is kept
 
 
 @pytest.mark.parametrize(("x", "rolls"), [(3.0, True), (3.000005, False)])

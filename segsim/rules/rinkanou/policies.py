@@ -24,7 +24,7 @@ from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 ARM = Declaration("arm")
 """A declaration is a value: the same one serves every time."""
 
-SHAPES = 256
+SHAPES = 4096
 """How many declarations of each shape the built-in policies keep to hand out again (a
 Declaration is frozen, so one value serves every fight; the caches are bounded)."""
 

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from segsim.actions import EMPTY, Action, ActionSpec, Declaration, DeclarationLike
+from segsim.actions import (
+    EMPTY,
+    Action,
+    ActionSpec,
+    Declaration,
+    DeclarationLike,
+    SharedTables,
+)
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
@@ -238,6 +245,9 @@ class RinKaNou(BaseRuleset):
         self.start_roll: bool = start_roll
         self.awareness: float | None = float(awareness) if awareness is not None else None
         self._ps_shapes = SHAPES  # parse_ps checks by shape (shared: keyed by all they read)
+        # The parameter tables of waits and moves toward someone, one per shape: a
+        # battle's rear ranks declare the same few thousands of times.
+        self._tables = SharedTables()
         # The settlement module imports this one: found once here, not per settlement.
         from segsim.rules.rinkanou.settle import Settlement, quiet
 
@@ -690,7 +700,6 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(
                 f"wait until must be a later segment than {segment}, not {until!r}"
             )
-        params: dict[str, Any] = {"until": until}
         if clear is not None:
             if (
                 not isinstance(clear, int | float)
@@ -701,14 +710,16 @@ class RinKaNou(BaseRuleset):
                     f"clear is a radius in metres (above 0), not {clear!r}",
                     rule="RULES-NOTES, Waiting",
                 )
-            params["clear"] = float(clear)
+            clear = float(clear)
+        key = ("wait", until, clear)
+        params = self._tables.get(key)
+        if params is None:
+            table: dict[str, Any] = {"until": until}
+            if clear is not None:
+                table["clear"] = clear
+            params = self._tables.keep(key, table)
         return ActionSpec(
-            "wait",
-            until - segment,
-            "wait",
-            continuous=True,
-            visible=False,
-            params=MappingProxyType(params),  # frozen here: no copy of a table of its own
+            "wait", until - segment, "wait", continuous=True, visible=False, params=params
         )
 
     def _usable_weapon(self, c: Combatant) -> None:
@@ -893,9 +904,9 @@ class RinKaNou(BaseRuleset):
         segments = p.get("segments", 1)
         if not isinstance(segments, int) or isinstance(segments, bool) or segments < 1:
             raise IllegalDeclaration(f"segments must be a whole number >= 1, not {segments!r}")
-        params: dict[str, Any] = {"pace": pace, "segments": segments}
         if ("to" in p) == ("toward" in p):
             raise IllegalDeclaration("move needs either to = [x, y] or toward = a combatant")
+        params: Mapping[str, Any]
         if "to" in p:
             to = p["to"]
             if not (
@@ -904,7 +915,7 @@ class RinKaNou(BaseRuleset):
                 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in to)
             ):
                 raise IllegalDeclaration(f"move to [x, y] in metres, not {to!r}")
-            params["to"] = [float(to[0]), float(to[1])]
+            params = {"pace": pace, "segments": segments, "to": [float(to[0]), float(to[1])]}
         else:
             other = p["toward"]
             if (
@@ -917,11 +928,17 @@ class RinKaNou(BaseRuleset):
                 raise IllegalDeclaration(
                     "a fighter cannot move toward itself", rule=f"{SEED}, Mouvement"
                 )
-            params["toward"] = other
             stop = p.get("stop_at", self.reach(c.sheet))
             if not isinstance(stop, int | float) or isinstance(stop, bool) or stop < 0:
                 raise IllegalDeclaration(f"stop_at is a distance in metres, not {stop!r}")
-            params["stop_at"] = float(stop)
+            stop = float(stop)
+            key = ("move", pace, segments, other, stop)
+            shared = self._tables.get(key)
+            if shared is None:
+                shared = self._tables.keep(
+                    key, {"pace": pace, "segments": segments, "toward": other, "stop_at": stop}
+                )
+            params = shared
         # "Se déplacer" is multipliable: n segments declared at once are one action.
         if not (self.move_roll and self._in_reach_move(state, c, params)):
             raw = p.get("ps") or {}
