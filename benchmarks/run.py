@@ -382,8 +382,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "ones are cut short, so theirs is the approach and first clashes; the whole "
         "2,000-fighter battle lasts some 3,000 segments; five battles of 20 are timed, one "
         "of each larger size, whose fighters are half veteran attackers, half recruit "
-        "defenders; the 2-fighter cost is that of the same mix, each size's ratio to "
-        "battles of 2 run just before and just after it)"
+        "defenders; the 2-fighter cost is that of the same mix; each size's ratios are the "
+        f"medians of {SCALE_ROUNDS} rounds, in each of which its window runs in "
+        f"{SCALE_SLICES} slices, each followed by a slice of the battles of 2)"
     )
     largest = max(costs)
     verdicts.append(
@@ -497,14 +498,20 @@ def battle_costs(
     ``per_side`` fighters a side (one per seed), each run for its first ``window``
     segments (or to its end, if sooner); ``mixed``: with the offsets of
     :data:`PAIRINGS` by seed."""
+    # One collection for the set: a finished fight is freed by reference counting, so
+    # a battle leaves the collector nothing of its own to do in the next one's run.
+    gc.collect()
+    return _battles(per_side, seeds, window, mixed)
+
+
+def _battles(per_side: int, seeds: Sequence[int], window: int, mixed: bool) -> Cost:
+    """:func:`battle_costs` without its collection first (within a round of
+    :func:`scale_round`, whose larger battles' collector runs as it would alone)."""
     from segsim.battle import line_battle
 
     total = 0.0
     settled = 0
     working = 0
-    # One collection for the set: a finished fight is freed by reference counting, so
-    # a battle leaves the collector nothing of its own to do in the next one's run.
-    gc.collect()
     for seed in seeds:
         offsets = PAIRINGS[seed % len(PAIRINGS)] if mixed else (0, 0)
         fight = line_battle(per_side, seed=seed, max_segments=window, offsets=offsets)
@@ -532,56 +539,116 @@ def resolved(history: Sequence[object], window: int) -> tuple[int, int]:
     return settled, working
 
 
+Cost = tuple[float, int, int]
 Costs = dict[int, tuple[float, float, int]]
 Ratios = dict[int, tuple[float, float]]
+
+SCALE_ROUNDS = 3
+"""Rounds of each larger battle size against the battles of 2: its ratios are the
+medians of the rounds'."""
+SCALE_SLICES = 10
+"""Slices of a larger battle's window in a round, each followed by its share of the
+battles of 2 (a tenth of each set): the two sides of a ratio run in turn."""
+TWO_FIGHTER_BATTLES = 100  # of each set (the mix, two veteran attackers), in each round
+
+
+def scale_round(per_side: int, window: int) -> tuple[Cost, Cost, Cost]:
+    """One round of the larger battles of ``per_side`` fighters a side against the
+    battles of 2: CPU seconds, actions settled and actions other than waiting of the
+    larger ones, of the mixed battles of 2 (:data:`PAIRINGS`) and of two veteran
+    attackers alone (``line_battle(1)``'s own fighters).
+
+    The larger size is one battle (seed 0), or 50 // n of them (seeds 0, 1...) when
+    that is more, since the window of a battle of 20 holds few actions. Its window runs
+    in :data:`SCALE_SLICES` slices, each followed by a slice of each set of
+    :data:`TWO_FIGHTER_BATTLES` battles of 2 (seeds 0 to 99, the same every round), so
+    that a drift of the machine weighs on both sides alike. Only the round begins with
+    a collection: within it, the collector runs as it would in each battle alone."""
+    from segsim.battle import line_battle
+
+    per = TWO_FIGHTER_BATTLES // SCALE_SLICES
+    small = {True: [0.0, 0, 0], False: [0.0, 0, 0]}
+    fights = [
+        line_battle(per_side, seed=seed, max_segments=window)
+        for seed in range(max(1, 50 // per_side))
+    ]
+    gc.collect()
+    start = time.process_time()
+    done = [fight.start() for fight in fights]
+    spent = time.process_time() - start
+    for k in range(1, SCALE_SLICES + 1):
+        start = time.process_time()
+        for fight, end in zip(fights, done, strict=True):
+            # Each slice runs to its share of the window; the last, to the fight's end.
+            fight.env.run(until=end if k == SCALE_SLICES else k * window // SCALE_SLICES)
+        spent += time.process_time() - start
+        for mixed in (True, False):
+            got = _battles(1, range((k - 1) * per, k * per), window, mixed)
+            for i in range(3):
+                small[mixed][i] += got[i]
+    settled = working = 0
+    for fight in fights:
+        done_, other = resolved(fight.history, window)
+        settled += done_
+        working += other
+    start = time.process_time()
+    del fight, fights  # freeing the fights is part of their cost
+    spent += time.process_time() - start
+
+    def cost(mixed: bool) -> Cost:
+        t, s, w = small[mixed]
+        return t, int(s), int(w)
+
+    return (spent, settled, working), cost(True), cost(False)
 
 
 def scale_costs(sizes: Sequence[int], window: int) -> tuple[Costs, Ratios, Costs, Ratios]:
     """CPU time per resolved action in line battles of 2 x n fighters (full rules, an
     awareness radius of 3 m), each run for its first ``window`` segments: per action the
     resolver settled (timed waits included), per action leaving every wait aside, and
-    how many actions were settled; and each larger size's ratios to the 2-fighter cost.
+    how many actions were settled (in a round); and each larger size's ratios to the
+    2-fighter cost, the medians of :data:`SCALE_ROUNDS` rounds of :func:`scale_round`.
 
     A larger battle's fighters are half veteran attackers and half recruit defenders, so
-    its 2-fighter cost is that of the same mix: 100 battles of 2 (:data:`PAIRINGS`); the
-    last two values are the 2-fighter cost and the ratios against two veteran attackers
-    alone (``line_battle(1)``'s own fighters; 100 battles too). For the ratios of a
-    larger size, half of each set of battles of 2 run just before it and half just after
-    (a drift of the machine weighs on both sides). A larger size is one battle (seed 0),
-    or 50 // n of them (seeds 0, 1...) when that is more, since the window of a battle
-    of 20 holds few actions."""
+    its 2-fighter cost is that of the same mix (:data:`PAIRINGS`); the last two values
+    are the 2-fighter cost and the ratios against two veteran attackers alone."""
     out: Costs = {}
     ratios: Ratios = {}
     plain_ratios: Ratios = {}
     small = {True: [0.0, 0, 0], False: [0.0, 0, 0]}
+    runs = 0
 
-    def duels_of_two(seeds: range, mixed: bool) -> tuple[float, int, int]:
-        got = battle_costs(1, seeds, window, mixed=mixed)
-        for i in range(3):
-            small[mixed][i] += got[i]
-        return got
+    def ratio(big: Cost, two: Cost) -> tuple[float, float]:
+        return (big[0] / big[1]) / (two[0] / two[1]), (big[0] / big[2]) / (two[0] / two[2])
 
-    def ratio(
-        cost: tuple[float, int, int], a: tuple[float, int, int], b: tuple[float, int, int]
-    ) -> tuple[float, float]:
-        t2, s2, w2 = a[0] + b[0], a[1] + b[1], a[2] + b[2]
-        total, settled, working = cost
-        return (total / settled) / (t2 / s2), (total / working) / (t2 / w2)
+    def median(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+        return statistics.median(a for a, _ in pairs), statistics.median(b for _, b in pairs)
 
     for n in sizes:
         if n == 1:
             continue
-        before = duels_of_two(range(0, 50), True), duels_of_two(range(0, 50), False)
-        # A small battle's window holds few actions: several seeds, to time enough.
-        cost = battle_costs(n, range(max(1, 50 // n)), window)
-        after = duels_of_two(range(50, 100), True), duels_of_two(range(50, 100), False)
-        out[2 * n] = (cost[0] / cost[1], cost[0] / cost[2], cost[1])
-        ratios[2 * n] = ratio(cost, before[0], after[0])
-        plain_ratios[2 * n] = ratio(cost, before[1], after[1])
+        total = [0.0, 0, 0]
+        mixed: list[tuple[float, float]] = []
+        plain: list[tuple[float, float]] = []
+        for _ in range(SCALE_ROUNDS):
+            big, pair, alone = scale_round(n, window)
+            runs += 1
+            for i in range(3):
+                total[i] += big[i]
+                small[True][i] += pair[i]
+                small[False][i] += alone[i]
+            mixed.append(ratio(big, pair))
+            plain.append(ratio(big, alone))
+        t, s, w = total
+        out[2 * n] = (t / s, t / w, int(s) // SCALE_ROUNDS)
+        ratios[2 * n] = median(mixed)
+        plain_ratios[2 * n] = median(plain)
     if not ratios:  # no larger size: the 2-fighter battles alone
-        duels_of_two(range(100), True)
-        duels_of_two(range(100), False)
-    runs = max(1, len(ratios))
+        for mixed_ in (True, False):
+            got = battle_costs(1, range(TWO_FIGHTER_BATTLES), window, mixed=mixed_)
+            for i in range(3):
+                small[mixed_][i] += got[i]
+        runs = 1
 
     def two(mixed: bool) -> Costs:
         t, s, w = small[mixed]

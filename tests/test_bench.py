@@ -75,6 +75,24 @@ def test_every_larger_battle_gets_a_ratio_to_the_two_fighter_cost(bench: ModuleT
     assert sorted(plain) == [2] and plain_ratios[4][0] > 0
 
 
+def test_a_round_runs_the_larger_battles_in_slices_as_in_one_go(bench: ModuleType) -> None:
+    """A round's slices of the larger battles (each followed by some battles of 2) run
+    the same fights as a run in one go: the same actions settled, and the battles of 2
+    are each set's whole 100."""
+    from segsim.battle import line_battle
+
+    big, mixed, alone = bench.scale_round(5, 60)
+    whole = [0, 0]
+    for seed in range(10):  # 50 // 5 battles of 10 fighters
+        fight = line_battle(5, seed=seed, max_segments=60)
+        fight.run()
+        for i, n in enumerate(bench.resolved(fight.history, 60)):
+            whole[i] += n
+    assert big[1:] == tuple(whole) and big[0] > 0
+    for got, is_mixed in ((mixed, True), (alone, False)):
+        assert got[1:] == bench.battle_costs(1, range(100), 60, mixed=is_mixed)[1:]
+
+
 def test_the_mixed_two_fighter_battles_pair_both_kinds_of_fighter(bench: ModuleType) -> None:
     """The 2-fighter cost of the larger battles' ratios mixes their two kinds of fighter
     (a veteran attacker, a recruit defender): every pairing, on either side."""
