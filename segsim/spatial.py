@@ -231,6 +231,8 @@ class Grid:
         broken by ``rank``."""
         if count <= 0 or not self.where:
             return []
+        if count == 1:
+            return self._nearest_one(pos, accept, rank)
         centre = self._key(pos)
         # (distance, item) of every accepted item seen; ranks are asked for only at the
         # end, and only of those that may make the cut (a crowd's ring holds many).
@@ -253,8 +255,6 @@ class Grid:
         r = across if across > along else along
         if r < 0:
             r = 0
-        if count == 1:
-            return self._nearest_one(pos, centre, r, max_ring, accept, rank)
         while r <= max_ring:
             for key in self._ring(centre, r, b):
                 bucket = cells.get(key)
@@ -273,19 +273,14 @@ class Grid:
         return [item for _, _, item in ranked[:count]]
 
     def _nearest_one(
-        self,
-        pos: Position,
-        centre: Cell,
-        r: int,
-        max_ring: int,
-        accept: Callable[[str], bool] | None,
-        rank: Callable[[str], int],
+        self, pos: Position, accept: Callable[[str], bool] | None, rank: Callable[[str], int]
     ) -> list[str]:
-        """:meth:`nearest` for one item. Each side of a ring is walked from its middle
-        outward, in each direction only while its cells may still hold an item as near
-        as the best so far (a rear rank's search for the enemy meets the enemy's whole
-        front in one ring: only the part straight ahead is looked at). The order of the
-        walk does not matter: ties are broken by rank at the end."""
+        """:meth:`nearest` for one item. The used columns are walked nearest first (east
+        or west of ``pos``, whichever is nearer next), and in each the used rows from the
+        one nearest ``pos`` outward, each direction only while its cells may still hold
+        an item as near as the best so far: a rear rank's search for the enemy looks at
+        a few cells of the enemy's front, and at no empty ring on the way. The order of
+        the walk does not matter: ties are broken by rank at the end."""
         best = math.inf
         limit = math.inf  # the squared distance beyond which a cell holds no candidate
         ties: list[str] = []
@@ -294,95 +289,70 @@ class Grid:
         b = self._bounds
         assert b is not None
         bx0, by0, bx1, by1 = b
-        cx, cy = centre
         cell = self.cell
         px, py = pos
-        # How far ``pos`` lies from each edge of its own cell: a cell i > 0 columns east
-        # of it is at least (i - 1) * cell + east away along x, and so on.
+        cx = math.floor(px / cell)
+        cy = math.floor(py / cell)
+        # How far every item lies at least along each axis: outside the extent, its
+        # nearest edge (closer than the cells' edges); within it, nothing.
         # (Plain comparisons rather than min and max: no call.)
-        west = px - cx * cell
-        west = west if west > 0.0 else 0.0
-        east = (cx + 1) * cell - px
-        east = east if east > 0.0 else 0.0
-        south = py - cy * cell
-        south = south if south > 0.0 else 0.0
-        north = (cy + 1) * cell - py
-        north = north if north > 0.0 else 0.0
-        edge = west if west < east else east
-        edge = edge if edge < south else south
-        edge = edge if edge < north else north
-        # How far ``pos`` lies outside the extent on each side (negative: not beyond it).
         ex0, ey0, ex1, ey1 = self._extent
-        out_east, out_west, out_north, out_south = ex0 - px, px - ex1, ey0 - py, py - ey1
-        while r <= max_ring:
-            if r == 0:
-                sides = [(True, cx, 0.0, cy, cy, cy, north, south)]
+        out_x = ex0 - px if px < ex0 else px - ex1 if px > ex1 else 0.0
+        out_y = ey0 - py if py < ey0 else py - ey1 if py > ey1 else 0.0
+        # The next column on each side: east from the centre's (or the first used), west
+        # from the one before it (or the last used).
+        east = cx if cx > bx0 else bx0
+        west = cx - 1 if cx - 1 < bx1 else bx1
+        first = cy if cy > by0 else by0  # the row nearest the centre's
+        first = first if first < by1 else by1
+        while True:
+            # The least distance along x to each side's next column (none: infinite).
+            if east <= bx1:
+                ge = east * cell - px if east > cx else 0.0
+                ge = ge if ge > out_x else out_x
             else:
-                # Each side of the ring within the bounds: whether it is a column, its
-                # fixed coordinate, the least gap to it across, the range along it, the
-                # middle, and the edges that start the gaps along it (the columns hold
-                # the corners).
-                # (Plain comparisons rather than min and max: a ring costs no call.)
-                sides = []
-                across = (r - 1) * cell
-                lo, hi = cy - r, cy + r
-                lo, hi = lo if lo > by0 else by0, hi if hi < by1 else by1
-                if lo <= hi:
-                    if bx0 <= cx + r <= bx1:
-                        gap = across + east
-                        gap = gap if gap > out_east else out_east
-                        sides.append((True, cx + r, gap, lo, hi, cy, north, south))
-                    if bx0 <= cx - r <= bx1:
-                        gap = across + west
-                        gap = gap if gap > out_west else out_west
-                        sides.append((True, cx - r, gap, lo, hi, cy, north, south))
-                lo, hi = cx - r + 1, cx + r - 1
-                lo, hi = lo if lo > bx0 else bx0, hi if hi < bx1 else bx1
-                if lo <= hi:
-                    if by0 <= cy + r <= by1:
-                        gap = across + north
-                        gap = gap if gap > out_north else out_north
-                        sides.append((False, cy + r, gap, lo, hi, cx, east, west))
-                    if by0 <= cy - r <= by1:
-                        gap = across + south
-                        gap = gap if gap > out_south else out_south
-                        sides.append((False, cy - r, gap, lo, hi, cx, east, west))
-            for column, fixed, across, lo, hi, mid, ahead, behind in sides:
-                across2 = across * across
-                if across2 > limit:
-                    continue
-                start = lo if mid < lo else hi if mid > hi else mid
-                # From the middle (or the end of the side nearest to it) outward, one
-                # direction then the other: the gap along the side only grows.
-                for first, stop, step in ((start, hi + 1, 1), (start - 1, lo - 1, -1)):
-                    for a in range(first, stop, step):
-                        if a > mid:
-                            along = (a - mid - 1) * cell + ahead
-                        elif a < mid:
-                            along = (mid - a - 1) * cell + behind
-                        else:
-                            along = 0.0
-                        if across2 + along * along > limit:
-                            break  # the rest of this direction is farther still
-                        bucket = get((fixed, a) if column else (a, fixed))
-                        if bucket:
-                            for item, at in bucket.items():
-                                d = dist(pos, at)
-                                if d <= best and (accept is None or accept(item)):
-                                    if d < best:
-                                        best = d
-                                        # A hair more than best, for rounding: a cell
-                                        # whose least distance exceeds it holds no tie.
-                                        far = (best + 1e-9) / (1 - 1e-9)
-                                        limit = far * far
-                                        ties = [item]
-                                    else:
-                                        ties.append(item)
-            # Anything in a farther ring is at least r * cell + edge away (ties there are
-            # sure to be seen only while ``best`` is below that by a hair).
-            if ties and (best <= r * cell or best < (r * cell + edge) * (1 - 1e-9) - 1e-9):
-                break
-            r += 1
+                ge = math.inf
+            if west >= bx0:
+                gw = px - (west + 1) * cell
+                gw = gw if gw > out_x else out_x
+            else:
+                gw = math.inf
+            if ge <= gw:
+                if ge == math.inf:
+                    break  # every used column looked at
+                column, gap = east, ge
+                east += 1
+            else:
+                column, gap = west, gw
+                west -= 1
+            across2 = gap * gap
+            if across2 > limit:
+                break  # the nearer side's next column is too far: so is everything left
+            for start, stop, step in ((first, by1 + 1, 1), (first - 1, by0 - 1, -1)):
+                for row in range(start, stop, step):
+                    if row > cy:
+                        along = row * cell - py
+                    elif row < cy:
+                        along = py - (row + 1) * cell
+                    else:
+                        along = 0.0
+                    along = along if along > out_y else out_y
+                    if across2 + along * along > limit:
+                        break  # the rest of this direction is farther still
+                    bucket = get((column, row))
+                    if bucket:
+                        for item, at in bucket.items():
+                            d = dist(pos, at)
+                            if d <= best and (accept is None or accept(item)):
+                                if d < best:
+                                    best = d
+                                    # A hair more than best, for rounding: a cell whose
+                                    # least distance exceeds it holds no tie.
+                                    far = (best + 1e-9) / (1 - 1e-9)
+                                    limit = far * far
+                                    ties = [item]
+                                else:
+                                    ties.append(item)
         if len(ties) < 2:
             return ties  # nothing to break: the rank is not asked for
         return [min(ties, key=lambda item: (rank(item), item))]
