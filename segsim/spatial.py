@@ -279,8 +279,8 @@ class Grid:
         or west of ``pos``, whichever is nearer next), and in each the used rows from the
         one nearest ``pos`` outward, each direction only while its cells may still hold
         an item as near as the best so far: a rear rank's search for the enemy looks at
-        a few cells of the enemy's front, and at no empty ring on the way. The order of
-        the walk does not matter: ties are broken by rank at the end."""
+        a few cells of the enemy's front. The order of the walk does not matter: ties are
+        broken by rank at the end."""
         best = math.inf
         limit = math.inf  # the squared distance beyond which a cell holds no candidate
         ties: list[str] = []
