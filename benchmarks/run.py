@@ -592,7 +592,8 @@ def scale_round(per_side: int, window: int) -> tuple[Cost, Cost, Cost]:
         settled += done_
         working += other
     start = time.process_time()
-    del fight, fights  # freeing the fights is part of their cost
+    del fight, end, fights, done  # freeing the fights is part of their cost (their
+    # done events hold their environments)
     spent += time.process_time() - start
 
     def cost(mixed: bool) -> Cost:
