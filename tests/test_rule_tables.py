@@ -94,7 +94,7 @@ def parse_table(text: str) -> list[Row]:
 
 
 @cache
-def test_functions() -> frozenset[str]:
+def suite_functions() -> frozenset[str]:
     """Every test function of the suite, by bare name and by file-qualified name."""
     names: set[str] = set()
     for path in TESTS.rglob("*.py"):
@@ -119,7 +119,7 @@ def test_functions() -> frozenset[str]:
 
 def problems(rows: list[Row], sections: list[str]) -> Iterator[str]:
     """What is wrong with a table, given its seed's section titles in order."""
-    known = test_functions()
+    known = suite_functions()
     position = 0
     covered: set[int] = set()
     for row in rows:
