@@ -160,7 +160,7 @@ def _run(experiment: Experiment, runner: Backend, bar: Progress, stop_on_error: 
                     )
                     break
             if sprt_state is not None and sprt_state.feed(done, block):
-                stopped = "the SPRT decided"
+                stopped = f"the SPRT decided ({sprt_state.result().decision})"
                 break
             if experiment.target_error is not None and complete < experiment.blocks():
                 n = min(complete * chunk, experiment.fights)

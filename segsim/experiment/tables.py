@@ -12,6 +12,8 @@ from segsim.experiment.stats import wilson
 
 if TYPE_CHECKING:
     from segsim.experiment.runner import Results
+    from segsim.experiment.stats import SPRT
+    from segsim.experiment.stops import SPRTResult
     from segsim.experiment.summary import Summary
 
 
@@ -84,21 +86,31 @@ def render_summary(summary: Summary) -> str:
         for rank, (neg, a, wins, n) in enumerate(sorted(ranking), 1):
             lo, hi = wilson(wins, n)
             w(f"  {rank}. {a:<{width}} {_pct(-neg)}  95% CI [{_pct(lo)}, {_pct(hi)}]\n")
-    if res.sprt is not None:
-        t = res.sprt
-        at = f" at fight {t.stopped_at}" if t.stopped_at is not None else ""
-        w(
-            f"\nSPRT (alpha {exp.sprt.alpha if exp.sprt else 0:g}, beta "
-            f"{exp.sprt.beta if exp.sprt else 0:g}, delta {exp.sprt.delta if exp.sprt else 0:g}): "
-            f"{t.decision} after {t.trials} decisive fights{at} "
-            f"(LLR {t.llr:.3f}, bounds [{t.bounds[0]:.3f}, {t.bounds[1]:.3f}])\n"
-        )
+    if res.sprt is not None and exp.sprt is not None:
+        w("\n" + render_sprt(res.sprt, exp.sprt))
     errors = res.errors
     if errors:
         w(f"\nerrors: {len(errors)} fight(s) ended in an error; first ones:\n")
         for r in errors[:5]:
             w(f"  [{r.arm}] fight {r.index} (seed {r.seed}): {r.error}\n")
     return out.getvalue()
+
+
+def render_sprt(result: SPRTResult, test: SPRT) -> str:
+    """What the SPRT tested, what it accepted, and the numbers that decided it."""
+    a, b = result.a, result.b
+    lower, upper = result.bounds
+    at = f"; decided at fight {result.stopped_at}" if result.stopped_at is not None else ""
+    return (
+        f"SPRT, {a} (A) against {b} (B), one trial per fight seed: A's mean score over\n"
+        "its fight on each side (a draw is half a win)\n"
+        f"  H0: A is no better (score {100 * test.p0:g} %)   "
+        f"H1: A is better by delta {test.delta:g} (score {100 * test.p1:g} %)\n"
+        f"  alpha {test.alpha:g} (the chance of accepting H1 under H0), "
+        f"beta {test.beta:g} (of accepting H0 under H1)\n"
+        f"  {result.decision}, after {result.trials} trials ({2 * result.trials} fights{at})\n"
+        f"  LLR {result.llr:.3f}; bounds: H0 at or below {lower:.3f}, H1 at or above {upper:.3f}\n"
+    )
 
 
 def write_table(results: Results, path: str | Path) -> None:
