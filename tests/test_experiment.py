@@ -214,12 +214,12 @@ def test_tournament_plays_every_ordered_pair_on_the_same_seeds() -> None:
     results = run(tournament(DUEL, ["aggressive", "random", "pressure"], 8, seed=4))
     labels = [arm.label for arm in results.experiment.arms]
     assert labels == [
-        "aggressive vs random",
-        "aggressive vs pressure",
-        "random vs aggressive",
-        "random vs pressure",
-        "pressure vs aggressive",
-        "pressure vs random",
+        "blue=aggressive, red=random",
+        "blue=aggressive, red=pressure",
+        "blue=random, red=aggressive",
+        "blue=random, red=pressure",
+        "blue=pressure, red=aggressive",
+        "blue=pressure, red=random",
     ]
     seeds = {tuple(r.seed for r in results.arm_results(label)) for label in labels}
     assert len(seeds) == 1

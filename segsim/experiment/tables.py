@@ -60,7 +60,11 @@ def render_summary(summary: Summary) -> str:
             f"[{100 * lo:+.1f}, {100 * hi:+.1f}]\n"
         )
     if summary.pairs:
-        w("\nround robin (row's score against column over both sides; a draw is half):\n")
+        w(
+            "\nround robin: the row's score against the column over both sides (its two "
+            "arms' fights\ntogether; a win 1, a draw half, a loss 0), not one side's win "
+            "rate:\n"
+        )
         names = list(dict.fromkeys([p.a for p in summary.pairs]))
         table = {(p.a, p.b): p for p in summary.pairs}
         width = max(10, *(len(n) for n in names))
@@ -86,6 +90,10 @@ def render_summary(summary: Summary) -> str:
         for rank, (neg, a, wins, n) in enumerate(sorted(ranking), 1):
             lo, hi = wilson(wins, n)
             w(f"  {rank}. {a:<{width}} {_pct(-neg)}  95% CI [{_pct(lo)}, {_pct(hi)}]\n")
+        w("\ndamage per policy (mean per fight, over both sides; wounds after armour):\n")
+        for d in summary.damage:
+            taken = f"  taken {d.taken:6.2f}" if d.taken is not None else ""
+            w(f"  {d.policy:<{width}} dealt {d.dealt:6.2f}{taken}  ({d.fights} fights)\n")
     if res.sprt is not None and exp.sprt is not None:
         w("\n" + render_sprt(res.sprt, exp.sprt))
     errors = res.errors
