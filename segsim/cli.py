@@ -339,7 +339,11 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
         metavar="E",
         help="stop when every win-rate 95%% interval is narrower than E (checked per chunk)",
     )
-    cmd.add_argument("--table", metavar="OUT", help="per-fight table: .csv, or .parquet")
+    cmd.add_argument(
+        "--table",
+        metavar="OUT",
+        help="per-fight table, in the format its extension names: .csv, .parquet or .jsonl",
+    )
     cmd.add_argument(
         "--plot",
         metavar="OUT.png",

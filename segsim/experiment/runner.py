@@ -45,7 +45,8 @@ class Results:
         return [r.row(self.sides) for r in self.results]
 
     def write_table(self, path: str | Path) -> None:
-        """The per-fight table: CSV, or Parquet for a ``.parquet`` path (needs pyarrow)."""
+        """The per-fight table in the format its extension names: ``.csv``, ``.parquet``
+        (needs pyarrow) or ``.jsonl`` (JSON Lines); any other is refused."""
         from segsim.experiment.tables import write_table
 
         write_table(self, path)

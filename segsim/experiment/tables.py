@@ -1,9 +1,10 @@
-"""Tables: the summary as text, and the per-fight table (CSV or Parquet)."""
+"""Tables: the summary as text, and the per-fight table (CSV, Parquet or JSON Lines)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,11 +122,29 @@ def render_sprt(result: SPRTResult, test: SPRT) -> str:
     )
 
 
+TABLE_FORMATS = {".csv": "CSV", ".parquet": "Parquet", ".jsonl": "JSON Lines"}
+"""The per-fight table's formats, by the extension of its path."""
+
+
+def table_format(path: str | Path) -> str:
+    """The table's format named by the path's extension (``.csv``, ``.parquet``,
+    ``.jsonl``); any other is refused with the accepted ones."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in TABLE_FORMATS:
+        accepted = ", ".join(f"{ext} ({name})" for ext, name in TABLE_FORMATS.items())
+        shown = f"the extension {suffix!r}" if suffix else "no extension"
+        raise ExperimentError(f"table {path}: {shown} names no table format; use {accepted}")
+    return suffix
+
+
 def write_table(results: Results, path: str | Path) -> None:
-    """The per-fight table: CSV, or Parquet for a ``.parquet`` path (needs pyarrow)."""
+    """The per-fight table in the format its extension names: ``.csv``, ``.parquet``
+    (needs pyarrow) or ``.jsonl`` (one JSON object a line); another extension is an
+    :class:`ExperimentError`."""
+    kind = table_format(path)
     rows = results.rows()
     columns = list(FightResult("", 0, 0, "", None, 0, (), ()).row(results.sides))
-    if str(path).endswith(".parquet"):
+    if kind == ".parquet":
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -137,6 +156,10 @@ def write_table(results: Results, path: str | Path) -> None:
         pq.write_table(table, str(path))
         return
     with open(path, "w", encoding="utf-8", newline="") as f:
+        if kind == ".jsonl":
+            for row in rows:
+                f.write(json.dumps({c: row[c] for c in columns}, ensure_ascii=False) + "\n")
+            return
         writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
