@@ -116,3 +116,8 @@ def test_a_sweep_gives_damage_per_policy_of_the_scenario_and_its_replacements() 
     assert by_policy["pressure"].taken == pytest.approx(
         sum(dict(r.damage)["red"] for r in pressure) / 10
     )
+    # Each side's win rate names the policy playing it, the scenario's own included.
+    text = results.summary().text()
+    assert "[scenario] 10 fights\n  side blue (defender) " in text
+    assert "[red=pressure] 10 fights\n  side blue (defender) " in text
+    assert "  side red (pressure) " in text and "  side red (aggressive) " in text

@@ -147,9 +147,9 @@ def test_fights_run_out_before_a_bound_and_the_test_says_undecided() -> None:
     assert results.sprt.accepted is None and results.sprt.stopped_at is None
     assert results.sprt.trials == 6 and results.fights == 6
     assert results.stopped is None
-    assert "undecided: neither bound was reached, after 6 trials (12 fights)" in (
-        results.summary().text()
-    )
+    text = results.summary().text()
+    assert "undecided: neither bound was reached, after 6 trials (12 fights)" in text
+    assert "the fights ran out first: give more (--fights)" in text
 
 
 def test_the_command_says_what_was_tested_and_accepted_with_the_bounds(

@@ -40,8 +40,8 @@ def check_outputs(
     if table is not None:
         from segsim.experiment.tables import table_format
 
-        kind = table_format(table)
         check_path(table, "table")
+        kind = table_format(table)
         if kind == ".parquet":
             _need("pyarrow", "parquet", "a Parquet table")
     if plot is not None:

@@ -314,9 +314,15 @@ def report_html(results: Results, *, command: str | None = None) -> str:
         )
     w('<section id="rates"><h2>Win rates per side, arm by arm (95 % Wilson intervals)</h2>')
     w(interval_chart(side_rows, reference=0.5))
+    labelled = (
+        "by who plays each side"
+        if summary.pairs
+        else "by the policies it gives ([scenario]: the scenario's own)"
+    )
     w(
-        "<p>Each arm is labelled by who plays each side; a row is one side's share of that "
-        "arm's fights. The dashed line is 0.5: an even fight.</p></section>"
+        f"<p>Each arm is labelled {labelled}; a row is one side's share of that arm's "
+        "fights, with the policy playing that side. The dashed line is 0.5: an even "
+        "fight.</p></section>"
     )
     if summary.difference is not None:
         side, diff, (lo, hi) = summary.difference

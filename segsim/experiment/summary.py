@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 @attrs.frozen
 class SideStats:
     side: str
-    player: str  # the policy playing it, or "" when the scenario's own
+    player: str  # the policy playing the whole side, or "" when several do
     wins: int
     n: int
     interval: tuple[float, float]
@@ -95,7 +95,7 @@ def summarize(results: Results) -> Summary:
         rows = results.arm_results(arm.label)
         ok = [r for r in rows if r.error is None]
         n = len(ok)
-        players = dict(arm.players)
+        players = _side_players(results, arm.label)
         side_stats = []
         for side in sides:
             wins = sum(1 for r in ok if r.winner == side)
@@ -103,7 +103,7 @@ def summarize(results: Results) -> Summary:
             side_stats.append(
                 SideStats(
                     side,
-                    _spec_name(players[side]) if side in players else "",
+                    players.get(side, ""),
                     wins,
                     n,
                     wilson(wins, n),
@@ -138,6 +138,15 @@ def summarize(results: Results) -> Summary:
     pairs = _pairs(results) if results.experiment.kind == "tournament" else ()
     difference = _difference(results) if len(results.experiment.arms) == 2 and not pairs else None
     return Summary(results, tuple(arms), pairs, difference, policy_damage(results))
+
+
+def _side_players(results: Results, label: str) -> dict[str, str]:
+    """The policy playing each side of an arm, where one policy plays the whole side."""
+    side_of = {c.id: c.side for c in results.experiment.scenario.load().combatants}
+    names: dict[str, set[str]] = {}
+    for cid, name in policy_of(results, label).items():
+        names.setdefault(side_of[cid], set()).add(name)
+    return {side: next(iter(n)) for side, n in names.items() if len(n) == 1}
 
 
 def policy_of(results: Results, label: str) -> dict[str, str]:

@@ -119,6 +119,12 @@ def render_sprt(result: SPRTResult, test: SPRT) -> str:
         f"beta {test.beta:g} (of accepting H0 under H1)\n"
         f"  {result.decision}, after {result.trials} trials ({2 * result.trials} fights{at})\n"
         f"  LLR {result.llr:.3f}; bounds: H0 at or below {lower:.3f}, H1 at or above {upper:.3f}\n"
+        + (
+            "  the fights ran out first: give more (--fights); the test stops as soon as it "
+            "decides\n"
+            if result.accepted is None
+            else ""
+        )
     )
 
 
