@@ -339,7 +339,11 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
         metavar="E",
         help="stop when every win-rate 95%% interval is narrower than E (checked per chunk)",
     )
-    cmd.add_argument("--table", metavar="OUT", help="per-fight table: .csv, or .parquet")
+    cmd.add_argument(
+        "--table",
+        metavar="OUT",
+        help="per-fight table, in the format its extension names: .csv, .parquet or .jsonl",
+    )
     cmd.add_argument(
         "--plot",
         metavar="OUT.png",
@@ -499,11 +503,17 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument(
         "--sprt",
         action="store_true",
-        help="with two policies A B: stop when Wald's test decides whether A beats B",
+        help="with two policies A B: stop when Wald's sequential test accepts H0 (A is no "
+        "better than B: A's score is 50%%) or H1 (A is better by delta: 50%% + delta); a "
+        "draw is half a win",
     )
-    tn.add_argument("--alpha", type=float, default=0.05, help="SPRT false 'beats' rate")
-    tn.add_argument("--beta", type=float, default=0.05, help="SPRT missed 'beats' rate")
-    tn.add_argument("--delta", type=float, default=0.1, help="SPRT: H1 is p = 0.5 + delta")
+    tn.add_argument(
+        "--alpha", type=float, default=0.05, help="SPRT: the chance of accepting H1 under H0"
+    )
+    tn.add_argument(
+        "--beta", type=float, default=0.05, help="SPRT: the chance of accepting H0 under H1"
+    )
+    tn.add_argument("--delta", type=float, default=0.1, help="SPRT: H1 is a score of 0.5 + delta")
     tn.set_defaults(func=_cmd_tournament)
 
     rules = sub.add_parser("rules", help="list the rulesets")

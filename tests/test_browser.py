@@ -172,7 +172,7 @@ def test_the_report_renders_its_charts(tmp_path: Path) -> None:
     body = next(a for tag, a in found.tags if tag == "body")
     charts = json.loads(body["data-charts"])
     kinds = {c[0] for c in charts}
-    assert {"chart rates", "chart matrix", "chart histogram"} <= kinds
+    assert {"chart scores", "chart rates", "chart matrix", "chart histogram"} <= kinds
     assert all(w > 100 and h > 50 for _, w, h in charts)  # drawn, not empty boxes
     assert body["data-cells"] == "2"
 

@@ -158,6 +158,14 @@ def test_seeded_resets_play_the_experiment_fight_seeds() -> None:
     assert env.driver.fight.seed == fight_seed(9, 0)
 
 
+def _outcome(outcome: Any, side: str) -> float:
+    """The documented outcome reward of an agent still in the fight: +1 a win, -1 a
+    loss or a stalemate, 0 the time limit."""
+    if outcome.winner is not None:
+        return 1.0 if outcome.winner == side else -1.0
+    return {"stalemate": -1.0, "time limit": 0.0}[outcome.result]
+
+
 def test_an_episode_ends_with_the_outcome_as_reward() -> None:
     env = FightEnv(DUEL, "robert")  # against Margaret's aggressive policy
     rewards = []
@@ -172,8 +180,7 @@ def test_an_episode_ends_with_the_outcome_as_reward() -> None:
             done = terminated or truncated
         fight = env.driver.fight
         assert fight is not None and fight.outcome is not None
-        expected = {"blue": 1.0, "red": -1.0, None: 0.0}[fight.outcome.winner]
-        assert total == expected
+        assert total == _outcome(fight.outcome, "blue")
         rewards.append(total)
     assert set(rewards) <= {-1.0, 0.0, 1.0}
 
@@ -192,8 +199,7 @@ def test_shaping_rewards_damage_dealt_and_penalises_damage_taken() -> None:
     taken = sum(
         e.damage for e in fight.history if e.TYPE == "wound.taken" and e.actor == "margaret"
     )  # type: ignore[attr-defined]
-    outcome = {"red": 1.0, "blue": -1.0, None: 0.0}[fight.outcome.winner]
-    assert total == pytest.approx(outcome + (dealt - taken) / 10.0)
+    assert total == pytest.approx(_outcome(fight.outcome, "red") + (dealt - taken) / 10.0)
 
 
 def test_env_render_shows_the_fight() -> None:
@@ -270,3 +276,64 @@ def test_policies_are_bound_to_the_fight_seed_before_deciding() -> None:
 
     load_scenario(DUEL).fight(123, policies={"margaret": Binder()}).run()
     assert seen == [("margaret", 123)]
+
+
+# ---------------------------------------------------------------- waiting forever
+
+
+def test_two_agents_that_wait_reach_a_stalemate_that_is_a_loss_for_both() -> None:
+    env = parallel_env(DUEL)
+    env.reset(seed=0)
+    wait = env.catalogue.index("wait")
+    _, rewards, terms, truncs, _ = env.step({a: wait for a in env.agents})
+    fight = env.driver.fight
+    assert fight is not None and fight.outcome is not None
+    assert (fight.outcome.result, fight.outcome.winner) == ("stalemate", None)
+    assert rewards == {"robert": -1.0, "margaret": -1.0}
+    assert terms == {"robert": True, "margaret": True}  # an end, not a truncation
+    assert truncs == {"robert": False, "margaret": False}
+    assert env.agents == []
+
+
+def test_a_stalemate_scored_as_a_draw_when_asked() -> None:
+    env = parallel_env(DUEL, stalemate=0.0)
+    env.reset(seed=0)
+    _, rewards, _, _, _ = env.step({a: 0 for a in env.agents})  # both declare nothing
+    assert env.driver.fight is not None and env.driver.fight.outcome is not None
+    assert env.driver.fight.outcome.result == "stalemate"
+    assert rewards == {"robert": 0.0, "margaret": 0.0}
+
+
+class _Waits:
+    """A policy that only ever waits on guard."""
+
+    def decide(self, observation: Any) -> Declaration:
+        return Declaration("wait")
+
+
+def test_a_single_agent_waiting_for_an_opponent_who_waits_loses() -> None:
+    env = FightEnv(DUEL, "margaret", policies={"robert": _Waits})
+    env.reset(seed=0)
+    _, reward, terminated, truncated, _ = env.step(env.catalogue.index("wait"))
+    assert env.driver.fight is not None and env.driver.fight.outcome is not None
+    assert env.driver.fight.outcome.result == "stalemate"
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+
+
+def test_the_time_limit_truncates_with_no_reward(tmp_path: Path) -> None:
+    text = DUEL.read_text(encoding="utf-8").replace("seed = 7", "seed = 7\nmax_segments = 3")
+    short = tmp_path / "short.toml"
+    short.write_text(text, encoding="utf-8")
+    env = FightEnv(short, "margaret")
+    obs, _ = env.reset(seed=0)
+    done, total, steps = False, 0.0, 0
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        arm = env.catalogue.index("arm")
+        obs, reward, terminated, truncated, _ = env.step(arm if arm in legal else int(legal[0]))
+        total += reward
+        steps += 1
+        done = terminated or truncated
+    assert env.driver.fight is not None and env.driver.fight.outcome is not None
+    assert env.driver.fight.outcome.result == "time limit"
+    assert (total, terminated, truncated) == (0.0, False, True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import runpy
 import sys
 from pathlib import Path
@@ -24,7 +25,16 @@ def test_example_scenarios_run_to_an_end(path: Path) -> None:
     assert outcome.result in ("victory", "stalemate", "time limit", "all out", "escaped")
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.py")), ids=lambda p: p.name)
+LEARNING = ("gym_agent.py", "pettingzoo_agents.py")
+"""The reinforcement-learning examples: run once each, by the test that checks what
+they print (below), not twice."""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in sorted((ROOT / "examples").glob("*.py")) if p.name not in LEARNING],
+    ids=lambda p: p.name,
+)
 def test_example_scripts_run(
     path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -32,3 +42,42 @@ def test_example_scripts_run(
     monkeypatch.chdir(ROOT)
     runpy.run_path(str(path), run_name="__main__")
     assert capsys.readouterr().out.strip()
+
+
+def _counts(out: str, prefix: str) -> dict[str, int]:
+    """The outcome counts an example printed on its line starting with ``prefix``."""
+    line = next(x for x in out.splitlines() if x.startswith(prefix))
+    counts = ast.literal_eval(line.partition(": ")[2])
+    assert isinstance(counts, dict)
+    return counts
+
+
+def _run(name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
+    path = ROOT / "examples" / name
+    monkeypatch.setattr(sys, "argv", [str(path)])
+    monkeypatch.chdir(ROOT)
+    runpy.run_path(str(path), run_name="__main__")
+    return capsys.readouterr().out
+
+
+def test_the_gymnasium_example_learns_to_win_where_a_random_agent_does_not(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = _run("gym_agent.py", capsys, monkeypatch)
+    before = _counts(out, "random agent:")
+    after = _counts(out, "after 30 training episodes:")
+    assert sum(before.values()) == sum(after.values()) == 10  # the same evaluation seeds
+    assert before.get("stalemate", 0) > 0  # random agents stop acting: a loss for both
+    assert after.get("won", 0) > before.get("won", 0) + 3
+    assert "preferred actions: " in out
+
+
+def test_the_pettingzoo_example_learns_to_fight_rather_than_stall(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = _run("pettingzoo_agents.py", capsys, monkeypatch)
+    before = _counts(out, "random agents:")
+    after = _counts(out, "after 20 episodes of self-play:")
+    assert sum(before.values()) == sum(after.values()) == 8
+    assert after.get("stalemate", 0) < before.get("stalemate", 0)
+    assert "robert prefers: " in out and "margaret prefers: " in out

@@ -49,8 +49,16 @@ class FightDriver:
 
     ``agents``: the combatant ids the agents play (default: all). ``policies``: other
     combatants' policy replacements (id or side -> policy spec). ``shaping``: each step,
-    add ``shaping`` x (damage dealt - damage taken) / 10 to an agent's reward; the
-    outcome gives +1 (its side won), -1 (lost, or taken out of the fight), 0 otherwise.
+    add ``shaping`` x (damage dealt - damage taken) / 10 to an agent's reward. The
+    outcome gives +1 (its side won), -1 (lost, or taken out of the fight), ``stalemate``
+    (default -1) when the fight ends with nobody left to act (every fighter waiting or
+    declaring nothing, so nothing will ever happen again), and 0 when the scenario's
+    time limit cuts it (a truncation, not an end).
+
+    Why a stalemate is a loss by default: the env is a fight to win, and waiting forever
+    wins nothing; scored 0 it would be the safe harbour a learner finds first (two
+    random agents that both wait reach it at once), better than every lost fight.
+    ``stalemate=0.0`` scores it as a draw.
     """
 
     def __init__(
@@ -60,8 +68,10 @@ class FightDriver:
         *,
         policies: Mapping[str, PolicySpec] | None = None,
         shaping: float = 0.0,
+        stalemate: float = -1.0,
     ) -> None:
         self.scenario = scenario
+        self.stalemate = stalemate
         order = [c.id for c in scenario.combatants]
         self.order = order
         self.agents = list(agents) if agents is not None else list(order)
@@ -223,13 +233,16 @@ class FightDriver:
         return out
 
     def outcome_reward(self, cid: str) -> float:
-        """+1 if the agent's side won, -1 if it lost or the agent is out, else 0."""
+        """+1 if the agent's side won, -1 if it lost or the agent is out, ``stalemate``
+        (-1 by default) if nobody is left to act, else 0 (the time limit)."""
         fight = self.fight
         assert fight is not None
         if fight.ended and fight.outcome is not None:
             winner = fight.outcome.winner
             if winner is None:
-                return 0.0 if self.in_fight(cid) else -1.0
+                if not self.in_fight(cid):
+                    return -1.0
+                return self.stalemate if fight.outcome.result == "stalemate" else 0.0
             return 1.0 if winner == self.side[cid] else -1.0
         return -1.0 if not self.in_fight(cid) else 0.0
 

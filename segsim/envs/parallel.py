@@ -35,7 +35,10 @@ class FightParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):  # type: i
 
     ``reset(seed=s)`` plays fight seed ``fight_seed(s, 0)``; each later ``reset()``
     without a seed plays the next episode, ``fight_seed(s, k)``. Choosing an action the
-    mask forbids counts as ``continue`` (``info["illegal_action"]`` says so).
+    mask forbids counts as ``continue`` (``info["illegal_action"]`` says so). Rewards:
+    +1 a win, -1 a loss, ``stalemate`` (default -1 for every agent: waiting forever is a
+    loss for both) when nobody is left to act, 0 when the time limit truncates; see
+    :class:`~segsim.envs.driver.FightDriver`.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -51,11 +54,14 @@ class FightParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):  # type: i
         *,
         policies: Mapping[str, PolicySpec] | None = None,
         shaping: float = 0.0,
+        stalemate: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
-        self.driver = FightDriver(_scenario(scenario), agents, policies=policies, shaping=shaping)
+        self.driver = FightDriver(
+            _scenario(scenario), agents, policies=policies, shaping=shaping, stalemate=stalemate
+        )
         self.possible_agents = list(self.driver.agents)
         self.agents: list[str] = []
         self.render_mode = render_mode

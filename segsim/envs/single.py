@@ -27,7 +27,9 @@ class FightEnv(gym.Env[dict[str, np.ndarray], int]):
     """``agent`` is the combatant id the learner plays (default: the first).
 
     ``reset(seed=s)`` plays fight seed ``fight_seed(s, 0)``; each later ``reset()``
-    without a seed the next one, ``fight_seed(s, k)``.
+    without a seed the next one, ``fight_seed(s, k)``. Rewards: +1 a win, -1 a loss,
+    ``stalemate`` (default -1: waiting forever is a loss) when nobody is left to act, 0
+    when the time limit truncates; see :class:`~segsim.envs.driver.FightDriver`.
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - as gymnasium.Env declares it
@@ -39,11 +41,14 @@ class FightEnv(gym.Env[dict[str, np.ndarray], int]):
         *,
         policies: Mapping[str, PolicySpec] | None = None,
         shaping: float = 0.0,
+        stalemate: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         self.agent = agent if agent is not None else sc.combatants[0].id
-        self.driver = FightDriver(sc, [self.agent], policies=policies, shaping=shaping)
+        self.driver = FightDriver(
+            sc, [self.agent], policies=policies, shaping=shaping, stalemate=stalemate
+        )
         n = len(self.driver.catalogue)
         self.observation_space: spaces.Space[Any] = spaces.Dict(
             {

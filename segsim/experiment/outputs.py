@@ -38,8 +38,11 @@ def check_outputs(
     """Every output can be written and its extra is installed; else an
     :class:`ExperimentError` saying which file or which extra."""
     if table is not None:
+        from segsim.experiment.tables import table_format
+
         check_path(table, "table")
-        if str(table).endswith(".parquet"):
+        kind = table_format(table)
+        if kind == ".parquet":
             _need("pyarrow", "parquet", "a Parquet table")
     if plot is not None:
         check_path(plot, "plot")

@@ -1,7 +1,8 @@
 """PNG plots of an experiment (matplotlib, the ``plot`` extra): the same findings as
 the HTML report, as a picture.
 
-Left, the win rates with their 95 % intervals against a dashed 0.5 line. In the middle,
+Left, the win rates of each side (a tournament: each pairing's score over both sides)
+with their 95 % intervals against a dashed 0.5 line. In the middle,
 a comparison's paired difference against 0, or a tournament's round-robin matrix as a
 heat map with intervals. Right, the fight lengths: overlaid histograms for one or two
 arms, one box per arm beyond that (twenty overlaid histograms say nothing).
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from segsim.experiment.design import ExperimentError
+from segsim.experiment.reports import pair_label
 from segsim.experiment.summary import Summary, summarize
 
 if TYPE_CHECKING:
@@ -50,7 +52,7 @@ def _rates(ax: Any, summary: Summary) -> None:
     rates: list[float] = []
     errs: list[list[float]] = [[], []]
     if summary.pairs:
-        items = [(f"{p.a} vs {p.b}", p.rate, p.interval) for p in summary.pairs]
+        items = [(pair_label(p.a, p.b), p.rate, p.interval) for p in summary.pairs]
     else:
         items = [
             (f"[{arm.label}] {s.side}", s.rate, s.interval)
@@ -67,7 +69,8 @@ def _rates(ax: Any, summary: Summary) -> None:
     ax.errorbar(rates, ys, xerr=errs, fmt="o", capsize=4)
     ax.set_yticks(ys, labels)
     ax.set_xlim(0, 1)
-    ax.set_xlabel("win rate (95 % Wilson interval; dashed: 0.5, an even fight)")
+    what = "score over both sides" if summary.pairs else "win rate of one side"
+    ax.set_xlabel(f"{what} (95 % Wilson interval; dashed: 0.5, an even fight)")
     ax.invert_yaxis()
 
 

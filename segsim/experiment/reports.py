@@ -1,11 +1,13 @@
 """The HTML report of an experiment: one self-contained file (no script, no network),
 in the spirit of a SimulationCraft report.
 
-It shows the win rates with their 95 % intervals against a 0.5 line, the paired
-difference of a comparison (against 0), a tournament's round-robin matrix as a heat map
-with intervals, the fight-length distribution, how each kind of action resolved, the
-damage each fighter dealt and its distribution, the text summary, and what reproduces
-it all: the command, the master seed, the fight seeds' rule and the versions.
+It shows a tournament's scores over both sides (a pairing's figure), each side's win
+rate arm by arm (an arm's figure), both with their 95 % intervals against a 0.5 line,
+the paired difference of a comparison (against 0), a tournament's round-robin matrix as
+a heat map with intervals, the fight-length distribution, how each kind of action
+resolved, the damage per policy and per fighter and its distribution, the text
+summary, and what reproduces it all: the command, the master seed, the fight seeds'
+rule and the versions.
 """
 
 from __future__ import annotations
@@ -240,6 +242,43 @@ def _damage_table(results: Results) -> str:
     )
 
 
+def pair_label(a: str, b: str) -> str:
+    """How a pairing's score is named (never like an arm, whose figures are per side)."""
+    return f"{a} against {b}, both sides"
+
+
+def _policy_damage_table(summary: Summary) -> str:
+    if not summary.damage:
+        return "<p>No policy played.</p>"
+    arms = summary.results.experiment.arms
+    head = "".join(f"<th>{_e(a.label)}</th>" for a in arms)
+    rows = []
+    for d in summary.damage:
+        per = {label: (dealt, taken) for label, dealt, taken in d.per_arm}
+        cells = []
+        for arm in arms:
+            got = per.get(arm.label)
+            if got is None:
+                cells.append("<td></td>")
+                continue
+            dealt, taken = got
+            cells.append(
+                f"<td>{dealt:.2f}" + (f" / {taken:.2f}" if taken is not None else "") + "</td>"
+            )
+        total = f"{d.dealt:.2f}" + (f" / {d.taken:.2f}" if d.taken is not None else "")
+        rows.append(
+            f'<tr data-policy="{_e(d.policy)}"><th>{_e(d.policy)}</th><td>{d.fights}</td>'
+            f"<td>{total}</td>{''.join(cells)}</tr>"
+        )
+    return (
+        "<p>Per policy: the damage its fighters dealt / the damage its sides took, mean "
+        "per fight (taken only where the policy plays whole sides).</p>"
+        '<table class="policy-damage"><tr><th>policy</th><th>fights</th><th>all arms</th>'
+        f"{head}</tr>{''.join(rows)}</table>"
+        "<p>Per fighter: the damage dealt, mean per fight.</p>"
+    )
+
+
 def report_html(results: Results, *, command: str | None = None) -> str:
     """The report as one HTML document (the same results give the same bytes, apart
     from the versions and the command)."""
@@ -255,21 +294,36 @@ def report_html(results: Results, *, command: str | None = None) -> str:
         + (f"; stopped: {_e(results.stopped)}" if results.stopped else "")
         + "</p>"
     )
-    w('<section id="rates"><h2>Win rates (95 % Wilson intervals)</h2>')
+    side_rows = [
+        (
+            f"[{arm.label}] side {s.side}" + (f" ({s.player})" if s.player else ""),
+            s.rate,
+            *s.interval,
+        )
+        for arm in summary.arms
+        for s in arm.sides
+    ]
     if summary.pairs:
-        rows = [(f"{p.a} vs {p.b}", p.rate, *p.interval) for p in summary.pairs]
-    else:
-        rows = [
-            (
-                f"[{arm.label}] side {s.side}" + (f" ({s.player})" if s.player else ""),
-                s.rate,
-                *s.interval,
-            )
-            for arm in summary.arms
-            for s in arm.sides
-        ]
-    w(interval_chart(rows, reference=0.5))
-    w("<p>The dashed line is 0.5: an even fight.</p></section>")
+        w('<section id="scores"><h2>Scores over both sides (95 % Wilson intervals)</h2>')
+        rows = [(pair_label(p.a, p.b), p.rate, *p.interval) for p in summary.pairs]
+        w(interval_chart(rows, reference=0.5, kind="scores"))
+        w(
+            "<p>A policy's score against another over both sides: the fights of the two "
+            "arms where they meet (one on each side) together, a win 1, a draw half, a "
+            "loss 0. The dashed line is 0.5: an even match.</p></section>"
+        )
+    w('<section id="rates"><h2>Win rates per side, arm by arm (95 % Wilson intervals)</h2>')
+    w(interval_chart(side_rows, reference=0.5))
+    labelled = (
+        "by who plays each side"
+        if summary.pairs
+        else "by the policies it gives ([scenario]: the scenario's own)"
+    )
+    w(
+        f"<p>Each arm is labelled {labelled}; a row is one side's share of that arm's "
+        "fights, with the policy playing that side. The dashed line is 0.5: an even "
+        "fight.</p></section>"
+    )
     if summary.difference is not None:
         side, diff, (lo, hi) = summary.difference
         first, second = exp.arms
@@ -292,7 +346,10 @@ def report_html(results: Results, *, command: str | None = None) -> str:
         )
     if summary.pairs:
         w('<section id="matrix"><h2>Round robin</h2>')
-        w("<p>The row's score against the column over both sides (a draw is half).</p>")
+        w(
+            "<p>The row's score against the column over both sides (a win 1, a draw half, "
+            "a loss 0), not one side's win rate.</p>"
+        )
         w(matrix(summary))
         w("</section>")
     w('<section id="lengths"><h2>Fight length (segments)</h2><div class="grid">')
@@ -303,7 +360,8 @@ def report_html(results: Results, *, command: str | None = None) -> str:
     w('<section id="actions"><h2>How actions resolved</h2>')
     w(_outcome_table(results))
     w("</section>")
-    w('<section id="damage"><h2>Damage dealt per fighter</h2>')
+    w('<section id="damage"><h2>Damage per policy and per fighter</h2>')
+    w(_policy_damage_table(summary))
     w(_damage_table(results))
     w('<div class="grid">')
     for each in exp.arms[:12]:
@@ -355,4 +413,4 @@ def write_report(results: Results, path: str | Path, *, command: str | None = No
         f.write(page)
 
 
-__all__ = ["histogram", "interval_chart", "matrix", "report_html", "write_report"]
+__all__ = ["histogram", "interval_chart", "matrix", "pair_label", "report_html", "write_report"]

@@ -45,7 +45,8 @@ class Results:
         return [r.row(self.sides) for r in self.results]
 
     def write_table(self, path: str | Path) -> None:
-        """The per-fight table: CSV, or Parquet for a ``.parquet`` path (needs pyarrow)."""
+        """The per-fight table in the format its extension names: ``.csv``, ``.parquet``
+        (needs pyarrow) or ``.jsonl`` (JSON Lines); any other is refused."""
         from segsim.experiment.tables import write_table
 
         write_table(self, path)
@@ -160,7 +161,7 @@ def _run(experiment: Experiment, runner: Backend, bar: Progress, stop_on_error: 
                     )
                     break
             if sprt_state is not None and sprt_state.feed(done, block):
-                stopped = "the SPRT decided"
+                stopped = f"the SPRT decided ({sprt_state.result().decision})"
                 break
             if experiment.target_error is not None and complete < experiment.blocks():
                 n = min(complete * chunk, experiment.fights)

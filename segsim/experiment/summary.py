@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 @attrs.frozen
 class SideStats:
     side: str
-    player: str  # the policy playing it, or "" when the scenario's own
+    player: str  # the policy playing the whole side, or "" when several do
     wins: int
     n: int
     interval: tuple[float, float]
@@ -60,11 +60,27 @@ class PairStats:
 
 
 @attrs.frozen
+class PolicyDamage:
+    """The damage a policy's fighters dealt and took, mean per fight it played in.
+
+    ``per_arm`` holds the same means arm by arm (label, dealt, taken). Damage taken is
+    known per side: ``taken`` is None when the policy does not play whole sides.
+    """
+
+    policy: str
+    fights: int
+    dealt: float
+    taken: float | None
+    per_arm: tuple[tuple[str, float, float | None], ...]
+
+
+@attrs.frozen
 class Summary:
     results: Results
     arms: tuple[ArmStats, ...]
     pairs: tuple[PairStats, ...] = ()
     difference: tuple[str, float, tuple[float, float]] | None = None
+    damage: tuple[PolicyDamage, ...] = ()
 
     def text(self) -> str:
         from segsim.experiment.tables import render_summary
@@ -79,7 +95,7 @@ def summarize(results: Results) -> Summary:
         rows = results.arm_results(arm.label)
         ok = [r for r in rows if r.error is None]
         n = len(ok)
-        players = dict(arm.players)
+        players = _side_players(results, arm.label)
         side_stats = []
         for side in sides:
             wins = sum(1 for r in ok if r.winner == side)
@@ -87,7 +103,7 @@ def summarize(results: Results) -> Summary:
             side_stats.append(
                 SideStats(
                     side,
-                    _spec_name(players[side]) if side in players else "",
+                    players.get(side, ""),
                     wins,
                     n,
                     wilson(wins, n),
@@ -121,7 +137,64 @@ def summarize(results: Results) -> Summary:
         )
     pairs = _pairs(results) if results.experiment.kind == "tournament" else ()
     difference = _difference(results) if len(results.experiment.arms) == 2 and not pairs else None
-    return Summary(results, tuple(arms), pairs, difference)
+    return Summary(results, tuple(arms), pairs, difference, policy_damage(results))
+
+
+def _side_players(results: Results, label: str) -> dict[str, str]:
+    """The policy playing each side of an arm, where one policy plays the whole side."""
+    side_of = {c.id: c.side for c in results.experiment.scenario.load().combatants}
+    names: dict[str, set[str]] = {}
+    for cid, name in policy_of(results, label).items():
+        names.setdefault(side_of[cid], set()).add(name)
+    return {side: next(iter(n)) for side, n in names.items() if len(n) == 1}
+
+
+def policy_of(results: Results, label: str) -> dict[str, str]:
+    """Who plays which policy in an arm: ``{combatant id: policy name}`` (the arm's
+    replacement, else the scenario's policy)."""
+    arm = results.experiment.arm(label)
+    given = dict(arm.policies)
+    return {
+        c.id: _spec_name(given[c.id]) if c.id in given else c.policy
+        for c in results.experiment.scenario.load().combatants
+    }
+
+
+def policy_damage(results: Results) -> tuple[PolicyDamage, ...]:
+    """Per policy, over the arms where it plays: the damage its fighters dealt (summed
+    over them) and, when it plays whole sides, the damage those sides took."""
+    side_of = {c.id: c.side for c in results.experiment.scenario.load().combatants}
+    # policy -> [(arm label, fights, dealt total, taken total or None)]
+    rows: dict[str, list[tuple[str, int, int, int | None]]] = {}
+    for arm in results.experiment.arms:
+        players = policy_of(results, arm.label)
+        ok = [r for r in results.arm_results(arm.label) if r.error is None]
+        for policy in dict.fromkeys(players.values()):
+            mine = {cid for cid, name in players.items() if name == policy}
+            sides = {side_of[cid] for cid in mine}
+            whole = all(players[cid] == policy for cid in side_of if side_of[cid] in sides)
+            dealt = sum(d for r in ok for cid, d in r.dealt if cid in mine)
+            taken = sum(d for r in ok for side, d in r.damage if side in sides) if whole else None
+            rows.setdefault(policy, []).append((arm.label, len(ok), dealt, taken))
+    out = []
+    for policy, per in rows.items():
+        fights = sum(n for _, n, _, _ in per)
+        dealt = sum(d for _, _, d, _ in per)
+        takens = [t for _, _, _, t in per]
+        taken = None if any(t is None for t in takens) else sum(t or 0 for t in takens)
+        out.append(
+            PolicyDamage(
+                policy,
+                fights,
+                dealt / fights if fights else 0.0,
+                None if taken is None else taken / fights if fights else 0.0,
+                tuple(
+                    (label, d / n if n else 0.0, None if t is None else t / n if n else 0.0)
+                    for label, n, d, t in per
+                ),
+            )
+        )
+    return tuple(out)
 
 
 def _pairs(results: Results) -> tuple[PairStats, ...]:

@@ -1,9 +1,10 @@
-"""Tables: the summary as text, and the per-fight table (CSV or Parquet)."""
+"""Tables: the summary as text, and the per-fight table (CSV, Parquet or JSON Lines)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,8 @@ from segsim.experiment.stats import wilson
 
 if TYPE_CHECKING:
     from segsim.experiment.runner import Results
+    from segsim.experiment.stats import SPRT
+    from segsim.experiment.stops import SPRTResult
     from segsim.experiment.summary import Summary
 
 
@@ -58,7 +61,11 @@ def render_summary(summary: Summary) -> str:
             f"[{100 * lo:+.1f}, {100 * hi:+.1f}]\n"
         )
     if summary.pairs:
-        w("\nround robin (row's score against column over both sides; a draw is half):\n")
+        w(
+            "\nround robin: the row's score against the column over both sides (its two "
+            "arms' fights\ntogether; a win 1, a draw half, a loss 0), not one side's win "
+            "rate:\n"
+        )
         names = list(dict.fromkeys([p.a for p in summary.pairs]))
         table = {(p.a, p.b): p for p in summary.pairs}
         width = max(10, *(len(n) for n in names))
@@ -84,15 +91,12 @@ def render_summary(summary: Summary) -> str:
         for rank, (neg, a, wins, n) in enumerate(sorted(ranking), 1):
             lo, hi = wilson(wins, n)
             w(f"  {rank}. {a:<{width}} {_pct(-neg)}  95% CI [{_pct(lo)}, {_pct(hi)}]\n")
-    if res.sprt is not None:
-        t = res.sprt
-        at = f" at fight {t.stopped_at}" if t.stopped_at is not None else ""
-        w(
-            f"\nSPRT (alpha {exp.sprt.alpha if exp.sprt else 0:g}, beta "
-            f"{exp.sprt.beta if exp.sprt else 0:g}, delta {exp.sprt.delta if exp.sprt else 0:g}): "
-            f"{t.decision} after {t.trials} decisive fights{at} "
-            f"(LLR {t.llr:.3f}, bounds [{t.bounds[0]:.3f}, {t.bounds[1]:.3f}])\n"
-        )
+        w("\ndamage per policy (mean per fight, over both sides; wounds after armour):\n")
+        for d in summary.damage:
+            taken = f"  taken {d.taken:6.2f}" if d.taken is not None else ""
+            w(f"  {d.policy:<{width}} dealt {d.dealt:6.2f}{taken}  ({d.fights} fights)\n")
+    if res.sprt is not None and exp.sprt is not None:
+        w("\n" + render_sprt(res.sprt, exp.sprt))
     errors = res.errors
     if errors:
         w(f"\nerrors: {len(errors)} fight(s) ended in an error; first ones:\n")
@@ -101,11 +105,52 @@ def render_summary(summary: Summary) -> str:
     return out.getvalue()
 
 
+def render_sprt(result: SPRTResult, test: SPRT) -> str:
+    """What the SPRT tested, what it accepted, and the numbers that decided it."""
+    a, b = result.a, result.b
+    lower, upper = result.bounds
+    at = f"; decided at fight {result.stopped_at}" if result.stopped_at is not None else ""
+    return (
+        f"SPRT, {a} (A) against {b} (B), one trial per fight seed: A's mean score over\n"
+        "its fight on each side (a draw is half a win)\n"
+        f"  H0: A is no better (score {100 * test.p0:g} %)   "
+        f"H1: A is better by delta {test.delta:g} (score {100 * test.p1:g} %)\n"
+        f"  alpha {test.alpha:g} (the chance of accepting H1 under H0), "
+        f"beta {test.beta:g} (of accepting H0 under H1)\n"
+        f"  {result.decision}, after {result.trials} trials ({2 * result.trials} fights{at})\n"
+        f"  LLR {result.llr:.3f}; bounds: H0 at or below {lower:.3f}, H1 at or above {upper:.3f}\n"
+        + (
+            "  the fights ran out first: give more (--fights); the test stops as soon as it "
+            "decides\n"
+            if result.accepted is None
+            else ""
+        )
+    )
+
+
+TABLE_FORMATS = {".csv": "CSV", ".parquet": "Parquet", ".jsonl": "JSON Lines"}
+"""The per-fight table's formats, by the extension of its path."""
+
+
+def table_format(path: str | Path) -> str:
+    """The table's format named by the path's extension (``.csv``, ``.parquet``,
+    ``.jsonl``); any other is refused with the accepted ones."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in TABLE_FORMATS:
+        accepted = ", ".join(f"{ext} ({name})" for ext, name in TABLE_FORMATS.items())
+        shown = f"the extension {suffix!r}" if suffix else "no extension"
+        raise ExperimentError(f"table {path}: {shown} names no table format; use {accepted}")
+    return suffix
+
+
 def write_table(results: Results, path: str | Path) -> None:
-    """The per-fight table: CSV, or Parquet for a ``.parquet`` path (needs pyarrow)."""
+    """The per-fight table in the format its extension names: ``.csv``, ``.parquet``
+    (needs pyarrow) or ``.jsonl`` (one JSON object a line); another extension is an
+    :class:`ExperimentError`."""
+    kind = table_format(path)
     rows = results.rows()
     columns = list(FightResult("", 0, 0, "", None, 0, (), ()).row(results.sides))
-    if str(path).endswith(".parquet"):
+    if kind == ".parquet":
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -117,6 +162,10 @@ def write_table(results: Results, path: str | Path) -> None:
         pq.write_table(table, str(path))
         return
     with open(path, "w", encoding="utf-8", newline="") as f:
+        if kind == ".jsonl":
+            for row in rows:
+                f.write(json.dumps({c: row[c] for c in columns}, ensure_ascii=False) + "\n")
+            return
         writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)

@@ -11,8 +11,8 @@ from segsim.experiment.design import (
     ExperimentError,
     ScenarioText,
     _check_policies,
+    _label,
     _sides,
-    _spec_name,
     assign_policies,
 )
 from segsim.experiment.stats import SPRT
@@ -30,7 +30,9 @@ def tournament(
 ) -> Experiment:
     """A round robin of policies on a two-sided scenario: every ordered pair (A on the
     first side, B on the second, A != B) plays ``fights`` fights, all on the same seeds,
-    so each pair meets on both sides. With ``sprt``, exactly two policies, and the
+    so each pair meets on both sides. An arm is labelled by who plays each side
+    (``blue=A, red=B``): its figures are per side; a pairing's score (``A against B``)
+    is over both arms. With ``sprt``, exactly two policies, and the
     experiment stops as soon as the test decides whether the first beats the second.
     The master seed is the scenario's ``seed`` unless ``seed`` is given.
     """
@@ -55,7 +57,7 @@ def tournament(
             assign = assign_policies(sc, {sides[0]: a, sides[1]: b})
             arms.append(
                 Arm(
-                    f"{_spec_name(a)} vs {_spec_name(b)}",
+                    _label({sides[0]: a, sides[1]: b}),
                     tuple(assign.items()),
                     ((sides[0], a), (sides[1], b)),
                 )
