@@ -95,6 +95,8 @@ def toward_point(
 LOCK = Declaration("lock")
 """The lock the rules impose after a strike (a value: one serves every time)."""
 
+DEFENCES = frozenset({"parry", "dodge"})
+"""Actions that meet a blow: without a target, their points count against its author."""
 SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
 """Actions whose resolution recomputes situation points; a move does when it rolls."""
 
@@ -623,7 +625,14 @@ class RinKaNou(BaseRuleset):
         # With no choices, only a negative score can owe anything: the usable score is
         # worked out only if there are choices or such a score (it is 0 or more otherwise).
         owes_nothing = raw is None and c.status.ps >= 0
-        available = 0 if owes_nothing else self.usable_ps(state, c, spec.target, planned)
+        if c.status.ps < 0 and spec.target is None and spec.kind in DEFENCES:
+            # Whom it will meet is not known yet: what it owes is settled against the
+            # author of the blow it meets (Settlement.defence_points), not refused now.
+            available = 0
+        elif owes_nothing:
+            available = 0
+        else:
+            available = self.usable_ps(state, c, spec.target, planned)
         duration = spec.duration
         if raw is None and available >= 0 and (duration is None or duration >= 1):
             return duration  # nothing spent, bought or owed: nothing parse_ps would refuse
@@ -869,7 +878,8 @@ class RinKaNou(BaseRuleset):
     ) -> ActionSpec:
         """A dodge is made against someone (seed 004, "Esquive"): its ``target`` is the
         opponent whose blow (or missile) it meets, and the one its points count against;
-        without one it meets the first blow and a negative score must be bought back."""
+        without one it meets the first blow and its points count against that blow's
+        author, at settlement (seed 004, "En mêlée")."""
         spec = self._fixed(d, DODGE_SEGMENTS)
         if d.target is None:
             return spec

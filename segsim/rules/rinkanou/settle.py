@@ -271,6 +271,35 @@ class Settlement:
     def pc(self, action: Action) -> PSUse:
         return self.rules.pc_use(self.state, action)
 
+    def defence_points(self, defence: Action, defender: Combatant, author: str) -> tuple[int, int]:
+        """What a defence's situation points give against the blow of ``author``: the
+        % on its roll and the parry force (seed 004, "En mêlée").
+
+        A defence that names its opponent was checked against him when declared. One
+        that names nobody takes, now, the points and maluses against the author of the
+        blow it meets, as if it had named him: its spends serve only if he is taken into
+        account, and a negative score that applies against him weighs -10 % for each
+        point its buys did not pay back (the price of the malus buy). If its fighter's
+        score was recomputed since it was declared, it keeps what it spent and bought; one
+        paid with command points has no PS to count (seed 004, "Points de commandement").
+        """
+        use = self.use(defence)
+        status = defender.status
+        if (
+            defence.target is not None
+            or status.ps == 0
+            or defence.start < status.ps_since
+            or "pc" in defence.params
+        ):
+            return use.chance, use.parry_force
+        if status.ps > 0:
+            if author in status.engaged:
+                return use.chance, use.parry_force
+            return use.chance - use.spent_chance, 0  # spent on nothing: only the buys
+        owed = -self.rules.usable_ps(self.state, defender, author)  # 0 if not against him
+        unpaid = max(0, owed + use.net)
+        return use.chance - PS_PERCENT * unpaid, use.parry_force
+
     def cover_malus(self, target: Combatant) -> int:
         """The chance of hitting the locations behind hard cover (seed 004, "Cible sous
         couvert dur": legs covered, -26 %)."""
@@ -374,7 +403,7 @@ class Settlement:
                 self.resolved(aid, action, did, blow, outcome)
                 return
         elif (dodge := self.defence(defender, attacker, "dodge")) is not None and self.dodged(
-            dodge, defender, result, blow
+            dodge, defender, aid, result, blow
         ):
             self.resolved(aid, action, did, blow, "dodged")
             return
@@ -422,7 +451,7 @@ class Settlement:
         if not shield:  # the armed blow is spent on the parry
             self.events.append(WeaponState(self.segment, defender.id, False, False))
         blow = strike.params["blow"]
-        use = self.use(parry)
+        chance, force = self.defence_points(parry, defender, attacker.id)
         facts = self.known(sheet)
         mods: dict[str, int] = {}
         if shield:
@@ -441,15 +470,15 @@ class Settlement:
         if self.rules.size_table == "parry" and blow != "thrust":
             mods["size"] = -size  # the table read as a % malus to parry (its title)
             size = 0
-        if use.chance:  # most often 0: the event keeps no 0
-            mods["ps"] = use.chance
+        if chance:  # most often 0: the event keeps no 0
+            mods["ps"] = chance
         intercepted = self.test(parry, "parry", mods).success
         if not intercepted:
             return "", 0
         if blow == "thrust" and not shield:
             return "deflected", 0  # a thrust is turned aside: no strength contest
         push = self.strength(attacker.sheet) + int(size / 10) + attack_use.damage
-        hold = facts.strength + use.parry_force
+        hold = facts.strength + force
         score = push - hold
         if not shield:
             self.lose_gear(defender, "weapon", 1)
@@ -464,13 +493,16 @@ class Settlement:
         self.lose_gear(defender, "shield", max(1, damage - sheet.shield.absorption))
         return "shield", 0
 
-    def dodged(self, dodge: Action, defender: Combatant, result: Rolled, blow: str) -> bool:
-        """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow."""
+    def dodged(
+        self, dodge: Action, defender: Combatant, attacker: str, result: Rolled, blow: str
+    ) -> bool:
+        """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow, with
+        the points against its author."""
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
         facts = self.known(defender.sheet)
         mods = {"dodge": facts.dodge, "agility": facts.agility, "attacker Mr": -result.mr}
-        chance = self.use(dodge).chance
+        chance = self.defence_points(dodge, defender, attacker)[0]
         if chance:  # most often 0: the event keeps no 0
             mods["ps"] = chance
         if blow == "thrust":
