@@ -20,6 +20,16 @@ from segsim.events import Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
 from segsim.rules.rinkanou import manoeuvres, ranged
 from segsim.rules.rinkanou.content import Sheet
+from segsim.rules.rinkanou.difficulty import (
+    DISARM_MALUS,
+    DISENGAGE_AFTER_DODGE,
+    THRUST_DODGE_MALUS,
+    THRUST_PARRY_MALUS,
+    after_a_dodge,
+    attack_start,
+    overlap_malus,
+    read_modifier,
+)
 from segsim.rules.rinkanou.events import (
     AttackResolved,
     CommandPointsChanged,
@@ -32,9 +42,8 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
     WoundTaken,
-    imposed_difficulty,
 )
-from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
+from segsim.rules.rinkanou.roll import Rolled, tens
 from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
@@ -43,12 +52,6 @@ from segsim.state import Combatant, FightState, by_order
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.ruleset import RinKaNou
 
-DISARM_MALUS = -50  # a localized blow at the weapon (seed 004, "Désarmement")
-THRUST_PARRY_MALUS = -20  # seed 004, "Coup d'estoc"
-THRUST_DODGE_MALUS = -20  # seed 004, "Esquive"
-READ_BASE = -70  # extrêmement difficile (seed 004, "Échelonnement des actions")
-READ_PER_SEGMENT = 20
-DISENGAGE_AFTER_DODGE = 50  # immanquable
 PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone else
 
 
@@ -62,24 +65,6 @@ def ps_from_result(result: Rolled, divisor: int) -> int:
     if result.critical:
         return -tens(result.roll)
     return -(result.margin // divisor)
-
-
-def attack_start(c: Combatant, action: Action) -> int:
-    """Where an action begins for a reader: a strike (or a weapon parry) that follows its
-    arming at once is one action with it ("Attaquer = Armer + Frapper"; the seed's own
-    example reads Margaret's strike at its fifth segment, arming included)."""
-    if action.kind not in ("strike", "parry") or action.channel != "hands":
-        return action.start
-    arm = next(
-        (a for a in c.recent if a.kind == "arm" and not a.cancelled and a.last == action.start - 1),
-        None,
-    )
-    return arm.start if arm is not None else action.start
-
-
-def read_modifier(elapsed: int) -> int:
-    """Reading an action: -70 % + 20 % per segment of it already elapsed."""
-    return READ_BASE + READ_PER_SEGMENT * elapsed
 
 
 KNOWN_SHEETS = 1024
@@ -123,7 +108,6 @@ class Settlement:
         "moving",
         "out",
         "results",
-        "rolled",
         "rules",
         "segment",
         "spawned",
@@ -165,7 +149,6 @@ class Settlement:
         self.claimed: Grid | None = None
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
-        self.rolled: dict[int, Mapping[str, int]] = {}  # action id -> its roll's modifiers
         self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
@@ -191,33 +174,9 @@ class Settlement:
         return self.state.combatants[cid]
 
     def overlap_malus(self, action: Action) -> int:
-        """Simultaneous-actions malus from the actor's other overlapping rolled actions:
-        -10 % + each one's difficulty / 2 (seed 004, "Actions simultanées"). The
-        difficulty is the one the rules imposed on its roll (an attacker's Mr, -20 against
-        a thrust, -40 against a missile...) once it has rolled; before, what its
-        declaration says.
-
-        The actor's actions in progress and recent ones are all there is to read: the
-        engine finishes every action of the batch (moves it into ``recent``) before it
-        calls ``resolve``, but for autonomous ones (projectiles in flight), which belong
-        to no fighter's actions and never roll. An action is in one of the two lists at
-        most, once (tests/test_rinkanou_settle.py checks all three)."""
-        c = self.combatants[action.actor]
-        total = 0
-        aid = action.id
-        for group in (c.actions, c.recent):
-            for other in group:
-                # Only its rolled actions weigh: the others are passed over before any lookup.
-                if not other.rolled or other.id == aid:
-                    continue
-                if not other.cancelled and other.overlaps(action, self.segment):
-                    oid = other.id
-                    mods = self.rolled.get(oid)
-                    if mods is None:
-                        mods = c.status.rolled.get(oid)
-                    difficulty = other.difficulty if mods is None else imposed_difficulty(mods)
-                    total += simultaneous_malus(difficulty)
-        return total
+        """The simultaneous-actions malus on ``action`` (seed 004, "Actions simultanées";
+        see :func:`segsim.rules.rinkanou.difficulty.overlap_malus`)."""
+        return overlap_malus(self, action)
 
     def test(self, action: Action, name: str, mods: dict[str, int]) -> Rolled:
         """One d100 test of an action, with every modifier named in the event. ``mods``
@@ -242,7 +201,6 @@ class Settlement:
         roll = self.dice.roll(100, name, actor)
         chance = sum(mods.values())
         result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
-        self.rolled[action.id] = result.modifiers  # its difficulty, should another overlap
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
@@ -661,10 +619,7 @@ class Settlement:
                 "agility": sheet.characteristic("agility"),
                 "ps": self.use(action).chance,
             }
-            if any(
-                a.kind == "dodge" and not a.cancelled and a.last == action.start - 1
-                for a in c.recent
-            ):
+            if after_a_dodge(c, action):
                 mods["after a dodge"] = DISENGAGE_AFTER_DODGE
             own = self.test(action, "disengage", mods)
             won = own.success
