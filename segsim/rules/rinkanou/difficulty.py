@@ -56,11 +56,18 @@ def read_modifier(elapsed: int) -> int:
     return READ_BASE + READ_PER_SEGMENT * elapsed
 
 
-def after_a_dodge(c: Combatant, action: Action) -> bool:
-    """Whether a disengage starts right after a dodge of its fighter (seed 004, "Se
-    désengager": immanquable, +50 %)."""
+def after_a_dodge(c: Combatant, action: Action, reading: str) -> bool:
+    """Whether a disengage starts right after a dodge of its fighter, which makes it
+    immanquable, +50 % (seed 004, "Se désengager": "vient de réussir (effectuer ?) une
+    esquive"). ``reading`` is the ruleset's ``after_dodge``: "succeeded" asks that every
+    roll of that dodge succeeded, "performed" only that it was made (not cancelled)."""
+    start = action.start
     return any(
-        a.kind == "dodge" and not a.cancelled and a.last == action.start - 1 for a in c.recent
+        a.kind == "dodge"
+        and not a.cancelled
+        and a.last == start - 1
+        and (reading == "performed" or c.status.dodged.get(a.id, False))
+        for a in c.recent
     )
 
 
@@ -122,7 +129,7 @@ def known_difficulty(s: Settlement, c: Combatant, action: Action) -> int:
         )
         start = attack_start(observed, watched) if watched is not None else action.start
         total += read_modifier(action.start - start)
-    elif kind == "disengage" and after_a_dodge(c, action):
+    elif kind == "disengage" and after_a_dodge(c, action, s.rules.after_dodge):
         total += DISENGAGE_AFTER_DODGE
     return total
 

@@ -67,6 +67,8 @@ PICK_UP_SEGMENTS = 10  # stooping for a dropped weapon takes a second
 PICK_UP_REACH = 0.5  # metres: within arm's length when stooping
 PACES = ("walk", "run")
 SIZE_TABLE_READINGS = ("contest", "parry")
+AFTER_DODGE_READINGS = ("succeeded", "performed")
+"""How "vient de réussir (effectuer ?) une esquive" reads (seed 004, "Se désengager")."""
 """How the parry's size table reads: points in the strength contest (one per 10 %), or a
 % malus on the parry roll (its title: "Malus pour parer une arme")."""
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
@@ -191,6 +193,8 @@ class Status:
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
     # action id -> its roll's modifiers (their imposed ones make its difficulty)
     rolled: dict[int, Mapping[str, int]] = field(factory=dict)
+    # dodge action id -> whether every roll it made succeeded (Se désengager)
+    dodged: dict[int, bool] = field(factory=dict)
     lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
     oppose_disengage: bool = True  # whether it opposes an opponent's disengage
     oppose_bonus: int = 0  # PS it spends on each such opposition roll
@@ -206,7 +210,9 @@ class RinKaNou(BaseRuleset):
     (metres, default: the whole field) is how far a fighter sees others act, which keeps
     battles of thousands as cheap per action as a duel; ``size_table`` ("contest", or
     "parry") says how the parry's size table reads (see the rules page, "Size table");
-    ``move_roll`` (true) makes a move within an opponent's reach roll and recompute PS.
+    ``move_roll`` (true) makes a move within an opponent's reach roll and recompute PS;
+    ``after_dodge`` ("succeeded", or "performed") says which dodge makes the disengage
+    that follows it immanquable (see the rules page, "Disengaging").
     """
 
     name: ClassVar[str] = "rinkanou"
@@ -224,6 +230,7 @@ class RinKaNou(BaseRuleset):
         awareness: Any = None,
         size_table: Any = "contest",
         move_roll: Any = True,
+        after_dodge: Any = "succeeded",
         content: Content | None = None,
     ) -> None:
         if type(ps_divisor) is not int or ps_divisor not in (10, 20):
@@ -258,8 +265,14 @@ class RinKaNou(BaseRuleset):
         self._sheet_facts: dict[int, SheetFacts] = {}  # by id of the sheet each one keeps
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
+        if after_dodge not in AFTER_DODGE_READINGS:
+            raise TypeError(
+                f"after_dodge is 'succeeded' (the text's word) or 'performed' (its doubt), "
+                f"not {after_dodge!r}"
+            )
         self.size_table: str = size_table
         self.move_roll: bool = move_roll
+        self.after_dodge: str = after_dodge
         options: dict[str, Any] = {
             "ps_divisor": ps_divisor,
             "start_roll": start_roll,
@@ -268,6 +281,8 @@ class RinKaNou(BaseRuleset):
         }
         if awareness is not None:
             options["awareness"] = self.awareness
+        if after_dodge != "succeeded":  # listed when chosen: older records need not say it
+            options["after_dodge"] = after_dodge
         self.options: Mapping[str, Any] = options
 
     # ------------------------------------------------------------ sheets and setup

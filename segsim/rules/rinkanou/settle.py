@@ -619,7 +619,7 @@ class Settlement:
                 "agility": sheet.characteristic("agility"),
                 "ps": self.use(action).chance,
             }
-            if after_a_dodge(c, action):
+            if after_a_dodge(c, action, self.rules.after_dodge):
                 mods["after a dodge"] = DISENGAGE_AFTER_DODGE
             own = self.test(action, "disengage", mods)
             won = own.success

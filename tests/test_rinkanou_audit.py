@@ -1,0 +1,75 @@
+"""Seed 004 read again, sentence by sentence, for issue 36: the rules where segsim departed
+from the words, the readings a table could play either way (ruleset options) and the
+rules that had no test of their own. Each test cites its section; fighters are those of
+``models/rinkanou/fighters.toml`` (Robert: Combat 50, Esquive 45, sabre 55, Souplesse
+30, leather; Margaret: sabre 55, Souplesse 25, a yatagan, a gambeson).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rinkanou_helpers import fight, of, one
+
+from segsim.rules.rinkanou import RinKaNou
+from segsim.testing import declare
+
+# ------------------------------------------------------------------ Se désengager
+
+
+def _disengage_after_a_dodge(dodge_roll: int, **options: Any) -> Any:
+    """Robert dodges (0..2, no blow to meet: a roll of its own, Esquive 45 + Souplesse
+    30 = 75) then disengages from Margaret, who opposes."""
+    f = fight(
+        {"robert": {0: declare("dodge"), 3: declare("disengage")}, "margaret": {}},
+        [dodge_roll, 30, 90],
+        ruleset_options=options,
+    )
+    f.run()
+    return of(f, "test.rolled", actor="robert")[1]
+
+
+def test_a_disengage_is_immanquable_after_a_dodge_that_succeeded() -> None:
+    """Seed 004, "Se désengager": "vient de réussir (effectuer ?) une esquive". The text's
+    word is succeed: right after a dodge rolled 50 against 75 the disengage takes +50 %;
+    after one rolled 90 (a failure) it does not."""
+    assert _disengage_after_a_dodge(50).modifiers["after a dodge"] == 50
+    failed = _disengage_after_a_dodge(90)
+    assert "after a dodge" not in failed.modifiers and failed.chance == 80
+
+
+def test_the_option_after_dodge_performed_takes_the_texts_doubt() -> None:
+    """The author's doubt, "(effectuer ?)", is the option ``after_dodge = "performed"``:
+    any dodge made (not cancelled) will do, a failed one too."""
+    assert _disengage_after_a_dodge(90, after_dodge="performed").modifiers["after a dodge"] == 50
+    assert RinKaNou().after_dodge == "succeeded"
+    assert "after_dodge" not in RinKaNou().options  # the default: records need not say it
+    assert RinKaNou(after_dodge="performed").options["after_dodge"] == "performed"
+    with pytest.raises(TypeError, match="after_dodge"):
+        RinKaNou(after_dodge="tried")
+
+
+def test_a_multiple_dodge_succeeded_only_if_it_escaped_every_blow() -> None:
+    """A dodge of two blows (one PS for the second) that escapes one and not the other
+    has not succeeded: the disengage right after it takes no +50 %."""
+    f = fight(
+        {
+            "robert": {
+                3: declare("dodge", ps={"multiple": 1}),
+                6: declare("disengage", ps={"malus": 3}),  # the failed dodge's -3 bought
+            },
+            "margaret": {0: declare("arm"), 3: declare("strike", "robert", blow="cut")},
+            "veteran": {0: declare("arm"), 3: declare("strike", "robert", blow="cut")},
+        },
+        # her cut, his first dodge (escapes), the veteran's cut, his second (fails), where
+        # the cut lands; then the disengage and two oppositions
+        [40, 10, 40, 95, 50, 30, 90, 90],
+        positions={"robert": (0.0, 0.0), "margaret": (1.0, 0.0), "veteran": (0.0, 1.0)},
+        setup={"robert": {"ps": 1, "engage": ["margaret", "veteran"]}},
+    )
+    f.run()
+    first, second = of(f, "test.rolled", actor="robert", test="dodge")
+    assert first.success and not second.success
+    disengage = one(f, "test.rolled", test="disengage")
+    assert "after a dodge" not in disengage.modifiers
