@@ -73,3 +73,46 @@ def test_a_multiple_dodge_succeeded_only_if_it_escaped_every_blow() -> None:
     assert first.success and not second.success
     disengage = one(f, "test.rolled", test="disengage")
     assert "after a dodge" not in disengage.modifiers
+
+
+# ------------------------------------------------------------------ Coup d'estoc
+
+THRUST = {0: declare("arm"), 3: declare("strike", "robert", blow="thrust")}
+
+
+def test_a_thrust_parry_is_against_the_margin_with_the_fixed_20_by_default() -> None:
+    """Seed 004, "Coup d'estoc": a roll under the weapon skill + Souplesse with "un malus
+    fixe de 20%", no size modifier. The parry is timed against the blow and made against
+    its margin ("Parade"); the fixed 20 % stands where the cut's size table would (a
+    thrust is harder to parry than a cut). Margaret's thrust rolls 40 against 75 (Mr
+    35): 55 + 30 - 35 + 5 (her yatagan parries at -5) - 20 = 35."""
+    f = fight({"robert": {0: declare("parry")}, "margaret": THRUST}, [40, 35])
+    f.run()
+    parry = one(f, "test.rolled", test="parry")
+    assert parry.modifiers["attacker Mr"] == -35 and parry.chance == 35
+
+
+def test_the_option_thrust_parry_fixed_leaves_the_margin_out() -> None:
+    """The thrust paragraph alone names no margin: ``thrust_parry = "fixed"`` reads it
+    so: 55 + 30 + 5 - 20 = 70."""
+    f = fight(
+        {"robert": {0: declare("parry")}, "margaret": THRUST},
+        [40, 35],
+        ruleset_options={"thrust_parry": "fixed"},
+    )
+    f.run()
+    parry = one(f, "test.rolled", test="parry")
+    assert "attacker Mr" not in parry.modifiers and parry.chance == 70
+    assert RinKaNou(thrust_parry="fixed").options["thrust_parry"] == "fixed"
+    assert "thrust_parry" not in RinKaNou().options
+    with pytest.raises(TypeError, match="thrust_parry"):
+        RinKaNou(thrust_parry="none")
+    # A cut is still parried against the margin.
+    cut = {0: declare("arm"), 3: declare("strike", "robert", blow="cut")}
+    f = fight(
+        {"robert": {0: declare("parry")}, "margaret": cut},
+        [40, 35, 50],
+        ruleset_options={"thrust_parry": "fixed"},
+    )
+    f.run()
+    assert one(f, "test.rolled", test="parry").modifiers["attacker Mr"] == -35

@@ -68,6 +68,9 @@ PICK_UP_REACH = 0.5  # metres: within arm's length when stooping
 PACES = ("walk", "run")
 SIZE_TABLE_READINGS = ("contest", "parry")
 AFTER_DODGE_READINGS = ("succeeded", "performed")
+THRUST_PARRY_READINGS = ("margin", "fixed")
+"""Whether a parry against a thrust is against the attacker's Mr (seed 004, "Coup
+d'estoc")."""
 """How "vient de réussir (effectuer ?) une esquive" reads (seed 004, "Se désengager")."""
 """How the parry's size table reads: points in the strength contest (one per 10 %), or a
 % malus on the parry roll (its title: "Malus pour parer une arme")."""
@@ -212,7 +215,9 @@ class RinKaNou(BaseRuleset):
     "parry") says how the parry's size table reads (see the rules page, "Size table");
     ``move_roll`` (true) makes a move within an opponent's reach roll and recompute PS;
     ``after_dodge`` ("succeeded", or "performed") says which dodge makes the disengage
-    that follows it immanquable (see the rules page, "Disengaging").
+    that follows it immanquable (see the rules page, "Disengaging"); ``thrust_parry``
+    ("margin", or "fixed") whether a parry against a thrust is made against the
+    attacker's Mr (see the rules page, "Thrust parry").
     """
 
     name: ClassVar[str] = "rinkanou"
@@ -231,6 +236,7 @@ class RinKaNou(BaseRuleset):
         size_table: Any = "contest",
         move_roll: Any = True,
         after_dodge: Any = "succeeded",
+        thrust_parry: Any = "margin",
         content: Content | None = None,
     ) -> None:
         if type(ps_divisor) is not int or ps_divisor not in (10, 20):
@@ -272,7 +278,13 @@ class RinKaNou(BaseRuleset):
             )
         self.size_table: str = size_table
         self.move_roll: bool = move_roll
+        if thrust_parry not in THRUST_PARRY_READINGS:
+            raise TypeError(
+                f"thrust_parry is 'margin' (against the attacker's Mr, and -20 %) or 'fixed' "
+                f"(only the fixed -20 %), not {thrust_parry!r}"
+            )
         self.after_dodge: str = after_dodge
+        self.thrust_parry: str = thrust_parry
         options: dict[str, Any] = {
             "ps_divisor": ps_divisor,
             "start_roll": start_roll,
@@ -283,6 +295,8 @@ class RinKaNou(BaseRuleset):
             options["awareness"] = self.awareness
         if after_dodge != "succeeded":  # listed when chosen: older records need not say it
             options["after_dodge"] = after_dodge
+        if thrust_parry != "margin":
+            options["thrust_parry"] = thrust_parry
         self.options: Mapping[str, Any] = options
 
     # ------------------------------------------------------------ sheets and setup

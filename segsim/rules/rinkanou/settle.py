@@ -420,7 +420,8 @@ class Settlement:
             mods[sheet.weapon.skill] = facts.weapon_skill
             mods["parry score"] = sheet.weapon.parry
         mods["agility"] = facts.agility
-        mods["attacker Mr"] = -result.mr
+        if blow != "thrust" or self.rules.thrust_parry == "margin":
+            mods["attacker Mr"] = -result.mr
         mods["attacking weapon"] = -attacker.sheet.weapon.parry
         if blow == "thrust":
             mods["thrust"] = THRUST_PARRY_MALUS // 2 if shield else THRUST_PARRY_MALUS
