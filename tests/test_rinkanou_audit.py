@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 from rinkanou_helpers import fight, of, one
 
 from segsim.rules.rinkanou import RinKaNou
-from segsim.testing import declare
+from segsim.testing import declare, sheet
 
 # ------------------------------------------------------------------ Se désengager
 
@@ -116,3 +117,86 @@ def test_the_option_thrust_parry_fixed_leaves_the_margin_out() -> None:
     )
     f.run()
     assert one(f, "test.rolled", test="parry").modifiers["attacker Mr"] == -35
+
+
+# ------------------------------------------------------------------ Points de situation
+
+
+def test_vic_tim_has_one_score_against_both_and_each_opponent_his_own() -> None:
+    """Seed 004, "En mêlée", the example: Vic Tim has 1 PS against both Ralph Abbee-Tick
+    and Endésime Haldepih; he is well placed against Ralph, who has 0, and badly against
+    Endésime, who has 2. One score each: Vic's counts against both, theirs against him."""
+    f = fight(
+        {"vic": {0: declare("arm")}, "ralph": {0: declare("arm")}, "endesime": {}},
+        [],
+        sheets={"vic": "robert", "ralph": "margaret", "endesime": "veteran"},
+        sides={"vic": "blue"},
+        positions={"vic": (0.0, 0.0), "ralph": (1.0, 0.0), "endesime": (0.0, 1.0)},
+        setup={
+            "vic": {"ps": 1, "engage": ["ralph", "endesime"]},
+            "ralph": {"ps": 0, "engage": ["vic"]},
+            "endesime": {"ps": 2, "engage": ["vic"]},
+        },
+        max_segments=2,
+    )
+    f.run()
+    vic = f.state.combatants["vic"].policy.seen_at(0).me
+    ralph = f.state.combatants["ralph"].policy.seen_at(0).me
+    assert vic.ps == 1 and vic.ps_against == {"ralph": 1, "endesime": 1}
+    assert ralph.ps == 0 and f.state.combatants["endesime"].status.ps == 2
+
+
+def test_a_wound_by_itself_costs_no_situation_points() -> None:
+    """Seed 004, "En duel": points "peuvent être perdus en cas de surprise ou de
+    blessure", at the game master's word and with no amount: segsim takes none for a
+    wound (its malus weighs on every roll instead). Robert, arming with 2 PS, is cut by
+    Margaret: wounded, he keeps his 2 PS, as any fighter busy when his opponent acts."""
+    f = fight(
+        {
+            "robert": {0: declare("wait", until=4), 4: declare("arm")},
+            "margaret": {0: declare("arm"), 3: declare("strike", "robert", blow="cut")},
+        },
+        [20, 15],  # her cut (Mr 55), then where it lands: the head
+        setup={"robert": {"ps": 2, "engage": ["margaret"]}},
+        max_segments=7,
+    )
+    f.run()
+    wound = one(f, "wound.taken")
+    assert wound.actor == "robert" and wound.wound > 0
+    assert f.state.combatants["robert"].status.ps == 2
+    assert not [e for e in of(f, "ps.changed", actor="robert") if e.ps != 2]
+
+
+# ------------------------------------------------------------------ Tenir à distance
+
+
+@pytest.mark.parametrize(
+    ("changes", "malus"),
+    [({}, None), ({"damage": {"cut": 8}}, ("cutting", -20)), ({"blunt": True}, ("blunt", -30))],
+)
+def test_keeping_at_distance_with_a_t_or_c_weapon_costs_20_or_30(
+    changes: dict[str, Any], malus: tuple[str, int] | None
+) -> None:
+    """Seed 004, "Tenir à distance": "Les armes de type T et C donnent un malus de -20% et
+    -30%", read as tranchant (a weapon that only cuts) and contondant (blunt). Ottokar's
+    spear thrusts: no malus; as a cutting-only or a blunt pole, -20 % or -30 % on
+    spear 55 + Souplesse 25 - twice Robert's Souplesse 60 = 20."""
+    ottokar = sheet("spearman")
+    ottokar = attrs.evolve(ottokar, weapon=attrs.evolve(ottokar.weapon, **changes))
+    f = fight(
+        {
+            "ottokar": {0: declare("keep", "robert")},
+            "robert": {0: declare("move", toward="ottokar", segments=10)},
+        },
+        [50, 99, 99, 99],
+        sheets={"ottokar": ottokar},
+        sides={"ottokar": "red", "robert": "blue"},
+        positions={"ottokar": (0.0, 0.0), "robert": (3.0, 0.0)},
+        max_segments=12,
+    )
+    f.run()
+    keep = one(f, "test.rolled", test="keep at distance")
+    if malus is None:
+        assert keep.chance == 20 and "cutting" not in keep.modifiers
+    else:
+        assert keep.modifiers[malus[0]] == malus[1] and keep.chance == 20 + malus[1]
