@@ -67,13 +67,13 @@ PICK_UP_SEGMENTS = 10  # stooping for a dropped weapon takes a second
 PICK_UP_REACH = 0.5  # metres: within arm's length when stooping
 PACES = ("walk", "run")
 SIZE_TABLE_READINGS = ("contest", "parry")
+"""How the parry's size table reads: points in the strength contest (one per 10 %), or a
+% malus on the parry roll (its title: "Malus pour parer une arme")."""
 AFTER_DODGE_READINGS = ("succeeded", "performed")
+"""How "vient de réussir (effectuer ?) une esquive" reads (seed 004, "Se désengager")."""
 THRUST_PARRY_READINGS = ("margin", "fixed")
 """Whether a parry against a thrust is against the attacker's Mr (seed 004, "Coup
 d'estoc")."""
-"""How "vient de réussir (effectuer ?) une esquive" reads (seed 004, "Se désengager")."""
-"""How the parry's size table reads: points in the strength contest (one per 10 %), or a
-% malus on the parry roll (its title: "Malus pour parer une arme")."""
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
 
 
