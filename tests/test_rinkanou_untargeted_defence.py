@@ -151,3 +151,18 @@ def test_a_named_defence_is_still_checked_when_it_is_declared() -> None:
     f = _gnu_attacks("g2", {5: declare("dodge", "g2")}, [20, 30])
     with pytest.raises(IllegalDeclaration, match="buy the deficit back"):
         f.run()
+
+
+def test_an_untargeted_defence_that_meets_no_blow_buys_back_against_the_nearest() -> None:
+    """A dodge with no blow to meet is a move of its own (seed 004, "Achat de points de
+    situation": a tactical move is resolved with the current score, "ce qui implique de
+    racheter d'éventuels PS négatifs"). Mimi at -2, dodging nobody's blow, owes her two
+    points against the nearest gnu, G2: -20 %, unless she bought them back."""
+    f = _gnu_attacks("g1", {12: declare("dodge")}, [20, 50, 30])
+    f.run()
+    lone = [e for e in of(f, "test.rolled", test="dodge") if "attacker Mr" not in e.modifiers]
+    assert [e.modifiers.get("ps") for e in lone] == [-20]
+    f = _gnu_attacks("g1", {12: declare("dodge", ps={"malus": 2})}, [20, 50, 30])
+    f.run()
+    lone = [e for e in of(f, "test.rolled", test="dodge") if "attacker Mr" not in e.modifiers]
+    assert [e.modifiers.get("ps") for e in lone] == [-20]

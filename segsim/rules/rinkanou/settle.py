@@ -240,6 +240,7 @@ class Settlement:
         point its buys did not pay back (the price of the malus buy). If its fighter's
         score was recomputed since it was declared, it keeps what it spent and bought; one
         paid with command points has no PS to count (seed 004, "Points de commandement").
+        One that meets no blow is settled as against the nearest opponent (lone_defence).
         """
         use = self.use(defence)
         status = defender.status
@@ -469,8 +470,11 @@ class Settlement:
         return self.test(dodge, "dodge", mods).success
 
     def lone_defence(self, action: Action) -> None:
-        """A parry or dodge that met no blow in its segment: a test of its own."""
-        sheet: Sheet = self.combatants[action.actor].sheet
+        """A parry or dodge that met no blow in its segment: a test of its own. Without
+        a target it counts its points as against the nearest opponent, as a move does:
+        a negative score, which always concerns the nearest, is bought back for it."""
+        c = self.combatants[action.actor]
+        sheet: Sheet = c.sheet
         facts = self.known(sheet)
         if action.kind == "dodge":
             mods = {"dodge": facts.dodge}
@@ -480,7 +484,11 @@ class Settlement:
             mods = {sheet.weapon.skill: facts.weapon_skill}
             self.events.append(WeaponState(self.segment, action.actor, False, False))
         mods["agility"] = facts.agility
-        chance = self.use(action).chance
+        if action.target is None and c.status.ps:
+            nearest = self.rules.default_engaged(self.state, c.id)
+            chance = self.defence_points(action, c, nearest[0])[0] if nearest else 0
+        else:
+            chance = self.use(action).chance
         if chance:  # most often 0: the event keeps no 0
             mods["ps"] = chance
         self.test(action, action.kind, mods)
