@@ -1,7 +1,7 @@
 """A Gymnasium agent on the sabre duel (segsim.envs.FightEnv): Margaret is the agent,
 Robert plays segsim's random policy. First a random agent, uniform among the actions
 the mask allows; then a small learner, numpy only: one preference per entry of the
-action catalogue, a softmax over the legal ones, trained by REINFORCE for 30 episodes.
+action catalogue, a softmax over the legal ones, trained by REINFORCE for 60 episodes.
 Both are evaluated on the same 10 fight seeds (master seed 1000).
 
 Rewards: +1 a won fight, -1 a lost one, -1 a stalemate (nobody left to act, as when
@@ -36,6 +36,9 @@ def softmax(preferences: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
+EPISODES = 60  # training episodes
+
+
 def episode(env: FightEnv, choose: Chooser, seed: int | None = None) -> tuple[float, str]:
     """One fight: the agent's return and how it ended (won, lost, stalemate, time limit)."""
     obs, _ = env.reset(seed=seed)
@@ -60,7 +63,7 @@ def evaluate(env: FightEnv, choose: Chooser, fights: int = 10) -> Counter[str]:
 
 
 def train(
-    env: FightEnv, rng: np.random.Generator, episodes: int = 30, rate: float = 4.0
+    env: FightEnv, rng: np.random.Generator, episodes: int = EPISODES, rate: float = 4.0
 ) -> np.ndarray:
     """REINFORCE with a running-mean baseline: after each episode, every choice made
     moves the preferences toward it in proportion to how much better than usual the
@@ -103,7 +106,7 @@ def main() -> None:
         p = softmax(preferences, mask)
         return int(rng.choice(len(p), p=p))
 
-    print(f"after 30 training episodes: {dict(sorted(evaluate(env, learned).items()))}")
+    print(f"after {EPISODES} training episodes: {dict(sorted(evaluate(env, learned).items()))}")
     top = np.argsort(preferences)[::-1][:3]
     print("preferred actions: " + ", ".join(env.catalogue[i] for i in top))
 

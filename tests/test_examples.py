@@ -65,7 +65,7 @@ def test_the_gymnasium_example_learns_to_win_where_a_random_agent_does_not(
 ) -> None:
     out = _run("gym_agent.py", capsys, monkeypatch)
     before = _counts(out, "random agent:")
-    after = _counts(out, "after 30 training episodes:")
+    after = _counts(out, "after 60 training episodes:")
     assert sum(before.values()) == sum(after.values()) == 10  # the same evaluation seeds
     assert before.get("stalemate", 0) > 0  # random agents stop acting: a loss for both
     assert after.get("won", 0) > before.get("won", 0) + 3

@@ -327,19 +327,36 @@ def test_a_shared_declaration_is_named_by_its_parameters_and_found_by_their_valu
 def test_an_archer_s_strike_leaves_the_points_its_dodge_spends() -> None:
     """Seed 004, "Utilisation des points de situation": an archer in melee with one
     usable point that shortens a dodge with it strikes in the same segment without a
-    bonus (this battle used to stop on an IllegalDeclaration at segment 229)."""
-    from segsim.battle import line_battle
+    bonus (a line battle once stopped on an IllegalDeclaration there). Jared arms his
+    dagger (0..1) while Margaret, armed, thrusts from segment 1 (1..3): at 2 he has two
+    segments left to dodge, so his one point buys the dodge a segment, and his strike
+    spends nothing."""
+    from segsim.rules.rinkanou.policies import Archer
+    from segsim.testing import Scripted, build_fight, declare
 
-    kinds = ("counter", "pressure", "archer", "defender", "parrier", "keeper")
-    fight = line_battle(20, seed=1, max_segments=300, policies=kinds)
+    fight = build_fight(
+        {
+            "jared": ("blue", "jared", Archer()),
+            "margaret": (
+                "red",
+                "margaret",
+                Scripted({1: declare("strike", "jared", blow="thrust")}),
+            ),
+        },
+        seed=3,
+        ruleset=RinKaNou(start_roll=False),
+        positions={"jared": (0.0, 0.0), "margaret": (0.9, 0.0)},
+        max_segments=8,
+    )
+    fight.state.combatants["jared"].setup = {"ps": 1, "engage": ["margaret"]}
+    fight.state.combatants["margaret"].setup = {"armed": True}
     fight.run()
-    assert fight.state.combatants["e2"].policy.name == "archer"
-    at_229 = [
+    at_2 = [
         (e.kind, e.params.get("ps"))  # type: ignore[attr-defined]
         for e in fight.history
-        if e.TYPE == "action.declared" and e.actor == "e2" and e.t == 229  # type: ignore[attr-defined]
+        if e.TYPE == "action.declared" and e.actor == "jared" and e.t == 2  # type: ignore[attr-defined]
     ]
-    assert at_229 == [("dodge", {"faster": 1}), ("strike", None)]
+    assert at_2 == [("dodge", {"faster": 1}), ("strike", None)]
 
 
 def test_the_nearest_foe_in_view_is_found_without_building_every_view() -> None:

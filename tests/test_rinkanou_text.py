@@ -268,8 +268,9 @@ def test_the_simultaneous_malus_counts_the_difficulty_the_rules_impose() -> None
     f.run()
     thrust, dodge, cut = of(f, "test.rolled")
     assert thrust.margin == 35 and dodge.test == "dodge" and dodge.success
-    # The dodge rolled first: the cut had not rolled, its declared difficulty counts.
-    assert dodge.modifiers["simultaneous"] == -10
+    # The dodge is settled first: the cut weighs with what its declaration fixes,
+    # Margaret's deflection (-5): -10 - 2.5 = -12.
+    assert dodge.modifiers["simultaneous"] == -12
     assert cut.test == "attack" and cut.modifiers["simultaneous"] == -37
 
 

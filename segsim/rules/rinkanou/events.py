@@ -107,6 +107,13 @@ class TestRolled(Event, Margins):
         c = state.combatants[self.actor]
         kept = c.status.rolled
         kept[self.action] = self.modifiers
+        if self.test == "dodge":  # whether the dodge succeeded: a disengage may ask
+            dodged = c.status.dodged
+            dodged[self.action] = self.success and dodged.get(self.action, True)
+            if len(dodged) > KEPT_DIFFICULTIES:
+                alive = {a.id for a in c.recent} | {self.action}
+                for old in [k for k in dodged if k not in alive]:
+                    del dodged[old]
         if len(kept) > KEPT_DIFFICULTIES:  # forget the actions no longer alive, in one go
             alive = {a.id for a in c.actions} | {a.id for a in c.recent} | {self.action}
             for old in [k for k in kept if k not in alive]:

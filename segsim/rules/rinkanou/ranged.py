@@ -133,7 +133,7 @@ def projectile(s: Settlement, action: Action) -> None:
     dodge = projectile_dodge(s, target, tuple(p["from"]), shooter.id)
     dodged = None
     if dodge is not None:
-        dodged = dodge_roll(s, dodge, target, result)
+        dodged = dodge_roll(s, dodge, target, shooter.id, result)
     if result.success and dodged is not None and dodged.success:
         resolved("dodged")
         return
@@ -186,8 +186,11 @@ def projectile_dodge(
     return None
 
 
-def dodge_roll(s: Settlement, dodge: Action, target: Combatant, shot: Rolled) -> Rolled:
-    """Esquive + Souplesse at -40 %, against the shooter's Mr when the shot is good."""
+def dodge_roll(
+    s: Settlement, dodge: Action, target: Combatant, shooter: str, shot: Rolled
+) -> Rolled:
+    """Esquive + Souplesse at -40 %, against the shooter's Mr when the shot is good; the
+    points are those against the shooter."""
     s.used.add(dodge.id)
     s.dodges_left[dodge.id] -= 1
     sheet: Sheet = target.sheet
@@ -196,7 +199,7 @@ def dodge_roll(s: Settlement, dodge: Action, target: Combatant, shot: Rolled) ->
         "agility": sheet.characteristic("agility"),
         "shooter Mr": -shot.mr,
         "missile": PROJECTILE_DODGE_MALUS,
-        "ps": s.use(dodge).chance,
+        "ps": s.defence_points(dodge, target, shooter)[0],
         "pc": s.pc(dodge).chance,
     }
     return s.test(dodge, "dodge", mods)

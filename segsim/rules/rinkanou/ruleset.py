@@ -69,6 +69,11 @@ PACES = ("walk", "run")
 SIZE_TABLE_READINGS = ("contest", "parry")
 """How the parry's size table reads: points in the strength contest (one per 10 %), or a
 % malus on the parry roll (its title: "Malus pour parer une arme")."""
+AFTER_DODGE_READINGS = ("succeeded", "performed")
+"""How "vient de réussir (effectuer ?) une esquive" reads (seed 004, "Se désengager")."""
+THRUST_PARRY_READINGS = ("margin", "fixed")
+"""Whether a parry against a thrust is against the attacker's Mr (seed 004, "Coup
+d'estoc")."""
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
 
 
@@ -95,6 +100,8 @@ def toward_point(
 LOCK = Declaration("lock")
 """The lock the rules impose after a strike (a value: one serves every time)."""
 
+DEFENCES = frozenset({"parry", "dodge"})
+"""Actions that meet a blow: without a target, their points count against its author."""
 SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengage"})
 """Actions whose resolution recomputes situation points; a move does when it rolls."""
 
@@ -189,6 +196,8 @@ class Status:
     shield_aside: bool = False  # pushed aside by a disarm: no shield until regripped
     # action id -> its roll's modifiers (their imposed ones make its difficulty)
     rolled: dict[int, Mapping[str, int]] = field(factory=dict)
+    # dodge action id -> whether every roll it made succeeded (Se désengager)
+    dodged: dict[int, bool] = field(factory=dict)
     lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
     oppose_disengage: bool = True  # whether it opposes an opponent's disengage
     oppose_bonus: int = 0  # PS it spends on each such opposition roll
@@ -204,7 +213,11 @@ class RinKaNou(BaseRuleset):
     (metres, default: the whole field) is how far a fighter sees others act, which keeps
     battles of thousands as cheap per action as a duel; ``size_table`` ("contest", or
     "parry") says how the parry's size table reads (see the rules page, "Size table");
-    ``move_roll`` (true) makes a move within an opponent's reach roll and recompute PS.
+    ``move_roll`` (true) makes a move within an opponent's reach roll and recompute PS;
+    ``after_dodge`` ("succeeded", or "performed") says which dodge makes the disengage
+    that follows it immanquable (see the rules page, "Disengaging"); ``thrust_parry``
+    ("margin", or "fixed") whether a parry against a thrust is made against the
+    attacker's Mr (see the rules page, "Thrust parry").
     """
 
     name: ClassVar[str] = "rinkanou"
@@ -222,6 +235,8 @@ class RinKaNou(BaseRuleset):
         awareness: Any = None,
         size_table: Any = "contest",
         move_roll: Any = True,
+        after_dodge: Any = "succeeded",
+        thrust_parry: Any = "margin",
         content: Content | None = None,
     ) -> None:
         if type(ps_divisor) is not int or ps_divisor not in (10, 20):
@@ -256,8 +271,20 @@ class RinKaNou(BaseRuleset):
         self._sheet_facts: dict[int, SheetFacts] = {}  # by id of the sheet each one keeps
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
+        if after_dodge not in AFTER_DODGE_READINGS:
+            raise TypeError(
+                f"after_dodge is 'succeeded' (the text's word) or 'performed' (its doubt), "
+                f"not {after_dodge!r}"
+            )
         self.size_table: str = size_table
         self.move_roll: bool = move_roll
+        if thrust_parry not in THRUST_PARRY_READINGS:
+            raise TypeError(
+                f"thrust_parry is 'margin' (against the attacker's Mr, and -20 %) or 'fixed' "
+                f"(only the fixed -20 %), not {thrust_parry!r}"
+            )
+        self.after_dodge: str = after_dodge
+        self.thrust_parry: str = thrust_parry
         options: dict[str, Any] = {
             "ps_divisor": ps_divisor,
             "start_roll": start_roll,
@@ -266,6 +293,10 @@ class RinKaNou(BaseRuleset):
         }
         if awareness is not None:
             options["awareness"] = self.awareness
+        if after_dodge != "succeeded":  # listed when chosen: older records need not say it
+            options["after_dodge"] = after_dodge
+        if thrust_parry != "margin":
+            options["thrust_parry"] = thrust_parry
         self.options: Mapping[str, Any] = options
 
     # ------------------------------------------------------------ sheets and setup
@@ -623,7 +654,14 @@ class RinKaNou(BaseRuleset):
         # With no choices, only a negative score can owe anything: the usable score is
         # worked out only if there are choices or such a score (it is 0 or more otherwise).
         owes_nothing = raw is None and c.status.ps >= 0
-        available = 0 if owes_nothing else self.usable_ps(state, c, spec.target, planned)
+        if c.status.ps < 0 and spec.target is None and spec.kind in DEFENCES:
+            # Whom it will meet is not known yet: what it owes is settled against the
+            # author of the blow it meets (Settlement.defence_points), not refused now.
+            available = 0
+        elif owes_nothing:
+            available = 0
+        else:
+            available = self.usable_ps(state, c, spec.target, planned)
         duration = spec.duration
         if raw is None and available >= 0 and (duration is None or duration >= 1):
             return duration  # nothing spent, bought or owed: nothing parse_ps would refuse
@@ -869,7 +907,8 @@ class RinKaNou(BaseRuleset):
     ) -> ActionSpec:
         """A dodge is made against someone (seed 004, "Esquive"): its ``target`` is the
         opponent whose blow (or missile) it meets, and the one its points count against;
-        without one it meets the first blow and a negative score must be bought back."""
+        without one it meets the first blow and its points count against that blow's
+        author, at settlement (seed 004, "En mêlée")."""
         spec = self._fixed(d, DODGE_SEGMENTS)
         if d.target is None:
             return spec

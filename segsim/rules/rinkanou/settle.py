@@ -20,6 +20,16 @@ from segsim.events import Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
 from segsim.rules.rinkanou import manoeuvres, ranged
 from segsim.rules.rinkanou.content import Sheet
+from segsim.rules.rinkanou.difficulty import (
+    DISARM_MALUS,
+    DISENGAGE_AFTER_DODGE,
+    THRUST_DODGE_MALUS,
+    THRUST_PARRY_MALUS,
+    after_a_dodge,
+    attack_start,
+    overlap_malus,
+    read_modifier,
+)
 from segsim.rules.rinkanou.events import (
     AttackResolved,
     CommandPointsChanged,
@@ -32,9 +42,8 @@ from segsim.rules.rinkanou.events import (
     TestRolled,
     WeaponState,
     WoundTaken,
-    imposed_difficulty,
 )
-from segsim.rules.rinkanou.roll import Rolled, simultaneous_malus, tens
+from segsim.rules.rinkanou.roll import Rolled, tens
 from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
@@ -43,12 +52,6 @@ from segsim.state import Combatant, FightState, by_order
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.ruleset import RinKaNou
 
-DISARM_MALUS = -50  # a localized blow at the weapon (seed 004, "Désarmement")
-THRUST_PARRY_MALUS = -20  # seed 004, "Coup d'estoc"
-THRUST_DODGE_MALUS = -20  # seed 004, "Esquive"
-READ_BASE = -70  # extrêmement difficile (seed 004, "Échelonnement des actions")
-READ_PER_SEGMENT = 20
-DISENGAGE_AFTER_DODGE = 50  # immanquable
 PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone else
 
 
@@ -62,24 +65,6 @@ def ps_from_result(result: Rolled, divisor: int) -> int:
     if result.critical:
         return -tens(result.roll)
     return -(result.margin // divisor)
-
-
-def attack_start(c: Combatant, action: Action) -> int:
-    """Where an action begins for a reader: a strike (or a weapon parry) that follows its
-    arming at once is one action with it ("Attaquer = Armer + Frapper"; the seed's own
-    example reads Margaret's strike at its fifth segment, arming included)."""
-    if action.kind not in ("strike", "parry") or action.channel != "hands":
-        return action.start
-    arm = next(
-        (a for a in c.recent if a.kind == "arm" and not a.cancelled and a.last == action.start - 1),
-        None,
-    )
-    return arm.start if arm is not None else action.start
-
-
-def read_modifier(elapsed: int) -> int:
-    """Reading an action: -70 % + 20 % per segment of it already elapsed."""
-    return READ_BASE + READ_PER_SEGMENT * elapsed
 
 
 KNOWN_SHEETS = 1024
@@ -123,7 +108,6 @@ class Settlement:
         "moving",
         "out",
         "results",
-        "rolled",
         "rules",
         "segment",
         "spawned",
@@ -165,7 +149,6 @@ class Settlement:
         self.claimed: Grid | None = None
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
-        self.rolled: dict[int, Mapping[str, int]] = {}  # action id -> its roll's modifiers
         self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
 
     def run(self) -> list[Event]:
@@ -191,33 +174,9 @@ class Settlement:
         return self.state.combatants[cid]
 
     def overlap_malus(self, action: Action) -> int:
-        """Simultaneous-actions malus from the actor's other overlapping rolled actions:
-        -10 % + each one's difficulty / 2 (seed 004, "Actions simultanées"). The
-        difficulty is the one the rules imposed on its roll (an attacker's Mr, -20 against
-        a thrust, -40 against a missile...) once it has rolled; before, what its
-        declaration says.
-
-        The actor's actions in progress and recent ones are all there is to read: the
-        engine finishes every action of the batch (moves it into ``recent``) before it
-        calls ``resolve``, but for autonomous ones (projectiles in flight), which belong
-        to no fighter's actions and never roll. An action is in one of the two lists at
-        most, once (tests/test_rinkanou_settle.py checks all three)."""
-        c = self.combatants[action.actor]
-        total = 0
-        aid = action.id
-        for group in (c.actions, c.recent):
-            for other in group:
-                # Only its rolled actions weigh: the others are passed over before any lookup.
-                if not other.rolled or other.id == aid:
-                    continue
-                if not other.cancelled and other.overlaps(action, self.segment):
-                    oid = other.id
-                    mods = self.rolled.get(oid)
-                    if mods is None:
-                        mods = c.status.rolled.get(oid)
-                    difficulty = other.difficulty if mods is None else imposed_difficulty(mods)
-                    total += simultaneous_malus(difficulty)
-        return total
+        """The simultaneous-actions malus on ``action`` (seed 004, "Actions simultanées";
+        see :func:`segsim.rules.rinkanou.difficulty.overlap_malus`)."""
+        return overlap_malus(self, action)
 
     def test(self, action: Action, name: str, mods: dict[str, int]) -> Rolled:
         """One d100 test of an action, with every modifier named in the event. ``mods``
@@ -242,7 +201,6 @@ class Settlement:
         roll = self.dice.roll(100, name, actor)
         chance = sum(mods.values())
         result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
-        self.rolled[action.id] = result.modifiers  # its difficulty, should another overlap
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
@@ -270,6 +228,36 @@ class Settlement:
 
     def pc(self, action: Action) -> PSUse:
         return self.rules.pc_use(self.state, action)
+
+    def defence_points(self, defence: Action, defender: Combatant, author: str) -> tuple[int, int]:
+        """What a defence's situation points give against the blow of ``author``: the
+        % on its roll and the parry force (seed 004, "En mêlée").
+
+        A defence that names its opponent was checked against him when declared. One
+        that names nobody takes, now, the points and maluses against the author of the
+        blow it meets, as if it had named him: its spends serve only if he is taken into
+        account, and a negative score that applies against him weighs -10 % for each
+        point its buys did not pay back (the price of the malus buy). If its fighter's
+        score was recomputed since it was declared, it keeps what it spent and bought; one
+        paid with command points has no PS to count (seed 004, "Points de commandement").
+        One that meets no blow is settled as against the nearest opponent (lone_defence).
+        """
+        use = self.use(defence)
+        status = defender.status
+        if (
+            defence.target is not None
+            or status.ps == 0
+            or defence.start < status.ps_since
+            or "pc" in defence.params
+        ):
+            return use.chance, use.parry_force
+        if status.ps > 0:
+            if author in status.engaged:
+                return use.chance, use.parry_force
+            return use.chance - use.spent_chance, 0  # spent on nothing: only the buys
+        owed = -self.rules.usable_ps(self.state, defender, author)  # 0 if not against him
+        unpaid = max(0, owed + use.net)
+        return use.chance - PS_PERCENT * unpaid, use.parry_force
 
     def cover_malus(self, target: Combatant) -> int:
         """The chance of hitting the locations behind hard cover (seed 004, "Cible sous
@@ -374,7 +362,7 @@ class Settlement:
                 self.resolved(aid, action, did, blow, outcome)
                 return
         elif (dodge := self.defence(defender, attacker, "dodge")) is not None and self.dodged(
-            dodge, defender, result, blow
+            dodge, defender, aid, result, blow
         ):
             self.resolved(aid, action, did, blow, "dodged")
             return
@@ -422,7 +410,7 @@ class Settlement:
         if not shield:  # the armed blow is spent on the parry
             self.events.append(WeaponState(self.segment, defender.id, False, False))
         blow = strike.params["blow"]
-        use = self.use(parry)
+        chance, force = self.defence_points(parry, defender, attacker.id)
         facts = self.known(sheet)
         mods: dict[str, int] = {}
         if shield:
@@ -433,7 +421,8 @@ class Settlement:
             mods[sheet.weapon.skill] = facts.weapon_skill
             mods["parry score"] = sheet.weapon.parry
         mods["agility"] = facts.agility
-        mods["attacker Mr"] = -result.mr
+        if blow != "thrust" or self.rules.thrust_parry == "margin":
+            mods["attacker Mr"] = -result.mr
         mods["attacking weapon"] = -attacker.sheet.weapon.parry
         if blow == "thrust":
             mods["thrust"] = THRUST_PARRY_MALUS // 2 if shield else THRUST_PARRY_MALUS
@@ -441,15 +430,15 @@ class Settlement:
         if self.rules.size_table == "parry" and blow != "thrust":
             mods["size"] = -size  # the table read as a % malus to parry (its title)
             size = 0
-        if use.chance:  # most often 0: the event keeps no 0
-            mods["ps"] = use.chance
+        if chance:  # most often 0: the event keeps no 0
+            mods["ps"] = chance
         intercepted = self.test(parry, "parry", mods).success
         if not intercepted:
             return "", 0
         if blow == "thrust" and not shield:
             return "deflected", 0  # a thrust is turned aside: no strength contest
         push = self.strength(attacker.sheet) + int(size / 10) + attack_use.damage
-        hold = facts.strength + use.parry_force
+        hold = facts.strength + force
         score = push - hold
         if not shield:
             self.lose_gear(defender, "weapon", 1)
@@ -464,13 +453,16 @@ class Settlement:
         self.lose_gear(defender, "shield", max(1, damage - sheet.shield.absorption))
         return "shield", 0
 
-    def dodged(self, dodge: Action, defender: Combatant, result: Rolled, blow: str) -> bool:
-        """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow."""
+    def dodged(
+        self, dodge: Action, defender: Combatant, attacker: str, result: Rolled, blow: str
+    ) -> bool:
+        """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow, with
+        the points against its author."""
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
         facts = self.known(defender.sheet)
         mods = {"dodge": facts.dodge, "agility": facts.agility, "attacker Mr": -result.mr}
-        chance = self.use(dodge).chance
+        chance = self.defence_points(dodge, defender, attacker)[0]
         if chance:  # most often 0: the event keeps no 0
             mods["ps"] = chance
         if blow == "thrust":
@@ -478,8 +470,11 @@ class Settlement:
         return self.test(dodge, "dodge", mods).success
 
     def lone_defence(self, action: Action) -> None:
-        """A parry or dodge that met no blow in its segment: a test of its own."""
-        sheet: Sheet = self.combatants[action.actor].sheet
+        """A parry or dodge that met no blow in its segment: a test of its own. Without
+        a target it counts its points as against the nearest opponent, as a move does:
+        a negative score, which always concerns the nearest, is bought back for it."""
+        c = self.combatants[action.actor]
+        sheet: Sheet = c.sheet
         facts = self.known(sheet)
         if action.kind == "dodge":
             mods = {"dodge": facts.dodge}
@@ -489,7 +484,11 @@ class Settlement:
             mods = {sheet.weapon.skill: facts.weapon_skill}
             self.events.append(WeaponState(self.segment, action.actor, False, False))
         mods["agility"] = facts.agility
-        chance = self.use(action).chance
+        if action.target is None and c.status.ps:
+            nearest = self.rules.default_engaged(self.state, c.id)
+            chance = self.defence_points(action, c, nearest[0])[0] if nearest else 0
+        else:
+            chance = self.use(action).chance
         if chance:  # most often 0: the event keeps no 0
             mods["ps"] = chance
         self.test(action, action.kind, mods)
@@ -629,10 +628,7 @@ class Settlement:
                 "agility": sheet.characteristic("agility"),
                 "ps": self.use(action).chance,
             }
-            if any(
-                a.kind == "dodge" and not a.cancelled and a.last == action.start - 1
-                for a in c.recent
-            ):
+            if after_a_dodge(c, action, self.rules.after_dodge):
                 mods["after a dodge"] = DISENGAGE_AFTER_DODGE
             own = self.test(action, "disengage", mods)
             won = own.success

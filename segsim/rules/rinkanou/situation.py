@@ -52,6 +52,7 @@ class PSUse:
     gain: int = 0
     duration: int = 0  # segments added (negative: faster)
     chance: int = 0  # % added to the roll
+    spent_chance: int = 0  # the part of ``chance`` the spends make (bonus, specialization)
     damage: int = 0
     parry_force: int = 0
     aim: str | None = None
@@ -276,6 +277,7 @@ def _parse_shape(
         faster + bonus + spec + damage + (AIM_COST if aim else 0) + orient + multiple + parry_force
     )
     gain = slower + malus + spec_malus + limit + approximate
+    spent_chance = PS_PERCENT * bonus + min(SPEC_PERCENT * spec, level if spec else 0)
     return PSUse(
         cost=cost,
         gain=gain,
@@ -283,6 +285,7 @@ def _parse_shape(
         chance=PS_PERCENT * (bonus - malus)
         + min(SPEC_PERCENT * spec, level if spec else 0)
         - SPEC_MALUS_PERCENT * spec_malus,
+        spent_chance=spent_chance,
         damage=DAMAGE_PER_PS * (damage - limit),
         parry_force=PARRY_FORCE_PER_PS * parry_force,
         aim=aim,
