@@ -27,6 +27,7 @@ from segsim.rules.loss.effects import (
     RULE_TEST,
     exploits_of,
 )
+from segsim.rules.loss.events import clock_of
 from segsim.rules.loss.pursuit import (
     COSTS as PURSUIT_COSTS,
 )
@@ -43,6 +44,8 @@ RULE_PREPARE = f"{SEED}, Se préparer au combat"
 RULE_DEFENCE = f"{SEED}, L'Esquive et la Parade"
 RULE_SHIELD = f"{SEED}, La parade au bouclier"
 RULE_RANGE = f"{SEED}, La distance de tir"
+RULE_COUNTER = f"{SEED}, Contre-attaquer"
+RULE_DISARM = f"{SEED}, Désarmer l'adversaire"
 
 TURN = "turn"
 INTEND = "intend"
@@ -225,14 +228,27 @@ def attack_cost(sheet: Sheet, status: Status, weapon: Weapon, effects: Sequence[
     return cost
 
 
-def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[str, Any]]:
-    """Cost and planned parameters of an attack (or counter-attack)."""
-    st, sheet = ch.status, ch.sheet
+def check_can_attack(ch: Check) -> None:
+    """A disarmed fighter attacks no more: not until it has picked up its weapon, and
+    not at all in the round it was disarmed in (seed 000, "Désarmer l'adversaire": "ne
+    peut plus du tout attaquer pour le Tour de Combat")."""
+    st = ch.status
     if st.disarmed:
         raise IllegalDeclaration(
             f"{ch.c.id} is disarmed: no attack until it has picked up its weapon",
-            rule=RULE_MELEE_EFFECTS,
+            rule=RULE_DISARM,
         )
+    if st.unable and st.unable == clock_of(ch.state).round:
+        raise IllegalDeclaration(
+            f"{ch.c.id} was disarmed this round: no attack at all until the next one",
+            rule=RULE_DISARM,
+        )
+
+
+def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[str, Any]]:
+    """Cost and planned parameters of an attack (or counter-attack)."""
+    st, sheet = ch.status, ch.sheet
+    check_can_attack(ch)
     target = ch.opponent(d.target)
     hand = d.params.get("hand", "main")
     if hand not in ("main", "off"):
@@ -402,17 +418,11 @@ def check_defence(
     effects, exploits = ch.effects(d.params, d.kind, inc.ranged)
     if "defensive_wall" in effects and params.get("with") != "shield":
         raise IllegalDeclaration("a defensive wall needs a shield", rule=RULE_MELEE_EFFECTS)
-    if "counter" in effects:
-        if inc.counter:
-            raise IllegalDeclaration(
-                "a counter-attack cannot be countered in turn (Interpretations)",
-                rule=RULE_MELEE_EFFECTS,
-            )
-        if inc.attacker in st.countered:
-            raise IllegalDeclaration(
-                f"{ch.c.id} has already countered {inc.attacker} this round",
-                rule=RULE_MELEE_EFFECTS,
-            )
+    if "counter" in effects and inc.attacker in st.countered:
+        # once per adversary and round; a counter-attack may itself be countered
+        raise IllegalDeclaration(
+            f"{ch.c.id} has already countered {inc.attacker} this round", rule=RULE_COUNTER
+        )
     if "protect" in effects:
         ally = d.params.get("ally")
         other = ch.state.combatants.get(ally) if isinstance(ally, str) else None

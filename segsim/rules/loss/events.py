@@ -61,7 +61,7 @@ class RoundStarted(Event):
             st.assaulted = False
             st.protected = 0
             st.wall = 0
-            st.counter = None
+            st.counters = {}
             st.watched = False
             if self.round > 1:
                 st.surprised = False
@@ -151,7 +151,7 @@ class ActionPointsSpent(Event):
             st.intention = None
             st.waited = 0
             st.last_act = self.t
-            st.counter = None
+            st.counters = {}
 
     def describe(self) -> str:
         saved = f" ({self.saved} saved by waiting)" if self.saved else ""
@@ -364,14 +364,14 @@ class EffectApplied(Event):
         elif e == "knock_down" and other is not None:
             other.prone = True
         elif e == "disarm" and other is not None:
-            other.disarmed = clock_of(state).round
+            other.disarmed = other.unable = clock_of(state).round
         elif e == "protect" and other is not None:
             other.protected = 5
         elif e in ("defensive_wall", "total_dodge"):
             me.wall = self.value
             me.pa = 0
         elif e == "counter" and self.target is not None:
-            me.counter = (self.target, self.t + 1)
+            me.counters[self.target] = self.t + 1
             me.countered.add(self.target)
         elif e == "assault":
             me.assaulted = True
@@ -384,12 +384,12 @@ class EffectApplied(Event):
 
 @attrs.frozen
 class CounterLapsed(Event):
-    """A counter-attack not taken at once is lost."""
+    """A counter-attack not taken at once is lost (all those the fighter let go)."""
 
     TYPE: ClassVar[str] = "loss.counter.lapsed"
 
     def apply(self, state: FightState) -> None:
-        _status(state, self.actor).counter = None
+        _status(state, self.actor).counters = {}
 
     def describe(self) -> str:
         return f"{self.actor} lets its counter-attack go"

@@ -36,6 +36,7 @@ from segsim.rules.loss.declare import (
     PARAMS,
     PURSUIT_ACTS,
     RULE_COSTS,
+    RULE_COUNTER,
     RULE_INTENTIONS,
     RULE_PHASES,
     RULE_PREPARE,
@@ -43,6 +44,7 @@ from segsim.rules.loss.declare import (
     TURN_CHANNEL,
     Check,
     check_attack,
+    check_can_attack,
     check_defence,
     check_pursuit,
     distance,
@@ -306,7 +308,7 @@ class Loss(BaseRuleset):
                 clock.start == time
                 or c.id in clock.intending(time)
                 or any(i.granted == time for i in st.incoming.values())
-                or (st.counter is not None and st.counter[1] == time)
+                or time in st.counters.values()
             ):
                 out.append(c.id)
         return out
@@ -360,30 +362,12 @@ class Loss(BaseRuleset):
             return ActionSpec(
                 d.kind, 1, f"defence {inc.attack}", target=inc.attacker, rolled=True, params=params
             )
+        if d.kind == "attack" and d.params.get("counter"):
+            return self._plan_counter(ch, d, planned)
         if any(p.channel == ACT_CHANNEL for p in planned) or any(
             a.channel == ACT_CHANNEL for a in c.actions
         ):
             raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
-        if d.kind == "attack" and d.params.get("counter"):
-            if st.counter is None or st.counter != (d.target, segment):
-                raise IllegalDeclaration(
-                    f"{cid} may counter-attack only right after a successful parry or dodge "
-                    "with the counter effect, against that attacker",
-                    rule="seed 000, Les Effets Spéciaux en Combat de mêlée",
-                )
-            cost, params = check_attack(ch, d, counter=True)
-            if cost > st.pa:
-                raise IllegalDeclaration(
-                    f"the counter-attack costs {cost} PA; {cid} has {st.pa} left", rule=RULE_COSTS
-                )
-            return ActionSpec(
-                "attack",
-                1,
-                ACT_CHANNEL,
-                target=d.target,
-                rolled=True,
-                params={**params, "cost": cost},
-            )
         if not any(a.kind == TURN and a.start == segment for a in c.actions):
             raise IllegalDeclaration(f"{cid} acts at phase {st.pa}: not now", rule=RULE_PHASES)
         if (
@@ -424,6 +408,37 @@ class Loss(BaseRuleset):
             target=target,
             rolled=d.kind not in ("move", "get_up", "pick_up", "aim", "social", "prepare", "pass"),
             params=params,
+        )
+
+    def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
+        """A counter-attack right after a successful parry or dodge with the counter
+        effect, against that attacker; several in one segment against different
+        adversaries, each paid in action points (seed 000, "Contre-attaquer")."""
+        c, st, segment = ch.c, ch.status, ch.segment
+        if st.counters.get(str(d.target)) != segment:
+            raise IllegalDeclaration(
+                f"{c.id} may counter-attack only right after a successful parry or dodge "
+                "with the counter effect, against that attacker",
+                rule=RULE_COUNTER,
+            )
+        others = [p for p in planned if p.channel == ACT_CHANNEL]
+        if any(not p.params.get("counter") or p.target == d.target for p in others) or any(
+            a.channel == ACT_CHANNEL for a in c.actions
+        ):
+            raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
+        cost, params = check_attack(ch, d, counter=True)
+        left = st.pa - sum(int(p.params.get("cost", 0)) for p in others)
+        if cost > left:
+            raise IllegalDeclaration(
+                f"the counter-attack costs {cost} PA; {c.id} has {left} left", rule=RULE_COSTS
+            )
+        return ActionSpec(
+            "attack",
+            1,
+            ACT_CHANNEL,
+            target=d.target,
+            rolled=True,
+            params={**params, "cost": cost},
         )
 
     def _plan_intention(
@@ -491,11 +506,7 @@ class Loss(BaseRuleset):
             cost, params = check_attack(ch, d, counter=False)
             return d.target, cost, params
         if kind == "grab":
-            if st.disarmed:
-                raise IllegalDeclaration(
-                    f"{c.id} is disarmed: no attack until it has picked up its weapon",
-                    rule="seed 000, Désarmer l'adversaire",
-                )
+            check_can_attack(ch)
             target = ch.opponent(d.target)
             if not in_contact(c, target):
                 raise IllegalDeclaration(f"{target.id} is not in contact", rule=RULE_COSTS)
@@ -605,7 +616,7 @@ class Loss(BaseRuleset):
         me = SelfView(state, segment, c, turn, self)
         answer = any(i.granted == segment for i in st.incoming.values())
         intend = cid in clock_of(state).intending(segment) and st.intended != clock_of(state).round
-        counter = st.counter is not None and st.counter[1] == segment
+        counter = segment in st.counters.values()
 
         def others() -> tuple[OtherView, ...]:
             return tuple(
@@ -649,8 +660,9 @@ class Loss(BaseRuleset):
                 Declaration("dodge", params={**base, "effects": ["counter"]}),
                 Declaration("parry", params={**base, "effects": ["counter"]}),
             ]
-        if st.counter is not None and st.counter[1] == segment:
-            candidates.append(Declaration("attack", st.counter[0], {"counter": True}))
+        for oid, granted in st.counters.items():
+            if granted == segment:
+                candidates.append(Declaration("attack", oid, {"counter": True}))
         if cid in clock_of(state).intending(segment):
             candidates.append(Declaration(INTEND, params={"action": "pass"}))
             for o in state.opponents(cid):

@@ -328,6 +328,9 @@ class Settlement:
                 self.emit(AttackSettled(self.segment, a.actor, t, a.id, "missed"))
             return
         waiting: list[str] = []
+        extra = list(a.params.get("targets", ()))
+        hands = [a.target, extra[0] if extra else a.target]  # main weapon, off hand
+        land_params = {**a.params, "two_weapons": hands} if "two_weapons" in effects else a.params
         for t in targets:
             if not self.standing(t):
                 continue
@@ -349,10 +352,12 @@ class Settlement:
                 )
             else:
                 self.emit(AttackSettled(self.segment, a.actor, t, a.id, "hit", 0, effects))
-                self.land(a.actor, t, a.id, weapon, effects, exploits, a.params, gap_of=t)
+                self.land(a.actor, t, a.id, weapon, effects, exploits, land_params, gap_of=t)
         if waiting:
             params = {k: v for k, v in a.params.items() if k not in ("cost", "saved")}
             params.update({"attack": a.id, "targets": waiting, "grab": a.kind == "grab"})
+            if "two_weapons" in effects:
+                params["two_weapons"] = hands
             self.emit(
                 ActionSpawned(
                     self.segment, a.actor, self.next_id(), BLOW, a.target, 1, BLOW, params=params
@@ -560,6 +565,7 @@ class Settlement:
             if {"counter", "protect", "feint"} & set(effects) and sheet.has("defense")
             else 0,
             "esquive totale": 5 if "total_dodge" in effects and sheet.has("esquive_totale") else 0,
+            "higher ground": 5 if target.setup.get("higher_ground") else 0,
             "protected": st.protected,
             "feint": 2 if st.feints.get(attacker.id, 0) >= clock_of(self.state).round else 0,
             "wounds": -self.wounds(target.id),
@@ -655,10 +661,25 @@ class Settlement:
             elif e == "take_advantage":
                 self.emit(EffectApplied(seg, aid, e, None, list(effects).count(e)))
         if params.get("damage", True):
-            self.damage(aid, tid, weapon, effects, halved)
+            for i, w in enumerate(self.weapons_on(aid, tid, weapon, effects, params)):
+                if self.standing(tid):
+                    self.damage(aid, tid, w, effects if i == 0 else (), halved)
         if "neutralise" in effects:
             self.emit(EffectApplied(seg, aid, "neutralise", tid))
             self.knock_out(tid, f"neutralised by {aid}")
+
+    def weapons_on(
+        self, aid: str, tid: str, weapon: Weapon, effects: Sequence[str], params: Mapping[str, Any]
+    ) -> list[Weapon]:
+        """The weapons whose damage a target takes: with two weapons (seed 000, "Attaquer
+        avec deux armes") the main weapon on the first target and the off hand on the
+        second, or both on a single adversary; otherwise the weapon of the attack."""
+        sheet: Sheet = self.fighter(aid).sheet
+        hands = params.get("two_weapons")
+        if "two_weapons" not in effects or sheet.off_hand is None or not hands:
+            return [weapon]
+        main, off = hands
+        return [w for w, t in ((weapon, main), (sheet.off_hand, off)) if t == tid]
 
     def damage(
         self, aid: str, tid: str, weapon: Weapon, effects: Sequence[str], halved: bool
@@ -907,7 +928,7 @@ class Settlement:
     def lapse_counters(self, time: int, used: set[str]) -> None:
         for c in self.state.in_fight():
             st: Status = c.status
-            if st.counter is not None and st.counter[1] < time and c.id not in used:
+            if any(g < time for g in st.counters.values()) and c.id not in used:
                 self.emit(CounterLapsed(self.segment, c.id))
 
     def round_end(self, time: int) -> None:

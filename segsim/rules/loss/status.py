@@ -71,8 +71,10 @@ class Status:
 
     ``pa`` is the fighter's remaining action points for ``round``: it acts when the round
     reaches that phase. ``waited`` counts the phases it let go by since its last action
-    (se préparer). ``incoming`` holds attacks it may still parry or dodge; ``counter`` the
-    (opponent, segment) of a counter-attack it may make now. ``facing`` is the fighter it
+    (se préparer). ``incoming`` holds attacks it may still parry or dodge; ``counters`` the
+    opponents it may counter-attack, each with the segment it may do so in (one
+    counter-attack per adversary and round, several in one phase: seed 000,
+    "Contre-attaquer"). ``facing`` is the fighter it
     last tested against (attacked, or parried or dodged): its back is turned to the half
     plane away from that fighter (Interpretations, "From behind").
     """
@@ -87,11 +89,12 @@ class Status:
     advantage: int = 0
     watched: bool = False
     incoming: dict[int, Incoming] = attrs.field(factory=dict)
-    counter: tuple[str, int] | None = None
+    counters: dict[str, int] = attrs.field(factory=dict)  # opponent -> segment
     countered: set[str] = attrs.field(factory=set)
     assaulted: bool = False
     prone: bool = False
     disarmed: int = 0  # the round it was disarmed in (0: armed)
+    unable: int = 0  # the round in which it may not attack at all (disarmed in it)
     difficulty_malus: int = 0
     feints: dict[str, int] = attrs.field(factory=dict)  # opponent -> last round of +2
     protected: int = 0

@@ -157,9 +157,17 @@ class SelfView(OtherView):
         return tuple(i for i in self._st.incoming.values() if i.granted == self._segment_now)
 
     @live
+    def counters(self) -> tuple[str, ...]:
+        """The opponents it may counter-attack now (one counter-attack per adversary
+        and round; several adversaries parried in one phase give several)."""
+        now = self._segment_now
+        return tuple(oid for oid, granted in self._st.counters.items() if granted == now)
+
+    @live
     def counter(self) -> str | None:
-        c = self._st.counter
-        return c[0] if c is not None and c[1] == self._segment_now else None
+        """The first opponent it may counter-attack now (None if none)."""
+        now = self._segment_now
+        return next((o for o, granted in self._st.counters.items() if granted == now), None)
 
     @live
     def countered(self) -> frozenset[str]:
