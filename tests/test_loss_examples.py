@@ -60,7 +60,8 @@ def test_diego_spends_fursa_and_inspiration_and_a_partial_dodge_cancels_one_expl
     """Seed 000, second exchange: three Exploits of extra damage (difficulty 30), 12 + 7
     + two Fursa (+10) + one Inspiration (+5) = 34. The malfrat dodges at 30 with one
     Inspiration: 12 + 5 + 4 = 21, a partial defence that cancels one Exploit. Two remain:
-    weapon + bonus + 3d10."""
+    weapon + bonus + 3d10. Diego is a player character with Fursa of his own; the
+    malfrat "n'a pas de Fursa (la réserve du MJ est vide)"."""
     diego = Plays(
         turns=[
             Declaration(
@@ -74,8 +75,13 @@ def test_diego_spends_fursa_and_inspiration_and_a_partial_dodge_cancels_one_expl
     fight = arena(
         {"diego": ("heroes", "diego", diego), "malfrat": ("gang", "malfrat", malfrat)},
         dice=[7, 2, 7, 4, 5, 3, 6],
+        pcs=["diego"],
     )
-    run_until(fight, 3)
+    run_until(fight, 2)
+    fursa = Declaration("dodge", params={"fursa": 1})
+    with pytest.raises(IllegalDeclaration, match="malfrat has 0 fursa left"):
+        fight.ruleset.plan(fight.state, "malfrat", fursa, 1, [])
+    fight.env.run(until=3)
     attack, defence = of_type(fight, Tested)
     assert (attack.total, attack.difficulty, attack.exploits) == (34, 30, 3)
     assert attack.bonuses == {"fursa": 10, "inspiration": 5}

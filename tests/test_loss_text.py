@@ -180,3 +180,160 @@ def test_two_weapons_against_one_adversary_deal_both_weapons_damage() -> None:
     damage = [(d.weapon, d.rolls, d.damage, d.lost) for d in of_type(fight, Damaged)]
     assert damage == [("rapière", (3,), 6, 5), ("poignard", (4,), 6, 5)]
     assert of_type(fight, ActionPointsSpent)[0].cost == 3  # the slower weapon's speed
+
+
+def test_two_weapons_on_two_adversaries_strike_each_with_one_weapon() -> None:
+    """Seed 000, "Attaquer avec deux armes": "frapper deux adversaires distincts
+    simultanément": the rapier strikes the first, the dagger the second."""
+    dagger = default_content().weapons["dagger"]
+    diego = sheet("diego", off_hand=dagger)
+    attack = Declaration("attack", "m", {"effects": ["two_weapons"], "targets": ["t"], **RICH})
+    fight = arena(
+        {
+            "a": ("heroes", diego, Plays(turns=[attack])),
+            "m": ("gang", "malfrat", Plays(answers=[None])),
+            "t": ("gang", "malfrat", Plays(answers=[None])),
+        },
+        positions={"a": (0, 0), "m": (1, 0), "t": (0, 1)},
+        dice=[10, 1, 1, 10, 3, 4],
+    )
+    run_until(fight, 3)
+    damage = [(d.actor, d.weapon, d.damage) for d in of_type(fight, Damaged)]
+    assert damage == [("m", "rapière", 3 + 3), ("t", "poignard", 4 + 2)]
+
+
+# ---------------------------------------------------------------- effects in ranged combat
+
+
+def test_against_a_shot_take_the_advantage_follows_a_dodge_not_a_parry() -> None:
+    """Seed 000, "Les effets spéciaux en combat à distance": Prendre l'avantage is
+    "applicable sur une attaque ou esquivant": Canahan's shield may parry the bolt, but
+    not with that effect; she may dodge with it."""
+    canahan = Plays(answers=[parry(effects=["take_advantage"])])
+    fight = arena(
+        {
+            "c": ("heroes", "canahan", canahan),
+            "x": ("gang", "archer", Plays(turns=[Declaration("attack", "c")])),
+        },
+        positions={"c": (0, 0), "x": (8, 0)},
+        dice=[1, 10, 10],
+    )
+    with pytest.raises(IllegalDeclaration, match="take_advantage follows a dodge only"):
+        fight.run()
+    fight = arena(
+        {
+            "c": ("heroes", "canahan", Plays(answers=[dodge(effects=["take_advantage"])])),
+            "x": ("gang", "archer", Plays(turns=[Declaration("attack", "c")])),
+        },
+        positions={"c": (0, 0), "x": (8, 0)},
+        dice=[1, 10, 10, 10, 1],  # the dodge (19 against 20) fails: damage
+    )
+    run_until(fight, 3)
+    assert [(t.test, t.exploits) for t in of_type(fight, Tested)] == [("attack", 0), ("dodge", 1)]
+
+
+# ---------------------------------------------------------------- Protéger
+
+
+def test_protect_shields_an_ally_close_by_only() -> None:
+    """Seed 000, "Protéger": a bonus of +5 "à un allié proche en combat, en jouant le
+    rôle de bouclier humain": Canahan, 8 m away, is not close enough."""
+    m = Plays(turns=[Declaration("attack", "a")])
+    fight = arena(
+        {
+            "a": ("heroes", "diego", Plays(answers=[dodge(effects=["protect"], ally="c")])),
+            "c": ("heroes", "canahan", Plays()),
+            "m": ("gang", "malfrat", m),
+        },
+        dice=[1, 1, 10, 10, 10],
+        positions={"a": (0, 0), "c": (0, 8), "m": (1, 0)},
+    )
+    with pytest.raises(IllegalDeclaration, match="an ally close by"):
+        fight.run()
+
+
+# ---------------------------------------------------------------- specialisations
+
+
+def feint(attacker, dice: list[int]):
+    fight = arena(
+        {
+            "a": (
+                "heroes",
+                attacker,
+                Plays(turns=[Declaration("attack", "m", {"effects": ["feint"]})]),
+            ),
+            "m": ("gang", "malfrat", Plays(answers=[None])),
+        },
+        dice=dice,
+    )
+    run_until(fight, 3)
+    return of_type(fight, Tested)[0]
+
+
+def test_corps_a_corps_specialisations_count_bare_handed_only() -> None:
+    """Seed 000, "Corps-à-corps" ("toutes les techniques du combat sans armes"):
+    Défense gives +5 to a feint bare-handed, nothing to a feint with the rapier."""
+    from segsim.rules.loss.content import UNARMED
+
+    armed = sheet("diego", specialisations=("defense",))
+    assert feint(armed, [10, 1, 10, 1]).bonuses == {}
+    bare = sheet("diego", specialisations=("defense",), weapon=UNARMED)
+    assert feint(bare, [10, 1, 10, 1]).bonuses == {"defense": 5}
+
+
+def test_a_specialisation_tied_to_a_weapon_type_counts_with_it_only() -> None:
+    """Seed 000, "Les talents & spécialisations de combat": "Une spécialisation
+    s'applique à un type d'arme choisi dans la liste des armes". Diego's Parade chosen
+    for the sabre gives nothing with his rapier; chosen for the rapier, +2."""
+
+    def parry_bonuses(tied: str) -> dict[str, int]:
+        diego = sheet("diego", specialisation_weapons={"parade": tied})
+        fight = arena(
+            {
+                "a": ("heroes", diego, Plays(answers=[parry()])),
+                "m": ("gang", "malfrat", Plays(turns=[Declaration("attack", "a")])),
+            },
+            dice=[1, 10, 10, 5],
+        )
+        run_until(fight, 3)
+        return dict(of_type(fight, Tested)[1].bonuses)
+
+    assert parry_bonuses("sabre") == {}
+    assert parry_bonuses("rapier") == {"parade": 2}
+
+
+def test_a_talent_specialisation_gives_2_to_its_test_with_its_weapon() -> None:
+    """Seed 000, "Les Augmentations Gratuites et spécialisations": "un bonus de +2 au
+    Test du Talent à laquelle elles sont liées, quand s'applique la condition"."""
+    from segsim.rules.loss.content import TalentSpecialisation
+
+    rapier = sheet("diego", talent_specialisations=(TalentSpecialisation("melee", "rapier"),))
+    assert feint(rapier, [10, 1, 10, 1]).bonuses == {"specialisation": 2}
+    sabre = sheet("diego", talent_specialisations=(TalentSpecialisation("melee", "sabre"),))
+    assert feint(sabre, [10, 1, 10, 1]).bonuses == {}
+    dodging = sheet("diego", talent_specialisations=(TalentSpecialisation("dodge"),))
+    assert feint(dodging, [10, 1, 10, 1]).bonuses == {}
+
+
+def test_specialisations_with_weapons_read_from_a_sheet_and_back() -> None:
+    from segsim.input import Source
+    from segsim.rules.loss import Loss
+
+    rules = Loss()
+    text = (
+        'initiative = 5\nweapon = "rapier"\nspecialisations = ["parade"]\n'
+        'specialisation_weapons = { parade = "rapier" }\n'
+        'talent_specialisations = [{ test = "dodge", name = "Roulade" }]\n'
+    )
+    read = rules.load_sheet(Source("s.toml", text).root())
+    assert read.has("parade", read.weapon)
+    data = rules.sheet_data(read)
+    assert data["specialisation_weapons"] == {"parade": "rapier"}
+    assert data["talent_specialisations"] == [{"test": "dodge", "name": "Roulade"}]
+    bad = text.replace('{ parade = "rapier" }', '{ charge = "rapier" }')
+    with pytest.raises(Exception, match="charge"):
+        rules.load_sheet(Source("s.toml", bad).root())
+    bad = text.replace('test = "dodge"', 'test = "cooking"')
+    with pytest.raises(Exception, match="talent_specialisations"):
+        rules.load_sheet(Source("s.toml", bad).root())

@@ -22,6 +22,9 @@ class RoundClock:
     start: int = 0
     top: int = 0
     lead: int = 0  # segments of declared intentions before the first phase
+    busy: bool = False  # whether anyone has spent action points this round
+    over: bool = False  # the fight broke off: a whole round with nobody acting
+    reserve: int = 0  # the game master's Fursa (la réserve du MJ), for non-player characters
     order: tuple[tuple[str, ...], ...] = ()  # who declares its intention in each of them
 
     @property
@@ -83,6 +86,7 @@ class Status:
     fursa: int
     inspiration: int
     pa: int = 0
+    rolled: int = 0  # action points at the start of the round
     round: int = 0
     waited: int = 0
     last_act: int = -1

@@ -14,7 +14,7 @@ from segsim.actions import Action, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.observation import LiveView, live
 from segsim.rules.loss.content import Sheet, Weapon
-from segsim.rules.loss.declare import CONTACT, weapon_for
+from segsim.rules.loss.declare import CONTACT, fursa_of, weapon_for
 from segsim.rules.loss.events import clock_of
 from segsim.rules.loss.pursuit import chase_of
 from segsim.rules.loss.status import Incoming, Status
@@ -138,7 +138,8 @@ class SelfView(OtherView):
 
     @live
     def fursa(self) -> int:
-        return self._st.fursa
+        """Fursa it may spend: its own for a player character, else the game master's."""
+        return fursa_of(self._state, self._o)
 
     @live
     def inspiration(self) -> int:
