@@ -337,3 +337,35 @@ def test_specialisations_with_weapons_read_from_a_sheet_and_back() -> None:
     bad = text.replace('test = "dodge"', 'test = "cooking"')
     with pytest.raises(Exception, match="talent_specialisations"):
         rules.load_sheet(Source("s.toml", bad).root())
+
+
+@pytest.mark.parametrize(
+    ("kind", "effects", "message"),
+    [
+        ("parry", ["counter"], "counter follows a dodge only"),  # "uniquement ... une esquive"
+        ("parry", ["take_advantage"], "take_advantage follows a dodge only"),
+        (
+            "dodge",
+            ["disarm"],
+            "in ranged combat disarm is an attack",
+        ),  # "applicable sur une attaque"
+        ("dodge", ["feint"], "does not apply in ranged combat"),  # not in the ranged list
+        ("dodge", ["protect"], "does not apply in ranged combat"),
+    ],
+)
+def test_against_a_shot_only_the_ranged_lists_effects_ride_on_a_defence(
+    kind: str, effects: list[str], message: str
+) -> None:
+    """Seed 000, "Les effets spéciaux en combat à distance": its own list, and its own
+    conditions (counter-attack after a dodge only, disarm on an attack only)."""
+    from segsim.rules.loss.status import Incoming
+
+    fight = arena(
+        {"c": ("heroes", "canahan", Plays()), "x": ("gang", "archer", Plays())},
+        positions={"c": (0, 0), "x": (8, 0)},
+        dice=[1, 10],
+    )
+    run_until(fight, 1)
+    fight.state.combatants["c"].status.incoming[99] = Incoming(99, "x", 15, 0, (), True, False, 1)
+    d = Declaration(kind, params={"against": 99, "effects": effects, "ally": "c"})
+    assert message in refused(fight, "c", d, 1)
