@@ -254,6 +254,8 @@ class Sheet:
 
     def talent_bonus(self, test: str, gear: Weapon | Shield | None) -> int:
         """+2 per generic specialisation of this test whose weapon type is in use."""
+        if not self.talent_specialisations:
+            return 0
         return sum(
             TALENT_BONUS
             for t in self.talent_specialisations

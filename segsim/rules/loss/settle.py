@@ -963,7 +963,7 @@ class Settlement:
     def lapse_counters(self, time: int, used: set[str]) -> None:
         for c in self.state.in_fight():
             st: Status = c.status
-            if any(g < time for g in st.counters.values()) and c.id not in used:
+            if st.counters and any(g < time for g in st.counters.values()) and c.id not in used:
                 self.emit(CounterLapsed(self.segment, c.id))
 
     def round_end(self, time: int) -> None:

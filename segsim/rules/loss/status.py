@@ -64,7 +64,7 @@ class Incoming:
     ranged: bool
     explosive: bool
     granted: int  # the segment in which the target may answer
-    counter: bool = False  # a counter-attack (it cannot be countered in turn)
+    counter: bool = False  # a counter-attack (countered only by one who has not yet)
     manoeuvre: str = ""  # a pursuit action, dodged only
 
 
