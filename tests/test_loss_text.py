@@ -369,3 +369,24 @@ def test_against_a_shot_only_the_ranged_lists_effects_ride_on_a_defence(
     fight.state.combatants["c"].status.incoming[99] = Incoming(99, "x", 15, 0, (), True, False, 1)
     d = Declaration(kind, params={"against": 99, "effects": effects, "ally": "c"})
     assert message in refused(fight, "c", d, 1)
+
+
+# ---------------------------------------------------------------- Les Sbires en combat
+
+
+def test_a_minion_does_not_fell_another_minion_with_an_exploit() -> None:
+    """Seed 000, "Les Sbires en combat": "Dès lors qu'un PJ (mais aussi un Adversaire
+    PNJ) tente et réussit un Exploit ... contre un Sbire": a hired cutthroat's Exploit
+    against a sailor deals damage, it does not fell him outright."""
+    thug = Plays(turns=[Declaration("attack", "s", {"exploits": 1})])
+    veteran = sheet("thug", talents={"armes_de_melee": 5, "esquive": 4})
+    fight = arena(
+        {"t": ("mercenaries", veteran, thug), "s": ("sailors", "sailor", Plays(answers=[None]))},
+        dice=[10, 1, 10, 4],  # 5 + 5 + 10 = 20 against 20; damage 4 + the cutlass's 3
+    )
+    run_until(fight, 3)
+    attack = of_type(fight, Tested)[0]
+    assert attack.success and attack.exploits == 1
+    (damage,) = of_type(fight, Damaged)
+    assert damage.health == 10 - (4 + 3)
+    assert not [e for e in fight.history if type(e).__name__ == "OutOfFight"]

@@ -677,7 +677,11 @@ class Settlement:
             self.health[tid] = 0
             self.knock_out(tid, f"killed outright by {aid}")
             return
-        if tsheet.minion and exploits >= 1:
+        asheet: Sheet = self.fighter(aid).sheet
+        if tsheet.minion and exploits >= 1 and not asheet.minion:
+            # a player character or an adversary fells a minion with an Exploit; a minion
+            # does not (seed 000, "Les Sbires en combat": "un PJ (mais aussi un Adversaire
+            # PNJ)"; mercenary minions fight minions like anyone)
             self.knock_out(tid, f"a minion felled by {aid}'s Exploit")
             return
         for e in dict.fromkeys(effects):
