@@ -98,7 +98,11 @@ class Loss(BaseRuleset):
     side), ``start_distance``, ``stalled_chase`` (end a chase whose distances have not
     changed for that many rounds; off by default), ``declaration_order`` ("together": the
     fighters of a phase decide at once; "initiative": the optional rule, intentions
-    declared before each round from the lowest initiative to the highest).
+    declared before each round from the lowest initiative to the highest),
+    ``prepare_saving`` ("example": waiting saves only what the next action needs, as the
+    text's example; "sentence": every phase waited saves a point), ``gm_fursa`` (the game
+    master's Fursa reserve, spent by non-player characters), ``group_initiative``
+    (identical adversaries share one initiative roll, as the text's griffons).
     """
 
     name: ClassVar[str] = "loss"
