@@ -56,9 +56,11 @@ class Plays:
     def decide(self, obs: Observation) -> Any:
         me = obs.me
         out: list[Declaration] = []
-        if me.counter is not None and self.counters:
+        if me.counters and self.counters:
             self.seen.append(obs.freeze())
-            return self.counters.pop(0)
+            n = min(len(me.counters), len(self.counters))
+            taken, self.counters = self.counters[:n], self.counters[n:]
+            return taken[0] if n == 1 else taken
         for inc in me.incoming:
             if not self.answers:
                 break

@@ -60,7 +60,8 @@ def test_diego_spends_fursa_and_inspiration_and_a_partial_dodge_cancels_one_expl
     """Seed 000, second exchange: three Exploits of extra damage (difficulty 30), 12 + 7
     + two Fursa (+10) + one Inspiration (+5) = 34. The malfrat dodges at 30 with one
     Inspiration: 12 + 5 + 4 = 21, a partial defence that cancels one Exploit. Two remain:
-    weapon + bonus + 3d10."""
+    weapon + bonus + 3d10. Diego is a player character with Fursa of his own; the
+    malfrat "n'a pas de Fursa (la réserve du MJ est vide)"."""
     diego = Plays(
         turns=[
             Declaration(
@@ -74,8 +75,13 @@ def test_diego_spends_fursa_and_inspiration_and_a_partial_dodge_cancels_one_expl
     fight = arena(
         {"diego": ("heroes", "diego", diego), "malfrat": ("gang", "malfrat", malfrat)},
         dice=[7, 2, 7, 4, 5, 3, 6],
+        pcs=["diego"],
     )
-    run_until(fight, 3)
+    run_until(fight, 2)
+    fursa = Declaration("dodge", params={"fursa": 1})
+    with pytest.raises(IllegalDeclaration, match="malfrat has 0 fursa left"):
+        fight.ruleset.plan(fight.state, "malfrat", fursa, 1, [])
+    fight.env.run(until=3)
     attack, defence = of_type(fight, Tested)
     assert (attack.total, attack.difficulty, attack.exploits) == (34, 30, 3)
     assert attack.bonuses == {"fursa": 10, "inspiration": 5}
@@ -295,3 +301,32 @@ def test_a_declared_intention_binds_the_first_action_while_it_can_be_done() -> N
 def test_the_declaration_order_option_is_checked() -> None:
     with pytest.raises(TypeError, match="declaration_order"):
         Loss(declaration_order="random")
+
+
+def test_the_alley_example_entered_as_a_script_plays_the_texts_numbers() -> None:
+    """examples/scripts/loss_alley.toml: seed 000's worked example of "L'Action de
+    Combat" as played at the table: 20 against 15, the dodge of 21 against 20, then 34
+    against 30 and the partial dodge of 21 that cancels one Exploit; the fight breaks off
+    in round 3, when nobody acts."""
+    from pathlib import Path
+
+    from segsim.record import fight_record
+    from segsim.replay import replay
+    from segsim.rules.loss.events import BrokenOff
+    from segsim.script import load_script
+
+    root = Path(__file__).resolve().parent.parent
+    fight = load_script(root / "examples/scripts/loss_alley.toml").play()
+    tests = [(t.actor, t.total, t.difficulty) for t in of_type(fight, Tested)]
+    assert tests == [
+        ("diego", 20, 15),
+        ("malfrat", 21, 20),
+        ("malfrat", 18, 15),
+        ("diego", 34, 30),
+        ("malfrat", 21, 30),
+    ]
+    assert [s.cancelled for s in of_type(fight, AttackSettled)][-1] == 1
+    assert [d.rolls for d in of_type(fight, Damaged)] == [(2,), (5, 3, 6)]
+    assert [b.round for b in of_type(fight, BrokenOff)] == [3]
+    assert fight.outcome is not None and fight.outcome.result == "broken off"
+    assert replay(fight_record(fight)).identical

@@ -167,7 +167,7 @@ def test_a_phase_let_go_by_lowers_the_phase_by_one() -> None:
 
 def test_the_round_ends_when_everyone_has_spent_its_points() -> None:
     """Seed 000, "Dépenser les Points d'Action": then everyone rolls initiative again."""
-    a = Plays(turns=[Declaration("pass")])
+    a = Plays(turns=[Declaration("social"), Declaration("pass")])  # 1 PA, then the rest
     b = Plays(turns=[Declaration("pass")])
     fight = arena({"a": ("x", "malfrat", a), "b": ("y", "malfrat", b)}, dice=[4, 2, 3, 3])
     run_until(fight, 16)
@@ -241,7 +241,8 @@ def test_taking_the_advantage_adds_action_points_next_round() -> None:
 
 def test_a_fighter_joining_acts_from_the_next_round_with_2_if_it_watched() -> None:
     """Seed 000, "Entrer dans un combat en cours"."""
-    a, b, late = Plays(turns=[Declaration("pass")]), Plays(turns=[Declaration("pass")]), Plays()
+    a = Plays(turns=[Declaration("social"), Declaration("pass")])  # 1 PA, then the rest
+    b, late = Plays(turns=[Declaration("pass")]), Plays()
     fight = arena({"a": ("x", "malfrat", a), "b": ("y", "malfrat", b)}, dice=[4, 4, 1, 1, 1])
     fight.start()
     fight.join(
@@ -250,8 +251,8 @@ def test_a_fighter_joining_acts_from_the_next_round_with_2_if_it_watched() -> No
     )
     fight.env.run(until=20)
     assert [(e.actor, e.watched) for e in of_type(fight, Joined)] == [("late", True)]
-    # Both passed at phase 10: round 1 ends with that phase, at segment 5.
-    assert late.turn_segments[0] == 5
+    # b passed at phase 10 and a at phase 9: round 1 ends with that phase, at segment 10.
+    assert late.turn_segments[0] == 10
     assert of_type(fight, RoundStarted)[1].action_points["late"] == 1 + 6 + 2
 
 

@@ -72,6 +72,24 @@ SPECIALISATIONS = (
 """Combat specialisations (seed 000, "Les talents & spécialisations de combat") with
 an effect on the rules of combat."""
 
+BARE_HANDED = ("attaque", "coup_mortel", "defense")
+"""The Corps-à-corps specialisations: they count only when the fighter fights bare-handed
+(its weapon is its hands or natural weapons: seed 000, "Corps-à-corps": "toutes les
+techniques du combat sans armes"; Interpretations)."""
+TALENT_BONUS = 2
+"""A specialisation of a talent gives +2 to that talent's test when its condition holds
+(seed 000, "Les Augmentations Gratuites et spécialisations")."""
+
+
+@attrs.frozen
+class TalentSpecialisation:
+    """A generic specialisation: +2 to one test of combat, with one type of weapon when it
+    names one (a weapon id or a tag: "rapier", "bow")."""
+
+    test: str
+    weapon: str | None = None
+    name: str = ""
+
 
 @attrs.frozen
 class Weapon:
@@ -206,6 +224,8 @@ class Sheet:
     inspiration: int = 0
     free_raises: Mapping[str, int] = attrs.field(factory=dict)
     specialisations: tuple[str, ...] = ()
+    specialisation_weapons: Mapping[str, str] = attrs.field(factory=dict)
+    talent_specialisations: tuple[TalentSpecialisation, ...] = ()
     minion: bool = False
     human: bool = True
     structure: bool = False
@@ -215,23 +235,54 @@ class Sheet:
         trait, talent = self.tests.get(test, DEFAULT_TESTS.get(test, SPOTTING))
         return self.traits.get(trait, 0) + self.talents.get(talent, 0)
 
-    def has(self, specialisation: str) -> bool:
-        return specialisation in self.specialisations
+    def has(self, specialisation: str, gear: Weapon | Shield | None = None) -> bool:
+        """Whether the specialisation counts with ``gear`` (the weapon or shield in use).
+
+        A specialisation applies to one type of weapon chosen from the weapons list
+        (seed 000, "Les talents & spécialisations de combat"): one tied to a type in
+        ``specialisation_weapons`` counts only with a weapon (or shield) of that id or
+        tag; the Corps-à-corps ones only bare-handed.
+        """
+        if specialisation not in self.specialisations:
+            return False
+        if specialisation in BARE_HANDED and not (
+            isinstance(gear, Weapon) and gear.test in ("unarmed", "natural")
+        ):
+            return False
+        tied = self.specialisation_weapons.get(specialisation)
+        return tied is None or (gear is not None and _of_type(gear, tied))
+
+    def talent_bonus(self, test: str, gear: Weapon | Shield | None) -> int:
+        """+2 per generic specialisation of this test whose weapon type is in use."""
+        if not self.talent_specialisations:
+            return 0
+        return sum(
+            TALENT_BONUS
+            for t in self.talent_specialisations
+            if t.test == test
+            and (t.weapon is None or (gear is not None and _of_type(gear, t.weapon)))
+        )
 
     @property
     def protection(self) -> int:
         """Armour + shield protection (a shield protects even when the parry fails)."""
         shield = 0
         if self.shield is not None:
-            shield = self.shield.protection + (1 if self.has("arme_et_bouclier") else 0)
+            bonus = 1 if self.has("arme_et_bouclier", self.shield) else 0
+            shield = self.shield.protection + bonus
         return self.armour.protection + shield
 
     def speed(self, weapon: Weapon) -> int:
         """Action points of an attack with ``weapon``: its speed, less 2 for a ranged
         weapon with rechargement rapide (at least 2)."""
-        if weapon.ranged and self.has("rechargement_rapide"):
+        if weapon.ranged and self.has("rechargement_rapide", weapon):
             return max(2, weapon.speed - 2)
         return weapon.speed
+
+
+def _of_type(gear: Weapon | Shield, kind: str) -> bool:
+    """Whether a weapon (or shield) is of a type: its id or one of its tags."""
+    return gear.id == kind or kind in getattr(gear, "tags", ())
 
 
 @attrs.frozen
@@ -401,6 +452,31 @@ def read_sheet(node: Node, content: Content) -> Sheet:
                 "specialisations",
                 f"entry {i}: unknown specialisation {s!r} (known: {', '.join(SPECIALISATIONS)})",
             )
+    tied_table = node.table("specialisation_weapons", {})
+    tied: dict[str, str] = {}
+    for name, raw in list(tied_table.items()):
+        if name not in specs:
+            raise tied_table.error(name, f"{name!r} is not one of the sheet's specialisations")
+        if not isinstance(raw, str) or not raw:
+            raise tied_table.error(name, f"expected a weapon id or tag, got {raw!r}")
+        tied[name] = raw
+    generic = []
+    for i, raw in enumerate(node.value("talent_specialisations", list, [])):
+        where = f"entry {i}"
+        if not isinstance(raw, dict):
+            raise node.error("talent_specialisations", f"{where}: expected a table")
+        extra = set(raw) - {"test", "weapon", "name"}
+        test = raw.get("test")
+        weapon_type = raw.get("weapon")
+        if extra or test not in TEST_KINDS:
+            raise node.error(
+                "talent_specialisations",
+                f"{where}: a table with test (one of {', '.join(TEST_KINDS)}) and optionally "
+                f"weapon and name, got {raw!r}",
+            )
+        if weapon_type is not None and (not isinstance(weapon_type, str) or not weapon_type):
+            raise node.error("talent_specialisations", f"{where}: weapon is a weapon id or tag")
+        generic.append(TalentSpecialisation(test, weapon_type, str(raw.get("name", ""))))
     raises = node.table("free_raises", {})
     free_raises: dict[str, int] = {}
     for name, raw in list(raises.items()):
@@ -434,6 +510,8 @@ def read_sheet(node: Node, content: Content) -> Sheet:
         inspiration=0 if minion else node.value("inspiration", int, 0, min=0, max=20),
         free_raises=free_raises,
         specialisations=specs,
+        specialisation_weapons=tied,
+        talent_specialisations=tuple(generic),
         minion=minion,
         human=node.value("human", bool, True),
         structure=node.value("structure", bool, False),
@@ -481,6 +559,13 @@ def sheet_data(sheet: Sheet) -> dict[str, Any]:
     }
     if sheet.structure:
         data["structure"] = True
+    if sheet.specialisation_weapons:
+        data["specialisation_weapons"] = dict(sheet.specialisation_weapons)
+    if sheet.talent_specialisations:
+        data["talent_specialisations"] = [
+            {k: v for k, v in _plain(t).items() if v not in (None, "")}
+            for t in sheet.talent_specialisations
+        ]
     if not sheet.minion:
         data["inspiration"] = sheet.inspiration
         data["health"] = {"band": [_plain(b) for b in sheet.health.bands]}

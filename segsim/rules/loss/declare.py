@@ -27,6 +27,7 @@ from segsim.rules.loss.effects import (
     RULE_TEST,
     exploits_of,
 )
+from segsim.rules.loss.events import clock_of
 from segsim.rules.loss.pursuit import (
     COSTS as PURSUIT_COSTS,
 )
@@ -43,6 +44,9 @@ RULE_PREPARE = f"{SEED}, Se préparer au combat"
 RULE_DEFENCE = f"{SEED}, L'Esquive et la Parade"
 RULE_SHIELD = f"{SEED}, La parade au bouclier"
 RULE_RANGE = f"{SEED}, La distance de tir"
+RULE_COUNTER = f"{SEED}, Contre-attaquer"
+RULE_DISARM = f"{SEED}, Désarmer l'adversaire"
+RULE_TIR_MONTE = f"{SEED}, Les talents & spécialisations de combat (Tir monté)"
 
 TURN = "turn"
 INTEND = "intend"
@@ -72,6 +76,9 @@ COSTS: Mapping[str, int] = {
 attack with a weapon costs its speed, aiming 1 per +1."""
 
 ACTS = ("attack", "grab", "move", "get_up", "pick_up", "aim", "social", "prepare", "pass")
+FREE = ("speak",)
+"""Free actions: speaking or shouting costs no action point and may be declared whenever
+the fighter is called, besides its action (seed 000, costs table)."""
 PURSUIT_ACTS = ("change_distance", "zigzag", "charge", "clothesline", "tackle", "shoot_legs")
 DEFENCES = ("parry", "dodge")
 PARAMS: Mapping[str, frozenset[str]] = {
@@ -82,7 +89,8 @@ PARAMS: Mapping[str, frozenset[str]] = {
     "parry": frozenset({"against", "exploits", "effects", "fursa", "inspiration", "with", "ally"}),
     "dodge": frozenset({"against", "exploits", "effects", "fursa", "inspiration", "ally"}),
     "move": frozenset({"to"}),
-    "aim": frozenset({"points"}),
+    "aim": frozenset({"points", "round"}),
+    "speak": frozenset({"what"}),
     "social": frozenset({"what"}),
     "prepare": frozenset({"until"}),
     "change_distance": frozenset({"direction", "exploits", "fursa", "inspiration"}),
@@ -110,17 +118,33 @@ def in_contact(a: Combatant, b: Combatant) -> bool:
     return distance(a, b) <= CONTACT + 1e-9
 
 
-def prepared_cost(cost: int, waited: int, pa: int) -> tuple[int, int]:
+PREPARE_SAVINGS = ("example", "sentence")
+
+
+def prepared_cost(cost: int, waited: int, pa: int, saving: str = "example") -> tuple[int, int]:
     """The cost of the next action after waiting ``waited`` phases, and the saving.
 
     Each phase waited saves one action point, never below 2 (seed 000, "Se préparer au
-    combat"); only what the fighter needs is saved (Eric waits 8 phases but saves 2: his
-    claymore's 6 PA come down to the 4 he has left). Interpretations.
+    combat"). With ``saving = "example"`` (the default) only what the fighter needs is
+    saved, as the text's example does (Eric waits 8 phases but saves 2: his claymore's
+    6 PA come down to the 4 he has left); with ``"sentence"`` every phase waited saves
+    one, as its rule's sentence says (Eric's claymore would cost 2). Interpretations.
     """
     if waited <= 0 or cost <= 2:
         return cost, 0
-    new = max(2, cost - waited, min(cost, pa))
+    new = max(2, cost - waited)
+    if saving == "example":
+        new = max(new, min(cost, pa))
     return new, cost - new
+
+
+def fursa_of(state: FightState, c: Combatant) -> int:
+    """Fursa a fighter may spend: a player character's own, the game master's reserve
+    (la réserve du MJ) for everyone else (seed 000, "L'Action de Combat", example)."""
+    if c.is_pc:
+        status: Status = c.status
+        return status.fursa
+    return clock_of(state).reserve
 
 
 @attrs.frozen
@@ -153,7 +177,8 @@ class Check:
 
     def pools(self, params: Mapping[str, Any]) -> dict[str, int]:
         out = {}
-        for pool, have in (("fursa", self.status.fursa), ("inspiration", self.status.inspiration)):
+        fursa = fursa_of(self.state, self.c)
+        for pool, have in (("fursa", fursa), ("inspiration", self.status.inspiration)):
             n = params.get(pool, 0)
             _int(n, pool, 0, 20)
             if n > have:
@@ -186,8 +211,11 @@ class Check:
                 raise IllegalDeclaration(f"{name} does not apply in ranged combat", rule=rule)
             if not ranged and not effect.melee:
                 raise IllegalDeclaration(f"{name} applies to ranged attacks only", rule=rule)
-            if ranged and test == "parry" and name == "counter":
-                raise IllegalDeclaration("a shot is countered after a dodge only", rule=rule)
+            if ranged and test == "parry" and name in ("counter", "take_advantage"):
+                # "uniquement en réussissant une esquive", "sur une attaque ou esquivant"
+                raise IllegalDeclaration(
+                    f"against a shot, {name} follows a dodge only, not a parry", rule=rule
+                )
             if ranged and name == "disarm" and test != "attack":
                 raise IllegalDeclaration("in ranged combat disarm is an attack", rule=rule)
             if not effect.cumulable and raw.count(name) > 1:
@@ -225,20 +253,37 @@ def attack_cost(sheet: Sheet, status: Status, weapon: Weapon, effects: Sequence[
     return cost
 
 
-def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[str, Any]]:
-    """Cost and planned parameters of an attack (or counter-attack)."""
-    st, sheet = ch.status, ch.sheet
+def check_can_attack(ch: Check) -> None:
+    """A disarmed fighter attacks no more: not until it has picked up its weapon, and
+    not at all in the round it was disarmed in (seed 000, "Désarmer l'adversaire": "ne
+    peut plus du tout attaquer pour le Tour de Combat")."""
+    st = ch.status
     if st.disarmed:
         raise IllegalDeclaration(
             f"{ch.c.id} is disarmed: no attack until it has picked up its weapon",
-            rule=RULE_MELEE_EFFECTS,
+            rule=RULE_DISARM,
         )
+    if st.unable and st.unable == clock_of(ch.state).round:
+        raise IllegalDeclaration(
+            f"{ch.c.id} was disarmed this round: no attack at all until the next one",
+            rule=RULE_DISARM,
+        )
+
+
+def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[str, Any]]:
+    """Cost and planned parameters of an attack (or counter-attack)."""
+    st, sheet = ch.status, ch.sheet
+    check_can_attack(ch)
     target = ch.opponent(d.target)
     hand = d.params.get("hand", "main")
     if hand not in ("main", "off"):
         raise IllegalDeclaration(f"hand must be 'main' or 'off', not {hand!r}")
     weapon = weapon_for(sheet, st, hand)
     effects, exploits = ch.effects(d.params, "attack", weapon.ranged)
+    if "heavy" in weapon.tags and ch.c.setup.get("mounted"):
+        raise IllegalDeclaration(
+            f"the {weapon.name} is a heavy weapon: not from a mount", rule=RULE_TIR_MONTE
+        )
     chase = chase_of(ch.state)
     if chase is not None:
         units = chase.units(ch.c.id, target.id)
@@ -402,23 +447,23 @@ def check_defence(
     effects, exploits = ch.effects(d.params, d.kind, inc.ranged)
     if "defensive_wall" in effects and params.get("with") != "shield":
         raise IllegalDeclaration("a defensive wall needs a shield", rule=RULE_MELEE_EFFECTS)
-    if "counter" in effects:
-        if inc.counter:
-            raise IllegalDeclaration(
-                "a counter-attack cannot be countered in turn (Interpretations)",
-                rule=RULE_MELEE_EFFECTS,
-            )
-        if inc.attacker in st.countered:
-            raise IllegalDeclaration(
-                f"{ch.c.id} has already countered {inc.attacker} this round",
-                rule=RULE_MELEE_EFFECTS,
-            )
+    if "counter" in effects and inc.attacker in st.countered:
+        # once per adversary and round; a counter-attack may itself be countered
+        raise IllegalDeclaration(
+            f"{ch.c.id} has already countered {inc.attacker} this round", rule=RULE_COUNTER
+        )
     if "protect" in effects:
         ally = d.params.get("ally")
         other = ch.state.combatants.get(ally) if isinstance(ally, str) else None
         if other is None or not other.in_fight or other.side != ch.c.side or other is ch.c:
             raise IllegalDeclaration(
                 "protect gives its bonus to an ally in the fight: name it with ally",
+                rule=RULE_MELEE_EFFECTS,
+            )
+        if chase_of(ch.state) is None and not in_contact(ch.c, other):
+            raise IllegalDeclaration(
+                f"protect shields an ally close by (un allié proche): {ally} is "
+                f"{distance(ch.c, other):.1f} m away",
                 rule=RULE_MELEE_EFFECTS,
             )
         params["ally"] = ally

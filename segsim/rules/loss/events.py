@@ -53,15 +53,17 @@ class RoundStarted(Event):
     def apply(self, state: FightState) -> None:
         clock = clock_of(state)
         clock.round, clock.start, clock.top = self.round, self.t, self.top
+        clock.busy = False
         for cid, pa in self.action_points.items():
             st = _status(state, cid)
             st.pa, st.round, st.waited = pa, self.round, 0
+            st.rolled = pa
             st.advantage = 0
             st.countered = set()
             st.assaulted = False
             st.protected = 0
             st.wall = 0
-            st.counter = None
+            st.counters = {}
             st.watched = False
             if self.round > 1:
                 st.surprised = False
@@ -147,11 +149,12 @@ class ActionPointsSpent(Event):
     def apply(self, state: FightState) -> None:
         st = _status(state, self.actor)
         st.pa = self.left
+        clock_of(state).busy = True
         if not self.defence:
             st.intention = None
             st.waited = 0
             st.last_act = self.t
-            st.counter = None
+            st.counters = {}
 
     def describe(self) -> str:
         saved = f" ({self.saved} saved by waiting)" if self.saved else ""
@@ -206,8 +209,12 @@ class PoolsSpent(Event):
     inspiration: int
 
     def apply(self, state: FightState) -> None:
-        st = _status(state, self.actor)
-        st.fursa -= self.fursa
+        c = state.combatants[str(self.actor)]
+        st: Status = c.status
+        if c.is_pc:
+            st.fursa -= self.fursa
+        else:  # a non-player character spends the game master's reserve
+            clock_of(state).reserve -= self.fursa
         st.inspiration -= self.inspiration
 
     def describe(self) -> str:
@@ -364,14 +371,14 @@ class EffectApplied(Event):
         elif e == "knock_down" and other is not None:
             other.prone = True
         elif e == "disarm" and other is not None:
-            other.disarmed = clock_of(state).round
+            other.disarmed = other.unable = clock_of(state).round
         elif e == "protect" and other is not None:
             other.protected = 5
         elif e in ("defensive_wall", "total_dodge"):
             me.wall = self.value
             me.pa = 0
         elif e == "counter" and self.target is not None:
-            me.counter = (self.target, self.t + 1)
+            me.counters[self.target] = self.t + 1
             me.countered.add(self.target)
         elif e == "assault":
             me.assaulted = True
@@ -384,12 +391,12 @@ class EffectApplied(Event):
 
 @attrs.frozen
 class CounterLapsed(Event):
-    """A counter-attack not taken at once is lost."""
+    """A counter-attack not taken at once is lost (all those the fighter let go)."""
 
     TYPE: ClassVar[str] = "loss.counter.lapsed"
 
     def apply(self, state: FightState) -> None:
-        _status(state, self.actor).counter = None
+        _status(state, self.actor).counters = {}
 
     def describe(self) -> str:
         return f"{self.actor} lets its counter-attack go"
@@ -510,3 +517,67 @@ class SetUp(Event):
         if self.aimed:
             what.append(f"having aimed a {self.aimed}")
         return f"{self.actor} starts {', '.join(what)}"
+
+
+@attrs.frozen
+class ReserveSet(Event):
+    """The game master's Fursa (la réserve du MJ) grows by ``fursa``: at the start, the
+    option ``gm_fursa`` and the Fursa of the non-player characters' sheets; later, the
+    Fursa of a non-player character joining (seed 000, "L'Action de Combat", example:
+    the malfrat has no Fursa because the reserve is empty)."""
+
+    TYPE: ClassVar[str] = "loss.reserve"
+
+    fursa: int
+
+    def apply(self, state: FightState) -> None:
+        clock_of(state).reserve += self.fursa
+
+    def describe(self) -> str:
+        return f"the game master's reserve gains {self.fursa} Fursa"
+
+
+@attrs.frozen
+class AimedRound(Event):
+    """A fighter spends a whole round aiming (Viser durant un Tour de Combat): +10 to its
+    next shot, +15 with the Visée specialisation (seed 000, "Modificateurs de combat à
+    distance")."""
+
+    TYPE: ClassVar[str] = "loss.aimed.round"
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).aimed = "round"
+
+    def describe(self) -> str:
+        return f"{self.actor} aims for the whole round"
+
+
+@attrs.frozen
+class Spoke(Event):
+    """Speaking or shouting: free, no action point (seed 000, "Dépenser les Points
+    d'Action": "Parler ou crier ne consomme pas de Points d'Action")."""
+
+    TYPE: ClassVar[str] = "loss.spoke"
+
+    what: str
+    target: str | None = None
+
+    def describe(self) -> str:
+        to = f" to {self.target}" if self.target else ""
+        return f"{self.actor} says{to}: {self.what}"
+
+
+@attrs.frozen
+class BrokenOff(Event):
+    """A whole round went by with nobody spending an action point: the fight is over,
+    nobody fights any more (Interpretations, "The end of a fight")."""
+
+    TYPE: ClassVar[str] = "loss.broken_off"
+
+    round: int
+
+    def apply(self, state: FightState) -> None:
+        clock_of(state).over = True
+
+    def describe(self) -> str:
+        return f"nobody acted in round {self.round}: the fight breaks off"

@@ -87,6 +87,19 @@ def defend(me: SelfView, *, counter_at: float, total_when_hurt: bool) -> list[De
     return out
 
 
+def counter_attacks(me: SelfView) -> list[DeclarationLike]:
+    """Every counter-attack it may make now, while its action points last."""
+    out: list[DeclarationLike] = []
+    left = me.phase
+    for oid in me.counters:
+        d = Declaration("attack", oid, {"counter": True})
+        cost = me.cost(d)
+        if cost is not None and cost <= left:
+            out.append(d)
+            left -= cost
+    return out
+
+
 def reach(me: SelfView, targets: list[OtherView]) -> list[OtherView]:
     weapon = me.weapon
     if weapon.ranged:
@@ -220,9 +233,8 @@ class Aggressive:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        if me.counter is not None:
-            d = Declaration("attack", me.counter, {"counter": True})
-            return d if me.accepts(d) else None
+        if me.counters:
+            return counter_attacks(me) or None
         if me.incoming:
             return defend(me, counter_at=0.5, total_when_hurt=False) or None
         if not me.my_turn:
@@ -238,9 +250,8 @@ class Defensive:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        if me.counter is not None:
-            d = Declaration("attack", me.counter, {"counter": True})
-            return d if me.accepts(d) else None
+        if me.counters:
+            return counter_attacks(me) or None
         if me.incoming:
             return defend(me, counter_at=0.4, total_when_hurt=True) or None
         if not me.my_turn:

@@ -32,10 +32,13 @@ from segsim.rules.loss.declare import (
     CONTACT,
     COSTS,
     DEFENCES,
+    FREE,
     INTEND,
     PARAMS,
+    PREPARE_SAVINGS,
     PURSUIT_ACTS,
     RULE_COSTS,
+    RULE_COUNTER,
     RULE_INTENTIONS,
     RULE_PHASES,
     RULE_PREPARE,
@@ -43,6 +46,7 @@ from segsim.rules.loss.declare import (
     TURN_CHANNEL,
     Check,
     check_attack,
+    check_can_attack,
     check_defence,
     check_pursuit,
     distance,
@@ -50,7 +54,7 @@ from segsim.rules.loss.declare import (
     prepared_cost,
     weapon_for,
 )
-from segsim.rules.loss.events import Joined, SetUp, clock_of
+from segsim.rules.loss.events import Joined, ReserveSet, SetUp, clock_of
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
     PURSUIT,
@@ -63,7 +67,8 @@ from segsim.rules.loss.status import Status
 from segsim.rules.loss.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
-KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, "wait", INTEND, TURN, AWAIT)
+KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, *FREE, "wait", INTEND, TURN, AWAIT)
+RULE_AIM_ROUND = "seed 000, Modificateurs de combat à distance (Viser durant un Tour de Combat)"
 DECLARATION_ORDERS = ("together", "initiative")
 SETUP_FLAGS = (
     "surprised",
@@ -73,6 +78,7 @@ SETUP_FLAGS = (
     "lower_ground",
     "higher_ground",
     "watched",
+    "mounted",
 )
 
 
@@ -92,7 +98,11 @@ class Loss(BaseRuleset):
     side), ``start_distance``, ``stalled_chase`` (end a chase whose distances have not
     changed for that many rounds; off by default), ``declaration_order`` ("together": the
     fighters of a phase decide at once; "initiative": the optional rule, intentions
-    declared before each round from the lowest initiative to the highest).
+    declared before each round from the lowest initiative to the highest),
+    ``prepare_saving`` ("example": waiting saves only what the next action needs, as the
+    text's example; "sentence": every phase waited saves a point), ``gm_fursa`` (the game
+    master's Fursa reserve, spent by non-player characters), ``group_initiative``
+    (identical adversaries share one initiative roll, as the text's griffons).
     """
 
     name: ClassVar[str] = "loss"
@@ -109,6 +119,9 @@ class Loss(BaseRuleset):
         start_distance: int = 3,
         stalled_chase: int | None = None,
         declaration_order: str = "together",
+        prepare_saving: str = "example",
+        gm_fursa: int = 0,
+        group_initiative: bool = False,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -150,6 +163,21 @@ class Loss(BaseRuleset):
             f"declaration_order must be one of {', '.join(DECLARATION_ORDERS)}, "
             f"not {declaration_order!r}",
         )
+        _check(
+            prepare_saving in PREPARE_SAVINGS,
+            f"prepare_saving must be one of {', '.join(PREPARE_SAVINGS)}, not {prepare_saving!r}",
+        )
+        _check(
+            isinstance(gm_fursa, int) and not isinstance(gm_fursa, bool) and 0 <= gm_fursa <= 100,
+            f"gm_fursa must be a number of Fursa from 0 to 100, not {gm_fursa!r}",
+        )
+        _check(
+            isinstance(group_initiative, bool),
+            f"group_initiative must be true or false, not {group_initiative!r}",
+        )
+        self.prepare_saving = prepare_saving
+        self.gm_fursa = gm_fursa
+        self.group_initiative = group_initiative
         self.declaration_order = declaration_order
         self.stalled_chase = stalled_chase
         self.pursuit = pursuit
@@ -173,6 +201,12 @@ class Loss(BaseRuleset):
             self.options = {**self.options, "stalled_chase": stalled_chase}
         if declaration_order != "together":
             self.options = {**self.options, "declaration_order": declaration_order}
+        if prepare_saving != "example":
+            self.options = {**self.options, "prepare_saving": prepare_saving}
+        if gm_fursa:
+            self.options = {**self.options, "gm_fursa": gm_fursa}
+        if group_initiative:
+            self.options = {**self.options, "group_initiative": True}
 
     # ------------------------------------------------------------ sheets and setup
 
@@ -197,6 +231,10 @@ class Loss(BaseRuleset):
             setup["aimed"] = node.value("aimed", str, choices=("round", "sequence"))
         if node.has("spot_difficulty"):
             setup["spot_difficulty"] = node.value("spot_difficulty", int, min=5, max=60)
+        if node.has("speed_bonus"):
+            # the mount's or vehicle's speed bonus to pursuit tests (seed 000, "La
+            # différence de Vitesse"); its sheet is in the missing equipment chapter
+            setup["speed_bonus"] = node.value("speed_bonus", int, min=0, max=20)
         if node.has("distance"):
             setup["distance"] = node.value("distance", int, min=1, max=LOST_FROM_SIGHT)
         node.finish()
@@ -223,9 +261,12 @@ class Loss(BaseRuleset):
         events: list[Event] = []
         for c in state.combatants.values():
             events.extend(self._setup_events(c, 0))
+        reserve = self.gm_fursa + sum(_npc_fursa(c) for c in state.in_fight())
+        if reserve:
+            events.append(ReserveSet(0, None, reserve))
         if self.pursuit is not None:
             events.append(self._chase(state))
-        started = new_round(state, dice, 1, 0, state.in_fight())
+        started = new_round(state, dice, 1, 0, state.in_fight(), self.group_initiative)
         events.append(started)
         called = intentions(self, started)
         if called is not None:
@@ -249,6 +290,8 @@ class Loss(BaseRuleset):
 
     def outcome(self, state: FightState) -> Outcome | None:
         """A chase ends when every pursued fighter has escaped (out of sight)."""
+        if clock_of(state).over:
+            return Outcome("broken off", None)
         chase = state.extra.get(PURSUIT)
         if isinstance(chase, Chase) and chase.escaped:
             left = [c for c in state.in_fight() if c.side == chase.pursued_side]
@@ -260,7 +303,13 @@ class Loss(BaseRuleset):
         """A fighter joining a fight in progress acts from the next round (seed 000,
         "Entrer dans un combat en cours")."""
         c = state.combatants[cid]
-        return [*self._setup_events(c, segment), Joined(segment, cid, bool(c.setup.get("watched")))]
+        events = [
+            *self._setup_events(c, segment),
+            Joined(segment, cid, bool(c.setup.get("watched"))),
+        ]
+        if _npc_fursa(c):
+            events.append(ReserveSet(segment, None, _npc_fursa(c)))
+        return events
 
     # ------------------------------------------------------------ phases
 
@@ -306,7 +355,7 @@ class Loss(BaseRuleset):
                 clock.start == time
                 or c.id in clock.intending(time)
                 or any(i.granted == time for i in st.incoming.values())
-                or (st.counter is not None and st.counter[1] == time)
+                or time in st.counters.values()
             ):
                 out.append(c.id)
         return out
@@ -355,35 +404,26 @@ class Loss(BaseRuleset):
             return self._plan_intention(state, c, d, segment)
         ch = Check(state, c, segment)
         st: Status = c.status
+        if d.kind == "speak":
+            what = d.params.get("what", "")
+            if not isinstance(what, str) or not what:
+                raise IllegalDeclaration("what one says must be a text", rule=RULE_COSTS)
+            if d.target is not None:
+                other = state.combatants.get(d.target)
+                if other is None or not other.in_fight or other is c:
+                    raise IllegalDeclaration(f"no other fighter {d.target!r} in the fight")
+            return ActionSpec("speak", 1, "speech", target=d.target, params={"what": what})
         if d.kind in DEFENCES:
             inc, params = check_defence(ch, d, planned)
             return ActionSpec(
                 d.kind, 1, f"defence {inc.attack}", target=inc.attacker, rolled=True, params=params
             )
+        if d.kind == "attack" and d.params.get("counter"):
+            return self._plan_counter(ch, d, planned)
         if any(p.channel == ACT_CHANNEL for p in planned) or any(
             a.channel == ACT_CHANNEL for a in c.actions
         ):
             raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
-        if d.kind == "attack" and d.params.get("counter"):
-            if st.counter is None or st.counter != (d.target, segment):
-                raise IllegalDeclaration(
-                    f"{cid} may counter-attack only right after a successful parry or dodge "
-                    "with the counter effect, against that attacker",
-                    rule="seed 000, Les Effets Spéciaux en Combat de mêlée",
-                )
-            cost, params = check_attack(ch, d, counter=True)
-            if cost > st.pa:
-                raise IllegalDeclaration(
-                    f"the counter-attack costs {cost} PA; {cid} has {st.pa} left", rule=RULE_COSTS
-                )
-            return ActionSpec(
-                "attack",
-                1,
-                ACT_CHANNEL,
-                target=d.target,
-                rolled=True,
-                params={**params, "cost": cost},
-            )
         if not any(a.kind == TURN and a.start == segment for a in c.actions):
             raise IllegalDeclaration(f"{cid} acts at phase {st.pa}: not now", rule=RULE_PHASES)
         if (
@@ -409,7 +449,7 @@ class Loss(BaseRuleset):
         target, cost, params = self._plan_act(ch, d)
         saved = 0
         if d.kind not in ("prepare", "pass"):
-            cost, saved = prepared_cost(cost, st.waited, st.pa)
+            cost, saved = prepared_cost(cost, st.waited, st.pa, self.prepare_saving)
         if cost > st.pa:
             raise IllegalDeclaration(
                 f"{d.kind} costs {cost} PA; {cid} has {st.pa} left", rule=RULE_COSTS
@@ -424,6 +464,37 @@ class Loss(BaseRuleset):
             target=target,
             rolled=d.kind not in ("move", "get_up", "pick_up", "aim", "social", "prepare", "pass"),
             params=params,
+        )
+
+    def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
+        """A counter-attack right after a successful parry or dodge with the counter
+        effect, against that attacker; several in one segment against different
+        adversaries, each paid in action points (seed 000, "Contre-attaquer")."""
+        c, st, segment = ch.c, ch.status, ch.segment
+        if st.counters.get(str(d.target)) != segment:
+            raise IllegalDeclaration(
+                f"{c.id} may counter-attack only right after a successful parry or dodge "
+                "with the counter effect, against that attacker",
+                rule=RULE_COUNTER,
+            )
+        others = [p for p in planned if p.channel == ACT_CHANNEL]
+        if any(not p.params.get("counter") or p.target == d.target for p in others) or any(
+            a.channel == ACT_CHANNEL for a in c.actions
+        ):
+            raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
+        cost, params = check_attack(ch, d, counter=True)
+        left = st.pa - sum(int(p.params.get("cost", 0)) for p in others)
+        if cost > left:
+            raise IllegalDeclaration(
+                f"the counter-attack costs {cost} PA; {c.id} has {left} left", rule=RULE_COSTS
+            )
+        return ActionSpec(
+            "attack",
+            1,
+            ACT_CHANNEL,
+            target=d.target,
+            rolled=True,
+            params={**params, "cost": cost},
         )
 
     def _plan_intention(
@@ -469,7 +540,7 @@ class Loss(BaseRuleset):
             _, cost, _ = self._plan_act(ch, Declaration(action, target))
         except IllegalDeclaration:
             return
-        cost, _ = prepared_cost(cost, st.waited, st.pa)
+        cost, _ = prepared_cost(cost, st.waited, st.pa, self.prepare_saving)
         if cost > st.pa:
             return
         on = f" {target}" if target else ""
@@ -491,11 +562,7 @@ class Loss(BaseRuleset):
             cost, params = check_attack(ch, d, counter=False)
             return d.target, cost, params
         if kind == "grab":
-            if st.disarmed:
-                raise IllegalDeclaration(
-                    f"{c.id} is disarmed: no attack until it has picked up its weapon",
-                    rule="seed 000, Désarmer l'adversaire",
-                )
+            check_can_attack(ch)
             target = ch.opponent(d.target)
             if not in_contact(c, target):
                 raise IllegalDeclaration(f"{target.id} is not in contact", rule=RULE_COSTS)
@@ -521,6 +588,8 @@ class Loss(BaseRuleset):
             if not st.disarmed:
                 raise IllegalDeclaration(f"{c.id} has its weapon", rule=RULE_COSTS)
             return None, COSTS["pick_up"], {}
+        if kind == "aim" and d.params.get("round") is not None:
+            return self._plan_aim_round(ch, d)
         if kind == "aim":
             points = d.params.get("points", 1)
             if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 5:
@@ -547,6 +616,25 @@ class Loss(BaseRuleset):
         if d.target is not None:
             raise IllegalDeclaration(f"{kind} takes no target")
         return None, 0, {}  # pass
+
+    def _plan_aim_round(self, ch: Check, d: Declaration) -> tuple[None, int, dict[str, Any]]:
+        """Viser durant un Tour de Combat (seed 000, "Modificateurs de combat à distance"):
+        the fighter gives its whole round to aiming, so it declares it before spending
+        anything this round, and it costs every point it has; its next shot gets +10
+        (+15 with the Visée specialisation). Interpretations."""
+        st = ch.status
+        if d.params.get("round") is not True or "points" in d.params:
+            raise IllegalDeclaration(
+                "aim for a round is round = true, without points", rule=RULE_AIM_ROUND
+            )
+        if not weapon_for(ch.sheet, st, "main").ranged:
+            raise IllegalDeclaration("one aims a ranged weapon", rule=RULE_AIM_ROUND)
+        if st.pa != st.rolled or st.round != clock_of(ch.state).round:
+            raise IllegalDeclaration(
+                f"{ch.c.id} has spent points this round: aiming a round takes it all",
+                rule=RULE_AIM_ROUND,
+            )
+        return None, st.pa, {"round": True}
 
     def _destination(self, ch: Check, d: Declaration) -> tuple[float, float]:
         start = ch.c.position
@@ -605,7 +693,7 @@ class Loss(BaseRuleset):
         me = SelfView(state, segment, c, turn, self)
         answer = any(i.granted == segment for i in st.incoming.values())
         intend = cid in clock_of(state).intending(segment) and st.intended != clock_of(state).round
-        counter = st.counter is not None and st.counter[1] == segment
+        counter = segment in st.counters.values()
 
         def others() -> tuple[OtherView, ...]:
             return tuple(
@@ -649,8 +737,9 @@ class Loss(BaseRuleset):
                 Declaration("dodge", params={**base, "effects": ["counter"]}),
                 Declaration("parry", params={**base, "effects": ["counter"]}),
             ]
-        if st.counter is not None and st.counter[1] == segment:
-            candidates.append(Declaration("attack", st.counter[0], {"counter": True}))
+        for oid, granted in st.counters.items():
+            if granted == segment:
+                candidates.append(Declaration("attack", oid, {"counter": True}))
         if cid in clock_of(state).intending(segment):
             candidates.append(Declaration(INTEND, params={"action": "pass"}))
             for o in state.opponents(cid):
@@ -698,6 +787,12 @@ class Loss(BaseRuleset):
                 continue
             out.append(d)
         return tuple(out)
+
+
+def _npc_fursa(c: Combatant) -> int:
+    """The Fursa a non-player character's sheet brings to the game master's reserve."""
+    sheet: Sheet = c.sheet
+    return 0 if c.is_pc else sheet.fursa
 
 
 def _plan_wait(d: Declaration, segment: int) -> ActionSpec:

@@ -17,7 +17,15 @@ from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
 from segsim.rules.loss.content import UNARMED, Sheet, Weapon
-from segsim.rules.loss.declare import ACT_CHANNEL, CONTACT, INTEND, TURN, distance
+from segsim.rules.loss.declare import (
+    ACT_CHANNEL,
+    CONTACT,
+    INTEND,
+    TURN,
+    distance,
+    fursa_of,
+    weapon_for,
+)
 from segsim.rules.loss.effects import (
     BASE_DIFFICULTY,
     EXPLOIT_STEP,
@@ -30,8 +38,10 @@ from segsim.rules.loss.events import (
     ActionPointsSpent,
     ActionWasted,
     Aimed,
+    AimedRound,
     AttackPending,
     AttackSettled,
+    BrokenOff,
     CounterLapsed,
     Damaged,
     Disaster,
@@ -43,6 +53,7 @@ from segsim.rules.loss.events import (
     Rearmed,
     RoundStarted,
     SocialAction,
+    Spoke,
     StoodUp,
     Tested,
     Unhidden,
@@ -153,7 +164,7 @@ class Settlement:
 
     def pools(self, cid: str, params: Mapping[str, Any], bonuses: dict[str, int]) -> None:
         st = self.status(cid)
-        fursa = min(int(params.get("fursa", 0)), st.fursa)
+        fursa = min(int(params.get("fursa", 0)), fursa_of(self.state, self.fighter(cid)))
         insp = min(int(params.get("inspiration", 0)), st.inspiration)
         if fursa or insp:
             self.emit(PoolsSpent(self.segment, cid, fursa, insp))
@@ -202,6 +213,9 @@ class Settlement:
 
     def act_aim(self, a: Action) -> None:
         self._cost(a, "aiming")
+        if a.params.get("round"):
+            self.emit(AimedRound(self.segment, a.actor))
+            return
         bonus = min(5, self.status(a.actor).aim + int(a.params["points"]))
         self.emit(Aimed(self.segment, a.actor, bonus))
 
@@ -260,7 +274,7 @@ class Settlement:
         if (
             tsheet.structure
             and exploits
-            and sheet.has("destruction_de_fortifications")
+            and sheet.has("destruction_de_fortifications", weapon)
             and "heavy" in weapon.tags
         ):
             bonuses["destruction de fortifications"] = 5
@@ -288,7 +302,7 @@ class Settlement:
                     if distance(o, c) <= CONTACT + 1e-9 and not o.sheet.structure
                 ]
                 mods["outnumbered"] = 5 if len(near) >= 3 else 0
-        if a.params.get("hand") == "off" and not sheet.has("deux_armes"):
+        if a.params.get("hand") == "off" and not sheet.has("deux_armes", weapon):
             mods["off hand"] = 5
         mods["defensive wall"] = self.status(target.id).wall
         mods = {k: v for k, v in mods.items() if v}
@@ -328,6 +342,9 @@ class Settlement:
                 self.emit(AttackSettled(self.segment, a.actor, t, a.id, "missed"))
             return
         waiting: list[str] = []
+        extra = list(a.params.get("targets", ()))
+        hands = [a.target, extra[0] if extra else a.target]  # main weapon, off hand
+        land_params = {**a.params, "two_weapons": hands} if "two_weapons" in effects else a.params
         for t in targets:
             if not self.standing(t):
                 continue
@@ -349,10 +366,12 @@ class Settlement:
                 )
             else:
                 self.emit(AttackSettled(self.segment, a.actor, t, a.id, "hit", 0, effects))
-                self.land(a.actor, t, a.id, weapon, effects, exploits, a.params, gap_of=t)
+                self.land(a.actor, t, a.id, weapon, effects, exploits, land_params, gap_of=t)
         if waiting:
             params = {k: v for k, v in a.params.items() if k not in ("cost", "saved")}
             params.update({"attack": a.id, "targets": waiting, "grab": a.kind == "grab"})
+            if "two_weapons" in effects:
+                params["two_weapons"] = hands
             self.emit(
                 ActionSpawned(
                     self.segment, a.actor, self.next_id(), BLOW, a.target, 1, BLOW, params=params
@@ -368,6 +387,7 @@ class Settlement:
         tst: Status = target.status
         b = {
             "free raises": POOL_BONUS * sheet.free_raises.get(test, 0),
+            "specialisation": sheet.talent_bonus(test, weapon),
             "higher ground": 5 if c.setup.get("higher_ground") else 0,
             "prone target": 10 if tst.prone and not weapon.ranged else 0,
             "surprised target": 5 if tst.surprised else 0,
@@ -378,25 +398,27 @@ class Settlement:
         in_motion = chase_of(self.state) is not None
         if weapon.ranged:
             b["aim"] = st.aim
-            if in_motion:
-                b["tir monte"] = 2 if sheet.has("tir_monte") else 0
-            else:
+            riding = c.setup.get("mounted") or target.setup.get("mounted")
+            b["tir monte"] = 2 if riding and sheet.has("tir_monte", weapon) else 0
+            if not in_motion:
                 b["point blank"] = 5 if distance(c, target) < POINT_BLANK else 0
             if st.aimed == "round":
-                b["aimed a round"] = 15 if sheet.has("visee") else 10
+                b["aimed a round"] = 15 if sheet.has("visee", weapon) else 10
             elif st.aimed == "sequence":
                 b["aimed a sequence"] = 15
         if weapon.improvised:
-            b["improvised"] = 2 if sheet.has("armes_improvisees") else -2
-        if "assault" in effects and sheet.has("charge"):
+            b["improvised"] = 2 if sheet.has("armes_improvisees", weapon) else -2
+        if "assault" in effects and sheet.has("charge", weapon):
             b["charge"] = 5
-        if "disarm" in effects and sheet.has("desarmer"):
+        if "disarm" in effects and sheet.has("desarmer", weapon):
             b["desarmer"] = 5
-        if {"aim_limb", "precise_zone", "precise_point"} & set(effects) and sheet.has("attaque"):
+        if {"aim_limb", "precise_zone", "precise_point"} & set(effects) and sheet.has(
+            "attaque", weapon
+        ):
             b["attaque"] = 5
-        if "neutralise" in effects and sheet.has("coup_mortel"):
+        if "neutralise" in effects and sheet.has("coup_mortel", weapon):
             b["coup mortel"] = 5
-        if "feint" in effects and sheet.has("defense"):
+        if "feint" in effects and sheet.has("defense", weapon):
             b["defense"] = 5
         return b
 
@@ -428,7 +450,8 @@ class Settlement:
         ssheet: Sheet = shooter.sheet
         mods = {
             "tir embusque": 5
-            if ssheet.has("tir_embusque") and {"bow", "crossbow", "impulse"} & set(weapon.tags)
+            if ssheet.has("tir_embusque", weapon)
+            and {"bow", "crossbow", "impulse"} & set(weapon.tags)
             else 0
         }
         mods = {k: v for k, v in mods.items() if v}
@@ -544,22 +567,30 @@ class Settlement:
         shield = sheet.shield
         use_shield = d.kind == "parry" and d.params.get("with") == "shield"
         inc = st.incoming[int(d.params["against"])]
+        wielded = weapon_for(sheet, st, "main")
+        gear = shield if use_shield else (wielded if d.kind == "parry" else None)
         b = {
+            "specialisation": sheet.talent_bonus(d.kind, gear),
             "free raises": POOL_BONUS * sheet.free_raises.get(d.kind, 0),
             "shield": shield.parry_bonus if use_shield and shield is not None else 0,
-            "arme et bouclier": 2 if use_shield and sheet.has("arme_et_bouclier") else 0,
-            "parade": 2 if d.kind == "parry" and not use_shield and sheet.has("parade") else 0,
+            "arme et bouclier": 2 if use_shield and sheet.has("arme_et_bouclier", shield) else 0,
+            "parade": 2
+            if d.kind == "parry" and not use_shield and sheet.has("parade", wielded)
+            else 0,
             "shield weight": -shield.dodge_malus if d.kind == "dodge" and shield is not None else 0,
             "se mettre a couvert": 5
             if d.kind == "dodge"
             and inc.ranged
             and target.setup.get("cover")
-            and sheet.has("se_mettre_a_couvert")
+            and sheet.has("se_mettre_a_couvert", wielded)
             else 0,
             "defense": 5
-            if {"counter", "protect", "feint"} & set(effects) and sheet.has("defense")
+            if {"counter", "protect", "feint"} & set(effects) and sheet.has("defense", wielded)
             else 0,
-            "esquive totale": 5 if "total_dodge" in effects and sheet.has("esquive_totale") else 0,
+            "esquive totale": 5
+            if "total_dodge" in effects and sheet.has("esquive_totale", wielded)
+            else 0,
+            "higher ground": 5 if target.setup.get("higher_ground") else 0,
             "protected": st.protected,
             "feint": 2 if st.feints.get(attacker.id, 0) >= clock_of(self.state).round else 0,
             "wounds": -self.wounds(target.id),
@@ -646,7 +677,11 @@ class Settlement:
             self.health[tid] = 0
             self.knock_out(tid, f"killed outright by {aid}")
             return
-        if tsheet.minion and exploits >= 1:
+        asheet: Sheet = self.fighter(aid).sheet
+        if tsheet.minion and exploits >= 1 and not asheet.minion:
+            # a player character or an adversary fells a minion with an Exploit; a minion
+            # does not (seed 000, "Les Sbires en combat": "un PJ (mais aussi un Adversaire
+            # PNJ)"; mercenary minions fight minions like anyone)
             self.knock_out(tid, f"a minion felled by {aid}'s Exploit")
             return
         for e in dict.fromkeys(effects):
@@ -655,10 +690,25 @@ class Settlement:
             elif e == "take_advantage":
                 self.emit(EffectApplied(seg, aid, e, None, list(effects).count(e)))
         if params.get("damage", True):
-            self.damage(aid, tid, weapon, effects, halved)
+            for i, w in enumerate(self.weapons_on(aid, tid, weapon, effects, params)):
+                if self.standing(tid):
+                    self.damage(aid, tid, w, effects if i == 0 else (), halved)
         if "neutralise" in effects:
             self.emit(EffectApplied(seg, aid, "neutralise", tid))
             self.knock_out(tid, f"neutralised by {aid}")
+
+    def weapons_on(
+        self, aid: str, tid: str, weapon: Weapon, effects: Sequence[str], params: Mapping[str, Any]
+    ) -> list[Weapon]:
+        """The weapons whose damage a target takes: with two weapons (seed 000, "Attaquer
+        avec deux armes") the main weapon on the first target and the off hand on the
+        second, or both on a single adversary; otherwise the weapon of the attack."""
+        sheet: Sheet = self.fighter(aid).sheet
+        hands = params.get("two_weapons")
+        if "two_weapons" not in effects or sheet.off_hand is None or not hands:
+            return [weapon]
+        main, off = hands
+        return [w for w, t in ((weapon, main), (sheet.off_hand, off)) if t == tid]
 
     def damage(
         self, aid: str, tid: str, weapon: Weapon, effects: Sequence[str], halved: bool
@@ -729,6 +779,8 @@ class Settlement:
         bonuses: dict[str, int] = {}
         self.pools(a.actor, a.params, bonuses)
         bonuses["wounds"] = -self.wounds(a.actor)
+        bonuses["specialisation"] = sheet.talent_bonus(test, weapon_by_id(sheet, sheet.weapon.id))
+        bonuses["mount"] = int(c.setup.get("speed_bonus", 0)) if test == "pursuit" else 0
         mods = self.situation(c)
         mods["zigzag"] = zigzag_against(self.state, chase, a.actor, clock_of(self.state).round)
         mods = {k: v for k, v in mods.items() if v}
@@ -904,10 +956,18 @@ class Settlement:
         self.out.update(away)
         return True
 
+    def broken_off(self) -> bool:
+        """Whether the round that ends saw nobody spend an action point: the fighters
+        have stopped fighting and the fight is over (Interpretations, "The end of a
+        fight"). A chase goes on without actions (its fighters keep running)."""
+        if clock_of(self.state).busy or chase_of(self.state) is not None:
+            return False
+        return not any(isinstance(e, ActionPointsSpent) for e in self.events)
+
     def lapse_counters(self, time: int, used: set[str]) -> None:
         for c in self.state.in_fight():
             st: Status = c.status
-            if st.counter is not None and st.counter[1] < time and c.id not in used:
+            if st.counters and any(g < time for g in st.counters.values()) and c.id not in used:
                 self.emit(CounterLapsed(self.segment, c.id))
 
     def round_end(self, time: int) -> None:
@@ -926,7 +986,12 @@ class Settlement:
             return
         if self.stalled(clock.round):
             return
-        started = new_round(self.state, self.dice, clock.round + 1, time, fighters)
+        if self.broken_off():
+            self.emit(BrokenOff(self.segment, None, clock.round))
+            return
+        started = new_round(
+            self.state, self.dice, clock.round + 1, time, fighters, self.rules.group_initiative
+        )
         self.emit(started)
         called = intentions(self.rules, started)
         if called is not None:
@@ -934,17 +999,32 @@ class Settlement:
 
 
 def new_round(
-    state: FightState, dice: Dice, rnd: int, time: int, fighters: Sequence[Combatant]
+    state: FightState,
+    dice: Dice,
+    rnd: int,
+    time: int,
+    fighters: Sequence[Combatant],
+    grouped: bool = False,
 ) -> RoundStarted:
     """Everyone rolls d10 + Initiative (the die never explodes) + PA carried by taking the
-    advantage (+2 if it watched the last round before joining)."""
+    advantage (+2 if it watched the last round before joining). With ``grouped`` (option
+    ``group_initiative``), identical adversaries (non-player characters of one side with
+    the same sheet) share one roll, as the game master's for the three griffons."""
     pas: dict[str, int] = {}
+    shared: list[tuple[str, Sheet, int]] = []
     for c in fighters:
         sheet: Sheet = c.sheet
         if sheet.structure:
             continue  # a structure never acts
         st: Status = c.status
-        roll = dice.roll(10, "initiative", c.id)
+        group = grouped and not c.is_pc
+        same = [r for side, s, r in shared if side == c.side and s == sheet] if group else []
+        if same:
+            roll = same[0]
+        else:
+            roll = dice.roll(10, "initiative", c.id)
+            if group:
+                shared.append((c.side, sheet, roll))
         pas[c.id] = roll + sheet.initiative + st.advantage + (2 if st.watched else 0)
     top = max(pas.values(), default=1)
     return RoundStarted(time, None, rnd, max(1, top), pas)
@@ -983,6 +1063,9 @@ def settle(
                     a.target,
                 )
             )
+    for a in batch:
+        if a.kind == "speak" and not a.cancelled and s.standing(a.actor):
+            s.emit(Spoke(segment, a.actor, str(a.params.get("what", "")), a.target))
     for a in acts:
         if s.standing(a.actor):
             s.act(a)

@@ -22,6 +22,9 @@ class RoundClock:
     start: int = 0
     top: int = 0
     lead: int = 0  # segments of declared intentions before the first phase
+    busy: bool = False  # whether anyone has spent action points this round
+    over: bool = False  # the fight broke off: a whole round with nobody acting
+    reserve: int = 0  # the game master's Fursa (la réserve du MJ), for non-player characters
     order: tuple[tuple[str, ...], ...] = ()  # who declares its intention in each of them
 
     @property
@@ -61,7 +64,7 @@ class Incoming:
     ranged: bool
     explosive: bool
     granted: int  # the segment in which the target may answer
-    counter: bool = False  # a counter-attack (it cannot be countered in turn)
+    counter: bool = False  # a counter-attack (countered only by one who has not yet)
     manoeuvre: str = ""  # a pursuit action, dodged only
 
 
@@ -71,8 +74,10 @@ class Status:
 
     ``pa`` is the fighter's remaining action points for ``round``: it acts when the round
     reaches that phase. ``waited`` counts the phases it let go by since its last action
-    (se préparer). ``incoming`` holds attacks it may still parry or dodge; ``counter`` the
-    (opponent, segment) of a counter-attack it may make now. ``facing`` is the fighter it
+    (se préparer). ``incoming`` holds attacks it may still parry or dodge; ``counters`` the
+    opponents it may counter-attack, each with the segment it may do so in (one
+    counter-attack per adversary and round, several in one phase: seed 000,
+    "Contre-attaquer"). ``facing`` is the fighter it
     last tested against (attacked, or parried or dodged): its back is turned to the half
     plane away from that fighter (Interpretations, "From behind").
     """
@@ -81,17 +86,19 @@ class Status:
     fursa: int
     inspiration: int
     pa: int = 0
+    rolled: int = 0  # action points at the start of the round
     round: int = 0
     waited: int = 0
     last_act: int = -1
     advantage: int = 0
     watched: bool = False
     incoming: dict[int, Incoming] = attrs.field(factory=dict)
-    counter: tuple[str, int] | None = None
+    counters: dict[str, int] = attrs.field(factory=dict)  # opponent -> segment
     countered: set[str] = attrs.field(factory=set)
     assaulted: bool = False
     prone: bool = False
     disarmed: int = 0  # the round it was disarmed in (0: armed)
+    unable: int = 0  # the round in which it may not attack at all (disarmed in it)
     difficulty_malus: int = 0
     feints: dict[str, int] = attrs.field(factory=dict)  # opponent -> last round of +2
     protected: int = 0

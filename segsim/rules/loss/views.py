@@ -14,7 +14,7 @@ from segsim.actions import Action, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.observation import LiveView, live
 from segsim.rules.loss.content import Sheet, Weapon
-from segsim.rules.loss.declare import CONTACT, weapon_for
+from segsim.rules.loss.declare import CONTACT, fursa_of, weapon_for
 from segsim.rules.loss.events import clock_of
 from segsim.rules.loss.pursuit import chase_of
 from segsim.rules.loss.status import Incoming, Status
@@ -138,7 +138,8 @@ class SelfView(OtherView):
 
     @live
     def fursa(self) -> int:
-        return self._st.fursa
+        """Fursa it may spend: its own for a player character, else the game master's."""
+        return fursa_of(self._state, self._o)
 
     @live
     def inspiration(self) -> int:
@@ -157,9 +158,17 @@ class SelfView(OtherView):
         return tuple(i for i in self._st.incoming.values() if i.granted == self._segment_now)
 
     @live
+    def counters(self) -> tuple[str, ...]:
+        """The opponents it may counter-attack now (one counter-attack per adversary
+        and round; several adversaries parried in one phase give several)."""
+        now = self._segment_now
+        return tuple(oid for oid, granted in self._st.counters.items() if granted == now)
+
+    @live
     def counter(self) -> str | None:
-        c = self._st.counter
-        return c[0] if c is not None and c[1] == self._segment_now else None
+        """The first opponent it may counter-attack now (None if none)."""
+        now = self._segment_now
+        return next((o for o, granted in self._st.counters.items() if granted == now), None)
 
     @live
     def countered(self) -> frozenset[str]:
