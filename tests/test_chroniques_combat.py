@@ -196,6 +196,31 @@ def test_dim_light_gives_minus_5_to_attacks_at_range_only() -> None:
     assert "dim light" not in attacks(melee)[0].modifiers
 
 
+@pytest.mark.parametrize(("magic", "malus"), [(False, None), (True, -5)])
+def test_dim_light_weighs_on_magic_attacks_only_with_the_option(
+    magic: bool, malus: int | None
+) -> None:
+    """Seed 001, "Résolution des attaques": dim light gives -5 "en attaque à distance",
+    one of the three tests the text names (contact, distance, magique). The closest
+    reading (default) leaves magic attacks alone; ``dim_light_magic = true`` extends the
+    malus to them. The apprentice's arcane bolt (magic, 30 m) at Nissa, 10 m away."""
+    fight = arena(
+        {
+            "nissa": ("party", "nissa", ByRound()),
+            "mage": ("bandits", "apprentice", ByRound({1: declare("attack", "nissa")})),
+        },
+        dice=[2],
+        options={"dim_light": True, "dim_light_magic": magic},
+        positions={"nissa": (0.0, 0.0), "mage": (10.0, 0.0)},
+    )
+    fight.run()
+    [test] = attacks(fight)
+    assert test.modifiers.get("dim light") == malus
+    # The option never touches a ranged attack: -5 with or without it.
+    ranged = shoot({"dim_light": True, "dim_light_magic": magic}, FAR)
+    assert ranged.modifiers["dim light"] == -5
+
+
 def test_shooting_into_melee_is_minus_5_or_minus_2_when_the_target_is_on_the_near_side() -> None:
     """Seed 001: shooting at a target engaged in melee, -5; only -2 when the target is on
     the shooter's side (segsim: nobody engaging it stands nearer the shooter)."""
