@@ -3,7 +3,8 @@ défendre", "Les actions non ciblées").
 
 Targeted and untargeted actions each cost one of the passe's actions and last until the
 end of the fighter's slot (:mod:`segsim.rules.rupture.passe`); a defence is free and is
-declared in the segment after the attacker's roll is published, against that attacker.
+declared against an attacker, either in the segment after its roll is published or
+announced before the roll, while its targeted action is in progress.
 Each checker raises :class:`IllegalDeclaration` naming the rule, before anything changes.
 """
 
@@ -15,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import ActionSpec, Declaration
+from segsim.actions import Action, ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.rules.rupture.content import SEED, TARGETED, Sheet, Weapon
 from segsim.rules.rupture.passe import next_boundary
@@ -185,6 +186,27 @@ def pending_blow(state: FightState, defender: str, attacker: str, segment: int) 
     return None
 
 
+def announced_attack(state: FightState, defender: str, attacker: str) -> Action | None:
+    """The targeted action of ``attacker`` against ``defender`` in progress, not yet
+    rolled: a defence may be announced against it before its roll (seed 002, "Se
+    défendre": announcing after the roll is allowed "même", so before is the ordinary
+    case)."""
+    other = state.combatants.get(attacker)
+    if other is None:
+        return None
+    for a in other.actions:
+        if a.kind in TARGETED and a.target == defender and a.channel == ACT:
+            return a
+    return None
+
+
+def defends_against(c: Combatant, attacker: str, planned: Sequence[ActionSpec]) -> bool:
+    """Whether ``c`` already defends (or has announced its defence) against ``attacker``."""
+    return any(a.kind == "defend" and a.target == attacker for a in c.actions) or any(
+        p.kind == "defend" and p.target == attacker for p in planned
+    )
+
+
 def _plan_defence(
     state: FightState,
     c: Combatant,
@@ -192,24 +214,32 @@ def _plan_defence(
     segment: int,
     planned: Sequence[ActionSpec],
 ) -> ActionSpec:
+    """A free defence against ``d.target``: after its attack roll is published (in the
+    next segment, with the blow), or announced before it, while the attacker's targeted
+    action against ``c`` is in progress. Either way the defence test is rolled as the
+    blow lands, so both orders give the same fight."""
     if d.target is None:
         raise IllegalDeclaration("a defence names the attacker it answers", rule=RULE_DEFENCE)
     blow = pending_blow(state, c.id, d.target, segment)
-    if blow is None:
+    attack = None if blow is not None else announced_attack(state, c.id, d.target)
+    if blow is None and attack is None:
         raise IllegalDeclaration(
-            f"no attack of {d.target!r} against {c.id} has just been rolled: a defence answers "
-            "a published attack roll, in the next segment",
+            f"no attack of {d.target!r} against {c.id} is in progress or has just been "
+            "rolled: a defence answers a declared targeted action, before its roll or in "
+            "the segment after it",
             rule=RULE_DEFENCE,
         )
-    already = any(a.kind == "defend" and a.target == d.target for a in c.actions) or any(
-        p.kind == "defend" and p.target == d.target for p in planned
-    )
-    if already:
+    if defends_against(c, d.target, planned):
         raise IllegalDeclaration(
             f"{c.id} already defends against {d.target}'s attack", rule=RULE_DEFENCE
         )
     sheet: Sheet = c.sheet
-    domain = str(blow.params["domain"])
+    if blow is not None:
+        domain = str(blow.params["domain"])
+    else:
+        assert attack is not None
+        attacker = state.combatants[d.target]
+        domain = means_for(attacker.sheet, attack.kind, attack.params.get("weapon")).domain
     allowed = sheet.defences[domain]
     skill = d.params.get("skill", allowed[0])
     if skill not in allowed:
@@ -217,7 +247,12 @@ def _plan_defence(
             f"{c.id} defends against a {domain} action with {', '.join(allowed)}, not {skill!r}",
             rule=RULE_DEFENCE,
         )
-    params: dict[str, Any] = {"skill": skill, "blow": blow.id}
+    params: dict[str, Any] = {"skill": skill}
+    if blow is not None:
+        params["blow"] = blow.id
+    else:
+        assert attack is not None
+        params["attack"] = attack.id
     cover = d.params.get("with")
     if cover is not None:
         usable = sheet.covers(domain)
@@ -228,7 +263,21 @@ def _plan_defence(
                 rule=RULE_DEFENCE,
             )
         params["with"] = cover
-    return ActionSpec("defend", 1, DEFENCE, target=d.target, rolled=True, params=params)
+    if blow is not None:
+        return ActionSpec("defend", 1, DEFENCE, target=d.target, rolled=True, params=params)
+    # Announced: it waits for the blow, which lands one segment after the attack's roll
+    # (at its end), and is settled with it. A hold of its own channel, so that it neither
+    # keeps the defender from its slots nor ends another announced defence.
+    assert attack is not None and attack.end is not None
+    return ActionSpec(
+        "defend",
+        attack.end + 1 - segment,
+        f"{DEFENCE} {d.target}",
+        target=d.target,
+        rolled=True,
+        continuous=True,
+        params=params,
+    )
 
 
 def _skill(d: Declaration) -> str:

@@ -136,13 +136,19 @@ class Settlement:
     # -------------------------------------------------------- the segment
 
     def run(self, batch: Sequence[Action]) -> None:
-        defences = {
-            int(a.params["blow"]): a for a in batch if a.kind == "defend" and not a.cancelled
-        }
+        defences: dict[tuple[str, int], Action] = {}
+        for a in batch:
+            if a.kind == "defend" and not a.cancelled:
+                # After the roll a defence names the blow; announced before, the attack.
+                key = ("blow", int(a.params["blow"])) if "blow" in a.params else None
+                defences[key or ("attack", int(a.params["attack"]))] = a
         live = [a for a in batch if not a.cancelled and a.kind not in ("defend", "pass", "wait")]
         for a in live:
             if a.kind == BLOW:
-                self.blow(a, defences.get(a.id))
+                defence = defences.get(("blow", a.id)) or defences.get(
+                    ("attack", int(a.params["attack"]))
+                )
+                self.blow(a, defence)
         moves = [a for a in live if a.kind in ("move", "run")]
         others = [a for a in live if a.kind not in (BLOW, "move", "run")]
         for a in [*moves, *others]:
