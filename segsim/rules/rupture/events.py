@@ -60,10 +60,13 @@ class TestRolled(Event):
     success: bool
     bonus: int = 0
     what: str = ""
+    malus: int = 0
 
     def apply(self, state: FightState) -> None:
         if self.bonus:
             _status(state, self.actor).bonus = 0
+        if self.malus:
+            _status(state, self.actor).malus = 0
 
     def describe(self) -> str:
         result = f"success, {self.qualities} qualities" if self.success else "failure"
@@ -96,10 +99,13 @@ class AttackRolled(Event):
     threat: int
     value: int
     bonus: int = 0
+    malus: int = 0
 
     def apply(self, state: FightState) -> None:
         if self.bonus:
             _status(state, self.actor).bonus = 0
+        if self.malus:
+            _status(state, self.actor).malus = 0
 
     def describe(self) -> str:
         if self.success:
@@ -191,6 +197,37 @@ class BlowSettled(Event):
             f"{head} -> {self.effort_lost} effort lost{stress} (effort {self.effort}, "
             f"stress {self.stress})"
         )
+
+
+@attrs.frozen
+class Hindered(Event):
+    """A hindrance lands (seed 002: a targeted action that "le gêne ou lui inflige des
+    malus"): final value = attack value - defence value, as for any targeted action;
+    above 0 the target loses that many dice (``dice``) from its next action test,
+    ``malus`` in all. It costs no effort."""
+
+    TYPE: ClassVar[str] = "rupture.hindered"
+
+    attacker: str
+    blow: int
+    domain: str
+    attack: int
+    defence: int
+    final: int
+    dice: int
+    malus: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).malus = self.malus
+
+    def describe(self) -> str:
+        head = (
+            f"{self.attacker} hinders {self.actor} ({self.domain}): {self.attack} - "
+            f"{self.defence} = {self.final}"
+        )
+        if self.dice <= 0:
+            return f"{head} -> shrugged off"
+        return f"{head} -> -{self.dice}d6 to its next action test (malus {self.malus})"
 
 
 @attrs.frozen

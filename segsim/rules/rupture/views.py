@@ -104,8 +104,19 @@ class OtherView(LiveView):
         return dict(self._sheet.rupture)
 
     @live
+    def malus(self) -> int:
+        """Dice a hindrance took from its next action test (seed 002, "Les actions non
+        ciblées": a targeted action may inflict maluses)."""
+        return self._st.malus
+
+    @live
     def wounds(self) -> tuple[Wound, ...]:
         return tuple(self._st.wounds)
+
+    @live
+    def skills(self) -> Mapping[str, int]:
+        """Pool sizes by skill (the sheet is public at the table)."""
+        return dict(self._sheet.skills)
 
     @live
     def weapons(self) -> tuple[Weapon, ...]:
