@@ -94,14 +94,14 @@ def test_the_texts_example_a_beaten_opponent_broken_by_a_threat() -> None:
             30: declare("threaten", "lout"),
         }
     )
-    lout = Scripted({45: declare("defend", "bran")})
+    lout = Scripted({44: declare("defend", "bran")})
     fight = arena(
         {"bran": ("a", "bran", bran), "lout": ("b", sheet("thug", stress_max=0), lout)},
         dice=[
-            *[5, 1, 1, 1, 1],  # 14: 1 quality + Threat 2 = 3, not above the threshold 3
-            *[5, 1, 1, 1, 1],  # 29: 3 again
-            *[6, 6, 6, 6, 6],  # 44: intimidation 5: 5 qualities + the threat's 1 = 6
-            6,  # 45: the lout's will, 1 die; its flaw (coward) raises the difficulty to 1
+            *[5, 1, 1, 1, 1],  # 13: 1 quality + Threat 2 = 3, not above the threshold 3
+            *[5, 1, 1, 1, 1],  # 28: 3 again
+            *[6, 6, 6, 6, 6],  # 43: intimidation 5: 5 qualities + the threat's 1 = 6
+            6,  # 44: the lout's will, 1 die; its flaw (coward) raises the difficulty to 1
         ],
         max_segments=60,
     )
@@ -138,16 +138,16 @@ def test_a_social_duel_runs_like_a_fight() -> None:
     # The countess persuades the envoy (eloquence 5, argument: Threat 1, social); the
     # envoy (effort 6) answers with eloquence 5 and the Cover 1 of its own argument.
     countess = Scripted({0: declare("persuade", "envoy"), 15: declare("persuade", "envoy")})
-    envoy = Scripted({15: declare("defend", "countess", skill="eloquence"), 30: None})
+    envoy = Scripted({14: declare("defend", "countess", skill="eloquence"), 30: None})
     fight = arena(
         {
             "countess": ("court", "countess", countess),
             "envoy": ("embassy", sheet("envoy", rupture={"social": 1}), envoy),
         },
         dice=[
-            *[6, 5, 1, 1, 1],  # 14: 2 qualities + 1 = 3
-            *[5, 1, 1, 1, 1],  # 15: 1 quality + Cover 1 = 2: final 1
-            *[6, 6, 6, 5, 1],  # 29: 4 + 1 = 5, undefended: final 5, overflow 5 - 1 = 4
+            *[6, 5, 1, 1, 1],  # 13: 2 qualities + 1 = 3
+            *[5, 1, 1, 1, 1],  # 14: 1 quality + Cover 1 = 2: final 1
+            *[6, 6, 6, 5, 1],  # 28: 4 + 1 = 5, undefended: final 5, overflow 5 - 1 = 4
         ],
         positions={"countess": (0.0, 0.0), "envoy": (3.0, 0.0)},
         max_segments=45,
@@ -380,7 +380,7 @@ def test_a_defence_answers_one_attack_once_with_a_skill_the_sheet_allows() -> No
         fight = arena(
             {
                 "bran": ("a", "bran", Scripted({0: declare("attack", "guard")})),
-                "guard": ("b", "guard", Scripted({15: script})),
+                "guard": ("b", "guard", Scripted({14: script})),
             },
             dice=[6, 1, 1, 1, 1],
         )

@@ -4,8 +4,8 @@ ait lancé les dés"). Both orders, in a test script, a fight script and through
 Fight.advance/submit, give the same fight: the defence test is rolled as the blow lands.
 
 Bran (melee 5d6, sword: Threat 2) attacks the guard (melee 4d6, shield: Cover 2) at
-segment 0; his roll is published at the end of segment 14 and the blow lands at the end
-of segment 15.
+segment 0; his roll is published at the end of segment 13 and the blow lands at the end
+of segment 14, the last of his slot.
 """
 
 from __future__ import annotations
@@ -51,15 +51,15 @@ def duel(defend_at: int, dice: list[int] = DICE, **params: Any) -> Any:
     return fight
 
 
-@pytest.mark.parametrize("before", [1, 5, 14])
+@pytest.mark.parametrize("before", [1, 5, 13])
 def test_a_defence_announced_before_the_roll_settles_as_one_declared_after_it(
     before: int,
 ) -> None:
-    early, late = duel(before), duel(15)
+    early, late = duel(before), duel(14)
     assert settled(early) == settled(late)
     defence, blow = one(early, "rupture.defence"), one(early, "rupture.blow")
-    assert (defence.t, defence.faces, defence.value) == (15, (5, 1, 1, 2), 3)
-    assert (blow.t, blow.attack, blow.defence, blow.final, blow.effort) == (15, 4, 3, 1, 4)
+    assert (defence.t, defence.faces, defence.value) == (14, (5, 1, 1, 2), 3)
+    assert (blow.t, blow.attack, blow.defence, blow.final, blow.effort) == (14, 4, 3, 1, 4)
     for fight in (early, late):
         status = fight.state.combatants["guard"].status
         assert (status.effort, status.stress) == (4, 0)
@@ -72,7 +72,7 @@ def test_an_announced_defence_keeps_its_skill_and_cover() -> None:
     # Defending with athletics (3d6 [5 1 1]) and the mace (Cover 0): 1 + 0 = 1.
     dice = [6, 5, 2, 1, 3, 5, 1, 1]
     early = duel(3, dice, skill="athletics", **{"with": "mace"})
-    late = duel(15, dice, skill="athletics", **{"with": "mace"})
+    late = duel(14, dice, skill="athletics", **{"with": "mace"})
     assert settled(early) == settled(late)
     defence = one(early, "rupture.defence")
     assert (defence.skill, defence.pool, defence.cover, defence.value) == ("athletics", 3, 0, 1)
@@ -86,16 +86,16 @@ def test_an_announced_defence_against_a_failed_attack_rolls_nothing() -> None:
 
 
 def test_the_target_who_announced_is_not_called_again_to_defend() -> None:
-    # The guard's own slots are at 0 and 15: at 15 it sees no incoming attack to answer.
+    # When the roll is published (13) the guard, which saw it, has nothing left to answer.
     guard = Scripted({5: declare("defend", "bran")})
     fight = arena(
         {"bran": ("a", "bran", Scripted({0: SWORD})), "guard": ("b", "guard", guard)},
         dice=DICE,
     )
     fight.run()
-    assert guard.seen_at(15).me.incoming == ()
+    assert guard.seen_at(14).me.incoming == ()
     assert guard.seen_at(5).me.declared_against[0].attacker == "bran"
-    assert guard.seen_at(5).me.declared_against[0].rolls_at == 14
+    assert guard.seen_at(5).me.declared_against[0].rolls_at == 13
     assert guard.seen_at(15).me.declared_against == ()
 
 
@@ -107,7 +107,7 @@ def test_the_target_who_announced_is_not_called_again_to_defend() -> None:
             {5: [declare("defend", "bran"), declare("defend", "bran")]},
             "already defends against bran's attack",
         ),
-        ({5: declare("defend", "bran"), 15: declare("defend", "bran")}, "already defends"),
+        ({5: declare("defend", "bran"), 14: declare("defend", "bran")}, "already defends"),
     ],
 )
 def test_announcing_needs_a_declared_attack_and_happens_once(
@@ -142,7 +142,7 @@ def test_a_policy_may_announce_from_what_it_sees_declared_against_it() -> None:
     policy.run()
     [announced] = [e for e in of_type(policy, "action.declared") if e.kind == "defend"]
     assert announced.t == 1  # the segment after Bran's declaration, which it saw
-    assert settled(policy) == settled(duel(15))
+    assert settled(policy) == settled(duel(14))
 
 
 class External:
@@ -169,15 +169,15 @@ def through_the_api(defend_at: int) -> Any:
         obs = pending["guard"]
         answer = None
         if obs.segment == defend_at:
-            assert obs.me.declared_against if defend_at < 15 else obs.me.incoming
+            assert obs.me.declared_against if defend_at < 14 else obs.me.incoming
             answer = Declaration("defend", "bran")
         fight.submit({"guard": answer})
 
 
 @pytest.mark.parametrize("before", [1, 7])
 def test_both_orders_through_advance_and_submit(before: int) -> None:
-    early, late = through_the_api(before), through_the_api(15)
-    assert settled(early) == settled(late) == settled(duel(15))
+    early, late = through_the_api(before), through_the_api(14)
+    assert settled(early) == settled(late) == settled(duel(14))
     assert one(early, "rupture.blow").final == 1
 
 
@@ -212,11 +212,11 @@ rolls = [6, 5, 2, 1, 3, 5, 1, 1, 2]
 
 def test_both_orders_in_a_fight_script(tmp_path: Path) -> None:
     fights = []
-    for when, at in (("before", 6), ("after", 15)):
+    for when, at in (("before", 6), ("after", 14)):
         path = tmp_path / f"{when}.toml"
         path.write_text(SCRIPT.format(when=when, at=at), encoding="utf-8")
         fights.append(load_script(path).play())
     early, late = fights
     assert settled(early) == settled(late)
     blow = one(early, "rupture.blow")
-    assert (blow.t, blow.attack, blow.defence, blow.final) == (15, 4, 3, 1)
+    assert (blow.t, blow.attack, blow.defence, blow.final) == (14, 4, 3, 1)

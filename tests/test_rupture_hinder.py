@@ -6,7 +6,7 @@ dice taken from the target's next action test instead of effort points.
 
 The rogue (athletics 4d6; trip: Threat 1, sand in the eyes: Threat 2) hinders the guard
 (melee 4d6, effort 5, physical threshold 4, a shield of Cover 2) at segment 0: the roll
-is published at the end of segment 14 and the hindrance lands at the end of 15.
+is published at the end of segment 13 and the hindrance lands at the end of 14.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_an_undefended_hindrance_takes_its_value_in_dice_from_the_next_action_te
     )
     got = one(fight, "rupture.hindered")
     assert (got.t, got.actor, got.attack, got.defence, got.final, got.dice) == (
-        15,
+        14,
         "guard",
         3,
         0,
@@ -58,7 +58,7 @@ def test_an_undefended_hindrance_takes_its_value_in_dice_from_the_next_action_te
     )
     assert of_type(fight, "rupture.blow") == []
     guard = next(a for a in of_type(fight, "rupture.attack") if a.actor == "guard")
-    assert (guard.t, guard.pool, guard.malus) == (29, 1, 3)
+    assert (guard.t, guard.pool, guard.malus) == (28, 1, 3)
     status = fight.state.combatants["guard"].status
     assert (status.effort, status.stress, status.malus) == (5, 0, 0)
 
@@ -67,7 +67,7 @@ def test_a_defence_reduces_a_hindrance_as_it_reduces_an_attack() -> None:
     # Trip 3; the guard defends with melee [5 1 1 1]: 1 quality + the shield's Cover 2 =
     # 3: final 0, the hindrance is shrugged off and its next test keeps its 4 dice.
     fight = hindered(
-        {15: [declare("defend", "rogue"), declare("attack", "rogue")]},
+        {14: declare("defend", "rogue"), 15: declare("attack", "rogue")},
         [6, 5, 1, 1, 5, 1, 1, 1, 1, 1, 1, 1],
     )
     got = one(fight, "rupture.hindered")

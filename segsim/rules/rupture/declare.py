@@ -20,6 +20,7 @@ from segsim.actions import Action, ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.rules.rupture.content import SEED, TARGETED, Sheet, Weapon
 from segsim.rules.rupture.passe import next_boundary
+from segsim.rules.rupture.status import Status
 from segsim.state import Combatant, FightState
 
 RULE_TARGETED = f"{SEED}, Les actions ciblées"
@@ -112,11 +113,42 @@ def plan(
         if d.target is not None:
             raise IllegalDeclaration("pass takes no target")
         return ActionSpec("pass", duration, ACT, continuous=True)
+    if settling(c, segment, passe):
+        raise IllegalDeclaration(
+            f"{c.id}'s targeted action is settled as its slot ends (segment "
+            f"{next_boundary(segment, sheet.actions, passe) - 1}): one action at a time, "
+            f"{sheet.actions} per passe",
+            rule=RULE_TARGETED,
+        )
     if d.kind in TARGETED:
         foe, params = _plan_targeted(state, c, d)
-        return ActionSpec(d.kind, duration, ACT, target=foe, rolled=True, params=params)
+        return ActionSpec(
+            d.kind, roll_duration(duration), ACT, target=foe, rolled=True, params=params
+        )
     target, params = _plan_untargeted(state, c, d)
     return ActionSpec(d.kind, duration, ACT, target=target, rolled=d.kind in TESTED, params=params)
+
+
+def roll_duration(left: int) -> int:
+    """How long a targeted action lasts when ``left`` segments of its slot remain: until
+    one segment before the slot's end, so that its roll is published, the target may
+    answer it in the slot's last segment and the blow lands as the slot ends, before
+    anyone who acts at that boundary decides again (seed 002, "Les actions ciblées": the
+    value of an undefended attack is taken "immédiatement"). With a single segment left
+    there is no room: the roll comes at the slot's end, the blow one segment later."""
+    return left - 1 if left >= 2 else left
+
+
+def settling(c: Combatant, segment: int, passe: int) -> bool:
+    """Whether ``c``'s targeted action of the slot in progress has been rolled (or came
+    to nothing) one segment before the slot's end: its blow lands as the slot ends, and
+    until then its action is not over."""
+    status: Status = c.status
+    done = status.targeted_at
+    if done < 0 or done >= segment:
+        return False
+    sheet: Sheet = c.sheet
+    return next_boundary(done, sheet.actions, passe) == next_boundary(segment, sheet.actions, passe)
 
 
 def _plan_wait(d: Declaration, segment: int) -> ActionSpec:

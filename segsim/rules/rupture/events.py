@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from segsim.events import Event
+from segsim.rules.rupture.content import TARGETED
 from segsim.rules.rupture.status import Status, Wound
 
 if TYPE_CHECKING:
@@ -102,10 +103,12 @@ class AttackRolled(Event):
     malus: int = 0
 
     def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.targeted_at = self.t
         if self.bonus:
-            _status(state, self.actor).bonus = 0
+            status.bonus = 0
         if self.malus:
-            _status(state, self.actor).malus = 0
+            status.malus = 0
 
     def describe(self) -> str:
         if self.success:
@@ -342,6 +345,10 @@ class ActionWasted(Event):
     action: int
     kind: str
     reason: str
+
+    def apply(self, state: FightState) -> None:
+        if self.kind in TARGETED:
+            _status(state, self.actor).targeted_at = self.t
 
     def describe(self) -> str:
         return f"{self.actor}'s {self.kind} comes to nothing: {self.reason}"

@@ -17,7 +17,7 @@ import attrs
 from segsim.actions import Action
 from segsim.observation import LiveView, live
 from segsim.rules.rupture.content import TARGETED, Sheet, Weapon
-from segsim.rules.rupture.declare import ACT, BLOW
+from segsim.rules.rupture.declare import ACT, BLOW, settling
 from segsim.rules.rupture.passe import passe_of, slots_left
 from segsim.rules.rupture.status import Status, Wound
 
@@ -162,7 +162,11 @@ class SelfView(OtherView):
 
     @live
     def free(self) -> bool:
-        return not any(a.channel == ACT and not a.continuous for a in self._o.actions)
+        """Whether it may begin an action now: nothing but a ``pass`` in its slot, and
+        no targeted action of its own being settled at the slot's end."""
+        if any(a.channel == ACT and not a.continuous for a in self._o.actions):
+            return False
+        return not settling(self._o, self._segment, self._passe)
 
     @live
     def actions_left(self) -> int:
