@@ -490,6 +490,21 @@ def test_forbidden_equipment_is_untrained_and_blocks_every_capability() -> None:
     ]
 
 
+def test_the_game_masters_exceptional_permission_is_a_change_of_the_profile() -> None:
+    """Seed 001, "Équipement interdit": the game master may allow an exceptional use (the
+    bard crossing a yard under a shield). segsim takes the permission as content: the
+    bard's profile without the forbidden shield; then no forbidden equipment is recorded
+    and its capabilities stay usable."""
+    bard = sheet("melisande")
+    allowed = attrs.evolve(bard.profile, forbidden=(), shield=True)
+    shielded = attrs.evolve(bard, shield=RULES.content.shields["small"], profile=allowed)
+    fight = duel(shielded, "bandit", declare("capability", name="chant du courage"), [])
+    assert [e for e in fight.history if isinstance(e, ForbiddenEquipment)] == []
+    assert [e.capability for e in fight.history if isinstance(e, CapabilityUsed)] == [
+        "chant du courage"
+    ]
+
+
 def test_a_moral_interdiction_is_recorded_as_a_taboo() -> None:
     """Seed 001: a priest who may not shed blood uses an edged weapon: untrained, and the
     player must play the shock."""
