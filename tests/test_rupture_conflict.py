@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rupture_helpers import arena, of_type, one, sheet
+from rupture_helpers import RULES, arena, of_type, one, sheet
 
 from segsim import IllegalDeclaration
 from segsim.actions import Cancel, Declaration
@@ -132,6 +132,56 @@ def test_the_texts_example_a_beaten_opponent_broken_by_a_threat() -> None:
     assert one(fight, "combatant.out").reason == "mental overflow of 4"
     assert fight.state.combatants["lout"].status.wounds == [Wound("mental", "terror", 4)]
     assert fight.outcome is not None and fight.outcome.winner == "a"
+
+
+def test_the_texts_example_with_the_mace_it_names() -> None:
+    """Seed 002, "Dépassement", word for word: "attendrir un péquin à coup de masse sans
+    obtenir de dépassement", then "rends-toi ou crève" gives a psychological overflow,
+    applied at once (effort, fatigue) with a wound of psychological nature. The mace
+    (Threat 3) would overflow the péquin's physical threshold 3 on any success: the
+    péquin parries each blow enough to stay at or below it."""
+    weapons = RULES.content.weapons
+    bran = sheet("bran", weapons=(weapons["mace"], weapons["threat"]))
+    script = Scripted(
+        {
+            0: declare("attack", "lout", weapon="mace"),
+            15: declare("attack", "lout", weapon="mace"),
+            30: declare("threaten", "lout"),
+        }
+    )
+    lout = Scripted({14: declare("defend", "bran"), 29: declare("defend", "bran")})
+    fight = arena(
+        {"bran": ("a", bran, script), "lout": ("b", sheet("thug", stress_max=0), lout)},
+        dice=[
+            *[5, 1, 1, 1, 1],  # 13: 1 quality + the mace's Threat 3 = 4
+            *[5, 1, 1],  # 14: the péquin's parry, melee 3: 1 quality (club: no Cover)
+            *[5, 1, 1, 1, 1],  # 28: 4 again
+            *[6, 1, 1],  # 29: parried for 1 again
+            *[6, 6, 6, 6, 6],  # 43: "rends-toi ou crève": 5 qualities + 1 = 6, undefended
+        ],
+        max_segments=60,
+    )
+    fight.run()
+    blows = [
+        (b.domain, b.attack, b.defence, b.final, b.effort, b.stress)
+        for b in of_type(fight, "rupture.blow")
+    ]
+    # Effort 4: 3 lost; 1 lost and 2 stress; then the threat: 6 more stress at once.
+    assert blows == [
+        ("physical", 4, 1, 3, 1, 0),
+        ("physical", 4, 1, 3, 0, 2),
+        ("mental", 6, 0, 6, 0, 8),
+    ]
+    over = one(fight, "rupture.overflow")  # no physical overflow; the threat's: 6 - 2 = 4
+    assert (over.t, over.domain, over.nature, over.value, over.stress) == (
+        44,
+        "mental",
+        "terror",
+        4,
+        12,
+    )
+    assert fight.state.combatants["lout"].status.wounds == [Wound("mental", "terror", 4)]
+    assert not fight.state.combatants["lout"].in_fight
 
 
 def test_a_social_duel_runs_like_a_fight() -> None:
