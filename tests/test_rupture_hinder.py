@@ -11,6 +11,7 @@ is published at the end of segment 13 and the hindrance lands at the end of 14.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -150,3 +151,39 @@ def test_the_harrier_hinders_the_most_dangerous_opponent_first() -> None:
     fight.run()
     first = next(e for e in of_type(fight, "action.declared") if e.actor == "rogue")
     assert (first.kind, first.target) == ("hinder", "bran")
+
+
+def test_a_learning_agent_may_hinder(tmp_path: Path) -> None:
+    """The RL catalogue offers ``hinder`` against each slot; the mask allows it when the
+    fighter has a hindrance in reach of that opponent."""
+    from segsim.envs import parallel_env
+
+    path = tmp_path / "hinder.toml"
+    path.write_text(
+        """\
+[fight]
+name = "a trip"
+ruleset = "rupture"
+max_segments = 60
+
+[[combatant]]
+id = "rogue"
+side = "a"
+fighter = "rogue"
+policy = "harrier"
+position = [0.0, 0.0]
+
+[[combatant]]
+id = "lout"
+side = "b"
+fighter = "thug"
+policy = "aggressive"
+position = [1.5, 0.0]
+""",
+        encoding="utf-8",
+    )
+    env = parallel_env(path)
+    obs, _ = env.reset(seed=1)
+    labels = env.catalogue
+    assert obs["rogue"]["action_mask"][labels.index("hinder @slot0")] == 1
+    assert obs["lout"]["action_mask"][labels.index("hinder @slot0")] == 0
