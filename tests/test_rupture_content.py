@@ -254,7 +254,7 @@ def test_the_cli_exits_2_on_a_bad_scenario(
 
 
 def test_the_policies_are_registered_by_name() -> None:
-    assert {"aggressive", "breaker", "talker", "random"} <= set(policy_names("rupture"))
+    assert {"aggressive", "breaker", "harrier", "talker", "random"} <= set(policy_names("rupture"))
     assert make_policy("rupture", "talker").name == "talker"
 
 
