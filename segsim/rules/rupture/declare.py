@@ -1,8 +1,10 @@
 """Declarations: what each action kind needs (seed 002, "Les actions ciblées", "Se
 défendre", "Les actions non ciblées").
 
-Targeted and untargeted actions each cost one of the passe's actions and last until the
-end of the fighter's slot (:mod:`segsim.rules.rupture.passe`); a defence is free and is
+Targeted and untargeted actions each cost one of the passe's actions and fill the rest
+of the fighter's slot (:mod:`segsim.rules.rupture.passe`): an untargeted action lasts until
+the slot's end; a targeted one is rolled a segment earlier, so that its blow lands as the
+slot ends (:func:`roll_duration`). A defence is free and is
 declared against an attacker, either in the segment after its roll is published or
 announced before the roll, while its targeted action is in progress.
 Each checker raises :class:`IllegalDeclaration` naming the rule, before anything changes.
