@@ -196,6 +196,31 @@ def test_dim_light_gives_minus_5_to_attacks_at_range_only() -> None:
     assert "dim light" not in attacks(melee)[0].modifiers
 
 
+@pytest.mark.parametrize(("magic", "malus"), [(False, None), (True, -5)])
+def test_dim_light_weighs_on_magic_attacks_only_with_the_option(
+    magic: bool, malus: int | None
+) -> None:
+    """Seed 001, "Résolution des attaques": dim light gives -5 "en attaque à distance",
+    one of the three tests the text names (contact, distance, magique). The closest
+    reading (default) leaves magic attacks alone; ``dim_light_magic = true`` extends the
+    malus to them. The apprentice's arcane bolt (magic, 30 m) at Nissa, 10 m away."""
+    fight = arena(
+        {
+            "nissa": ("party", "nissa", ByRound()),
+            "mage": ("bandits", "apprentice", ByRound({1: declare("attack", "nissa")})),
+        },
+        dice=[2],
+        options={"dim_light": True, "dim_light_magic": magic},
+        positions={"nissa": (0.0, 0.0), "mage": (10.0, 0.0)},
+    )
+    fight.run()
+    [test] = attacks(fight)
+    assert test.modifiers.get("dim light") == malus
+    # The option never touches a ranged attack: -5 with or without it.
+    ranged = shoot({"dim_light": True, "dim_light_magic": magic}, FAR)
+    assert ranged.modifiers["dim light"] == -5
+
+
 def test_shooting_into_melee_is_minus_5_or_minus_2_when_the_target_is_on_the_near_side() -> None:
     """Seed 001: shooting at a target engaged in melee, -5; only -2 when the target is on
     the shooter's side (segsim: nobody engaging it stands nearer the shooter)."""
@@ -460,6 +485,21 @@ def test_forbidden_equipment_is_untrained_and_blocks_every_capability() -> None:
         fight.run()
     # Without the shield, the same capability is used.
     fight = duel("melisande", "bandit", declare("capability", name="chant du courage"), [])
+    assert [e.capability for e in fight.history if isinstance(e, CapabilityUsed)] == [
+        "chant du courage"
+    ]
+
+
+def test_the_game_masters_exceptional_permission_is_a_change_of_the_profile() -> None:
+    """Seed 001, "Équipement interdit": the game master may allow an exceptional use (the
+    bard crossing a yard under a shield). segsim takes the permission as content: the
+    bard's profile without the forbidden shield; then no forbidden equipment is recorded
+    and its capabilities stay usable."""
+    bard = sheet("melisande")
+    allowed = attrs.evolve(bard.profile, forbidden=(), shield=True)
+    shielded = attrs.evolve(bard, shield=RULES.content.shields["small"], profile=allowed)
+    fight = duel(shielded, "bandit", declare("capability", name="chant du courage"), [])
+    assert [e for e in fight.history if isinstance(e, ForbiddenEquipment)] == []
     assert [e.capability for e in fight.history if isinstance(e, CapabilityUsed)] == [
         "chant du courage"
     ]

@@ -287,6 +287,33 @@ def test_total_defence_allows_no_attack_not_even_a_free_one() -> None:
     assert err.value.rule == "seed 001, Actions défensives"
 
 
+@pytest.mark.parametrize("allowed", [False, True])
+def test_total_defence_allows_a_free_move_only_with_the_option(allowed: bool) -> None:
+    """Seed 001, "Actions défensives": total defence, "ne faire que de se défendre à ce
+    tour". The closest reading (default): nothing else that turn, not even a free move;
+    ``total_defence_move = true`` lets a free move come with it."""
+    rules = Chroniques(total_defence_move=allowed)
+    nissa = _free(rules, "nissa", ("move",))
+    turn = [declare("total_defence"), declare("move", to=[-5.0, 0.0], free=True)]
+    fight = arena(
+        {"nissa": ("x", nissa, ByRound({1: turn})), "bandit": ("y", "bandit", ByRound())},
+        positions=in_contact(),
+        options={"total_defence_move": allowed},
+        max_segments=30,
+    )
+    if not allowed:
+        with pytest.raises(IllegalDeclaration, match="no move even a free one") as err:
+            fight.run()
+        assert err.value.rule == "seed 001, Actions défensives"
+        assert not [e for e in fight.history if e.TYPE == "combatant.moved"]
+        return
+    fight.run()
+    moved = [(e.actor, e.x, e.y) for e in fight.history if e.TYPE == "combatant.moved"]
+    assert moved == [("nissa", -5.0, 0.0)]
+    kinds = [e.kind for e in fight.history if e.TYPE == "action.declared" and e.actor == "nissa"]
+    assert "total_defence" in kinds
+
+
 @pytest.mark.parametrize(("turn", "message"), ILLEGAL_TURNS)
 def test_illegal_turns_name_the_rule_and_change_nothing(
     turn: list[Declaration], message: str

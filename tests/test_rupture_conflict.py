@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rupture_helpers import arena, of_type, one, sheet
+from rupture_helpers import RULES, arena, of_type, one, sheet
 
 from segsim import IllegalDeclaration
 from segsim.actions import Cancel, Declaration
@@ -94,14 +94,14 @@ def test_the_texts_example_a_beaten_opponent_broken_by_a_threat() -> None:
             30: declare("threaten", "lout"),
         }
     )
-    lout = Scripted({45: declare("defend", "bran")})
+    lout = Scripted({44: declare("defend", "bran")})
     fight = arena(
         {"bran": ("a", "bran", bran), "lout": ("b", sheet("thug", stress_max=0), lout)},
         dice=[
-            *[5, 1, 1, 1, 1],  # 14: 1 quality + Threat 2 = 3, not above the threshold 3
-            *[5, 1, 1, 1, 1],  # 29: 3 again
-            *[6, 6, 6, 6, 6],  # 44: intimidation 5: 5 qualities + the threat's 1 = 6
-            6,  # 45: the lout's will, 1 die; its flaw (coward) raises the difficulty to 1
+            *[5, 1, 1, 1, 1],  # 13: 1 quality + Threat 2 = 3, not above the threshold 3
+            *[5, 1, 1, 1, 1],  # 28: 3 again
+            *[6, 6, 6, 6, 6],  # 43: intimidation 5: 5 qualities + the threat's 1 = 6
+            6,  # 44: the lout's will, 1 die; its flaw (coward) raises the difficulty to 1
         ],
         max_segments=60,
     )
@@ -134,20 +134,70 @@ def test_the_texts_example_a_beaten_opponent_broken_by_a_threat() -> None:
     assert fight.outcome is not None and fight.outcome.winner == "a"
 
 
+def test_the_texts_example_with_the_mace_it_names() -> None:
+    """Seed 002, "Dépassement", word for word: "attendrir un péquin à coup de masse sans
+    obtenir de dépassement", then "rends-toi ou crève" gives a psychological overflow,
+    applied at once (effort, fatigue) with a wound of psychological nature. The mace
+    (Threat 3) would overflow the péquin's physical threshold 3 on any success: the
+    péquin parries each blow enough to stay at or below it."""
+    weapons = RULES.content.weapons
+    bran = sheet("bran", weapons=(weapons["mace"], weapons["threat"]))
+    script = Scripted(
+        {
+            0: declare("attack", "lout", weapon="mace"),
+            15: declare("attack", "lout", weapon="mace"),
+            30: declare("threaten", "lout"),
+        }
+    )
+    lout = Scripted({14: declare("defend", "bran"), 29: declare("defend", "bran")})
+    fight = arena(
+        {"bran": ("a", bran, script), "lout": ("b", sheet("thug", stress_max=0), lout)},
+        dice=[
+            *[5, 1, 1, 1, 1],  # 13: 1 quality + the mace's Threat 3 = 4
+            *[5, 1, 1],  # 14: the péquin's parry, melee 3: 1 quality (club: no Cover)
+            *[5, 1, 1, 1, 1],  # 28: 4 again
+            *[6, 1, 1],  # 29: parried for 1 again
+            *[6, 6, 6, 6, 6],  # 43: "rends-toi ou crève": 5 qualities + 1 = 6, undefended
+        ],
+        max_segments=60,
+    )
+    fight.run()
+    blows = [
+        (b.domain, b.attack, b.defence, b.final, b.effort, b.stress)
+        for b in of_type(fight, "rupture.blow")
+    ]
+    # Effort 4: 3 lost; 1 lost and 2 stress; then the threat: 6 more stress at once.
+    assert blows == [
+        ("physical", 4, 1, 3, 1, 0),
+        ("physical", 4, 1, 3, 0, 2),
+        ("mental", 6, 0, 6, 0, 8),
+    ]
+    over = one(fight, "rupture.overflow")  # no physical overflow; the threat's: 6 - 2 = 4
+    assert (over.t, over.domain, over.nature, over.value, over.stress) == (
+        44,
+        "mental",
+        "terror",
+        4,
+        12,
+    )
+    assert fight.state.combatants["lout"].status.wounds == [Wound("mental", "terror", 4)]
+    assert not fight.state.combatants["lout"].in_fight
+
+
 def test_a_social_duel_runs_like_a_fight() -> None:
     # The countess persuades the envoy (eloquence 5, argument: Threat 1, social); the
     # envoy (effort 6) answers with eloquence 5 and the Cover 1 of its own argument.
     countess = Scripted({0: declare("persuade", "envoy"), 15: declare("persuade", "envoy")})
-    envoy = Scripted({15: declare("defend", "countess", skill="eloquence"), 30: None})
+    envoy = Scripted({14: declare("defend", "countess", skill="eloquence"), 30: None})
     fight = arena(
         {
             "countess": ("court", "countess", countess),
             "envoy": ("embassy", sheet("envoy", rupture={"social": 1}), envoy),
         },
         dice=[
-            *[6, 5, 1, 1, 1],  # 14: 2 qualities + 1 = 3
-            *[5, 1, 1, 1, 1],  # 15: 1 quality + Cover 1 = 2: final 1
-            *[6, 6, 6, 5, 1],  # 29: 4 + 1 = 5, undefended: final 5, overflow 5 - 1 = 4
+            *[6, 5, 1, 1, 1],  # 13: 2 qualities + 1 = 3
+            *[5, 1, 1, 1, 1],  # 14: 1 quality + Cover 1 = 2: final 1
+            *[6, 6, 6, 5, 1],  # 28: 4 + 1 = 5, undefended: final 5, overflow 5 - 1 = 4
         ],
         positions={"countess": (0.0, 0.0), "envoy": (3.0, 0.0)},
         max_segments=45,
@@ -380,7 +430,7 @@ def test_a_defence_answers_one_attack_once_with_a_skill_the_sheet_allows() -> No
         fight = arena(
             {
                 "bran": ("a", "bran", Scripted({0: declare("attack", "guard")})),
-                "guard": ("b", "guard", Scripted({15: script})),
+                "guard": ("b", "guard", Scripted({14: script})),
             },
             dice=[6, 1, 1, 1, 1],
         )

@@ -254,7 +254,7 @@ def test_the_cli_exits_2_on_a_bad_scenario(
 
 
 def test_the_policies_are_registered_by_name() -> None:
-    assert {"aggressive", "breaker", "talker", "random"} <= set(policy_names("rupture"))
+    assert {"aggressive", "breaker", "harrier", "talker", "random"} <= set(policy_names("rupture"))
     assert make_policy("rupture", "talker").name == "talker"
 
 
@@ -331,20 +331,22 @@ position = [1.5, 0.0]
 bran = { action = "attack", target = "lout", weapon = "sword" }
 lout = { action = "attack", target = "bran" }
 
-[segment.15]
-bran = { action = "threaten", target = "lout" }
+[segment.14]
 lout = { action = "defend", target = "bran" }
 
-[segment.30]
+[segment.15]
+bran = { action = "threaten", target = "lout" }
+
+[segment.29]
 lout = { action = "defend", target = "bran" }
 
 [dice]
 rolls = [
-  5, 1, 1, 1, 1,   # 14: Bran's sword, 1 quality + 2 = 3
-  6, 1, 1,         # 14: the lout's club, 1 quality + 2 = 3 (Bran does not defend)
-  1, 2, 3,         # 15: the lout parries Bran's sword (melee 3): fails
-  6, 6, 6, 6, 6,   # 29: "surrender or die": 5 qualities + 1 = 6
-  "d6:6",          # 30: the lout's will (1 die) against the threat: its flaw (coward)
+  5, 1, 1, 1, 1,   # 13: Bran's sword, 1 quality + 2 = 3
+  6, 1, 1,         # 13: the lout's club, 1 quality + 2 = 3 (Bran does not defend)
+  1, 2, 3,         # 14: the lout parries Bran's sword (melee 3): fails
+  6, 6, 6, 6, 6,   # 28: "surrender or die": 5 qualities + 1 = 6
+  "d6:6",          # 29: the lout's will (1 die) against the threat: its flaw (coward)
                    #     raises the difficulty to 1, so even a 6 fails
 ]
 """
@@ -355,7 +357,7 @@ def test_a_rupture_fight_script_plays_through_the_rules_and_replays(tmp_path: Pa
     path.write_text(SCRIPT, encoding="utf-8")
     fight = load_script(path).play()
     over = next(e for e in fight.history if e.TYPE == "rupture.overflow")
-    assert (over.t, over.actor, over.domain, over.value) == (30, "lout", "mental", 4)
+    assert (over.t, over.actor, over.domain, over.value) == (29, "lout", "mental", 4)
     assert fight.outcome is not None and fight.outcome.winner == "company"
     assert replay(fight_record(fight)).identical
 

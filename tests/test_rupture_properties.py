@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +14,9 @@ from hypothesis import strategies as st
 
 from segsim import load_scenario
 from segsim.policy import make_policy
+from segsim.rules.rupture.content import TARGETED
 from segsim.rules.rupture.declare import KINDS
+from segsim.rules.rupture.passe import next_boundary
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "examples/scenarios").glob("rupture_*.toml"))
@@ -35,19 +38,32 @@ def test_random_fights_keep_the_rules(path: Path, seed: int, own: bool) -> None:
     rolls: dict[int, tuple[int, str, str]] = {}  # blow id -> (roll segment, attacker, target)
     effort = {cid: s.effort for cid, s in sheets.items()}
     stress = dict.fromkeys(sheets, 0)
+    declared: dict[int, Any] = {}
     for e in fight.history:
+        if e.TYPE == "action.declared":
+            declared[e.id] = e
         if e.TYPE == "action.declared" and KINDS[e.kind].costs:
             costly[(e.actor, e.t // passe)] += 1
-            # A costly action ends at a slot boundary of its fighter.
+            # A costly action ends at a slot boundary of its fighter; a targeted one a
+            # segment before it (its blow lands at the boundary), unless it began in the
+            # slot's last segment.
             step = max(1, passe // sheets[e.actor].actions)
             end = e.t + e.duration
-            assert end % passe == 0 or (end % passe) % step == 0, e
+            if e.kind in TARGETED and e.duration >= 1:
+                boundary = next_boundary(e.t, sheets[e.actor].actions, passe)
+                assert end == (boundary - 1 if boundary - e.t >= 2 else boundary), e
+            else:
+                assert end % passe == 0 or (end % passe) % step == 0, e
         elif e.TYPE == "action.spawned":
             rolls[e.action] = (e.t, e.actor, e.target)
-        elif e.TYPE == "action.declared" and e.kind == "defend":
-            blow = e.params["blow"]
-            t, attacker, target = rolls[blow]
+        elif e.TYPE == "action.declared" and e.kind == "defend" and "blow" in e.params:
+            t, attacker, target = rolls[e.params["blow"]]
             assert (e.t, e.target, e.actor) == (t + 1, attacker, target)
+        elif e.TYPE == "action.declared" and e.kind == "defend":
+            # Announced before the roll: while the attack against it is in progress.
+            attack = declared[e.params["attack"]]
+            assert (e.target, e.actor) == (attack.actor, attack.target)
+            assert attack.t < e.t < attack.t + attack.duration
         elif e.TYPE == "rupture.blow":
             t, attacker, target = rolls[e.blow]
             assert (e.t, e.attacker, e.actor) == (t + 1, attacker, target)

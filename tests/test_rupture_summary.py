@@ -3,9 +3,9 @@ overflow rules of "Dépassement", on a duel with loaded dice.
 
 Bran (melee 5 d6, sword: Threat 2) attacks the guard (melee 4 d6, effort 5, physical
 rupture threshold 4, a shield of Cover 2 and a mace of Cover 0) at segment 0. Bran has 2
-actions per passe, so his attack fills segments 0-14: its test is rolled and published at
-the end of segment 14, the guard may declare its free defence at segment 15, and the
-blow is settled at the end of segment 15.
+actions per passe, so his attack fills his slot, segments 0-14: its test is rolled and
+published at the end of segment 13, the guard may declare its free defence at segment 14
+(the slot's last), and the blow is settled at the end of segment 14, as the slot ends.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_step_1_the_attack_value_is_qualities_plus_threat_on_a_success() -> None
     # 5d6 [6 5 2 1 3]: two qualities (5 and 6), + the sword's Threat 2 = 4.
     fight = duel([6, 5, 2, 1, 3], [1, 1, 1, 1])
     roll = one(fight, "rupture.attack")
-    assert (roll.t, roll.pool, roll.faces, roll.difficulty) == (14, 5, (6, 5, 2, 1, 3), 0)
+    assert (roll.t, roll.pool, roll.faces, roll.difficulty) == (13, 5, (6, 5, 2, 1, 3), 0)
     assert (roll.success, roll.qualities, roll.threat, roll.value) == (True, 2, 2, 4)
 
 
@@ -89,7 +89,7 @@ def test_step_2_the_defence_value_is_qualities_plus_cover_on_a_success() -> None
     # 4d6 [5 1 1 2]: one quality, + Cover 2 of the shield (the best the guard has) = 3.
     fight = duel([6, 5, 2, 1, 3], [5, 1, 1, 2])
     defence = one(fight, "rupture.defence")
-    assert (defence.t, defence.skill, defence.pool, defence.faces) == (15, "melee", 4, (5, 1, 1, 2))
+    assert (defence.t, defence.skill, defence.pool, defence.faces) == (14, "melee", 4, (5, 1, 1, 2))
     assert (defence.qualities, defence.cover, defence.cover_from, defence.value) == (
         1,
         2,
@@ -111,7 +111,7 @@ def test_step_3_and_5_final_value_is_attack_minus_defence_paid_in_effort() -> No
     # Attack 4 - defence 3 = 1: the guard loses 1 effort point (5 -> 4), no stress.
     fight = duel([6, 5, 2, 1, 3], [5, 1, 1, 2])
     blow = one(fight, "rupture.blow")
-    assert (blow.t, blow.attack, blow.defence, blow.final) == (15, 4, 3, 1)
+    assert (blow.t, blow.attack, blow.defence, blow.final) == (14, 4, 3, 1)
     assert (blow.effort_lost, blow.stress_taken, blow.effort, blow.stress) == (1, 0, 4, 0)
     assert fight.state.combatants["guard"].status.effort == 4
 
@@ -222,10 +222,10 @@ def test_the_defence_is_declared_after_the_roll_is_published_and_the_record_show
         dice=[6, 5, 2, 1, 3, 5, 1, 1, 2],
     )
     fight.run()
-    # Before the roll the guard saw no incoming attack; at segment 15 it saw the roll.
+    # Before the roll the guard saw no incoming attack; at segment 14 it saw the roll.
     asked = {seg: incoming for seg, incoming, _ in judge.seen}
     assert asked[0] == ()
-    [incoming] = asked[15]
+    [incoming] = asked[14]
     assert (incoming.attacker, incoming.kind, incoming.domain, incoming.weapon) == (
         "bran",
         "attack",
@@ -233,8 +233,8 @@ def test_the_defence_is_declared_after_the_roll_is_published_and_the_record_show
         "sword",
     )
     assert (incoming.qualities, incoming.threat, incoming.value) == (2, 2, 4)
-    # The record: roll (end of 14), the blow set off, the defence declared at 15, then the
-    # defence test and the blow, both at the end of segment 15.
+    # The record: roll (end of 13), the blow set off, the defence declared at 14, then the
+    # defence test and the blow, both at the end of segment 14.
     keep = ("rupture.attack", "action.spawned", "rupture.defence", "rupture.blow")
     order = [
         (e.t, e.TYPE)
@@ -242,11 +242,11 @@ def test_the_defence_is_declared_after_the_roll_is_published_and_the_record_show
         if e.TYPE in keep or (e.TYPE == "action.declared" and e.kind == "defend")
     ]
     assert order == [
-        (14, "rupture.attack"),
-        (14, "action.spawned"),
-        (15, "action.declared"),
-        (15, "rupture.defence"),
-        (15, "rupture.blow"),
+        (13, "rupture.attack"),
+        (13, "action.spawned"),
+        (14, "action.declared"),
+        (14, "rupture.defence"),
+        (14, "rupture.blow"),
     ]
 
 
@@ -258,7 +258,7 @@ def test_the_defence_is_optional_and_its_policy_decides_from_the_roll() -> None:
         dice=[5, 1, 1, 1, 1],
     )
     fight.run()
-    assert [seg for seg, incoming, _ in judge.seen if incoming] == [15]
+    assert [seg for seg, incoming, _ in judge.seen if incoming] == [14]
     assert of_type(fight, "rupture.defence") == []
     blow = one(fight, "rupture.blow")
     assert (blow.defence, blow.final, blow.effort) == (0, 3, 2)
@@ -266,14 +266,15 @@ def test_the_defence_is_optional_and_its_policy_decides_from_the_roll() -> None:
 
 def test_the_free_defence_costs_no_action() -> None:
     # Ysolde has 3 actions per passe (slots at 0, 10, 20). She attacks Bran at 10; Bran's
-    # attack on her is rolled at 14, she defends at 15 while her own attack runs, her
-    # attack is still rolled at 19 and she acts again at 20: three actions in the passe.
+    # attack on her is rolled at 13, she defends at 14 while her own attack runs, her
+    # attack is still rolled at 18 (her slot's last segment is for Bran's answer) and she
+    # acts again at 20: three actions in the passe.
     judge = Defender()
     ysolde = Scripted(
         {
             0: declare("move", to=[1.5, 0.0]),
             10: declare("attack", "bran", weapon="spear"),
-            15: judge.decide,
+            14: judge.decide,
         }
     )
     fight = arena(
@@ -285,16 +286,42 @@ def test_the_free_defence_costs_no_action() -> None:
     )
     fight.run()
     [(seg, _, free)] = judge.seen
-    assert (seg, free) == (15, False)
-    seen = ysolde.seen_at(15).me
+    assert (seg, free) == (14, False)
+    seen = ysolde.seen_at(14).me
     assert (seen.free, seen.actions_left) == (False, 1)
     mine = [(e.t, e.kind) for e in of_type(fight, "action.declared") if e.actor == "ysolde"]
-    assert ("defend" in {k for _, k in mine}) and (15, "defend") in mine
+    assert ("defend" in {k for _, k in mine}) and (14, "defend") in mine
+    # At 19 her attack is rolled but its slot is not over: she may only hold it.
+    assert ysolde.seen_at(19).me.free is False
     assert [(t, k) for t, k in mine if k not in ("defend", "wait") and t < 30] == [
         (0, "move"),
         (10, "attack"),
+        (19, "pass"),
         (20, "pass"),
     ]
     rolls = [(e.t, e.actor) for e in of_type(fight, "rupture.attack")]
-    assert rolls == [(14, "bran"), (19, "ysolde")]
-    assert types(fight.history, ["rupture.defence"]) == [(15, "rupture.defence")]
+    assert rolls == [(13, "bran"), (18, "ysolde")]
+    assert types(fight.history, ["rupture.defence"]) == [(14, "rupture.defence")]
+
+
+def test_an_undefended_blow_lands_before_anyone_acting_at_the_slots_end_decides() -> None:
+    """Seed 002, "Les actions ciblées": the value of an undefended attack is taken from
+    effort "immédiatement". The roll is published one segment before the attacker's slot
+    ends (13), the target may answer in the slot's last segment (14), and the blow lands
+    as the slot ends: the attacker, and every fighter acting at that boundary, decides
+    its next action (15) knowing the result. Before, the blow landed at the end of 15,
+    after those decisions."""
+    bran = Scripted({0: SWORD, 15: None})
+    guard = Scripted({15: None})
+    fight = arena(
+        {"bran": ("a", "bran", bran), "guard": ("b", "guard", guard)},
+        dice=[6, 6, 6, 1, 1],  # 3 qualities + Threat 2 = 5, undefended
+    )
+    fight.run()
+    roll, blow = one(fight, "rupture.attack"), one(fight, "rupture.blow")
+    assert (roll.t, blow.t, blow.defence, blow.final, blow.effort) == (13, 14, 0, 5, 0)
+    # Both decide again at 15 with the blow already paid.
+    assert [o.effort for o in bran.seen_at(15).others] == [0]
+    assert guard.seen_at(15).me.effort == 0
+    # Between the roll and the blow Bran could start nothing: his slot is not over.
+    assert bran.seen_at(14).me.free is False

@@ -204,7 +204,17 @@ _CATALOGUES: dict[str, Callable[[int], Catalogue]] = {
         "rupture",
         slots,
         ["pass", "prepare", "acrobatics"],
-        ["attack", "threaten", "intimidate", "persuade", "defend", "move", "help", "heal"],
+        [
+            "attack",
+            "threaten",
+            "intimidate",
+            "persuade",
+            "hinder",
+            "defend",
+            "move",
+            "help",
+            "heal",
+        ],
     ),
     "loss": lambda slots: generic_catalogue(
         "loss", slots, ["pass", "get_up", "pick_up", "parry", "dodge"], ["attack", "grab", "move"]

@@ -89,13 +89,17 @@ def range_modifiers(
     weapon: Weapon,
     dim_light: bool,
     positions: Mapping[str, Point],
+    *,
+    dim_light_magic: bool = False,
 ) -> dict[str, int]:
-    """Maluses of an attack at range: dim light, a target engaged in melee (-5, or -2
-    when no fighter engaging it stands between it and the shooter)."""
+    """Maluses of an attack at range (seed 001, "Résolution des attaques"): dim light
+    (on ranged attacks, the text's "attaque à distance"; on magic ones too with
+    ``dim_light_magic``), a target engaged in melee (-5, or -2 when no fighter engaging
+    it stands between it and the shooter; ranged and magic attacks alike)."""
     if not weapon.at_range:
         return {}
     mods: dict[str, int] = {}
-    if dim_light:
+    if dim_light and (weapon.kind == "ranged" or dim_light_magic):
         mods["dim light"] = DARKNESS_MALUS
     engaged = engaged_with(state, target, shooter, positions)
     if engaged:

@@ -75,10 +75,15 @@ TURN_SHAPES = "a turn is 1 limited action, or 1 move and 1 attack, or 2 moves"
 
 
 def check_shape(
-    c: Combatant, d: Declaration, mine: Sequence[tuple[str, Mapping[str, Any]]]
+    c: Combatant,
+    d: Declaration,
+    mine: Sequence[tuple[str, Mapping[str, Any]]],
+    total_defence_move: bool = False,
 ) -> None:
     """1 limited action, or 1 move + 1 attack, or 2 moves; free actions on top
-    (seed 001, "Les actions")."""
+    (seed 001, "Les actions"). Total defence leaves no attack, and no free move either
+    unless ``total_defence_move`` (seed 001, "Actions défensives": the fighter "ne fait
+    que se défendre")."""
     new = _category(d.kind, d.params)
     cats = [_category(k, p) for k, p in mine]
     whole = [k for k, _ in mine if KINDS[k].category == "whole"]
@@ -122,6 +127,12 @@ def check_shape(
     if "total_defence" in kinds and kinds & {"attack", "concerted_attack", "two_weapons"}:
         raise IllegalDeclaration(
             "total defence: the fighter only defends this turn, no attack even a free one",
+            rule=RULE_DEFENCE,
+        )
+    if "total_defence" in kinds and "move" in kinds and not total_defence_move:
+        raise IllegalDeclaration(
+            "total defence: the fighter only defends this turn, no move even a free one "
+            "(option total_defence_move allows a free move)",
             rule=RULE_DEFENCE,
         )
 

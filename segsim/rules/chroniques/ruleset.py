@@ -76,7 +76,9 @@ class Chroniques(BaseRuleset):
     Options (the game master's calls for the fight): ``ambush`` (the side lying in
     ambush), ``ambush_difficulty`` (which ambusher sets the difficulty: lowest, highest or
     average DEX modifier + stealth), ``surprise_modifier`` (for distance and terrain),
-    ``surprised_defence_malus``, ``dim_light``, ``turn_segments`` and
+    ``surprised_defence_malus``, ``dim_light``, ``dim_light_magic`` (whether dim light
+    weighs on magic attacks too), ``total_defence_move`` (whether total defence allows a
+    free move), ``turn_segments`` and
     ``two_weapon_criticals`` (see docs/rules/chroniques.md).
     """
 
@@ -92,6 +94,8 @@ class Chroniques(BaseRuleset):
         surprise_modifier: int = 0,
         surprised_defence_malus: int = 5,
         dim_light: bool = False,
+        dim_light_magic: bool = False,
+        total_defence_move: bool = False,
         turn_segments: int = 10,
         two_weapon_criticals: bool = True,
         content: Content | None = None,
@@ -115,6 +119,14 @@ class Chroniques(BaseRuleset):
         )
         _check(isinstance(dim_light, bool), f"dim_light must be true or false, not {dim_light!r}")
         _check(
+            isinstance(dim_light_magic, bool),
+            f"dim_light_magic must be true or false, not {dim_light_magic!r}",
+        )
+        _check(
+            isinstance(total_defence_move, bool),
+            f"total_defence_move must be true or false, not {total_defence_move!r}",
+        )
+        _check(
             _is_int(turn_segments) and 1 <= turn_segments <= ROUND_SEGMENTS,
             f"turn_segments must be an integer from 1 to {ROUND_SEGMENTS}, not {turn_segments!r}",
         )
@@ -128,6 +140,8 @@ class Chroniques(BaseRuleset):
         self.surprise_modifier = surprise_modifier
         self.surprised_defence_malus = surprised_defence_malus
         self.dim_light = dim_light
+        self.dim_light_magic = dim_light_magic
+        self.total_defence_move = total_defence_move
         self.turn_segments = turn_segments
         self.two_weapon_criticals = two_weapon_criticals
         self.options: Mapping[str, Any] = {
@@ -136,6 +150,8 @@ class Chroniques(BaseRuleset):
             "surprise_modifier": surprise_modifier,
             "surprised_defence_malus": surprised_defence_malus,
             "dim_light": dim_light,
+            "dim_light_magic": dim_light_magic,
+            "total_defence_move": total_defence_move,
             "turn_segments": turn_segments,
             "two_weapon_criticals": two_weapon_criticals,
         }
@@ -235,7 +251,7 @@ class Chroniques(BaseRuleset):
         mine = [
             (a.kind, a.params) for a in c.actions if a.channel == ACT_CHANNEL and a.start == segment
         ] + [(p.kind, p.params) for p in planned if p.channel == ACT_CHANNEL]
-        check_shape(c, declaration, mine)
+        check_shape(c, declaration, mine, self.total_defence_move)
         target, params = PLANNERS[declaration.kind](state, c, declaration, planned)
         return ActionSpec(
             declaration.kind,

@@ -172,7 +172,13 @@ class Settlement:
         if difficulty is None:
             mods.update(
                 range_modifiers(
-                    self.state, attacker.id, target, weapon, self.rules.dim_light, self.positions
+                    self.state,
+                    attacker.id,
+                    target,
+                    weapon,
+                    self.rules.dim_light,
+                    self.positions,
+                    dim_light_magic=self.rules.dim_light_magic,
                 )
             )
             bonus = attacker.status.assists.get(target, 0)

@@ -28,17 +28,22 @@ DOMAINS = ("physical", "mental", "social")
 attack, a psychological hold (emprise psychologique), a social manoeuvre (seed 002,
 "Dépassement")."""
 
-TARGETED = ("attack", "threaten", "intimidate", "persuade")
+TARGETED = ("attack", "threaten", "intimidate", "persuade", "hinder")
 """Targeted action kinds (actions ciblées): ``attack`` uses a physical weapon, the others a
-manoeuvre of that kind."""
+manoeuvre of that kind. ``hinder`` hinders the target or gives it a malus (seed 002, "Les
+actions non ciblées": an action that "le gêne ou lui inflige des malus" is targeted)."""
+
+HINDER = "hinder"
 
 MANOEUVRE_DOMAINS: Mapping[str, str] = {
     "threaten": "mental",
     "intimidate": "mental",
     "persuade": "social",
+    HINDER: "physical",
 }
 """The default domain of each manoeuvre kind: a threat ("rends-toi ou crève") gives a
-psychological overflow in the text's example; persuasion is a social manoeuvre."""
+psychological overflow in the text's example; persuasion is a social manoeuvre; a
+hindrance is physical (a trip, sand in the eyes) unless it says otherwise (a taunt)."""
 
 DEFAULT_DEFENCES: Mapping[str, tuple[str, ...]] = {
     "physical": ("melee", "athletics"),
@@ -59,7 +64,8 @@ class Weapon:
     """The means of a targeted action: a weapon or a manoeuvre.
 
     ``kind`` is the targeted action it serves (``attack`` for physical weapons,
-    ``threaten``, ``intimidate`` or ``persuade``); ``domain`` the nature of what it does;
+    ``threaten``, ``intimidate``, ``persuade`` or ``hinder``); ``domain`` the nature of
+    what it does;
     ``threat`` (Menace) is added to the attack value and ``cover`` (Couverture) to the
     defence value, each only on a successful test (seed 002, "Les actions ciblées",
     "Se défendre"). ``wound`` names the nature of the wounds it leaves.
@@ -153,19 +159,22 @@ def _strings(node: Node, key: str, default: tuple[str, ...] = ()) -> tuple[str, 
 
 def read_weapon(node: Node, wid: str, *, manoeuvre: bool | None = None) -> Weapon:
     """A weapon (``kind = "attack"``, physical) or a manoeuvre (threaten, intimidate,
-    persuade; mental or social)."""
+    persuade: mental or social; hinder: any domain, physical by default)."""
     default_kind = None if manoeuvre is None else ("threaten" if manoeuvre else "attack")
     if default_kind is None or node.has("kind"):
         kind = node.value("kind", str, choices=TARGETED)
     else:
         kind = default_kind
     if manoeuvre is True and kind == "attack":
-        raise node.error("kind", "a manoeuvre serves threaten, intimidate or persuade")
+        raise node.error("kind", "a manoeuvre serves threaten, intimidate, persuade or hinder")
     if manoeuvre is False and kind != "attack":
         raise node.error("kind", "a weapon serves attack (manoeuvres are in manoeuvres.toml)")
     if kind == "attack":
         domain = node.value("domain", str, "physical", choices=("physical",))
         reach = MELEE_RANGE
+    elif kind == HINDER:
+        domain = node.value("domain", str, MANOEUVRE_DOMAINS[kind], choices=DOMAINS)
+        reach = MELEE_RANGE if domain == "physical" else VOICE_RANGE
     else:
         domain = node.value("domain", str, MANOEUVRE_DOMAINS[kind], choices=("mental", "social"))
         reach = VOICE_RANGE

@@ -1,9 +1,12 @@
 """Declarations: what each action kind needs (seed 002, "Les actions ciblées", "Se
 défendre", "Les actions non ciblées").
 
-Targeted and untargeted actions each cost one of the passe's actions and last until the
-end of the fighter's slot (:mod:`segsim.rules.rupture.passe`); a defence is free and is
-declared in the segment after the attacker's roll is published, against that attacker.
+Targeted and untargeted actions each cost one of the passe's actions and fill the rest
+of the fighter's slot (:mod:`segsim.rules.rupture.passe`): an untargeted action lasts until
+the slot's end; a targeted one is rolled a segment earlier, so that its blow lands as the
+slot ends (:func:`roll_duration`). A defence is free and is
+declared against an attacker, either in the segment after its roll is published or
+announced before the roll, while its targeted action is in progress.
 Each checker raises :class:`IllegalDeclaration` naming the rule, before anything changes.
 """
 
@@ -15,10 +18,11 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import ActionSpec, Declaration
+from segsim.actions import Action, ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.rules.rupture.content import SEED, TARGETED, Sheet, Weapon
 from segsim.rules.rupture.passe import next_boundary
+from segsim.rules.rupture.status import Status
 from segsim.state import Combatant, FightState
 
 RULE_TARGETED = f"{SEED}, Les actions ciblées"
@@ -111,11 +115,42 @@ def plan(
         if d.target is not None:
             raise IllegalDeclaration("pass takes no target")
         return ActionSpec("pass", duration, ACT, continuous=True)
+    if settling(c, segment, passe):
+        raise IllegalDeclaration(
+            f"{c.id}'s targeted action is settled as its slot ends (segment "
+            f"{next_boundary(segment, sheet.actions, passe) - 1}): one action at a time, "
+            f"{sheet.actions} per passe",
+            rule=RULE_TARGETED,
+        )
     if d.kind in TARGETED:
         foe, params = _plan_targeted(state, c, d)
-        return ActionSpec(d.kind, duration, ACT, target=foe, rolled=True, params=params)
+        return ActionSpec(
+            d.kind, roll_duration(duration), ACT, target=foe, rolled=True, params=params
+        )
     target, params = _plan_untargeted(state, c, d)
     return ActionSpec(d.kind, duration, ACT, target=target, rolled=d.kind in TESTED, params=params)
+
+
+def roll_duration(left: int) -> int:
+    """How long a targeted action lasts when ``left`` segments of its slot remain: until
+    one segment before the slot's end, so that its roll is published, the target may
+    answer it in the slot's last segment and the blow lands as the slot ends, before
+    anyone who acts at that boundary decides again (seed 002, "Les actions ciblées": the
+    value of an undefended attack is taken "immédiatement"). With a single segment left
+    there is no room: the roll comes at the slot's end, the blow one segment later."""
+    return left - 1 if left >= 2 else left
+
+
+def settling(c: Combatant, segment: int, passe: int) -> bool:
+    """Whether ``c``'s targeted action of the slot in progress has been rolled (or came
+    to nothing) one segment before the slot's end: its blow lands as the slot ends, and
+    until then its action is not over."""
+    status: Status = c.status
+    done = status.targeted_at
+    if done < 0 or done >= segment:
+        return False
+    sheet: Sheet = c.sheet
+    return next_boundary(done, sheet.actions, passe) == next_boundary(segment, sheet.actions, passe)
 
 
 def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
@@ -185,6 +220,27 @@ def pending_blow(state: FightState, defender: str, attacker: str, segment: int) 
     return None
 
 
+def announced_attack(state: FightState, defender: str, attacker: str) -> Action | None:
+    """The targeted action of ``attacker`` against ``defender`` in progress, not yet
+    rolled: a defence may be announced against it before its roll (seed 002, "Se
+    défendre": announcing after the roll is allowed "même", so before is the ordinary
+    case)."""
+    other = state.combatants.get(attacker)
+    if other is None:
+        return None
+    for a in other.actions:
+        if a.kind in TARGETED and a.target == defender and a.channel == ACT:
+            return a
+    return None
+
+
+def defends_against(c: Combatant, attacker: str, planned: Sequence[ActionSpec]) -> bool:
+    """Whether ``c`` already defends (or has announced its defence) against ``attacker``."""
+    return any(a.kind == "defend" and a.target == attacker for a in c.actions) or any(
+        p.kind == "defend" and p.target == attacker for p in planned
+    )
+
+
 def _plan_defence(
     state: FightState,
     c: Combatant,
@@ -192,24 +248,32 @@ def _plan_defence(
     segment: int,
     planned: Sequence[ActionSpec],
 ) -> ActionSpec:
+    """A free defence against ``d.target``: after its attack roll is published (in the
+    next segment, with the blow), or announced before it, while the attacker's targeted
+    action against ``c`` is in progress. Either way the defence test is rolled as the
+    blow lands, so both orders give the same fight."""
     if d.target is None:
         raise IllegalDeclaration("a defence names the attacker it answers", rule=RULE_DEFENCE)
     blow = pending_blow(state, c.id, d.target, segment)
-    if blow is None:
+    attack = None if blow is not None else announced_attack(state, c.id, d.target)
+    if blow is None and attack is None:
         raise IllegalDeclaration(
-            f"no attack of {d.target!r} against {c.id} has just been rolled: a defence answers "
-            "a published attack roll, in the next segment",
+            f"no attack of {d.target!r} against {c.id} is in progress or has just been "
+            "rolled: a defence answers a declared targeted action, before its roll or in "
+            "the segment after it",
             rule=RULE_DEFENCE,
         )
-    already = any(a.kind == "defend" and a.target == d.target for a in c.actions) or any(
-        p.kind == "defend" and p.target == d.target for p in planned
-    )
-    if already:
+    if defends_against(c, d.target, planned):
         raise IllegalDeclaration(
             f"{c.id} already defends against {d.target}'s attack", rule=RULE_DEFENCE
         )
     sheet: Sheet = c.sheet
-    domain = str(blow.params["domain"])
+    if blow is not None:
+        domain = str(blow.params["domain"])
+    else:
+        assert attack is not None
+        attacker = state.combatants[d.target]
+        domain = means_for(attacker.sheet, attack.kind, attack.params.get("weapon")).domain
     allowed = sheet.defences[domain]
     skill = d.params.get("skill", allowed[0])
     if skill not in allowed:
@@ -217,7 +281,12 @@ def _plan_defence(
             f"{c.id} defends against a {domain} action with {', '.join(allowed)}, not {skill!r}",
             rule=RULE_DEFENCE,
         )
-    params: dict[str, Any] = {"skill": skill, "blow": blow.id}
+    params: dict[str, Any] = {"skill": skill}
+    if blow is not None:
+        params["blow"] = blow.id
+    else:
+        assert attack is not None
+        params["attack"] = attack.id
     cover = d.params.get("with")
     if cover is not None:
         usable = sheet.covers(domain)
@@ -228,7 +297,21 @@ def _plan_defence(
                 rule=RULE_DEFENCE,
             )
         params["with"] = cover
-    return ActionSpec("defend", 1, DEFENCE, target=d.target, rolled=True, params=params)
+    if blow is not None:
+        return ActionSpec("defend", 1, DEFENCE, target=d.target, rolled=True, params=params)
+    # Announced: it waits for the blow, which lands one segment after the attack's roll
+    # (at its end), and is settled with it. A hold of its own channel, so that it neither
+    # keeps the defender from its slots nor ends another announced defence.
+    assert attack is not None and attack.end is not None
+    return ActionSpec(
+        "defend",
+        attack.end + 1 - segment,
+        f"{DEFENCE} {d.target}",
+        target=d.target,
+        rolled=True,
+        continuous=True,
+        params=params,
+    )
 
 
 def _skill(d: Declaration) -> str:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from segsim.events import Event
+from segsim.rules.rupture.content import TARGETED
 from segsim.rules.rupture.status import Status, Wound
 
 if TYPE_CHECKING:
@@ -60,10 +61,13 @@ class TestRolled(Event):
     success: bool
     bonus: int = 0
     what: str = ""
+    malus: int = 0
 
     def apply(self, state: FightState) -> None:
         if self.bonus:
             _status(state, self.actor).bonus = 0
+        if self.malus:
+            _status(state, self.actor).malus = 0
 
     def describe(self) -> str:
         result = f"success, {self.qualities} qualities" if self.success else "failure"
@@ -96,10 +100,15 @@ class AttackRolled(Event):
     threat: int
     value: int
     bonus: int = 0
+    malus: int = 0
 
     def apply(self, state: FightState) -> None:
+        status = _status(state, self.actor)
+        status.targeted_at = self.t
         if self.bonus:
-            _status(state, self.actor).bonus = 0
+            status.bonus = 0
+        if self.malus:
+            status.malus = 0
 
     def describe(self) -> str:
         if self.success:
@@ -191,6 +200,37 @@ class BlowSettled(Event):
             f"{head} -> {self.effort_lost} effort lost{stress} (effort {self.effort}, "
             f"stress {self.stress})"
         )
+
+
+@attrs.frozen
+class Hindered(Event):
+    """A hindrance lands (seed 002: a targeted action that "le gêne ou lui inflige des
+    malus"): final value = attack value - defence value, as for any targeted action;
+    above 0 the target loses that many dice (``dice``) from its next action test,
+    ``malus`` in all. It costs no effort."""
+
+    TYPE: ClassVar[str] = "rupture.hindered"
+
+    attacker: str
+    blow: int
+    domain: str
+    attack: int
+    defence: int
+    final: int
+    dice: int
+    malus: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).malus = self.malus
+
+    def describe(self) -> str:
+        head = (
+            f"{self.attacker} hinders {self.actor} ({self.domain}): {self.attack} - "
+            f"{self.defence} = {self.final}"
+        )
+        if self.dice <= 0:
+            return f"{head} -> shrugged off"
+        return f"{head} -> -{self.dice}d6 to its next action test (malus {self.malus})"
 
 
 @attrs.frozen
@@ -305,6 +345,10 @@ class ActionWasted(Event):
     action: int
     kind: str
     reason: str
+
+    def apply(self, state: FightState) -> None:
+        if self.kind in TARGETED:
+            _status(state, self.actor).targeted_at = self.t
 
     def describe(self) -> str:
         return f"{self.actor}'s {self.kind} comes to nothing: {self.reason}"

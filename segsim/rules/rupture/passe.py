@@ -4,10 +4,11 @@ the actions of the passe).
 A passe lasts ``passe_segments`` segments (30 by default, RULES-NOTES "Time"): passe
 ``n`` (from 1) covers segments ``P (n - 1) .. P n - 1``. A fighter with ``k`` actions per
 passe has ``k`` slots of ``P // k`` segments from the passe's first segment; an action
-that costs one lasts until the end of the slot it begins in, so it resolves at the next
-slot boundary and the fighter declares again there (the last slot runs to the end of
-the passe when ``P`` is not a multiple of ``k``). One such action at a time, and
-therefore at most one per slot and ``k`` per passe.
+that costs one fills the rest of the slot it begins in, so the fighter declares again at
+the next slot boundary (the last slot runs to the end of the passe when ``P`` is not a
+multiple of ``k``); a targeted action is rolled a segment before that boundary and its
+blow lands at it. One such action at a time, and therefore at most one per slot and
+``k`` per passe.
 """
 
 from __future__ import annotations

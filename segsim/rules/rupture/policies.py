@@ -6,6 +6,9 @@ free defence (it costs nothing: seed 002, "Se défendre"), with their best skill
 * ``breaker``: the same, but once an opponent has no effort left (beaten) or when a
   manoeuvre would overflow its threshold on average, it threatens or intimidates it
   ("rends-toi ou crève", seed 002, "Dépassement");
+* ``harrier``: hinders the most dangerous opponent in reach bearing no malus yet (a
+  targeted action that "le gêne ou lui inflige des malus"), then strikes as
+  ``aggressive``;
 * ``talker``: a social duellist: only manoeuvres (persuade, threaten, intimidate), the
   one with the best expected value against the target's threshold, prepares when
   nobody is in earshot.
@@ -22,7 +25,7 @@ from typing import Any
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policies import RuleContext, register_rule_helpers
 from segsim.policy import Observation, register_policy
-from segsim.rules.rupture.content import TARGETED, Weapon
+from segsim.rules.rupture.content import HINDER, TARGETED, Weapon
 from segsim.rules.rupture.pool import QUALITY_FACE
 from segsim.rules.rupture.views import OtherView, SelfView
 
@@ -33,7 +36,7 @@ QUALITY_CHANCE = (7 - QUALITY_FACE) / 6
 def expected_value(me: SelfView, weapon: Weapon) -> float:
     """The mean attack value of a weapon or manoeuvre (ignoring the success threshold's
     effect on Threat, a policy's rough guide)."""
-    pool = me.sheet.skill(weapon.skill) + me.bonus
+    pool = max(0, me.sheet.skill(weapon.skill) + me.bonus - me.malus)
     return pool * QUALITY_CHANCE - me.sheet.difficulty(weapon.skill) + weapon.threat
 
 
@@ -119,11 +122,39 @@ class Breaker(Aggressive):
         return super().choose(me, targets)
 
 
+class Harrier(Aggressive):
+    """Hinders the most dangerous opponent in reach that bears no malus yet (the one
+    whose best attack is worth the most), then strikes as ``aggressive`` does."""
+
+    name = "harrier"
+
+    def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
+        fresh = [o for o in targets if o.malus == 0]
+        for target in sorted(fresh, key=lambda o: (-danger(o), o.id)):
+            trick = best_means(me, target, (HINDER,))
+            if trick is not None:
+                return act(me, target, trick)
+        return super().choose(me, targets)
+
+
+def danger(o: OtherView) -> float:
+    """The best expected attack value of an opponent's weapons and manoeuvres, from its
+    public sheet (a rough guide)."""
+    return max(
+        (
+            o.skills.get(w.skill, 0) * QUALITY_CHANCE + w.threat
+            for w in o.weapons
+            if w.kind != HINDER
+        ),
+        default=0.0,
+    )
+
+
 class Talker(Aggressive):
     """A social duellist: words only."""
 
     name = "talker"
-    kinds = tuple(k for k in TARGETED if k != "attack")
+    kinds = tuple(k for k in TARGETED if k not in ("attack", HINDER))
 
     def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
         if not targets:
@@ -170,3 +201,4 @@ register_rule_helpers(
 register_policy("rupture", "aggressive", Aggressive)
 register_policy("rupture", "breaker", Breaker)
 register_policy("rupture", "talker", Talker)
+register_policy("rupture", "harrier", Harrier)

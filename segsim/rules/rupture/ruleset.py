@@ -29,7 +29,7 @@ from segsim.rules.rupture.content import (
     read_sheet,
     sheet_data,
 )
-from segsim.rules.rupture.declare import BLOW, RULE_TARGETED, UNTARGETED, plan
+from segsim.rules.rupture.declare import BLOW, RULE_TARGETED, UNTARGETED, defends_against, plan
 from segsim.rules.rupture.events import PasseStarted
 from segsim.rules.rupture.passe import passe_of
 from segsim.rules.rupture.settle import Settlement
@@ -128,14 +128,20 @@ class Rupture(BaseRuleset):
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """The targets of attacks whose rolls were just published: they may declare a
-        free defence in the segment beginning now (seed 002, "Se défendre")."""
+        free defence in the segment beginning now (seed 002, "Se défendre"), unless they
+        announced it before the roll."""
         if not state.autonomous:
             return ()
         found: list[str] = []
         for a in state.autonomous.values():
             if a.kind == BLOW and a.start == time and a.target is not None:
                 target = state.combatants.get(a.target)
-                if target is not None and target.in_fight and a.target not in found:
+                if (
+                    target is not None
+                    and target.in_fight
+                    and a.target not in found
+                    and not defends_against(target, a.actor, ())
+                ):
                     found.append(a.target)
         return found
 

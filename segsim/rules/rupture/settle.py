@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
-from segsim.rules.rupture.content import TARGETED, Sheet
+from segsim.rules.rupture.content import HINDER, TARGETED, Sheet
 from segsim.rules.rupture.declare import ACT, BLOW, TESTED, means_for
 from segsim.rules.rupture.events import (
     ActionWasted,
@@ -25,6 +25,7 @@ from segsim.rules.rupture.events import (
     DefenceRolled,
     Healed,
     Helped,
+    Hindered,
     Overflowed,
     Prepared,
     Stabilised,
@@ -84,6 +85,7 @@ class Settlement:
         self.effort: dict[str, int] = {}
         self.stress: dict[str, int] = {}
         self.bonus: dict[str, int] = {}
+        self.malus: dict[str, int] = {}
         self.out: set[str] = set()
         self.spawned = 0
 
@@ -114,15 +116,23 @@ class Settlement:
             self.out.add(cid)
             self.emit(OutOfFight(self.segment, cid, reason))
 
-    def test(self, cid: str, skill: str, purpose: str, difficulty: int = 0) -> tuple[TestRoll, int]:
+    def test(
+        self, cid: str, skill: str, purpose: str, difficulty: int = 0
+    ) -> tuple[TestRoll, int, int]:
         """Roll a test of ``skill`` for an action: the pool, plus bonus dice won earlier,
-        against the difficulty plus the fighter's flaws. Returns the roll and the bonus."""
+        less the dice a hindrance took, against the difficulty plus the fighter's flaws.
+        Returns the roll, the bonus and the malus (both spent)."""
         sheet: Sheet = self.fighter(cid).sheet
         bonus = self.bonus.get(cid, self.status(cid).bonus)
+        malus = self.malus_of(cid)
         self.bonus[cid] = 0
+        self.malus[cid] = 0
         total = max(0, difficulty + self.difficulty(cid, skill))
-        roll = roll_test(self.dice, sheet.skill(skill) + bonus, total, purpose, cid)
-        return roll, bonus
+        roll = roll_test(self.dice, sheet.skill(skill) + bonus - malus, total, purpose, cid)
+        return roll, bonus, malus
+
+    def malus_of(self, cid: str) -> int:
+        return self.malus.get(cid, self.status(cid).malus)
 
     def difficulty(self, cid: str, skill: str) -> int:
         """What the fighter's flaws and the game master's circumstances add to the
@@ -136,13 +146,19 @@ class Settlement:
     # -------------------------------------------------------- the segment
 
     def run(self, batch: Sequence[Action]) -> None:
-        defences = {
-            int(a.params["blow"]): a for a in batch if a.kind == "defend" and not a.cancelled
-        }
+        defences: dict[tuple[str, int], Action] = {}
+        for a in batch:
+            if a.kind == "defend" and not a.cancelled:
+                # After the roll a defence names the blow; announced before, the attack.
+                key = ("blow", int(a.params["blow"])) if "blow" in a.params else None
+                defences[key or ("attack", int(a.params["attack"]))] = a
         live = [a for a in batch if not a.cancelled and a.kind not in ("defend", "pass", "wait")]
         for a in live:
             if a.kind == BLOW:
-                self.blow(a, defences.get(a.id))
+                defence = defences.get(("blow", a.id)) or defences.get(
+                    ("attack", int(a.params["attack"]))
+                )
+                self.blow(a, defence)
         moves = [a for a in live if a.kind in ("move", "run")]
         others = [a for a in live if a.kind not in (BLOW, "move", "run")]
         for a in [*moves, *others]:
@@ -164,7 +180,7 @@ class Settlement:
         attacker = self.fighter(action.actor)
         sheet: Sheet = attacker.sheet
         weapon = means_for(sheet, action.kind, action.params.get("weapon"))
-        roll, bonus = self.test(attacker.id, weapon.skill, f"{action.kind} ({weapon.skill})")
+        roll, bonus, malus = self.test(attacker.id, weapon.skill, f"{action.kind} ({weapon.skill})")
         value = roll.qualities + weapon.threat if roll.success else 0
         self.emit(
             AttackRolled(
@@ -184,6 +200,7 @@ class Settlement:
                 weapon.threat,
                 value,
                 bonus,
+                malus,
             )
         )
         if not roll.success:
@@ -264,6 +281,9 @@ class Settlement:
         if defence is not None:
             defence_value = self.defence(target, blow.actor, blow, defence)
         final = settle_value(attack, defence_value)
+        if p["kind"] == HINDER:
+            self.hindrance(blow, target, attack, defence_value, final)
+            return
         effort = self.effort_of(target.id)
         lost, stress_taken = pay(effort, final)
         effort -= lost
@@ -316,6 +336,30 @@ class Settlement:
         elif self.rules.stress_out and sheet.stress_max and stress >= sheet.stress_max:
             self.take_out(target.id, f"physical stress {stress} of {sheet.stress_max}")
 
+    def hindrance(
+        self, blow: Action, target: Combatant, attack: int, defence: int, final: int
+    ) -> None:
+        """A hindrance that gets through (final value above 0) takes that many dice from
+        the target's next action test; it costs no effort and overflows nothing (segsim's
+        reading of "le gêne ou lui inflige des malus", docs/rules/rupture.md)."""
+        dice = max(0, final)
+        malus = self.malus_of(target.id) + dice
+        self.malus[target.id] = malus
+        self.emit(
+            Hindered(
+                self.segment,
+                target.id,
+                blow.actor,
+                blow.id,
+                str(blow.params["domain"]),
+                attack,
+                defence,
+                final,
+                dice,
+                malus,
+            )
+        )
+
     # -------------------------------------------------------- untargeted actions
 
     def untargeted(self, action: Action) -> None:
@@ -331,7 +375,7 @@ class Settlement:
                 self.wasted(action, f"{action.target} is out of the fight")
                 return
             skill = str(p["skill"])
-            roll, bonus = self.test(
+            roll, bonus, malus = self.test(
                 cid, skill, f"{action.kind} ({skill})", int(p.get("difficulty", 0))
             )
             self.emit(
@@ -348,6 +392,7 @@ class Settlement:
                     roll.success,
                     bonus,
                     str(p.get("what", "")),
+                    malus,
                 )
             )
         if action.kind in ("move", "run", "acrobatics") and "to" in p:

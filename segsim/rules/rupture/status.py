@@ -22,7 +22,10 @@ class Status:
     """Effort points left, physical stress taken, wounds, bonus dice for the next action.
 
     Only events change it. ``bonus`` holds dice won by preparing or by an ally's help,
-    spent on the fighter's next action test.
+    spent on the fighter's next action test; ``malus`` the dice an opponent's hindrance
+    takes from that test (seed 002: a targeted action may "inflict maluses");
+    ``targeted_at`` the segment its last targeted action was rolled in (or came to
+    nothing): its slot is over only when the blow has landed, at the slot's end.
     """
 
     effort: int
@@ -30,6 +33,8 @@ class Status:
     stress: int = 0
     wounds: list[Wound] = attrs.field(factory=list)
     bonus: int = 0
+    malus: int = 0
+    targeted_at: int = -1
     dead: bool = False
     stabilised: bool = False
 

@@ -16,8 +16,8 @@ import attrs
 
 from segsim.actions import Action
 from segsim.observation import LiveView, live
-from segsim.rules.rupture.content import Sheet, Weapon
-from segsim.rules.rupture.declare import ACT, BLOW
+from segsim.rules.rupture.content import TARGETED, Sheet, Weapon
+from segsim.rules.rupture.declare import ACT, BLOW, settling
 from segsim.rules.rupture.passe import passe_of, slots_left
 from segsim.rules.rupture.status import Status, Wound
 
@@ -40,6 +40,18 @@ class Incoming:
     qualities: int
     threat: int
     value: int
+
+
+@attrs.frozen
+class Declared:
+    """A targeted action declared against the viewer, to be rolled at the end of
+    ``rolls_at``: who, which action, of what kind and with what."""
+
+    attacker: str
+    action: int
+    kind: str
+    weapon: str
+    rolls_at: int
 
 
 class OtherView(LiveView):
@@ -92,8 +104,19 @@ class OtherView(LiveView):
         return dict(self._sheet.rupture)
 
     @live
+    def malus(self) -> int:
+        """Dice a hindrance took from its next action test (seed 002, "Les actions non
+        ciblées": a targeted action may inflict maluses)."""
+        return self._st.malus
+
+    @live
     def wounds(self) -> tuple[Wound, ...]:
         return tuple(self._st.wounds)
+
+    @live
+    def skills(self) -> Mapping[str, int]:
+        """Pool sizes by skill (the sheet is public at the table)."""
+        return dict(self._sheet.skills)
 
     @live
     def weapons(self) -> tuple[Weapon, ...]:
@@ -114,7 +137,9 @@ class SelfView(OtherView):
 
     ``free`` says whether it may begin an action now (nothing but a ``pass`` in its
     slot); ``actions_left`` counts the actions it may still take this passe;
-    ``incoming`` the attacks rolled against it that it may defend against now.
+    ``incoming`` the attacks rolled against it that it may defend against now;
+    ``declared_against`` the targeted actions against it not rolled yet, against which it
+    may announce its defence.
     """
 
     __slots__ = ("_passe", "passe", "sheet")
@@ -137,7 +162,11 @@ class SelfView(OtherView):
 
     @live
     def free(self) -> bool:
-        return not any(a.channel == ACT and not a.continuous for a in self._o.actions)
+        """Whether it may begin an action now: nothing but a ``pass`` in its slot, and
+        no targeted action of its own being settled at the slot's end."""
+        if any(a.channel == ACT and not a.continuous for a in self._o.actions):
+            return False
+        return not settling(self._o, self._segment, self._passe)
 
     @live
     def actions_left(self) -> int:
@@ -146,9 +175,18 @@ class SelfView(OtherView):
 
     @live
     def incoming(self) -> tuple[Incoming, ...]:
+        """The attacks rolled against the fighter that land at the end of this segment
+        and that it has not answered yet (a defence announced before the roll answers
+        them already)."""
         out = []
+        answered = {a.target for a in self._o.actions if a.kind == "defend"}
         for a in self._state.autonomous.values():
-            if a.kind == BLOW and a.target == self.id and a.start == self._segment:
+            if (
+                a.kind == BLOW
+                and a.target == self.id
+                and a.start == self._segment
+                and a.actor not in answered
+            ):
                 p = a.params
                 out.append(
                     Incoming(
@@ -163,6 +201,22 @@ class SelfView(OtherView):
                     )
                 )
         return tuple(sorted(out, key=lambda i: i.blow))
+
+    @live
+    def declared_against(self) -> tuple[Declared, ...]:
+        """Targeted actions declared against the fighter and not rolled yet, that it has
+        not answered: it may announce its defence against them now (seed 002, "Se
+        défendre")."""
+        answered = {a.target for a in self._o.actions if a.kind == "defend"}
+        out = []
+        for o in self._state.combatants.values():
+            if o.id == self.id or not o.in_fight or o.id in answered:
+                continue
+            for a in o.actions:
+                if a.kind in TARGETED and a.target == self.id and a.channel == ACT:
+                    assert a.end is not None
+                    out.append(Declared(o.id, a.id, a.kind, str(a.params["weapon"]), a.end - 1))
+        return tuple(sorted(out, key=lambda d: d.action))
 
     def in_reach(self, other: OtherView, weapon: Weapon) -> bool:
         return self.distance(other) <= weapon.range + 0.01
