@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from segsim.errors import SegsimError
 
@@ -55,7 +55,9 @@ def ended_in(outcome: str, winner: str | None, segment: int) -> str:
 
 def _outcome_line(fight: Any) -> str:
     outcome = fight.outcome
-    return "outcome: " + ended_in(outcome.result, outcome.winner, fight.history[-1].t)
+    cause = getattr(outcome, "cause", "")
+    result = f"{outcome.result} ({cause})" if cause else outcome.result
+    return "outcome: " + ended_in(result, outcome.winner, fight.history[-1].t)
 
 
 def _check_outputs(parser: argparse.ArgumentParser, **paths: str | None) -> None:
@@ -64,10 +66,7 @@ def _check_outputs(parser: argparse.ArgumentParser, **paths: str | None) -> None
 
     for flag, path in paths.items():
         if path is not None:
-            try:
-                check_path(path, f"--{flag}")
-            except SegsimError as exc:
-                parser.error(str(exc))
+            check_path(path, flag)  # its error exits with 2 and says which file
 
 
 def _end_of_fight(fight: Any, ruleset: str, record: str | None) -> None:
@@ -247,6 +246,7 @@ def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
     if (args.scale is not None and args.scale < 1) or args.width < 20:
         parser.error("--scale is at least 1 and --width at least 20")
+    _check_outputs(parser, svg=args.svg)
     view = timeline(args.file)
     if args.svg:
         with open(args.svg, "w", encoding="utf-8", newline="\n") as f:
@@ -259,10 +259,9 @@ def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 
 def _cmd_view(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from segsim.experiment.outputs import check_path
     from segsim.views.html import write_viewer
 
-    check_path(args.html, "viewer")
+    _check_outputs(parser, html=args.html)
     write_viewer(args.file, args.html)
     print(f"viewer written to {args.html} (open it in a browser; no server needed)")
     return 0
@@ -378,6 +377,7 @@ def _readable(path: str) -> None:
 def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.experiment import sweep
 
+    _check_outputs(parser, record=args.record, report=args.report, table=args.table, plot=args.plot)
     _readable(args.scenario)
     experiment = sweep(
         args.scenario,
@@ -394,6 +394,7 @@ def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.experiment import SPRT, tournament
 
+    _check_outputs(parser, record=args.record, report=args.report, table=args.table, plot=args.plot)
     _readable(args.scenario)
     sprt = SPRT(args.alpha, args.beta, args.delta) if args.sprt else None
     experiment = tournament(
@@ -409,7 +410,7 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -
 
 
 def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
-    cmd.add_argument("scenario", help="scenario file (TOML)")
+    cmd.add_argument("scenario", nargs="?", help="scenario file (TOML)")
     cmd.add_argument(
         "--fights", type=int, default=fights, help=f"fights per arm (default {fights})"
     )
@@ -481,10 +482,72 @@ def _account_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--legend", action="store_true", help="explain the account's terms before it")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors suggest the option or command meant: a
+    misspelt ``--recrod`` or ``replya`` is answered with ``did you mean ...?``."""
+
+    def error(self, message: str) -> NoReturn:
+        import difflib
+        import re
+
+        hint = ""
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            options = re.findall(r"'([^']*)'", choice.group(2))
+            close = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+        unknown = re.search(r"unrecognized arguments: (.*)", message)
+        if unknown:
+            known = sorted(_option_strings(self))
+            for word in unknown.group(1).split():
+                if word.startswith("-"):
+                    close = difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6)
+                    if close:
+                        hint += f"; did you mean {close[0]} (not {word})?"
+        super().error(message + hint)
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option of a parser and of its sub-commands."""
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _option_strings(sub)
+    return found
+
+
+# A positional file given after an option of several values is taken by that option:
+# (command, positional, option of several values).
+_SWALLOWED = (("replay", "file", "then"), ("tournament", "scenario", "policies"))
+_REQUIRED = {"replay": "file", "sweep": "scenario", "tournament": "scenario"}
+
+
+def _positional_back(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Give a positional file back when an option taking several values swallowed it
+    (``segsim replay --until 9 --then robert=aggressive duel.jsonl``): the last value
+    is the file when it names one (its extension, or a file that exists)."""
+    for command, positional, option in _SWALLOWED:
+        values = getattr(args, option, None)
+        if args.command == command and getattr(args, positional) is None and values:
+            last = values[-1]
+            if last.endswith((".jsonl", ".toml", ".json")) or os.path.isfile(last):
+                setattr(args, positional, last)
+                values.pop()
+                if not values:
+                    setattr(args, option, None)
+    needed = _REQUIRED.get(args.command)
+    if needed is not None and getattr(args, needed) is None:
+        parser.error(f"the following arguments are required: {needed}")
+    if args.command == "tournament" and not args.policies:
+        parser.error("--policies takes at least one policy before the scenario file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from segsim import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="segsim",
         description="Simulate tabletop RPG combat on a segment timeline.",
         epilog="exit codes: "
@@ -521,7 +584,7 @@ def build_parser() -> argparse.ArgumentParser:
         "replays exactly, exit 1 and the first divergence when it does not. With --until T: "
         "replay to segment T, then let policies decide (--then) with fresh dice.",
     )
-    rep.add_argument("file", help="fight record (JSON Lines)")
+    rep.add_argument("file", nargs="?", help="fight record (JSON Lines)")
     rep.add_argument(
         "--until",
         type=_segment,
@@ -664,6 +727,7 @@ class _Stdout:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _positional_back(args, parser)
     stdout = sys.stdout
     guarded = sys.stdout = _Stdout(stdout)
     try:
