@@ -204,7 +204,7 @@ def test_a_folder_is_not_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_until_past_the_end_says_so(record: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "replay", record, "--until", "900")
+    code, _, err = run(capsys, "replay", record, "--until", "900")
     assert code == 2
     assert "--until 900 is past the end of the fight" in err
     assert "ends in segment 55 (victory); give T from 0 to 55" in err
