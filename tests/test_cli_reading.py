@@ -273,3 +273,43 @@ def test_a_parameter_a_kind_does_not_take_lists_those_it_does(
     message = str(info.value)
     assert re.search(r"takes no parameter \w+ \(it takes", message), message
     assert accepted in message
+
+
+# ---------------------------------------------------------------- segsim content
+
+
+@pytest.mark.parametrize("ruleset", ["rinkanou", "chroniques", "loss", "loreval", "rupture"])
+def test_every_parameter_of_every_kind_is_described(ruleset: str) -> None:
+    """The descriptions follow the rules' own tables: none missing, none extra."""
+    from segsim.rules.parameters import kinds, parameters
+
+    table = kinds(ruleset)
+    described = parameters(ruleset)
+    used = {p for params in table.values() for p in params}
+    assert used == set(described)
+    assert all(text for text in described.values())
+
+
+def test_content_lists_kinds_parameters_and_examples_in_any_case(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "content", "RinKaNou")
+    assert code == 0 and out.startswith("rinkanou: ")
+    actions = out[out.index("  actions (") :]
+    assert "\n    strike\n" in actions
+    assert re.search(r"\n      blow +cut or thrust", actions)
+    assert re.search(r"\n      pace +one of walk, run", actions)
+    assert "examples/scenarios/duel.toml" in out
+    assert "examples/scripts/table_duel.toml" in out
+    assert "examples/scenarios/loss_street_brawl.toml" not in out
+    _, loss, _ = run(capsys, "content", "LOSS")
+    assert "examples/scenarios/loss_street_brawl.toml" in loss
+    assert re.search(r"\n      against +integer: the id of the attack answered", loss)
+
+
+def test_a_scenario_may_name_its_ruleset_in_any_case(tmp_path: Path) -> None:
+    text = (SCENARIOS / "duel.toml").read_text(encoding="utf-8")
+    assert 'ruleset = "rinkanou"' in text
+    path = tmp_path / "duel.toml"
+    path.write_text(text.replace('ruleset = "rinkanou"', 'ruleset = "RinKaNou"'), encoding="utf-8")
+    assert load_scenario(path).fight(7).run().winner == "blue"
