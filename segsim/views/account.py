@@ -36,6 +36,18 @@ def load_rules(ruleset: str) -> int:
     return tick if isinstance(tick, int) and tick >= 1 else 1
 
 
+def ruleset_of(ruleset: str, options: Any = None) -> Any:
+    """A ruleset with a record's options (so its event classes describe themselves and
+    its units are the fight's), or None when it is unknown here or refuses them."""
+    try:
+        from segsim.rules import get_ruleset
+
+        return get_ruleset(ruleset, dict(options) if isinstance(options, Mapping) else None)
+    except Exception:  # an unknown ruleset still draws, with plain descriptions
+        load_rules(ruleset)
+        return None
+
+
 def plain(event: Mapping[str, Any]) -> str:
     """The type and the plain fields of an event (the fallback)."""
     parts = [
@@ -58,4 +70,4 @@ def describe(event: Mapping[str, Any]) -> str:
     return clean(plain(event))
 
 
-__all__ = ["clean", "describe", "load_rules", "plain"]
+__all__ = ["clean", "describe", "load_rules", "plain", "ruleset_of"]

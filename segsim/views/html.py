@@ -90,13 +90,13 @@ def viewer_data(builder: ViewerBuilder) -> dict[str, Any]:
     kind_index = {k: i for i, k in enumerate(kinds)}
     spans = []
     for i, row in enumerate(tl.rows):
-        for s in sorted(row.spans, key=lambda s: (s.start, s.action)):
-            flags = (1 if s.forced else 0) | (2 if s.cancelled else 0)
+        for s in sorted(row.spans, key=lambda s: (s.first, s.action)):
+            flags = (1 if s.forced else 0) | (2 if s.cancelled else 0) | (4 if s.faint else 0)
             spans.append(
                 [
                     i,
-                    s.start,
-                    s.stop,
+                    s.first,
+                    s.final,
                     s.lane,
                     kind_index[s.kind],
                     s.outcome,
@@ -110,6 +110,7 @@ def viewer_data(builder: ViewerBuilder) -> dict[str, Any]:
         "title": tl.title,
         "ruleset": tl.ruleset,
         "tick": tl.tick,
+        "cell": tl.cell,
         "end": tl.end,
         "outcome": tl.outcome,
         "sides": sides,
