@@ -419,3 +419,11 @@ def viewer_data_of(scenario: str) -> dict:
     from segsim.views.html import ViewerBuilder, _Keep, viewer_data
 
     return viewer_data(fight_record(fought(scenario)).accept(_Keep(ViewerBuilder())))
+
+
+def test_the_viewer_account_shows_what_happened_as_segsim_run_does() -> None:
+    data = viewer_data_of("loreval_duel.toml")
+    lines = [text for _, _, text in data["account"]]
+    assert [line for line in lines if 'aldren = { action = "counter"' in line]
+    assert not [line for line in lines if "forced by the rules" in line and ": await" in line]
+    assert not [line for line in lines if " declares counter -> " in line]

@@ -48,6 +48,17 @@ def ruleset_of(ruleset: str, options: Any = None) -> Any:
         return None
 
 
+def routine_line(event: Mapping[str, Any]) -> bool:
+    """Whether a record line is bookkeeping the rules force (see
+    :func:`segsim.eventbase.is_routine`), which an account leaves out unless verbose."""
+    from segsim.eventbase import ROUTINE_KINDS
+
+    if event.get("type") == "action.declared":
+        return event.get("forced") is True and event.get("kind") in ROUTINE_KINDS
+    cls = EVENT_TYPES.get(str(event.get("type")))
+    return bool(cls is not None and cls.ROUTINE)
+
+
 def plain(event: Mapping[str, Any]) -> str:
     """The type and the plain fields of an event (the fallback)."""
     parts = [
@@ -70,4 +81,4 @@ def describe(event: Mapping[str, Any]) -> str:
     return clean(plain(event))
 
 
-__all__ = ["clean", "describe", "load_rules", "plain", "ruleset_of"]
+__all__ = ["clean", "describe", "load_rules", "plain", "routine_line", "ruleset_of"]

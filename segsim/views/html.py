@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from segsim.record import Line, Record, RecordVisitor, read_record, visit_fight
-from segsim.views.account import clean, describe
+from segsim.views.account import clean, describe, routine_line
 from segsim.views.style import kind_colour, kind_order
 from segsim.views.timeline import Timeline, TimelineBuilder
 
@@ -67,7 +67,7 @@ class ViewerBuilder(TimelineBuilder):
         if "x" in event and "y" in event and isinstance(actor, str):
             x, y = _point((event.get("x"), event.get("y")))
             self.moves.setdefault(clean(actor), []).append((int(event["t"]), x, y))
-        if kind not in _QUIET:
+        if kind not in _QUIET and not routine_line(event):  # as segsim run shows it
             who = clean(actor) if isinstance(actor, str) else None
             self.account.append((int(event["t"]), who, describe(event)))
 

@@ -174,6 +174,7 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         self.tick = 1
         self.cell = 1
         self.rounds: list[tuple[int, str]] = []
+        self.routine: dict[tuple[str, str], Span] = {}
 
     def visit_header(self, header: Mapping[str, Any], line: Line) -> None:
         self.title = clean(str(header.get("name") or line.source))
@@ -262,6 +263,12 @@ class TimelineBuilder(RecordVisitor[Timeline]):
             open=not isinstance(last, int),
         )
         span.routine = span.forced and kind in ROUTINE_KINDS
+        if span.routine:  # the rules' next turn or wait of a kind replaces the last one
+            previous = self.routine.get(key)
+            if previous is not None and previous.stop >= t > previous.start:
+                previous.last = t - 1
+                previous.open = False
+            self.routine[key] = span
         params = event.get("params")
         if isinstance(params, Mapping) and params:
             span.notes.append(clean(params_in_words(params)))
@@ -324,7 +331,7 @@ class TimelineBuilder(RecordVisitor[Timeline]):
                 if self.cell > 1 and not span.faint:
                     first = span.start - span.start % self.cell
                     span.shown = (first, min(max(span.stop, first + self.cell - 1), self.last_t))
-            row.lanes = _assign_lanes(row.spans)
+            row.lanes = _assign_lanes(row.spans, squeeze=self.cell > 1)
         return Timeline(
             self.title,
             self.ruleset,
@@ -359,8 +366,10 @@ def _end_text(event: Mapping[str, Any]) -> str:
     return f"{outcome}{who} in segment {t} ({to_seconds(t):.1f} s)"
 
 
-def _assign_lanes(spans: list[Span]) -> int:
+def _assign_lanes(spans: list[Span], *, squeeze: bool = False) -> int:
     """Overlapping actions of one combatant go to separate lanes (first free lane).
+    ``squeeze`` (a coarse ruleset): a faint span that finds no free lane goes under the
+    first lane's bars rather than into a lane of its own.
 
     Each lane keeps its spans sorted by start, so a free slot is found by bisection:
     the work grows with the number of spans times the lanes (a few), not its square.
@@ -379,6 +388,9 @@ def _assign_lanes(spans: list[Span]) -> int:
                 span.lane = lane
                 break
         else:
+            if squeeze and span.faint and starts:
+                span.lane = 0
+                continue
             span.lane = len(starts)
             starts.append([a])
             stops.append([b])
