@@ -532,7 +532,8 @@ def _positional_back(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         values = getattr(args, option, None)
         if args.command == command and getattr(args, positional) is None and values:
             last = values[-1]
-            if last.endswith((".jsonl", ".toml", ".json")) or os.path.isfile(last):
+            named = "=" not in last  # not an ID=POLICY assignment
+            if named and (last.endswith((".jsonl", ".toml", ".json")) or os.path.isfile(last)):
                 setattr(args, positional, last)
                 values.pop()
                 if not values:

@@ -266,14 +266,18 @@ class FightScript:
 
     def _run_out(self, fight: Fight) -> Any:
         """A host process that ends the fight once the script has run out: after its
-        last declarations, when every action in progress has ended (but the turns and
+        last declarations (and, in a coarse ruleset, the end of their round), when every
+        action in progress has ended (but the turns and
         waits a coarse ruleset's rules go on starting by themselves) and nothing is in
         flight, and the rules have not ended it, the fight is interrupted with a cause that
         says so (:data:`RAN_OUT`), rather than played on to its time limit with
         nobody declaring. Checked in the middle of a segment, after its settlement
         and declarations (an interruption belongs to the segment in progress)."""
         env, clock, last = fight.env, fight.clock, self.last_segment
-        seg = last
+        # A coarse ruleset settles a round's declarations later in the round (Loreval's
+        # resolution step): its round (tick) is played to its end first.
+        tick = clock.tick
+        seg = last if tick <= 1 else (last // tick + 1) * tick
         while True:
             yield env.timeout(clock.until(seg, env.now) + 0.5 * clock.scale)
             if fight.ended:

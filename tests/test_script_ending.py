@@ -53,14 +53,14 @@ rolls = ["d20:5", "d20:11", "d8:3"]
 def test_a_script_that_runs_out_ends_the_fight_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Two Chroniques attacks, then nothing: the fight ends once Aldric's turn is over
-    (segment 20), not at the 36,000-segment time limit."""
+    """Two Chroniques attacks, then nothing: the fight ends with their round (segment
+    100), not at the 36,000-segment time limit."""
     path = tmp_path / "two.toml"
     path.write_text(TWO_ACTIONS, encoding="utf-8")
     fight = load_script(path).play()
     assert fight.outcome.result == "interrupted"
     assert fight.outcome.cause == "the script has no declaration after segment 10"
-    assert fight.history[-1].t == 20
+    assert fight.history[-1].t == 100
     record = tmp_path / "two.jsonl"
     assert main(["run", "--script", str(path), "--record", str(record)]) == 0
     out = capsys.readouterr().out
