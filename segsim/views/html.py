@@ -90,7 +90,8 @@ def viewer_data(builder: ViewerBuilder) -> dict[str, Any]:
     kind_index = {k: i for i, k in enumerate(kinds)}
     spans = []
     for i, row in enumerate(tl.rows):
-        for s in sorted(row.spans, key=lambda s: (s.first, s.action)):
+        # Faint bars first: the actions a fighter chose are drawn over them.
+        for s in sorted(row.spans, key=lambda s: (not s.faint, s.first, s.action)):
             flags = (1 if s.forced else 0) | (2 if s.cancelled else 0) | (4 if s.faint else 0)
             spans.append(
                 [

@@ -297,8 +297,9 @@
       for (const [i, y0, rh] of rows) {
         if (y < y0 || y >= y0 + rh) continue;
         const lane = Math.floor((y - y0 - 2) / LANE);
-        for (const s of rowsSpans[i]) if (s[3] === lane && s[1] <= t && t <= s[2]) return [t, s];
-        return [t, null];
+        let found = null;  // a chosen action over a faint bar under it
+        for (const s of rowsSpans[i]) if (s[3] === lane && s[1] <= t && t <= s[2] && (!found || !(s[7] & 4))) found = s;
+        return [t, found];
       }
       return [t, null];
     }
@@ -317,7 +318,9 @@
     document.getElementById("tl-in").onclick = () => { state.px = Math.min(40, state.px * 1.5); layout(); drawTimeline(); };
     document.getElementById("tl-out").onclick = () => { state.px = Math.max(0.05, state.px / 1.5); layout(); drawTimeline(); };
     const legend = document.getElementById("legend");
+    const chosenKinds = new Set(data.spans.filter((s) => !(s[7] & 4)).map((s) => s[4]));
     data.kinds.forEach((k, i) => {
+      if (!chosenKinds.has(i)) return;  // drawn only as thin grey bars: the note says so
       const span = document.createElement("span");
       const sw = document.createElement("i");
       sw.style.background = data.colours[i];
@@ -338,17 +341,18 @@
       for (let j = k; j >= 0 && chosen.length < 40; j--) if (lines[j][1] < 0 || shown(lines[j][1])) chosen.unshift(j);
       for (let j = k + 1; j < lines.length && chosen.length < 100; j++) if (lines[j][1] < 0 || shown(lines[j][1])) chosen.push(j);
       account.textContent = "";
-      let now = null;
+      let now = null, before = null;
       for (const j of chosen) {
         const li = document.createElement("li");
         li.value = lines[j][0];
         li.setAttribute("data-t", String(lines[j][0]));
         li.textContent = lines[j][2];
         if (lines[j][0] === t) { li.className = "now"; now = now || li; }
+        if (lines[j][0] <= t) before = li;
         li.onclick = () => go(lines[j][0]);
         account.appendChild(li);
       }
-      const anchor = now || account.querySelector("li:last-child");
+      const anchor = now || before || account.querySelector("li:last-child");
       if (anchor) account.scrollTop = Math.max(0, anchor.offsetTop - account.clientHeight / 3);
     }
 
