@@ -261,7 +261,7 @@ def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 def _cmd_view(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.views.html import write_viewer
 
-    _check_outputs(parser, html=args.html)
+    _check_outputs(parser, viewer=args.html)
     write_viewer(args.file, args.html)
     print(f"viewer written to {args.html} (open it in a browser; no server needed)")
     return 0
