@@ -66,7 +66,11 @@ def main(out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        for name, seed in (("three_against_three", None), ("chroniques_ambush", None)):
+        for name, seed in (
+            ("three_against_three", None),
+            ("chroniques_ambush", None),
+            ("loreval_duel", None),
+        ):
             fight = load_scenario(SCENARIOS / f"{name}.toml").fight(seed)
             fight.run()
             record = work / f"{name}.jsonl"

@@ -9,7 +9,7 @@ action is the ``action.declared`` event of the fight's history.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, TypeAlias, cast
@@ -417,3 +417,11 @@ def declaration_problem(item: object) -> str | None:
             return f"a cancellation names an action by its id (an integer >= 1), not {action!r}"
         return None
     return f"a policy returns Declaration or Cancel objects, not {item!r}"
+
+
+def no_such_parameter(kind: str, given: Iterable[str], accepted: Iterable[str]) -> str:
+    """The message for parameters a kind of action does not take, with those it takes:
+    ``attack takes no parameter weapon (it takes: effects, exploits)``."""
+    known = sorted(accepted)
+    takes = f"it takes: {', '.join(known)}" if known else "it takes none"
+    return f"{kind} takes no parameter {', '.join(sorted(given))} ({takes})"

@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from segsim.errors import SegsimError
 
@@ -25,26 +25,94 @@ EXIT_CODES = {
 """What ``segsim`` exits with, for every command."""
 
 
-def _configure_account(show_dice: bool) -> Any:
+def _configure_account(show_dice: bool, verbose: bool = False) -> Any:
     import structlog
 
     from segsim.log import AccountRenderer
 
     structlog.configure(
-        processors=[AccountRenderer(show_dice=show_dice)],
+        processors=[AccountRenderer(show_dice=show_dice, verbose=verbose)],
         logger_factory=structlog.PrintLoggerFactory(sys.stdout),
         cache_logger_on_first_use=False,
     )
     return structlog.get_logger("segsim")
 
 
+def ended_in(outcome: str, winner: str | None, segment: int) -> str:
+    """How a fight ended, in the one time convention (docs/cli.md, "Time"): an event
+    of segment N is at N x 0.1 s, when its segment begins; a time limit of N segments
+    ends the fight when segment N would begin, N segments (0 to N - 1) played."""
+    from segsim.clock import to_seconds
+
+    who = f"side {winner} wins" if winner else "no winner"
+    if outcome == "time limit":
+        return (
+            f"{outcome}, {who}: the limit of {segment} segments ({to_seconds(segment):.1f} s) "
+            "is reached"
+        )
+    return f"{outcome}, {who} in segment {segment} ({to_seconds(segment):.1f} s)"
+
+
 def _outcome_line(fight: Any) -> str:
     outcome = fight.outcome
-    winner = f"side {outcome.winner} wins" if outcome.winner else "no winner"
-    last = fight.history[-1].t
-    return (
-        f"outcome: {outcome.result}, {winner} after {last + 1} segments ({(last + 1) / 10:.1f} s)"
-    )
+    cause = getattr(outcome, "cause", "")
+    result = f"{outcome.result} ({cause})" if cause else outcome.result
+    return "outcome: " + ended_in(result, outcome.winner, fight.history[-1].t)
+
+
+def _check_outputs(parser: argparse.ArgumentParser, **paths: str | None) -> None:
+    """Refuse an output path that cannot be written, before anything runs (exit 2)."""
+    from segsim.experiment.outputs import check_path
+
+    for flag, path in paths.items():
+        if path is not None:
+            check_path(path, flag)  # its error exits with 2 and says which file
+
+
+def _end_of_fight(fight: Any, ruleset: str, record: str | None) -> None:
+    """The fighters' state at the end, and what to do next with the record."""
+    from segsim.views.status import status_table
+
+    out = {e.actor: e.reason for e in fight.history if e.TYPE == "combatant.out"}
+    print()
+    sys.stdout.write(status_table(ruleset, fight.state.combatants.values(), out))
+    if record:
+        shown = _shell_word(record)
+        commands = [
+            (f"segsim replay {shown}", "check that it replays identically"),
+            (f"segsim replay {shown} --until T --then ID=POLICY", "branch it at segment T"),
+            (f"segsim timeline {shown}", "draw its timeline"),
+            (f"segsim view {shown} --html fight.html", "a viewer to open in a browser"),
+        ]
+        width = max(len(c) for c, _ in commands)
+        print()
+        print("next:")
+        for command, what in commands:
+            print(f"  {command.ljust(width)}  # {what}")
+    else:
+        print()
+        print(
+            "next: add --record FILE to keep the fight, then segsim replay FILE, "
+            "segsim view FILE --html OUT.html"
+        )
+
+
+def _shell_word(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def _account_head(ruleset: Any, legend: bool) -> None:
+    """The legend (--legend), or where to find it."""
+    from segsim.views.legend import legend as legend_of
+    from segsim.views.legend import where
+
+    name = _ruleset_name(ruleset)
+    if legend:
+        sys.stdout.write(legend_of(name))
+    else:
+        print(where(name))
 
 
 def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -53,6 +121,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     from segsim.terminal import SafeWriter
 
+    _check_outputs(parser, record=args.record)
     with contextlib.redirect_stdout(SafeWriter(sys.stdout)):
         return _run_fight(args, parser)
 
@@ -62,33 +131,43 @@ def _run_fight(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
     if (args.scenario is None) == (args.script is None):
         parser.error("run takes a scenario file or --script FILE (one of them)")
-    logger = None if args.quiet else _configure_account(args.dice)
+    logger = None if args.quiet else _configure_account(args.dice, args.verbose)
     if args.script is not None:
         from segsim.script import load_script
 
         if args.seed is not None:
             parser.error("--seed does not apply to --script: the script gives the dice")
         script = load_script(args.script, allow_outside=args.allow_outside)
+        ruleset = script.ruleset
         if not args.quiet:
             names = " vs ".join(f"{c.name} ({c.id}, {c.side})" for c in script.combatants)
             print(f"{script.name or args.script}: {names}; played from {args.script}")
+            _account_head(ruleset, args.legend)
         fight = script.play(logger=logger)
     else:
         from segsim.scenario import load_scenario
 
         scenario = load_scenario(args.scenario)
+        ruleset = scenario.ruleset
         fight = scenario.fight(args.seed, logger=logger)
         if not args.quiet:
             names = " vs ".join(
                 f"{c.name} ({c.id}, {c.side}, {c.policy})" for c in scenario.combatants
             )
             print(f"{scenario.name or args.scenario}: {names}; seed {fight.seed}")
+            _account_head(ruleset, args.legend)
         fight.run()
     print(_outcome_line(fight))
     if args.record:
         write_record(fight, args.record)
         print(f"record written to {args.record}")
+    if not args.quiet:
+        _end_of_fight(fight, _ruleset_name(ruleset), args.record)
     return 0
+
+
+def _ruleset_name(ruleset: Any) -> str:
+    return str(getattr(ruleset, "name", "") or type(ruleset).__name__).lower()
 
 
 def _cmd_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -106,11 +185,20 @@ def _cmd_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
             return 0
         print(f"{args.file}: the replay diverges at {result.divergence}")
         return 1
-    return _branch(args, read_plan(args.file))
+    _check_outputs(parser, record=args.record)
+    plan = read_plan(args.file)
+    end = plan.record.end
+    if end is not None and args.until > end["t"]:
+        parser.error(
+            f"--until {args.until} is past the end of the fight: {args.file} ends in "
+            f"segment {end['t']} ({end.get('outcome', '?')}); give T from 0 to {end['t']}"
+        )
+    return _branch(args, plan)
 
 
 def _branch(args: argparse.Namespace, plan: Any) -> int:
     from segsim.clock import to_seconds
+    from segsim.eventbase import is_routine
     from segsim.record import write_record
     from segsim.replay import branch, parse_then
 
@@ -128,14 +216,18 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
     for note in result.notes:
         print(f"note: {note}")
     if not args.quiet:
+        _account_head(fight.ruleset, args.legend)
         for event in fight.history:
-            if event.t >= args.until and (args.dice or event.TYPE != "die.rolled"):
+            if (
+                event.t >= args.until
+                and (args.dice or event.TYPE != "die.rolled")
+                and (args.verbose or not is_routine(event))
+            ):
                 print(f"{event.t:>5} {to_seconds(event.t):>6.1f}s  {event.describe()}")
     print(_outcome_line(fight))
     end = plan.record.end
     if end is not None:
-        winner = f"side {end['winner']} wins" if end.get("winner") else "no winner"
-        print(f"recorded: {end.get('outcome')}, {winner} at segment {end['t']}")
+        print("recorded: " + ended_in(end.get("outcome", "?"), end.get("winner"), end["t"]))
     first = result.first_difference()
     if first is None:
         print("the branch is the recorded fight, event for event")
@@ -144,6 +236,8 @@ def _branch(args: argparse.Namespace, plan: Any) -> int:
     if args.record:
         write_record(fight, args.record)
         print(f"record written to {args.record}")
+    if not args.quiet:
+        _end_of_fight(fight, _ruleset_name(fight.ruleset), args.record)
     return 0
 
 
@@ -152,6 +246,7 @@ def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
     if (args.scale is not None and args.scale < 1) or args.width < 20:
         parser.error("--scale is at least 1 and --width at least 20")
+    _check_outputs(parser, svg=args.svg)
     view = timeline(args.file)
     if args.svg:
         with open(args.svg, "w", encoding="utf-8", newline="\n") as f:
@@ -164,10 +259,9 @@ def _cmd_timeline(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 
 def _cmd_view(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from segsim.experiment.outputs import check_path
     from segsim.views.html import write_viewer
 
-    check_path(args.html, "viewer")
+    _check_outputs(parser, viewer=args.html)
     write_viewer(args.file, args.html)
     print(f"viewer written to {args.html} (open it in a browser; no server needed)")
     return 0
@@ -283,6 +377,7 @@ def _readable(path: str) -> None:
 def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.experiment import sweep
 
+    _check_outputs(parser, record=args.record, report=args.report, table=args.table, plot=args.plot)
     _readable(args.scenario)
     experiment = sweep(
         args.scenario,
@@ -299,6 +394,7 @@ def _cmd_sweep(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.experiment import SPRT, tournament
 
+    _check_outputs(parser, record=args.record, report=args.report, table=args.table, plot=args.plot)
     _readable(args.scenario)
     sprt = SPRT(args.alpha, args.beta, args.delta) if args.sprt else None
     experiment = tournament(
@@ -314,7 +410,7 @@ def _cmd_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -
 
 
 def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
-    cmd.add_argument("scenario", help="scenario file (TOML)")
+    cmd.add_argument("scenario", nargs="?", help="scenario file (TOML)")
     cmd.add_argument(
         "--fights", type=int, default=fights, help=f"fights per arm (default {fights})"
     )
@@ -381,10 +477,82 @@ def _segment(text: str) -> int:
     return value
 
 
+def _account_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show the bookkeeping the rules force too (a coarse ruleset's turns and waits)",
+    )
+    cmd.add_argument("--legend", action="store_true", help="explain the account's terms before it")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors suggest the option or command meant: a
+    misspelt ``--recrod`` or ``replya`` is answered with ``did you mean ...?``."""
+
+    def error(self, message: str) -> NoReturn:
+        import difflib
+        import re
+
+        hint = ""
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            options = re.findall(r"'([^']*)'", choice.group(2))
+            close = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+        unknown = re.search(r"unrecognized arguments: (.*)", message)
+        if unknown:
+            known = sorted(_option_strings(self))
+            for word in unknown.group(1).split():
+                if word.startswith("-"):
+                    close = difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6)
+                    if close:
+                        hint += f"; did you mean {close[0]} (not {word})?"
+        super().error(message + hint)
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option of a parser and of its sub-commands."""
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _option_strings(sub)
+    return found
+
+
+# A positional file given after an option of several values is taken by that option:
+# (command, positional, option of several values).
+_SWALLOWED = (("replay", "file", "then"), ("tournament", "scenario", "policies"))
+_REQUIRED = {"replay": "file", "sweep": "scenario", "tournament": "scenario"}
+
+
+def _positional_back(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Give a positional file back when an option taking several values swallowed it
+    (``segsim replay --until 9 --then robert=aggressive duel.jsonl``): the last value
+    is the file when it names one (its extension, or a file that exists)."""
+    for command, positional, option in _SWALLOWED:
+        values = getattr(args, option, None)
+        if args.command == command and getattr(args, positional) is None and values:
+            last = values[-1]
+            named = "=" not in last  # not an ID=POLICY assignment
+            if named and (last.endswith((".jsonl", ".toml", ".json")) or os.path.isfile(last)):
+                setattr(args, positional, last)
+                values.pop()
+                if not values:
+                    setattr(args, option, None)
+    needed = _REQUIRED.get(args.command)
+    if needed is not None and getattr(args, needed) is None:
+        parser.error(f"the following arguments are required: {needed}")
+    if args.command == "tournament" and not args.policies:
+        parser.error("--policies takes at least one policy before the scenario file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from segsim import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="segsim",
         description="Simulate tabletop RPG combat on a segment timeline.",
         epilog="exit codes: "
@@ -411,6 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--record", metavar="OUT", help="write the fight record (JSON Lines)")
     run.add_argument("--quiet", action="store_true", help="print only the outcome")
     run.add_argument("--dice", action="store_true", help="show every die draw in the account")
+    _account_options(run)
     run.set_defaults(func=_cmd_run)
 
     rep = sub.add_parser(
@@ -420,7 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
         "replays exactly, exit 1 and the first divergence when it does not. With --until T: "
         "replay to segment T, then let policies decide (--then) with fresh dice.",
     )
-    rep.add_argument("file", help="fight record (JSON Lines)")
+    rep.add_argument("file", nargs="?", help="fight record (JSON Lines)")
     rep.add_argument(
         "--until",
         type=_segment,
@@ -442,6 +611,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--record", metavar="OUT", help="write the branch's record")
     rep.add_argument("--quiet", action="store_true", help="print only the outcome of a branch")
     rep.add_argument("--dice", action="store_true", help="show die draws in a branch's account")
+    _account_options(rep)
     rep.set_defaults(func=_cmd_replay)
 
     tl = sub.add_parser(
@@ -568,6 +738,7 @@ class _Stdout:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _positional_back(args, parser)
     stdout = sys.stdout
     guarded = sys.stdout = _Stdout(stdout)
     try:

@@ -110,9 +110,55 @@ def _source_docs(source: Path) -> dict[str, str | None]:
     }
 
 
+def _actions(ruleset_name: str) -> list[str]:
+    """Each action kind a fighter may declare, with its parameters and what they take."""
+    from segsim.rules.parameters import kinds, parameters
+
+    table = kinds(ruleset_name)
+    said = parameters(ruleset_name)
+    lines = [
+        f"  actions ({len(table)}; in a fight script: fighter = {{ action = KIND, "
+        "target = ID, PARAMETER = VALUE... }}):"
+    ]
+    for kind, params in table.items():
+        lines.append(f"    {kind}" + ("" if params else " (no parameter)"))
+        for name in params:
+            lines.append(f"      {name:<18} {said.get(name, '')}".rstrip())
+    return lines
+
+
+def examples_of(ruleset_name: str) -> list[tuple[str, str]]:
+    """The example scenarios and fight scripts of a ruleset in a checkout's
+    ``examples/`` folder, beside the package or else in the current folder (an
+    installed wheel has none): (path, name) pairs."""
+    import tomllib
+
+    here = Path(__file__).resolve().parent.parent / "examples"
+    root = here if here.is_dir() else Path.cwd() / "examples"
+    found: list[tuple[str, str]] = []
+    for folder in ("scenarios", "scripts"):
+        for path in sorted((root / folder).glob("*.toml")):
+            try:
+                fight = tomllib.loads(path.read_text(encoding="utf-8")).get("fight", {})
+            except (OSError, ValueError):
+                continue
+            name = fight.get("ruleset")
+            if name is None and isinstance(fight.get("scenario"), str):
+                try:
+                    other = tomllib.loads((path.parent / fight["scenario"]).read_text("utf-8"))
+                except (OSError, ValueError):
+                    continue
+                name = other.get("fight", {}).get("ruleset")
+            if str(name).lower() == ruleset_name:
+                found.append((f"examples/{folder}/{path.name}", str(fight.get("name", ""))))
+    return found
+
+
 def describe_content(ruleset_name: str) -> str:
-    """The content of a ruleset and its policies, one line each, by section."""
+    """The content of a ruleset and its policies, one line each, by section; its action
+    kinds with their parameters; its example scenarios and fight scripts."""
     ruleset = get_ruleset(ruleset_name)
+    ruleset_name = ruleset.name
     lines = [f"{ruleset_name}: {ruleset.title}"]
     content = getattr(ruleset, "content", None)
     sections: list[tuple[str, Mapping[str, Any]]] = []
@@ -132,6 +178,11 @@ def describe_content(ruleset_name: str) -> str:
     for name in names:
         policy = make_policy(ruleset_name, name)
         lines.append(_clip(f"    {name:<16} {first_sentence(class_doc(type(policy)))}"))
+    lines.extend(_actions(ruleset_name))
+    examples = examples_of(ruleset_name)
+    lines.append(f"  examples ({len(examples)}; segsim run FILE, or segsim run --script FILE):")
+    for path, name in examples:
+        lines.append(_clip(f"    {path:<46} {name}"))
     return "\n".join(lines) + "\n"
 
 

@@ -93,6 +93,10 @@ class EventClass:
     """False for an event class that writes a registered type's line (the live
     :class:`~segsim.actions.Action` writes ``action.declared``)."""
 
+    ROUTINE: ClassVar[bool] = False
+    """True for bookkeeping the rules do on their own (a turn's end, a summary of a
+    declaration already shown): the account shows it only when asked to be verbose."""
+
     CHANGES_STATE: ClassVar[bool] = False
     """Whether the class has an :meth:`Event.apply` of its own (set for each class):
     the engine calls ``apply`` only then."""
@@ -146,6 +150,22 @@ class Event(EventClass):
         }
 
 
+ROUTINE_KINDS: set[str] = set()
+"""Kinds of the actions the rules impose to keep time (a coarse ruleset's ``turn`` and
+``await``): a ruleset adds its own when imported. Declared by the rules (forced), they
+are bookkeeping and the account shows them only when asked to be verbose; RinKaNou's
+forced actions (a lock) are part of the fight and always shown."""
+
+
+def is_routine(event: Any) -> bool:
+    """Whether the account leaves ``event`` (a live event or one read back) out unless
+    asked to be verbose: bookkeeping the rules force, not what a fighter chose or what
+    happened to it."""
+    if event.TYPE == "action.declared":
+        return bool(event.forced) and event.kind in ROUTINE_KINDS
+    return bool(type(event).ROUTINE)
+
+
 _FIELDS_CACHE: dict[type, tuple[attrs.Attribute[Any], ...]] = {}
 
 
@@ -176,9 +196,40 @@ class _Declared(Protocol):
 
 
 def describe_declared(e: _Declared) -> str:
-    """The account's line for a declared action (live or read from a record)."""
-    target = f" -> {e.target}" if e.target else ""
-    span = "until further notice" if e.ends_in is None else f"{e.duration} seg, ends in {e.ends_in}"
-    forced = " (forced)" if e.forced else ""
-    extra = "".join(f" {k}={v}" for k, v in e.params.items())
-    return f"{e.actor} declares {e.kind}{target}{extra} [{span}]{forced}"
+    """The account's line for a declared action (live or read from a record).
+
+    One a fighter chose is written as a fight script's ``[segment.N]`` entry (see
+    :mod:`segsim.scriptline`), so that it can be copied into a script, followed by a
+    comment: the segments it takes and, in words, what the rules added when they
+    planned it. One the rules impose (forced) is said in words."""
+    from segsim.scriptline import params_in_words, script_entry
+
+    start = getattr(e, "t", None)
+    if e.ends_in is None:
+        span = "until further notice"
+    elif start is None or start == e.ends_in:
+        span = f"segment {e.ends_in}"
+    else:
+        span = f"segments {start}-{e.ends_in}"
+    if e.forced:
+        extra = params_in_words(e.params)
+        at = f" -> {e.target}" if e.target else ""
+        said = f"{extra}; {span}" if extra else span
+        return f"{e.actor}: {e.kind}{at}, forced by the rules ({said})"
+    declared = getattr(e, "declared", None) or {}
+    kind = declared.get("kind") or e.kind
+    target: str | None = declared.get("target", e.target) if declared else e.target
+    params = declared.get("params", e.params) if declared else e.params
+    notes = []
+    if e.target != target and e.target is not None:
+        notes.append(f"target {e.target}")
+    added = {
+        k: v
+        for k, v in e.params.items()
+        if not (k in params and params[k] == v) and not (v == target and v is not None)
+    }
+    planned = params_in_words(added)
+    if planned:
+        notes.append(planned)
+    tail = f"; {'; '.join(notes)}" if notes else ""
+    return f"{script_entry(e.actor, kind, target, params)}  # {span}{tail}"

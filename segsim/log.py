@@ -23,6 +23,7 @@ from typing import Any
 import structlog
 
 from segsim.clock import to_seconds
+from segsim.eventbase import is_routine
 from segsim.events import Event
 
 DIE_ROLLED = "die.rolled"
@@ -56,9 +57,10 @@ def log_subscriber(logger: Any, fight_id: str) -> Callable[[Event], None]:
         return emit
 
     hidden: frozenset[str] = frozenset() if renderer.show_dice else frozenset((DIE_ROLLED,))
+    verbose = renderer.verbose
 
     def emit_account(event: Event) -> None:
-        if event.TYPE not in hidden:
+        if event.TYPE not in hidden and (verbose or not is_routine(event)):
             info(event.TYPE, segment=event.t, combatant=event.actor, segsim_event=event)
 
     return emit_account
@@ -78,16 +80,22 @@ def _renderer(bound: Any) -> AccountRenderer | None:
 
 
 class AccountRenderer:
-    """A structlog renderer: one readable line per fight event, segment and seconds first."""
+    """A structlog renderer: one readable line per fight event, segment and seconds first.
 
-    def __init__(self, show_dice: bool = False) -> None:
+    ``show_dice`` adds every die draw; ``verbose`` the bookkeeping the rules force (a
+    coarse ruleset's turns and waits: :func:`segsim.eventbase.is_routine`)."""
+
+    def __init__(self, show_dice: bool = False, verbose: bool = False) -> None:
         self.show_dice = show_dice
+        self.verbose = verbose
 
     def __call__(self, logger: Any, method: str, event_dict: MutableMapping[str, Any]) -> str:
         event = event_dict.get("segsim_event")
         if not isinstance(event, Event):
             return str(event_dict.get("event", ""))
-        if event.TYPE == DIE_ROLLED and not self.show_dice:
+        if (event.TYPE == DIE_ROLLED and not self.show_dice) or (
+            not self.verbose and is_routine(event)
+        ):
             raise structlog.DropEvent
         return _stamp(event.t) + event.describe()
 

@@ -46,6 +46,7 @@ from segsim.actions import (
 )
 from segsim.dice import LoadedDice
 from segsim.errors import DiceExhausted, IllegalDeclaration, InputError
+from segsim.eventbase import ROUTINE_KINDS
 from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, Source
 from segsim.policy import Observation
@@ -58,6 +59,8 @@ SCRIPT_POLICY = "script"
 _DIE = re.compile(r"d([1-9][0-9]{0,8}):([0-9]{1,9})", re.ASCII)
 _SEGMENT = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII digits only ("²" is a digit to isdigit())
 _RESERVED = ("action", "cancel", "target")
+RAN_OUT = "the script has no declaration after segment {last}"
+"""The cause of the interruption that ends a fight whose script has run out."""
 
 
 @attrs.frozen
@@ -124,6 +127,7 @@ class ScriptPolicy:
         self.entries = dict(entries)
         self.used: set[int] = set()
         self.actions: Callable[[], list[Any]] = list
+        self.history: Callable[[], Sequence[Any]] = tuple
 
     def decide(self, observation: Observation) -> PolicyOutput:
         seg = observation.segment
@@ -135,9 +139,35 @@ class ScriptPolicy:
         for item in items:
             if isinstance(item, CancelKind):
                 out.append(item.resolve(self.actions(), self.cid, seg))
+            elif isinstance(item, Declaration) and isinstance(item.params.get("against"), Mapping):
+                out.append(self._answer(item, seg))
             else:
                 out.append(item)
         return out
+
+    def _answer(self, item: Declaration, segment: int) -> Declaration:
+        """``against = { by = "canahan", kind = "attack" }``: the id of the latest action
+        of that kind ``by`` declared at this fighter (or, if none was, at anyone)."""
+        named = item.params["against"]
+        by, kind = named.get("by"), named.get("kind")
+        found = [
+            e
+            for e in self.history()
+            if e.TYPE == "action.declared" and e.actor == by and (kind is None or e.kind == kind)
+        ]
+        aimed = [e for e in found if e.target == self.cid] or found
+        if not aimed:
+            what = f"{kind} " if kind else "action "
+            raise IllegalDeclaration(
+                f"{by} has declared no {what}to answer (against = {{ by = ..., kind = ... }} "
+                "names the attacker and the kind of its action)",
+                rule="fight script",
+                actor=self.cid,
+                segment=segment,
+            )
+        params = dict(item.params)
+        params["against"] = aimed[-1].action
+        return Declaration(item.kind, item.target, params)
 
 
 class _ScriptDice(LoadedDice):
@@ -209,6 +239,7 @@ class FightScript:
         dice.segment = lambda: max(fight.segment - 1, 0)  # draws are made while settling
         for cid, policy in policies.items():
             policy.actions = _actions_of(fight, cid)
+            policy.history = _history_of(fight)
             for seg in sorted(policy.entries):
                 fight.call_at(cid, seg)
         return fight
@@ -218,6 +249,7 @@ class FightScript:
         complete). Errors name the script's file, line and field, the segment, the
         fighter and the roll or rule; every roll and every entry must be used."""
         fight = self.fight(**kwargs)
+        fight.env.process(self._run_out(fight))
         try:
             fight.run()
         except IllegalDeclaration as exc:
@@ -226,6 +258,45 @@ class FightScript:
             raise self.error(("dice", "rolls"), str(exc)) from None
         self._check_all_used(fight)
         return fight
+
+    @property
+    def last_segment(self) -> int:
+        """The last segment at which the script declares something (0 if it never does)."""
+        return max((seg for entries in self.entries.values() for seg in entries), default=0)
+
+    def _run_out(self, fight: Fight) -> Any:
+        """A host process that ends the fight once the script has run out: after its
+        last declarations (and, in a coarse ruleset, the end of their round), when every
+        action in progress has ended (but the turns and
+        waits a coarse ruleset's rules go on starting by themselves) and nothing is in
+        flight, and the rules have not ended it, the fight is interrupted with a cause that
+        says so (:data:`RAN_OUT`), rather than played on to its time limit with
+        nobody declaring. Checked in the middle of a segment, after its settlement
+        and declarations (an interruption belongs to the segment in progress)."""
+        env, clock, last = fight.env, fight.clock, self.last_segment
+        # A coarse ruleset settles a round's declarations later in the round (Loreval's
+        # resolution step): its round (tick) is played to its end first.
+        tick = clock.tick
+        seg = last if tick <= 1 else (last // tick + 1) * tick
+        while True:
+            yield env.timeout(clock.until(seg, env.now) + 0.5 * clock.scale)
+            if fight.ended:
+                return
+            state = fight.state
+            ends = [
+                a.end
+                for c in state.combatants.values()
+                if c.in_fight
+                for a in c.actions
+                if a.end is not None
+                and a.end > seg
+                and (a.start <= last or a.kind not in ROUTINE_KINDS)
+            ]
+            ends.extend(a.end for a in state.autonomous.values() if a.end is not None)
+            if not ends:
+                fight.interrupt(RAN_OUT.format(last=last))
+                return
+            seg = max(min(ends), seg + 1)
 
     def error(self, path: tuple[str | int, ...], message: str) -> InputError:
         field = ".".join(str(p) for p in path)
@@ -268,6 +339,13 @@ class FightScript:
                 ("dice", "rolls", used),
                 f"{dice.remaining} roll(s) left over from roll {used + 1} on: {ended}",
             )
+
+
+def _history_of(fight: Fight) -> Callable[[], Sequence[Any]]:
+    def history() -> Sequence[Any]:
+        return fight.history
+
+    return history
 
 
 def _actions_of(fight: Fight, cid: str) -> Callable[[], list[Any]]:
@@ -479,6 +557,16 @@ def _item(segment: Node, cid: str, raw: Any, index: int, count: int) -> ScriptIt
     if target is not None and not isinstance(target, str):
         raise segment.error(cid, f"{which}target is a combatant id, not {target!r}")
     params = {k: v for k, v in raw.items() if k not in _RESERVED}
+    against = params.get("against")
+    if isinstance(against, Mapping):
+        extra = sorted(set(against) - {"by", "kind"})
+        by, what = against.get("by"), against.get("kind")
+        if extra or not isinstance(by, str) or not (what is None or isinstance(what, str)):
+            raise segment.error(
+                cid,
+                f"{which}against names an action: its id (against = 9) or its author and "
+                f'kind (against = {{ by = "canahan", kind = "attack" }}), not {against!r}',
+            )
     declaration = Declaration(kind, target, params)
     problem = declaration_problem(declaration)
     if problem is not None:

@@ -202,10 +202,13 @@ def test_a_round_in_which_nobody_acts_ends_the_fight() -> None:
     assert len(of_type(fight, RoundStarted)) == 1
 
 
-def test_a_fight_script_without_max_segments_ends_by_the_rules(tmp_path: Path) -> None:
-    """A fight entered at the table stops when its fighters stop: after round 1's blow,
-    round 2 (its initiative entered) goes by with nobody acting, and the fight ends
-    there instead of asking for more dice."""
+def test_a_fight_script_without_max_segments_ends_when_its_declarations_run_out(
+    tmp_path: Path,
+) -> None:
+    """A fight entered at the table stops when its script stops: after round 1's blow the
+    script holds no more declarations, so the round is played to its end and the fight
+    ends there, saying why, instead of asking for more initiative dice (a round in which
+    nobody acts ends a fight played by policies: the test above)."""
     from segsim.script import load_script
 
     script = tmp_path / "brawl.toml"
@@ -231,14 +234,15 @@ position = [1.0, 0.0]
 diego = { action = "attack", target = "malfrat" }
 
 [dice]
-rolls = [9, 1, 2, 1, 1]
+rolls = [9, 1, 2]
 """,
         encoding="utf-8",
     )
     fight = load_script(script).play()
     assert fight.outcome is not None
-    assert fight.outcome.result == "broken off"
-    assert [r.round for r in of_type(fight, RoundStarted)] == [1, 2]
+    assert fight.outcome.result == "interrupted"
+    assert "no declaration after segment 0" in str(fight.outcome.cause)
+    assert [r.round for r in of_type(fight, RoundStarted)] == [1]
 
 
 # ---------------------------------------------------------------- mounts and vehicles

@@ -146,7 +146,7 @@ def test_cli_run_prints_an_account_and_writes_the_record(
         == 0
     )
     text = capsys.readouterr().out
-    assert "declares arm" in text and "outcome: " in text
+    assert 'robert = "arm"' in text and "outcome: " in text
     lines = out.read_text().splitlines()
     assert lines[0].startswith('{"format":"segsim-record"')
     assert '"type":"end"' in lines[-1]

@@ -65,7 +65,7 @@ def test_spans_carry_kind_timing_outcome_and_flags() -> None:
         (21, "hit"),
     ]
     assert margaret.out_at == 21 and view.end == 21
-    assert view.outcome == "victory, side blue wins at segment 21 (2.1 s)"
+    assert view.outcome == "victory, side blue wins in segment 21 (2.1 s)"
 
 
 def test_the_svg_shows_each_action_with_its_label_and_tooltip() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -38,7 +39,7 @@ def span_fills(svg: str) -> dict[str, set[str]]:
     fills: dict[str, set[str]] = {}
     for g in parse(svg).iter(f"{SVG}g"):
         classes = (g.get("class") or "").split()
-        if "span" in classes:
+        if "span" in classes and "wait" not in classes:  # faint bars: the wait colour
             kind = next(c[5:] for c in classes if c.startswith("kind-"))
             rect = g.find(f"{SVG}rect")
             assert rect is not None
@@ -88,14 +89,15 @@ def test_the_svg_has_a_legend_of_every_kind_and_mark() -> None:
     words = {t.text for t in legend.iter(f"{SVG}text")}
     kinds = set(span_fills(svg)) - {"wait"}
     assert kinds and kinds <= words
-    for meaning in ("waiting", "forced", "cancelled", "out", "damage", "situation points"):
+    for meaning in ("forced", "cancelled", "out", "damage", "situation points"):
         assert meaning in words
+    assert "waiting, or a turn or wait the rules impose (thin)" in words
     assert "aimed at (to the target's row)" in words and "hit by an opponent's action" in words
 
 
 def test_the_text_view_has_a_legend() -> None:
     text = timeline_text(fought("three_against_three.toml"))
-    assert "(kind) forced by the rules; x] cancelled; > open-ended; ... waiting" in text
+    assert "(kind) one the rules impose; x] cancelled; > open-ended; ... waiting" in text
     assert ">target: at whom" in text and "X out of the fight" in text
 
 
@@ -217,12 +219,20 @@ def test_chroniques_is_drawn_at_its_own_scale() -> None:
     assert len(xs) < 40
     gaps = [b - a for a, b in itertools.pairwise(xs)]
     assert min(gaps) >= text_width(str(view.end), 10)
-    # A turn (10 segments) is at least 40 px wide, not a sliver.
-    turn = next(g for g in root.iter(f"{SVG}g") if "kind-turn" in (g.get("class") or "").split())
-    rect = turn.find(f"{SVG}rect")
+    # An attack over its turn (10 segments) is at least 40 px wide, not a sliver; the
+    # turn the rules impose is a thin faint bar.
+    attack = next(
+        g for g in root.iter(f"{SVG}g") if "kind-attack" in (g.get("class") or "").split()
+    )
+    rect = attack.find(f"{SVG}rect")
     assert rect is not None and float(rect.get("width", "0")) >= 40
+    turn = next(g for g in root.iter(f"{SVG}g") if "kind-turn" in (g.get("class") or "").split())
+    assert "wait" in (turn.get("class") or "").split()
+    thin = turn.find(f"{SVG}rect")
+    assert thin is not None and float(thin.get("height", "0")) <= 4
     text = timeline_text(view)
-    assert "one column per 5 segments" in text and "|round 2" in text
+    assert "one cell of 10 columns per turn (10 segments, 1.0 s)" in text
+    assert "round      |1" in text and "|2" in text
 
 
 # ---------------------------------------------------------------- bounds (issue 15, item 8)
@@ -350,3 +360,70 @@ def test_control_characters_in_names_give_well_formed_svg_and_clean_text(tmp_pat
     assert "rob\ufffdert\ufffd[31m\ufffd" in fighters
     printed = timeline_text(out)
     assert "\x1b" not in printed and "\x01" not in printed and "\x07" not in printed
+
+
+# ---------------------------------------------------------------- coarse rulesets (issue 40)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "cell", "name"),
+    [
+        ("loreval_duel.toml", 60, "round"),
+        ("loss_street_brawl.toml", 5, "phase"),
+        ("chroniques_ambush.toml", 10, "turn"),
+    ],
+)
+def test_a_coarse_ruleset_is_drawn_a_cell_per_turn_phase_or_round(
+    scenario: str, cell: int, name: str
+) -> None:
+    """The rules' own turns and waits are faint; what a fighter chose is drawn over the
+    whole cell it starts in, labelled with its word."""
+    view = timeline(fought(scenario))
+    assert view.cell == cell
+    text = timeline_text(view)
+    assert f"one cell of 10 columns per {name} ({cell} segments" in text
+    assert "(turn" not in text and "(await" not in text  # faint dots, not labels
+    chosen = [s for r in view.rows for s in r.spans if not s.faint]
+    assert chosen and all(
+        s.first % cell == 0 and s.final - s.first + 1 >= min(cell, 1 + view.end - s.first)
+        for s in chosen
+    )
+    assert all(s.routine for r in view.rows for s in r.spans if s.kind in ("turn", "await"))
+    data = viewer_data_of(scenario)
+    assert data["cell"] == cell
+    faint = {data["kinds"][s[4]] for s in data["spans"] if s[7] & 4}
+    assert {"turn", "await"} & faint
+
+
+def test_loreval_timeline_counts_its_rounds() -> None:
+    view = timeline(fought("loreval_duel.toml"))
+    assert view.tick == 60
+    text = timeline_text(view)
+    assert "[counter-]" in text and "[attack--]" in text
+
+
+def test_short_labels_are_explained() -> None:
+    """An action too short for its word gets a short label, and the legend says which."""
+    text = timeline_text(fought("duel.toml", 7), scale=1)
+    legend = next(line for line in text.splitlines() if line.startswith("short labels"))
+    codes = dict(item.split(" ") for item in legend.split(": ", 1)[1].split(", "))
+    assert codes and all(len(code) == 2 for code in codes)
+    assert len(set(codes.values())) == len(codes)  # one word per code
+    for line in text.splitlines():
+        if line.startswith(("robert", "margaret")):
+            for token in re.findall(r"\b([a-z][a-z0-9])[\]\)x>]", line):
+                assert token in codes, (token, line)
+
+
+def viewer_data_of(scenario: str) -> dict:
+    from segsim.views.html import ViewerBuilder, _Keep, viewer_data
+
+    return viewer_data(fight_record(fought(scenario)).accept(_Keep(ViewerBuilder())))
+
+
+def test_the_viewer_account_shows_what_happened_as_segsim_run_does() -> None:
+    data = viewer_data_of("loreval_duel.toml")
+    lines = [text for _, _, text in data["account"]]
+    assert [line for line in lines if 'aldren = { action = "counter"' in line]
+    assert not [line for line in lines if "forced by the rules" in line and ": await" in line]
+    assert not [line for line in lines if " declares counter -> " in line]

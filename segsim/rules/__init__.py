@@ -164,8 +164,9 @@ def ruleset_names() -> list[str]:
 
 
 def ruleset_class(name: str) -> type[Any]:
-    """The ruleset class registered under ``name``."""
-    path = _RULESETS.get(name)
+    """The ruleset class registered under ``name`` (in any case: ``RinKaNou`` as the
+    docs write it is ``rinkanou``)."""
+    path = _RULESETS.get(name) or _RULESETS.get(name.lower())
     if path is None:
         raise UnknownRuleset(f"unknown ruleset {name!r} (known: {', '.join(ruleset_names())})")
     module_name, _, attr = path.partition(":")

@@ -36,6 +36,29 @@ def load_rules(ruleset: str) -> int:
     return tick if isinstance(tick, int) and tick >= 1 else 1
 
 
+def ruleset_of(ruleset: str, options: Any = None) -> Any:
+    """A ruleset with a record's options (so its event classes describe themselves and
+    its units are the fight's), or None when it is unknown here or refuses them."""
+    try:
+        from segsim.rules import get_ruleset
+
+        return get_ruleset(ruleset, dict(options) if isinstance(options, Mapping) else None)
+    except Exception:  # an unknown ruleset still draws, with plain descriptions
+        load_rules(ruleset)
+        return None
+
+
+def routine_line(event: Mapping[str, Any]) -> bool:
+    """Whether a record line is bookkeeping the rules force (see
+    :func:`segsim.eventbase.is_routine`), which an account leaves out unless verbose."""
+    from segsim.eventbase import ROUTINE_KINDS
+
+    if event.get("type") == "action.declared":
+        return event.get("forced") is True and event.get("kind") in ROUTINE_KINDS
+    cls = EVENT_TYPES.get(str(event.get("type")))
+    return bool(cls is not None and cls.ROUTINE)
+
+
 def plain(event: Mapping[str, Any]) -> str:
     """The type and the plain fields of an event (the fallback)."""
     parts = [
@@ -58,4 +81,4 @@ def describe(event: Mapping[str, Any]) -> str:
     return clean(plain(event))
 
 
-__all__ = ["clean", "describe", "load_rules", "plain"]
+__all__ = ["clean", "describe", "load_rules", "plain", "routine_line", "ruleset_of"]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from segsim.record import Line, Record, RecordVisitor, read_record, visit_fight
-from segsim.views.account import clean, describe
+from segsim.views.account import clean, describe, routine_line
 from segsim.views.style import kind_colour, kind_order
 from segsim.views.timeline import Timeline, TimelineBuilder
 
@@ -67,7 +67,7 @@ class ViewerBuilder(TimelineBuilder):
         if "x" in event and "y" in event and isinstance(actor, str):
             x, y = _point((event.get("x"), event.get("y")))
             self.moves.setdefault(clean(actor), []).append((int(event["t"]), x, y))
-        if kind not in _QUIET:
+        if kind not in _QUIET and not routine_line(event):  # as segsim run shows it
             who = clean(actor) if isinstance(actor, str) else None
             self.account.append((int(event["t"]), who, describe(event)))
 
@@ -90,13 +90,14 @@ def viewer_data(builder: ViewerBuilder) -> dict[str, Any]:
     kind_index = {k: i for i, k in enumerate(kinds)}
     spans = []
     for i, row in enumerate(tl.rows):
-        for s in sorted(row.spans, key=lambda s: (s.start, s.action)):
-            flags = (1 if s.forced else 0) | (2 if s.cancelled else 0)
+        # Faint bars first: the actions a fighter chose are drawn over them.
+        for s in sorted(row.spans, key=lambda s: (not s.faint, s.first, s.action)):
+            flags = (1 if s.forced else 0) | (2 if s.cancelled else 0) | (4 if s.faint else 0)
             spans.append(
                 [
                     i,
-                    s.start,
-                    s.stop,
+                    s.first,
+                    s.final,
                     s.lane,
                     kind_index[s.kind],
                     s.outcome,
@@ -110,6 +111,7 @@ def viewer_data(builder: ViewerBuilder) -> dict[str, Any]:
         "title": tl.title,
         "ruleset": tl.ruleset,
         "tick": tl.tick,
+        "cell": tl.cell,
         "end": tl.end,
         "outcome": tl.outcome,
         "sides": sides,

@@ -119,7 +119,7 @@ def _legend(tl: Timeline, kinds: list[str], width: float) -> list[tuple[float, f
         (
             '<rect x="0" y="-9" width="12" height="10" fill="#eee" stroke="#bbb" '
             'stroke-dasharray="2 2"/>',
-            "waiting",
+            "waiting, or a turn or wait the rules impose (thin)",
         ),
         ('<rect x="0" y="-9" width="12" height="10" fill="#999" opacity=".6"/>', "forced"),
         (
@@ -162,7 +162,7 @@ def _svg(tl: Timeline) -> str:
     px = scale_of(segments)
     plot_w = segments * px
     width = max(_LEFT + plot_w + _RIGHT, 720.0)
-    kinds = kind_order(tl.ruleset, {s.kind for r in tl.rows for s in r.spans if s.kind != WAIT})
+    kinds = kind_order(tl.ruleset, {s.kind for r in tl.rows for s in r.spans if not s.faint})
     legend = _legend(tl, kinds, width)
     rows_h = sum(_row_height(r) for r in tl.rows)
     bottom = _TOP + rows_h
@@ -246,7 +246,8 @@ def _axis(tl: Timeline, segments: int, px: float, bottom: float) -> Iterable[str
     seconds_w = text_width(f"{to_seconds(segments):.1f} s", _AXIS) + 8
     unit = tl.tick if tl.tick > 1 and tl.tick * px >= label_w else 1
     major = _step(px, max(label_w, seconds_w), unit)
-    minor = _step(px, 6.0, max(1, tl.tick // 10))  # a coarse ruleset: its turns
+    # A coarse ruleset: a line per cell (its turn, phase or round), else per tenth of a tick.
+    minor = _step(px, 6.0, tl.cell if tl.cell > 1 else max(1, tl.tick // 10))
     if minor < major and major % minor == 0:
         for s in range(0, segments + 1, minor):
             if s % major:
@@ -304,8 +305,8 @@ def _row(
     base = top + row.lanes * _LANE
     labels: list[tuple[float, int, str, str, str]] = []
     for span in row.spans:
-        if span.outcome and span.kind != WAIT:
-            x = _LEFT + span.start * px
+        if span.outcome and not span.faint:
+            x = _LEFT + span.first * px
             labels.append((x, 1, span.outcome, "outcome", span.title()))
     for mark in row.marks:
         x = _LEFT + (mark.t + 0.5) * px
@@ -339,9 +340,9 @@ def _visible(row: Row, px: float) -> list[Span]:
     one's neighbour), so a lane never draws more bars than it has pixels."""
     out = []
     taken: dict[int, int] = {}  # lane: the last pixel column drawn
-    for span in sorted(row.spans, key=lambda s: (s.kind != WAIT, s.lane, s.start, s.action)):
-        lane = span.lane * 2 + (span.kind != WAIT)
-        last_px = int((span.stop + 1) * px)
+    for span in sorted(row.spans, key=lambda s: (not s.faint, s.lane, s.first, s.action)):
+        lane = span.lane * 2 + (not span.faint)
+        last_px = int((span.final + 1) * px)
         if last_px <= taken.get(lane, -1):
             continue
         taken[lane] = last_px
@@ -350,12 +351,21 @@ def _visible(row: Row, px: float) -> list[Span]:
 
 
 def _span(tl: Timeline, span: Span, row_top: float, px: float) -> list[str]:
-    x = _LEFT + span.start * px
-    w = max((span.stop - span.start + 1) * px, 1.0)
+    x = _LEFT + span.first * px
+    w = max((span.final - span.first + 1) * px, 1.0)
     top = row_top + span.lane * _LANE + 3
     classes = ["span", f"kind-{_css(span.kind)}"]
-    if span.kind == WAIT:
+    if span.faint:  # a wait, or the rules' own turn or wait: faint and thin
         classes.append("wait")
+        colour = kind_colour(tl.ruleset, WAIT)
+        return [
+            f'<g class="{" ".join(classes)}" data-action="{span.action}" '
+            f'data-start="{span.start}" data-stop="{span.stop}">',
+            f"<title>{_x(span.title())}</title>",
+            f'<rect x="{_n(x)}" y="{_n(top + _BAR / 2 - 2)}" width="{_n(w)}" height="4" '
+            f'fill="{colour}"/>',
+            "</g>",
+        ]
     if span.cancelled:
         classes.append("cancelled")
     if span.forced:
@@ -395,7 +405,7 @@ def _aim(
     row: Row,
 ) -> list[str]:
     """An arrow from an action to its target's row."""
-    if target is None or span.kind == WAIT or span.cancelled or target[1] is row:
+    if target is None or span.faint or span.cancelled or target[1] is row:
         return []
     target_top, target_row = target
     x = _LEFT + (span.stop + 0.5) * px

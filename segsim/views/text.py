@@ -10,27 +10,49 @@ the number of segments.
 from __future__ import annotations
 
 from segsim.clock import to_seconds
-from segsim.views.timeline import WAIT, Mark, Row, Span, Timeline
+from segsim.views.timeline import Mark, Row, Span, Timeline
 
 MAX_SCALE = 40
 """The most columns per segment (a larger ``scale`` is drawn at this)."""
+CELL_COLUMNS = 10
+"""Columns per cell of a coarse ruleset (a turn, a phase, a round)."""
 
 
-def _span_text(span: Span, width: int) -> str:
-    if span.kind == WAIT:
+def _cell_name(tl: Timeline) -> str:
+    return "turn" if tl.cell < tl.tick else "phase" if tl.cell < 20 else "round"
+
+
+def _span_text(span: Span, width: int, codes: dict[str, str]) -> str:
+    if span.faint:
         return "." * width
     opening, closing = ("(", ")") if span.forced else ("[", "]")
     if span.cancelled:
         closing = "x"
     elif span.open:
         closing = ">"
-    if width == 1:
-        return span.kind[:1]
-    inner = width - 2
-    if inner <= 0:
-        return span.kind[:1] + closing
-    label = span.kind[:inner]
-    return opening + label + "-" * (inner - len(label)) + closing
+    if width >= len(span.kind) + 2 or width >= 5:
+        inner = width - 2
+        label = span.kind[:inner]
+        return opening + label + "-" * (inner - len(label)) + closing
+    code = codes.setdefault(span.kind, _code(span.kind, codes))
+    if width == 4:
+        return opening + code + closing
+    if width == 3:
+        return code + closing
+    return code[:width]
+
+
+def _code(kind: str, codes: dict[str, str]) -> str:
+    """A short label for an action too short for its word, told apart from those
+    already given (the legend says what each stands for)."""
+    taken = set(codes.values())
+    seconds: list[str] = [*kind[1:], *"23456789"]
+    for second in seconds:
+        code = kind[0] + second
+        if code not in taken and second.isalnum():
+            return code
+    short: str = kind[:2]
+    return short
 
 
 def _put(line: list[str], col: int, text: str, *, over: bool = True) -> None:
@@ -57,7 +79,7 @@ class _Cursor:
 
     def __init__(self, row: Row) -> None:
         self.lanes: list[list[Span]] = [[] for _ in range(row.lanes)]
-        for span in sorted(row.spans, key=lambda s: (s.start, s.action)):
+        for span in sorted(row.spans, key=lambda s: (s.first, s.action)):
             self.lanes[span.lane].append(span)
         self.at = [0] * row.lanes
         self.marks = sorted(row.marks, key=lambda m: m.t)
@@ -67,11 +89,11 @@ class _Cursor:
         """The lane's spans drawn in segments ``first..last`` (blocks come in order, and
         spans of one lane do not overlap, so passed spans are never looked at again)."""
         spans, i = self.lanes[lane], self.at[lane]
-        while i < len(spans) and spans[i].stop < first:
+        while i < len(spans) and spans[i].final < first:
             i += 1
         self.at[lane] = i
         out = []
-        while i < len(spans) and spans[i].start <= last:
+        while i < len(spans) and spans[i].first <= last:
             out.append(spans[i])
             i += 1
         return out
@@ -93,16 +115,19 @@ def _times(tl: Timeline) -> list[int]:
     times = {0, tl.end}
     for row in tl.rows:
         for span in row.spans:
-            times.add(span.start)
-            times.add(span.stop)
+            times.add(span.first)
+            times.add(span.final)
         times.update(m.t for m in row.marks)
     times.update(t for t, _ in tl.rounds)
     return sorted(t for t in times if 0 <= t <= tl.end)
 
 
 def _text(tl: Timeline, scale: int | None, width: int) -> str:
-    per = 1 if scale is not None or tl.tick < 20 else tl.tick // 20  # segments per column
-    scale = max(1, min(scale if scale is not None else (2 if per == 1 else 1), MAX_SCALE))
+    if scale is None and tl.cell > 1:  # a coarse ruleset: a turn, phase or round per cell
+        per, scale = tl.cell, CELL_COLUMNS
+    else:  # segments per column
+        per = 1 if scale is not None or tl.tick < 20 else tl.tick // 20
+        scale = max(1, min(scale if scale is not None else (2 if per == 1 else 1), MAX_SCALE))
     name_w = min(max([len(r.id) for r in tl.rows] + [8]) + 2, 24)
     columns = max(scale, width - name_w)
     per_block = max(1, columns // scale) * per
@@ -111,7 +136,13 @@ def _text(tl: Timeline, scale: int | None, width: int) -> str:
     rounds = dict(tl.rounds)
     title = f"{tl.title} ({tl.ruleset})" if tl.ruleset else tl.title
     out = [title + (f": {tl.outcome}" if tl.outcome else "")]
-    if per > 1:
+    codes: dict[str, str] = {}
+    if tl.cell > 1 and per == tl.cell:
+        out.append(
+            f"one cell of {scale} columns per {_cell_name(tl)} ({per} segments, "
+            f"{to_seconds(per):.1f} s); an action is drawn over the cell it starts in"
+        )
+    elif per > 1:
         out.append(f"one column per {per} segments ({to_seconds(per):.1f} s)")
     cursors = [_Cursor(row) for row in tl.rows]
     blocks = sorted({t // per_block for t in _times(tl)})
@@ -124,12 +155,20 @@ def _text(tl: Timeline, scale: int | None, width: int) -> str:
             out.append(f"... segments {a}-{b}: nothing starts or ends")
         previous = block
         last = min(first + per_block - 1, tl.end)
-        out.extend(_block(tl, cursors, first, last, per, scale, name_w, rounds))
+        out.extend(_block(tl, cursors, first, last, per, scale, name_w, rounds, codes))
     out.append("")
     out.append(
-        f"[kind] action ({scale} column(s) per {'segment' if per == 1 else f'{per} segments'}); "
-        "(kind) forced by the rules; x] cancelled; > open-ended; ... waiting"
+        f"[kind] an action the fighter chose ({scale} column(s) per "
+        f"{'segment' if per == 1 else f'{per} segments'}); (kind) one the rules impose; "
+        "x] cancelled; > open-ended; ... waiting, or a turn or wait the rules impose"
     )
+    if codes:
+        out.append(
+            "short labels (an action too short for its word): "
+            + ", ".join(
+                f"{code} {kind}" for kind, code in sorted(codes.items(), key=lambda kc: kc[1])
+            )
+        )
     out.append(
         "under each span: how it resolved, >target: at whom; *result: an opponent's action "
         "resolved on this fighter; X out of the fight; | in the round line: a new round"
@@ -146,6 +185,7 @@ def _block(
     scale: int,
     name_w: int,
     rounds: dict[int, str],
+    codes: dict[str, str],
 ) -> list[str]:
     def col(s: int) -> int:
         return ((s - first) // per) * scale
@@ -163,7 +203,11 @@ def _block(
             _put(seg_line, c, str(s), over=False)
         if s % (2 * every) == 0:
             _put(sec_line, c, f"{to_seconds(s):.1f}s", over=False)
-    starts = [(col(t), "|" + label) for t, label in rounds.items() if first <= t <= last]
+    starts = [
+        (col(t), "|" + (label.removeprefix("round ") if per > 1 else label))
+        for t, label in rounds.items()
+        if first <= t <= last
+    ]
     out = [""]
     if starts:
         _put_all(round_line, sorted(starts))
@@ -175,11 +219,13 @@ def _block(
         lanes = [[" "] * cols for _ in range(row.lanes)]
         resolved: list[list[tuple[int, str]]] = [[] for _ in range(row.lanes)]
         for lane in range(row.lanes):
-            for span in cursor.spans(lane, first, last):
-                a, b = max(span.start, first), min(span.stop, last)
-                text = _span_text(span, col(b) - col(a) + scale)
+            # Faint bars first: a chosen action drawn over a cell is never hidden by them.
+            spans = sorted(cursor.spans(lane, first, last), key=lambda s: not s.faint)
+            for span in spans:
+                a, b = max(span.first, first), min(span.final, last)
+                text = _span_text(span, col(b) - col(a) + scale, codes)
                 _put(lanes[lane], col(a), text)
-                if span.outcome and span.stop <= last and span.kind != WAIT:
+                if span.outcome and span.final <= last and not span.faint:
                     aim = f" >{span.target}" if span.target and span.target != row.id else ""
                     resolved[lane].append((col(a), span.outcome + aim))
         marks = sorted(
@@ -189,8 +235,9 @@ def _block(
         )
         label = row.id[: name_w - 1].ljust(name_w)
         for i, lane_text in enumerate(lanes):
-            if i > 0 and not "".join(lane_text).strip() and not resolved[i]:
-                continue
+            text = "".join(lane_text).strip()
+            if i > 0 and not resolved[i] and not text.strip("."):
+                continue  # a lane of waits alone: the bars the fighter chose say enough
             out.append((label if i == 0 else " " * name_w) + "".join(lane_text).rstrip())
             if resolved[i]:
                 results = [" "] * cols

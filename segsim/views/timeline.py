@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from segsim.clock import to_seconds
+from segsim.eventbase import ROUTINE_KINDS
 from segsim.record import Line, Record, RecordVisitor, read_record, visit_fight
-from segsim.views.account import clean, describe, load_rules
+from segsim.scriptline import params_in_words
+from segsim.views.account import clean, describe, load_rules, ruleset_of
 
 if TYPE_CHECKING:
     from segsim.fight import Fight
@@ -47,11 +49,29 @@ class Span:
     outcome: str = ""
     notes: list[str] = attrs.field(factory=list)
     lane: int = 0
+    routine: bool = False  # the rules' own time-keeping (a coarse ruleset's turn, await)
+    shown: tuple[int, int] | None = None  # drawn over these segments (a whole cell)
 
     @property
     def stop(self) -> int:
-        """The last segment drawn."""
+        """The last segment it occupies."""
         return self.start if self.last is None else max(self.last, self.start)
+
+    @property
+    def faint(self) -> bool:
+        """Drawn faint and thin: a wait, or a turn or wait the rules impose."""
+        return self.kind == WAIT or self.routine
+
+    @property
+    def first(self) -> int:
+        """The first segment drawn (a coarse ruleset draws a chosen action over the
+        whole cell it starts in: see :attr:`Timeline.cell`)."""
+        return self.start if self.shown is None else self.shown[0]
+
+    @property
+    def final(self) -> int:
+        """The last segment drawn."""
+        return self.stop if self.shown is None else self.shown[1]
 
     def title(self) -> str:
         target = f" -> {self.target}" if self.target else ""
@@ -102,6 +122,9 @@ class Timeline:
     outcome: str = ""
     tick: int = 1  # the ruleset's unit in segments (a Chroniques round is 100)
     rounds: list[tuple[int, str]] = attrs.field(factory=list)  # (t, "round 2")
+    cell: int = 1
+    """Segments per cell of a coarse ruleset's timeline: a Chroniques turn (10), a Loss
+    phase (5), a Loreval round (60); 1 draws segment by segment."""
 
     def row(self, cid: str) -> Row:
         for r in self.rows:
@@ -149,12 +172,17 @@ class TimelineBuilder(RecordVisitor[Timeline]):
         self.last_t = 0
         self.outcome = ""
         self.tick = 1
+        self.cell = 1
         self.rounds: list[tuple[int, str]] = []
+        self.routine: dict[tuple[str, str], Span] = {}
 
     def visit_header(self, header: Mapping[str, Any], line: Line) -> None:
         self.title = clean(str(header.get("name") or line.source))
         self.ruleset = clean(str(header.get("ruleset", "")))
-        self.tick = load_rules(self.ruleset)
+        rules = ruleset_of(self.ruleset, header.get("options"))
+        tick = getattr(rules, "tick", None) if rules is not None else None
+        self.tick = tick if isinstance(tick, int) and tick >= 1 else load_rules(self.ruleset)
+        self.cell = _cell(self.ruleset, rules, self.tick)
         for c in header.get("combatants", ()):
             if isinstance(c, Mapping) and isinstance(c.get("id"), str):
                 cid = c["id"]
@@ -234,9 +262,16 @@ class TimelineBuilder(RecordVisitor[Timeline]):
             forced=event.get("forced") is True,
             open=not isinstance(last, int),
         )
+        span.routine = span.forced and kind in ROUTINE_KINDS
+        if span.routine:  # the rules' next turn or wait of a kind replaces the last one
+            previous = self.routine.get(key)
+            if previous is not None and previous.stop >= t > previous.start:
+                previous.last = t - 1
+                previous.open = False
+            self.routine[key] = span
         params = event.get("params")
         if isinstance(params, Mapping) and params:
-            span.notes.append(clean("params: " + ", ".join(f"{k}={v}" for k, v in params.items())))
+            span.notes.append(clean(params_in_words(params)))
         if span.open or kind == WAIT:
             self.open[key] = span
         row.spans.append(span)
@@ -293,10 +328,33 @@ class TimelineBuilder(RecordVisitor[Timeline]):
                 if span.last is not None and span.last > self.last_t:
                     span.last = self.last_t
                     span.outcome = span.outcome or "unfinished"
-            row.lanes = _assign_lanes(row.spans)
+                if self.cell > 1 and not span.faint:
+                    first = span.start - span.start % self.cell
+                    span.shown = (first, min(max(span.stop, first + self.cell - 1), self.last_t))
+            row.lanes = _assign_lanes(row.spans, squeeze=self.cell > 1)
         return Timeline(
-            self.title, self.ruleset, rows, self.last_t, self.outcome, self.tick, self.rounds
+            self.title,
+            self.ruleset,
+            rows,
+            self.last_t,
+            self.outcome,
+            self.tick,
+            self.rounds,
+            self.cell,
         )
+
+
+def _cell(name: str, rules: Any, tick: int) -> int:
+    """A coarse ruleset's cell (see :attr:`Timeline.cell`): its turn when it has one
+    within its round (Chroniques), else its tick (a Loss phase, a Loreval round); 1 for
+    the rulesets drawn segment by segment."""
+    from segsim.views.legend import COARSE
+
+    if name.lower() not in COARSE:
+        return 1
+    turn = getattr(rules, "turn_segments", None)
+    cell = turn if isinstance(turn, int) and turn >= 1 else tick
+    return cell if cell > 1 else 1
 
 
 def _end_text(event: Mapping[str, Any]) -> str:
@@ -305,21 +363,23 @@ def _end_text(event: Mapping[str, Any]) -> str:
     winner = clean(winner) if isinstance(winner, str) else winner
     who = f", side {winner} wins" if winner else ""
     t = int(event["t"])
-    return f"{outcome}{who} at segment {t} ({to_seconds(t):.1f} s)"
+    return f"{outcome}{who} in segment {t} ({to_seconds(t):.1f} s)"
 
 
-def _assign_lanes(spans: list[Span]) -> int:
+def _assign_lanes(spans: list[Span], *, squeeze: bool = False) -> int:
     """Overlapping actions of one combatant go to separate lanes (first free lane).
+    ``squeeze`` (a coarse ruleset): a faint span that finds no free lane goes under the
+    first lane's bars rather than into a lane of its own.
 
     Each lane keeps its spans sorted by start, so a free slot is found by bisection:
     the work grows with the number of spans times the lanes (a few), not its square.
     """
     starts: list[list[int]] = []
     stops: list[list[int]] = []
-    actions = sorted((s for s in spans if s.kind != WAIT), key=lambda s: (s.start, s.action))
-    waits = sorted((s for s in spans if s.kind == WAIT), key=lambda s: (s.start, s.action))
+    actions = sorted((s for s in spans if not s.faint), key=lambda s: (s.first, s.action))
+    waits = sorted((s for s in spans if s.faint), key=lambda s: (s.first, s.action))
     for span in actions + waits:  # actions first: waiting fills the gaps between them
-        a, b = span.start, span.stop
+        a, b = span.first, span.final
         for lane, (lane_starts, lane_stops) in enumerate(zip(starts, stops, strict=True)):
             i = bisect.bisect_left(lane_starts, a)
             if (i == 0 or lane_stops[i - 1] < a) and (i == len(lane_starts) or b < lane_starts[i]):
@@ -328,6 +388,9 @@ def _assign_lanes(spans: list[Span]) -> int:
                 span.lane = lane
                 break
         else:
+            if squeeze and span.faint and starts:
+                span.lane = 0
+                continue
             span.lane = len(starts)
             starts.append([a])
             stops.append([b])

@@ -121,23 +121,63 @@
       const title = document.createElementNS(SVGNS, "title");
       title.textContent = F[i].name + " (" + F[i].id + "), side " + F[i].side;
       g.append(title, c, l);
+      let tx = null;
       if (labelled) {
-        const tx = document.createElementNS(SVGNS, "text");
+        tx = document.createElementNS(SVGNS, "text");
         tx.setAttribute("x", "0.45"); tx.setAttribute("y", "-0.3");
         tx.textContent = F[i].id;
         g.appendChild(tx);
       }
       g.addEventListener("click", () => { state.who = F[i].id; document.getElementById("who").value = F[i].id; refilter(); });
       map.appendChild(g);
-      marks.push([g, l]);
+      marks.push([g, l, tx]);
+    }
+    // Labels never cover another fighter or another label: each takes the first free
+    // place around its fighter (right, left, above, below), or is hidden (its tooltip
+    // and the timeline still name it).
+    const R = 0.42, ASCENT = 0.42, DESCENT = 0.1, GAP = 0.04;
+    const widths = new Array(n).fill(-1);
+    function placeLabels(points) {
+      const boxes = [];
+      for (let i = 0; i < n; i++) if (points[i]) {
+        const p = points[i];
+        boxes.push([p[0] - R, p[1] - R, p[0] + R, p[1] + R]);
+      }
+      const free = (b) => boxes.every((o) => b[2] + GAP <= o[0] || o[2] + GAP <= b[0] || b[3] + GAP <= o[1] || o[3] + GAP <= b[1]);
+      for (let i = 0; i < n; i++) {
+        const tx = marks[i][2];
+        if (!tx) continue;
+        if (!points[i]) { tx.setAttribute("data-placed", "0"); continue; }
+        if (widths[i] < 0) widths[i] = tx.getComputedTextLength() || 0.3 * F[i].id.length;
+        const w = widths[i], p = points[i];
+        const spots = [
+          [R + GAP, -0.15], [R + GAP, 0.45], [-R - GAP - w, -0.15], [-R - GAP - w, 0.45],
+          [-w / 2, -R - GAP - DESCENT], [-w / 2, R + GAP + ASCENT],
+        ];
+        let placed = false;
+        for (const [dx, dy] of spots) {
+          const b = [p[0] + dx, p[1] + dy - ASCENT, p[0] + dx + w, p[1] + dy + DESCENT];
+          if (free(b)) {
+            tx.setAttribute("x", dx.toFixed(3)); tx.setAttribute("y", dy.toFixed(3));
+            tx.style.display = "";
+            tx.setAttribute("data-placed", "1");
+            boxes.push(b);
+            placed = true;
+            break;
+          }
+        }
+        if (!placed) { tx.style.display = "none"; tx.setAttribute("data-placed", "0"); }
+      }
     }
     function drawMap() {
       const t = state.t;
       map.setAttribute("data-segment", String(t));
+      const points = new Array(n).fill(null);
       for (let i = 0; i < n; i++) {
         const [g, l] = marks[i];
         const p = position(i, t);
         const st = status(i, t);
+        if (st !== "absent") points[i] = p;
         g.setAttribute("transform", "translate(" + p[0] + " " + p[1] + ")");
         g.setAttribute("data-x", p[0].toFixed(3));
         g.setAttribute("data-y", p[1].toFixed(3));
@@ -150,6 +190,7 @@
           g.setAttribute("data-facing", d[0].toFixed(2) + " " + d[1].toFixed(2));
         }
       }
+      if (labelled) placeLabels(points);
     }
     let drag = null;
     map.addEventListener("mousedown", (e) => { drag = [e.clientX, e.clientY, box[0], box[1]]; });
@@ -200,8 +241,9 @@
         const stop = k + 1 < data.rounds.length ? data.rounds[k + 1][0] : data.end + 1;
         ctx.fillRect(LEFT + r[0] * px - sx, ROW, (stop - r[0]) * px, h);
       });
-      let step = 1;
-      while (step * px < 48) step = step * (String(step)[0] === "2" ? 2.5 : 2);
+      // A coarse ruleset's grid counts its cells (turns, phases, rounds).
+      let step = data.cell > 1 ? data.cell : 1;
+      while (step * px < 48) step = step * (String(step / (data.cell || 1))[0] === "2" ? 2.5 : 2);
       ctx.fillStyle = "#555";
       ctx.strokeStyle = "#e4e4e4";
       for (let s = Math.floor(first / step) * step; s <= last; s += step) {
@@ -217,6 +259,13 @@
           if (s[2] < first || s[1] > last) continue;
           const x = LEFT + s[1] * px - sx, bw = Math.max(1, (s[2] - s[1] + 1) * px);
           const by = y + 2 + s[3] * LANE;
+          if (s[7] & 4) {  // a wait, or the rules' own turn or wait: faint and thin
+            ctx.globalAlpha = 0.5;
+            ctx.fillStyle = "#cccccc";
+            ctx.fillRect(x, by + (LANE - 3) / 2 - 1.5, bw, 3);
+            ctx.globalAlpha = 1;
+            continue;
+          }
           ctx.globalAlpha = s[7] & 2 ? 0.45 : s[7] & 1 ? 0.75 : 1;
           ctx.fillStyle = data.colours[s[4]];
           ctx.fillRect(x, by, bw, LANE - 3);
@@ -248,8 +297,9 @@
       for (const [i, y0, rh] of rows) {
         if (y < y0 || y >= y0 + rh) continue;
         const lane = Math.floor((y - y0 - 2) / LANE);
-        for (const s of rowsSpans[i]) if (s[3] === lane && s[1] <= t && t <= s[2]) return [t, s];
-        return [t, null];
+        let found = null;  // a chosen action over a faint bar under it
+        for (const s of rowsSpans[i]) if (s[3] === lane && s[1] <= t && t <= s[2] && (!found || !(s[7] & 4))) found = s;
+        return [t, found];
       }
       return [t, null];
     }
@@ -268,7 +318,9 @@
     document.getElementById("tl-in").onclick = () => { state.px = Math.min(40, state.px * 1.5); layout(); drawTimeline(); };
     document.getElementById("tl-out").onclick = () => { state.px = Math.max(0.05, state.px / 1.5); layout(); drawTimeline(); };
     const legend = document.getElementById("legend");
+    const chosenKinds = new Set(data.spans.filter((s) => !(s[7] & 4)).map((s) => s[4]));
     data.kinds.forEach((k, i) => {
+      if (!chosenKinds.has(i)) return;  // drawn only as thin grey bars: the note says so
       const span = document.createElement("span");
       const sw = document.createElement("i");
       sw.style.background = data.colours[i];
@@ -276,7 +328,7 @@
       legend.appendChild(span);
     });
     const note = document.createElement("span");
-    note.textContent = "faded: forced by the rules; fainter: cancelled; red line: the current segment; a click on a bar goes to its start";
+    note.textContent = "thin grey: waiting, or a turn or wait the rules impose; faded: forced by the rules; fainter: cancelled; " + (data.cell > 1 ? "an action is drawn over the " + data.cell + "-segment cell it starts in; " : "") + "red line: the current segment; a click on a bar goes to its start";
     legend.appendChild(note);
 
     // ------------------------------------------------------------ account (lines near the segment)
@@ -289,17 +341,18 @@
       for (let j = k; j >= 0 && chosen.length < 40; j--) if (lines[j][1] < 0 || shown(lines[j][1])) chosen.unshift(j);
       for (let j = k + 1; j < lines.length && chosen.length < 100; j++) if (lines[j][1] < 0 || shown(lines[j][1])) chosen.push(j);
       account.textContent = "";
-      let now = null;
+      let now = null, before = null;
       for (const j of chosen) {
         const li = document.createElement("li");
         li.value = lines[j][0];
         li.setAttribute("data-t", String(lines[j][0]));
         li.textContent = lines[j][2];
         if (lines[j][0] === t) { li.className = "now"; now = now || li; }
+        if (lines[j][0] <= t) before = li;
         li.onclick = () => go(lines[j][0]);
         account.appendChild(li);
       }
-      const anchor = now || account.querySelector("li:last-child");
+      const anchor = now || before || account.querySelector("li:last-child");
       if (anchor) account.scrollTop = Math.max(0, anchor.offsetTop - account.clientHeight / 3);
     }
 
@@ -352,6 +405,7 @@
 
     fit();
     state.px = Math.max(0.05, Math.min(24, (scroller.clientWidth - LEFT - 20) / (data.end + 1)));
+    if (data.cell > 1) state.px = Math.min(24, Math.max(state.px, 48 / data.cell));  // a cell reads
     layout();
     fromHash();
     document.body.setAttribute("data-fighters", String(n));

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
+from segsim.eventbase import ROUTINE_KINDS
 from segsim.events import Event
 
 if TYPE_CHECKING:
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
 def _mods(modifiers: Mapping[str, int]) -> str:
     text = " ".join(f"{k} {v:+d}" for k, v in modifiers.items() if v)
     return f" [{text}]" if text else ""
+
+
+ROUTINE_KINDS.update(("turn", "await"))  # the rules' own time-keeping: bookkeeping
 
 
 @attrs.frozen
@@ -125,6 +129,7 @@ class TurnEnded(Event):
     """The fighter's turn of a round is over."""
 
     TYPE: ClassVar[str] = "chroniques.turn.ended"
+    ROUTINE: ClassVar[bool] = True
 
     round: int
 

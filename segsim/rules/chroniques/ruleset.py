@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
+from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike, no_such_parameter
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
@@ -232,9 +232,7 @@ class Chroniques(BaseRuleset):
             )
         extra = set(declaration.params) - kind.params
         if extra:
-            raise IllegalDeclaration(
-                f"{declaration.kind} takes no parameter {', '.join(sorted(extra))}"
-            )
+            raise IllegalDeclaration(no_such_parameter(declaration.kind, extra, kind.params))
         if declaration.kind == TURN:
             return self._plan_turn(state, c, segment)
         if declaration.kind == AWAIT:

@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from segsim.eventbase import ROUTINE_KINDS
 from segsim.events import Event
 from segsim.rules.loreval.attention import Attention
 from segsim.rules.loreval.status import Plan, Status
+from segsim.scriptline import params_in_words
 
 if TYPE_CHECKING:
     from segsim.state import FightState
@@ -27,6 +29,9 @@ def _status(state: FightState, cid: str | None) -> Status:
     assert cid is not None
     status: Status = state.combatants[cid].status
     return status
+
+
+ROUTINE_KINDS.update(("turn", "await"))  # the rules' own time-keeping: bookkeeping
 
 
 @attrs.frozen
@@ -212,6 +217,7 @@ class Declared(Event):
     its attention criteria, which hold until its next declaration."""
 
     TYPE: ClassVar[str] = "loreval.declared"
+    ROUTINE: ClassVar[bool] = True
 
     round: int
     kind: str
@@ -257,7 +263,8 @@ class Declared(Event):
     def describe(self) -> str:
         target = f" -> {self.target}" if self.target else ""
         att = "/".join(str(self.attention[k]) for k in ("environment", "security", "focus"))
-        extra = "".join(f" {k}={v}" for k, v in self.params.items())
+        extra = params_in_words(self.params)
+        extra = f" ({extra})" if extra else ""
         moves = f" +{self.extra_moves} moves" if self.extra_moves else ""
         how = " (changed action)" if self.changed else " (heroic action)" if self.heroic else ""
         return (
@@ -271,6 +278,7 @@ class TurnResolved(Event):
     """The fighter's action of the round has been resolved (or came to nothing)."""
 
     TYPE: ClassVar[str] = "loreval.turn.resolved"
+    ROUTINE: ClassVar[bool] = True
 
     round: int
     note: str = ""
@@ -559,6 +567,7 @@ class HeroicPassed(Event):
     """The fighter, offered a heroic action, declares none this round."""
 
     TYPE: ClassVar[str] = "loreval.heroic.passed"
+    ROUTINE: ClassVar[bool] = True
 
     round: int
 

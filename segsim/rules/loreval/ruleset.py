@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
+from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike, no_such_parameter
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
@@ -349,7 +349,7 @@ class Loreval(BaseRuleset):
             raise IllegalDeclaration(f"unknown action {kind!r} (known: {known})", rule=RULE_ROUND)
         extra = set(declaration.params) - KIND_PARAMS[kind]
         if extra:
-            raise IllegalDeclaration(f"{kind} takes no parameter {', '.join(sorted(extra))}")
+            raise IllegalDeclaration(no_such_parameter(kind, extra, KIND_PARAMS[kind]))
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         step = None if marker is None else marker.params.get("step")
         if marker is None or step not in (DECLARE, CHANGE, HEROIC):

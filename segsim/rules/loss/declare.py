@@ -414,10 +414,21 @@ def check_defence(
         against = now[0]  # the only attack to answer (what a fight script writes)
     inc = st.incoming.get(against) if isinstance(against, int) else None
     if inc is None or inc.granted != ch.segment:
-        pending = ", ".join(str(a) for a, i in st.incoming.items() if i.granted == ch.segment)
+        pending = ", ".join(
+            f"#{a} by {i.attacker}" for a, i in st.incoming.items() if i.granted == ch.segment
+        )
+        if against is None:
+            which = "several attacks to answer" if pending else "no attack to answer"
+        else:
+            which = f"no attack #{against!r} to answer"
+        say = (
+            '; say which: against = ID, or in a fight script against = { by = "ATTACKER", '
+            'kind = "attack" }'
+            if pending
+            else ""
+        )
         raise IllegalDeclaration(
-            f"no attack #{against!r} to answer now (pending: {pending or 'none'})",
-            rule=RULE_DEFENCE,
+            f"{which} now (pending: {pending or 'none'}){say}", rule=RULE_DEFENCE
         )
     if any(p.params.get("against") == against for p in planned):
         raise IllegalDeclaration(f"attack #{against} is already answered", rule=RULE_DEFENCE)

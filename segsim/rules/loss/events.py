@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
+from segsim.eventbase import ROUTINE_KINDS
 from segsim.events import Event
 from segsim.rules.loss.effects import MAX_EXPLOITS, TARGET_MALUS
 from segsim.rules.loss.status import Incoming, RoundClock, Status
@@ -37,6 +38,9 @@ def _status(state: FightState, cid: str | None) -> Status:
 def _mods(modifiers: Mapping[str, int]) -> str:
     text = " ".join(f"{k} {v:+d}" for k, v in modifiers.items() if v)
     return f" [{text}]" if text else ""
+
+
+ROUTINE_KINDS.update(("turn", "await"))  # the rules' own time-keeping: bookkeeping
 
 
 @attrs.frozen

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
+from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike, no_such_parameter
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
@@ -383,7 +383,8 @@ class Loss(BaseRuleset):
             raise IllegalDeclaration(f"unknown action {d.kind!r} (known: {known})", rule=RULE_COSTS)
         extra = set(d.params) - PARAMS.get(d.kind, frozenset())
         if extra:
-            raise IllegalDeclaration(f"{d.kind} takes no parameter {', '.join(sorted(extra))}")
+            accepted = PARAMS.get(d.kind, frozenset())
+            raise IllegalDeclaration(no_such_parameter(d.kind, extra, accepted))
         k = self.phase_segments
         if d.kind == TURN:
             if not self._turn_now(state, c, segment):

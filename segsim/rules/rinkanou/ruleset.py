@@ -20,6 +20,7 @@ from segsim.actions import (
     Declaration,
     DeclarationLike,
     SharedTables,
+    no_such_parameter,
 )
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
@@ -1347,7 +1348,7 @@ def _noted(declaration: Declaration) -> tuple[Any, ...]:
     if params:
         if not kind.params.issuperset(params):
             unknown = set(params) - kind.params
-            raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(unknown))}")
+            raise IllegalDeclaration(no_such_parameter(name, unknown, kind.params))
         for key in ("ps", "pc"):
             if key in params:
                 value = params[key]

@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import Action, ActionSpec, Declaration
+from segsim.actions import Action, ActionSpec, Declaration, no_such_parameter
 from segsim.errors import IllegalDeclaration
 from segsim.rules.rupture.content import SEED, TARGETED, Sheet, Weapon
 from segsim.rules.rupture.passe import next_boundary
@@ -95,7 +95,7 @@ def plan(
         )
     extra = set(d.params) - kind.params
     if extra:
-        raise IllegalDeclaration(f"{d.kind} takes no parameter {', '.join(sorted(extra))}")
+        raise IllegalDeclaration(no_such_parameter(d.kind, extra, kind.params))
     if d.kind == "wait":
         return _plan_wait(d, segment)
     if d.kind == "defend":
