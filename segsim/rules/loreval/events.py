@@ -209,7 +209,12 @@ class RoundStarted(Event):
 @attrs.frozen
 class Declared(Event):
     """A fighter's declaration of the round (in ascending order of initiative), with
-    its attention criteria, which hold until its next declaration."""
+    its attention criteria, which hold until its next declaration.
+
+    ``extra_moves`` are the extra moves declared with this action (each adds a
+    category); ``malus_moves`` those whose malus weighs on the fighter this round: the
+    same, except for a changed action, which keeps the malus of the first declaration
+    (seed 003, "Action de déplacement et action avec déplacement")."""
 
     TYPE: ClassVar[str] = "loreval.declared"
 
@@ -219,6 +224,7 @@ class Declared(Event):
     category: int
     attention: Mapping[str, int]
     extra_moves: int = 0
+    malus_moves: int = 0
     params: Mapping[str, Any] = attrs.field(factory=dict)
     changed: bool = False
     heroic: bool = False
@@ -233,7 +239,7 @@ class Declared(Event):
             self.target,
             self.category,
             dict(self.params),
-            self.extra_moves,
+            self.malus_moves,
             self.changed,
             self.heroic,
             cost,
@@ -259,6 +265,8 @@ class Declared(Event):
         att = "/".join(str(self.attention[k]) for k in ("environment", "security", "focus"))
         extra = "".join(f" {k}={v}" for k, v in self.params.items())
         moves = f" +{self.extra_moves} moves" if self.extra_moves else ""
+        if self.malus_moves != self.extra_moves:
+            moves += f" (malus of {self.malus_moves})"
         how = " (changed action)" if self.changed else " (heroic action)" if self.heroic else ""
         return (
             f"{self.actor} declares {self.kind}{target}{extra}{moves}, category "
@@ -479,8 +487,10 @@ class SpellCast(Event):
 
 @attrs.frozen
 class CounterRolled(Event):
-    """A counter's roll (contre): a defence or reflex roll that sets the attacker's
-    difficulty, or an attack made before the countered action."""
+    """A counter's own roll (contre): a defence or reflex roll (parry, dodge, block)
+    that sets the attacker's difficulty, an obstruction's skilful attack against the
+    mover's Reflex, or the opposed attack roll that answers a disarm or a sunder.
+    ``roll`` is the d20, ``total`` the d20 plus ``modifiers``."""
 
     TYPE: ClassVar[str] = "loreval.counter"
 
@@ -496,12 +506,29 @@ class CounterRolled(Event):
         _status(state, self.actor).counter_round = self.round
 
     def describe(self) -> str:
-        if not self.roll:
-            return f"{self.actor} counters {self.countered} ({self.how})"
         return (
             f"{self.actor} counters {self.countered} ({self.how}): d20 {self.roll}"
             f"{_mods(self.modifiers)} = {self.total}"
         )
+
+
+@attrs.frozen
+class CounterUsed(Event):
+    """A counter that rolls nothing of its own is used: a strike, a charge made as a
+    counter, receiving a charge. Its roll is the ``loreval.attack`` that follows (action
+    ``counter``); this event only marks the counter spent for the round."""
+
+    TYPE: ClassVar[str] = "loreval.counter.used"
+
+    countered: str
+    how: str
+    round: int = 0
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).counter_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor} counters {self.countered} ({self.how})"
 
 
 @attrs.frozen

@@ -36,7 +36,14 @@ from segsim.rules.loreval.combat import (
     within,
 )
 from segsim.rules.loreval.content import SEED, SIZES, Sheet
-from segsim.rules.loreval.events import CheckRolled, Manoeuvred, Prone, WeaponDamaged, WeaponLost
+from segsim.rules.loreval.events import (
+    CheckRolled,
+    CounterRolled,
+    Manoeuvred,
+    Prone,
+    WeaponDamaged,
+    WeaponLost,
+)
 from segsim.rules.loreval.status import Plan, Status
 
 if TYPE_CHECKING:
@@ -249,6 +256,18 @@ def manoeuvre_attack(
         tmods = attack_modifiers(other, theirs, theirs.skill, s.rnd, plan=counter)
         troll = s.dice.roll(20, "counter (opposed attack)", target)
         difficulty = troll + sum(tmods.values())
+        s.emit(
+            CounterRolled(
+                s.segment,
+                target,
+                c.id,
+                "opposed attack",
+                troll,
+                difficulty,
+                {k: v for k, v in tmods.items() if v},
+                s.rnd,
+            )
+        )
     roll = s.dice.roll(20, f"attack ({label})", c.id)
     total = roll + sum(mods.values())
     success = roll == 20 or (roll != 1 and total >= difficulty)

@@ -560,5 +560,5 @@ def _speed_effect(ctx: Context, category: int) -> int:
             f"{ctx.sheet.max_category}",
             rule=f"{SEED}, Effet de lenteur",
         )
-    check_category(ctx, new)
+    check_category(ctx, new, hasted=False)
     return new

@@ -43,6 +43,7 @@ from segsim.rules.loreval.events import (
     CheckRolled,
     Countered,
     CounterRolled,
+    CounterUsed,
     CounterVoided,
     CriticalConfirmed,
     Damaged,
@@ -275,6 +276,7 @@ class Settlement:
                 act.target,
                 category,
                 attention,
+                int(params.get("moves", 0)),
                 malus,
                 params,
                 changed=changed is not None,
@@ -299,6 +301,7 @@ class Settlement:
             self.done(cid, "nothing declared")
             return
         if cid in self.blocked:
+            self.moves_anyway(cid, plan)
             self.done(cid, "blocked by a counter")
             return
         if plan.kind == "counter":
@@ -327,8 +330,25 @@ class Settlement:
         if self.standing(cid) and cid not in self.blocked and not self.countered_before(cid, plan):
             self.carry_out(cid, plan)
         elif self.standing(cid):
+            self.moves_anyway(cid, plan)
             self.done(cid, "blocked by a counter")
         self.concert_malus = {}
+
+    def moves_anyway(self, cid: str, plan: Plan) -> None:
+        """A successful counter blocks the fighter in its action until the round ends,
+        but not in its moves, unless it aimed at them (an obstruction; a block, which
+        also prevents moving): a blocked fighter still makes the moves it declared, at
+        its step (seed 003, "Actions de contre": "sauf ses déplacements")."""
+        c = self.fighter(cid)
+        if plan.kind == "move":
+            self.move(c, plan)
+            return
+        if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES):
+            return
+        units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
+        if units and plan.target is not None and self.standing(plan.target):
+            sheet: Sheet = c.sheet
+            self.move_toward(c, plan.target, units * sheet.speed, CONTACT)
 
     def unfeasible(self, cid: str, plan: Plan) -> str | None:
         """Why the action can no longer be carried out as declared, seen at the
@@ -485,8 +505,8 @@ class Settlement:
 
     def move(self, c: Combatant, plan: Plan) -> str | None:
         sheet: Sheet = c.sheet
-        units = 1 + int(plan.params.get("moves", 0))
-        if c.id in self.no_move:
+        units = 1 + int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
+        if c.id in self.no_move or c.id in self.locked:
             return None
         if plan.target is not None:
             if not self.standing(plan.target):
@@ -526,7 +546,7 @@ class Settlement:
         if wid is not None:
             weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), weapon)
             self.emit(WeaponReadied(self.segment, c.id, weapon.id))
-        moves = int(plan.params.get("moves", 0))
+        moves = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
         if not weapon.ranged:
             if moves:
                 self.move_toward(c, target, moves * sheet.speed, CONTACT)
@@ -693,11 +713,13 @@ class Settlement:
         if counter is not None:
             difficulty, against = self.counter_roll(counter[0], counter[1], c, defender, counter[2])
         kind = plan.kind if plan is not None else "attack"
-        roll = self.dice.roll(20, f"attack ({kind})", c.id)
         heroic = plan is not None and plan.heroic
-        natural = roll
         if heroic and defender.sheet.heroism == 0:
-            roll = natural = 20  # the best result: a sure critical against a common foe
+            # the best result against a common foe, a sure critical: no die is rolled
+            roll = 20
+        else:  # against one touched by fate too, the die is rolled (Points d'héroïsme)
+            roll = self.dice.roll(20, f"attack ({kind})", c.id)
+        natural = roll
         total = roll + sum(mods.values())
         if heroic and natural < weapon.critical:
             total = 20 + sum(mods.values())  # the best score, not a natural 20
@@ -832,8 +854,9 @@ class Settlement:
     # -------------------------------------------------------- counters
 
     def emit_counter_use(self, k: Combatant, countered: str, how: str) -> None:
-        """Counters that need no roll of their own (receiving a charge) are marked used."""
-        self.emit(CounterRolled(self.segment, k.id, countered, how, 0, 0, {}, self.rnd))
+        """Counters that roll nothing of their own (a strike, a charge, receiving a
+        charge: their roll is the attack that follows) are marked used."""
+        self.emit(CounterUsed(self.segment, k.id, countered, how, self.rnd))
 
     def defensive_counter(
         self, attacker: Combatant, defender: Combatant
@@ -881,11 +904,14 @@ class Settlement:
         value, parts = defence_value(self.state, k, which, self.positions, self.rnd)
         mods = {k2: v for k2, v in parts.items() if k2 != which}
         mods[which] = value - sum(mods.values()) - 10
-        if malus:
-            mods["hypothetical" if plan.params.get("hypothetical") else "changed"] = malus
+        hypothetical = bool(plan.params.get("hypothetical"))
+        if malus and hypothetical:
+            mods["hypothetical"] = malus
         if how == "block":
             mods["block"] = BLOCK_MALUS
-        if plan.changed:
+        if plan.changed or (malus and not hypothetical):
+            # declared at a change step, or turned against a second assailant: either
+            # way a changed action, -2 once (seed 003, "Types de contre")
             mods["changed action"] = CHANGED_MALUS
         mods["focus"] = focus_modifier(attention_scores(k, self.rnd).focus)
         roll = self.dice.roll(20, f"counter ({how})", k.id)
@@ -953,6 +979,7 @@ class Settlement:
         sheet: Sheet = k.sheet
         before_hp = self.hit_points.get(cid, 0)
         if how == "charge":
+            self.emit_counter_use(k, cid, how)
             before = len(self.events)
             note = self.charge_attack(k, cid, counter)
             if note is not None:

@@ -101,9 +101,9 @@ def resolve_skill(s: Settlement, c: Combatant, plan: Plan) -> str | None:
     d'héroïsme")."""
     mods = skill_modifiers(c, plan, s.rnd)
     name = str(plan.params["skill"])
-    roll = s.dice.roll(20, f"skill ({name})", c.id)
-    die = 20 if plan.heroic else roll
-    total = die + sum(mods.values())
+    # heroic: the best result of the die, so no die is drawn
+    roll = 20 if plan.heroic else s.dice.roll(20, f"skill ({name})", c.id)
+    total = roll + sum(mods.values())
     difficulty = int(plan.params.get("difficulty", SKILL_DIFFICULTY))
     success = plan.heroic or total >= difficulty
     shown = {k: v for k, v in mods.items() if v}

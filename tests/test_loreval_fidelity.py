@@ -1,0 +1,168 @@
+"""Loreval read again against seed 003, sentence by sentence (issue 38): the departures
+the audit found, each checked from the text's own words and numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from segsim import IllegalDeclaration
+from segsim.events import Moved
+from segsim.rules.loreval.events import (
+    AttackRolled,
+    Countered,
+    CounterRolled,
+    CounterUsed,
+    Declared,
+    TurnResolved,
+)
+from segsim.testing import declare, sheet
+from tests.loreval_helpers import ByRound, arena, of_type
+
+STRIKE = {"against": "offensive", "how": "strike", "attention": {"environment": 1}}
+
+
+def test_a_negative_focus_gives_the_tables_malus_rather_than_refusing() -> None:
+    """Seed 003, "Désavantages d'un score négatif" and the summary table: Focus -2 gives
+    -3 to every action roll. "Un focus de 0 suffit" for categories 1 and 2, so a
+    fighter whose Focus two lost senses brought to -2 still attacks, at -3."""
+    a = ByRound({1: declare("attack", "b")})
+    fight = arena(
+        {"a": ("blue", "bandit", a), "b": ("red", "bandit", ByRound())},
+        dice=[15, 5, 12, 3],  # a 17, b 7; a's attack 12, damage 3
+        setup={"a": {"senses_lost": 2}},
+    )
+    fight.run()
+    attack = of_type(fight, AttackRolled, actor="a")[0]
+    assert attack.modifiers["focus"] == -3
+    assert attack.total == 12 + 4 - 3
+
+
+def test_a_negative_focus_still_refuses_what_needs_focus() -> None:
+    """Seed 003, "Catégorie des actions": Focus 1 for categories 3 and 4; at -2 the
+    two attacks of category 3 are refused, naming the rule."""
+    a = ByRound({1: declare("attack", "b", attacks=2, attention={"focus": 1})})
+    fight = arena(
+        {"a": ("blue", "bandit", a), "b": ("red", "bandit", ByRound())},
+        dice=[15, 5],
+        setup={"a": {"senses_lost": 2}},
+    )
+    with pytest.raises(IllegalDeclaration, match="needs a Focus of 1"):
+        fight.run()
+
+
+def test_a_successful_counter_blocks_the_action_but_not_the_moves() -> None:
+    """Seed 003, "Actions de contre": a successful counter blocks the fighter in its
+    action until the round ends, "sauf ses déplacements". The bandit, struck first by
+    Aldren's offensive counter, does not attack the archer but still makes its move
+    toward it."""
+    b = ByRound({1: declare("attack", "c", moves=1)})
+    a = ByRound({1: declare("counter", "b", **STRIKE)})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "b": ("red", "bandit", b), "c": ("blue", "archer", ByRound())},
+        positions={"a": (0.0, 0.0), "b": (1.5, 0.0), "c": (7.5, 0.0)},
+        dice=[15, 5, 1, 18, 3],  # a 19, b 7, c 7; a's strike 18, damage 3
+    )
+    fight.run()
+    assert of_type(fight, Countered)[0].actor == "b"
+    assert [e.actor for e in of_type(fight, AttackRolled)] == ["a"]
+    moved = of_type(fight, Moved, actor="b")
+    assert moved and (moved[-1].x, moved[-1].y) == (6.0, 0.0)  # in contact with c
+    assert of_type(fight, TurnResolved, actor="b")[0].note == "blocked by a counter"
+
+
+def test_an_obstruction_still_stops_the_moves() -> None:
+    """Seed 003, "Actions de contre": "à moins que le contre visait précisément à
+    empêcher le déplacement": an obstruction stops them."""
+    b = ByRound({1: declare("attack", "c", moves=1)})
+    obstruct = {**STRIKE, "how": "obstruct"}
+    a = ByRound({1: declare("counter", "b", **obstruct)})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "b": ("red", "bandit", b), "c": ("blue", "archer", ByRound())},
+        positions={"a": (0.0, 0.0), "b": (1.5, 0.0), "c": (7.5, 0.0)},
+        dice=[15, 5, 1, 18],  # a's obstruction 18
+    )
+    fight.run()
+    assert of_type(fight, Moved, actor="b") == []
+
+
+def test_a_hasted_caster_may_move_during_a_ritual() -> None:
+    """Seed 003, "Lancement d'un sort": no move during a ritual "à moins d'être sous
+    l'effet d'un sort de rapidité". A hasted caster's ritual with one move (5 + 1)
+    counts as category 5 ("Effet de rapidité")."""
+    ritual = declare("spell", spell="ward", ritual=True, moves=1, attention={"focus": 2})
+    fight = arena(
+        {"a": ("blue", "aldren", ByRound({1: ritual})), "b": ("red", "bandit", ByRound())},
+        dice=[15, 5],
+        setup={"a": {"hasted": True}},
+    )
+    fight.run()
+    declared = of_type(fight, Declared, actor="a")[0]
+    assert (declared.kind, declared.category, declared.extra_moves) == ("spell", 5, 1)
+
+
+def test_an_unhasted_caster_may_not_move_during_a_ritual() -> None:
+    ritual = declare("spell", spell="ward", ritual=True, moves=1, attention={"focus": 2})
+    fight = arena(
+        {"a": ("blue", "aldren", ByRound({1: ritual})), "b": ("red", "bandit", ByRound())},
+        dice=[15, 5],
+    )
+    with pytest.raises(IllegalDeclaration, match="no move is possible during a ritual"):
+        fight.run()
+
+
+def test_a_charge_made_as_a_counter_counts_security_as_zero() -> None:
+    """Seed 003, "Charge": a charger's Security "est considérée comme égale à 0 quel
+    que soit son score"; "Charge dans un contre" declares a charge as a counter.
+    Aldren (6 attention points) charges the slower bandit as a counter with 3 in
+    Security; his charge misses, and the bandit's attack meets his defences without
+    Security's +4."""
+    aldren = sheet("aldren", "loreval", characteristic_training=16)
+    charge = {
+        "against": "offensive",
+        "how": "charge",
+        "moves": 2,
+        "attention": {"environment": 1, "focus": 2, "security": 3},
+    }
+    a = ByRound({1: declare("counter", "b", **charge)})
+    b = ByRound({1: declare("attack", "a")})
+    fight = arena(
+        {"a": ("blue", aldren, a), "b": ("red", "bandit", b)},
+        dice=[15, 5, 2, 10],  # a 19, b 7; a's charge 2 misses; b's attack 10 misses
+    )
+    fight.run()
+    attack = of_type(fight, AttackRolled, actor="b")[0]
+    # passive Defence 10 + 6 + 5 (chainmail) + 2 (shield) = 23, two moves -6,
+    # Security counted as 0: no +4
+    assert attack.difficulty == 23 - 6
+
+
+def test_only_a_player_character_declares_a_concerted_action() -> None:
+    """Seed 003, "Action concertée": "Lorsqu'un personnage-joueur ayant 2 points en
+    Environnement..." A non-player fighter's concert is refused, naming the rule."""
+    a = ByRound({1: declare("attack", "g", attention={"environment": 1, "security": 2})})
+    joint = {"concert": "a", "attention": {"environment": 2, "security": 1}}
+    s = ByRound({1: declare("attack", "g", **joint)})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "s": ("blue", "sylva", s), "g": ("red", "garrok", ByRound())},
+        positions={"a": (0.0, 0.0), "s": (0.0, 1.0), "g": (1.0, 0.5)},
+        dice=[10, 15, 5],
+    )
+    with pytest.raises(IllegalDeclaration, match="player character") as info:
+        fight.run()
+    assert "Action concertée" in str(info.value)
+
+
+def test_a_strike_counter_records_no_roll_of_its_own() -> None:
+    """The strike counter rolls nothing but its attack: `loreval.counter.used` marks it,
+    the attack is the roll; no `loreval.counter` with a roll of 0."""
+    b = ByRound({1: declare("attack", "a")})
+    a = ByRound({1: declare("counter", "b", **STRIKE)})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "b": ("red", "bandit", b)},
+        dice=[15, 5, 18, 3],
+    )
+    fight.run()
+    assert of_type(fight, CounterRolled) == []
+    used = of_type(fight, CounterUsed)
+    assert [(e.actor, e.countered, e.how) for e in used] == [("a", "b", "strike")]
+    assert of_type(fight, AttackRolled, actor="a")[0].action == "counter"
