@@ -28,7 +28,7 @@ def test_a_negative_focus_gives_the_tables_malus_rather_than_refusing() -> None:
     a = ByRound({1: declare("attack", "b")})
     fight = arena(
         {"a": ("blue", "bandit", a), "b": ("red", "bandit", ByRound())},
-        dice=[15, 5, 12, 3],  # a 17, b 7; a's attack 12, damage 3
+        dice=[15, 5, 12],  # a 17, b 7; a's attack 12: 13 misses the bandit's 15
         setup={"a": {"senses_lost": 2}},
     )
     fight.run()
