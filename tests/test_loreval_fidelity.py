@@ -166,3 +166,21 @@ def test_a_strike_counter_records_no_roll_of_its_own() -> None:
     used = of_type(fight, CounterUsed)
     assert [(e.actor, e.countered, e.how) for e in used] == [("a", "b", "strike")]
     assert of_type(fight, AttackRolled, actor="a")[0].action == "counter"
+
+
+def test_every_loreval_event_field_says_what_it_means() -> None:
+    """The record format's docs and schema say what each field of a Loreval event
+    means (generated from FIELD_MEANINGS)."""
+    import attrs
+
+    from segsim.schema import event_definition, known_types
+
+    missing = []
+    for name, cls in known_types().items():
+        if not name.startswith("loreval."):
+            continue
+        props = event_definition(cls)["properties"]
+        for field in attrs.fields(cls):
+            if field.name not in ("t", "actor") and "description" not in props[field.name]:
+                missing.append(f"{name}.{field.name}")
+    assert missing == []
