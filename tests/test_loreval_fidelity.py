@@ -13,6 +13,8 @@ from segsim.rules.loreval.events import (
     CounterRolled,
     CounterUsed,
     Declared,
+    DetectionRolled,
+    PerceptionLost,
     TurnResolved,
 )
 from segsim.testing import declare, sheet
@@ -184,3 +186,35 @@ def test_every_loreval_event_field_says_what_it_means() -> None:
             if field.name not in ("t", "actor") and "description" not in props[field.name]:
                 missing.append(f"{name}.{field.name}")
     assert missing == []
+
+
+def test_perception_lost_costs_one_attention_point_per_four() -> None:
+    """Seed 003, "Nombre de points d'attention": points of Perception lost to a malus
+    cost attention points, 1 per 4 lost. Aldren (3 points) with 5 of perception lost
+    has 2: three put are refused, naming the rule."""
+    a = ByRound({1: declare("inaction", attention={"environment": 1, "security": 2})})
+    fight = arena(
+        {"a": ("blue", "aldren", a), "b": ("red", "bandit", ByRound())},
+        dice=[15, 5],
+        setup={"a": {"perception_malus": 5}},
+    )
+    with pytest.raises(IllegalDeclaration, match="has 2 attention points") as info:
+        fight.run()
+    assert "Nombre de points d'attention" in str(info.value)
+
+
+def test_perception_lost_weighs_on_perception_rolls() -> None:
+    """The same malus weighs on the perception roll itself: Aldren, ambushed with 2 in
+    Environment, rolls 12 + perception 3 - 5 lost = 10 to detect it; the record says
+    how many attention points are left."""
+    a = ByRound()
+    fight = arena(
+        {"a": ("blue", "aldren", a), "b": ("red", "bandit", ByRound())},
+        dice=[12, 5, 10],  # a's detection 12; b 7; a's initiative after its grace round
+        setup={"a": {"perception_malus": 5, "surprised": True, "attention": {"environment": 2}}},
+    )
+    fight.run()
+    detection = of_type(fight, DetectionRolled, actor="a")[0]
+    assert (detection.total, detection.success) == (12 + 3 - 5, False)
+    lost = of_type(fight, PerceptionLost, actor="a")[0]
+    assert (lost.malus, lost.attention_points) == (5, 2)

@@ -144,7 +144,7 @@ def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
             attention = Attention.parse(raw)
         except ValueError as exc:
             raise IllegalDeclaration(str(exc), rule=RULE_ATTENTION) from None
-    points = ctx.sheet.attention_points
+    points = ctx.status.attention_points(ctx.sheet)
     if attention.total > points:
         raise IllegalDeclaration(
             f"{ctx.c.id} has {points} attention points, not {attention.total}",

@@ -88,6 +88,27 @@ class SetUp(Event):
 
 
 @attrs.frozen
+class PerceptionLost(Event):
+    """The fighter's Perception is under a malus (the game master's call at the start):
+    its detection rolls lose as much, and its attention points 1 per 4 points lost,
+    never below 1 (seed 003, "Nombre de points d'attention")."""
+
+    TYPE: ClassVar[str] = "loreval.perception.lost"
+
+    malus: int
+    attention_points: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).perception_malus = self.malus
+
+    def describe(self) -> str:
+        return (
+            f"{self.actor} has lost {self.malus} point(s) of perception: "
+            f"{self.attention_points} attention point(s)"
+        )
+
+
+@attrs.frozen
 class Invisible(Event):
     """The fighter is invisible (the game master's call at the start): an opponent must
     locate it to attack it, which needs 2 in Environment and a detection roll, and then
@@ -801,6 +822,10 @@ FIELD_MEANINGS: Mapping[str, Mapping[str, str]] = {
         "senses_lost": "senses lost: 1 off each attention criterion per sense",
         "slowed": "under a slow effect: actions count one category more",
         "hasted": "under a haste effect: actions count one category less",
+    },
+    "loreval.perception.lost": {
+        "malus": "points of perception lost",
+        "attention_points": "the attention points left: 1 fewer per 4 points lost, at least 1",
     },
     "loreval.sits_out": {"round": _ROUND, "reason": "why it sits the round out"},
     "loreval.surprise.avoided": {

@@ -795,6 +795,7 @@ class Settlement:
             sheet: Sheet = c.sheet
             mods = {
                 "perception": sheet.skill("perception"),
+                "perception lost": -status_of(c).perception_malus,
                 "environment": perception_modifier(environment),
                 "extra moves": movement_modifier(round_moves(c, self.rnd)),
             }

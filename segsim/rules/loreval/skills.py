@@ -27,7 +27,7 @@ from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.combat import attention_scores
 from segsim.rules.loreval.content import SEED, Sheet
 from segsim.rules.loreval.events import CheckRolled
-from segsim.rules.loreval.status import Plan
+from segsim.rules.loreval.status import Plan, Status
 
 if TYPE_CHECKING:
     from segsim.rules.loreval.declare import Checked, Context
@@ -81,10 +81,12 @@ def check_skill(ctx: Context, d: Declaration) -> Checked:
 
 def skill_modifiers(c: Combatant, plan: Plan, rnd: int) -> dict[str, int]:
     sheet: Sheet = c.sheet
+    status: Status = c.status
     name = str(plan.params["skill"])
     scores = attention_scores(c, rnd)
     mods = {name: sheet.skill(name)}
     if name in PERCEPTION:
+        mods["perception lost"] = -status.perception_malus
         mods["environment"] = perception_modifier(scores.environment)
     else:
         mods["focus"] = focus_modifier(scores.focus)
