@@ -15,6 +15,7 @@ from segsim.rules.loreval.events import (
     Declared,
     DetectionRolled,
     PerceptionLost,
+    SpellCast,
     TurnResolved,
 )
 from segsim.testing import declare, sheet
@@ -218,3 +219,67 @@ def test_perception_lost_weighs_on_perception_rolls() -> None:
     assert (detection.total, detection.success) == (12 + 3 - 5, False)
     lost = of_type(fight, PerceptionLost, actor="a")[0]
     assert (lost.malus, lost.attention_points) == (5, 2)
+
+
+SPELL = {"spell": "bolt", "attention": {"focus": 1}}
+
+
+def _spell_duel(counter: dict, spell: dict, dice: list[int], caster_first: bool):  # type: ignore[no-untyped-def]
+    a = ByRound({1: declare("counter", "b", **counter)})
+    b = ByRound({1: declare("spell", "a", **spell)})
+    return arena(
+        {"a": ("blue", "aldren", a), "b": ("red", "bandit", b)},
+        dice=[5, 15, *dice] if caster_first else [15, 5, *dice],
+    )
+
+
+def test_an_offensive_counter_spell_stops_the_spell_at_its_source() -> None:
+    """Seed 003, "Les différents contres", "Contrer un sort": a counter-spell; the
+    offensive one acts at the source. The slower caster's spell is never cast."""
+    counter = {
+        "against": "offensive",
+        "how": "counterspell",
+        "attention": {"environment": 1, "focus": 1},
+    }
+    fight = _spell_duel(counter, SPELL, [], caster_first=False)
+    fight.run()
+    assert [(e.actor, e.by, e.how) for e in of_type(fight, Countered)] == [
+        ("b", "a", "counterspell")
+    ]
+    assert of_type(fight, SpellCast) == []
+
+
+def test_dodging_an_aimed_spell_sets_its_targeting_difficulty() -> None:
+    """Seed 003, "Esquiver un sort": a reflex roll whose result is the difficulty of
+    the targeting roll. Aldren dodges the faster bandit's ray with a roll of 15; the
+    bandit's targeting roll of 3 misses it, and the caster is blocked."""
+    counter = {"against": "defensive", "how": "dodge", "attention": {"environment": 1}}
+    fight = _spell_duel(counter, {**SPELL, "aimed": True}, [15, 3], caster_first=True)
+    fight.run()
+    dodge = of_type(fight, CounterRolled, actor="a")[0]
+    assert dodge.how == "dodge"
+    ray = of_type(fight, AttackRolled, actor="b")[0]
+    assert (ray.action, ray.label, ray.difficulty, ray.success) == (
+        "spell",
+        "targeting",
+        dodge.total,
+        False,
+    )
+    assert of_type(fight, Countered)[0].how == "dodge"
+    assert of_type(fight, SpellCast) == []
+
+
+def test_resisting_a_spell_is_rolled_and_an_irresistible_one_is_not() -> None:
+    """Seed 003, "Résister à un sort": a roll on the resistance the spell calls for,
+    unless it is irresistible; it opposes the penetration roll (the magic chapter's):
+    segsim records it before the spell."""
+    counter = {"against": "defensive", "how": "resist", "attention": {"environment": 1}}
+    fight = _spell_duel(counter, {**SPELL, "resistance": "will"}, [12], caster_first=True)
+    fight.run()
+    resist = of_type(fight, CounterRolled, actor="a")[0]
+    assert (resist.how, resist.roll, resist.total) == ("resist", 12, 12)
+    assert [e.spell for e in of_type(fight, SpellCast)] == ["bolt"]
+    fight = _spell_duel(counter, {**SPELL, "irresistible": True}, [], caster_first=True)
+    fight.run()
+    assert of_type(fight, CounterRolled) == []
+    assert [e.spell for e in of_type(fight, SpellCast)] == ["bolt"]

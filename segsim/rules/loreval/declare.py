@@ -51,11 +51,14 @@ RULE_CONCERT = f"{SEED}, Action concertée"
 RULE_COUNTER = f"{SEED}, Actions de contre"
 RULE_CHARGE = f"{SEED}, Charge"
 COUNTER_HOW = {
-    "defensive": ("parry", "dodge", "block"),
-    "offensive": ("strike", "parry", "obstruct", "charge", "receive"),
+    "defensive": ("parry", "dodge", "block", "resist", "counterspell"),
+    "offensive": ("strike", "parry", "obstruct", "charge", "receive", "counterspell"),
 }
 """How a counter is made (seed 003, "Les différents contres", "Réception de charge",
-"Charge dans un contre", "Bloquer une attaque")."""
+"Charge dans un contre", "Bloquer une attaque"): ``dodge`` also dodges an aimed spell,
+``resist`` resists a spell, ``counterspell`` casts a counter-spell."""
+RESISTANCES = ("will", "vigour", "reflex")
+"""The skills a spell may be resisted with ("la résistance ad hoc")."""
 
 COMMON = frozenset({"attention", "moves"})
 KIND_PARAMS: Mapping[str, frozenset[str]] = {
@@ -83,7 +86,8 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
     "move": COMMON | {"to", "mode"},
     "inaction": frozenset({"attention"}),
     "grace": frozenset({"attention"}),
-    "spell": COMMON | {"spell", "material", "ritual", "aimed", "level"},
+    "spell": COMMON
+    | {"spell", "material", "ritual", "aimed", "level", "irresistible", "resistance"},
     "jump": COMMON | {"to", "height", "run_up"},
     "skill": COMMON | {"skill", "difficulty"},
 }
@@ -520,9 +524,24 @@ def check_spell(ctx: Context, d: Declaration) -> Checked:
     params: dict[str, Any] = {"spell": name}
     if "level" in d.params:
         params["level"] = _int(d.params, "level", 0, 0, 9)
-    for key, on in (("material", material), ("ritual", ritual), ("aimed", aimed)):
+    irresistible = _bool(d.params, "irresistible")
+    for key, on in (
+        ("material", material),
+        ("ritual", ritual),
+        ("aimed", aimed),
+        ("irresistible", irresistible),
+    ):
         if on:
             params[key] = True
+    resistance = d.params.get("resistance")
+    if resistance is not None:
+        if resistance not in RESISTANCES or irresistible:
+            raise IllegalDeclaration(
+                f"a spell is resisted with {', '.join(RESISTANCES)} (and not when "
+                f"irresistible), not {resistance!r}",
+                rule=f"{SEED}, Les différents contres",
+            )
+        params["resistance"] = resistance
     return target, _finish(params, category, attention, moves, malus)
 
 
@@ -576,6 +595,8 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
     if ctx.changed is None or ctx.changed.category > 1:
         check_category(ctx, category)
     needed = focus_needed(category)
+    if how == "counterspell":
+        needed = max(needed, 1)  # casting a spell needs a Focus of 1
     if how == "charge":
         needed = 2
     if how in ("block",):

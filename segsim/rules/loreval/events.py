@@ -904,16 +904,18 @@ FIELD_MEANINGS: Mapping[str, Mapping[str, str]] = {
     "loreval.spell": {"spell": "the spell's name", "target": "its target, if any"},
     "loreval.counter": {
         "countered": "the fighter whose action is countered",
-        "how": "parry, dodge, block, obstruct, or opposed attack (against a disarm or a sunder)",
+        "how": "parry, dodge, block, obstruct, resist (a spell), or opposed attack "
+        "(against a disarm or a sunder)",
         "roll": "the d20",
         "total": "d20 + modifiers: the attacker's difficulty (parry, dodge, block, "
-        "opposed attack), or the obstruction's attack against the mover's Reflex",
+        "opposed attack), the obstruction's attack against the mover's Reflex, or what "
+        "a spell's penetration roll must beat (resist)",
         "modifiers": _MODS,
         "round": _ROUND,
     },
     "loreval.counter.used": {
         "countered": "the fighter whose action is countered",
-        "how": "strike, charge or receive",
+        "how": "strike, charge, receive or counterspell",
         "round": _ROUND,
     },
     "loreval.countered": {

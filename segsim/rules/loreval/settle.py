@@ -527,10 +527,123 @@ class Settlement:
         return None
 
     def spell(self, c: Combatant, plan: Plan) -> str | None:
-        if plan.target is not None and not self.standing(plan.target):
-            return f"{plan.target} is out of the fight"
-        self.emit(SpellCast(self.segment, c.id, str(plan.params.get("spell")), plan.target))
+        """A spell: a counter-spell stops it (an offensive one at its source, a
+        defensive one when it aims at the counterer); an aimed spell makes a targeting
+        roll, which a dodge counter sets the difficulty of; a resisting target rolls its
+        resistance. What the spell does is the game master's (seed 003, "Les différents
+        contres", "Lancer un sort et Contre")."""
+        target = plan.target
+        if target is not None and not self.standing(target):
+            return f"{target} is out of the fight"
+        found = self.spell_counter(c, plan, "counterspell")
+        if found is not None:
+            self.used_counters.add(found[0].id)
+            self.emit_counter_use(found[0], c.id, "counterspell")
+            self.block(c.id, found[0].id, "counterspell")
+            return None
+        if target is not None and plan.params.get("aimed") and not self.targets(c, plan, target):
+            return None
+        if target is not None and not plan.params.get("irresistible"):
+            found = self.spell_counter(c, plan, "resist")
+            if found is not None:
+                self.resist(found[0], found[1], c, plan)
+        self.emit(SpellCast(self.segment, c.id, str(plan.params.get("spell")), target))
         return None
+
+    def spell_counter(
+        self, caster: Combatant, spell: Plan, how: str
+    ) -> tuple[Combatant, Plan] | None:
+        """The counter of kind ``how`` that answers this spell, if any: a defensive one
+        of the spell's target, or an offensive counter-spell of the caster's opponent,
+        aimed at the caster or hypothetical (seed 003, "Les différents contres": a
+        defensive counter-spell only protects the counterer)."""
+        for k in self.in_order():
+            plan = self.plans.get(k.id)
+            if (
+                plan is None
+                or plan.kind != "counter"
+                or plan.params.get("how") != how
+                or k.id in self.used_counters
+                or k.id in self.blocked
+                or k.id == caster.id
+                or not (plan.target == caster.id or plan.params.get("hypothetical"))
+            ):
+                continue
+            against = plan.params.get("against")
+            if against == "defensive" and k.id == spell.target:
+                return k, plan
+            if against == "offensive" and k.side != caster.side:
+                return k, plan
+        return None
+
+    def targets(self, c: Combatant, plan: Plan, target: str) -> bool:
+        """An aimed spell's targeting roll: d20 + attaque habile + the caster's
+        modifiers against the target's passive Reflex, or the roll of its dodge counter
+        (seed 003, "Esquiver un sort"; Interpretations). A miss against a dodge counter
+        blocks the caster; otherwise the spell is wasted."""
+        defender = self.fighter(target)
+        difficulty, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
+        against = "passive reflex"
+        found = self.spell_counter(c, plan, "dodge")
+        if found is not None:
+            k, counter = found
+            malus = CHANGED_MALUS if counter.params.get("hypothetical") else 0
+            difficulty, against = self.counter_roll(k, counter, c, defender, malus)
+        mods = attack_modifiers(c, status_of(c).weapon, "skilful", self.rnd, plan=plan)
+        name = str(plan.params.get("spell"))
+        if plan.heroic and defender.sheet.heroism == 0:
+            roll = 20
+        else:
+            roll = self.dice.roll(20, f"targeting ({name})", c.id)
+        total = roll + sum(mods.values())
+        hit = roll == 20 or (roll != 1 and total >= difficulty)
+        shown = {k2: v for k2, v in mods.items() if v}
+        self.emit(
+            AttackRolled(
+                self.segment,
+                c.id,
+                "spell",
+                target,
+                name,
+                roll,
+                total,
+                difficulty,
+                hit,
+                modifiers=shown,
+                against=against,
+                label="targeting",
+            )
+        )
+        if hit:
+            return True
+        if found is not None:
+            self.block(c.id, found[0].id, "dodge")
+        else:
+            self.emit(ActionWasted(self.segment, c.id, "spell", f"{name} misses {target}"))
+        return False
+
+    def resist(self, k: Combatant, counter: Plan, caster: Combatant, spell: Plan) -> None:
+        """Resisting a spell (a defensive counter): d20 + the resistance the spell calls
+        for (``will`` by default, ``vigour`` or ``reflex``) + Focus's modifier and the
+        usual counter maluses. The total opposes the spell's penetration roll, which
+        belongs to the magic chapter: it is recorded for the game master (seed 003,
+        "Résister à un sort")."""
+        sheet: Sheet = k.sheet
+        which = str(spell.params.get("resistance", "will"))
+        mods = {
+            which: sheet.skill(which),
+            "focus": focus_modifier(attention_scores(k, self.rnd).focus),
+            "extra moves": movement_modifier(counter.extra_moves),
+            "hypothetical": CHANGED_MALUS if counter.params.get("hypothetical") else 0,
+            "changed action": CHANGED_MALUS if counter.changed else 0,
+        }
+        roll = self.dice.roll(20, f"counter (resist {which})", k.id)
+        total = roll + sum(mods.values())
+        self.used_counters.add(k.id)
+        shown = {n: v for n, v in mods.items() if v}
+        self.emit(
+            CounterRolled(self.segment, k.id, caster.id, "resist", roll, total, shown, self.rnd)
+        )
 
     # -------------------------------------------------------- attacks
 
@@ -877,6 +990,8 @@ class Settlement:
                 continue
             p = plan.params
             how = p.get("how")
+            if how in ("resist", "counterspell"):
+                continue  # they answer spells only
             hypothetical = bool(p.get("hypothetical"))
             malus = CHANGED_MALUS if hypothetical else 0
             if p.get("against") == "defensive" and k.id == defender.id:
