@@ -283,3 +283,41 @@ def test_resisting_a_spell_is_rolled_and_an_irresistible_one_is_not() -> None:
     fight.run()
     assert of_type(fight, CounterRolled) == []
     assert [e.spell for e in of_type(fight, SpellCast)] == ["bolt"]
+
+
+def test_the_course_talent_adds_a_free_move_to_moves_and_attacks() -> None:
+    """Seed 003, "La compétence Saut et le talent course": a free unit of movement on
+    any action with a move, never alone. The bandit (5.6 m a move) with Course moves
+    11.2 m for a category 1 move, and attacks 1.5 + 11.2 m away with one extra move
+    (category 2); without a move of its own the attack gets no free one."""
+    runner = sheet("bandit", "loreval", talents=("adventurer", "run"))
+    far = declare("move", to=[11.2, 0.0])
+    fight = arena(
+        {"a": ("blue", runner, ByRound({1: far})), "b": ("red", "bandit", ByRound())},
+        positions={"a": (0.0, 0.0), "b": (0.0, 9.0)},
+        dice=[15, 5],
+    )
+    fight.run()
+    declared = of_type(fight, Declared, actor="a")[0]
+    assert (declared.category, declared.params["free_move"]) == (1, 1)
+    assert (of_type(fight, Moved, actor="a")[0].x, fight.state.combatants["a"].position) == (
+        11.2,
+        (11.2, 0.0),
+    )
+    lunge = declare("attack", "b", moves=1)
+    fight = arena(
+        {"a": ("blue", runner, ByRound({1: lunge})), "b": ("red", "bandit", ByRound())},
+        positions={"a": (0.0, 0.0), "b": (12.7, 0.0)},
+        dice=[15, 5, 2],  # the attack (2) misses
+    )
+    fight.run()
+    assert of_type(fight, Declared, actor="a")[0].category == 2
+    assert of_type(fight, AttackRolled, actor="a")[0].roll == 2
+    alone = declare("attack", "b")
+    fight = arena(
+        {"a": ("blue", runner, ByRound({1: alone})), "b": ("red", "bandit", ByRound())},
+        positions={"a": (0.0, 0.0), "b": (7.0, 0.0)},
+        dice=[15, 5],
+    )
+    with pytest.raises(IllegalDeclaration, match="out of reach|reaches"):
+        fight.run()
