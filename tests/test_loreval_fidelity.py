@@ -319,5 +319,5 @@ def test_the_course_talent_adds_a_free_move_to_moves_and_attacks() -> None:
         positions={"a": (0.0, 0.0), "b": (7.0, 0.0)},
         dice=[15, 5],
     )
-    with pytest.raises(IllegalDeclaration, match="out of reach|reaches"):
+    with pytest.raises(IllegalDeclaration, match=r"0 extra move\(s\) of 5.6 m a reaches 1.5 m"):
         fight.run()
