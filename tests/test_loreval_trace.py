@@ -217,3 +217,19 @@ def test_blind_fighting_keeps_every_criterion_at_zero_or_more() -> None:
     scores = {cid: attention_scores(fight.state.combatants[cid], 1).as_dict() for cid in ("a", "b")}
     assert scores["a"] == {"environment": 0, "security": 0, "focus": 0}
     assert scores["b"] == {"environment": -2, "security": -2, "focus": -2}
+
+
+def test_security_is_of_no_use_against_a_grab() -> None:
+    """Seed 003, "La taille, un avantage pour la lutte": the Security criterion is of no
+    use against grappling. Aldren's 3 in Security (+4 to his Reflex) does not count
+    against the wrestler's grab: its difficulty is his passive Reflex, 18."""
+    w = ByRound({1: declare("grapple", "a", move="grab", attention={"focus": 1})})
+    fight = arena(
+        {"w": ("red", "wrestler", w), "a": ("blue", "aldren", ByRound())},
+        dice=[15, 5, 2],  # w 19, a 9; the grab 2 fails
+        setup={"a": {"attention": {"security": 3}}},
+    )
+    fight.run()
+    grab = of_type(fight, CheckRolled, actor="w")[0]
+    assert grab.check == "grapple: grab"
+    assert grab.difficulty == fight.state.combatants["a"].sheet.passive_reflex == 18

@@ -204,14 +204,18 @@ def resolve_grapple(s: Settlement, c: Combatant, plan: Plan) -> str | None:
 
 
 def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
-    """Seizing the opponent: a skilful attack against its Reflex (it must dodge)."""
+    """Seizing the opponent: a skilful attack against its Reflex (it must dodge), where
+    its Security counts for nothing."""
     if not s.located(c, other.id):
         return
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
     mods["size"] = size_modifier(c.sheet) - size_modifier(other.sheet)
     if status_of(other).invisible:
         mods["invisible"] = -10  # located: total concealment (seed 003, "Camouflage")
-    difficulty, _ = defence_value(s.state, other, "reflex", s.positions, s.rnd)
+    # Security is of no use against grappling (seed 003, "La taille, un avantage pour
+    # la lutte"): neither its modifier nor the exposure it measures counts
+    value, parts = defence_value(s.state, other, "reflex", s.positions, s.rnd)
+    difficulty = value - parts["security"] - parts["exposed"]
     roll = s.dice.roll(20, "grapple (grab)", c.id)
     total = roll + sum(mods.values())
     success = roll == 20 or (roll != 1 and total >= difficulty)
