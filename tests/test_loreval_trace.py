@@ -233,3 +233,27 @@ def test_security_is_of_no_use_against_a_grab() -> None:
     grab = of_type(fight, CheckRolled, actor="w")[0]
     assert grab.check == "grapple: grab"
     assert grab.difficulty == fight.state.combatants["a"].sheet.passive_reflex == 18
+
+
+def test_a_holder_who_counters_an_escape_rolls_against_it() -> None:
+    """Seed 003, "Actions de lutte": the one held escapes against its holder's passive
+    grapple score, "à moins que ce dernier ne cherche à contrer auquel cas, il lancera
+    le dé": the wrestler's counter rolls 12 + 8 = 20 against the bandit's 15 + 4."""
+    w = ByRound(
+        {
+            1: declare("grapple", "b", attention={"focus": 1}),
+            2: declare("counter", "b", against="defensive", attention={"environment": 1}),
+        }
+    )
+    b = ByRound({2: declare("grapple", "w", move="escape", attention={"focus": 1})})
+    fight = arena(
+        {"w": ("blue", "wrestler", w), "b": ("red", "bandit", b)},
+        dice=[15, 5, 10, 12, 15],  # w 19, b 7; grab 10; round 2: w's counter 12, escape 15
+        rounds=2,
+        max_segments=119,
+    )
+    fight.run()
+    counter = of_type(fight, CounterRolled, actor="w")[0]
+    assert (counter.countered, counter.how, counter.roll, counter.total) == ("b", "grapple", 12, 20)
+    escape = of_type(fight, CheckRolled, check="grapple: escape")[0]
+    assert (escape.total, escape.difficulty, escape.success) == (15 + 4, 20, False)

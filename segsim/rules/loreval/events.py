@@ -904,8 +904,8 @@ FIELD_MEANINGS: Mapping[str, Mapping[str, str]] = {
     "loreval.spell": {"spell": "the spell's name", "target": "its target, if any"},
     "loreval.counter": {
         "countered": "the fighter whose action is countered",
-        "how": "parry, dodge, block, obstruct, resist (a spell), or opposed attack "
-        "(against a disarm or a sunder)",
+        "how": "parry, dodge, block, obstruct, resist (a spell), grapple (against an "
+        "escape), or opposed attack (against a disarm or a sunder)",
         "roll": "the d20",
         "total": "d20 + modifiers: the attacker's difficulty (parry, dodge, block, "
         "opposed attack), the obstruction's attack against the mover's Reflex, or what "

@@ -29,7 +29,7 @@ from segsim.rules.loreval.combat import (
     within,
 )
 from segsim.rules.loreval.content import GRAPPLE_SIZE, SEED, SIZES, Sheet
-from segsim.rules.loreval.events import CheckRolled, Grappled, Prone
+from segsim.rules.loreval.events import CheckRolled, CounterRolled, Grappled, Prone
 from segsim.rules.loreval.status import Plan, Status
 
 if TYPE_CHECKING:
@@ -139,7 +139,8 @@ def check_grapple(ctx: Context, d: Declaration) -> Checked:
 
 
 def opposed(s: Settlement, roller: Combatant, other: Combatant, what: str, plan: Plan) -> bool:
-    """A grapple roll against the opponent's passive grapple score."""
+    """A grapple roll against the opponent's passive grapple score, or against its roll
+    when it counters an escape (seed 003, "Actions de lutte")."""
     mods = grapple_bonus(roller, s.rnd, resisting=what in ("escape", "release"))
     if roller.id == status_of(other).held_by:
         mods["holder"] = HOLDER_BONUS
@@ -147,6 +148,27 @@ def opposed(s: Settlement, roller: Combatant, other: Combatant, what: str, plan:
         mods["changed action"] = -2
     against = grapple_bonus(other, s.rnd, resisting=True)
     difficulty = 10 + sum(against.values())
+    counter = s.plans.get(other.id)
+    if (
+        what in ("escape", "release")
+        and counter is not None
+        and counter.kind == "counter"
+        and counter.params.get("against") == "defensive"
+        and (counter.target == roller.id or counter.params.get("hypothetical"))
+        and other.id not in s.used_counters
+        and other.id not in s.blocked
+    ):
+        # the holder counters: it rolls rather than rely on its passive score (seed
+        # 003, "Actions de lutte")
+        s.used_counters.add(other.id)
+        troll = s.dice.roll(20, f"counter (grapple, against {what})", other.id)
+        difficulty = troll + sum(against.values())
+        shown_against = {k: v for k, v in against.items() if v}
+        s.emit(
+            CounterRolled(
+                s.segment, other.id, roller.id, "grapple", troll, difficulty, shown_against, s.rnd
+            )
+        )
     roll = s.dice.roll(20, f"grapple ({what})", roller.id)
     total = roll + sum(mods.values())
     success = roll == 20 or (roll != 1 and total >= difficulty)
