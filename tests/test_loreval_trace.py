@@ -257,3 +257,21 @@ def test_a_holder_who_counters_an_escape_rolls_against_it() -> None:
     assert (counter.countered, counter.how, counter.roll, counter.total) == ("b", "grapple", 12, 20)
     escape = of_type(fight, CheckRolled, check="grapple: escape")[0]
     assert (escape.total, escape.difficulty, escape.success) == (15 + 4, 20, False)
+
+
+def test_a_holder_keeps_its_hold_with_attaque_en_force_not_evasion() -> None:
+    """Seed 003, "La taille, un avantage pour la lutte": Évasion replaces attaque en
+    force in the grapple actions meant to keep the opponent from taking or keeping its
+    hold; a holder keeping its own against an escape uses attaque en force. Sylva
+    (attaque en force 4, Évasion 6) holds the bandit: his escape is against 10 + 4."""
+    s = ByRound({1: declare("grapple", "b", attention={"focus": 1})})
+    b = ByRound({2: declare("grapple", "s", move="escape", attention={"focus": 1})})
+    fight = arena(
+        {"s": ("blue", "sylva", s), "b": ("red", "bandit", b)},
+        dice=[15, 5, 15, 10],  # s 22, b 7; grab 15; round 2: escape 10 (+4)
+        rounds=2,
+        max_segments=119,
+    )
+    fight.run()
+    escape = of_type(fight, CheckRolled, check="grapple: escape")[0]
+    assert (escape.total, escape.difficulty, escape.success) == (14, 14, True)

@@ -146,7 +146,10 @@ def opposed(s: Settlement, roller: Combatant, other: Combatant, what: str, plan:
         mods["holder"] = HOLDER_BONUS
     if plan.changed:
         mods["changed action"] = -2
-    against = grapple_bonus(other, s.rnd, resisting=True)
+    # Évasion serves to keep from being held (to resist a hold, to get free), not a
+    # holder keeping its hold against an escape (seed 003, "La taille...")
+    escaping = what in ("escape", "release")
+    against = grapple_bonus(other, s.rnd, resisting=not escaping)
     difficulty = 10 + sum(against.values())
     counter = s.plans.get(other.id)
     if (
