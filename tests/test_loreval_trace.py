@@ -275,3 +275,32 @@ def test_a_holder_keeps_its_hold_with_attaque_en_force_not_evasion() -> None:
     fight.run()
     escape = of_type(fight, CheckRolled, check="grapple: escape")[0]
     assert (escape.total, escape.difficulty, escape.success) == (14, 14, True)
+
+
+def test_a_changed_action_records_the_moves_declared_and_those_whose_malus_applies() -> None:
+    """Seed 003, "Action de déplacement...": a changed action may add one move, but its
+    malus stays the declaration's. The record names both: one extra move declared, none
+    whose malus applies; the attack takes no move malus."""
+    fight = _falls_first(declare("attack", "b2", moves=1), [10, 4])
+    fight.run()
+    changed = of_type(fight, Declared, actor="a")[-1]
+    assert (changed.changed, changed.extra_moves, changed.malus_moves) == (True, 1, 0)
+    attack = of_type(fight, AttackRolled, actor="a")[0]
+    assert "extra moves" not in attack.modifiers
+    assert attack.modifiers["changed action"] == -2
+
+
+def test_every_roll_of_a_heroic_action_succeeds() -> None:
+    """Seed 003, "Action d'éclat": every roll of a heroic action is a success. Sylva's
+    heroic trip on a bandit without heroism points: the skilful attack and the strength
+    contest need no die, and the bandit falls."""
+    s = ByRound({1: declare("inaction")}, heroic={1: declare("trip", "b", attention={"focus": 2})})
+    fight = arena(
+        {"s": ("blue", "sylva", s), "b": ("red", "bandit", ByRound())},
+        dice=[1, 20],  # s 8, b 22: nothing else is drawn
+    )
+    fight.run()
+    trip, contest = of_type(fight, CheckRolled, actor="s")
+    assert (trip.check, trip.roll, trip.success) == ("trip", 20, True)
+    assert (contest.check, contest.success) == ("strength (trip)", True)
+    assert fight.state.combatants["b"].status.prone

@@ -947,7 +947,8 @@ FIELD_MEANINGS: Mapping[str, Mapping[str, str]] = {
         "check": "what is rolled (acrobatics, strength, a skill, detection...)",
         "roll": "the d20 (20 without a die for a heroic skill)",
         "total": "d20 + modifiers",
-        "difficulty": "the difficulty, or the opposed total",
+        "difficulty": "the difficulty, or the opposed total (0 when a heroic action's "
+        "sure success needs no opposing roll)",
         "success": "the check succeeds",
         "modifiers": _MODS,
     },

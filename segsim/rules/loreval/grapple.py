@@ -172,9 +172,9 @@ def opposed(s: Settlement, roller: Combatant, other: Combatant, what: str, plan:
                 s.segment, other.id, roller.id, "grapple", troll, difficulty, shown_against, s.rnd
             )
         )
-    roll = s.dice.roll(20, f"grapple ({what})", roller.id)
-    total = roll + sum(mods.values())
-    success = roll == 20 or (roll != 1 and total >= difficulty)
+    roll, die, sure = s.action_die(roller, plan, f"grapple ({what})", other)
+    total = die + sum(mods.values())
+    success = sure or roll == 20 or (die != 1 and total >= difficulty)
     shown = {k: v for k, v in mods.items() if v}
     s.emit(
         CheckRolled(
@@ -241,9 +241,9 @@ def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
     # la lutte"): neither its modifier nor the exposure it measures counts
     value, parts = defence_value(s.state, other, "reflex", s.positions, s.rnd)
     difficulty = value - parts["security"] - parts["exposed"]
-    roll = s.dice.roll(20, "grapple (grab)", c.id)
-    total = roll + sum(mods.values())
-    success = roll == 20 or (roll != 1 and total >= difficulty)
+    roll, die, sure = s.action_die(c, plan, "grapple (grab)", other)
+    total = die + sum(mods.values())
+    success = sure or roll == 20 or (die != 1 and total >= difficulty)
     shown = {k: v for k, v in mods.items() if v}
     s.emit(CheckRolled(s.segment, c.id, "grapple: grab", roll, total, difficulty, success, shown))
     if success:
@@ -292,9 +292,9 @@ def knee_attack(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> bo
     its passive Defence or Reflex (seed 003, "Jeter")."""
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
     difficulty = passive_difficulty(s.state, other, s.positions, s.rnd)[0]
-    roll = s.dice.roll(20, "attack (onto the knee)", c.id)
-    total = roll + sum(mods.values())
-    success = roll == 20 or (roll != 1 and total >= difficulty)
+    roll, die, sure = s.action_die(c, plan, "attack (onto the knee)", other)
+    total = die + sum(mods.values())
+    success = sure or roll == 20 or (die != 1 and total >= difficulty)
     shown = {k: v for k, v in mods.items() if v}
     s.emit(CheckRolled(s.segment, c.id, "onto the knee", roll, total, difficulty, success, shown))
     return success

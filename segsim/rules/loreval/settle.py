@@ -883,6 +883,22 @@ class Settlement:
         self.damage(c, target, weapon, mult, off_hand, dict(damage_bonus or {}))
         return "hit"
 
+    def action_die(
+        self, c: Combatant, plan: Plan | None, purpose: str, foe: Combatant | None = None
+    ) -> tuple[int, int, bool]:
+        """The d20 of a roll of ``c``'s action, as (the die shown, the die counted, a
+        sure success). A heroic action's rolls are successes (seed 003, "Action
+        d'éclat"): with no foe, or against one without heroism points, no die is drawn
+        and the best result, 20, is a sure success; against a holder of heroism points
+        the die is drawn and counts as 20, which the foe's own roll may still beat
+        ("Points d'héroïsme")."""
+        if plan is None or not plan.heroic:
+            roll = self.dice.roll(20, purpose, c.id)
+            return roll, roll, False
+        if foe is None or foe.sheet.heroism == 0:
+            return 20, 20, True
+        return self.dice.roll(20, purpose, c.id), 20, False
+
     def located(self, c: Combatant, target: str) -> bool:
         """Whether the attacker locates its target: always, unless the target is
         invisible; then it needs 2 in Environment and a detection roll (d20 + perception
