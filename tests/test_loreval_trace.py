@@ -16,6 +16,7 @@ from segsim.rules.loreval.events import (
     InitiativeRolled,
     Manoeuvred,
     RoundEnded,
+    TurnResolved,
 )
 from segsim.testing import declare, sheet
 from tests.loreval_helpers import ByRound, arena, of_type
@@ -304,3 +305,31 @@ def test_every_roll_of_a_heroic_action_succeeds() -> None:
     assert (trip.check, trip.roll, trip.success) == ("trip", 20, True)
     assert (contest.check, contest.success) == ("strength (trip)", True)
     assert fight.state.combatants["b"].status.prone
+
+
+def test_concerted_actions_chain_and_resolve_at_the_slowest_partners_step() -> None:
+    """Seed 003, "Action concertée": declarations of concert add up, a further fighter
+    with the initiative may join, and the whole resolves at the step of the one on whom
+    the higher initiatives concerted. Sylva joins the second Aldren, who joined the
+    first: three attacks at the first Aldren's step, Garrok's defence divided (-4)."""
+    a1 = ByRound({1: declare("attack", "g", attention={"environment": 1})})
+    a2 = ByRound({1: declare("attack", "g", concert="a1", attention={"environment": 2})})
+    s = ByRound({1: declare("attack", "g", concert="a2", attention={"environment": 2})})
+    fight = arena(
+        {
+            "a1": ("blue", "aldren", a1),
+            "a2": ("blue", "aldren", a2),
+            "s": ("blue", "sylva", s),
+            "g": ("red", "garrok", ByRound()),
+        },
+        positions={"a1": (0.0, 0.0), "a2": (0.0, 1.0), "s": (1.0, 1.5), "g": (1.0, 0.5)},
+        dice=[1, 5, 15, 1, 1, 1, 1],  # a1 5, a2 9, s 22, g 3; three natural 1s
+        pcs={"a2", "s"},
+    )
+    fight.run()
+    attacks = of_type(fight, AttackRolled)
+    assert [e.actor for e in attacks] == ["s", "a2", "a1"]
+    assert {e.t for e in attacks} == {of_type(fight, TurnResolved, actor="a1")[0].t}
+    # passive Defence 17, exposed to three with Security 0 (-4), two concerted beyond
+    # the first (-4)
+    assert [e.difficulty for e in attacks] == [9, 9, 9]
