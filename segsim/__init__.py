@@ -10,6 +10,7 @@ from segsim.clock import SEGMENT_SECONDS, Clock, to_seconds
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import (
     DiceExhausted,
+    DiceLeftOver,
     IllegalDeclaration,
     InputError,
     RecordError,
@@ -34,6 +35,7 @@ __all__ = [
     "Declaration",
     "Dice",
     "DiceExhausted",
+    "DiceLeftOver",
     "Event",
     "Fight",
     "IllegalDeclaration",

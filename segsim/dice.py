@@ -15,7 +15,7 @@ from typing import Protocol
 
 import attrs
 
-from segsim.errors import DiceExhausted
+from segsim.errors import DiceExhausted, DiceLeftOver
 from segsim.native import mypyc_attr
 
 
@@ -93,17 +93,35 @@ class LoadedDice(Dice):
     """Dice that hand out recorded values in order (replay, hand-entered fights).
 
     Each value may name its die (``("d100", 42)``) so a mismatch is caught at once.
-    Running out raises :class:`DiceExhausted` naming the draw that was wanted. The faces
-    are entered by hand (``entered``) unless a replay says they are the seed's.
+    Running out raises :class:`DiceExhausted` naming the draw that was wanted; a fight
+    that ends with values left over raises :class:`DiceLeftOver` (:meth:`check_used`),
+    as a fight script does with its unused rolls. The faces are entered by hand
+    (``entered``) unless a replay says they are the seed's. A replay, which compares
+    the draws line by line itself, passes ``strict=False``.
     """
 
     def __init__(
-        self, values: Iterable[int | tuple[str, int]], seed: int = 0, *, entered: bool = True
+        self,
+        values: Iterable[int | tuple[str, int]],
+        seed: int = 0,
+        *,
+        entered: bool = True,
+        strict: bool = True,
     ) -> None:
         super().__init__(seed)
         self._values: Sequence[int | tuple[str, int]] = list(values)
         self._next = 0
         self.entered = entered
+        self.strict = strict
+
+    def check_used(self, ended: str) -> None:
+        """Raise :class:`DiceLeftOver` if values are left once the fight is over
+        (``ended`` says how it ended); nothing when not ``strict``."""
+        left = self.remaining
+        if self.strict and left:
+            raise DiceLeftOver(
+                f"{left} loaded value(s) left over from value {self._next + 1} on: {ended}"
+            )
 
     @property
     def remaining(self) -> int:

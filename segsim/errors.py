@@ -65,6 +65,11 @@ class DiceExhausted(SegsimError):
     """Loaded dice ran out of recorded values, or the next value is for another die."""
 
 
+class DiceLeftOver(SegsimError):
+    """A fight given loaded dice ended with values it never used (as a fight script's
+    unused rolls are an error): names how many and from which one on."""
+
+
 class RecordError(SegsimError):
     """A fight record that cannot be read: names the file and the line."""
 

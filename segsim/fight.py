@@ -41,7 +41,7 @@ from segsim.actions import (
     declaration_problem,
 )
 from segsim.clock import Clock
-from segsim.dice import Dice
+from segsim.dice import Dice, LoadedDice
 from segsim.errors import IllegalDeclaration
 from segsim.events import (
     ActionCancelled,
@@ -1154,6 +1154,8 @@ class Fight:
         self._emit(FightEnded(seg, None, outcome.result, outcome.winner, survivors))
         self._let_go()
         self.done.succeed(outcome)
+        if isinstance(self.dice, LoadedDice):  # one behaviour with a fight script's dice
+            self.dice.check_used(f"the fight ended at segment {seg} ({outcome.result})")
 
     def _let_go(self) -> None:
         """Untie a finished fight from itself, so that it is freed as soon as its last

@@ -608,7 +608,12 @@ def replay(source: str | Path | Record | ReplayPlan) -> ReplayResult:
         for change in f.changes:
             policy = ReplayDeclarations(decls, name=change.policy, reactive=change.reactive)
             switches.setdefault(change.at, []).append((f.id, policy))
-    dice = LoadedDice([(d.die, d.value) for d in plan.draws], seed=plan.seed, entered=plan.entered)
+    dice = LoadedDice(
+        [(d.die, d.value) for d in plan.draws],
+        seed=plan.seed,
+        entered=plan.entered,
+        strict=False,  # the comparison reports draws the replay did not make
+    )
     fight = plan.new_fight(policies, dice)
     for f in plan.fighters:
         for seg in policies[f.id].segments:

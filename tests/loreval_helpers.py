@@ -55,17 +55,27 @@ def arena(
     setup: Mapping[str, Mapping[str, Any]] | None = None,
     options: Mapping[str, Any] | None = None,
     rounds: int = 1,
+    pcs: Iterable[str] = (),
     **kwargs: Any,
 ) -> Fight:
     """A Loreval fight of example fighters ``{id: (side, fighter or sheet, policy)}``,
-    in contact by default (1.5 m apart), stopped after ``rounds`` rounds."""
+    in contact by default (1.5 m apart), stopped after ``rounds`` rounds; the ids in
+    ``pcs`` are player characters."""
     rules = Loreval(**dict(options or {}))
     specs = []
     for i, (cid, (side, who, policy)) in enumerate(fighters.items()):
         sheet = rules.load_sheet(rules.content.fighters[who]) if isinstance(who, str) else who
         pos = (positions or {}).get(cid, (1.5 * i, 0.0))
         specs.append(
-            CombatantSpec(cid, side, sheet, policy, position=pos, setup=(setup or {}).get(cid, {}))
+            CombatantSpec(
+                cid,
+                side,
+                sheet,
+                policy,
+                position=pos,
+                is_pc=cid in set(pcs),
+                setup=(setup or {}).get(cid, {}),
+            )
         )
     kwargs.setdefault("max_segments", rules.round_segments * rounds)
     return Fight(rules, specs, dice=LoadedDice(dice), **kwargs)

@@ -55,7 +55,8 @@ def arena(
         sheet = rules.load_sheet(rules.content.fighters[who]) if isinstance(who, str) else who
         pos = (positions or {}).get(cid, (40.0 * i, 0.0))  # far apart: nobody in reach
         specs.append(CombatantSpec(cid, side, sheet, policy, position=pos, is_pc=cid in pcs))
-    return Fight(rules, specs, dice=LoadedDice(dice), **kwargs)
+    loaded = dice if isinstance(dice, LoadedDice) else LoadedDice(dice)
+    return Fight(rules, specs, dice=loaded, **kwargs)
 
 
 def turns(fight: Fight) -> list[tuple[int, str, int]]:
@@ -251,7 +252,8 @@ def test_a_turn_is_one_limited_or_move_and_attack_or_two_moves(turn: list[Declar
             "bandit": ("y", "bandit", ByRound()),
             "chief": ("y", "bandit_chief", ByRound()),
         },
-        dice=[2] * 10,  # every attack misses
+        # every attack misses; each turn rolls as many as it attacks: a pool, not a list
+        dice=LoadedDice([2] * 10, strict=False),
         positions=in_contact(),
         max_segments=20,
     )

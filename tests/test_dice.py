@@ -54,3 +54,21 @@ def test_loaded_dice_refuse_a_value_for_another_die() -> None:
         LoadedDice([("d8", 3)]).d100("attack")
     with pytest.raises(DiceExhausted, match="not a face of d8"):
         LoadedDice([9]).roll(8, "direction")
+
+
+def test_a_fight_ending_with_loaded_values_left_over_errors_as_a_script_does() -> None:
+    """Loaded dice given through the API behave as a fight script's rolls: a value the
+    fight never used is an error at its end, naming how many and from which one."""
+    from segsim.errors import DiceLeftOver
+    from segsim.testing import RuleFree, Scripted, build_fight
+
+    def fighters() -> dict[str, tuple[str, None, Scripted]]:
+        return {"a": ("x", None, Scripted()), "b": ("y", None, Scripted())}
+
+    fight = build_fight(fighters(), ruleset=RuleFree(), dice=[4, 2], max_segments=3)
+    with pytest.raises(DiceLeftOver, match=r"2 loaded value\(s\) left over from value 1"):
+        fight.run()
+    fight = build_fight(fighters(), ruleset=RuleFree(), dice=[], max_segments=3)
+    assert fight.run().result == "stalemate"  # nobody acts: every value was used
+    lenient = LoadedDice([4], strict=False)  # what a replay uses: it compares draws itself
+    lenient.check_used("the fight ended")

@@ -191,6 +191,7 @@ def test_a_concerted_action_resolves_at_the_partners_step_and_divides_the_defenc
         {"a": ("blue", "aldren", a), "s": ("blue", "sylva", s), "g": ("red", "garrok", ByRound())},
         positions={"a": (0.0, 0.0), "s": (0.0, 1.0), "g": (1.0, 0.5)},
         dice=[10, 15, 5, 12, 3, 12, 5],
+        pcs={"s"},
     )
     fight.run()
     attacks = of_type(fight, AttackRolled)
@@ -207,6 +208,7 @@ def test_a_concerted_action_needs_two_in_environment() -> None:
         {"a": ("blue", "aldren", a), "s": ("blue", "sylva", s), "g": ("red", "garrok", ByRound())},
         positions={"a": (0.0, 0.0), "s": (0.0, 1.0), "g": (1.0, 0.5)},
         dice=[10, 15, 5],
+        pcs={"s"},
     )
     with pytest.raises(IllegalDeclaration, match="2 in Environment"):
         fight.run()
@@ -221,7 +223,7 @@ def test_a_heroic_action() -> None:
     b = ByRound({1: declare("attack", "s")})
     fight = arena(
         {"s": ("blue", "sylva", s), "b": ("red", "bandit", b)},
-        dice=[1, 20, 3, 1, 1, 2],  # s 8, b 22; s's heroic attack, damage; b's attack
+        dice=[1, 20, 1, 1, 2],  # s 8, b 22; s's heroic attack rolls no die: damage; b's
     )
     fight.run()
     heroic = of_type(fight, Declared, actor="s")[-1]

@@ -81,7 +81,7 @@ def test_the_blocked_assailant_may_drop_its_weapon_to_get_free_at_once() -> None
 def test_keeping_the_weapon_leaves_the_assailant_locked() -> None:
     """Choosing nothing at that step keeps the weapon: the lock holds until the
     strength roll of its next step."""
-    fight, _ = _blocked(None, declare("attack", "a"), [10, 15, 10, 5, 3, 15, 2, 1, 1])
+    fight, _ = _blocked(None, declare("attack", "a"), [10, 15, 10, 5, 3, 15, 2])
     assert [e.dropped for e in of_type(fight, LockChoice)] == [False]
     assert fight.state.combatants["g"].status.weapon.id != "fist"
     contest = of_type(fight, CheckRolled, actor="g")[0]
@@ -155,7 +155,7 @@ def test_legal_declarations_include_the_jump_and_defensive_counters() -> None:
     fight = arena(
         {"a": ("blue", "aldren", a), "g": ("red", "garrok", ByRound())},
         positions={"a": (0.0, 0.0), "g": (6.0, 0.0)},
-        dice=[10, 15, 1],
+        dice=[10, 15],
     )
     fight.run()
     speed = fight.state.combatants["a"].sheet.speed
@@ -325,7 +325,7 @@ def test_a_round_past_its_length_with_nothing_left_ends_at_an_end_step() -> None
     g = ByRound({1: declare("inaction")})
     fight = arena(
         {"a": ("blue", "aldren", a), "g": ("red", "garrok", g)},
-        dice=[10, 15, 1, 1],
+        dice=[10, 15],
         max_segments=30,
     )
     fight.run()  # stopped at 30: round 1's steps are over, its end not yet come

@@ -219,7 +219,7 @@ def test_a_change_of_distance_restarts_the_count_of_a_stalled_chase() -> None:
 
 def test_without_the_option_a_chase_never_stalls() -> None:
     """By default the chase runs until the time limit (records stay as they were)."""
-    fight, outcome = stalled([Declaration("pass")] * 100, [6, 8] * 100)
+    fight, outcome = stalled([Declaration("pass")] * 100, [6, 8] * 81)
     assert not of_type(fight, PursuitStalled)
     assert len(of_type(fight, RoundStarted)) > 2
     assert outcome.result != "escaped"

@@ -209,7 +209,7 @@ def test_chroniques_observations_are_live_too() -> None:
 
     fight = build_fight(
         {"a": ("x", "nissa", Pass()), "b": ("y", "bandit", Pass())},
-        dice=[10, 10],
+        dice=[],
         ruleset=Chroniques(),
         max_segments=300,
     )

@@ -188,7 +188,7 @@ def test_keeping_at_distance_with_a_t_or_c_weapon_costs_20_or_30(
             "ottokar": {0: declare("keep", "robert")},
             "robert": {0: declare("move", toward="ottokar", segments=10)},
         },
-        [50, 99, 99, 99],
+        [50, 99],
         sheets={"ottokar": ottokar},
         sides={"ottokar": "red", "robert": "blue"},
         positions={"ottokar": (0.0, 0.0), "robert": (3.0, 0.0)},

@@ -516,7 +516,7 @@ def test_the_planner_looks_over_a_declaration_that_cannot_change_once(
     strike = declare("strike", "amadeus", blow="cut")
     f = fight(
         {"amadeus": {0: arm}, "walter": {0: listed, 3: strike, 9: listed, 12: strike}},
-        [90] * 10,
+        [90, 90],
         **DUEL,
     )
     f.run()

@@ -113,7 +113,7 @@ def test_maluses_add_up_until_the_next_action_test() -> None:
             ),
             "guard": ("b", sheet("guard", actions=1), Scripted({30: declare("attack", "rogue")})),
         },
-        dice=[6, 5, 1, 1, 6, 1, 1, 1],
+        dice=[6, 5, 1, 1, 6, 1, 1],
         max_segments=61,
     )
     fight.run()
@@ -145,7 +145,7 @@ def test_the_harrier_hinders_the_most_dangerous_opponent_first() -> None:
             "bran": ("b", "bran", Scripted()),
         },
         positions={"rogue": (0.0, 0.0), "lout": (1.5, 0.0), "bran": (0.0, 1.5)},
-        dice=[1] * 40,
+        dice=[1] * 4,
         max_segments=20,
     )
     fight.run()

@@ -122,6 +122,8 @@ def _loreval() -> dict[str, str]:
         "material": "true or false: with its material components",
         "ritual": "true or false: cast as a ritual",
         "spell": "the spell's name",
+        "irresistible": "true or false: a spell no one may resist",
+        "resistance": "will, vigour or reflex: the roll that resists the spell",
         "height": "number (metres): the jump's height",
         "run_up": "true or false: a jump with a run-up",
         "difficulty": "integer: the skill test's difficulty",

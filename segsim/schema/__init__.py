@@ -17,6 +17,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import sys
 import types
 import typing
 from collections.abc import Mapping
@@ -226,11 +227,23 @@ def event_definition(cls: type[Event]) -> dict[str, Any]:
     }
     if cls.TYPE == "end":
         definition["properties"]["actor"] = {"type": "null"}
+    meanings = field_meanings(cls)
     for name in names:
         exact = _EXACT.get((cls.TYPE, name))
-        definition["properties"][name] = exact or _json_type(hints.get(name, Any))
+        prop = dict(exact or _json_type(hints.get(name, Any)))
+        if name in meanings:
+            prop["description"] = meanings[name]
+        definition["properties"][name] = prop
     definition["required"] = names
     return definition
+
+
+def field_meanings(cls: type[Event]) -> Mapping[str, str]:
+    """What each field of an event type means, from the ``FIELD_MEANINGS`` mapping
+    (event type -> field -> meaning) of the module defining it, if it has one."""
+    module = sys.modules.get(cls.__module__)
+    table: Mapping[str, Mapping[str, str]] = getattr(module, "FIELD_MEANINGS", {})
+    return table.get(cls.TYPE, {})
 
 
 def known_types() -> dict[str, type[Event]]:
@@ -302,7 +315,9 @@ def doc_table() -> str:
         definition = event_definition(cls)
         out.append(f"- **`{name}`**: {definition['description']}")
         for field in definition["required"]:
-            out.append(f"  - `{field}`: {_doc_type(definition['properties'][field])}")
+            prop = definition["properties"][field]
+            meaning = f" — {prop['description']}" if "description" in prop else ""
+            out.append(f"  - `{field}`: {_doc_type(prop)}{meaning}")
     out += ["", DOC_END]
     return "\n".join(out)
 

@@ -58,7 +58,8 @@ def status_of(c: Combatant) -> Status:
 def attention_scores(c: Combatant, rnd: int) -> Attention:
     """The fighter's attention scores now: its points, minus a point per sense lost,
     Environment capped at 1 under a closed helm; Security counts as 0 while surprised
-    (surprise round) or charging (seed 003, "Critères d'attention", "Charge")."""
+    (surprise round) or charging, a charge declared as a counter too (seed 003,
+    "Critères d'attention", "Charge": "quel que soit son score")."""
     status = status_of(c)
     sheet: Sheet = c.sheet
     s = scores(
@@ -68,7 +69,11 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
         floor=0 if sheet.has("blind_fight") else None,
     )
     plan = status.plan
-    charging = plan is not None and plan.kind == "charge" and status.declared_round == rnd
+    charging = (
+        plan is not None
+        and status.declared_round == rnd
+        and (plan.kind == "charge" or plan.params.get("how") == "charge")
+    )
     security = s.security
     if status.surprised or charging:
         security = 0

@@ -35,7 +35,7 @@ SKILLS = (
     "acrobatics",
     "evasion",
 )
-OPTIONAL_SKILLS = ("concentration", "jump")
+OPTIONAL_SKILLS = ("concentration", "jump", "vigour", "will")
 """Skills a sheet may give; absent, they are 0 (kept out of the sheet's data then)."""
 MODES = ("unarmed", "melee", "thrown", "fast_missile", "slow_missile")
 ARMOUR_CATEGORIES = ("none", "light", "medium", "heavy")

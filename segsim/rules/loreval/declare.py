@@ -51,11 +51,14 @@ RULE_CONCERT = f"{SEED}, Action concertée"
 RULE_COUNTER = f"{SEED}, Actions de contre"
 RULE_CHARGE = f"{SEED}, Charge"
 COUNTER_HOW = {
-    "defensive": ("parry", "dodge", "block"),
-    "offensive": ("strike", "parry", "obstruct", "charge", "receive"),
+    "defensive": ("parry", "dodge", "block", "resist", "counterspell"),
+    "offensive": ("strike", "parry", "obstruct", "charge", "receive", "counterspell"),
 }
 """How a counter is made (seed 003, "Les différents contres", "Réception de charge",
-"Charge dans un contre", "Bloquer une attaque")."""
+"Charge dans un contre", "Bloquer une attaque"): ``dodge`` also dodges an aimed spell,
+``resist`` resists a spell, ``counterspell`` casts a counter-spell."""
+RESISTANCES = ("will", "vigour", "reflex")
+"""The skills a spell may be resisted with ("la résistance ad hoc")."""
 
 COMMON = frozenset({"attention", "moves"})
 KIND_PARAMS: Mapping[str, frozenset[str]] = {
@@ -83,7 +86,8 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
     "move": COMMON | {"to", "mode"},
     "inaction": frozenset({"attention"}),
     "grace": frozenset({"attention"}),
-    "spell": COMMON | {"spell", "material", "ritual", "aimed", "level"},
+    "spell": COMMON
+    | {"spell", "material", "ritual", "aimed", "level", "irresistible", "resistance"},
     "jump": COMMON | {"to", "height", "run_up"},
     "skill": COMMON | {"skill", "difficulty"},
 }
@@ -144,7 +148,7 @@ def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
             attention = Attention.parse(raw)
         except ValueError as exc:
             raise IllegalDeclaration(str(exc), rule=RULE_ATTENTION) from None
-    points = ctx.sheet.attention_points
+    points = ctx.status.attention_points(ctx.sheet)
     if attention.total > points:
         raise IllegalDeclaration(
             f"{ctx.c.id} has {points} attention points, not {attention.total}",
@@ -158,6 +162,12 @@ def focus_score(ctx: Context, attention: Attention) -> int:
 
 
 def check_focus(ctx: Context, attention: Attention, needed: int, what: str) -> None:
+    """An action that needs some Focus is refused below it. An action that needs none
+    (categories 1 and 2: "un focus de 0 suffit") stays open to a negative Focus, which
+    then costs the table's malus on its rolls (seed 003, "Désavantages d'un score
+    négatif dans un critère d'attention")."""
+    if needed <= 0:
+        return
     have = focus_score(ctx, attention)
     if have < needed:
         raise IllegalDeclaration(
@@ -165,9 +175,14 @@ def check_focus(ctx: Context, attention: Attention, needed: int, what: str) -> N
         )
 
 
-def check_category(ctx: Context, category: int) -> None:
+def check_category(ctx: Context, category: int, *, hasted: bool = True) -> None:
     """Within the fighter's highest category, paid with its points; a changed action
-    is of a strictly lower category than the one declared."""
+    is of a strictly lower category than the one declared. A hasted fighter's action
+    counts as the category below (so six categories' worth of composition fit in 5),
+    unless ``hasted`` is false: the category given is already the one it counts as
+    (seed 003, "Effet de rapidité")."""
+    if hasted and ctx.status.hasted and not ctx.status.slowed:
+        category = adjusted_category(category, haste=True)
     top = ctx.sheet.max_category
     if category > top:
         raise IllegalDeclaration(
@@ -256,6 +271,15 @@ def extra_moves(ctx: Context, params: Mapping[str, Any], base_moves: int) -> tup
             rule=RULE_PACE,
         )
     return moves, malus
+
+
+def free_move(ctx: Context, units: int) -> int:
+    """The talent Course's free unit of movement, added to an action that includes at
+    least one move of its own (never alone) while the armour's pace allows one more
+    (seed 003, "La compétence Saut et le talent course", "Limitation d'allure")."""
+    if not ctx.sheet.has("run") or units < 1 or units + 1 > ctx.sheet.pace:
+        return 0
+    return 1
 
 
 def cannot_move(ctx: Context, grapple: bool = True) -> None:
@@ -352,8 +376,11 @@ def check_attack(ctx: Context, d: Declaration) -> Checked:
         needed = 2  # a manoeuvre
     check_focus(ctx, attention, needed, f"a category {category} {mode.replace('_', ' ')} attack")
     other = opponent(ctx, d.target)
-    check_reach(ctx, other, weapon, moves)
+    free = 0 if weapon.ranged else free_move(ctx, moves)
+    check_reach(ctx, other, weapon, moves + free)
     params: dict[str, Any] = {"attacks": attacks, "mode": mode, "skill": skill, **extra}
+    if free:
+        params["free_move"] = free
     if standing(ctx):
         params["stand"] = True
     if weapon is not ctx.status.weapon or ready:
@@ -363,12 +390,19 @@ def check_attack(ctx: Context, d: Declaration) -> Checked:
 
 
 def concert(ctx: Context, d: Declaration, attention: Attention, params: dict[str, Any]) -> None:
-    """A concerted action (action concertée): 2 in Environment, joining an ally of lower
+    """A concerted action (action concertée): a player character with 2 in Environment,
+    joining an ally of lower
     initiative (who has declared) with at least 1 in Environment; it resolves at that
     ally's step (seed 003, "Action concertée")."""
     partner = d.params.get("concert")
     if partner is None:
         return
+    if not ctx.c.is_pc:
+        raise IllegalDeclaration(
+            f"{ctx.c.id} is not a player character: a concerted action is declared by a "
+            "player character",
+            rule=RULE_CONCERT,
+        )
     ally = ctx.state.combatants.get(partner) if isinstance(partner, str) else None
     if ally is None or not ally.in_fight or ally.side != ctx.c.side or ally.id == ctx.c.id:
         raise IllegalDeclaration(
@@ -405,8 +439,11 @@ def check_move(ctx: Context, d: Declaration) -> Checked:
         raise IllegalDeclaration(
             f"{ctx.c.id} moves by {ways}, not {mode!r}", rule=f"{SEED}, Déplacement"
         )
-    reach = (1 + moves) * speed
+    free = free_move(ctx, 1 + moves)
+    reach = (1 + moves + free) * speed
     params: dict[str, Any] = {"stand": True} if standing(ctx) else {}
+    if free:
+        params["free_move"] = free
     if mode != "walk":
         params["mode"] = mode
     to = d.params.get("to")
@@ -428,7 +465,7 @@ def check_move(ctx: Context, d: Declaration) -> Checked:
         point = (float(to[0]), float(to[1]))
         if not within(ctx.c.position, point, reach):
             raise IllegalDeclaration(
-                f"{1 + moves} move(s) of {speed:g} m cover {reach:.1f} m, not "
+                f"{1 + moves + free} move(s) of {speed:g} m cover {reach:.1f} m, not "
                 f"{distance(ctx.c.position, point):.1f} m",
                 rule=RULE_MOVE,
             )
@@ -468,8 +505,10 @@ def check_spell(ctx: Context, d: Declaration) -> Checked:
     material, ritual, aimed = (_bool(d.params, k) for k in ("material", "ritual", "aimed"))
     attention = attention_of(ctx, d.params)
     moves, malus = extra_moves(ctx, d.params, 0)
-    if ritual and moves:
-        raise IllegalDeclaration("no move is possible during a ritual", rule=RULE_SPELL)
+    if ritual and moves and not ctx.status.hasted:
+        raise IllegalDeclaration(
+            "no move is possible during a ritual, unless hasted", rule=RULE_SPELL
+        )
     category = adjusted_category(
         spell_category(material, d.target is not None, ritual, aimed), extra_moves=moves
     )
@@ -485,9 +524,24 @@ def check_spell(ctx: Context, d: Declaration) -> Checked:
     params: dict[str, Any] = {"spell": name}
     if "level" in d.params:
         params["level"] = _int(d.params, "level", 0, 0, 9)
-    for key, on in (("material", material), ("ritual", ritual), ("aimed", aimed)):
+    irresistible = _bool(d.params, "irresistible")
+    for key, on in (
+        ("material", material),
+        ("ritual", ritual),
+        ("aimed", aimed),
+        ("irresistible", irresistible),
+    ):
         if on:
             params[key] = True
+    resistance = d.params.get("resistance")
+    if resistance is not None:
+        if resistance not in RESISTANCES or irresistible:
+            raise IllegalDeclaration(
+                f"a spell is resisted with {', '.join(RESISTANCES)} (and not when "
+                f"irresistible), not {resistance!r}",
+                rule=f"{SEED}, Les différents contres",
+            )
+        params["resistance"] = resistance
     return target, _finish(params, category, attention, moves, malus)
 
 
@@ -541,6 +595,8 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
     if ctx.changed is None or ctx.changed.category > 1:
         check_category(ctx, category)
     needed = focus_needed(category)
+    if how == "counterspell":
+        needed = max(needed, 1)  # casting a spell needs a Focus of 1
     if how == "charge":
         needed = 2
     if how in ("block",):
@@ -630,7 +686,7 @@ def check_charge(ctx: Context, d: Declaration) -> Checked:
     check_category(ctx, category)
     check_focus(ctx, attention, 2, "a charge")
     other = opponent(ctx, d.target)
-    free = 1 if ctx.sheet.has("run") and moves else 0
+    free = free_move(ctx, moves)
     check_reach(ctx, other, weapon, moves + free)
     params: dict[str, Any] = dict(extra)
     if standing(ctx):

@@ -93,6 +93,27 @@ class SetUp(Event):
 
 
 @attrs.frozen
+class PerceptionLost(Event):
+    """The fighter's Perception is under a malus (the game master's call at the start):
+    its detection rolls lose as much, and its attention points 1 per 4 points lost,
+    never below 1 (seed 003, "Nombre de points d'attention")."""
+
+    TYPE: ClassVar[str] = "loreval.perception.lost"
+
+    malus: int
+    attention_points: int
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).perception_malus = self.malus
+
+    def describe(self) -> str:
+        return (
+            f"{self.actor} has lost {self.malus} point(s) of perception: "
+            f"{self.attention_points} attention point(s)"
+        )
+
+
+@attrs.frozen
 class Invisible(Event):
     """The fighter is invisible (the game master's call at the start): an opponent must
     locate it to attack it, which needs 2 in Environment and a detection roll, and then
@@ -214,7 +235,12 @@ class RoundStarted(Event):
 @attrs.frozen
 class Declared(Event):
     """A fighter's declaration of the round (in ascending order of initiative), with
-    its attention criteria, which hold until its next declaration."""
+    its attention criteria, which hold until its next declaration.
+
+    ``extra_moves`` are the extra moves declared with this action (each adds a
+    category); ``malus_moves`` those whose malus weighs on the fighter this round: the
+    same, except for a changed action, which keeps the malus of the first declaration
+    (seed 003, "Action de déplacement et action avec déplacement")."""
 
     TYPE: ClassVar[str] = "loreval.declared"
     ROUTINE: ClassVar[bool] = True
@@ -225,6 +251,7 @@ class Declared(Event):
     category: int
     attention: Mapping[str, int]
     extra_moves: int = 0
+    malus_moves: int = 0
     params: Mapping[str, Any] = attrs.field(factory=dict)
     changed: bool = False
     heroic: bool = False
@@ -239,7 +266,7 @@ class Declared(Event):
             self.target,
             self.category,
             dict(self.params),
-            self.extra_moves,
+            self.malus_moves,
             self.changed,
             self.heroic,
             cost,
@@ -266,6 +293,8 @@ class Declared(Event):
         extra = params_in_words(self.params)
         extra = f" ({extra})" if extra else ""
         moves = f" +{self.extra_moves} moves" if self.extra_moves else ""
+        if self.malus_moves != self.extra_moves:
+            moves += f" (malus of {self.malus_moves})"
         how = " (changed action)" if self.changed else " (heroic action)" if self.heroic else ""
         return (
             f"{self.actor} declares {self.kind}{target}{extra}{moves}, category "
@@ -487,8 +516,10 @@ class SpellCast(Event):
 
 @attrs.frozen
 class CounterRolled(Event):
-    """A counter's roll (contre): a defence or reflex roll that sets the attacker's
-    difficulty, or an attack made before the countered action."""
+    """A counter's own roll (contre): a defence or reflex roll (parry, dodge, block)
+    that sets the attacker's difficulty, an obstruction's skilful attack against the
+    mover's Reflex, or the opposed attack roll that answers a disarm or a sunder.
+    ``roll`` is the d20, ``total`` the d20 plus ``modifiers``."""
 
     TYPE: ClassVar[str] = "loreval.counter"
 
@@ -504,12 +535,29 @@ class CounterRolled(Event):
         _status(state, self.actor).counter_round = self.round
 
     def describe(self) -> str:
-        if not self.roll:
-            return f"{self.actor} counters {self.countered} ({self.how})"
         return (
             f"{self.actor} counters {self.countered} ({self.how}): d20 {self.roll}"
             f"{_mods(self.modifiers)} = {self.total}"
         )
+
+
+@attrs.frozen
+class CounterUsed(Event):
+    """A counter that rolls nothing of its own is used: a strike, a charge made as a
+    counter, receiving a charge. Its roll is the ``loreval.attack`` that follows (action
+    ``counter``); this event only marks the counter spent for the round."""
+
+    TYPE: ClassVar[str] = "loreval.counter.used"
+
+    countered: str
+    how: str
+    round: int = 0
+
+    def apply(self, state: FightState) -> None:
+        _status(state, self.actor).counter_round = self.round
+
+    def describe(self) -> str:
+        return f"{self.actor} counters {self.countered} ({self.how})"
 
 
 @attrs.frozen
@@ -764,3 +812,169 @@ class Manoeuvred(Event):
 
     def describe(self) -> str:
         return f"{self.actor}'s {self.manoeuvre}: {self.bonus:+d} this round"
+
+
+_ROUND = "the round it belongs to (1, 2...)"
+_MODS = "the modifiers added to the die, by name (only those not 0)"
+FIELD_MEANINGS: Mapping[str, Mapping[str, str]] = {
+    "loreval.initiative": {
+        "roll": "the d20",
+        "skill": "the fighter's Initiative skill",
+        "points": "its initiative points now: roll + skill + malus, at least 1",
+        "malus": "-2 after a grace round taken as a changed action, else 0",
+    },
+    "loreval.setup": {
+        "attention": "attention points put in environment, security, focus before the "
+        "first declaration",
+        "hidden": "unseen by its opponents at the start",
+        "weapon_ready": "false when readying its weapon adds a category",
+        "senses_lost": "senses lost: 1 off each attention criterion per sense",
+        "slowed": "under a slow effect: actions count one category more",
+        "hasted": "under a haste effect: actions count one category less",
+    },
+    "loreval.perception.lost": {
+        "malus": "points of perception lost",
+        "attention_points": "the attention points left: 1 fewer per 4 points lost, at least 1",
+    },
+    "loreval.sits_out": {"round": _ROUND, "reason": "why it sits the round out"},
+    "loreval.surprise.avoided": {
+        "by": "what the game master said would surprise it (allies, careless)",
+        "environment": "its Environment score, which rules the surprise out",
+    },
+    "loreval.detection": {
+        "roll": "the d20",
+        "total": "d20 + perception + Environment's modifier",
+        "difficulty": "the detection difficulty",
+        "success": "the ambush is detected: no surprise",
+    },
+    "loreval.round.started": {
+        "round": _ROUND,
+        "order": "fighter ids, first to act first (descending initiative)",
+        "points": "each fighter's initiative points at the start of the round",
+        "ties": "tie-break dice of fighters equal in points and dexterity",
+        "grace": "fighters sitting the round out and why (forced, surprise, heroic, "
+        "joined, chosen)",
+    },
+    "loreval.declared": {
+        "round": _ROUND,
+        "kind": "the action declared (attack, move, counter, charge...)",
+        "target": "the fighter it aims at, if any",
+        "category": "its category (1-5), what it costs in initiative points",
+        "attention": "the attention points spread over environment, security, focus",
+        "extra_moves": "extra moves declared with it (each adds a category)",
+        "malus_moves": "extra moves whose malus weighs on the fighter this round: "
+        "extra_moves, or for a changed action those of the first declaration",
+        "params": "the action's own parameters as checked (moves, how, concert...)",
+        "changed": "a changed action (-2 to every roll)",
+        "heroic": "a heroic action",
+    },
+    "loreval.turn.resolved": {"round": _ROUND, "note": "how it ended, when of note"},
+    "loreval.change.allowed": {"round": _ROUND, "reason": "why the action cannot be made"},
+    "loreval.round.ended": {
+        "round": _ROUND,
+        "spent": "initiative points each fighter spent in the round",
+    },
+    "loreval.attack": {
+        "action": "the kind of action the attack belongs to (attack, charge, counter...)",
+        "target": "the fighter attacked",
+        "weapon": "the weapon's name",
+        "roll": "the d20 (20 without a die for a heroic attack on a foe without heroism points)",
+        "total": "d20 + modifiers",
+        "difficulty": "the defender's passive Defence or Reflex, or its counter's total",
+        "success": "the attack hits",
+        "threat": "a critical threat (the die in the weapon's range)",
+        "critical": "a critical hit",
+        "modifiers": _MODS,
+        "against": "what the difficulty is (passive defence, passive reflex, a counter's roll)",
+        "label": "which attack of the action (attack 2 of 3, charge, counter...)",
+    },
+    "loreval.critical": {
+        "target": "the fighter attacked",
+        "roll": "the confirmation d20",
+        "total": "d20 + the attack's modifiers",
+        "difficulty": "the attack's difficulty",
+        "confirmed": "the critical is confirmed",
+    },
+    "loreval.damage": {
+        "attacker": "who dealt it",
+        "weapon": "with what",
+        "rolls": "the damage dice",
+        "damage": "the damage taken, at least 1",
+        "hit_points": "hit points left",
+        "multiplier": "how many times the weapon's dice and strength count",
+        "modifiers": "the bonuses added, by name",
+    },
+    "loreval.heroism.saved": {
+        "attacker": "whose blow is cancelled",
+        "damage": "the damage it would have dealt",
+    },
+    "loreval.weapon.readied": {"weapon": "the weapon now in hand"},
+    "loreval.wasted": {"kind": "the action", "reason": "why it came to nothing"},
+    "loreval.spell": {"spell": "the spell's name", "target": "its target, if any"},
+    "loreval.counter": {
+        "countered": "the fighter whose action is countered",
+        "how": "parry, dodge, block, obstruct, resist (a spell), grapple (against an "
+        "escape), or opposed attack (against a disarm or a sunder)",
+        "roll": "the d20",
+        "total": "d20 + modifiers: the attacker's difficulty (parry, dodge, block, "
+        "opposed attack), the obstruction's attack against the mover's Reflex, or what "
+        "a spell's penetration roll must beat (resist)",
+        "modifiers": _MODS,
+        "round": _ROUND,
+    },
+    "loreval.counter.used": {
+        "countered": "the fighter whose action is countered",
+        "how": "strike, charge, receive or counterspell",
+        "round": _ROUND,
+    },
+    "loreval.countered": {
+        "by": "the fighter whose counter succeeded",
+        "how": "the counter (its moves are still made, unless it was an obstruction or a block)",
+    },
+    "loreval.counter.voided": {
+        "countered": "the fighter the counter aimed at",
+        "reason": "why it cannot be made",
+        "round": _ROUND,
+    },
+    "loreval.running": {"round": "the round it ended running"},
+    "loreval.heroic.passed": {"round": _ROUND},
+    "loreval.grapple": {
+        "held": "the fighter held",
+        "hold": "grabbed, lifted, pinned, down, or released",
+    },
+    "loreval.locked": {
+        "other": "the blocker",
+        "locked": "true when the lock begins, false when it ends",
+    },
+    "loreval.lock.choice": {
+        "other": "the blocker",
+        "weapon": "the assailant's weapon",
+        "dropped": "it dropped the weapon to get free",
+    },
+    "loreval.prone": {"prone": "true when it falls, false when it stands up"},
+    "loreval.check": {
+        "check": "what is rolled (acrobatics, strength, a skill, detection...)",
+        "roll": "the d20 (20 without a die for a heroic skill)",
+        "total": "d20 + modifiers",
+        "difficulty": "the difficulty, or the opposed total (0 when a heroic action's "
+        "sure success needs no opposing roll)",
+        "success": "the check succeeds",
+        "modifiers": _MODS,
+    },
+    "loreval.weapon.lost": {
+        "weapon": "the weapon lost",
+        "how": "disarmed, broken, dropped",
+    },
+    "loreval.weapon.damaged": {
+        "weapon": "the weapon sundered",
+        "damage": "damage this time",
+        "total": "damage taken in all (it breaks at its durability)",
+    },
+    "loreval.manoeuvre": {
+        "round": _ROUND,
+        "manoeuvre": "juggling, moving in melee, or exposed (disarm, sunder)",
+        "bonus": "the bonus (or malus) it gives for the round",
+    },
+}
+"""What each field of each Loreval event means: the record format's documentation and
+the JSON schema's descriptions are generated from it (``python -m segsim.schema``)."""

@@ -29,7 +29,7 @@ from segsim.rules.loreval.combat import (
     within,
 )
 from segsim.rules.loreval.content import GRAPPLE_SIZE, SEED, SIZES, Sheet
-from segsim.rules.loreval.events import CheckRolled, Grappled, Prone
+from segsim.rules.loreval.events import CheckRolled, CounterRolled, Grappled, Prone
 from segsim.rules.loreval.status import Plan, Status
 
 if TYPE_CHECKING:
@@ -139,17 +139,42 @@ def check_grapple(ctx: Context, d: Declaration) -> Checked:
 
 
 def opposed(s: Settlement, roller: Combatant, other: Combatant, what: str, plan: Plan) -> bool:
-    """A grapple roll against the opponent's passive grapple score."""
+    """A grapple roll against the opponent's passive grapple score, or against its roll
+    when it counters an escape (seed 003, "Actions de lutte")."""
     mods = grapple_bonus(roller, s.rnd, resisting=what in ("escape", "release"))
     if roller.id == status_of(other).held_by:
         mods["holder"] = HOLDER_BONUS
     if plan.changed:
         mods["changed action"] = -2
-    against = grapple_bonus(other, s.rnd, resisting=True)
+    # Évasion serves to keep from being held (to resist a hold, to get free), not a
+    # holder keeping its hold against an escape (seed 003, "La taille...")
+    escaping = what in ("escape", "release")
+    against = grapple_bonus(other, s.rnd, resisting=not escaping)
     difficulty = 10 + sum(against.values())
-    roll = s.dice.roll(20, f"grapple ({what})", roller.id)
-    total = roll + sum(mods.values())
-    success = roll == 20 or (roll != 1 and total >= difficulty)
+    counter = s.plans.get(other.id)
+    if (
+        what in ("escape", "release")
+        and counter is not None
+        and counter.kind == "counter"
+        and counter.params.get("against") == "defensive"
+        and (counter.target == roller.id or counter.params.get("hypothetical"))
+        and other.id not in s.used_counters
+        and other.id not in s.blocked
+    ):
+        # the holder counters: it rolls rather than rely on its passive score (seed
+        # 003, "Actions de lutte")
+        s.used_counters.add(other.id)
+        troll = s.dice.roll(20, f"counter (grapple, against {what})", other.id)
+        difficulty = troll + sum(against.values())
+        shown_against = {k: v for k, v in against.items() if v}
+        s.emit(
+            CounterRolled(
+                s.segment, other.id, roller.id, "grapple", troll, difficulty, shown_against, s.rnd
+            )
+        )
+    roll, die, sure = s.action_die(roller, plan, f"grapple ({what})", other)
+    total = die + sum(mods.values())
+    success = sure or roll == 20 or (die != 1 and total >= difficulty)
     shown = {k: v for k, v in mods.items() if v}
     s.emit(
         CheckRolled(
@@ -204,17 +229,21 @@ def resolve_grapple(s: Settlement, c: Combatant, plan: Plan) -> str | None:
 
 
 def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
-    """Seizing the opponent: a skilful attack against its Reflex (it must dodge)."""
+    """Seizing the opponent: a skilful attack against its Reflex (it must dodge), where
+    its Security counts for nothing."""
     if not s.located(c, other.id):
         return
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
     mods["size"] = size_modifier(c.sheet) - size_modifier(other.sheet)
     if status_of(other).invisible:
         mods["invisible"] = -10  # located: total concealment (seed 003, "Camouflage")
-    difficulty, _ = defence_value(s.state, other, "reflex", s.positions, s.rnd)
-    roll = s.dice.roll(20, "grapple (grab)", c.id)
-    total = roll + sum(mods.values())
-    success = roll == 20 or (roll != 1 and total >= difficulty)
+    # Security is of no use against grappling (seed 003, "La taille, un avantage pour
+    # la lutte"): neither its modifier nor the exposure it measures counts
+    value, parts = defence_value(s.state, other, "reflex", s.positions, s.rnd)
+    difficulty = value - parts["security"] - parts["exposed"]
+    roll, die, sure = s.action_die(c, plan, "grapple (grab)", other)
+    total = die + sum(mods.values())
+    success = sure or roll == 20 or (die != 1 and total >= difficulty)
     shown = {k: v for k, v in mods.items() if v}
     s.emit(CheckRolled(s.segment, c.id, "grapple: grab", roll, total, difficulty, success, shown))
     if success:
@@ -263,9 +292,9 @@ def knee_attack(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> bo
     its passive Defence or Reflex (seed 003, "Jeter")."""
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
     difficulty = passive_difficulty(s.state, other, s.positions, s.rnd)[0]
-    roll = s.dice.roll(20, "attack (onto the knee)", c.id)
-    total = roll + sum(mods.values())
-    success = roll == 20 or (roll != 1 and total >= difficulty)
+    roll, die, sure = s.action_die(c, plan, "attack (onto the knee)", other)
+    total = die + sum(mods.values())
+    success = sure or roll == 20 or (die != 1 and total >= difficulty)
     shown = {k: v for k, v in mods.items() if v}
     s.emit(CheckRolled(s.segment, c.id, "onto the knee", roll, total, difficulty, success, shown))
     return success

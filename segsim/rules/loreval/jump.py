@@ -122,8 +122,8 @@ def resolve_jump(s: Settlement, c: Combatant, plan: Plan) -> str | None:
     there = (float(to[0]), float(to[1]))
     length = distance(here, there)
     height = float(plan.params.get("height", 0.0))
-    roll = s.dice.roll(20, "jump", c.id)
-    total = roll + sum(mods.values())
+    roll, die, _ = s.action_die(c, plan, "jump")  # heroic: the best result, no die
+    total = die + sum(mods.values())
     reach, rise = cleared(sheet.speed, total, run_up, height, length)
     success = reach + _EPS >= length and rise + _EPS >= height
     shown = {k: v for k, v in mods.items() if v}

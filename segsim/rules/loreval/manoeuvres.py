@@ -36,7 +36,14 @@ from segsim.rules.loreval.combat import (
     within,
 )
 from segsim.rules.loreval.content import SEED, SIZES, Sheet
-from segsim.rules.loreval.events import CheckRolled, Manoeuvred, Prone, WeaponDamaged, WeaponLost
+from segsim.rules.loreval.events import (
+    CheckRolled,
+    CounterRolled,
+    Manoeuvred,
+    Prone,
+    WeaponDamaged,
+    WeaponLost,
+)
 from segsim.rules.loreval.status import Plan, Status
 
 if TYPE_CHECKING:
@@ -161,16 +168,20 @@ def status_of(c: Combatant) -> Status:
     return status
 
 
-def acrobatics(s: Settlement, c: Combatant, difficulty: int, what: str) -> tuple[bool, int]:
+def acrobatics(
+    s: Settlement, c: Combatant, difficulty: int, what: str, plan: Plan | None = None
+) -> tuple[bool, int]:
+    """An acrobatics check of a manoeuvre: (success, the die shown); a heroic one
+    succeeds without a die."""
     sheet: Sheet = c.sheet
     mods = {
         "acrobatics": sheet.skill("acrobatics"),
         "armour": sheet.body_malus,
         "focus": focus_modifier(attention_scores(c, s.rnd).focus),
     }
-    roll = s.dice.roll(20, f"acrobatics ({what})", c.id)
-    total = roll + sum(mods.values())
-    success = total >= difficulty
+    roll, die, sure = s.action_die(c, plan, f"acrobatics ({what})")
+    total = die + sum(mods.values())
+    success = sure or total >= difficulty
     shown = {k: v for k, v in mods.items() if v}
     s.emit(
         CheckRolled(
@@ -184,7 +195,7 @@ def on_declaration(s: Settlement, c: Combatant, plan: Plan) -> None:
     """Juggling and moving in melee are rolled when declared: their bonus holds for the
     round (seed 003, "Jonglerie", "Mouvements en mêlée")."""
     if plan.params.get("juggle"):
-        success, roll = acrobatics(s, c, JUGGLE_DC, "juggling")
+        success, roll = acrobatics(s, c, JUGGLE_DC, "juggling", plan)
         if success:
             s.emit(Manoeuvred(s.segment, c.id, s.rnd, "juggling", JUGGLE_BONUS))
         elif roll == 1:
@@ -195,24 +206,30 @@ def on_declaration(s: Settlement, c: Combatant, plan: Plan) -> None:
             s.emit(CheckRolled(s.segment, c.id, "dexterity", keep, total, 10, kept))
             if not kept:
                 s.emit(WeaponLost(s.segment, c.id, status_of(c).weapon.name, "dropped"))
-    if plan.params.get("weave") and acrobatics(s, c, WEAVE_DC, "moving in melee")[0]:
+    if plan.params.get("weave") and acrobatics(s, c, WEAVE_DC, "moving in melee", plan)[0]:
         s.emit(Manoeuvred(s.segment, c.id, s.rnd, "moving in melee", 4))
     if plan.kind in ("disarm", "sunder"):
         s.emit(Manoeuvred(s.segment, c.id, s.rnd, "exposed", -4))
 
 
-def strength_contest(s: Settlement, c: Combatant, other: Combatant, what: str) -> bool:
-    """Strength against the better of the target's strength and dexterity."""
+def strength_contest(
+    s: Settlement, c: Combatant, other: Combatant, what: str, plan: Plan | None = None
+) -> bool:
+    """Strength against the better of the target's strength and dexterity; a heroic
+    action's sure success needs no roll of the target's (its difficulty shows 0)."""
     sheet: Sheet = c.sheet
     target: Sheet = other.sheet
     mine = sheet.mod("strength")
     theirs = max(target.mod("strength"), target.mod("dexterity"))
-    roll = s.dice.roll(20, f"strength ({what})", c.id)
+    roll, die, sure = s.action_die(c, plan, f"strength ({what})", other)
+    if sure:
+        s.emit(CheckRolled(s.segment, c.id, f"strength ({what})", roll, die + mine, 0, True))
+        return True
     against = s.dice.roll(20, f"strength or dexterity (against {what})", other.id)
-    success = roll + mine > against + theirs
+    success = die + mine > against + theirs
     s.emit(
         CheckRolled(
-            s.segment, c.id, f"strength ({what})", roll, roll + mine, against + theirs, success
+            s.segment, c.id, f"strength ({what})", roll, die + mine, against + theirs, success
         )
     )
     return success
@@ -235,6 +252,11 @@ def manoeuvre_attack(
     other = s.fighter(target)
     difficulty = passive_difficulty(s.state, other, s.positions, s.rnd)[0]
     counter = s.plans.get(target)
+    if plan.heroic and other.sheet.heroism == 0:  # a sure success: no die is drawn
+        shown = {k: v for k, v in mods.items() if v}
+        total = 20 + sum(mods.values())
+        s.emit(CheckRolled(s.segment, c.id, label, 20, total, difficulty, True, shown))
+        return True
     opposed = (
         plan.kind in ("disarm", "sunder")
         and counter is not None
@@ -249,9 +271,21 @@ def manoeuvre_attack(
         tmods = attack_modifiers(other, theirs, theirs.skill, s.rnd, plan=counter)
         troll = s.dice.roll(20, "counter (opposed attack)", target)
         difficulty = troll + sum(tmods.values())
-    roll = s.dice.roll(20, f"attack ({label})", c.id)
-    total = roll + sum(mods.values())
-    success = roll == 20 or (roll != 1 and total >= difficulty)
+        s.emit(
+            CounterRolled(
+                s.segment,
+                target,
+                c.id,
+                "opposed attack",
+                troll,
+                difficulty,
+                {k: v for k, v in tmods.items() if v},
+                s.rnd,
+            )
+        )
+    roll, die, _ = s.action_die(c, plan, f"attack ({label})", other)
+    total = die + sum(mods.values())
+    success = roll == 20 or (die != 1 and total >= difficulty)
     shown = {k: v for k, v in mods.items() if v}
     s.emit(CheckRolled(s.segment, c.id, label, roll, total, difficulty, success, shown))
     return success
@@ -274,7 +308,7 @@ def resolve_manoeuvre(s: Settlement, c: Combatant, plan: Plan) -> str | None:
     if plan.kind in ("trip", "overrun"):
         skill = "skilful" if plan.kind == "trip" else "strength"
         if manoeuvre_attack(s, c, target, plan, skill, plan.kind) and strength_contest(
-            s, c, other, plan.kind
+            s, c, other, plan.kind, plan
         ):
             s.emit(Prone(s.segment, target, True))
     elif plan.kind == "disarm":
@@ -299,7 +333,7 @@ def whirlwind(s: Settlement, c: Combatant, plan: Plan) -> str | None:
     """Acrobatics 15 or a changed action; then an attack on every fighter in contact,
     allies included: the first (two with two weapons or a double weapon) at the
     standard scores, the others chained (seed 003, "Attaque en rotation")."""
-    if not acrobatics(s, c, WHIRLWIND_DC, "whirlwind")[0]:
+    if not acrobatics(s, c, WHIRLWIND_DC, "whirlwind", plan)[0]:
         return "the whirlwind's acrobatics failed"
     status = status_of(c)
     around = [

@@ -165,10 +165,14 @@ def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
     plan = status.plan
     partner = plan.params.get("concert") if plan is not None else None
     if isinstance(partner, str):
-        # a concerted action resolves at the step of the partner it joined
+        # a concerted action resolves with the partner it joined, at the step of the
+        # last of a chain of partners (seed 003, "Action concertée"): it has no step of
+        # its own while that partner's action waits
         p = state.combatants.get(partner)
-        if p is not None and p.in_fight and _to_resolve(state, p, rnd):
-            return False
+        if p is not None and p.in_fight:
+            ps = status_of(p)
+            if ps.declared_round == rnd and ps.resolved_round < rnd:
+                return False
     return True
 
 

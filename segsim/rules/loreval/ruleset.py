@@ -43,6 +43,7 @@ from segsim.rules.loreval.declare import (
 from segsim.rules.loreval.events import (
     DetectionRolled,
     Invisible,
+    PerceptionLost,
     SetUp,
     SitsOut,
     SurpriseAvoided,
@@ -169,8 +170,8 @@ class Loreval(BaseRuleset):
         """The game master's calls for one fighter at the start (``[combatant.setup]``):
         ``surprised`` (and ``surprised_by``: ``ambush``, the default, ``careless`` or
         ``allies``), ``attention`` (its criteria before the first declaration),
-        ``hidden``, ``invisible``, ``weapon_ready``, ``senses_lost``, ``slowed``,
-        ``hasted``."""
+        ``hidden``, ``invisible``, ``weapon_ready``, ``senses_lost``,
+        ``perception_malus`` (points of perception lost), ``slowed``, ``hasted``."""
         setup: dict[str, Any] = {}
         for key in ("surprised", "hidden", "invisible", "weapon_ready", "slowed", "hasted"):
             if node.has(key):
@@ -181,6 +182,8 @@ class Loreval(BaseRuleset):
             setup["surprised_by"] = node.value("surprised_by", str, choices=SURPRISES)
         if node.has("senses_lost"):
             setup["senses_lost"] = node.value("senses_lost", int, min=0, max=5)
+        if node.has("perception_malus"):
+            setup["perception_malus"] = node.value("perception_malus", int, min=0, max=40)
         if node.has("attention"):
             att = node.table("attention")
             setup["attention"] = {
@@ -197,13 +200,16 @@ class Loreval(BaseRuleset):
         sheet: Sheet = c.sheet
         raw = setup.get("attention", {})
         attention = Attention(**raw) if raw else Attention()
-        if attention.total > sheet.attention_points:
+        lost = int(setup.get("perception_malus", 0))
+        points = max(1, sheet.attention_points - lost // 4)
+        if attention.total > points:
             raise IllegalDeclaration(
-                f"{c.id} starts with {attention.total} attention points put, it has "
-                f"{sheet.attention_points}",
+                f"{c.id} starts with {attention.total} attention points put, it has {points}",
                 rule=RULE_ATTENTION,
             )
         events: list[Event] = []
+        if lost:
+            events.append(PerceptionLost(t, c.id, lost, points))
         hidden = bool(setup.get("hidden", False))
         ready = bool(setup.get("weapon_ready", True))
         senses = int(setup.get("senses_lost", 0))
@@ -256,7 +262,8 @@ class Loreval(BaseRuleset):
             return False
         sheet: Sheet = c.sheet
         roll = dice.roll(20, "detection", c.id)
-        total = roll + sheet.skill("perception") + perception_modifier(environment)
+        lost = int(c.setup.get("perception_malus", 0))
+        total = roll + sheet.skill("perception") - lost + perception_modifier(environment)
         success = total >= self.detection_difficulty
         events.append(DetectionRolled(0, c.id, roll, total, self.detection_difficulty, success))
         return success
@@ -560,5 +567,5 @@ def _speed_effect(ctx: Context, category: int) -> int:
             f"{ctx.sheet.max_category}",
             rule=f"{SEED}, Effet de lenteur",
         )
-    check_category(ctx, new)
+    check_category(ctx, new, hasted=False)
     return new

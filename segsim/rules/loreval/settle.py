@@ -43,6 +43,7 @@ from segsim.rules.loreval.events import (
     CheckRolled,
     Countered,
     CounterRolled,
+    CounterUsed,
     CounterVoided,
     CriticalConfirmed,
     Damaged,
@@ -275,6 +276,7 @@ class Settlement:
                 act.target,
                 category,
                 attention,
+                int(params.get("moves", 0)),
                 malus,
                 params,
                 changed=changed is not None,
@@ -299,6 +301,7 @@ class Settlement:
             self.done(cid, "nothing declared")
             return
         if cid in self.blocked:
+            self.moves_anyway(cid, plan)
             self.done(cid, "blocked by a counter")
             return
         if plan.kind == "counter":
@@ -327,8 +330,25 @@ class Settlement:
         if self.standing(cid) and cid not in self.blocked and not self.countered_before(cid, plan):
             self.carry_out(cid, plan)
         elif self.standing(cid):
+            self.moves_anyway(cid, plan)
             self.done(cid, "blocked by a counter")
         self.concert_malus = {}
+
+    def moves_anyway(self, cid: str, plan: Plan) -> None:
+        """A successful counter blocks the fighter in its action until the round ends,
+        but not in its moves, unless it aimed at them (an obstruction; a block, which
+        also prevents moving): a blocked fighter still makes the moves it declared, at
+        its step (seed 003, "Actions de contre": "sauf ses déplacements")."""
+        c = self.fighter(cid)
+        if plan.kind == "move":
+            self.move(c, plan)
+            return
+        if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES):
+            return
+        units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
+        if units and plan.target is not None and self.standing(plan.target):
+            sheet: Sheet = c.sheet
+            self.move_toward(c, plan.target, units * sheet.speed, CONTACT)
 
     def unfeasible(self, cid: str, plan: Plan) -> str | None:
         """Why the action can no longer be carried out as declared, seen at the
@@ -485,8 +505,8 @@ class Settlement:
 
     def move(self, c: Combatant, plan: Plan) -> str | None:
         sheet: Sheet = c.sheet
-        units = 1 + int(plan.params.get("moves", 0))
-        if c.id in self.no_move:
+        units = 1 + int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
+        if c.id in self.no_move or c.id in self.locked:
             return None
         if plan.target is not None:
             if not self.standing(plan.target):
@@ -507,10 +527,123 @@ class Settlement:
         return None
 
     def spell(self, c: Combatant, plan: Plan) -> str | None:
-        if plan.target is not None and not self.standing(plan.target):
-            return f"{plan.target} is out of the fight"
-        self.emit(SpellCast(self.segment, c.id, str(plan.params.get("spell")), plan.target))
+        """A spell: a counter-spell stops it (an offensive one at its source, a
+        defensive one when it aims at the counterer); an aimed spell makes a targeting
+        roll, which a dodge counter sets the difficulty of; a resisting target rolls its
+        resistance. What the spell does is the game master's (seed 003, "Les différents
+        contres", "Lancer un sort et Contre")."""
+        target = plan.target
+        if target is not None and not self.standing(target):
+            return f"{target} is out of the fight"
+        found = self.spell_counter(c, plan, "counterspell")
+        if found is not None:
+            self.used_counters.add(found[0].id)
+            self.emit_counter_use(found[0], c.id, "counterspell")
+            self.block(c.id, found[0].id, "counterspell")
+            return None
+        if target is not None and plan.params.get("aimed") and not self.targets(c, plan, target):
+            return None
+        if target is not None and not plan.params.get("irresistible"):
+            found = self.spell_counter(c, plan, "resist")
+            if found is not None:
+                self.resist(found[0], found[1], c, plan)
+        self.emit(SpellCast(self.segment, c.id, str(plan.params.get("spell")), target))
         return None
+
+    def spell_counter(
+        self, caster: Combatant, spell: Plan, how: str
+    ) -> tuple[Combatant, Plan] | None:
+        """The counter of kind ``how`` that answers this spell, if any: a defensive one
+        of the spell's target, or an offensive counter-spell of the caster's opponent,
+        aimed at the caster or hypothetical (seed 003, "Les différents contres": a
+        defensive counter-spell only protects the counterer)."""
+        for k in self.in_order():
+            plan = self.plans.get(k.id)
+            if (
+                plan is None
+                or plan.kind != "counter"
+                or plan.params.get("how") != how
+                or k.id in self.used_counters
+                or k.id in self.blocked
+                or k.id == caster.id
+                or not (plan.target == caster.id or plan.params.get("hypothetical"))
+            ):
+                continue
+            against = plan.params.get("against")
+            if against == "defensive" and k.id == spell.target:
+                return k, plan
+            if against == "offensive" and k.side != caster.side:
+                return k, plan
+        return None
+
+    def targets(self, c: Combatant, plan: Plan, target: str) -> bool:
+        """An aimed spell's targeting roll: d20 + attaque habile + the caster's
+        modifiers against the target's passive Reflex, or the roll of its dodge counter
+        (seed 003, "Esquiver un sort"; Interpretations). A miss against a dodge counter
+        blocks the caster; otherwise the spell is wasted."""
+        defender = self.fighter(target)
+        difficulty, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
+        against = "passive reflex"
+        found = self.spell_counter(c, plan, "dodge")
+        if found is not None:
+            k, counter = found
+            malus = CHANGED_MALUS if counter.params.get("hypothetical") else 0
+            difficulty, against = self.counter_roll(k, counter, c, defender, malus)
+        mods = attack_modifiers(c, status_of(c).weapon, "skilful", self.rnd, plan=plan)
+        name = str(plan.params.get("spell"))
+        if plan.heroic and defender.sheet.heroism == 0:
+            roll = 20
+        else:
+            roll = self.dice.roll(20, f"targeting ({name})", c.id)
+        total = roll + sum(mods.values())
+        hit = roll == 20 or (roll != 1 and total >= difficulty)
+        shown = {k2: v for k2, v in mods.items() if v}
+        self.emit(
+            AttackRolled(
+                self.segment,
+                c.id,
+                "spell",
+                target,
+                name,
+                roll,
+                total,
+                difficulty,
+                hit,
+                modifiers=shown,
+                against=against,
+                label="targeting",
+            )
+        )
+        if hit:
+            return True
+        if found is not None:
+            self.block(c.id, found[0].id, "dodge")
+        else:
+            self.emit(ActionWasted(self.segment, c.id, "spell", f"{name} misses {target}"))
+        return False
+
+    def resist(self, k: Combatant, counter: Plan, caster: Combatant, spell: Plan) -> None:
+        """Resisting a spell (a defensive counter): d20 + the resistance the spell calls
+        for (``will`` by default, ``vigour`` or ``reflex``) + Focus's modifier and the
+        usual counter maluses. The total opposes the spell's penetration roll, which
+        belongs to the magic chapter: it is recorded for the game master (seed 003,
+        "Résister à un sort")."""
+        sheet: Sheet = k.sheet
+        which = str(spell.params.get("resistance", "will"))
+        mods = {
+            which: sheet.skill(which),
+            "focus": focus_modifier(attention_scores(k, self.rnd).focus),
+            "extra moves": movement_modifier(counter.extra_moves),
+            "hypothetical": CHANGED_MALUS if counter.params.get("hypothetical") else 0,
+            "changed action": CHANGED_MALUS if counter.changed else 0,
+        }
+        roll = self.dice.roll(20, f"counter (resist {which})", k.id)
+        total = roll + sum(mods.values())
+        self.used_counters.add(k.id)
+        shown = {n: v for n, v in mods.items() if v}
+        self.emit(
+            CounterRolled(self.segment, k.id, caster.id, "resist", roll, total, shown, self.rnd)
+        )
 
     # -------------------------------------------------------- attacks
 
@@ -526,7 +659,7 @@ class Settlement:
         if wid is not None:
             weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), weapon)
             self.emit(WeaponReadied(self.segment, c.id, weapon.id))
-        moves = int(plan.params.get("moves", 0))
+        moves = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
         if not weapon.ranged:
             if moves:
                 self.move_toward(c, target, moves * sheet.speed, CONTACT)
@@ -693,11 +826,13 @@ class Settlement:
         if counter is not None:
             difficulty, against = self.counter_roll(counter[0], counter[1], c, defender, counter[2])
         kind = plan.kind if plan is not None else "attack"
-        roll = self.dice.roll(20, f"attack ({kind})", c.id)
         heroic = plan is not None and plan.heroic
-        natural = roll
         if heroic and defender.sheet.heroism == 0:
-            roll = natural = 20  # the best result: a sure critical against a common foe
+            # the best result against a common foe, a sure critical: no die is rolled
+            roll = 20
+        else:  # against one touched by fate too, the die is rolled (Points d'héroïsme)
+            roll = self.dice.roll(20, f"attack ({kind})", c.id)
+        natural = roll
         total = roll + sum(mods.values())
         if heroic and natural < weapon.critical:
             total = 20 + sum(mods.values())  # the best score, not a natural 20
@@ -748,6 +883,22 @@ class Settlement:
         self.damage(c, target, weapon, mult, off_hand, dict(damage_bonus or {}))
         return "hit"
 
+    def action_die(
+        self, c: Combatant, plan: Plan | None, purpose: str, foe: Combatant | None = None
+    ) -> tuple[int, int, bool]:
+        """The d20 of a roll of ``c``'s action, as (the die shown, the die counted, a
+        sure success). A heroic action's rolls are successes (seed 003, "Action
+        d'éclat"): with no foe, or against one without heroism points, no die is drawn
+        and the best result, 20, is a sure success; against a holder of heroism points
+        the die is drawn and counts as 20, which the foe's own roll may still beat
+        ("Points d'héroïsme")."""
+        if plan is None or not plan.heroic:
+            roll = self.dice.roll(20, purpose, c.id)
+            return roll, roll, False
+        if foe is None or foe.sheet.heroism == 0:
+            return 20, 20, True
+        return self.dice.roll(20, purpose, c.id), 20, False
+
     def located(self, c: Combatant, target: str) -> bool:
         """Whether the attacker locates its target: always, unless the target is
         invisible; then it needs 2 in Environment and a detection roll (d20 + perception
@@ -773,6 +924,7 @@ class Settlement:
             sheet: Sheet = c.sheet
             mods = {
                 "perception": sheet.skill("perception"),
+                "perception lost": -status_of(c).perception_malus,
                 "environment": perception_modifier(environment),
                 "extra moves": movement_modifier(round_moves(c, self.rnd)),
             }
@@ -832,8 +984,9 @@ class Settlement:
     # -------------------------------------------------------- counters
 
     def emit_counter_use(self, k: Combatant, countered: str, how: str) -> None:
-        """Counters that need no roll of their own (receiving a charge) are marked used."""
-        self.emit(CounterRolled(self.segment, k.id, countered, how, 0, 0, {}, self.rnd))
+        """Counters that roll nothing of their own (a strike, a charge, receiving a
+        charge: their roll is the attack that follows) are marked used."""
+        self.emit(CounterUsed(self.segment, k.id, countered, how, self.rnd))
 
     def defensive_counter(
         self, attacker: Combatant, defender: Combatant
@@ -853,6 +1006,8 @@ class Settlement:
                 continue
             p = plan.params
             how = p.get("how")
+            if how in ("resist", "counterspell"):
+                continue  # they answer spells only
             hypothetical = bool(p.get("hypothetical"))
             malus = CHANGED_MALUS if hypothetical else 0
             if p.get("against") == "defensive" and k.id == defender.id:
@@ -881,11 +1036,14 @@ class Settlement:
         value, parts = defence_value(self.state, k, which, self.positions, self.rnd)
         mods = {k2: v for k2, v in parts.items() if k2 != which}
         mods[which] = value - sum(mods.values()) - 10
-        if malus:
-            mods["hypothetical" if plan.params.get("hypothetical") else "changed"] = malus
+        hypothetical = bool(plan.params.get("hypothetical"))
+        if malus and hypothetical:
+            mods["hypothetical"] = malus
         if how == "block":
             mods["block"] = BLOCK_MALUS
-        if plan.changed:
+        if plan.changed or (malus and not hypothetical):
+            # declared at a change step, or turned against a second assailant: either
+            # way a changed action, -2 once (seed 003, "Types de contre")
             mods["changed action"] = CHANGED_MALUS
         mods["focus"] = focus_modifier(attention_scores(k, self.rnd).focus)
         roll = self.dice.roll(20, f"counter ({how})", k.id)
@@ -953,6 +1111,7 @@ class Settlement:
         sheet: Sheet = k.sheet
         before_hp = self.hit_points.get(cid, 0)
         if how == "charge":
+            self.emit_counter_use(k, cid, how)
             before = len(self.events)
             note = self.charge_attack(k, cid, counter)
             if note is not None:

@@ -27,7 +27,7 @@ from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.combat import attention_scores
 from segsim.rules.loreval.content import SEED, Sheet
 from segsim.rules.loreval.events import CheckRolled
-from segsim.rules.loreval.status import Plan
+from segsim.rules.loreval.status import Plan, Status
 
 if TYPE_CHECKING:
     from segsim.rules.loreval.declare import Checked, Context
@@ -81,10 +81,12 @@ def check_skill(ctx: Context, d: Declaration) -> Checked:
 
 def skill_modifiers(c: Combatant, plan: Plan, rnd: int) -> dict[str, int]:
     sheet: Sheet = c.sheet
+    status: Status = c.status
     name = str(plan.params["skill"])
     scores = attention_scores(c, rnd)
     mods = {name: sheet.skill(name)}
     if name in PERCEPTION:
+        mods["perception lost"] = -status.perception_malus
         mods["environment"] = perception_modifier(scores.environment)
     else:
         mods["focus"] = focus_modifier(scores.focus)
@@ -101,9 +103,9 @@ def resolve_skill(s: Settlement, c: Combatant, plan: Plan) -> str | None:
     d'héroïsme")."""
     mods = skill_modifiers(c, plan, s.rnd)
     name = str(plan.params["skill"])
-    roll = s.dice.roll(20, f"skill ({name})", c.id)
-    die = 20 if plan.heroic else roll
-    total = die + sum(mods.values())
+    # heroic: the best result of the die, so no die is drawn
+    roll = 20 if plan.heroic else s.dice.roll(20, f"skill ({name})", c.id)
+    total = roll + sum(mods.values())
     difficulty = int(plan.params.get("difficulty", SKILL_DIFFICULTY))
     success = plan.heroic or total >= difficulty
     shown = {k: v for k, v in mods.items() if v}

@@ -73,6 +73,9 @@ class Status:
     hidden: bool = False
     invisible: bool = False
     senses_lost: int = 0
+    perception_malus: int = 0
+    """Points of perception lost (the game master's call): as much off detection rolls,
+    and 1 attention point per 4 (seed 003, "Nombre de points d'attention")."""
     slowed: bool = False
     hasted: bool = False
     blocked: bool = False
@@ -101,6 +104,11 @@ class Status:
     weave_round: int = 0
     exposed_round: int = 0
     weapon_damage: int = 0
+
+    def attention_points(self, sheet: Sheet) -> int:
+        """The attention points the fighter has now: the sheet's, less 1 per 4 points of
+        perception lost, never below 1 (seed 003, "Nombre de points d'attention")."""
+        return max(1, sheet.attention_points - self.perception_malus // 4)
 
     @classmethod
     def of(cls, sheet: Sheet) -> Status:
