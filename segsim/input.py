@@ -233,6 +233,18 @@ def _parse_toml(path: str, text: str) -> Mapping[str, Any]:
     return data
 
 
+def seed_field(node: Node, default: Any = ...) -> Any:
+    """The ``seed`` field of a table: a fight seed (0 to 2**63 - 1, segsim.dice), or
+    ``default`` when absent."""
+    from segsim.dice import seed_problem
+
+    seed = node.value("seed", int, default)
+    problem = None if seed is None else seed_problem(seed)
+    if problem is not None:
+        raise node.error("seed", problem)
+    return seed
+
+
 def field_name(path: PathKey) -> str:
     out = ""
     for part in path:
