@@ -112,6 +112,10 @@ def _row(name: str, c: collections.Counter[str]) -> str:
 
 Class = tuple[str, st.SearchStrategy[Any], Callable[[Any], cases.Outcome]]
 
+BUDGETS = {"special": 10.0, "huge": 30.0}
+"""Seconds of processor time a case of the class may take (default 40); a case still
+running after about three times as long by the clock is killed as a hang."""
+
 
 def classes(scratch: Path) -> list[Class]:
     """Every (name, strategy, run) of every ruleset, and the special and huge files."""
@@ -223,7 +227,9 @@ def explore(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=float(os.environ.get("FUZZ_SECONDS", 60)))
-    parser.add_argument("--round", type=int, default=25, help="cases per class per round")
+    parser.add_argument(
+        "--round", type=int, default=25, help="cases per class per round (after the first)"
+    )
     parser.add_argument("--out", type=Path, default=Path("fuzz-failures"))
     parser.add_argument("--only", help="run only the input classes whose name contains this")
     parser.add_argument("--verbose", action="store_true")
@@ -234,10 +240,14 @@ def main(argv: list[str] | None = None) -> int:
         todo = [c for c in classes(Path(scratch)) if not args.only or args.only in c[0]]
         rounds = 0
         while time.monotonic() - started < args.seconds:
+            # The first rounds are short (2, 4, 8... cases a class), so that a short run
+            # still visits every class; then --round cases a class.
+            size = min(args.round, 2 ** (rounds + 1))
             for name, strategy, run in todo:
                 if time.monotonic() - started >= args.seconds:
                     break
-                explore(name, strategy, run, stats, args.round, None)
+                budget = BUDGETS.get(name.split("/", 1)[0], 40.0)
+                explore(name, strategy, run, stats, size, None, budget)
             rounds += 1
             if args.verbose:
                 print(stats.table(), flush=True)
