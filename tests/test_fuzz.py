@@ -271,3 +271,19 @@ def test_the_table_has_a_row_per_ruleset_and_the_findings_columns(tmp_path: Path
     for column in ("cases", "traceback", "hang", "crash", "state", "diverge", "undetected"):
         assert column in table
     assert stats.bad() == 2 and len(list((tmp_path / "failures").iterdir())) == 2
+
+
+def test_the_soak_counts_fights_and_replays_per_ruleset(tmp_path: Path) -> None:
+    """``make soak`` plays the ruleset with the fewest fights next, replays each fight
+    (and branches it), and reports per ruleset."""
+    from fuzz import soak
+
+    tallies, problems, _ = soak.soak(0, 3, tmp_path / "r.jsonl", fights=2, branch_every=2)
+    assert set(tallies) == {rs.name for rs in RULESETS}
+    assert not problems
+    for tally in tallies.values():
+        assert tally.fights == 2 and tally.divergences == 0
+        assert tally.identical + tally.refused >= 2 and tally.identical >= 1
+    assert sum(t.branches for t in tallies.values()) >= 1
+    shown = soak.table(tallies)
+    assert all(rs.name in shown for rs in RULESETS) and "divergences" in shown
