@@ -122,7 +122,7 @@ def test_rule_lists(rs: fs.FuzzRuleset) -> None:
     @SHORT
     @given(fs.rule_lists(rs))
     def run(raw: bytes) -> None:
-        check(isolated(lambda: cases.rulelist_case(raw, rs.scenario)))
+        check(isolated(lambda: cases.rulelist_case(raw, fs.rule_list_scenario(rs))))
 
     run()
 

@@ -381,26 +381,40 @@ def cli_case(
     argv: list[str], seconds: float = 30.0, damaged: tuple[str, bytes] | None = None
 ) -> Outcome:
     """``segsim ARGS``: exit 0, 1 (a divergence) or 2 (bad input), never a traceback.
-    ``damaged`` is a file (path, bytes) to write first: the arguments may name it."""
+    ``damaged`` is a file (path, bytes) to write first: the arguments may name it. A
+    ``run`` that wrote a record (``--record``) must have written one that
+    ``segsim replay`` finds identical."""
     from segsim.cli import main
 
     if damaged is not None:
         Path(damaged[0]).write_bytes(damaged[1])
 
-    def action() -> str:
+    def segsim(args: list[str]) -> int:
         out, err = io.StringIO(), io.StringIO()
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main(argv)
+                code = main(args)
         except SystemExit as exc:  # argparse refusing the arguments
             code = exc.code if isinstance(exc.code, int) else 2
+        return code
+
+    def action() -> str:
+        written = None
+        if argv[:1] == ["run"] and "--record" in argv[:-1]:
+            written = Path(argv[argv.index("--record") + 1])
+            written.unlink(missing_ok=True)
+        code = segsim(argv)
         if code == 2:
             return "rejected"
-        if code in (0, 1):
-            return "accepted"
-        raise AssertionError(f"exit code {code!r}")
+        if code not in (0, 1):
+            raise AssertionError(f"exit code {code!r}")
+        if code == 0 and written is not None and written.is_file():
+            again = segsim(["replay", str(written)])
+            if again != 0:
+                raise Diverged(f"segsim {' '.join(argv)} wrote a record replay answers {again}")
+        return "accepted"
 
-    return guarded(action, seconds)
+    return _judged(action, seconds)
 
 
 # ---------------------------------------------------------------- forged records
@@ -482,13 +496,33 @@ def rulelist_case(raw: bytes, scenario: Path, seconds: float = 20.0) -> Outcome:
 
         def action() -> str:
             sc = load_scenario(scenario)
+            before = content_snapshot(sc)
             policy = load_rule_list(path)
             fight = sc.fight(5, policies={sc.combatants[0].id: policy}, max_segments=300)
-            fight.run()
+            try:
+                fight.run()
+            finally:
+                after = content_snapshot(sc)
+                if after != before:
+                    raise StateChanged(
+                        "the rule list changed the content\n" + first_difference(before, after)
+                    )
             replays(fight, path.parent)
             return "accepted"
 
-        return _judged(action, seconds)
+        try:
+            return _judged(action, seconds)
+        except StateChanged as exc:
+            return Outcome("state changed", str(exc))
+
+
+def content_snapshot(scenario: Any) -> str:
+    """The content a fight reads, as text: the ruleset's shipped content and every
+    combatant's sheet (what a rule list must not be able to change)."""
+    rules = scenario.ruleset
+    return repr(
+        (repr(getattr(rules, "content", None)), [repr(c.sheet) for c in scenario.combatants])
+    )
 
 
 # ---------------------------------------------------------------- HTML output
@@ -631,7 +665,8 @@ def read_as(reader: str, path: Path, seconds: float) -> Outcome:
 def huge_file(kind: str, scratch: Path) -> Path:
     """A large input (made once): a scenario padded past the 16 MiB a TOML input may
     be, a record line past the 64 MiB a record line may be, a record of a million
-    lines, a script of 100,000 segments."""
+    lines, a 500-fighter battle's record (which segsim writes, so must read), a script
+    of 100,000 segments."""
     from segsim.input import MAX_BYTES, MAX_RECORD_LINE
 
     path = scratch / f"huge-{kind}"
@@ -647,6 +682,13 @@ def huge_file(kind: str, scratch: Path) -> Path:
         elif kind == "many-record-lines":
             f.write('{"format":"segsim-record","version":"2.0"}\n')
             f.write('{"t":0,"type":"x","actor":null}\n' * 1_000_000)
+        elif kind == "battle-record":  # a 500-fighter battle to its end (about 22 MiB)
+            from segsim.battle import line_battle
+            from segsim.record import write_record
+
+            fight = line_battle(250, seed=3)
+            fight.run()
+            write_record(fight, f)
         else:  # many-segments script
             f.write('[fight]\nruleset = "rinkanou"\n')
             for i in range(100_000):
@@ -655,5 +697,9 @@ def huge_file(kind: str, scratch: Path) -> Path:
 
 
 def huge_case(kind: str, reader: str, scratch: Path, seconds: float = 30.0) -> Outcome:
-    """A large input: refused or read within its budget."""
-    return read_as(reader, huge_file(kind, scratch), seconds)
+    """A large input: refused or read within its budget; a record segsim wrote must
+    be read (a refusal is a finding)."""
+    outcome = read_as(reader, huge_file(kind, scratch), seconds)
+    if kind == "battle-record" and outcome.kind == "rejected":
+        return Outcome("divergence", "segsim refuses a record it wrote (a 500-fighter battle's)")
+    return outcome

@@ -176,7 +176,7 @@ def classes(scratch: Path) -> list[Class]:
                 (
                     f"rulelist/{rs.name}",
                     fs.rule_lists(rs),
-                    lambda v, rs=rs: cases.rulelist_case(v, rs.scenario),
+                    lambda v, rs=rs: cases.rulelist_case(v, fs.rule_list_scenario(rs)),
                 )
             )
     specials = st.tuples(
@@ -192,6 +192,8 @@ def classes(scratch: Path) -> list[Class]:
             ("long-record-line", "cli-replay"),
             ("many-record-lines", "record"),
             ("many-segments", "script"),
+            ("battle-record", "record"),
+            ("battle-record", "cli-replay"),
         ]
     )
     out.append(("huge", huge, lambda v: cases.huge_case(v[0], v[1], scratch)))

@@ -565,7 +565,9 @@ def cli_args(draw: st.DrawFn, rs: FuzzRuleset, files: Mapping[str, str]) -> list
         args += draw(
             st.lists(st.sampled_from(["random", "aggressive", "os:abort", "x"]), max_size=3)
         )
-    text = st.sampled_from(["0", "7", "-1", "1e19", "10" * 30, "nan", "", "x", "²"])
+    text = st.sampled_from(
+        ["0", "7", "-1", "1e19", "10" * 30, "nan", "", "x", "²", str(2**63), str(2**64 - 1)]
+    )
     options: dict[str, Callable[[], list[str]]] = {
         "--seed": lambda: ["--seed", draw(text)],
         "--quiet": lambda: ["--quiet"],
@@ -680,6 +682,12 @@ def content_files(draw: st.DrawFn, rs: FuzzRuleset) -> dict[str, bytes]:
 
 
 RULE_LISTS = ROOT / "examples/policies"
+
+
+def rule_list_scenario(rs: FuzzRuleset) -> Path:
+    """The scenario the ruleset's example rule lists are played in (RinKaNou's first
+    example is an archery duel, where the melee rule list has no dagger in hand)."""
+    return EXAMPLES / "duel.toml" if rs.name == "rinkanou" else rs.scenario
 
 
 def rule_list_files(rs: FuzzRuleset) -> list[Path]:
