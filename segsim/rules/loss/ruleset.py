@@ -659,7 +659,8 @@ class Loss(BaseRuleset):
                     Declaration(INTEND, o.id, {"action": "attack"}),
                     Declaration(INTEND, o.id, {"action": "move"}),
                 ]
-        if any(a.kind == TURN and a.start == segment for a in c.actions):
+        turn = any(a.kind == TURN and a.start == segment for a in c.actions)
+        if turn:
             candidates += [
                 Declaration("pass"),
                 Declaration("get_up"),
@@ -683,8 +684,12 @@ class Loss(BaseRuleset):
                         Declaration(kind, o.id)
                         for kind in ("charge", "clothesline", "tackle", "shoot_legs")
                     ]
-            candidates += self._legal_against(state, c, segment)
-        return tuple(d for d in candidates if self._accepts(state, cid, d, segment))
+        out: list[DeclarationLike] = [
+            d for d in candidates if self._accepts(state, cid, d, segment)
+        ]
+        if turn:  # last, as they always came: already checked
+            out += self._legal_against(state, c, segment)
+        return tuple(out)
 
     def _accepts(self, state: FightState, cid: str, d: Declaration, segment: int) -> bool:
         """Whether :meth:`plan` accepts ``d`` alone."""
