@@ -64,10 +64,18 @@ fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/run.py --seconds $(FUZZ_SECONDS)
 
 # Record, replay and branch fights of every ruleset and example scenario for
-# SOAK_SECONDS (default 300): fights, events, divergences (must be 0).
+# SOAK_SECONDS (default 300; 0: no time limit), or until every ruleset has SOAK_FIGHTS
+# (default 0: none), on SOAK_WORKERS processes (0: one per CPU), branching one fight in
+# SOAK_BRANCH_EVERY: per ruleset, fights, identical replays, branches, divergences (0).
+# `make soak SOAK_FIGHTS=10000 SOAK_SECONDS=0 SOAK_WORKERS=0 SOAK_BRANCH_EVERY=10`
+# replays 10,000 fights of every ruleset.
 SOAK_SECONDS ?= 300
+SOAK_FIGHTS ?= 0
+SOAK_WORKERS ?= 1
+SOAK_BRANCH_EVERY ?= 1
 soak: $(STAMP)
-	$(BIN)/python tests/fuzz/soak.py --seconds $(SOAK_SECONDS)
+	$(BIN)/python tests/fuzz/soak.py --seconds $(SOAK_SECONDS) --fights $(SOAK_FIGHTS) \
+		--workers $(SOAK_WORKERS) --branch-every $(SOAK_BRANCH_EVERY)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache demo-record.jsonl fuzz-failures

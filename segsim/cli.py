@@ -415,7 +415,7 @@ def _experiment_options(cmd: argparse.ArgumentParser, fights: int) -> None:
         "--fights", type=int, default=fights, help=f"fights per arm (default {fights})"
     )
     cmd.add_argument(
-        "--seed", type=int, default=None, help="master seed (default: the scenario's seed)"
+        "--seed", type=_seed, default=None, help="master seed (default: the scenario's seed)"
     )
     cmd.add_argument(
         "--workers", type=int, default=1, help="processes or Ray CPUs (default 1; 0: one per CPU)"
@@ -549,6 +549,20 @@ def _positional_back(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         parser.error("--policies takes at least one policy before the scenario file")
 
 
+def _seed(text: str) -> int:
+    """A fight or master seed from the command line (0 to 2**63 - 1, segsim.dice)."""
+    from segsim.dice import seed_problem
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
+    problem = seed_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     from segsim import __version__
 
@@ -575,7 +589,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let a script's scenario be outside the script's folder and the shipped models",
     )
-    run.add_argument("--seed", type=int, default=None, help="fight seed (default: the scenario's)")
+    run.add_argument(
+        "--seed", type=_seed, default=None, help="fight seed (default: the scenario's)"
+    )
     run.add_argument("--record", metavar="OUT", help="write the fight record (JSON Lines)")
     run.add_argument("--quiet", action="store_true", help="print only the outcome")
     run.add_argument("--dice", action="store_true", help="show every die draw in the account")
@@ -606,7 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
         "default: each combatant's recorded policy",
     )
     rep.add_argument(
-        "--seed", type=int, default=None, help="seed of the dice after T (default: the record's)"
+        "--seed", type=_seed, default=None, help="seed of the dice after T (default: the record's)"
     )
     rep.add_argument("--record", metavar="OUT", help="write the branch's record")
     rep.add_argument("--quiet", action="store_true", help="print only the outcome of a branch")

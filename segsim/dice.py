@@ -3,7 +3,8 @@
 Every draw is recorded with its die, value and purpose. Values come from
 ``random.Random.random()``, the one generator output Python promises to keep stable
 across versions for a given integer seed; faces are derived from it with integer
-arithmetic, so a seed means the same fight on every machine (DESIGN, principle 5).
+arithmetic, so a seed means the same fight on every machine (DESIGN, principle 5). A seed
+is a whole number from 0 to 2**63 - 1 (:data:`SEED_MAX`), refused otherwise.
 Loaded dice replay recorded values instead, which is how a table fight is entered.
 """
 
@@ -47,6 +48,34 @@ DrawSink = Callable[[str, int, str, "str | None"], DrawLike]
 record (a fight returns its ``die.rolled`` event, so a draw is one object)."""
 
 
+SEED_MAX = 2**63 - 1
+"""The greatest fight seed. A seed is a whole number from 0 to ``SEED_MAX``: what a TOML
+integer and a record's 64-bit integers hold, and the values the generator turns into
+distinct streams (``random.Random`` seeds from the absolute value, so -1 would play as
+1)."""
+
+
+def seed_problem(seed: object) -> str | None:
+    """What is wrong with ``seed`` as a fight seed (None: nothing)."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return f"a fight seed is a whole number, not {seed!r}"
+    if not 0 <= seed <= SEED_MAX:
+        return f"a fight seed is from 0 to {SEED_MAX} (2**63 - 1), not {seed}"
+    return None
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is a fight seed, else TypeError (not an integer) or ValueError (out
+    of range) saying what a seed is."""
+    problem = seed_problem(seed)
+    if problem is not None:
+        raise (ValueError if isinstance(seed, int) and not isinstance(seed, bool) else TypeError)(
+            problem
+        )
+    assert isinstance(seed, int)
+    return seed
+
+
 _DIE = {sides: f"d{sides}" for sides in (2, 3, 4, 6, 8, 10, 12, 20, 100)}
 
 
@@ -61,9 +90,7 @@ class Dice:
     entered = False
 
     def __init__(self, seed: int = 0) -> None:
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise TypeError(f"a fight seed is an integer, not {seed!r}")
-        self.seed = seed
+        self.seed = check_seed(seed)
         self._random = random.Random(seed).random
         self.draws: list[DrawLike] = []
         self.sink: DrawSink | None = None

@@ -75,7 +75,17 @@ MAX_DEPTH = 32
 lists, content, records): far more than any real file, few enough that no reader
 recurses out of its stack."""
 MAX_BYTES = 16 * 1024 * 1024
-"""The largest input file read (16 MiB)."""
+"""The largest TOML input file read (16 MiB): scenarios, scripts, rule lists and content,
+which people write and segsim does not. Records, which segsim writes, have limits of
+their own (:data:`MAX_RECORD_LINE`, :data:`MAX_RECORD_BYTES`)."""
+MAX_RECORD_LINE = 64 * 1024 * 1024
+"""The longest record line read or written (64 MiB). The longest line is the header,
+which holds every combatant's sheet: about 650 bytes a fighter for a battle's, so this
+is a header of some 100,000 fighters; an event line is a few hundred bytes."""
+MAX_RECORD_BYTES = 4 * 1024 * 1024 * 1024
+"""The largest record read or written (4 GiB): a 2,000-fighter battle writes about
+100 KiB a segment, so some 40,000 segments of one (beyond the default time limit of
+36,000). Records are read line by line, never whole."""
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 """Integers are 64-bit, as the TOML specification says."""
 _DIGITS = re.compile(r"[0-9_]{4000,}")
@@ -157,8 +167,53 @@ def read_bytes(path: str | Path) -> bytes:
     except OSError as exc:
         raise InputError(str(path), None, "", f"cannot read: {exc.strerror}") from None
     if len(raw) > MAX_BYTES:
-        raise InputError(str(path), None, "", f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        raise InputError(str(path), None, "", f"larger than {_size(MAX_BYTES)}")
     return raw
+
+
+def read_lines(
+    path: str | Path, max_line: int | None = None, max_bytes: int | None = None
+) -> Iterator[tuple[int, bytes, bool]]:
+    """A file's lines one at a time, without reading it whole: (number, bytes without
+    the newline, whether a newline ended it). A line longer than ``max_line`` or a file
+    larger than ``max_bytes`` (default: a record's limits) is an InputError naming the
+    line."""
+    max_line = MAX_RECORD_LINE if max_line is None else max_line
+    max_bytes = MAX_RECORD_BYTES if max_bytes is None else max_bytes
+    try:
+        f = Path(path).open("rb")  # noqa: SIM115 (closed by the with below)
+    except OSError as exc:
+        raise InputError(str(path), None, "", f"cannot read: {exc.strerror}") from None
+    with f:
+        total = 0
+        number = 0
+        while True:
+            try:
+                raw = f.readline(max_line + 2)
+            except OSError as exc:
+                raise InputError(
+                    str(path), number + 1, "", f"cannot read: {exc.strerror}"
+                ) from None
+            if not raw:
+                return
+            number += 1
+            total += len(raw)
+            ended = raw.endswith(b"\n")
+            if ended:
+                raw = raw[:-1]
+            if len(raw) > max_line:
+                raise InputError(str(path), number, "", f"a line longer than {_size(max_line)}")
+            if total > max_bytes:
+                raise InputError(str(path), number, "", f"larger than {_size(max_bytes)}")
+            yield number, raw, ended
+
+
+def _size(n: int) -> str:
+    """A limit in bytes as text (``64 MiB``, ``4 GiB``)."""
+    for unit, size in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} bytes"
 
 
 class Source:
@@ -231,6 +286,18 @@ def _parse_toml(path: str, text: str) -> Mapping[str, Any]:
         where, message = bad
         raise InputError(path, Source(path, text, {}).line_of(where), field_name(where), message)
     return data
+
+
+def seed_field(node: Node, default: Any = ...) -> Any:
+    """The ``seed`` field of a table: a fight seed (0 to 2**63 - 1, segsim.dice), or
+    ``default`` when absent."""
+    from segsim.dice import seed_problem
+
+    seed = node.value("seed", int, default)
+    problem = None if seed is None else seed_problem(seed)
+    if problem is not None:
+        raise node.error("seed", problem)
+    return seed
 
 
 def field_name(path: PathKey) -> str:

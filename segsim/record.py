@@ -26,7 +26,15 @@ import attrs
 from segsim.errors import InputError, RecordError
 from segsim.events import Event
 from segsim.fight import RECORD_FORMAT, RECORD_VERSION
-from segsim.input import MAX_DEPTH, bad_value, decode, field_name, read_bytes
+from segsim.input import (
+    MAX_DEPTH,
+    MAX_RECORD_BYTES,
+    MAX_RECORD_LINE,
+    bad_value,
+    decode,
+    field_name,
+    read_lines,
+)
 
 if TYPE_CHECKING:
     from segsim.fight import Fight
@@ -61,10 +69,49 @@ def event_data(event: Event) -> dict[str, Any]:
     return {"t": event.t, "type": event.TYPE, "actor": event.actor, **event.fields()}
 
 
+class Limits:
+    """Counts what is written of a record and refuses (RecordError) a line longer than a
+    reader accepts (:data:`segsim.input.MAX_RECORD_LINE`) or more than a reader reads in
+    all (:data:`segsim.input.MAX_RECORD_BYTES`): segsim writes no record it cannot read."""
+
+    def __init__(self, source: str = "record") -> None:
+        self.source = source
+        self.lines = 0
+        self.size = 0
+
+    def check(self, line: str) -> None:
+        self.lines += 1
+        size = len(line) if line.isascii() else len(line.encode("utf-8"))
+        if size > MAX_RECORD_LINE:
+            raise RecordError(
+                self.source,
+                self.lines,
+                f"a line of {size} bytes, longer than a record line may be ({MAX_RECORD_LINE})",
+            )
+        self.size += size + 1
+        if self.size > MAX_RECORD_BYTES:
+            raise RecordError(
+                self.source, self.lines, f"more than a record may hold ({MAX_RECORD_BYTES} bytes)"
+            )
+
+
+def within_limits(lines: Iterable[str], source: str = "record") -> Iterator[str]:
+    """The lines, checked by :class:`Limits` as they go."""
+    limits = Limits(source)
+    for line in lines:
+        limits.check(line)
+        yield line
+
+
 def record_lines(header: Mapping[str, Any], events: Iterable[Event]) -> Iterator[str]:
-    yield dumps(dict(header))
-    for event in events:
-        yield dumps(event_data(event))
+    """A record's lines (without newlines), checked against the readers' limits."""
+
+    def lines() -> Iterator[str]:
+        yield dumps(dict(header))
+        for event in events:
+            yield dumps(event_data(event))
+
+    return within_limits(lines())
 
 
 def fight_lines(fight: Fight) -> Iterator[str]:
@@ -195,20 +242,26 @@ def _no_constant(name: str) -> Any:
 
 
 def _file_items(path: str | Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """The (text, object) pairs of a record file, read line by line (a record may be far
+    larger than what a scenario may be: :data:`segsim.input.MAX_RECORD_BYTES`)."""
     name = str(path)
-    try:
-        text = decode(name, read_bytes(path))
-    except InputError as exc:
-        raise RecordError(name, exc.line, exc.message) from None
-    lines = text.split("\n")
-    unfinished = lines[-1] != ""  # text after the last newline
-    if not unfinished:
-        lines.pop()
-    for i, raw in enumerate(lines, 1):
+    lines = read_lines(path)
+    while True:
+        try:
+            item = next(lines, None)
+        except InputError as exc:  # a line or a file too long, a file that cannot be read
+            raise RecordError(name, exc.line, exc.message) from None
+        if item is None:
+            return
+        i, data, ended = item
+        try:
+            raw = decode(name, data)
+        except InputError as exc:
+            raise RecordError(name, i, exc.message) from None
         try:
             obj = json.loads(raw, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
-            if unfinished and i == len(lines):
+            if not ended:
                 raise RecordError(
                     name, i, "truncated last line (no newline at the end and incomplete JSON)"
                 ) from None
@@ -364,9 +417,12 @@ class RecordWriter(RecordVisitor[int]):
     def __init__(self, target: IO[str]) -> None:
         self.target = target
         self.count = 0
+        self.limits = Limits(str(getattr(target, "name", "record")))
 
     def _write(self, obj: Mapping[str, Any]) -> None:
-        self.target.write(dumps(dict(obj)))
+        line = dumps(dict(obj))
+        self.limits.check(line)
+        self.target.write(line)
         self.target.write("\n")
         self.count += 1
 

@@ -33,7 +33,7 @@ from segsim.actions import (
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import DiceExhausted, InputError, RecordError, SegsimError
 from segsim.fight import CombatantSpec, Fight
-from segsim.input import Node, PathKey, Source
+from segsim.input import Node, PathKey, Source, seed_field
 from segsim.policy import Observation, UnknownPolicy, is_reactive, make_policy, policy_name
 from segsim.record import (
     Line,
@@ -280,7 +280,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             raise root.error("ruleset", f"unknown ruleset {name!r} (known: {known})") from None
         except (TypeError, ValueError) as exc:
             raise root.error("options", f"bad ruleset options: {exc}") from None
-        self.seed = root.value("seed", int)
+        self.seed = seed_field(root)
         self.entered = root.value("dice", str, "seed", choices=("entered",)) == "entered"
         self.name = root.value("name", str, "")
         self.max_segments = root.value("max_segments", int, min=1)

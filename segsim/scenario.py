@@ -33,7 +33,7 @@ import attrs
 
 from segsim.errors import InputError
 from segsim.fight import CombatantSpec, Fight
-from segsim.input import Node, Source
+from segsim.input import Node, Source, seed_field
 from segsim.policy import UnknownPolicy, make_policy
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
 
@@ -109,7 +109,7 @@ def scenario_from_source(source: Source) -> Scenario:
     except (TypeError, ValueError) as exc:
         raise root.error("options", f"bad ruleset options: {exc}") from None
     name = head.value("name", str, "")
-    seed = head.value("seed", int, 0)
+    seed = seed_field(head, 0)
     max_segments = head.value("max_segments", int, 36_000, min=1)
     head.finish()
     entries = []

@@ -48,7 +48,7 @@ from segsim.dice import LoadedDice
 from segsim.errors import DiceExhausted, IllegalDeclaration, InputError
 from segsim.eventbase import ROUTINE_KINDS
 from segsim.fight import CombatantSpec, Fight
-from segsim.input import Node, Source
+from segsim.input import Node, Source, seed_field
 from segsim.policy import Observation
 from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
 from segsim.scenario import check_setups, load_scenario, read_combatant
@@ -426,7 +426,7 @@ def load_script(path: str | Path, *, allow_outside: bool = False) -> FightScript
     root = source.root()
     head = root.table("fight")
     name = head.value("name", str, "")
-    seed = head.value("seed", int, None)
+    seed = seed_field(head, None)
     max_segments = head.value("max_segments", int, None, min=1)
     combatants: list[ScriptCombatant] = []
     if head.has("scenario"):

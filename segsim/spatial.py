@@ -8,6 +8,7 @@ order, so they are the same on every run.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable, Container, Iterator
 
@@ -37,6 +38,10 @@ class Grid:
         # The answers of :meth:`near` since the last change: a fighter's observers and
         # its own look around ask the same question between two moves.
         self._near_memo: dict[tuple[Position, float], list[str]] = {}
+        # The answers of :meth:`nearest` (every item accepted) since the last change: in a
+        # crowd, each fighter's list of legal attacks asks of every opponent in reach
+        # which assailants are nearest it, and those answers do not change between moves.
+        self._nearest_memo: dict[tuple[Position, int, Callable[[str], int]], list[str]] = {}
 
     def _key(self, pos: Position) -> Cell:
         return (math.floor(pos[0] / self.cell), math.floor(pos[1] / self.cell))
@@ -52,6 +57,8 @@ class Grid:
             self.remove(item)
         if self._near_memo:
             self._near_memo.clear()
+        if self._nearest_memo:
+            self._nearest_memo.clear()
         self.where[item] = pos
         x, y = pos
         e = self._extent
@@ -65,6 +72,8 @@ class Grid:
             return
         if self._near_memo:
             self._near_memo.clear()
+        if self._nearest_memo:
+            self._nearest_memo.clear()
         key = self._key(pos)
         bucket = self._cells.get(key)
         if bucket is not None:
@@ -82,6 +91,8 @@ class Grid:
             return
         if self._near_memo:
             self._near_memo.clear()
+        if self._nearest_memo:
+            self._nearest_memo.clear()
         where[item] = pos
         x, y = pos
         e = self._extent
@@ -233,6 +244,22 @@ class Grid:
             return []
         if count == 1:
             return self._nearest_one(pos, accept, rank)
+        if accept is None:
+            key = (pos, count, rank)
+            known = self._nearest_memo.get(key)
+            if known is None:
+                known = self._nearest_memo[key] = self._nearest_many(pos, count, None, rank)
+            return known.copy()
+        return self._nearest_many(pos, count, accept, rank)
+
+    def _nearest_many(
+        self,
+        pos: Position,
+        count: int,
+        accept: Callable[[str], bool] | None,
+        rank: Callable[[str], int],
+    ) -> list[str]:
+        """:meth:`nearest` for more than one item."""
         centre = self._key(pos)
         # (distance, item) of every accepted item seen; ranks are asked for only at the
         # end, and only of those that may make the cut (a crowd's ring holds many).
@@ -269,8 +296,10 @@ class Grid:
         if not found:
             return []
         cut = _kth(found, min(count, len(found)))
-        ranked = sorted((d, rank(item), item) for d, item in found if d <= cut)
-        return [item for _, _, item in ranked[:count]]
+        # The first ``count`` of the sorted triples, without sorting them all (a crowd
+        # standing on one spot ties them all at the cut).
+        ranked = heapq.nsmallest(count, [(d, rank(item), item) for d, item in found if d <= cut])
+        return [item for _, _, item in ranked]
 
     def _nearest_one(
         self, pos: Position, accept: Callable[[str], bool] | None, rank: Callable[[str], int]
@@ -364,4 +393,4 @@ def _kth(found: list[tuple[float, str]], k: int) -> float:
     # call per pair.
     if k == 1:
         return min(found)[0]
-    return sorted(found)[k - 1][0]
+    return heapq.nsmallest(k, found)[k - 1][0]

@@ -398,7 +398,7 @@ def test_the_ambush_is_4_v_4_with_surprise_and_plays_to_an_end() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**63))
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1))
 def test_any_seed_gives_a_consistent_ambush(seed: int) -> None:
     """Invariants: the fight ends; every turn lies inside its round; every attack
     resolves in the segment its turn ends; every die drawn is in the record, in order;

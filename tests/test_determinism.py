@@ -46,7 +46,7 @@ def test_the_record_has_a_header_events_and_an_end(root: Path) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**63))
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1))
 def test_any_seed_gives_a_consistent_fight(seed: int) -> None:
     """Invariants of every fight: it ends; each rolled action resolves in the segment its
     declaration announced; dice draws are all recorded before what used them."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from segsim.dice import seed_problem
 from segsim.errors import SegsimError
 from segsim.fight import Fight
 from segsim.policy import UnknownPolicy, make_policy
@@ -162,6 +163,9 @@ class Experiment:
             )
         if not self.arms:
             raise ExperimentError("an experiment needs at least one arm")
+        problem = seed_problem(self.seed)
+        if problem is not None:
+            raise ExperimentError(f"master seed: {problem}")
 
     @property
     def sides(self) -> tuple[str, ...]:

@@ -67,7 +67,7 @@ COMMON: dict[str, Any] = {
                 "version": {"type": "string", "pattern": "^2\\.[0-9]+$"},
                 "ruleset": {"type": "string", "minLength": 1},
                 "options": {"type": "object"},
-                "seed": {"type": "integer"},
+                "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
                 "dice": {
                     "const": "entered",
                     "description": "Present when the dice were not drawn from the seed "

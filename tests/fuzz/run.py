@@ -2,11 +2,21 @@
 
     python tests/fuzz/run.py --seconds 600
 
-Input classes take turns in rounds of a few dozen cases until the time is up; at the
-end (and after every round with ``--verbose``) it prints, per class, the cases, how many
-were accepted, cleanly rejected, ended in a traceback or a hang (and, for declarations,
-left a trace or did not replay). Every bad case is written to ``--out`` (default
-``fuzz-failures/``) with its input and traceback. Exit 1 if there was any.
+Input classes take turns in rounds of a few dozen cases until the time is up; each
+case runs in a child process of its own (:func:`fuzz.cases.isolated`), so a crash or a
+hang in C is counted rather than ending the run. At the end (and after every round with
+``--verbose``) it prints a table per input class: the cases, how many were accepted or
+cleanly rejected, forged records detected, and the findings: tracebacks, hangs,
+crashes, state changes (a refused declaration left a trace), divergences (a record
+segsim wrote does not replay), undetected forgeries and unsafe HTML. Every finding is
+written to ``--out`` (default ``fuzz-failures/``) with its input and detail. Exit 1 if
+there was any.
+
+The input classes, for every ruleset: scenarios, fight scripts (mostly valid ones with
+small edits), records (damaged; forged), declarations (through ``run`` and through
+``advance``/``submit``), the command line (every command), content files (``models/``),
+rule lists, HTML output (hostile names); and, once, special files (pipes, devices,
+links, folders) and huge inputs given to every reader.
 """
 
 from __future__ import annotations
@@ -37,10 +47,15 @@ class Stats:
 
     def __init__(self, out: Path) -> None:
         self.counts: dict[str, collections.Counter[str]] = {}
+        self.groups: dict[str, set[str]] = {}
         self.out = out
         self.saved = 0
 
     def add(self, name: str, outcome: cases.Outcome, value: Any) -> None:
+        group = name.split("/", 1)[0]
+        if outcome.kind not in cases.OUTCOMES:
+            outcome = cases.Outcome("traceback", f"unknown outcome {outcome.kind!r}")
+        self.groups.setdefault(group, set()).add(name)
         self.counts.setdefault(name, collections.Counter())[outcome.kind] += 1
         if outcome.kind in cases.BAD:
             self.out.mkdir(parents=True, exist_ok=True)
@@ -53,28 +68,58 @@ class Stats:
         return sum(c[k] for c in self.counts.values() for k in cases.BAD)
 
     def table(self) -> str:
-        head = f"{'input class':<24}{'cases':>8}{'accepted':>10}{'rejected':>10}"
-        head += f"{'traceback':>11}{'hang':>6}{'state':>7}{'diverge':>9}"
-        rows = [head]
+        """One table per input class (its rows: rulesets), then the totals."""
+        out = []
         total: collections.Counter[str] = collections.Counter()
-        for name in sorted(self.counts):
-            c = self.counts[name]
-            total.update(c)
-            rows.append(_row(name, c))
-        rows.append(_row("total", total))
-        return "\n".join(rows)
+        for group in sorted(self.groups):
+            rows = [f"== {group}", HEAD]
+            sub: collections.Counter[str] = collections.Counter()
+            for name in sorted(self.groups[group]):
+                c = self.counts[name]
+                sub.update(c)
+                rows.append(_row(name.split("/", 1)[-1] if "/" in name else "-", c))
+            if len(self.groups[group]) > 1:
+                rows.append(_row("all", sub))
+            total.update(sub)
+            out.append("\n".join(rows))
+        out.append("\n".join(["== total", HEAD, _row("all", total)]))
+        return "\n\n".join(out)
+
+
+COLUMNS = [
+    ("cases", None),
+    ("accepted", "accepted"),
+    ("rejected", "rejected"),
+    ("detected", "detected"),
+    ("traceback", "traceback"),
+    ("hang", "hang"),
+    ("crash", "crash"),
+    ("state", "state changed"),
+    ("diverge", "divergence"),
+    ("undetected", "undetected"),
+    ("unsafe", "unsafe"),
+]
+HEAD = f"{'':<16}" + "".join(f"{title:>{len(title) + 2}}" for title, _ in COLUMNS)
 
 
 def _row(name: str, c: collections.Counter[str]) -> str:
-    return (
-        f"{name:<24}{sum(c.values()):>8}{c['accepted']:>10}{c['rejected']:>10}"
-        f"{c['traceback']:>11}{c['hang']:>6}{c['state changed']:>7}{c['divergence']:>9}"
-    )
+    cells = []
+    for title, kind in COLUMNS:
+        n = sum(c.values()) if kind is None else c[kind]
+        cells.append(f"{n:>{len(title) + 2}}")
+    return f"{name:<16}" + "".join(cells)
 
 
-def classes(scratch: Path) -> list[tuple[str, st.SearchStrategy[Any], Callable[[Any], Any]]]:
-    """Every (name, strategy, run) of every ruleset."""
-    out: list[tuple[str, st.SearchStrategy[Any], Callable[[Any], Any]]] = []
+Class = tuple[str, st.SearchStrategy[Any], Callable[[Any], cases.Outcome]]
+
+BUDGETS = {"special": 10.0, "huge": 30.0}
+"""Seconds of processor time a case of the class may take (default 40); a case still
+running after about three times as long by the clock is killed as a hang."""
+
+
+def classes(scratch: Path) -> list[Class]:
+    """Every (name, strategy, run) of every ruleset, and the special and huge files."""
+    out: list[Class] = []
     for rs in fs.fuzz_rulesets():
         record = scratch / f"{rs.name}.jsonl"
         record.write_text("".join(f"{line}\n" for line in fs.record_lines(rs.name, 1)))
@@ -83,6 +128,8 @@ def classes(scratch: Path) -> list[tuple[str, st.SearchStrategy[Any], Callable[[
             **fs.cli_files(rs),
             "record": str(record),
             "out": str(scratch / "out.jsonl"),
+            "html": str(scratch / "out.html"),
+            "svg": str(scratch / "out.svg"),
             "damaged": damaged,
         }
         out += [
@@ -94,16 +141,62 @@ def classes(scratch: Path) -> list[tuple[str, st.SearchStrategy[Any], Callable[[
                 lambda v: cases.record_case(*v),
             ),
             (
+                f"forgery/{rs.name}",
+                fs.forgeries(rs),
+                lambda v: cases.forgery_case(v[0], v[2]),
+            ),
+            (
                 f"declaration/{rs.name}",
                 st.tuples(fs.declarations(rs), st.integers(0, 40)),
                 lambda v, rs=rs: cases.declaration_case(rs.name, rs.scenario, v[0], v[1]),
+            ),
+            (
+                f"paused/{rs.name}",
+                st.tuples(fs.declarations(rs), st.integers(0, 40)),
+                lambda v, rs=rs: cases.paused_declaration_case(rs.name, rs.scenario, v[0], v[1]),
             ),
             (
                 f"cli/{rs.name}",
                 fs.cli_cases(rs, files),
                 lambda v, damaged=damaged: cases.cli_case(v[0], damaged=(damaged, v[1])),
             ),
+            (
+                f"content/{rs.name}",
+                fs.content_files(rs),
+                lambda v, rs=rs: cases.content_case(rs.name, v),
+            ),
+            (
+                f"html/{rs.name}",
+                fs.html_names(),
+                lambda v, rs=rs: cases.html_case(rs.scenario, v),
+            ),
         ]
+        if fs.rule_list_files(rs):
+            out.append(
+                (
+                    f"rulelist/{rs.name}",
+                    fs.rule_lists(rs),
+                    lambda v, rs=rs: cases.rulelist_case(v, fs.rule_list_scenario(rs)),
+                )
+            )
+    specials = st.tuples(
+        st.sampled_from(["fifo", "link-fifo", "dir", "link-loop", "dangling", "null", "zero"]),
+        st.sampled_from(cases.READERS),
+    )
+    out.append(("special", specials, lambda v: cases.special_case(v[0], v[1], scratch)))
+    huge = st.sampled_from(
+        [
+            ("padded-scenario", "scenario"),
+            ("padded-scenario", "cli-run"),
+            ("long-record-line", "record"),
+            ("long-record-line", "cli-replay"),
+            ("many-record-lines", "record"),
+            ("many-segments", "script"),
+            ("battle-record", "record"),
+            ("battle-record", "cli-replay"),
+        ]
+    )
+    out.append(("huge", huge, lambda v: cases.huge_case(v[0], v[1], scratch)))
     return out
 
 
@@ -114,6 +207,7 @@ def explore(
     stats: Stats,
     examples: int,
     seed: int | None,
+    budget: float = 40.0,
 ) -> None:
     """One round of ``examples`` cases of one class (no shrinking: every case counts)."""
 
@@ -127,7 +221,7 @@ def explore(
     )
     @given(strategy)
     def one(value: Any) -> None:
-        stats.add(name, run(value), value)
+        stats.add(name, cases.isolated(lambda: run(value), budget), value)
 
     one()
 
@@ -135,7 +229,9 @@ def explore(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=float(os.environ.get("FUZZ_SECONDS", 60)))
-    parser.add_argument("--round", type=int, default=25, help="cases per class per round")
+    parser.add_argument(
+        "--round", type=int, default=25, help="cases per class per round (after the first)"
+    )
     parser.add_argument("--out", type=Path, default=Path("fuzz-failures"))
     parser.add_argument("--only", help="run only the input classes whose name contains this")
     parser.add_argument("--verbose", action="store_true")
@@ -146,10 +242,14 @@ def main(argv: list[str] | None = None) -> int:
         todo = [c for c in classes(Path(scratch)) if not args.only or args.only in c[0]]
         rounds = 0
         while time.monotonic() - started < args.seconds:
+            # The first rounds are short (2, 4, 8... cases a class), so that a short run
+            # still visits every class; then --round cases a class.
+            size = min(args.round, 2 ** (rounds + 1))
             for name, strategy, run in todo:
                 if time.monotonic() - started >= args.seconds:
                     break
-                explore(name, strategy, run, stats, args.round, None)
+                budget = BUDGETS.get(name.split("/", 1)[0], 40.0)
+                explore(name, strategy, run, stats, size, None, budget)
             rounds += 1
             if args.verbose:
                 print(stats.table(), flush=True)

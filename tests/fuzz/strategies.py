@@ -205,6 +205,8 @@ def _key(k: str) -> str:
 
 
 def _toml_value(v: Any) -> str:
+    if isinstance(v, tuple):
+        v = list(v)
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -227,6 +229,8 @@ def _toml_value(v: Any) -> str:
 def toml_text(data: Mapping[str, Any]) -> str:
     """TOML for plain data: scalars first, then tables, then arrays of tables."""
     lines = []
+    nested = {k: v for k, v in data.items() if k == "segment" and isinstance(v, dict)}
+    data = {k: v for k, v in data.items() if k not in nested}
     for k, v in data.items():
         if not isinstance(v, dict) and not (
             isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
@@ -241,6 +245,13 @@ def toml_text(data: Mapping[str, Any]) -> str:
             for item in v:
                 lines.append(f"[[{_key(k)}]]")
                 lines += [f"{_key(kk)} = {_toml_value(vv)}" for kk, vv in item.items()]
+    for k, v in nested.items():  # [segment.N] tables, one per segment
+        for sub, table in v.items():
+            lines.append(f"[{_key(k)}.{_key(sub)}]")
+            if isinstance(table, dict):
+                lines += [f"{_key(kk)} = {_toml_value(vv)}" for kk, vv in table.items()]
+            else:
+                lines.append(f"x = {_toml_value(table)}")
     return "\n".join(lines) + "\n"
 
 
@@ -301,8 +312,90 @@ def script_entry(draw: st.DrawFn, rs: FuzzRuleset) -> Any:
     return [entry, kind] if shape == "list" else entry
 
 
+@functools.cache
+def valid_script(ruleset: str, seed: int) -> dict[str, Any]:
+    """A fight of the ruleset's example scenario written as a fight script (plain data,
+    its fighters inline): it plays as the fight did."""
+    from segsim.record import dumps, event_data
+    from segsim.scenario import load_scenario
+
+    rs = next(r for r in fuzz_rulesets() if r.name == ruleset)
+    fight = load_scenario(rs.scenario).fight(seed, max_segments=300)
+    fight.run()
+    segments: dict[str, dict[str, list[Any]]] = {}
+    rolls = []
+    for e in (event_data(e) for e in fight.history):
+        if e["type"] == "action.declared" and not e["forced"]:
+            d = e["declared"]
+            entry = {"action": d["kind"], **({"target": d["target"]} if d["target"] else {})}
+            entry.update(json.loads(dumps(d["params"])))
+            segments.setdefault(str(e["t"]), {}).setdefault(e["actor"], []).append(entry)
+        elif e["type"] == "action.cancelled":
+            segments.setdefault(str(e["t"]), {}).setdefault(e["actor"], []).append(
+                {"cancel": e["kind"]}
+            )
+        elif e["type"] == "die.rolled":
+            rolls.append(f"{e['die']}:{e['value']}")
+    base = base_scenario(rs)
+    combatants = [{k: v for k, v in c.items() if k != "policy"} for c in base["combatant"]]
+    return {
+        "fight": {"ruleset": rs.name, "max_segments": 300, "seed": seed},
+        "options": base.get("options", {}),
+        "combatant": combatants,
+        "segment": segments,
+        "dice": {"rolls": rolls},
+    }
+
+
 @st.composite
-def scripts(draw: st.DrawFn, rs: FuzzRuleset) -> bytes:
+def valid_scripts(draw: st.DrawFn, rs: FuzzRuleset) -> bytes:
+    """A valid fight script of the ruleset with a few small, plausible edits (most of
+    them still play): a die's face, an entry dropped or moved a segment, a target or
+    a parameter changed, the rolls cut short."""
+    data = json.loads(json.dumps(valid_script(rs.name, draw(st.integers(0, 5)))))
+    segments: dict[str, Any] = data["segment"]
+    rolls: list[str] = data["dice"]["rolls"]
+    for _ in range(draw(st.sampled_from([0, 0, 0, 1, 1, 2]))):
+        how = draw(st.sampled_from(["face", "drop", "move", "target", "param", "cut"]))
+        entries = [(seg, cid) for seg, who in segments.items() for cid in who]
+        if how == "face" and rolls:
+            i = draw(st.integers(0, len(rolls) - 1))
+            die = rolls[i].split(":")[0]
+            sides = int(die[1:]) if die[1:].isdigit() else 6
+            rolls[i] = f"{die}:{draw(st.integers(1, max(1, sides)))}"
+        elif how == "cut" and rolls:
+            del rolls[draw(st.integers(0, len(rolls) - 1)) :]
+        elif entries and how in ("drop", "move", "target", "param"):
+            seg, cid = draw(st.sampled_from(entries))
+            items = segments[seg][cid]
+            if how == "drop":
+                del segments[seg][cid]
+                if not segments[seg]:
+                    del segments[seg]
+            elif how == "move":
+                del segments[seg][cid]
+                if not segments[seg]:
+                    del segments[seg]
+                later = str(max(0, int(seg) + draw(st.integers(-2, 2))))
+                segments.setdefault(later, {})[cid] = items
+            elif how == "target":
+                for item in items:
+                    if "target" in item:
+                        item["target"] = draw(st.sampled_from(_ids(rs)))
+            else:
+                item = draw(st.sampled_from(items))
+                keys = sorted(rs.kinds.get(str(item.get("action")), ())) or ["x"]
+                item[draw(st.sampled_from(keys))] = draw(
+                    st.integers(0, 6) | st.booleans() | st.sampled_from(_ids(rs))
+                )
+    text = toml_text(data)
+    if draw(st.integers(0, 9)) == 0:
+        return draw(damaged_bytes(text))
+    return text.encode("utf-8")
+
+
+@st.composite
+def noisy_scripts(draw: st.DrawFn, rs: FuzzRuleset) -> bytes:
     """A fight script over the ruleset's example fighters, damaged."""
     base = base_scenario(rs)
     combatants = [{k: v for k, v in c.items() if k != "policy"} for c in base["combatant"]]
@@ -345,6 +438,14 @@ def record_lines(ruleset: str, seed: int) -> tuple[str, ...]:
     fight = load_scenario(rs.scenario).fight(seed, max_segments=600)
     fight.run()
     return tuple(fight_lines(fight))
+
+
+@st.composite
+def scripts(draw: st.DrawFn, rs: FuzzRuleset) -> bytes:
+    """Fight scripts: mostly valid ones with small edits, some noise."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(noisy_scripts(rs))
+    return draw(valid_scripts(rs))
 
 
 RECORD_KEYS = ["value", "die", "t", "type", "actor", "declared", "action", "seed", "dice", "policy"]
@@ -444,12 +545,29 @@ def cli_cases(
 @st.composite
 def cli_args(draw: st.DrawFn, rs: FuzzRuleset, files: Mapping[str, str]) -> list[str]:
     """An argument list for ``segsim``: real and damaged files, good and bad flags."""
-    command = draw(st.sampled_from(["run", "run", "replay", "replay", "rules", "sweep", "x"]))
+    command = draw(
+        st.sampled_from(
+            [
+                *["run", "run", "replay", "replay", "view", "timeline", "timeline"],
+                *["sweep", "tournament", "content", "rules", "x"],
+            ]
+        )
+    )
     paths = [*files.values(), files.get("damaged", ""), "/nonexistent", "/", "/dev/null", ""]
     args: list[str] = [command]
-    if command in ("run", "replay", "sweep"):
+    if command in ("run", "replay", "sweep", "tournament", "view", "timeline"):
         args.append(draw(st.sampled_from(paths)))
-    text = st.sampled_from(["0", "7", "-1", "1e19", "10" * 30, "nan", "", "x", "²"])
+    if command == "content":
+        args += draw(st.lists(st.sampled_from([rs.name, "x", "", "../loss"]), max_size=1))
+    if command == "view":
+        args += ["--html", files["html"]]
+    if command == "tournament":
+        args += draw(
+            st.lists(st.sampled_from(["random", "aggressive", "os:abort", "x"]), max_size=3)
+        )
+    text = st.sampled_from(
+        ["0", "7", "-1", "1e19", "10" * 30, "nan", "", "x", "²", str(2**63), str(2**64 - 1)]
+    )
     options: dict[str, Callable[[], list[str]]] = {
         "--seed": lambda: ["--seed", draw(text)],
         "--quiet": lambda: ["--quiet"],
@@ -467,9 +585,177 @@ def cli_args(draw: st.DrawFn, rs: FuzzRuleset, files: Mapping[str, str]) -> list
             draw(st.sampled_from(["red=random", "blue=os:abort", "x", "=y", "red=missing.toml"])),
         ],
         "--allow-outside": lambda: ["--allow-outside"],
+        "--report": lambda: ["--report", files["html"]],
+        "--html": lambda: ["--html", draw(st.sampled_from([files["html"], "/", ""]))],
+        "--svg": lambda: ["--svg", draw(st.sampled_from([files["svg"], "/", ""]))],
+        "--text": lambda: ["--text"],
+        "--scale": lambda: ["--scale", draw(text)],
+        "--width": lambda: ["--width", draw(text)],
     }
     for flag in draw(st.lists(st.sampled_from(sorted(options)), max_size=4)):
         args += options[flag]()
-    if command == "sweep" and "--fights" not in args:
+    if command in ("sweep", "tournament") and "--fights" not in args:
         args += ["--fights", "2"]
     return args
+
+
+# ---------------------------------------------------------------- forged records
+
+
+@st.composite
+def forgeries(draw: st.DrawFn, rs: FuzzRuleset) -> tuple[bytes, str, bool]:
+    """A genuine record with one line forged: a die's face changed to another face of
+    the same die, a field of an event changed to another plausible value, or a field of
+    the header changed. Returns (bytes, what was forged, whether a replay must see it)."""
+    lines = list(record_lines(rs.name, draw(st.integers(0, 3))))
+    how = draw(st.sampled_from(["die", "die", "event", "event", "header"]))
+    if how == "die":
+        dice = [i for i, line in enumerate(lines) if '"die.rolled"' in line]
+        i = draw(st.sampled_from(dice))
+        event = json.loads(lines[i])
+        sides = int(event["die"][1:])
+        if sides < 2:
+            how = "event"
+        else:
+            event["value"] = (event["value"] - 1 + draw(st.integers(1, sides - 1))) % sides + 1
+            lines[i] = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    if how == "event":
+        i = draw(st.integers(1, len(lines) - 1))
+        event = json.loads(lines[i])
+        fields = [k for k in event if k not in ("type",)]
+        key = draw(st.sampled_from(fields))
+        old = event[key]
+        new = draw(_plausible(old, _ids(rs)))
+        if new == old or (isinstance(new, bool) != isinstance(old, bool)):
+            new = {"forged": True}
+        event[key] = new
+        lines[i] = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    elif how == "header":
+        header = json.loads(lines[0])
+        key = draw(st.sampled_from(sorted(header)))
+        header[key] = draw(_plausible(header[key], _ids(rs)))
+        lines[0] = json.dumps(header, ensure_ascii=False, separators=(",", ":"))
+    text = "".join(f"{line}\n" for line in lines)
+    return text.encode("utf-8"), how, how != "header"
+
+
+def _plausible(old: Any, ids: list[str]) -> st.SearchStrategy[Any]:
+    """A value of the same kind as ``old``, usually another one."""
+    if isinstance(old, bool):
+        return st.just(not old)
+    if isinstance(old, int):
+        return st.integers(max(0, old - 3), old + 3).filter(lambda v: v != old) | st.just(old + 1)
+    if isinstance(old, float):
+        return st.floats(0, 50, allow_nan=False).filter(lambda v: v != old)
+    if isinstance(old, str):
+        return st.sampled_from([*ids, "x", old + "x"]).filter(lambda v: v != old)
+    if old is None:
+        return st.sampled_from([*ids, 1])
+    if isinstance(old, list):
+        return st.just(old[:-1] if old else [1])
+    if isinstance(old, dict):
+        if not old:
+            return st.just({"x": 1})
+        key = sorted(old)[0]
+        return st.just({**old, key: {"forged": True}})
+    return st.just(None)
+
+
+# ---------------------------------------------------------------- content and rule lists
+
+
+@st.composite
+def content_files(draw: st.DrawFn, rs: FuzzRuleset) -> dict[str, bytes]:
+    """One or two files of the ruleset's ``models/`` folder, damaged."""
+    from segsim.models import models_dir
+
+    folder = models_dir() / rs.name
+    names = sorted(p.name for p in folder.glob("*.toml"))
+    out = {}
+    for name in draw(st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True)):
+        data = tomllib.loads((folder / name).read_text(encoding="utf-8"))
+        data = draw(mutated(data, ["name", "damage", "skills", "weapon", "x"]))
+        if not isinstance(data, dict):
+            data = {"x": data}
+        out[name] = draw(damaged_bytes(toml_text(data)))
+    return out
+
+
+RULE_LISTS = ROOT / "examples/policies"
+
+
+def rule_list_scenario(rs: FuzzRuleset) -> Path:
+    """The scenario the ruleset's example rule lists are played in (RinKaNou's first
+    example is an archery duel, where the melee rule list has no dagger in hand)."""
+    return EXAMPLES / "duel.toml" if rs.name == "rinkanou" else rs.scenario
+
+
+def rule_list_files(rs: FuzzRuleset) -> list[Path]:
+    """The example rule lists of the ruleset."""
+    out = []
+    for path in sorted(RULE_LISTS.glob("*.toml")):
+        if tomllib.loads(path.read_text(encoding="utf-8")).get("ruleset") == rs.name:
+            out.append(path)
+    return out
+
+
+HOSTILE_EXPRESSIONS = [
+    "target.weapon.damage.update(cut=0) or True",
+    "me.sheet.skills.update(sabre=300) or True",
+    "__import__('os').abort()",
+    "().__class__.__base__.__subclasses__()",
+    "me.__dict__",
+    "params.__class__",
+    "'{0.__class__}'.format(me)",
+    "[x for x in range(10**9)]",
+    "10**10**10",
+    "'a' * 10**10",
+    "me" + ".x" * 500,
+    "(" * 200 + ")" * 200,
+    "True",
+    "False",
+]
+
+
+@st.composite
+def rule_lists(draw: st.DrawFn, rs: FuzzRuleset) -> bytes:
+    """An example rule list of the ruleset with some conditions replaced by hostile or
+    careless expressions, or its data damaged."""
+    path = draw(st.sampled_from(rule_list_files(rs)))
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    rules = data.get("rule", [])
+    for _ in range(draw(st.integers(0, 2))):
+        if rules:
+            rule = draw(st.sampled_from(rules))
+            rule["when"] = draw(st.sampled_from(HOSTILE_EXPRESSIONS))
+    if draw(st.booleans()):
+        data = draw(mutated(data, ["when", "do", "params", "kind", "target"]))
+    if not isinstance(data, dict):
+        data = {"x": data}
+    return draw(damaged_bytes(toml_text(data)))
+
+
+HOSTILE_NAMES = [
+    "</script><script>document.title='x'</script>",
+    "{{SCRIPT}}",
+    "{{DATA}}",
+    "{{TITLE}}",
+    "{{STYLE}}",
+    "<!--",
+    "<![CDATA[",
+    "]]>",
+    '"><img src=x onerror=alert(1)>',
+    "\u2028\u2029",
+    "&amp;&lt;",
+    "</style><style>*{display:none}</style>",
+    "<svg onload=alert(1)>",
+    "plain",
+]
+
+
+def html_names() -> st.SearchStrategy[tuple[str, str]]:
+    """A fight's name and a fighter's name, hostile to HTML."""
+    # Printable text: the viewer shows control characters as visible escapes, on purpose.
+    printable = st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+    name = st.sampled_from(HOSTILE_NAMES) | st.text(printable, max_size=20)
+    return st.tuples(name, name)

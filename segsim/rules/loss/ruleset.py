@@ -34,6 +34,7 @@ from segsim.rules.loss.declare import (
     DEFENCES,
     FREE,
     INTEND,
+    MOST_ASSAILANTS,
     PARAMS,
     PREPARE_SAVINGS,
     PURSUIT_ACTS,
@@ -748,7 +749,8 @@ class Loss(BaseRuleset):
                     Declaration(INTEND, o.id, {"action": "attack"}),
                     Declaration(INTEND, o.id, {"action": "move"}),
                 ]
-        if any(a.kind == TURN and a.start == segment for a in c.actions):
+        turn = any(a.kind == TURN and a.start == segment for a in c.actions)
+        if turn:
             candidates += [
                 Declaration("pass"),
                 Declaration("get_up"),
@@ -772,22 +774,83 @@ class Loss(BaseRuleset):
                         Declaration(kind, o.id)
                         for kind in ("charge", "clothesline", "tackle", "shoot_legs")
                     ]
-            for o in state.opponents(cid):
-                candidates += [
+        out: list[DeclarationLike] = [
+            d for d in candidates if self._accepts(state, cid, d, segment)
+        ]
+        if turn:  # last, as they always came: already checked
+            out += self._legal_against(state, c, segment)
+        return tuple(out)
+
+    def _accepts(self, state: FightState, cid: str, d: Declaration, segment: int) -> bool:
+        """Whether :meth:`plan` accepts ``d`` alone."""
+        try:
+            self.plan(state, cid, d, segment, [])
+        except IllegalDeclaration:
+            return False
+        return True
+
+    def _legal_against(self, state: FightState, c: Combatant, segment: int) -> list[Declaration]:
+        """The legal attacks, grabs and moves of a fighter at its phase, opponent by
+        opponent (attack, attack with extra damage, grab, move), as :meth:`plan` would
+        accept them, without asking it what it must refuse: in a crowd a fighter has
+        hundreds of opponents, most of them beyond reach (tests/test_loss_scaling.py
+        checks this list against :meth:`plan` asked of every candidate).
+
+        What :meth:`plan` refuses whoever the opponent is (an action already under way,
+        disarmed since last round, on the ground) leaves none; a disarmed fighter attacks
+        or grabs nobody; a melee weapon outside a chase reaches only an opponent in
+        contact, and only one it is among the nearest assailants of (seed 000,
+        "Modificateurs de combat au contact"); a grab reaches an opponent in contact; a
+        move goes only to an opponent not in contact. Whether a grab or a move is
+        accepted depends on the opponent only through the intention the fighter declared
+        (its target is asked about on its own).
+        """
+        st: Status = c.status
+        cid = c.id
+        if (
+            any(a.channel == ACT_CHANNEL for a in c.actions)
+            or (st.disarmed and st.disarmed < clock_of(state).round)
+            or st.prone
+        ):
+            return []
+        melee = not st.disarmed and not weapon_for(c.sheet, st, "main").ranged
+        reach_any = not melee or chase_of(state) is not None
+        intended = st.intention is not None and st.intended == clock_of(state).round
+        intention_target = st.intention[1] if intended and st.intention is not None else None
+        # Whether a grab, or a move, of an opponent other than the intention's target is
+        # accepted (asked of the first such opponent).
+        shared: dict[str, bool] = {}
+
+        def accepts(d: Declaration) -> bool:
+            if d.target == intention_target:
+                return self._accepts(state, cid, d, segment)
+            known = shared.get(d.kind)
+            if known is None:
+                known = shared[d.kind] = self._accepts(state, cid, d, segment)
+            return known
+
+        out: list[Declaration] = []
+        for o in state.opponents(cid):
+            gap = distance(c, o)
+            contact = gap <= CONTACT + 1e-9
+            if not st.disarmed and (
+                reach_any or (contact and cid in state.nearest_opponents(o.id, MOST_ASSAILANTS))
+            ):
+                for d in (
                     Declaration("attack", o.id),
                     Declaration("attack", o.id, {"effects": ["extra_damage"]}),
-                    Declaration("grab", o.id),
-                    Declaration("move", o.id),
-                ]
-        out: list[DeclarationLike] = []
-        planned: list[ActionSpec] = []
-        for d in candidates:
-            try:
-                self.plan(state, cid, d, segment, planned)
-            except IllegalDeclaration:
-                continue
-            out.append(d)
-        return tuple(out)
+                ):
+                    if self._accepts(state, cid, d, segment):
+                        out.append(d)
+            if contact and not st.disarmed:
+                d = Declaration("grab", o.id)
+                if accepts(d):
+                    out.append(d)
+            if gap > CONTACT:
+                d = Declaration("move", o.id)
+                if accepts(d):
+                    out.append(d)
+        return out
 
 
 def _npc_fursa(c: Combatant) -> int:
