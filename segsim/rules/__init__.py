@@ -117,6 +117,13 @@ class BaseRuleset:
     title: ClassVar[str] = ""
     tick: int = 1
     options: Mapping[str, Any]
+    started_kinds: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of action whose start the ruleset is told of (:meth:`started`)."""
+
+    def started(self, state: FightState, action: Action) -> None:
+        """An action of one of :attr:`started_kinds` has just started (it is in its
+        fighter's actions): a ruleset may note what that changes for the fight. Only
+        what a fight did reaches the state, never what a declaration only planned."""
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         return []

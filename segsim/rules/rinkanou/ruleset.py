@@ -479,15 +479,14 @@ class RinKaNou(BaseRuleset):
 
     def ps_use(self, state: FightState, action: Action) -> PSUse:
         """The effects of an action's PS choices (already checked at its declaration,
-        which kept them for the action it planned: see :func:`_kept_uses`)."""
+        which kept them with the action it planned, as its ``memo``: nothing of a refused
+        plan stays in the fight's state)."""
         if not action.params.get("ps"):
             return NO_PS
-        kept = _kept_uses(state)
-        found = kept.get(id(action))
-        if found is not None:
-            return found[1]
-        use = self._spec_use(state.combatants[action.actor], action)
-        kept[id(action)] = (action, use)
+        use = action.memo
+        if type(use) is PSUse:
+            return use
+        use = action.memo = self._spec_use(state.combatants[action.actor], action)
         return use
 
     def pc_use(self, state: FightState, action: Action) -> PSUse:
@@ -511,6 +510,14 @@ class RinKaNou(BaseRuleset):
         )
 
     # ------------------------------------------------------------ declarations
+
+    started_kinds: ClassVar[frozenset[str]] = frozenset({"keep"})
+
+    def started(self, state: FightState, action: Action) -> None:
+        """A keep has started: from now on, moves look for keepers (until then none can
+        exist). A hint kept in the state only once a keep is under way, never by a keep
+        that was only planned (a refused declaration leaves no trace)."""
+        state.extra[KEEPING] = True
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         c = state.combatants[cid]
@@ -641,7 +648,7 @@ class RinKaNou(BaseRuleset):
         if use is NO_PS or raw is None:
             return duration
         added["ps"] = dict(raw)
-        _kept_uses(state)[id(spec)] = (spec, use)  # what ps_use will find for the action
+        spec.memo = use  # what ps_use will find for the action (the planner owns it)
         if use.duration and duration is not None:
             added["base_duration"] = duration
             duration += use.duration
@@ -1163,9 +1170,6 @@ class RinKaNou(BaseRuleset):
                 f"{theirs:g} m)",
                 rule=f"{SEED}, Manœuvres de combat (Tenir à distance)",
             )
-        # A hint for the move settlement, never a change to the fight: once a keep is
-        # planned in this fight, moves look for keepers (until then none can exist).
-        state.extra[KEEPING] = True
         # Continuous like waiting (seed 004): it lasts until the fighter does something else.
         return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
 
@@ -1324,21 +1328,6 @@ def _noted(declaration: Declaration) -> tuple[Any, ...]:
     if declaration.checked:
         object.__setattr__(declaration, "notes", notes)  # frozen: the one write it gets
     return notes
-
-
-PS_USES = "ps_use"
-"""Where a fight's state keeps the effects of its actions' PS choices (see _kept_uses)."""
-
-
-def _kept_uses(state: FightState) -> dict[int, tuple[Action, PSUse]]:
-    """The effects of the PS choices of a fight's actions, by the id of the action object
-    (each entry keeps its action: no other object can take that id while it is kept).
-    The planner puts in those it has just checked, so a settlement does not check them
-    again; ps_use those of any other action (one read back from a record...)."""
-    kept: dict[int, tuple[Action, PSUse]] | None = state.extra.get(PS_USES)
-    if kept is None:
-        kept = state.extra[PS_USES] = {}
-    return kept
 
 
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
