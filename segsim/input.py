@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -149,16 +151,48 @@ def decode(path: str, raw: bytes) -> str:
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """A file's bytes, refusing what is not a regular file or is too large."""
-    p = Path(path)
+    """A file's bytes, refusing what is not a regular file or is too large.
+
+    A named pipe, a device or a folder is refused before anything is read from it: the
+    file is opened without waiting (a pipe with no writer would block ``open`` forever)
+    and what was opened is checked, so nothing can be swapped in between a check and
+    the read."""
+    name = str(path)
     try:
-        with p.open("rb") as f:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise InputError(name, None, "", f"cannot read: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputError(name, None, "", f"cannot read: {_file_kind(mode)}, not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1  # the file object closes it
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise InputError(str(path), None, "", f"cannot read: {exc.strerror}") from None
+        raise InputError(name, None, "", f"cannot read: {exc.strerror}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
     if len(raw) > MAX_BYTES:
-        raise InputError(str(path), None, "", f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        raise InputError(name, None, "", f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
     return raw
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    for test, kind in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 class Source:
