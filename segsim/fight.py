@@ -52,6 +52,7 @@ from segsim.events import (
     FightEnded,
     WaitEnded,
 )
+from segsim.input import MAX_COORDINATE
 from segsim.native import mypyc_attr
 from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import BaseRuleset, Outcome
@@ -146,11 +147,26 @@ class CombatantSpec:
     sheet: Any
     policy: Any
     name: str = ""
-    position: tuple[float, float] = (0.0, 0.0)
+    position: tuple[float, float] = attrs.field(default=(0.0, 0.0))
     is_pc: bool = False
     setup: Mapping[str, Any] = attrs.field(factory=dict)
     """Ruleset-specific situation of this combatant at the start (surprised, command
     points...): the game master's calls, as scenario data."""
+
+    @position.validator
+    def _on_the_field(self, _: Any, value: tuple[float, float]) -> None:
+        """Within MAX_COORDINATE of the origin, as data files are (segsim.input): a
+        finite number far beyond overflows the spatial grid's cells."""
+        try:
+            x, y = value
+            ok = all(-MAX_COORDINATE <= float(v) <= MAX_COORDINATE for v in (x, y))
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(
+                f"{self.id}: a position is [x, y] in metres, each from "
+                f"{-MAX_COORDINATE:,.0f} to {MAX_COORDINATE:,.0f}, not {value!r}"
+            )
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -76,6 +76,10 @@ MAX_DEPTH = 32
 """How deeply tables and arrays may nest in an input file (scenarios, scripts, rule
 lists, content, records): far more than any real file, few enough that no reader
 recurses out of its stack."""
+MAX_COORDINATE = 1_000_000.0
+"""The farthest a position in a data file lies from the origin along either axis, in
+metres (1,000 km): far beyond any battlefield, near enough that distances and the
+spatial grid's cells stay exact."""
 MAX_BYTES = 16 * 1024 * 1024
 """The largest input file read (16 MiB)."""
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
@@ -353,6 +357,19 @@ class Node:
         if not isinstance(raw, list) or len(raw) != length:
             raise self.error(key, f"expected an array of {length} numbers, got {raw!r}")
         return tuple(self._check(key, v, kind) for v in raw)
+
+    def position(self, key: str, default: Any = ...) -> tuple[float, float]:
+        """A point ``[x, y]`` in metres, each coordinate within :data:`MAX_COORDINATE`
+        of the origin (a finite number far beyond that overflows the spatial grid)."""
+        point = self.numbers(key, float, 2, default)
+        for v in point:
+            if not -MAX_COORDINATE <= v <= MAX_COORDINATE:
+                raise self.error(
+                    key,
+                    f"a coordinate is in metres from {-MAX_COORDINATE:,.0f} to "
+                    f"{MAX_COORDINATE:,.0f}, not {v!r}",
+                )
+        return (point[0], point[1])
 
     def table(self, key: str, default: Any = ...) -> Node:
         raw = self._get(key, default is ...)

@@ -7,8 +7,8 @@ into events. It never touches SimPy; the engine applies the events it returns.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 import attrs
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from segsim.policy import Observation
     from segsim.state import FightState
 
+
+T = TypeVar("T")
 
 WAIT = Declaration("wait")
 """What a combatant with nothing to do declares (a value: one serves every time)."""
@@ -183,6 +185,43 @@ def ruleset_class(name: str) -> type[Any]:
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Any:
     """A ruleset instance with its options (unknown options are an error)."""
     return ruleset_class(name)(**dict(options or {}))
+
+
+PYTHON_ONLY_OPTIONS = ("content",)
+"""Ruleset options only Python may give (objects, not data): a data file naming one
+is refused at that field."""
+
+
+def ruleset_from_data(root: Node, head: Node) -> Any:
+    """The ruleset a data file's ``ruleset`` (in ``head``) and ``[options]`` (in
+    ``root``) name: a scenario, a fight script, a record header. Errors name the file,
+    line and field."""
+    name = head.value("ruleset", str)
+    options = root.table("options", {})
+    for key in PYTHON_ONLY_OPTIONS:
+        if options.has(key):
+            raise options.error(
+                key, f"{key} is given in Python ({name} ruleset's {key}=...), not by a data file"
+            )
+    try:
+        return get_ruleset(name, dict(options.items()))
+    except UnknownRuleset:
+        known = ", ".join(ruleset_names())
+        raise head.error("ruleset", f"unknown ruleset {name!r} (known: {known})") from None
+    except (TypeError, ValueError) as exc:
+        raise root.error("options", f"bad ruleset options: {exc}") from None
+
+
+def given_content(content: Any, kind: type[T], default: Callable[[], T]) -> T:
+    """A ruleset's ``content`` option: the shipped models when None, else content of
+    the ruleset's own type (loaded in Python), never anything else."""
+    if content is None:
+        return default()
+    if not isinstance(content, kind):
+        raise TypeError(
+            f"content is the ruleset's {kind.__name__} (loaded in Python), not {content!r}"
+        )
+    return content
 
 
 def register_ruleset(name: str, path: str) -> None:

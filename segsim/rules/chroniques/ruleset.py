@@ -19,7 +19,7 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset
+from segsim.rules import BaseRuleset, given_content
 from segsim.rules.chroniques.attack import (
     uses_forbidden,
 )
@@ -122,7 +122,7 @@ class Chroniques(BaseRuleset):
             isinstance(two_weapon_criticals, bool),
             f"two_weapon_criticals must be true or false, not {two_weapon_criticals!r}",
         )
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self.ambush = ambush
         self.ambush_difficulty = ambush_difficulty
         self.surprise_modifier = surprise_modifier

@@ -21,7 +21,7 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset
+from segsim.rules import BaseRuleset, given_content
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.combat import attention_scores
@@ -135,7 +135,7 @@ class Loreval(BaseRuleset):
             _is_int(detection_difficulty),
             f"detection_difficulty must be an integer, not {detection_difficulty!r}",
         )
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self._steps: tuple[object, tuple[int, int], tuple[Combatant, str] | None] = (
             None,
             (0, 0),

@@ -23,7 +23,7 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, Outcome
+from segsim.rules import BaseRuleset, Outcome, given_content
 from segsim.rules.loss.content import Content, Sheet, default_content, read_sheet, sheet_data
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
@@ -154,7 +154,7 @@ class Loss(BaseRuleset):
         self.stalled_chase = stalled_chase
         self.pursuit = pursuit
         self.start_distance = start_distance
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self.phase_segments = phase_segments
         self.tick = phase_segments
         self.darkness = darkness

@@ -28,7 +28,7 @@ from segsim.input import Node
 from segsim.native import field, mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset
+from segsim.rules import BaseRuleset, given_content
 from segsim.rules.rinkanou.content import (
     SIZES,
     Content,
@@ -239,7 +239,7 @@ class RinKaNou(BaseRuleset):
                 f"size_table is 'contest' (points in the strength contest) or 'parry' (a % "
                 f"malus on the parry roll), not {size_table!r}"
             )
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self._reaches = self.content.tables.reach  # metres by reach category
         self.ps_divisor: int = ps_divisor
         self.start_roll: bool = start_roll
