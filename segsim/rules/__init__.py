@@ -7,7 +7,7 @@ into events. It never touches SimPy; the engine applies the events it returns.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 import attrs
@@ -185,6 +185,36 @@ def ruleset_class(name: str) -> type[Any]:
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Any:
     """A ruleset instance with its options (unknown options are an error)."""
     return ruleset_class(name)(**dict(options or {}))
+
+
+def unknown_params(kind: str, given: Iterable[str], accepted: Collection[str]) -> None:
+    """Refuse a declaration's parameters that its kind does not take, naming them and
+    listing those it takes (every ruleset checks every declaration this way)."""
+    unknown = sorted(str(p) for p in given if p not in accepted)
+    if unknown:
+        takes = ", ".join(sorted(accepted)) or "none"
+        raise IllegalDeclaration(
+            f"{kind} takes no parameter {', '.join(unknown)} (it takes: {takes})",
+            rule="declarations",
+        )
+
+
+def untargeted(d: Declaration, accepted: Collection[str]) -> None:
+    """Refuse a target on a declaration whose kind takes none (a wait, a delay...)."""
+    if d.target is not None:
+        takes = ", ".join(sorted(accepted)) or "no parameter"
+        raise IllegalDeclaration(
+            f"{d.kind} takes no target, not {d.target!r} (it takes: {takes})",
+            rule="declarations",
+        )
+
+
+def known_target(state: FightState, d: Declaration) -> None:
+    """Refuse a target that is no fighter of the fight (where a kind may take one)."""
+    if d.target is not None and d.target not in state.combatants:
+        raise IllegalDeclaration(
+            f"{d.kind}: no fighter {d.target!r} in the fight", rule="declarations"
+        )
 
 
 PYTHON_ONLY_OPTIONS = ("content",)

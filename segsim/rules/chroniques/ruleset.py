@@ -19,7 +19,7 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, given_content
+from segsim.rules import BaseRuleset, given_content, known_target, unknown_params, untargeted
 from segsim.rules.chroniques.attack import (
     uses_forbidden,
 )
@@ -38,6 +38,7 @@ from segsim.rules.chroniques.declare import (
     RULE_ACTIONS,
     RULE_INITIATIVE,
     TURN_CHANNEL,
+    UNTARGETED,
     check_shape,
     plan_wait,
 )
@@ -214,11 +215,10 @@ class Chroniques(BaseRuleset):
             raise IllegalDeclaration(
                 f"unknown action {declaration.kind!r} (known: {known})", rule=RULE_ACTIONS
             )
-        extra = set(declaration.params) - kind.params
-        if extra:
-            raise IllegalDeclaration(
-                f"{declaration.kind} takes no parameter {', '.join(sorted(extra))}"
-            )
+        unknown_params(declaration.kind, declaration.params, kind.params)
+        if declaration.kind in UNTARGETED:
+            untargeted(declaration, kind.params)
+        known_target(state, declaration)
         if declaration.kind == TURN:
             return self._plan_turn(state, c, segment)
         if declaration.kind == AWAIT:

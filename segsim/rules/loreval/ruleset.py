@@ -21,7 +21,7 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, given_content
+from segsim.rules import BaseRuleset, given_content, unknown_params
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.combat import attention_scores
@@ -347,9 +347,7 @@ class Loreval(BaseRuleset):
         if checker is None:
             known = ", ".join(sorted(CHECKERS))
             raise IllegalDeclaration(f"unknown action {kind!r} (known: {known})", rule=RULE_ROUND)
-        extra = set(declaration.params) - KIND_PARAMS[kind]
-        if extra:
-            raise IllegalDeclaration(f"{kind} takes no parameter {', '.join(sorted(extra))}")
+        unknown_params(kind, declaration.params, KIND_PARAMS[kind])
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         step = None if marker is None else marker.params.get("step")
         if marker is None or step not in (DECLARE, CHANGE, HEROIC):

@@ -23,7 +23,14 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, Outcome, given_content
+from segsim.rules import (
+    BaseRuleset,
+    Outcome,
+    given_content,
+    known_target,
+    unknown_params,
+    untargeted,
+)
 from segsim.rules.loss.content import Content, Sheet, default_content, read_sheet, sheet_data
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
@@ -64,6 +71,10 @@ from segsim.rules.loss.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
 KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, "wait", INTEND, TURN, AWAIT)
+UNTARGETED = frozenset(
+    {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
+)
+"""Kinds that take no target (a defence answers the attack its ``against`` names)."""
 DECLARATION_ORDERS = ("together", "initiative")
 SETUP_FLAGS = (
     "surprised",
@@ -332,9 +343,11 @@ class Loss(BaseRuleset):
         if d.kind not in KINDS:
             known = ", ".join(k for k in KINDS if k not in (TURN, AWAIT))
             raise IllegalDeclaration(f"unknown action {d.kind!r} (known: {known})", rule=RULE_COSTS)
-        extra = set(d.params) - PARAMS.get(d.kind, frozenset())
-        if extra:
-            raise IllegalDeclaration(f"{d.kind} takes no parameter {', '.join(sorted(extra))}")
+        accepted = PARAMS.get(d.kind, frozenset())
+        unknown_params(d.kind, d.params, accepted)
+        if d.kind in UNTARGETED:
+            untargeted(d, accepted)
+        known_target(state, d)
         k = self.phase_segments
         if d.kind == TURN:
             if not self._turn_now(state, c, segment):

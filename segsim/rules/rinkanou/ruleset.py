@@ -28,7 +28,7 @@ from segsim.input import Node
 from segsim.native import field, mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, given_content
+from segsim.rules import BaseRuleset, given_content, unknown_params
 from segsim.rules.rinkanou.content import (
     SIZES,
     Content,
@@ -563,8 +563,13 @@ class RinKaNou(BaseRuleset):
                 rule=f"{SEED}, Actions de combat (Verrouiller)",
             )
         spec: ActionSpec = planner(self, state, c, declaration, segment)
-        if declaration.target is not None and spec.target is None:
-            raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
+        if declaration.target is not None and spec.target != declaration.target:
+            # Not taken (a wait), or taken from elsewhere (a move's toward): never ignored.
+            raise IllegalDeclaration(
+                f"{name} takes no target, not {declaration.target!r}"
+                + (f" (it goes to {spec.target})" if spec.target is not None else ""),
+                rule=f"{SEED}, Actions de combat",
+            )
         situational = situation or (spec.rolled and recomputes(spec))
         if not situational and bare:
             return spec  # no points to check and no engagement to add (arming, waiting)
@@ -1311,8 +1316,7 @@ def _noted(declaration: Declaration) -> tuple[Any, ...]:
     params = declaration.params
     if params:
         if not kind.params.issuperset(params):
-            unknown = set(params) - kind.params
-            raise IllegalDeclaration(f"{name} takes no parameter {', '.join(sorted(unknown))}")
+            unknown_params(name, params, kind.params)
         for key in ("ps", "pc"):
             if key in params:
                 value = params[key]

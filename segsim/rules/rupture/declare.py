@@ -17,6 +17,7 @@ import attrs
 
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
+from segsim.rules import unknown_params
 from segsim.rules.rupture.content import SEED, TARGETED, Sheet, Weapon
 from segsim.rules.rupture.passe import next_boundary
 from segsim.state import Combatant, FightState
@@ -89,9 +90,7 @@ def plan(
         raise IllegalDeclaration(
             f"unknown action {d.kind!r} (known: {', '.join(KINDS)})", rule=RULE_TARGETED
         )
-    extra = set(d.params) - kind.params
-    if extra:
-        raise IllegalDeclaration(f"{d.kind} takes no parameter {', '.join(sorted(extra))}")
+    unknown_params(d.kind, d.params, kind.params)
     if d.kind == "wait":
         return _plan_wait(d, segment)
     if d.kind == "defend":
