@@ -44,7 +44,7 @@ from segsim.record import (
     event_data,
     read_record,
 )
-from segsim.rules import ruleset_from_data
+from segsim.rules import frozen_sheet, ruleset_from_data
 from segsim.scenario import check_setups
 from segsim.script import CancelKind
 
@@ -313,7 +313,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             position=(position[0], position[1]),
             policy=node.value("policy", str),
             reactive=node.value("reactive", bool),
-            sheet=self.ruleset.load_sheet(node.table("sheet")),
+            sheet=frozen_sheet(self.ruleset, node.table("sheet")),
             changes=tuple(changes),
             setup=self._read_setup(node.table("setup", {})),
         )

@@ -35,7 +35,7 @@ from segsim.errors import InputError
 from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, Source
 from segsim.policy import UnknownPolicy, make_policy
-from segsim.rules import ruleset_from_data
+from segsim.rules import frozen_sheet, ruleset_from_data
 
 
 @attrs.frozen
@@ -161,9 +161,9 @@ def read_combatant(
             raise node.error(
                 "fighter", f"unknown fighter {fighter!r} (known: {', '.join(sorted(known))})"
             )
-        sheet = ruleset.load_sheet(known[fighter])
+        sheet = frozen_sheet(ruleset, known[fighter])
     elif node.has("sheet"):
-        sheet = ruleset.load_sheet(node.table("sheet"))
+        sheet = frozen_sheet(ruleset, node.table("sheet"))
     else:
         raise node.error("sheet", 'missing: give fighter = "..." or a [combatant.sheet] table')
     position = node.position("position", (0.0, 0.0))

@@ -19,7 +19,7 @@ from segsim.actions import Action, Cancel, Declaration, DeclarationLike, PolicyO
 from segsim.dice import Dice, LoadedDice
 from segsim.fight import CombatantSpec, Fight
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, get_ruleset
+from segsim.rules import BaseRuleset, frozen_sheet, get_ruleset
 
 ScriptEntry = (
     DeclarationLike
@@ -83,7 +83,7 @@ def declare(kind: str, target: str | None = None, **params: Any) -> Declaration:
 def sheet(fighter: str = "robert", ruleset: str = "rinkanou", **changes: Any) -> Any:
     """An example fighter's sheet from ``models/``, with attributes replaced."""
     rules = get_ruleset(ruleset)
-    base = rules.load_sheet(rules.content.fighters[fighter])
+    base = frozen_sheet(rules, rules.content.fighters[fighter])
     return attrs.evolve(base, **changes) if changes else base
 
 
@@ -104,7 +104,9 @@ def build_fight(
     rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     specs = []
     for i, (cid, (side, who, policy)) in enumerate(fighters.items()):
-        the_sheet = rules.load_sheet(rules.content.fighters[who]) if isinstance(who, str) else who
+        the_sheet = (
+            frozen_sheet(rules, rules.content.fighters[who]) if isinstance(who, str) else who
+        )
         pos = (positions or {}).get(cid, (1.5 * i, 0.0))
         specs.append(CombatantSpec(cid, side, the_sheet, policy, position=pos))
     if dice is None:

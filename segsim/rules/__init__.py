@@ -16,6 +16,7 @@ from segsim.actions import Action, ActionSpec, Declaration
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration, SegsimError
 from segsim.events import Event
+from segsim.frozen import freeze
 
 if TYPE_CHECKING:
     from segsim.input import Node
@@ -246,12 +247,19 @@ def given_content(content: Any, kind: type[T], default: Callable[[], T]) -> T:
     """A ruleset's ``content`` option: the shipped models when None, else content of
     the ruleset's own type (loaded in Python), never anything else."""
     if content is None:
-        return default()
+        return freeze(default())
     if not isinstance(content, kind):
         raise TypeError(
             f"content is the ruleset's {kind.__name__} (loaded in Python), not {content!r}"
         )
-    return content
+    return freeze(content)  # shared by every fight: nothing may change it
+
+
+def frozen_sheet(ruleset: Any, node: Any) -> Any:
+    """A fighter's sheet read from data (``ruleset.load_sheet``), made immutable
+    (:func:`segsim.frozen.freeze`): a sheet is shared by the fights of a scenario, a
+    sweep's arms, and read by rule lists."""
+    return freeze(ruleset.load_sheet(node))
 
 
 def register_ruleset(name: str, path: str) -> None:
