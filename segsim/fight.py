@@ -147,26 +147,11 @@ class CombatantSpec:
     sheet: Any
     policy: Any
     name: str = ""
-    position: tuple[float, float] = attrs.field(default=(0.0, 0.0))
+    position: tuple[float, float] = (0.0, 0.0)
     is_pc: bool = False
     setup: Mapping[str, Any] = attrs.field(factory=dict)
     """Ruleset-specific situation of this combatant at the start (surprised, command
     points...): the game master's calls, as scenario data."""
-
-    @position.validator
-    def _on_the_field(self, _: Any, value: tuple[float, float]) -> None:
-        """Within MAX_COORDINATE of the origin, as data files are (segsim.input): a
-        finite number far beyond overflows the spatial grid's cells."""
-        try:
-            x, y = value
-            ok = all(-MAX_COORDINATE <= float(v) <= MAX_COORDINATE for v in (x, y))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ValueError(
-                f"{self.id}: a position is [x, y] in metres, each from "
-                f"{-MAX_COORDINATE:,.0f} to {MAX_COORDINATE:,.0f}, not {value!r}"
-            )
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -218,6 +203,8 @@ class Fight:
             raise ValueError("max_segments must be at least 1")
         self.ruleset = ruleset
         self.specs = tuple(combatants)
+        for spec in self.specs:
+            _on_the_field(spec)
         self.dice = dice if dice is not None else Dice(seed)
         self.seed = self.dice.seed
         self.name = name
@@ -378,6 +365,7 @@ class Fight:
         """Bring a combatant into the running fight at the start of segment ``at`` (the
         next segment by default): reinforcements. It comes in as fighters do at the
         start (its setup, the ruleset's entry rolls) and declares in that segment."""
+        _on_the_field(spec)
         if spec.id in self.state.combatants or any(j.id == spec.id for j, _ in self._joining):
             raise ValueError(f"combatant id {spec.id!r} is already in this fight")
         seg = self._boundary(at)
@@ -1238,6 +1226,22 @@ def _completion_order(
         return (*order_key(a), combatants[a.actor].order, a.id)
 
     return key
+
+
+def _on_the_field(spec: CombatantSpec) -> None:
+    """A combatant's position lies within MAX_COORDINATE of the origin, as data files'
+    do (segsim.input): a finite number far beyond overflows the spatial grid's cells."""
+    try:
+        x, y = spec.position
+        ok = -MAX_COORDINATE <= float(x) <= MAX_COORDINATE
+        ok = ok and -MAX_COORDINATE <= float(y) <= MAX_COORDINATE
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(
+            f"{spec.id}: a position is [x, y] in metres, each from "
+            f"{-MAX_COORDINATE:,.0f} to {MAX_COORDINATE:,.0f}, not {spec.position!r}"
+        )
 
 
 def _bind(policy: object, cid: str, seed: int, fight: Fight) -> None:

@@ -13,10 +13,10 @@ import pytest
 from segsim import InputError, load_scenario
 from segsim.cli import main
 from segsim.errors import RecordError
-from segsim.fight import CombatantSpec
+from segsim.fight import CombatantSpec, Fight
 from segsim.record import fight_lines
 from segsim.replay import replay
-from segsim.rules import get_ruleset
+from segsim.rules import frozen_sheet, get_ruleset
 from segsim.script import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,8 +112,15 @@ def test_a_position_too_far_in_a_record_header_is_refused(name: str, tmp_path: P
 
 
 def test_a_position_too_far_from_python_is_a_value_error() -> None:
+    rules = get_ruleset("rinkanou")
+    sheet = frozen_sheet(rules, rules.content.fighters["robert"])
+    near = CombatantSpec("b", "blue", sheet, None)
+    far = CombatantSpec("a", "red", sheet, None, position=(1e308, 0.0))
     with pytest.raises(ValueError, match="a: a position is"):
-        CombatantSpec("a", "red", None, None, position=(1e308, 0.0))
+        Fight(rules, [far, near])
+    fight = Fight(rules, [CombatantSpec("c", "red", sheet, None), near])
+    with pytest.raises(ValueError, match="a: a position is"):
+        fight.join(far)
 
 
 def duel_record(tmp_path: Path, change: str) -> Path:
