@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from segsim import load_scenario
 from segsim.fight import CombatantSpec, Fight
-from segsim.policy import make_policy, policy_names
+from segsim.policy import _REGISTRY, ANY_RULESET, make_policy, policy_names
 from segsim.rules import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +32,19 @@ def registered() -> None:
     """Load every example scenario once: it imports each ruleset and its policies."""
     for path in (ROOT / "examples" / "scenarios").glob("*.toml"):
         load_scenario(path)
+
+
+def builtin(ruleset: str) -> list[str]:
+    """The policies segsim itself registers for the ruleset (not those a test or an
+    application registered meanwhile, such as a rule list under a name of its own)."""
+    registered()
+    return sorted(
+        name
+        for name in policy_names(ruleset)
+        if getattr(
+            _REGISTRY.get((ruleset, name)) or _REGISTRY.get((ANY_RULESET, name)), "__module__", ""
+        ).startswith("segsim.")
+    )
 
 
 def setups(rules: Any, who: str) -> list[dict[str, Any]]:
@@ -49,7 +62,7 @@ def matches(draw: st.DrawFn, ruleset: str) -> tuple[Any, ...]:
     registered()
     rules = get_ruleset(ruleset)
     fighters = sorted(rules.content.fighters)
-    names = sorted(policy_names(ruleset))
+    names = builtin(ruleset)
     policy = draw(st.sampled_from(names))
     who = draw(st.sampled_from(fighters))
     setup = draw(st.sampled_from(setups(rules, who)))
@@ -59,6 +72,11 @@ def matches(draw: st.DrawFn, ruleset: str) -> tuple[Any, ...]:
     distance = draw(st.sampled_from([1.0, 2.0, 6.0, 25.0]))
     seed = draw(st.integers(0, 2**31))
     return rules, policy, who, setup, other, other_policy, other_setup, distance, seed
+
+
+def test_every_ruleset_has_builtin_policies() -> None:
+    for ruleset in RULESETS:
+        assert "random" in builtin(ruleset) and len(builtin(ruleset)) >= 3
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
