@@ -10,6 +10,9 @@ must run to its end with no IllegalDeclaration."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -20,7 +23,7 @@ from hypothesis import strategies as st
 
 from segsim import load_scenario
 from segsim.fight import CombatantSpec, Fight
-from segsim.policy import _REGISTRY, ANY_RULESET, make_policy, policy_names
+from segsim.policy import make_policy
 from segsim.rules import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,17 +37,28 @@ def registered() -> None:
         load_scenario(path)
 
 
+@cache
 def builtin(ruleset: str) -> list[str]:
-    """The policies segsim itself registers for the ruleset (not those a test or an
-    application registered meanwhile, such as a rule list under a name of its own)."""
+    """The policies segsim itself registers for the ruleset, asked of a fresh process
+    (not those a test or an application registered meanwhile, such as a rule list under
+    a name of its own)."""
     registered()
-    return sorted(
-        name
-        for name in policy_names(ruleset)
-        if getattr(
-            _REGISTRY.get((ruleset, name)) or _REGISTRY.get((ANY_RULESET, name)), "__module__", ""
-        ).startswith("segsim.")
+    code = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from segsim import load_scenario\n"
+        "from segsim.policy import policy_names\n"
+        "for p in sorted(Path(sys.argv[1]).glob('*.toml')): load_scenario(p)\n"
+        "print(json.dumps(sorted(policy_names(sys.argv[2]))))\n"
     )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT / "examples" / "scenarios"), ruleset],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    names: list[str] = json.loads(done.stdout)
+    return names
 
 
 def setups(rules: Any, who: str) -> list[dict[str, Any]]:
