@@ -180,6 +180,10 @@ class Action(Event):
     # Its event's segment: always its start (set from it, never given).
     t: int = field(init=False, eq=False, repr=False)
     declaration: Declaration | None = field(default=None, eq=False, repr=False)
+    # What the ruleset worked out from it once (RinKaNou: the effects of its PS
+    # choices): a cache kept with the action, so a refused plan leaves none in the fight's
+    # state; never compared, shown or recorded, and a copy starts without it.
+    memo: Any = field(default=None, init=False, eq=False, repr=False)
 
     def __init__(
         self,
@@ -218,6 +222,7 @@ class Action(Event):
         self.cancelled = cancelled
         self.t = start
         self.declaration = declaration
+        self.memo = None
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -421,7 +426,7 @@ def declaration_problem(item: object) -> str | None:
 
 def no_such_parameter(kind: str, given: Iterable[str], accepted: Iterable[str]) -> str:
     """The message for parameters a kind of action does not take, with those it takes:
-    ``attack takes no parameter weapon (it takes: effects, exploits)``."""
+    ``attack takes no parameter weapon (it takes: effects, exploits)``; ``... (it takes: none)``."""
     known = sorted(accepted)
-    takes = f"it takes: {', '.join(known)}" if known else "it takes none"
+    takes = f"it takes: {', '.join(known)}" if known else "it takes: none"
     return f"{kind} takes no parameter {', '.join(sorted(given))} ({takes})"

@@ -12,6 +12,7 @@ from typing import Any
 
 from segsim.fight import CombatantSpec, Fight
 from segsim.policy import make_policy
+from segsim.rules import frozen_sheet
 
 
 def ranks(
@@ -72,7 +73,7 @@ def line_battle(
     if len(offsets) != 2 or not all(type(o) is int and o >= 0 for o in offsets):
         raise ValueError(f"offsets are two whole numbers from 0 (west, east), not {offsets!r}")
     rules = RinKaNou(awareness=awareness)
-    sheets = [rules.load_sheet(rules.content.fighters[name]) for name in fighters]
+    sheets = [frozen_sheet(rules, rules.content.fighters[name]) for name in fighters]
     width = max(1, min(width, per_side))
     spacing = 1.6
     specs = []

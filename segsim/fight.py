@@ -52,6 +52,7 @@ from segsim.events import (
     FightEnded,
     WaitEnded,
 )
+from segsim.input import MAX_COORDINATE
 from segsim.native import mypyc_attr
 from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import BaseRuleset, Outcome
@@ -132,6 +133,9 @@ class _Paused:
     segment: int
     decided: _Decided
     observations: dict[str, Observation]
+    must: dict[str, bool]
+    """Whether each external combatant must act, as the engine sees it (no action in
+    progress): what run() would pass on, not the ruleset's own ``must_act``."""
 
 
 @attrs.frozen
@@ -169,7 +173,7 @@ class Fight:
         *("ruleset", "specs", "dice", "seed", "name", "fight_id", "max_segments"),
         *("_own_env", "env", "_scale", "clock", "state", "history", "outcome", "ended"),
         *("done", "_subscribers", "_phases", "_reactive", "_any_reactive", "_sighted"),
-        *("_awareness", "_forces", "_turns", "_combatants", "_completion_order"),
+        *("_awareness", "_forces", "_turns", "_combatants", "_completion_order", "_told"),
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
         *("_sleepers", "_queue", "_t"),
@@ -199,6 +203,8 @@ class Fight:
             raise ValueError("max_segments must be at least 1")
         self.ruleset = ruleset
         self.specs = tuple(combatants)
+        for spec in self.specs:
+            _on_the_field(spec)
         self.dice = dice if dice is not None else Dice(seed)
         self.seed = self.dice.seed
         self.name = name
@@ -241,6 +247,8 @@ class Fight:
         self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
         # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
         self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
+        # The kinds of action whose start the ruleset is told of (BaseRuleset.started).
+        self._told: frozenset[str] = frozenset(getattr(ruleset, "started_kinds", ()))
         self._combatants = self.state.combatants
         self._completion_order = _completion_order(
             None if type(ruleset).order_key is BaseRuleset.order_key else ruleset.order_key,
@@ -357,6 +365,7 @@ class Fight:
         """Bring a combatant into the running fight at the start of segment ``at`` (the
         next segment by default): reinforcements. It comes in as fighters do at the
         start (its setup, the ruleset's entry rolls) and declares in that segment."""
+        _on_the_field(spec)
         if spec.id in self.state.combatants or any(j.id == spec.id for j, _ in self._joining):
             raise ValueError(f"combatant id {spec.id!r} is already in this fight")
         seg = self._boundary(at)
@@ -511,9 +520,11 @@ class Fight:
             raise ValueError(f"no decision is asked of {', '.join(unknown)} now")
         seg = paused.segment
         decided = list(paused.decided)
-        for cid, obs in paused.observations.items():
+        for cid in paused.observations:
             c = self.state.combatants[cid]
-            decls = self._declarations(c, decisions.get(cid), obs.must_act, seg)
+            # The engine's own "must act" (no action in progress), as run() passes it on:
+            # a ruleset's must_act may say more (a Loss turn), which is the policy's to read.
+            decls = self._declarations(c, decisions.get(cid), paused.must[cid], seg)
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
         decided.sort(key=lambda item: item[0].order)
@@ -698,6 +709,7 @@ class Fight:
         # Everyone decides from the same state; nothing is applied until all are checked.
         decided: _Decided = []
         external: dict[str, Observation] | None = None  # made when an external policy is met
+        musts: dict[str, bool] = {}
         reactive = self._reactive
         for c in members:
             cid = c.id
@@ -709,6 +721,7 @@ class Fight:
                 if external is None:
                     external = {}
                 external[cid] = obs
+                musts[cid] = must
                 continue
             out = c.policy.decide(obs)
             if type(out) is Declaration:
@@ -725,7 +738,7 @@ class Fight:
                     f"{', '.join(external)}: an external policy decides through "
                     "Fight.advance() and Fight.submit(), not run()"
                 )
-            self._paused = _Paused(seg, decided, external)
+            self._paused = _Paused(seg, decided, external, musts)
             return
         self._close_phase(seg, decided)
 
@@ -895,6 +908,8 @@ class Fight:
                 action.visible = False
             state.next_action_id += 1
             actions.append(action)
+            if self._told and action.kind in self._told:
+                self.ruleset.started(state, action)
             duration = action.duration
             if duration is not None:
                 self._schedule(action, seg + duration, c)
@@ -1213,6 +1228,22 @@ def _completion_order(
         return (*order_key(a), combatants[a.actor].order, a.id)
 
     return key
+
+
+def _on_the_field(spec: CombatantSpec) -> None:
+    """A combatant's position lies within MAX_COORDINATE of the origin, as data files'
+    do (segsim.input): a finite number far beyond overflows the spatial grid's cells."""
+    try:
+        x, y = spec.position
+        ok = -MAX_COORDINATE <= float(x) <= MAX_COORDINATE
+        ok = ok and -MAX_COORDINATE <= float(y) <= MAX_COORDINATE
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(
+            f"{spec.id}: a position is [x, y] in metres, each from "
+            f"{-MAX_COORDINATE:,.0f} to {MAX_COORDINATE:,.0f}, not {spec.position!r}"
+        )
 
 
 def _bind(policy: object, cid: str, seed: int, fight: Fight) -> None:

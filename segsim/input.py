@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from segsim.errors import InputError
 
@@ -74,6 +76,10 @@ MAX_DEPTH = 32
 """How deeply tables and arrays may nest in an input file (scenarios, scripts, rule
 lists, content, records): far more than any real file, few enough that no reader
 recurses out of its stack."""
+MAX_COORDINATE = 1_000_000.0
+"""The farthest a position in a data file lies from the origin along either axis, in
+metres (1,000 km): far beyond any battlefield, near enough that distances and the
+spatial grid's cells stay exact."""
 MAX_BYTES = 16 * 1024 * 1024
 """The largest TOML input file read (16 MiB): scenarios, scripts, rule lists and content,
 which people write and segsim does not. Records, which segsim writes, have limits of
@@ -158,16 +164,45 @@ def decode(path: str, raw: bytes) -> str:
         ) from None
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """A file's bytes, refusing what is not a regular file or is too large."""
-    p = Path(path)
+def open_regular(path: str | Path) -> BinaryIO:
+    """A file opened for reading in binary, refusing what is not a regular file.
+
+    A named pipe, a device or a folder is refused before anything is read from it: the
+    file is opened without waiting (a pipe with no writer would block ``open`` forever)
+    and what was opened is checked, so nothing can be swapped in between a check and
+    the read."""
+    name = str(path)
     try:
-        with p.open("rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as exc:
-        raise InputError(str(path), None, "", f"cannot read: {exc.strerror}") from None
+        raise InputError(name, None, "", f"cannot read: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputError(name, None, "", f"cannot read: {_file_kind(mode)}, not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        f = os.fdopen(fd, "rb")
+    except OSError as exc:
+        os.close(fd)
+        raise InputError(name, None, "", f"cannot read: {exc.strerror}") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return f
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """A file's bytes, refusing what is not a regular file (:func:`open_regular`) or is
+    too large."""
+    name = str(path)
+    with open_regular(path) as f:
+        try:
+            raw = f.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise InputError(name, None, "", f"cannot read: {exc.strerror}") from None
     if len(raw) > MAX_BYTES:
-        raise InputError(str(path), None, "", f"larger than {_size(MAX_BYTES)}")
+        raise InputError(name, None, "", f"larger than {_size(MAX_BYTES)}")
     return raw
 
 
@@ -175,16 +210,12 @@ def read_lines(
     path: str | Path, max_line: int | None = None, max_bytes: int | None = None
 ) -> Iterator[tuple[int, bytes, bool]]:
     """A file's lines one at a time, without reading it whole: (number, bytes without
-    the newline, whether a newline ended it). A line longer than ``max_line`` or a file
-    larger than ``max_bytes`` (default: a record's limits) is an InputError naming the
-    line."""
+    the newline, whether a newline ended it). What is not a regular file is refused
+    (:func:`open_regular`); a line longer than ``max_line`` or a file larger than
+    ``max_bytes`` (default: a record's limits) is an InputError naming the line."""
     max_line = MAX_RECORD_LINE if max_line is None else max_line
     max_bytes = MAX_RECORD_BYTES if max_bytes is None else max_bytes
-    try:
-        f = Path(path).open("rb")  # noqa: SIM115 (closed by the with below)
-    except OSError as exc:
-        raise InputError(str(path), None, "", f"cannot read: {exc.strerror}") from None
-    with f:
+    with open_regular(path) as f:
         total = 0
         number = 0
         while True:
@@ -214,6 +245,20 @@ def _size(n: int) -> str:
         if n >= size and n % size == 0:
             return f"{n // size} {unit}"
     return f"{n} bytes"
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    for test, kind in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 class Source:
@@ -386,6 +431,19 @@ class Node:
         if not isinstance(raw, list) or len(raw) != length:
             raise self.error(key, f"expected an array of {length} numbers, got {raw!r}")
         return tuple(self._check(key, v, kind) for v in raw)
+
+    def position(self, key: str, default: Any = ...) -> tuple[float, float]:
+        """A point ``[x, y]`` in metres, each coordinate within :data:`MAX_COORDINATE`
+        of the origin (a finite number far beyond that overflows the spatial grid)."""
+        point = self.numbers(key, float, 2, default)
+        for v in point:
+            if not -MAX_COORDINATE <= v <= MAX_COORDINATE:
+                raise self.error(
+                    key,
+                    f"a coordinate is in metres from {-MAX_COORDINATE:,.0f} to "
+                    f"{MAX_COORDINATE:,.0f}, not {v!r}",
+                )
+        return (point[0], point[1])
 
     def table(self, key: str, default: Any = ...) -> Node:
         raw = self._get(key, default is ...)

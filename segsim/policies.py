@@ -425,6 +425,15 @@ _NODES: tuple[type[ast.AST], ...] = (
     ast.Tuple,
     ast.List,
 )
+_MUTATORS = frozenset(
+    {
+        # what changes a table, a list or a set in place: a rule list only reads
+        *("update", "pop", "popitem", "clear", "setdefault", "append", "extend"),
+        *("insert", "remove", "add", "discard", "sort", "reverse", "difference_update"),
+        *("intersection_update", "symmetric_difference_update", "put", "send", "throw"),
+        *("close", "write", "move_to_end", "appendleft", "extendleft", "popleft"),
+    }
+)
 _CONTEXT_NAMES = frozenset(
     {
         "obs",
@@ -520,6 +529,15 @@ def compile_expression(
             raise ValueError(f"private attribute {node.attr!r} is not allowed")
         if isinstance(node, ast.Attribute) and node.attr in _FORBIDDEN_ATTRIBUTES:
             raise ValueError(f"attribute {node.attr!r} is not allowed in a rule expression")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _MUTATORS
+        ):
+            raise ValueError(
+                f"{node.func.attr}() would change what the rule list reads: a rule "
+                "expression only reads (the views and content are read-only)"
+            )
         if isinstance(node, ast.Name) and node.id not in known:
             names = sorted(known - {"True", "False", "None"})
             raise ValueError(

@@ -204,6 +204,14 @@ def check_event(event: Mapping[str, Any], line: Line) -> None:
     actor = event["actor"]
     if actor is not None and not isinstance(actor, str):
         raise line.error(f"actor: expected a combatant id or null, got {actor!r}")
+    # Fields that name other things (readers look them up: the timeline keys its
+    # spans by action): plain names or numbers, never a table or an array.
+    action = event.get("action")
+    if action is not None and (isinstance(action, bool) or not isinstance(action, int | str)):
+        raise line.error(f"action: expected an action id (or its kind) or null, got {action!r}")
+    target = event.get("target")
+    if target is not None and not isinstance(target, str):
+        raise line.error(f"target: expected a combatant id or null, got {target!r}")
 
 
 def _drive(

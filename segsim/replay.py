@@ -44,7 +44,7 @@ from segsim.record import (
     event_data,
     read_record,
 )
-from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+from segsim.rules import frozen_sheet, ruleset_from_data
 from segsim.scenario import check_setups
 from segsim.script import CancelKind
 
@@ -271,15 +271,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
     def _read_header(self, root: Node) -> None:
         for key in ("format", "version"):
             root.value(key, str)
-        name = root.value("ruleset", str)
-        options = root.table("options", {})
-        try:
-            self.ruleset = get_ruleset(name, dict(options.items()))
-        except UnknownRuleset:
-            known = ", ".join(ruleset_names())
-            raise root.error("ruleset", f"unknown ruleset {name!r} (known: {known})") from None
-        except (TypeError, ValueError) as exc:
-            raise root.error("options", f"bad ruleset options: {exc}") from None
+        self.ruleset = ruleset_from_data(root, root)
         self.seed = seed_field(root)
         self.entered = root.value("dice", str, "seed", choices=("entered",)) == "entered"
         self.name = root.value("name", str, "")
@@ -300,7 +292,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
 
     def _read_fighter(self, node: Node) -> Fighter:
         cid = node.value("id", str)
-        position = node.numbers("position", float, 2, (0.0, 0.0))
+        position = node.position("position", (0.0, 0.0))
         changes = []
         for change in node.tables("changes", []):
             changes.append(
@@ -321,7 +313,7 @@ class ReplayBuilder(RecordVisitor[ReplayPlan]):
             position=(position[0], position[1]),
             policy=node.value("policy", str),
             reactive=node.value("reactive", bool),
-            sheet=self.ruleset.load_sheet(node.table("sheet")),
+            sheet=frozen_sheet(self.ruleset, node.table("sheet")),
             changes=tuple(changes),
             setup=self._read_setup(node.table("setup", {})),
         )

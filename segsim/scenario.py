@@ -35,7 +35,7 @@ from segsim.errors import InputError
 from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, Source, seed_field
 from segsim.policy import UnknownPolicy, make_policy
-from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+from segsim.rules import frozen_sheet, ruleset_from_data
 
 
 @attrs.frozen
@@ -98,16 +98,7 @@ def load_scenario(path: str | Path) -> Scenario:
 def scenario_from_source(source: Source) -> Scenario:
     root = source.root()
     head = root.table("fight")
-    ruleset_name = head.value("ruleset", str)
-    options = root.table("options", {})
-    try:
-        ruleset = get_ruleset(ruleset_name, dict(options.items()))
-    except UnknownRuleset:
-        raise head.error(
-            "ruleset", f"unknown ruleset {ruleset_name!r} (known: {', '.join(ruleset_names())})"
-        ) from None
-    except (TypeError, ValueError) as exc:
-        raise root.error("options", f"bad ruleset options: {exc}") from None
+    ruleset = ruleset_from_data(root, head)
     name = head.value("name", str, "")
     seed = seed_field(head, 0)
     max_segments = head.value("max_segments", int, 36_000, min=1)
@@ -170,12 +161,12 @@ def read_combatant(
             raise node.error(
                 "fighter", f"unknown fighter {fighter!r} (known: {', '.join(sorted(known))})"
             )
-        sheet = ruleset.load_sheet(known[fighter])
+        sheet = frozen_sheet(ruleset, known[fighter])
     elif node.has("sheet"):
-        sheet = ruleset.load_sheet(node.table("sheet"))
+        sheet = frozen_sheet(ruleset, node.table("sheet"))
     else:
         raise node.error("sheet", 'missing: give fighter = "..." or a [combatant.sheet] table')
-    position = node.numbers("position", float, 2, (0.0, 0.0))
+    position = node.position("position", (0.0, 0.0))
     setup: Mapping[str, Any] = {}
     if node.has("setup"):
         setup_node = node.table("setup")

@@ -50,7 +50,7 @@ from segsim.eventbase import ROUTINE_KINDS
 from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, Source, seed_field
 from segsim.policy import Observation
-from segsim.rules import UnknownRuleset, get_ruleset, ruleset_names
+from segsim.rules import ruleset_from_data
 from segsim.scenario import check_setups, load_scenario, read_combatant
 
 SCRIPT_POLICY = "script"
@@ -454,17 +454,7 @@ def load_script(path: str | Path, *, allow_outside: bool = False) -> FightScript
         seed = scenario.seed if seed is None else seed
         max_segments = scenario.max_segments if max_segments is None else max_segments
     else:
-        ruleset_name = head.value("ruleset", str)
-        options = root.table("options", {})
-        try:
-            ruleset = get_ruleset(ruleset_name, dict(options.items()))
-        except UnknownRuleset:
-            known = ", ".join(ruleset_names())
-            raise head.error(
-                "ruleset", f"unknown ruleset {ruleset_name!r} (known: {known})"
-            ) from None
-        except (TypeError, ValueError) as exc:
-            raise root.error("options", f"bad ruleset options: {exc}") from None
+        ruleset = ruleset_from_data(root, head)
         seen: set[str] = set()
         nodes = root.tables("combatant")
         for node in nodes:

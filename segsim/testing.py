@@ -19,7 +19,7 @@ from segsim.actions import Action, Cancel, Declaration, DeclarationLike, PolicyO
 from segsim.dice import Dice, LoadedDice
 from segsim.fight import CombatantSpec, Fight
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, get_ruleset
+from segsim.rules import BaseRuleset, frozen_sheet, get_ruleset
 
 ScriptEntry = (
     DeclarationLike
@@ -83,7 +83,7 @@ def declare(kind: str, target: str | None = None, **params: Any) -> Declaration:
 def sheet(fighter: str = "robert", ruleset: str = "rinkanou", **changes: Any) -> Any:
     """An example fighter's sheet from ``models/``, with attributes replaced."""
     rules = get_ruleset(ruleset)
-    base = rules.load_sheet(rules.content.fighters[fighter])
+    base = frozen_sheet(rules, rules.content.fighters[fighter])
     return attrs.evolve(base, **changes) if changes else base
 
 
@@ -104,7 +104,9 @@ def build_fight(
     rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     specs = []
     for i, (cid, (side, who, policy)) in enumerate(fighters.items()):
-        the_sheet = rules.load_sheet(rules.content.fighters[who]) if isinstance(who, str) else who
+        the_sheet = (
+            frozen_sheet(rules, rules.content.fighters[who]) if isinstance(who, str) else who
+        )
         pos = (positions or {}).get(cid, (1.5 * i, 0.0))
         specs.append(CombatantSpec(cid, side, the_sheet, policy, position=pos))
     if dice is None:
@@ -157,3 +159,102 @@ class RuleFree(BaseRuleset):
 
     def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Observation:
         return Observation(segment, cid, must_act, None, (), legal=tuple)
+
+
+class External:
+    """``policy`` decided outside the fight: the fight pauses at its phases
+    (:meth:`~segsim.fight.Fight.advance`) and :func:`drive` asks ``policy`` and submits
+    its decisions. Same name, reactivity and binding as ``policy``, so a fight driven this
+    way writes the record :meth:`~segsim.fight.Fight.run` writes (DESIGN principle 11)."""
+
+    external = True
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+        self.reactive = bool(getattr(policy, "reactive", True))
+        self.name = getattr(policy, "name", type(policy).__name__)
+
+    def bind(self, actor: str, seed: int) -> None:
+        bind = getattr(self.policy, "bind", None)
+        if callable(bind):
+            bind(actor, seed)
+
+    def decide(self, observation: Observation) -> PolicyOutput:
+        raise RuntimeError("an external policy is asked through Fight.advance()")
+
+
+def externalize(fight: Fight) -> dict[str, Any]:
+    """Make every combatant's policy :class:`External` before the fight starts; return
+    the policies it wraps, by combatant."""
+    inner = {cid: c.policy for cid, c in fight.state.combatants.items()}
+    for cid, policy in inner.items():
+        fight.replace_policy(cid, External(policy))
+    return inner
+
+
+def drive(fight: Fight, phases: int | None = None) -> int:
+    """Drive an :func:`externalize`-d fight through advance/submit, each combatant's own
+    policy deciding: at most ``phases`` phases (all of them by default). Returns how many
+    were completed; the fight is left paused at the next one, if any."""
+    done = 0
+    while phases is None or done < phases:
+        pending = fight.advance()
+        if not pending:
+            break
+        combatants = fight.state.combatants
+        decisions = {}
+        for cid, observation in pending.items():
+            outer: Any = combatants[cid].policy
+            decisions[cid] = outer.policy.decide(observation)
+        fight.submit(decisions)
+        done += 1
+    if phases is not None:
+        fight.advance()
+    return done
+
+
+def snapshot(value: Any) -> Any:
+    """Everything reachable from ``value`` (a fight's state) as plain nested tuples, to
+    compare two moments of a fight: attributes of plain, slotted, attrs and compiled
+    objects, mappings, sequences and sets; a policy is only its type (its scratch is its
+    own, not the fight's); an object met twice is a reference to its first visit."""
+    seen: dict[int, int] = {}
+    keep: list[Any] = []  # so that no id is reused while we walk
+
+    def walk(v: Any) -> Any:
+        if v is None or isinstance(v, bool | int | float | str | bytes):
+            return v
+        if callable(getattr(v, "decide", None)):
+            return ("policy", type(v).__name__)
+        if callable(v) and not hasattr(v, "__dict__"):
+            return ("callable", getattr(v, "__qualname__", type(v).__name__))
+        key = id(v)
+        if key in seen:
+            return ("ref", seen[key])
+        seen[key] = len(seen)
+        keep.append(v)
+        name = type(v).__name__
+        if isinstance(v, Mapping):
+            return (name, tuple((walk(k), walk(x)) for k, x in v.items()))
+        if isinstance(v, list | tuple):
+            return (name, tuple(walk(x) for x in v))
+        if isinstance(v, set | frozenset):
+            return (name, tuple(sorted((walk(x) for x in v), key=repr)))
+        return (name, tuple((field, walk(getattr(v, field))) for field in _fields(v)))
+
+    return walk(value)
+
+
+def _fields(v: Any) -> list[str]:
+    names: dict[str, None] = {}
+    for klass in reversed(type(v).__mro__):
+        for field in getattr(klass, "__annotations__", {}):
+            names[field] = None
+        slots = klass.__dict__.get("__slots__", ())
+        for field in (slots,) if isinstance(slots, str) else slots:
+            names[field] = None
+    names.update(dict.fromkeys(getattr(v, "__dict__", {})))
+    names.pop("__weakref__", None)
+    names.pop("__dict__", None)
+    missing = object()
+    return [n for n in names if getattr(v, n, missing) is not missing and not n.startswith("__")]

@@ -5,7 +5,6 @@ the timeline."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -93,7 +92,7 @@ def test_the_writer_keeps_to_the_readers_limits(
     limits is an error when written."""
     fight = load_scenario(DUEL).fight(7)
     fight.run()
-    header = json.dumps(fight.header(), ensure_ascii=False, separators=(",", ":"))
+    header = segsim.record.dumps(fight.header())  # as the writer writes it
     monkeypatch.setattr(segsim.record, "MAX_RECORD_LINE", len(header.encode()) - 1)
     with pytest.raises(RecordError) as err:
         write_record(fight, tmp_path / "a.jsonl")

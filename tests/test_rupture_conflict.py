@@ -397,7 +397,7 @@ def test_acrobatics_moves_only_on_a_success() -> None:
         (declare("help", "guard"), "seed 002, Les actions non ciblées", "for an ally"),
         (declare("persuade", "guard"), "seed 002, Les actions ciblées", "no persuade manoeuvre"),
         (declare("fly"), "seed 002, Les actions ciblées", "unknown action 'fly'"),
-        (declare("attack", "guard", blow="cut"), "", "takes no parameter blow"),
+        (declare("attack", "guard", blow="cut"), "declarations", "takes no parameter blow"),
         (declare("move", to=[50.0, 0.0]), "seed 002, Les actions non ciblées", "6 m at most"),
     ],
 )

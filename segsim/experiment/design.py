@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from segsim.dice import seed_problem
-from segsim.errors import SegsimError
+from segsim.errors import InputError, SegsimError
 from segsim.fight import Fight
 from segsim.policy import UnknownPolicy, make_policy
 from segsim.scenario import Scenario, scenario_from_source
@@ -63,10 +63,12 @@ class ScenarioText:
 
     @classmethod
     def read(cls, path: str | Path) -> ScenarioText:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ExperimentError(f"{path}: cannot read: {exc.strerror}") from None
+        from segsim.input import decode, read_bytes
+
+        try:  # a regular file only (a named pipe would block), of a bounded size
+            text = decode(str(path), read_bytes(path))
+        except InputError as exc:
+            raise ExperimentError(str(exc)) from None
         return cls(str(path), text)
 
     def load(self) -> Scenario:

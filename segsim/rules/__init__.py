@@ -7,8 +7,8 @@ into events. It never touches SimPy; the engine applies the events it returns.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 import attrs
 
@@ -16,12 +16,15 @@ from segsim.actions import Action, ActionSpec, Declaration
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration, SegsimError
 from segsim.events import Event
+from segsim.frozen import freeze
 
 if TYPE_CHECKING:
     from segsim.input import Node
     from segsim.policy import Observation
     from segsim.state import FightState
 
+
+T = TypeVar("T")
 
 WAIT = Declaration("wait")
 """What a combatant with nothing to do declares (a value: one serves every time)."""
@@ -117,6 +120,13 @@ class BaseRuleset:
     title: ClassVar[str] = ""
     tick: int = 1
     options: Mapping[str, Any]
+    started_kinds: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of action whose start the ruleset is told of (:meth:`started`)."""
+
+    def started(self, state: FightState, action: Action) -> None:
+        """An action of one of :attr:`started_kinds` has just started (it is in its
+        fighter's actions): a ruleset may note what that changes for the fight. Only
+        what a fight did reaches the state, never what a declaration only planned."""
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         return []
@@ -177,6 +187,78 @@ def ruleset_class(name: str) -> type[Any]:
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Any:
     """A ruleset instance with its options (unknown options are an error)."""
     return ruleset_class(name)(**dict(options or {}))
+
+
+def unknown_params(kind: str, given: Iterable[str], accepted: Collection[str]) -> None:
+    """Refuse a declaration's parameters that its kind does not take, naming them and
+    listing those it takes (every ruleset checks every declaration this way)."""
+    from segsim.actions import no_such_parameter
+
+    unknown = [str(p) for p in given if p not in accepted]
+    if unknown:
+        raise IllegalDeclaration(no_such_parameter(kind, unknown, accepted), rule="declarations")
+
+
+def untargeted(d: Declaration, accepted: Collection[str]) -> None:
+    """Refuse a target on a declaration whose kind takes none (a wait, a delay...)."""
+    if d.target is not None:
+        takes = ", ".join(sorted(accepted)) or "no parameter"
+        raise IllegalDeclaration(
+            f"{d.kind} takes no target, not {d.target!r} (it takes: {takes})",
+            rule="declarations",
+        )
+
+
+def known_target(state: FightState, d: Declaration) -> None:
+    """Refuse a target that is no fighter of the fight (where a kind may take one)."""
+    if d.target is not None and d.target not in state.combatants:
+        raise IllegalDeclaration(
+            f"{d.kind}: no fighter {d.target!r} in the fight", rule="declarations"
+        )
+
+
+PYTHON_ONLY_OPTIONS = ("content",)
+"""Ruleset options only Python may give (objects, not data): a data file naming one
+is refused at that field."""
+
+
+def ruleset_from_data(root: Node, head: Node) -> Any:
+    """The ruleset a data file's ``ruleset`` (in ``head``) and ``[options]`` (in
+    ``root``) name: a scenario, a fight script, a record header. Errors name the file,
+    line and field."""
+    name = head.value("ruleset", str)
+    options = root.table("options", {})
+    for key in PYTHON_ONLY_OPTIONS:
+        if options.has(key):
+            raise options.error(
+                key, f"{key} is given in Python ({name} ruleset's {key}=...), not by a data file"
+            )
+    try:
+        return get_ruleset(name, dict(options.items()))
+    except UnknownRuleset:
+        known = ", ".join(ruleset_names())
+        raise head.error("ruleset", f"unknown ruleset {name!r} (known: {known})") from None
+    except (TypeError, ValueError) as exc:
+        raise root.error("options", f"bad ruleset options: {exc}") from None
+
+
+def given_content(content: Any, kind: type[T], default: Callable[[], T]) -> T:
+    """A ruleset's ``content`` option: the shipped models when None, else content of
+    the ruleset's own type (loaded in Python), never anything else."""
+    if content is None:
+        return freeze(default())
+    if not isinstance(content, kind):
+        raise TypeError(
+            f"content is the ruleset's {kind.__name__} (loaded in Python), not {content!r}"
+        )
+    return freeze(content)  # shared by every fight: nothing may change it
+
+
+def frozen_sheet(ruleset: Any, node: Any) -> Any:
+    """A fighter's sheet read from data (``ruleset.load_sheet``), made immutable
+    (:func:`segsim.frozen.freeze`): a sheet is shared by the fights of a scenario, a
+    sweep's arms, and read by rule lists."""
+    return freeze(ruleset.load_sheet(node))
 
 
 def register_ruleset(name: str, path: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
@@ -148,17 +149,45 @@ def viewer_html(source: Record | Fight | str | Path) -> str:
     else:
         builder = visit_fight(source, _Keep(ViewerBuilder()))
     data = viewer_data(builder)
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    # Inside <script>, "</script" or "<!--" could end the element early: no "<" at all.
-    payload = payload.replace("<", "\\u003c")
     title = f"{data['title']}: {data['outcome']}" if data["outcome"] else data["title"]
-    return (
-        _asset("viewer.html")
-        .replace("{{TITLE}}", html.escape(title))
-        .replace("{{STYLE}}", _asset("viewer.css"))
-        .replace("{{DATA}}", payload)
-        .replace("{{SCRIPT}}", _asset("viewer.js"))
+    return fill_page(
+        _asset("viewer.html"),
+        {
+            "TITLE": html.escape(title, quote=True),
+            "STYLE": _asset("viewer.css"),
+            "DATA": script_json(data),
+            "SCRIPT": _asset("viewer.js"),
+        },
     )
+
+
+_SLOT = re.compile(r"\{\{([A-Z]+)\}\}")
+
+_SCRIPT_SAFE = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+"""What JSON inside a ``<script>`` element must not hold as it is: ``<`` (``</script>``
+or ``<!--`` would end or change the element), ``>`` and ``&`` (read differently by
+older parsers, and in the page's XHTML form), and the line separators U+2028/9 (line
+ends to JavaScript before ES2019). Each becomes its JSON escape: the same string."""
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON to place inside a ``<script>`` element, as text no data can end
+    or turn into markup (see :data:`_SCRIPT_SAFE`)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_SAFE)
+
+
+def fill_page(template: str, slots: Mapping[str, str]) -> str:
+    """The template with each ``{{NAME}}`` slot replaced, in one pass over the template
+    alone: what a slot is filled with is never read again, so data that looks like a
+    slot (a fight named ``{{SCRIPT}}``) stays data. Each value is escaped by the caller
+    for where its slot stands. An unknown slot is an error (a template bug)."""
+
+    def fill(match: re.Match[str]) -> str:
+        return slots[match.group(1)]
+
+    return _SLOT.sub(fill, template)
 
 
 def write_viewer(source: Record | Fight | str | Path, out: str | Path) -> None:

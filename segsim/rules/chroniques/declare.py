@@ -71,6 +71,11 @@ come on top; ``delay`` (lowering one's initiative) and ``pass`` take the whole t
 ``turn`` and ``await`` are declared by the rules; ``wait`` waits for nothing in
 particular (scripts use it to be called at a segment)."""
 
+UNTARGETED = frozenset(
+    {"draw", "delay", "free", "pass", "simple_defence", "total_defence", "wait", TURN, AWAIT}
+)
+"""Kinds that take no target (a target given is refused, never recorded)."""
+
 TURN_SHAPES = "a turn is 1 limited action, or 1 move and 1 attack, or 2 moves"
 
 

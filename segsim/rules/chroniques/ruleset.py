@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike, no_such_parameter
+from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset
+from segsim.rules import BaseRuleset, given_content, known_target, unknown_params, untargeted
 from segsim.rules.chroniques.attack import (
     uses_forbidden,
 )
@@ -38,6 +38,7 @@ from segsim.rules.chroniques.declare import (
     RULE_ACTIONS,
     RULE_INITIATIVE,
     TURN_CHANNEL,
+    UNTARGETED,
     check_shape,
     plan_wait,
 )
@@ -134,7 +135,7 @@ class Chroniques(BaseRuleset):
             isinstance(two_weapon_criticals, bool),
             f"two_weapon_criticals must be true or false, not {two_weapon_criticals!r}",
         )
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self.ambush = ambush
         self.ambush_difficulty = ambush_difficulty
         self.surprise_modifier = surprise_modifier
@@ -230,9 +231,10 @@ class Chroniques(BaseRuleset):
             raise IllegalDeclaration(
                 f"unknown action {declaration.kind!r} (known: {known})", rule=RULE_ACTIONS
             )
-        extra = set(declaration.params) - kind.params
-        if extra:
-            raise IllegalDeclaration(no_such_parameter(declaration.kind, extra, kind.params))
+        unknown_params(declaration.kind, declaration.params, kind.params)
+        if declaration.kind in UNTARGETED:
+            untargeted(declaration, kind.params)
+        known_target(state, declaration)
         if declaration.kind == TURN:
             return self._plan_turn(state, c, segment)
         if declaration.kind == AWAIT:

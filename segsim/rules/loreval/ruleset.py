@@ -15,13 +15,13 @@ from typing import Any, ClassVar
 
 import attrs
 
-from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike, no_such_parameter
+from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset
+from segsim.rules import BaseRuleset, given_content, unknown_params
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.combat import attention_scores
@@ -136,7 +136,7 @@ class Loreval(BaseRuleset):
             _is_int(detection_difficulty),
             f"detection_difficulty must be an integer, not {detection_difficulty!r}",
         )
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self._steps: tuple[object, tuple[int, int], tuple[Combatant, str] | None] = (
             None,
             (0, 0),
@@ -354,9 +354,7 @@ class Loreval(BaseRuleset):
         if checker is None:
             known = ", ".join(sorted(CHECKERS))
             raise IllegalDeclaration(f"unknown action {kind!r} (known: {known})", rule=RULE_ROUND)
-        extra = set(declaration.params) - KIND_PARAMS[kind]
-        if extra:
-            raise IllegalDeclaration(no_such_parameter(kind, extra, KIND_PARAMS[kind]))
+        unknown_params(kind, declaration.params, KIND_PARAMS[kind])
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         step = None if marker is None else marker.params.get("step")
         if marker is None or step not in (DECLARE, CHANGE, HEROIC):

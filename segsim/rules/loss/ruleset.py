@@ -17,13 +17,20 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike, no_such_parameter
+from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, Outcome
+from segsim.rules import (
+    BaseRuleset,
+    Outcome,
+    given_content,
+    known_target,
+    unknown_params,
+    untargeted,
+)
 from segsim.rules.loss.content import Content, Sheet, default_content, read_sheet, sheet_data
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
@@ -70,6 +77,10 @@ from segsim.state import Combatant, FightState
 
 KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, *FREE, "wait", INTEND, TURN, AWAIT)
 RULE_AIM_ROUND = "seed 000, Modificateurs de combat à distance (Viser durant un Tour de Combat)"
+UNTARGETED = frozenset(
+    {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
+)
+"""Kinds that take no target (a defence answers the attack its ``against`` names)."""
 DECLARATION_ORDERS = ("together", "initiative")
 SETUP_FLAGS = (
     "surprised",
@@ -183,7 +194,7 @@ class Loss(BaseRuleset):
         self.stalled_chase = stalled_chase
         self.pursuit = pursuit
         self.start_distance = start_distance
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self.phase_segments = phase_segments
         self.tick = phase_segments
         self.darkness = darkness
@@ -382,10 +393,11 @@ class Loss(BaseRuleset):
         if d.kind not in KINDS:
             known = ", ".join(k for k in KINDS if k not in (TURN, AWAIT))
             raise IllegalDeclaration(f"unknown action {d.kind!r} (known: {known})", rule=RULE_COSTS)
-        extra = set(d.params) - PARAMS.get(d.kind, frozenset())
-        if extra:
-            accepted = PARAMS.get(d.kind, frozenset())
-            raise IllegalDeclaration(no_such_parameter(d.kind, extra, accepted))
+        accepted = PARAMS.get(d.kind, frozenset())
+        unknown_params(d.kind, d.params, accepted)
+        if d.kind in UNTARGETED:
+            untargeted(d, accepted)
+        known_target(state, d)
         k = self.phase_segments
         if d.kind == TURN:
             if not self._turn_now(state, c, segment):

@@ -22,6 +22,7 @@ from segsim.rules.rinkanou.settle import PERSONAL_SPACE
 from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 
 ARM = Declaration("arm")
+DRAW_MELEE = Declaration("draw", params={"weapon": "melee"})
 """A declaration is a value: the same one serves every time."""
 
 SHAPES = 4096
@@ -108,6 +109,12 @@ def best_blow(weapon: Weapon) -> str:
     return entry[1]
 
 
+def arm_for(me: SelfView) -> Declaration:
+    """How to get the melee weapon ready: draw it first when another weapon (a crossbow,
+    a bow) is in hand, else arm it."""
+    return DRAW_MELEE if me.wielding != "melee" else ARM
+
+
 def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declaration | None:
     """Arm when not armed, strike when armed and in reach; nothing while the weapon is
     busy. A strike spends up to two points of a positive score on its roll (``spent``:
@@ -121,6 +128,8 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
     ``target`` (whose view need not be built for it)."""
     if me.must_lock or me.doing("hands") is not None or me.weapon_pr <= 0:
         return None
+    if me.wielding != "melee":  # a crossbow or bow in hand: the melee weapon first
+        return DRAW_MELEE
     if not me.armed:
         return ARM
     weapon = me.weapon

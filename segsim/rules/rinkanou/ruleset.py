@@ -20,7 +20,6 @@ from segsim.actions import (
     Declaration,
     DeclarationLike,
     SharedTables,
-    no_such_parameter,
 )
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
@@ -29,7 +28,7 @@ from segsim.input import Node
 from segsim.native import field, mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset
+from segsim.rules import BaseRuleset, given_content, unknown_params
 from segsim.rules.rinkanou.content import (
     SIZES,
     Content,
@@ -255,7 +254,7 @@ class RinKaNou(BaseRuleset):
                 f"size_table is 'contest' (points in the strength contest) or 'parry' (a % "
                 f"malus on the parry roll), not {size_table!r}"
             )
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self._reaches = self.content.tables.reach  # metres by reach category
         self.ps_divisor: int = ps_divisor
         self.start_roll: bool = start_roll
@@ -511,15 +510,14 @@ class RinKaNou(BaseRuleset):
 
     def ps_use(self, state: FightState, action: Action) -> PSUse:
         """The effects of an action's PS choices (already checked at its declaration,
-        which kept them for the action it planned: see :func:`_kept_uses`)."""
+        which kept them with the action it planned, as its ``memo``: nothing of a refused
+        plan stays in the fight's state)."""
         if not action.params.get("ps"):
             return NO_PS
-        kept = _kept_uses(state)
-        found = kept.get(id(action))
-        if found is not None:
-            return found[1]
-        use = self._spec_use(state.combatants[action.actor], action)
-        kept[id(action)] = (action, use)
+        use = action.memo
+        if type(use) is PSUse:
+            return use
+        use = action.memo = self._spec_use(state.combatants[action.actor], action)
         return use
 
     def pc_use(self, state: FightState, action: Action) -> PSUse:
@@ -543,6 +541,14 @@ class RinKaNou(BaseRuleset):
         )
 
     # ------------------------------------------------------------ declarations
+
+    started_kinds: ClassVar[frozenset[str]] = frozenset({"keep"})
+
+    def started(self, state: FightState, action: Action) -> None:
+        """A keep has started: from now on, moves look for keepers (until then none can
+        exist). A hint kept in the state only once a keep is under way, never by a keep
+        that was only planned (a refused declaration leaves no trace)."""
+        state.extra[KEEPING] = True
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         c = state.combatants[cid]
@@ -588,8 +594,13 @@ class RinKaNou(BaseRuleset):
                 rule=f"{SEED}, Actions de combat (Verrouiller)",
             )
         spec: ActionSpec = planner(self, state, c, declaration, segment)
-        if declaration.target is not None and spec.target is None:
-            raise IllegalDeclaration(f"{name} takes no target", rule=f"{SEED}, Actions de combat")
+        if declaration.target is not None and spec.target != declaration.target:
+            # Not taken (a wait), or taken from elsewhere (a move's toward): never ignored.
+            raise IllegalDeclaration(
+                f"{name} takes no target, not {declaration.target!r}"
+                + (f" (it goes to {spec.target})" if spec.target is not None else ""),
+                rule=f"{SEED}, Actions de combat",
+            )
         situational = situation or (spec.rolled and recomputes(spec))
         if not situational and bare:
             return spec  # no points to check and no engagement to add (arming, waiting)
@@ -680,7 +691,7 @@ class RinKaNou(BaseRuleset):
         if use is NO_PS or raw is None:
             return duration
         added["ps"] = dict(raw)
-        _kept_uses(state)[id(spec)] = (spec, use)  # what ps_use will find for the action
+        spec.memo = use  # what ps_use will find for the action (the planner owns it)
         if use.duration and duration is not None:
             added["base_duration"] = duration
             duration += use.duration
@@ -1203,9 +1214,6 @@ class RinKaNou(BaseRuleset):
                 f"{theirs:g} m)",
                 rule=f"{SEED}, Manœuvres de combat (Tenir à distance)",
             )
-        # A hint for the move settlement, never a change to the fight: once a keep is
-        # planned in this fight, moves look for keepers (until then none can exist).
-        state.extra[KEEPING] = True
         # Continuous like waiting (seed 004): it lasts until the fighter does something else.
         return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
 
@@ -1347,8 +1355,7 @@ def _noted(declaration: Declaration) -> tuple[Any, ...]:
     params = declaration.params
     if params:
         if not kind.params.issuperset(params):
-            unknown = set(params) - kind.params
-            raise IllegalDeclaration(no_such_parameter(name, unknown, kind.params))
+            unknown_params(name, params, kind.params)
         for key in ("ps", "pc"):
             if key in params:
                 value = params[key]
@@ -1364,21 +1371,6 @@ def _noted(declaration: Declaration) -> tuple[Any, ...]:
     if declaration.checked:
         object.__setattr__(declaration, "notes", notes)  # frozen: the one write it gets
     return notes
-
-
-PS_USES = "ps_use"
-"""Where a fight's state keeps the effects of its actions' PS choices (see _kept_uses)."""
-
-
-def _kept_uses(state: FightState) -> dict[int, tuple[Action, PSUse]]:
-    """The effects of the PS choices of a fight's actions, by the id of the action object
-    (each entry keeps its action: no other object can take that id while it is kept).
-    The planner puts in those it has just checked, so a settlement does not check them
-    again; ps_use those of any other action (one read back from a record...)."""
-    kept: dict[int, tuple[Action, PSUse]] | None = state.extra.get(PS_USES)
-    if kept is None:
-        kept = state.extra[PS_USES] = {}
-    return kept
 
 
 def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:

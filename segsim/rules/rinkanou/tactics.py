@@ -25,9 +25,9 @@ from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.policies import (
-    ARM,
     Defender,
     approach,
+    arm_for,
     best_blow,
     buy_back_amounts,
     expected_landing,
@@ -216,12 +216,12 @@ class PressureFighter:
             if move is not None:
                 out.append(move)
             if hands_free and not me.armed:
-                out.append(ARM)  # arm on the way in
+                out.append(arm_for(me))  # arm on the way in (drawing it first if need be)
             return out or None
         if not hands_free:
             return None
         if not me.armed:
-            return ARM  # arming has no roll: a deficit is bought on the strike
+            return arm_for(me)  # arming has no roll: a deficit is bought on the strike
         return _strike(me, target, faster=self.faster)
 
 

@@ -18,8 +18,9 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import Action, ActionSpec, Declaration, no_such_parameter
+from segsim.actions import Action, ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
+from segsim.rules import unknown_params
 from segsim.rules.rupture.content import SEED, TARGETED, Sheet, Weapon
 from segsim.rules.rupture.passe import next_boundary
 from segsim.rules.rupture.status import Status
@@ -93,9 +94,7 @@ def plan(
         raise IllegalDeclaration(
             f"unknown action {d.kind!r} (known: {', '.join(KINDS)})", rule=RULE_TARGETED
         )
-    extra = set(d.params) - kind.params
-    if extra:
-        raise IllegalDeclaration(no_such_parameter(d.kind, extra, kind.params))
+    unknown_params(d.kind, d.params, kind.params)
     if d.kind == "wait":
         return _plan_wait(d, segment)
     if d.kind == "defend":

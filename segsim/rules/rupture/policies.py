@@ -26,6 +26,7 @@ from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policies import RuleContext, register_rule_helpers
 from segsim.policy import Observation, register_policy
 from segsim.rules.rupture.content import HINDER, TARGETED, Weapon
+from segsim.rules.rupture.declare import _EPS, CONTACT
 from segsim.rules.rupture.pool import QUALITY_FACE
 from segsim.rules.rupture.views import OtherView, SelfView
 
@@ -70,8 +71,13 @@ def best_means(me: SelfView, target: OtherView, kinds: tuple[str, ...]) -> Weapo
     )
 
 
-def close_in(me: SelfView, targets: list[OtherView]) -> Declaration:
-    nearest = min(targets, key=lambda o: (me.distance(o), o.id))
+def close_in(me: SelfView, targets: list[OtherView]) -> Declaration | None:
+    """A move toward the nearest opponent not already next to the fighter; None when
+    every one is (a fighter with nothing in reach of its kinds lets the slot go)."""
+    apart = [o for o in targets if me.distance(o) > CONTACT + _EPS]
+    if not apart:
+        return None
+    nearest = min(apart, key=lambda o: (me.distance(o), o.id))
     return Declaration("move", nearest.id)
 
 

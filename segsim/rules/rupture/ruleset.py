@@ -20,7 +20,7 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset
+from segsim.rules import BaseRuleset, given_content
 from segsim.rules.rupture.content import (
     TARGETED,
     Content,
@@ -82,7 +82,7 @@ class Rupture(BaseRuleset):
         _check(
             isinstance(stress_out, bool), f"stress_out must be true or false, not {stress_out!r}"
         )
-        self.content = content or default_content()
+        self.content = given_content(content, Content, default_content)
         self.passe = passe_segments
         self.tick = passe_segments
         self.wound_from = wound_from
