@@ -33,7 +33,7 @@ def heaviest(weapon: Any) -> str:
 
 def buy_back(seen: Any, foe: Any) -> dict[str, Any]:
     """The situation points a negative score against ``foe`` makes a strike buy back:
-    slower first, then a malus (seed 004, "Achat de points de situation")."""
+    slower first, then a malus (RinKaNou, "Achat de points de situation")."""
     deficit = -seen.ps_against.get(foe.id, 0)
     if deficit <= 0:
         return {}

@@ -117,7 +117,7 @@ class Declaration:
 
 @attrs.frozen
 class Cancel:
-    """Cancel one of one's own actions in progress (seed 004, "Échelonnement...").
+    """Cancel one of one's own actions in progress (RinKaNou, "Échelonnement...").
 
     Declared at the start of a segment and only before the action's last segment; no
     new action may begin in that segment; the cancelled action counts as resolved.

@@ -1,6 +1,6 @@
 """Segments, coarse ticks, and conversion to seconds or a host environment's unit.
 
-Time in segsim is an integer count of segments of 0.1 s (seed 004, "Fonctionnement
+Time in segsim is an integer count of segments of 0.1 s (RinKaNou, "Fonctionnement
 général"). An action declared at segment ``s`` lasting ``d`` segments occupies segments
 ``s .. s + d - 1`` and completes at the end of segment ``s + d - 1``, which is simulation
 time ``s + d`` (RULES-NOTES, "Time").

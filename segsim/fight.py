@@ -73,7 +73,7 @@ MAX_DURATION = 10**9
 
 RECORD_FORMAT = "segsim-record"
 RECORD_VERSION = "2.0"
-"""2.0: RinKaNou reads seed 004 anew (moves in reach roll, keep at distance, reads,
+"""2.0: RinKaNou reads RinKaNou anew (moves in reach roll, keep at distance, reads,
 disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
@@ -801,7 +801,7 @@ class Fight:
             ):
                 raise IllegalDeclaration(
                     "no new action may begin in the segment of a cancellation",
-                    rule="seed 004, Échelonnement des actions dans le temps",
+                    rule="RinKaNou, Échelonnement des actions dans le temps",
                 )
             if cancels:
                 return self._check_cancels(c, cast("Sequence[Cancel]", decls), seg)
@@ -869,7 +869,7 @@ class Fight:
             raise IllegalDeclaration(
                 f"{action.kind} #{action.id} is in its last segment ({action.last}) and can "
                 "no longer be cancelled",
-                rule="seed 004, Échelonnement des actions dans le temps",
+                rule="RinKaNou, Échelonnement des actions dans le temps",
             )
         self.ruleset.check_cancel(self.state, action, seg)
 

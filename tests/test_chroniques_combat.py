@@ -1,4 +1,4 @@
-"""Chroniques attacks, defences and equipment (seed 001, "Résolution des attaques",
+"""Chroniques attacks, defences and equipment (Chroniques, "Résolution des attaques",
 "Attaque concertée", "Combat à deux armes (L)", "Actions défensives", "PJ incompétent",
 "Équipement interdit"), with loaded dice."""
 
@@ -108,7 +108,7 @@ def duel(
 
 
 def test_an_attack_succeeds_when_the_total_reaches_the_defence() -> None:
-    """Seed 001, "Résolution des attaques": success on a total >= DEF. Aldric: level 2 +
+    """Chroniques, "Résolution des attaques": success on a total >= DEF. Aldric: level 2 +
     FOR +3 = +5; the bandit chief's DEF is 10 + 4 (chemise de mailles) + 1 (small
     shield) + 1 (DEX) = 16. Damage: 1d8 + FOR."""
     fight = duel("aldric", "bandit_chief", declare("attack", "b"), [11, 4])
@@ -181,7 +181,7 @@ FAR = {"nissa": (0.0, 0.0), "archer": (10.0, 0.0), "bandit": (0.0, 30.0)}
 
 
 def test_dim_light_gives_minus_5_to_attacks_at_range_only() -> None:
-    """Seed 001, "Résolution des attaques": fighting in dim light, -5 at range."""
+    """Chroniques, "Résolution des attaques": fighting in dim light, -5 at range."""
     assert "dim light" not in shoot({}, FAR).modifiers
     assert shoot({"dim_light": True}, FAR).modifiers["dim light"] == -5
     melee = arena(
@@ -200,7 +200,7 @@ def test_dim_light_gives_minus_5_to_attacks_at_range_only() -> None:
 def test_dim_light_weighs_on_magic_attacks_only_with_the_option(
     magic: bool, malus: int | None
 ) -> None:
-    """Seed 001, "Résolution des attaques": dim light gives -5 "en attaque à distance",
+    """Chroniques, "Résolution des attaques": dim light gives -5 "en attaque à distance",
     one of the three tests the text names (contact, distance, magique). The closest
     reading (default) leaves magic attacks alone; ``dim_light_magic = true`` extends the
     malus to them. The apprentice's arcane bolt (magic, 30 m) at Nissa, 10 m away."""
@@ -222,7 +222,7 @@ def test_dim_light_weighs_on_magic_attacks_only_with_the_option(
 
 
 def test_shooting_into_melee_is_minus_5_or_minus_2_when_the_target_is_on_the_near_side() -> None:
-    """Seed 001: shooting at a target engaged in melee, -5; only -2 when the target is on
+    """Chroniques: shooting at a target engaged in melee, -5; only -2 when the target is on
     the shooter's side (segsim: nobody engaging it stands nearer the shooter)."""
     between = {"nissa": (0.0, 0.0), "archer": (10.0, 0.0), "bandit": (1.5, 0.0)}
     behind = {"nissa": (0.0, 0.0), "archer": (10.0, 0.0), "bandit": (-1.5, 0.0)}
@@ -261,7 +261,7 @@ def concerted(helper: str | Sheet, dice: list[int]) -> Fight:
 
 
 def test_a_concerted_attack_against_15_gives_the_partner_plus_2() -> None:
-    """Seed 001, "Attaque concertée": a melee attack test against 15; on a success, +2 to
+    """Chroniques, "Attaque concertée": a melee attack test against 15; on a success, +2 to
     the partner's next attack test against the target."""
     # Helper bandit: 13 + 2 = 15 succeeds. Partner: 14 + 2 + 2 = 18 >= DEF 18, hits (4);
     # round 2: 14 + 2 = 16 misses: the bonus served once.
@@ -317,7 +317,10 @@ def test_concerted_attack_needs_an_ally_and_contact(
     )
     with pytest.raises(IllegalDeclaration, match=message) as err:
         fight.run()
-    assert err.value.rule in ("seed 001, Attaque concertée", "seed 001, Résolution des attaques")
+    assert err.value.rule in (
+        "Chroniques, Attaque concertée",
+        "Chroniques, Résolution des attaques",
+    )
 
 
 def test_a_concerted_attack_is_a_melee_attack() -> None:
@@ -335,14 +338,14 @@ def test_a_concerted_attack_is_a_melee_attack() -> None:
     )
     with pytest.raises(IllegalDeclaration, match="melee attack test") as err:
         fight.run()
-    assert err.value.rule == "seed 001, Attaque concertée"
+    assert err.value.rule == "Chroniques, Attaque concertée"
 
 
 # ---------------------------------------------------------------- two weapons
 
 
 def test_two_weapons_is_two_d12_attacks_with_normal_damage() -> None:
-    """Seed 001, "Combat à deux armes (L)": each attack rolls 1d12 instead of the d20 and
+    """Chroniques, "Combat à deux armes (L)": each attack rolls 1d12 instead of the d20 and
     deals its weapon's normal damage. Nissa: short sword and dagger, +3 each; DEF 13."""
     fight = duel(
         "nissa", "bandit", declare("two_weapons", "b"), [("d12", 10), ("d6", 4), ("d12", 5)]
@@ -401,7 +404,7 @@ def test_two_weapons_needs_a_weapon_in_each_hand() -> None:
     )
     with pytest.raises(IllegalDeclaration, match="melee weapon in each hand") as err:
         fight.run()
-    assert err.value.rule == "seed 001, Combat à deux armes (L)"
+    assert err.value.rule == "Chroniques, Combat à deux armes (L)"
 
 
 # ---------------------------------------------------------------- defensive actions
@@ -411,7 +414,7 @@ def test_two_weapons_needs_a_weapon_in_each_hand() -> None:
     ("kind", "bonus", "roll"), [("simple_defence", 2, 14), ("total_defence", 4, 16)]
 )
 def test_defence_actions_raise_def_until_the_next_turn(kind: str, bonus: int, roll: int) -> None:
-    """Seed 001, "Actions défensives": simple defence (A) +2, total defence (L) +4, until
+    """Chroniques, "Actions défensives": simple defence (A) +2, total defence (L) +4, until
     the fighter's next turn. Nissa: DEF 15; the bandit attacks at +2."""
     fight = arena(
         {
@@ -434,7 +437,7 @@ def test_defence_actions_raise_def_until_the_next_turn(kind: str, bonus: int, ro
 
 
 def test_untrained_weapon_shield_and_armour_maluses() -> None:
-    """Seed 001, "PJ incompétent": untrained weapon -3 to attack; untrained shield and
+    """Chroniques, "PJ incompétent": untrained weapon -3 to attack; untrained shield and
     armour -3 each to initiative, attack and FOR/DEX tests. Nissa is a rogue."""
     long_sword = RULES.content.weapons["long_sword"]
     nissa = sheet("nissa", weapon=long_sword, off_hand=None)
@@ -458,7 +461,7 @@ def test_untrained_weapon_shield_and_armour_maluses() -> None:
 
 
 def test_forbidden_equipment_is_untrained_and_blocks_every_capability() -> None:
-    """Seed 001, "Équipement interdit": the bard may not use a shield; if it does, the
+    """Chroniques, "Équipement interdit": the bard may not use a shield; if it does, the
     untrained rule applies and it can use none of its capabilities."""
     shielded = sheet("melisande", shield=RULES.content.shields["small"], free_actions=("move",))
     fight = arena(
@@ -470,7 +473,7 @@ def test_forbidden_equipment_is_untrained_and_blocks_every_capability() -> None:
     )
     with pytest.raises(IllegalDeclaration, match="can use none of its capabilities") as err:
         fight.run()
-    assert err.value.rule == "seed 001, Équipement interdit"
+    assert err.value.rule == "Chroniques, Équipement interdit"
     [forbidden] = [e for e in fight.history if isinstance(e, ForbiddenEquipment)]
     assert forbidden.items == ("petit bouclier",) and forbidden.taboo == ()
     # A capability's free move is gone too.
@@ -491,7 +494,7 @@ def test_forbidden_equipment_is_untrained_and_blocks_every_capability() -> None:
 
 
 def test_the_game_masters_exceptional_permission_is_a_change_of_the_profile() -> None:
-    """Seed 001, "Équipement interdit": the game master may allow an exceptional use (the
+    """Chroniques, "Équipement interdit": the game master may allow an exceptional use (the
     bard crossing a yard under a shield). segsim takes the permission as content: the
     bard's profile without the forbidden shield; then no forbidden equipment is recorded
     and its capabilities stay usable."""
@@ -506,7 +509,7 @@ def test_the_game_masters_exceptional_permission_is_a_change_of_the_profile() ->
 
 
 def test_a_moral_interdiction_is_recorded_as_a_taboo() -> None:
-    """Seed 001: a priest who may not shed blood uses an edged weapon: untrained, and the
+    """Chroniques: a priest who may not shed blood uses an edged weapon: untrained, and the
     player must play the shock."""
     anselm = sheet("anselm", weapon=RULES.content.weapons["long_sword"])
     fight = duel(anselm, "bandit", declare("attack", "b"), [2])
@@ -520,7 +523,7 @@ def test_a_moral_interdiction_is_recorded_as_a_taboo() -> None:
 
 
 def test_a_move_covers_20_m_and_stops_in_contact() -> None:
-    """Seed 001, "Les actions": a move action is about 20 m."""
+    """Chroniques, "Les actions": a move action is about 20 m."""
     fight = arena(
         {
             "a": ("x", "nissa", ByRound({1: [declare("move", "b"), declare("move", "b")]})),
@@ -540,7 +543,7 @@ def test_a_move_covers_20_m_and_stops_in_contact() -> None:
     )
     with pytest.raises(IllegalDeclaration, match="20 m at most") as err:
         fight.run()
-    assert err.value.rule == "seed 001, Les actions"
+    assert err.value.rule == "Chroniques, Les actions"
 
 
 @pytest.mark.parametrize(
@@ -558,11 +561,11 @@ def test_attacks_need_contact_or_range(who: str, where: tuple[float, float], mes
     )
     with pytest.raises(IllegalDeclaration, match=message) as err:
         fight.run()
-    assert err.value.rule == "seed 001, Résolution des attaques"
+    assert err.value.rule == "Chroniques, Résolution des attaques"
 
 
 def test_drawing_a_weapon_is_a_move_and_the_attack_after_it_uses_it() -> None:
-    """Seed 001, "Les actions": drawing a weapon is a move action."""
+    """Chroniques, "Les actions": drawing a weapon is a move action."""
     turn = [declare("draw", weapon="dagger"), declare("attack", "b")]
     fight = duel("bandit_archer", "bandit", turn, [2])
     [drawn] = [e for e in fight.history if isinstance(e, WeaponDrawn)]

@@ -1,4 +1,4 @@
-"""Chroniques surprise (seed 001, "Surprise"): a SAG test against 10 + the ambushers'
+"""Chroniques surprise (Chroniques, "Surprise"): a SAG test against 10 + the ambushers'
 DEX modifier and stealth bonus; who fails is surprised during the first round."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Chroniques rounds, initiative and turns on the segment clock (seed 001, "Le tour de
+"""Chroniques rounds, initiative and turns on the segment clock (Chroniques, "Le tour de
 combat", "Initiative", "Les actions")."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def rounds(fight: Fight) -> list[RoundStarted]:
 
 
 def test_a_round_is_100_segments_and_turns_follow_each_other_in_it() -> None:
-    """Seed 001, "Le tour de combat": 10 s = 100 segments (RULES-NOTES "Time")."""
+    """Chroniques, "Le tour de combat": 10 s = 100 segments (RULES-NOTES "Time")."""
     a, b = ByRound(default=declare("pass")), ByRound(default=declare("pass"))
     fight = arena({"nissa": ("blue", "nissa", a), "bandit": ("red", "bandit", b)}, max_segments=250)
     fight.run()
@@ -113,7 +113,7 @@ def test_turn_length_is_an_option_and_shrinks_so_every_fighter_fits_its_round() 
 
 
 def test_initiative_order_and_its_tie_breaks() -> None:
-    """Seed 001, "Initiative": highest first; ties: PCs before NPCs, then SAG between
+    """Chroniques, "Initiative": highest first; ties: PCs before NPCs, then SAG between
     PCs; between NPCs segsim also uses SAG, then the scenario order."""
     policies = {cid: ByRound(default=declare("pass")) for cid in "abcdef"}
     fight = arena(
@@ -167,7 +167,7 @@ def _with(sheet: Any, abilities: dict[str, int]) -> Any:
 
 
 def test_lowering_initiative_acts_later_and_the_next_round_is_back_to_normal() -> None:
-    """Seed 001, "Initiative": lowering one's Init to act later than one's turn is allowed;
+    """Chroniques, "Initiative": lowering one's Init to act later than one's turn is allowed;
     the next round starts with the ordinary Init."""
 
     def delay_once(obs: Observation) -> Declaration:
@@ -201,7 +201,7 @@ def test_lowering_initiative_acts_later_and_the_next_round_is_back_to_normal() -
 
 
 def test_initiative_lowered_to_zero_loses_the_action() -> None:
-    """Seed 001, "Initiative": when the Init reaches 0 the turn is over, the action lost."""
+    """Chroniques, "Initiative": when the Init reaches 0 the turn is over, the action lost."""
     nissa = ByRound({1: declare("delay", initiative=0)}, default=declare("pass"))
     fight = arena(
         {
@@ -222,7 +222,7 @@ def test_initiative_can_only_be_lowered(value: Any) -> None:
     fight = arena({"nissa": ("x", "nissa", nissa), "bandit": ("y", "bandit", ByRound())})
     with pytest.raises(IllegalDeclaration, match="below 17") as err:
         fight.run()
-    assert err.value.rule == "seed 001, Initiative"
+    assert err.value.rule == "Chroniques, Initiative"
 
 
 def in_contact() -> dict[str, tuple[float, float]]:
@@ -245,7 +245,7 @@ LEGAL_TURNS: list[list[Declaration]] = [
 
 @pytest.mark.parametrize("turn", LEGAL_TURNS, ids=lambda t: "+".join(d.kind for d in t))
 def test_a_turn_is_one_limited_or_move_and_attack_or_two_moves(turn: list[Declaration]) -> None:
-    """Seed 001, "Les actions": 1 L, or 1 M + 1 A, or 2 M; free actions on top."""
+    """Chroniques, "Les actions": 1 L, or 1 M + 1 A, or 2 M; free actions on top."""
     fight = arena(
         {
             "nissa": ("x", "nissa", ByRound({1: turn})),
@@ -276,7 +276,7 @@ ILLEGAL_TURNS: list[tuple[list[Declaration], str]] = [
 
 
 def test_total_defence_allows_no_attack_not_even_a_free_one() -> None:
-    """Seed 001, "Actions défensives": with total defence the fighter only defends."""
+    """Chroniques, "Actions défensives": with total defence the fighter only defends."""
     rules = Chroniques()
     nissa = _free(rules, "nissa", ("attack",))
     turn = [declare("total_defence"), declare("attack", "bandit", free=True)]
@@ -286,12 +286,12 @@ def test_total_defence_allows_no_attack_not_even_a_free_one() -> None:
     )
     with pytest.raises(IllegalDeclaration, match="only defends") as err:
         fight.run()
-    assert err.value.rule == "seed 001, Actions défensives"
+    assert err.value.rule == "Chroniques, Actions défensives"
 
 
 @pytest.mark.parametrize("allowed", [False, True])
 def test_total_defence_allows_a_free_move_only_with_the_option(allowed: bool) -> None:
-    """Seed 001, "Actions défensives": total defence, "ne faire que de se défendre à ce
+    """Chroniques, "Actions défensives": total defence, "ne faire que de se défendre à ce
     tour". The closest reading (default): nothing else that turn, not even a free move;
     ``total_defence_move = true`` lets a free move come with it."""
     rules = Chroniques(total_defence_move=allowed)
@@ -306,7 +306,7 @@ def test_total_defence_allows_a_free_move_only_with_the_option(allowed: bool) ->
     if not allowed:
         with pytest.raises(IllegalDeclaration, match="no move even a free one") as err:
             fight.run()
-        assert err.value.rule == "seed 001, Actions défensives"
+        assert err.value.rule == "Chroniques, Actions défensives"
         assert not [e for e in fight.history if e.TYPE == "combatant.moved"]
         return
     fight.run()
@@ -339,7 +339,7 @@ def test_illegal_turns_name_the_rule_and_change_nothing(
 
 
 def test_a_capability_may_make_a_move_or_an_attack_free_once_a_turn() -> None:
-    """Seed 001, "Les actions": some capabilities allow an attack or a move as a free
+    """Chroniques, "Les actions": some capabilities allow an attack or a move as a free
     action, on top of the normal actions."""
     rules = Chroniques()
     nissa = _free(rules, "nissa", ("attack",))
@@ -377,7 +377,7 @@ def _free(rules: Chroniques, who: str, free: tuple[str, ...]) -> Any:
 
 
 def test_declaring_out_of_turn_is_illegal() -> None:
-    """Seed 001, "Initiative": fighters act one at a time, in initiative order."""
+    """Chroniques, "Initiative": fighters act one at a time, in initiative order."""
     eager = Scripted({0: declare("attack", "nissa")}, name="eager")
     fight = arena(
         {"nissa": ("x", "nissa", ByRound()), "bandit": ("y", "bandit", eager)},
@@ -385,7 +385,7 @@ def test_declaring_out_of_turn_is_illegal() -> None:
     )
     with pytest.raises(IllegalDeclaration, match="not bandit's turn") as err:
         fight.run()
-    assert err.value.rule == "seed 001, Initiative"
+    assert err.value.rule == "Chroniques, Initiative"
 
 
 def test_a_scripted_policy_declares_at_its_turn_segments() -> None:
@@ -417,7 +417,7 @@ def test_turns_cannot_be_cancelled() -> None:
     )
     with pytest.raises(IllegalDeclaration, match="cannot be cancelled") as err:
         fight.run()
-    assert err.value.rule == "seed 001, Les actions"
+    assert err.value.rule == "Chroniques, Les actions"
 
 
 def test_a_fighter_still_waiting_when_the_round_ends_loses_its_turn() -> None:

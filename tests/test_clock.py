@@ -1,4 +1,4 @@
-"""Segment timing (seed 004, "Échelonnement des actions dans le temps"; RULES-NOTES, Time)."""
+"""Segment timing (RinKaNou, "Échelonnement des actions dans le temps"; RULES-NOTES, Time)."""
 
 from __future__ import annotations
 

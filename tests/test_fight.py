@@ -1,4 +1,4 @@
-"""The engine: declaration phase, timing, cancellation, wake-ups (seed 004, DESIGN)."""
+"""The engine: declaration phase, timing, cancellation, wake-ups (RinKaNou, DESIGN)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ ATTACK = {0: declare("arm"), 3: declare("strike", "robert", blow="cut")}
 
 
 def test_an_action_declared_at_4_for_3_segments_resolves_in_segment_6() -> None:
-    """Seed 004: started in segment 4 and lasting 3, it ends in segment 6."""
+    """RinKaNou: started in segment 4 and lasting 3, it ends in segment 6."""
     fight, _, _ = duel({4: declare("dodge")}, {}, dice=[50])
     fight.run()
     declared = [e for e in fight.history if e.TYPE == "action.declared" and e.kind == "dodge"]
@@ -84,7 +84,7 @@ def test_a_dodge_ending_in_the_same_segment_as_the_attack_opposes_it() -> None:
 def test_a_dodge_ending_earlier_or_later_is_its_own_action_and_the_blow_lands(
     dodge_at: int, dice: list[int]
 ) -> None:
-    """Seed 004, "Esquive": too early and the attacker follows; too late is too late."""
+    """RinKaNou, "Esquive": too early and the attacker follows; too late is too late."""
     fight, _, _ = duel({dodge_at: declare("dodge")}, ATTACK, dice=dice)
     fight.run()
     tests = {(t.test, t.t) for t in of_type(fight, TestRolled)}

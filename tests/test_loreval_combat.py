@@ -1,4 +1,4 @@
-"""Loreval attacks, damage, changed actions, heroism and sneak attacks (seed 003,
+"""Loreval attacks, damage, changed actions, heroism and sneak attacks (Loreval,
 "Mode d'action", "Modifier son action", "Points d'héroïsme", "Attaque sournoise et
 attaque perfide", "Action de déplacement et action avec déplacement")."""
 
@@ -39,7 +39,7 @@ def four(a: ByRound, s: ByRound, dice: list[int]):  # type: ignore[no-untyped-de
 
 
 def test_a_changed_action_after_the_target_fell() -> None:
-    """Seed 003, "Modifier son action": Aldren declared two attacks on bandit 1 (category
+    """Loreval, "Modifier son action": Aldren declared two attacks on bandit 1 (category
     3); Sylva, faster, kills it; at his turn Aldren may change his action for one of a
     lower category, at -2 to every roll. The points of the declared action are spent."""
     a = ByRound(
@@ -81,7 +81,7 @@ def test_a_changed_action_is_of_a_strictly_lower_category() -> None:
 
 
 def test_critical_hits_and_heroism_saves_from_a_deadly_blow() -> None:
-    """Seed 003, "Points d'héroïsme": a heroism point cancels the blow that would kill."""
+    """Loreval, "Points d'héroïsme": a heroism point cancels the blow that would kill."""
     g = ByRound({1: declare("attack", "a")})
     a = ByRound()
     fight = arena(
@@ -99,7 +99,7 @@ def test_critical_hits_and_heroism_saves_from_a_deadly_blow() -> None:
 
 
 def test_a_sneak_attack_needs_focus_two_above_the_targets_security() -> None:
-    """Seed 003: the bandit's rank of sneak attack adds to its Focus for the condition;
+    """Loreval: the bandit's rank of sneak attack adds to its Focus for the condition;
     the attack then deals 1d6 more per rank (D&D 3)."""
     b = ByRound({1: declare("attack", "g", attention={"focus": 1, "security": 1})})
     fight = arena(
@@ -114,7 +114,7 @@ def test_a_sneak_attack_needs_focus_two_above_the_targets_security() -> None:
 
 
 def test_an_attack_with_extra_moves_closes_in_at_a_malus() -> None:
-    """Seed 003, "Déplacement supplémentaire": one extra move (+1 category) brings the
+    """Loreval, "Déplacement supplémentaire": one extra move (+1 category) brings the
     attacker in contact; -4 to its attack and to its own defences for the round."""
     g = ByRound({1: declare("attack", "a", moves=1, attention={"focus": 1, "security": 1})})
     fight = arena(
@@ -143,7 +143,7 @@ def test_a_target_out_of_reach_cannot_be_declared() -> None:
 
 
 def test_two_weapons_attack_with_both_hands_and_chain() -> None:
-    """Seed 003, "Deux armes": three attacks are main hand, off hand, main hand at -5;
+    """Loreval, "Deux armes": three attacks are main hand, off hand, main hand at -5;
     the initial two-weapon malus is lighter with the talent (Interpretations)."""
     s = ByRound({1: declare("attack", "b", attacks=3, attention={"security": 2, "focus": 1})})
     fight = arena(

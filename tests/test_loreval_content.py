@@ -196,7 +196,7 @@ def test_the_examples_play_the_rules_they_show(name: str) -> None:
 
 
 def test_slow_and_haste_shift_the_category() -> None:
-    """Seed 003, "Effet de lenteur", "Effet de rapidité": slowed, an action counts as the
+    """Loreval, "Effet de lenteur", "Effet de rapidité": slowed, an action counts as the
     next category (no category 5); hasted, as the one below (never under 1)."""
     a = ByRound({1: declare("attack", "g", attacks=2, attention={"focus": 1, "security": 2})})
     fight = arena(
@@ -218,7 +218,7 @@ def test_slow_and_haste_shift_the_category() -> None:
 
 def test_shooting_at_range_and_into_a_melee() -> None:
     """D&D 3 increments: -2 per increment beyond the first; -4 at a target in melee
-    (seed 003, "La mêlée")."""
+    (Loreval, "La mêlée")."""
     p = ByRound({1: declare("attack", "b", attention={"focus": 1, "security": 2})})
     fight = arena(
         {

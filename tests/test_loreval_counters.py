@@ -1,4 +1,4 @@
-"""Loreval counters, charges, concerted and heroic actions (seed 003, "Actions de
+"""Loreval counters, charges, concerted and heroic actions (Loreval, "Actions de
 contre", "Déclaration d'un contre", "Charge", "Initiative et charge", "Réception de
 charge", "Action concertée", "Action d'éclat")."""
 
@@ -45,7 +45,7 @@ def test_a_defensive_counter_sets_the_attackers_difficulty_and_blocks_on_a_miss(
 
 
 def test_a_hypothetical_counter_is_at_minus_two() -> None:
-    """Seed 003, "Déclaration d'un contre": the first attack against oneself, -2."""
+    """Loreval, "Déclaration d'un contre": the first attack against oneself, -2."""
     a = ByRound({1: declare("counter", hypothetical=True, **PARRY)})
     g = ByRound({1: declare("attack", "a")})
     fight = arena(
@@ -101,7 +101,7 @@ def test_illegal_counters(plan: object, message: str) -> None:
 
 
 def test_the_charge() -> None:
-    """Seed 003, "Charge": 2 moves at least, then one attack by attaque en force at +4
+    """Loreval, "Charge": 2 moves at least, then one attack by attaque en force at +4
     to hit and to damage, without the moves' malus; the weapon's damage is doubled,
     the +4 is not."""
     g = ByRound({1: declare("charge", "b", attention={"focus": 2})})
@@ -136,7 +136,7 @@ def test_a_charge_needs_two_moves_and_focus_two() -> None:
 
 
 def test_receiving_a_charge_with_a_polearm() -> None:
-    """Seed 003, "Réception de charge": the spear strikes the charger first, its damage
+    """Loreval, "Réception de charge": the spear strikes the charger first, its damage
     doubled, and a hit stops the charge."""
     g = ByRound({1: declare("charge", "p", attention={"focus": 2})})
     receive = {"against": "offensive", "how": "receive"}
@@ -157,7 +157,7 @@ def test_receiving_a_charge_with_a_polearm() -> None:
 
 
 def test_a_charge_in_continuity_of_movement_comes_before_the_faster_targets_attack() -> None:
-    """Seed 003, "Charge en continuité de déplacement", "Initiative et charge": ending a
+    """Loreval, "Charge en continuité de déplacement", "Initiative et charge": ending a
     round running lets a fighter charge with fewer moves; its charge counters its
     target, which had the initiative and declared an attack on it."""
     g = ByRound(
@@ -181,7 +181,7 @@ def test_a_charge_in_continuity_of_movement_comes_before_the_faster_targets_atta
 
 
 def test_a_concerted_action_resolves_at_the_partners_step_and_divides_the_defence() -> None:
-    """Seed 003, "Action concertée": Sylva (2 in Environment, faster) joins Aldren's
+    """Loreval, "Action concertée": Sylva (2 in Environment, faster) joins Aldren's
     attack (1 in Environment): both strike at Aldren's step, and Garrok, attacked by
     two at once, defends at -2 against each."""
     a = ByRound({1: declare("attack", "g", attention={"environment": 1, "security": 2})})
@@ -215,7 +215,7 @@ def test_a_concerted_action_needs_two_in_environment() -> None:
 
 
 def test_a_heroic_action() -> None:
-    """Seed 003, "Action d'éclat": with 6 points left and a heroism point, declared after
+    """Loreval, "Action d'éclat": with 6 points left and a heroism point, declared after
     the declarations and resolved before every other action; it takes every point left
     and a heroism point, its rolls succeed (against a foe without heroism: the best
     result, a critical), and the next round is a grace round."""
@@ -238,7 +238,7 @@ def test_a_heroic_action() -> None:
 
 
 def test_blocking_an_attack_is_a_parry_at_minus_four() -> None:
-    """Seed 003, "Bloquer une attaque": a defensive counter with the defence at -4."""
+    """Loreval, "Bloquer une attaque": a defensive counter with the defence at -4."""
     block = {"against": "defensive", "how": "block", "attention": {"environment": 1, "focus": 2}}
     a = ByRound({1: declare("counter", "g", **block)})
     g = ByRound({1: declare("attack", "a")})
@@ -254,7 +254,7 @@ def test_blocking_an_attack_is_a_parry_at_minus_four() -> None:
 
 
 def test_an_obstruction_stops_the_moves_of_the_countered_action() -> None:
-    """Seed 003, "Empêcher un déplacement": a skilful attack against the mover's Reflex;
+    """Loreval, "Empêcher un déplacement": a skilful attack against the mover's Reflex;
     its action goes on without its moves (here out of reach: it may change it)."""
     obstruct = {"against": "offensive", "how": "obstruct", "attention": PARRY["attention"]}
     a = ByRound({1: declare("counter", "g", **obstruct)})
@@ -272,7 +272,7 @@ def test_an_obstruction_stops_the_moves_of_the_countered_action() -> None:
 
 
 def test_a_heroic_action_against_a_hero_counts_the_die_as_twenty() -> None:
-    """Seed 003, "Points d'héroïsme": between holders of heroism points, the die is
+    """Loreval, "Points d'héroïsme": between holders of heroism points, the die is
     rolled; without a threat the action succeeds with the best score, 20 (not a
     natural 20, so no critical)."""
     s = ByRound({1: declare("inaction")}, heroic={1: declare("attack", "a")})

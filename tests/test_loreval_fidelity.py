@@ -1,4 +1,4 @@
-"""Loreval read again against seed 003, sentence by sentence (issue 38): the departures
+"""Loreval read again against Loreval, sentence by sentence (issue 38): the departures
 the audit found, each checked from the text's own words and numbers."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ STRIKE = {"against": "offensive", "how": "strike", "attention": {"environment": 
 
 
 def test_a_negative_focus_gives_the_tables_malus_rather_than_refusing() -> None:
-    """Seed 003, "Désavantages d'un score négatif" and the summary table: Focus -2 gives
+    """Loreval, "Désavantages d'un score négatif" and the summary table: Focus -2 gives
     -3 to every action roll. "Un focus de 0 suffit" for categories 1 and 2, so a
     fighter whose Focus two lost senses brought to -2 still attacks, at -3."""
     a = ByRound({1: declare("attack", "b")})
@@ -41,7 +41,7 @@ def test_a_negative_focus_gives_the_tables_malus_rather_than_refusing() -> None:
 
 
 def test_a_negative_focus_still_refuses_what_needs_focus() -> None:
-    """Seed 003, "Catégorie des actions": Focus 1 for categories 3 and 4; at -2 the
+    """Loreval, "Catégorie des actions": Focus 1 for categories 3 and 4; at -2 the
     two attacks of category 3 are refused, naming the rule."""
     a = ByRound({1: declare("attack", "b", attacks=2, attention={"focus": 1})})
     fight = arena(
@@ -54,7 +54,7 @@ def test_a_negative_focus_still_refuses_what_needs_focus() -> None:
 
 
 def test_a_successful_counter_blocks_the_action_but_not_the_moves() -> None:
-    """Seed 003, "Actions de contre": a successful counter blocks the fighter in its
+    """Loreval, "Actions de contre": a successful counter blocks the fighter in its
     action until the round ends, "sauf ses déplacements". The bandit, struck first by
     Aldren's offensive counter, does not attack the archer but still makes its move
     toward it."""
@@ -74,7 +74,7 @@ def test_a_successful_counter_blocks_the_action_but_not_the_moves() -> None:
 
 
 def test_an_obstruction_still_stops_the_moves() -> None:
-    """Seed 003, "Actions de contre": "à moins que le contre visait précisément à
+    """Loreval, "Actions de contre": "à moins que le contre visait précisément à
     empêcher le déplacement": an obstruction stops them."""
     b = ByRound({1: declare("attack", "c", moves=1)})
     obstruct = {**STRIKE, "how": "obstruct"}
@@ -89,7 +89,7 @@ def test_an_obstruction_still_stops_the_moves() -> None:
 
 
 def test_a_hasted_caster_may_move_during_a_ritual() -> None:
-    """Seed 003, "Lancement d'un sort": no move during a ritual "à moins d'être sous
+    """Loreval, "Lancement d'un sort": no move during a ritual "à moins d'être sous
     l'effet d'un sort de rapidité". A hasted caster's ritual with one move (5 + 1)
     counts as category 5 ("Effet de rapidité")."""
     ritual = declare("spell", spell="ward", ritual=True, moves=1, attention={"focus": 2})
@@ -114,7 +114,7 @@ def test_an_unhasted_caster_may_not_move_during_a_ritual() -> None:
 
 
 def test_a_charge_made_as_a_counter_counts_security_as_zero() -> None:
-    """Seed 003, "Charge": a charger's Security "est considérée comme égale à 0 quel
+    """Loreval, "Charge": a charger's Security "est considérée comme égale à 0 quel
     que soit son score"; "Charge dans un contre" declares a charge as a counter.
     Aldren (6 attention points) charges the slower bandit as a counter with 3 in
     Security; his charge misses, and the bandit's attack meets his defences without
@@ -140,7 +140,7 @@ def test_a_charge_made_as_a_counter_counts_security_as_zero() -> None:
 
 
 def test_only_a_player_character_declares_a_concerted_action() -> None:
-    """Seed 003, "Action concertée": "Lorsqu'un personnage-joueur ayant 2 points en
+    """Loreval, "Action concertée": "Lorsqu'un personnage-joueur ayant 2 points en
     Environnement..." A non-player fighter's concert is refused, naming the rule."""
     a = ByRound({1: declare("attack", "g", attention={"environment": 1, "security": 2})})
     joint = {"concert": "a", "attention": {"environment": 2, "security": 1}}
@@ -190,7 +190,7 @@ def test_every_loreval_event_field_says_what_it_means() -> None:
 
 
 def test_perception_lost_costs_one_attention_point_per_four() -> None:
-    """Seed 003, "Nombre de points d'attention": points of Perception lost to a malus
+    """Loreval, "Nombre de points d'attention": points of Perception lost to a malus
     cost attention points, 1 per 4 lost. Aldren (3 points) with 5 of perception lost
     has 2: three put are refused, naming the rule."""
     a = ByRound({1: declare("inaction", attention={"environment": 1, "security": 2})})
@@ -234,7 +234,7 @@ def _spell_duel(counter: dict, spell: dict, dice: list[int], caster_first: bool)
 
 
 def test_an_offensive_counter_spell_stops_the_spell_at_its_source() -> None:
-    """Seed 003, "Les différents contres", "Contrer un sort": a counter-spell; the
+    """Loreval, "Les différents contres", "Contrer un sort": a counter-spell; the
     offensive one acts at the source. The slower caster's spell is never cast."""
     counter = {
         "against": "offensive",
@@ -250,7 +250,7 @@ def test_an_offensive_counter_spell_stops_the_spell_at_its_source() -> None:
 
 
 def test_dodging_an_aimed_spell_sets_its_targeting_difficulty() -> None:
-    """Seed 003, "Esquiver un sort": a reflex roll whose result is the difficulty of
+    """Loreval, "Esquiver un sort": a reflex roll whose result is the difficulty of
     the targeting roll. Aldren dodges the faster bandit's ray with a roll of 15; the
     bandit's targeting roll of 3 misses it, and the caster is blocked."""
     counter = {"against": "defensive", "how": "dodge", "attention": {"environment": 1}}
@@ -270,7 +270,7 @@ def test_dodging_an_aimed_spell_sets_its_targeting_difficulty() -> None:
 
 
 def test_resisting_a_spell_is_rolled_and_an_irresistible_one_is_not() -> None:
-    """Seed 003, "Résister à un sort": a roll on the resistance the spell calls for,
+    """Loreval, "Résister à un sort": a roll on the resistance the spell calls for,
     unless it is irresistible; it opposes the penetration roll (the magic chapter's):
     segsim records it before the spell."""
     counter = {"against": "defensive", "how": "resist", "attention": {"environment": 1}}
@@ -286,7 +286,7 @@ def test_resisting_a_spell_is_rolled_and_an_irresistible_one_is_not() -> None:
 
 
 def test_the_course_talent_adds_a_free_move_to_moves_and_attacks() -> None:
-    """Seed 003, "La compétence Saut et le talent course": a free unit of movement on
+    """Loreval, "La compétence Saut et le talent course": a free unit of movement on
     any action with a move, never alone. The bandit (5.6 m a move) with Course moves
     11.2 m for a category 1 move, and attacks 1.5 + 11.2 m away with one extra move
     (category 2); without a move of its own the attack gets no free one."""

@@ -1,6 +1,6 @@
 """Loreval rules finished after the first landing: the lock after a block, a caster's
 concentration when a counter hits it, a voided counter's change step, moves on a
-defensive counter (seed 003, "Bloquer une attaque", "Lancer un sort et Contre",
+defensive counter (Loreval, "Bloquer une attaque", "Lancer un sort et Contre",
 "Modifier son action", "Types de contre")."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ BLOCK = {"against": "defensive", "how": "block", "attention": {"environment": 1,
 
 
 def test_a_successful_block_locks_both_fighters_until_a_strength_roll_frees_them() -> None:
-    """Seed 003, "Bloquer une attaque": when the block beats the attack, the assailant
+    """Loreval, "Bloquer une attaque": when the block beats the attack, the assailant
     is held: both fighters at -2 in Security while it lasts, no moves (the block also
     prevents moving); the one blocked makes an opposed strength roll to get free."""
     a = ByRound({1: declare("counter", "g", **BLOCK), 2: declare("inaction")})
@@ -116,7 +116,7 @@ def _caster_fight(concentration: int, roll: int) -> object:
 
 
 def test_a_caster_hit_by_a_counter_must_win_a_concentration_roll() -> None:
-    """Seed 003, "Lancer un sort et Contre": an offensive counter against a caster is
+    """Loreval, "Lancer un sort et Contre": an offensive counter against a caster is
     resolved before the spell; if it hurts the caster, a concentration roll against
     10 + damage taken + the spell's level decides whether the spell is finished."""
     fight = _caster_fight(0, 12)
@@ -151,7 +151,7 @@ def _tifin() -> object:
 
 
 def test_the_texts_jump_distances() -> None:
-    """Seed 003, "La compétence Saut": the Tifin moving 3.70 m clears 1.85 m standing
+    """Loreval, "La compétence Saut": the Tifin moving 3.70 m clears 1.85 m standing
     with a 10, 0.185 m more per point (2 m needs 11); with a run-up 2.78 m, 0.28 m per
     point; never beyond VD standing, 1.5 VD with a run-up; 1/3 of it in height."""
     from segsim.rules.loreval.jump import cleared, jump_reach, needed
@@ -203,7 +203,7 @@ def test_a_jump_needs_focus_two_and_no_run_up_without_running() -> None:
 
 
 def test_other_modes_of_locomotion_have_their_own_raw_speed() -> None:
-    """Seed 003, "Déplacement": a humanoid swims from 3 m (amphibious 6, quadruped 4),
+    """Loreval, "Déplacement": a humanoid swims from 3 m (amphibious 6, quadruped 4),
     walks on four legs from 8 m, flies from 5 m (self-propelled) or 12 m (winged); the
     characteristic adjustment and the size multiplier apply as for walking."""
     from segsim.rules.loreval.content import movement_speed
@@ -254,7 +254,7 @@ def test_a_move_may_swim_or_fly_at_that_speed() -> None:
 
 @pytest.mark.parametrize(("knee_roll", "damage"), [(15, (4 + 3) * 2), (1, 0)])
 def test_throwing_an_opponent_onto_ones_knee(knee_roll: int, damage: int) -> None:
-    """Seed 003, "Jeter": a wrestler throwing its opponent at its feet may land it on its
+    """Loreval, "Jeter": a wrestler throwing its opponent at its feet may land it on its
     knee: Focus 2, one more initiative point, and a skilful attack once the throw is
     done. The opponent lies at the thrower's feet; landing on the knee (something that
     hurts) doubles the damage."""
@@ -296,7 +296,7 @@ def test_throwing_an_opponent_onto_ones_knee(knee_roll: int, damage: int) -> Non
 def test_an_invisible_fighter_is_attacked_only_once_located(
     environment: int, dice: list[int], attacks: list[tuple[int, int]]
 ) -> None:
-    """Seed 003, "Camouflage": against an invisible creature the -10 of total
+    """Loreval, "Camouflage": against an invisible creature the -10 of total
     concealment applies only once it is located, which needs 2 in Environment
     ("Environnement": 2 points detect an invisible presence, with a detection roll)."""
     attention = {"environment": environment, "focus": 1}
@@ -317,7 +317,7 @@ def test_an_invisible_fighter_is_attacked_only_once_located(
 
 
 def test_a_voided_counter_declares_after_the_new_declaration_and_acts_first() -> None:
-    """Seed 003, "Modifier son action", the text's example: the villain meant to strike
+    """Loreval, "Modifier son action", the text's example: the villain meant to strike
     the hero's companion, the hero (faster) to counter that attack; the companion (even
     faster) gets out of reach, so the villain must change its action, which voids the
     counter. The hero waits for the villain's new declaration (an attack on the hero),
@@ -352,7 +352,7 @@ def test_a_voided_counter_declares_after_the_new_declaration_and_acts_first() ->
 
 
 def test_a_defensive_counter_may_carry_moves_played_at_the_fighters_own_step() -> None:
-    """Seed 003, "Types de contre": moves may be added to a defensive counter, but the
+    """Loreval, "Types de contre": moves may be added to a defensive counter, but the
     fighter cannot move right after its counter: it plays them at its own turn. The
     counter costs one more category per move and carries the moves' malus."""
     parry = {"against": "defensive", "how": "parry", "attention": {"environment": 1}}
@@ -420,7 +420,7 @@ def _battle(per_side: int, rounds: int) -> object:
 
 
 def test_a_forty_fighter_battle_plays_whole_rounds() -> None:
-    """Seed 003, "Déroulement d'un round de combat": every fighter declares, then every
+    """Loreval, "Déroulement d'un round de combat": every fighter declares, then every
     action is resolved, each round. With 40 fighters the 60 segments of a round cannot
     hold 80 steps of a segment: resolutions share a step (in descending order, stopping
     at an action that must change), and every round still ends with every action

@@ -1,6 +1,6 @@
 """Loreval rules completed after the follow-ups: dropping the weapon to get free of a
 block, surprise and Environment, the generic skill action, rounds that stretch for big
-fights (seed 003, "Bloquer une attaque", "Déroulement d'un round de surprise",
+fights (Loreval, "Bloquer une attaque", "Déroulement d'un round de surprise",
 "Catégorie des actions", "Déroulement d'un round de combat")."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def _blocked(answer: Any, g_round2: Any, dice: list[int]) -> tuple[Any, Locks]:
 
 
 def test_the_blocked_assailant_may_drop_its_weapon_to_get_free_at_once() -> None:
-    """Seed 003, "Bloquer une attaque": held by the block, the assailant has two ways
+    """Loreval, "Bloquer une attaque": held by the block, the assailant has two ways
     out: give up its weapon to get free at once, or stay held at -2 in Security. It
     drops it: the lock ends right away (no strength roll), and it may move again."""
     fight, g = _blocked(declare("drop"), declare("move", to=[8, 0]), [10, 15, 10, 5])
@@ -108,7 +108,7 @@ def _surprise(by: str, attention: dict[str, int], dice: list[int]) -> Any:
 
 
 def test_one_point_in_environment_and_allies_never_surprise() -> None:
-    """Seed 003, "Déroulement d'un round de surprise": with 1 point in Environment a
+    """Loreval, "Déroulement d'un round de surprise": with 1 point in Environment a
     fighter is never surprised by what its own allies do: no roll, it rolls initiative."""
     fight = _surprise("allies", {"environment": 1}, [10, 10])
     avoided = of_type(fight, SurpriseAvoided)
@@ -142,9 +142,9 @@ def test_an_ambush_still_takes_a_detection_roll() -> None:
 
 def test_legal_declarations_include_the_jump_and_defensive_counters() -> None:
     """The random policy and the RL catalogue draw from ``observation.legal()``: it
-    lists standing jumps (half the speed: a result of 10; seed 003, "La compétence
+    lists standing jumps (half the speed: a result of 10; Loreval, "La compétence
     Saut") back from the nearest opponent and toward it, and defensive counters aimed
-    at an opponent or hypothetical (seed 003, "Déclaration d'un contre")."""
+    at an opponent or hypothetical (Loreval, "Déclaration d'un contre")."""
     seen: list[Any] = []
 
     def look(obs: Observation) -> Any:
@@ -184,7 +184,7 @@ def test_the_rl_catalogue_offers_the_jump_and_defensive_counters() -> None:
 
 
 def test_the_use_of_a_skill_is_a_category_5_check() -> None:
-    """Seed 003, "Catégorie des actions": the use of a skill is a category 5 action
+    """Loreval, "Catégorie des actions": the use of a skill is a category 5 action
     (Focus 2). Sylva's acrobatics: d20 12 + acrobatics 8, no armour malus, against the
     game master's difficulty 20: a success; it costs 5 initiative points."""
     s = ByRound({1: declare("skill", skill="acrobatics", difficulty=20, attention={"focus": 2})})
@@ -202,9 +202,9 @@ def test_the_use_of_a_skill_is_a_category_5_check() -> None:
 
 
 def test_a_skill_check_takes_the_armour_malus_and_perception_takes_environment() -> None:
-    """Aldren in chainmail and shield: -7 on the Body skills (seed 003, "Malus lié au
+    """Aldren in chainmail and shield: -7 on the Body skills (Loreval, "Malus lié au
     port et à l'utilisation des protections"): evasion 2 + 15 - 7 = 10. Perception is
-    detection: Environment's modifier (+4 at 3; seed 003, "Avantages procurés par les
+    detection: Environment's modifier (+4 at 3; Loreval, "Avantages procurés par les
     points d'attention"), no armour malus: 3 + 15 + 4 = 22."""
     from segsim.rules.loreval import Loreval
 
@@ -285,7 +285,7 @@ def _skirmish(n: int, policy: str) -> str:
 def test_a_large_skirmish_stretches_its_rounds_and_cuts_no_step(
     tmp_path: Path, policy: str
 ) -> None:
-    """Seed 003, "Déroulement d'un round de combat": every fighter declares, in
+    """Loreval, "Déroulement d'un round de combat": every fighter declares, in
     ascending order, then every action resolves, in descending order. With 64 fighters
     the declarations alone take more than a round's 60 segments: the round lasts as long
     as its steps need, and ends once the last has resolved."""

@@ -1,4 +1,4 @@
-"""Loreval grappling, manoeuvres and attacks at range (seed 003, "Lutte", "Actions de
+"""Loreval grappling, manoeuvres and attacks at range (Loreval, "Lutte", "Actions de
 lutte", "Manœuvres de combat", "Attaques à distance", "Couverture", "Camouflage",
 "Tir dans le tas")."""
 
@@ -66,7 +66,7 @@ def test_grapplers_cannot_move() -> None:
 
 
 def test_crushing_damage_by_size() -> None:
-    """Seed 003, "Écraser": a medium holder crushes for 1-6 + strength."""
+    """Loreval, "Écraser": a medium holder crushes for 1-6 + strength."""
     w = ByRound(
         {1: declare("grapple", "b", attention=F1), 2: declare("grapple", "b", move="crush")}
     )
@@ -82,7 +82,7 @@ def test_crushing_damage_by_size() -> None:
 
 
 def test_a_trip() -> None:
-    """Seed 003, "Croc-en-jambe": category 2, dexterity 13, a skilful attack, then
+    """Loreval, "Croc-en-jambe": category 2, dexterity 13, a skilful attack, then
     strength against the better of strength and dexterity: the target falls."""
     s = ByRound({1: declare("trip", "b", attention={"focus": 2, "security": 1})})
     fight = arena(
@@ -110,7 +110,7 @@ def test_manoeuvres_need_their_characteristic_and_focus_two() -> None:
 
 
 def test_a_disarm() -> None:
-    """Seed 003, "Désarmement": category 3; the attacker exposes itself; success takes
+    """Loreval, "Désarmement": category 3; the attacker exposes itself; success takes
     the weapon from the target's hand."""
     s = ByRound({1: declare("disarm", "b", attention={"focus": 2, "security": 1})})
     fight = arena(
@@ -124,7 +124,7 @@ def test_a_disarm() -> None:
 
 
 def test_power_attack() -> None:
-    """Seed 003, "Attaque en puissance": +1 category; points moved from the attack to
+    """Loreval, "Attaque en puissance": +1 category; points moved from the attack to
     the damage, at most the attack skill's mastery."""
     g = ByRound({1: declare("attack", "b", power=3, attention=F2)})
     fight = arena(
@@ -141,7 +141,7 @@ def test_power_attack() -> None:
 
 
 def test_a_whirlwind_strikes_everyone_around() -> None:
-    """Seed 003, "Attaque en rotation": acrobatics 15, then an attack on each fighter in
+    """Loreval, "Attaque en rotation": acrobatics 15, then an attack on each fighter in
     contact; with two weapons the first two at the standard scores."""
     s = ByRound({1: declare("whirlwind", attention={"focus": 2, "security": 1})})
     fight = arena(
@@ -164,7 +164,7 @@ ARCHER = {"focus": 1, "security": 2}
 
 
 def test_cover_and_concealment() -> None:
-    """Seed 003, "Couverture", "Camouflage": 50 % cover gives +4 to the target's
+    """Loreval, "Couverture", "Camouflage": 50 % cover gives +4 to the target's
     defences, light concealment -2 to the shooter."""
     a = ByRound({1: declare("attack", "b", cover=50, concealment=["light"], attention=ARCHER)})
     fight = arena(
@@ -180,7 +180,7 @@ def test_cover_and_concealment() -> None:
 
 
 def test_a_creature_in_the_line_of_fire_covers_and_takes_the_shot() -> None:
-    """Seed 003, "Couverture": behind a creature of the target's size, +4; a shot whose
+    """Loreval, "Couverture": behind a creature of the target's size, +4; a shot whose
     result falls within that margin hits the creature."""
     a = ByRound({1: declare("attack", "b2", attention=ARCHER)})
     fight = arena(
@@ -200,7 +200,7 @@ def test_a_creature_in_the_line_of_fire_covers_and_takes_the_shot() -> None:
 
 
 def test_shooting_into_the_pile() -> None:
-    """Seed 003, "Tir dans le tas": a miss by 4 or less is rolled again against a
+    """Loreval, "Tir dans le tas": a miss by 4 or less is rolled again against a
     fighter next to the target."""
     a = ByRound({1: declare("attack", "b1", pile=True, attention=ARCHER)})
     fight = arena(
@@ -220,7 +220,7 @@ def test_shooting_into_the_pile() -> None:
 
 
 def test_lift_then_throw() -> None:
-    """Seed 003, "Soulever", "Jeter": a lifted opponent is thrown half the thrower's
+    """Loreval, "Soulever", "Jeter": a lifted opponent is thrown half the thrower's
     speed away, for 1d6 + strength (same size), the grapple ends and it lies prone."""
     w = ByRound(
         {
@@ -244,7 +244,7 @@ def test_lift_then_throw() -> None:
 
 
 def test_juggling_gives_four_to_every_attack_of_the_round() -> None:
-    """Seed 003, "Jonglerie": +2 category, acrobatics 20 when declared: +4 to attacks."""
+    """Loreval, "Jonglerie": +2 category, acrobatics 20 when declared: +4 to attacks."""
     s = ByRound({1: declare("attack", "b", juggle=True, attention={"focus": 2, "security": 1})})
     fight = arena(
         {"s": ("blue", "sylva", s), "b": ("red", "bandit", ByRound())},
@@ -256,7 +256,7 @@ def test_juggling_gives_four_to_every_attack_of_the_round() -> None:
 
 
 def test_a_sunder_breaks_the_weapon() -> None:
-    """Seed 003, "Destruction d'arme": strength 13, attaque en force; the weapon takes
+    """Loreval, "Destruction d'arme": strength 13, attaque en force; the weapon takes
     damage and breaks at its durability."""
     g = ByRound({1: declare("sunder", "b", attention=F2)})
     fight = arena(
@@ -269,7 +269,7 @@ def test_a_sunder_breaks_the_weapon() -> None:
 
 
 def test_an_overrun_ending_a_charge() -> None:
-    """Seed 003, "Renversement": attaque en force, with the charge's +4 when it ends
+    """Loreval, "Renversement": attaque en force, with the charge's +4 when it ends
     one, then strength: the target falls."""
     g = ByRound({1: declare("overrun", "b", charge=True, moves=2, attention=F2)})
     fight = arena(

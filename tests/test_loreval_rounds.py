@@ -1,6 +1,6 @@
 """Loreval rounds on the segment clock: initiative points, declarations in ascending
 order and resolution in descending order, ties, grace rounds, surprise, attention
-(seed 003, "Déroulement d'un round de combat", "Initiative...", "Attention")."""
+(Loreval, "Déroulement d'un round de combat", "Initiative...", "Attention")."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ MISS = 2  # a d20 face that misses everyone here
 
 
 def test_declare_in_ascending_order_and_resolve_in_descending_order() -> None:
-    """Seed 003, "Initiative...": the highest initiative declares last, having heard the
+    """Loreval, "Initiative...": the highest initiative declares last, having heard the
     others, and acts first; the round's cost is taken at its end."""
     a = ByRound({1: declare("attack", "g")})
     g = ByRound({1: declare("attack", "a")})
@@ -50,7 +50,7 @@ def test_declare_in_ascending_order_and_resolve_in_descending_order() -> None:
 
 
 def test_a_tie_goes_to_the_higher_dexterity() -> None:
-    """Seed 003, "Initiative...": equal points, the higher dexterity acts first."""
+    """Loreval, "Initiative...": equal points, the higher dexterity acts first."""
     g = ByRound()
     b = ByRound()
     fight = arena({"g": ("red", "garrok", g), "b": ("blue", "bandit", b)}, dice=[10, 10])
@@ -61,7 +61,7 @@ def test_a_tie_goes_to_the_higher_dexterity() -> None:
 
 
 def test_a_tie_of_dexterity_rolls_tie_break_dice_until_one_is_higher() -> None:
-    """Seed 003, "Initiative...": 1d20 until a better score comes out; the die is not
+    """Loreval, "Initiative...": 1d20 until a better score comes out; the die is not
     part of the points."""
     fight = arena(
         {"b1": ("red", "bandit", ByRound()), "b2": ("blue", "bandit", ByRound())},
@@ -76,7 +76,7 @@ def test_a_tie_of_dexterity_rolls_tie_break_dice_until_one_is_higher() -> None:
 
 
 def test_a_grace_round_renews_the_points() -> None:
-    """Seed 003: with 1 to 5 points a fighter may sit out a grace round (keeping its
+    """Loreval: with 1 to 5 points a fighter may sit out a grace round (keeping its
     defence, with attention criteria) and roll initiative again at its end."""
     g = ByRound({1: declare("grace", attention={"security": 2})})
     b = ByRound()
@@ -106,7 +106,7 @@ def test_a_grace_round_needs_one_to_five_points() -> None:
 
 
 def test_at_zero_points_the_grace_round_is_forced_and_attention_frozen() -> None:
-    """Seed 003: 0 points at the start of a round: a forced grace round in which the
+    """Loreval: 0 points at the start of a round: a forced grace round in which the
     attention criteria cannot be changed; no declaration step."""
     b = ByRound({1: declare("attack", "g", attacks=2, attention={"focus": 1, "security": 1})})
     g = ByRound()
@@ -125,7 +125,7 @@ def test_at_zero_points_the_grace_round_is_forced_and_attention_frozen() -> None
 
 
 def test_an_action_costs_its_category_in_points() -> None:
-    """Seed 003: enough points to pay for it; 3 points do not pay for a category 5."""
+    """Loreval: enough points to pay for it; 3 points do not pay for a category 5."""
     b = ByRound({1: declare("attack", "g", attacks=3, attention={"focus": 2})})
     fight = arena({"b": ("blue", "bandit", b), "g": ("red", "garrok", ByRound())}, dice=[1, 10])
     with pytest.raises(IllegalDeclaration, match="3 initiative points") as err:
@@ -134,7 +134,7 @@ def test_an_action_costs_its_category_in_points() -> None:
 
 
 def test_focus_needed_by_category_and_the_attention_points() -> None:
-    """Seed 003, "Focus": category 3 needs a Focus of 1; attention points are limited."""
+    """Loreval, "Focus": category 3 needs a Focus of 1; attention points are limited."""
     plan = declare("attack", "g", attacks=2, attention={"security": 2})
     fight = arena(
         {"b": ("blue", "bandit", ByRound({1: plan})), "g": ("red", "garrok", ByRound())},
@@ -166,7 +166,7 @@ def test_declaring_out_of_ones_step_is_refused() -> None:
 
 
 def test_a_surprised_fighter_has_no_initiative_and_is_exposed() -> None:
-    """Seed 003, "Déroulement d'un round de surprise": no initiative score, a grace round,
+    """Loreval, "Déroulement d'un round de surprise": no initiative score, a grace round,
     Security counts as 0; an attacker it did not see coming exposes it (-4)."""
     g = ByRound({1: declare("attack", "a")})
     fight = arena(

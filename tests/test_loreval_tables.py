@@ -1,4 +1,4 @@
-"""The tables of the Loreval text (seed 003) as tests: attention modifiers, exposure,
+"""The tables of the Loreval text (text 003) as tests: attention modifiers, exposure,
 focus by category, categories of the modes of attack, chained attacks, extra movement,
 attention points, movement speed (with the text's worked examples), armour."""
 
@@ -25,7 +25,7 @@ from segsim.rules.loreval.categories import (
 from segsim.rules.loreval.content import default_content, movement_speed
 from segsim.testing import sheet
 
-# seed 003, "Tableau récapitulatif des modificateurs d'attention": score -> (E, S, F)
+# Loreval, "Tableau récapitulatif des modificateurs d'attention": score -> (E, S, F)
 ATTENTION_TABLE = {
     -3: (-8, -8, -4),
     -2: (-6, -6, -3),
@@ -55,7 +55,7 @@ def test_the_extra_movement_table(moves: int, malus: int) -> None:
 
 
 def test_the_worked_example_of_three_extra_moves() -> None:
-    """Seed 003, "Déplacement supplémentaire": 2 attacks with two weapons (category 2)
+    """Loreval, "Déplacement supplémentaire": 2 attacks with two weapons (category 2)
     and 3 extra moves reach category 5 and act at -8."""
     assert attack_category("two_weapons", 2) == 2
     assert adjusted_category(2, extra_moves=3) == 5
@@ -63,7 +63,7 @@ def test_the_worked_example_of_three_extra_moves() -> None:
 
 
 def test_a_closed_helm_limits_environment_and_lost_senses_make_scores_negative() -> None:
-    """Seed 003, "Critères d'attention": 2 points in Environment under a closed helm
+    """Loreval, "Critères d'attention": 2 points in Environment under a closed helm
     give a score of 1; a lost sense is -1 in every criterion."""
     assert scores(Attention(2, 0, 0), environment_limit=1).environment == 1
     assert scores(Attention(0, 1, 2), malus=1) == Attention(-1, 0, 1)
@@ -85,7 +85,7 @@ def test_a_closed_helm_limits_environment_and_lost_senses_make_scores_negative()
     ],
 )
 def test_exposure(security: int, aware: int, unaware: int, malus: int) -> None:
-    """Seed 003, "Sécurité": a fighter faces Security + 1 sources of danger."""
+    """Loreval, "Sécurité": a fighter faces Security + 1 sources of danger."""
     assert exposure(security, aware, unaware) == malus
 
 
@@ -95,7 +95,7 @@ def test_focus_needed_by_category(category: int, focus: int) -> None:
 
 
 def test_sneak_and_perfidious_attacks_need_focus_two_above_security() -> None:
-    """Seed 003, "Attaque sournoise et attaque perfide": Focus >= Security + 2; sneak
+    """Loreval, "Attaque sournoise et attaque perfide": Focus >= Security + 2; sneak
     attack ranks count as virtual Focus for that, perfidious attack has none."""
     assert sneak_possible(2, 0)
     assert not sneak_possible(2, 1)
@@ -126,7 +126,7 @@ def test_sneak_and_perfidious_attacks_need_focus_two_above_security() -> None:
     ],
 )
 def test_categories_of_the_modes_of_attack(mode: str, attacks: int, category: int) -> None:
-    """Seed 003, "Catégorie des actions"."""
+    """Loreval, "Catégorie des actions"."""
     assert attack_category(mode, attacks) == category
 
 
@@ -138,7 +138,7 @@ def test_what_no_category_holds(mode: str, attacks: int) -> None:
 
 
 def test_chained_attacks() -> None:
-    """Seed 003, "Mode d'action": -5 cumulative from the second attack with one weapon;
+    """Loreval, "Mode d'action": -5 cumulative from the second attack with one weapon;
     with two weapons each hand's first attack is plain, then -5, -10, -15."""
     assert chain_maluses("one_weapon", 3) == (0, -5, -10)
     assert chain_maluses("two_weapons", 5) == (0, 0, -5, -10, -15)
@@ -147,7 +147,7 @@ def test_chained_attacks() -> None:
 
 
 def test_spell_categories_and_add_ons() -> None:
-    """Seed 003, "Catégorie des actions" and "Certains addon...": readying, slow, haste."""
+    """Loreval, "Catégorie des actions" and "Certains addon...": readying, slow, haste."""
     assert spell_category(False, False, False, False) == 2
     assert spell_category(True, False, False, False) == 3
     assert spell_category(False, True, False, False) == 3
@@ -172,12 +172,12 @@ def test_spell_categories_and_add_ons() -> None:
 def test_movement_speed_worked_examples(
     characteristics: dict[str, int], size: str, speed: float
 ) -> None:
-    """Seed 003, "Déplacement", its three examples."""
+    """Loreval, "Déplacement", its three examples."""
     assert movement_speed(characteristics, size) == speed
 
 
 def test_attention_points() -> None:
-    """Seed 003, "Nombre de points d'attention": 2, +1 per 4 ranks of characteristic
+    """Loreval, "Nombre de points d'attention": 2, +1 per 4 ranks of characteristic
     training, +1 for an Elfin, +1 at 10 degrees of perception."""
     assert sheet("garrok", "loreval").attention_points == 2
     assert sheet("aldren", "loreval").attention_points == 3  # 4 ranks of training
@@ -186,7 +186,7 @@ def test_attention_points() -> None:
 
 
 def test_the_armour_table_and_pace() -> None:
-    """Seed 003, "Liste des armures", "Limitation d'allure"."""
+    """Loreval, "Liste des armures", "Limitation d'allure"."""
     content = default_content()
     rows = {a.id: (a.protection, a.malus, a.category) for a in content.armours.values()}
     assert rows["padded"] == (1, 0, "light")

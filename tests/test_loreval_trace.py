@@ -1,4 +1,4 @@
-"""Loreval rules the traceability table names that had no test of their own (seed 003,
+"""Loreval rules the traceability table names that had no test of their own (Loreval,
 "Modifier son action", "Inaction", "Se déplacer sans se déplacer", "Etre sur la
 défensive", "Note concernant la déclaration")."""
 
@@ -46,7 +46,7 @@ def _falls_first(change: object, dice: list[int]):  # type: ignore[no-untyped-de
 
 
 def test_a_changed_action_keeps_the_attention_of_the_declaration() -> None:
-    """Seed 003, "Note concernant la déclaration": a changed action is made in the same
+    """Loreval, "Note concernant la déclaration": a changed action is made in the same
     conditions: its attention criteria cannot be changed."""
     other = declare("attack", "b2", attention={"security": 3})
     fight = _falls_first(other, [])
@@ -56,7 +56,7 @@ def test_a_changed_action_keeps_the_attention_of_the_declaration() -> None:
 
 
 def test_a_changed_action_adds_at_most_one_move() -> None:
-    """Seed 003, "Action de déplacement...": changing its action, a fighter keeps its
+    """Loreval, "Action de déplacement...": changing its action, a fighter keeps its
     malus and adds at most one move to those declared."""
     fight = _falls_first(declare("move", to=[-10.0, 0.0], moves=2), [])
     with pytest.raises(IllegalDeclaration, match="at most one move"):
@@ -64,7 +64,7 @@ def test_a_changed_action_adds_at_most_one_move() -> None:
 
 
 def test_a_grace_round_taken_as_a_changed_action_costs_two_on_the_next_roll() -> None:
-    """Seed 003, "Modifier son action": instead of a changed action, a grace round,
+    """Loreval, "Modifier son action": instead of a changed action, a grace round,
     with -2 on the next initiative roll (never below 1)."""
     fight = _falls_first(declare("grace"), [2])
     fight.run()
@@ -76,14 +76,14 @@ def test_a_grace_round_taken_as_a_changed_action_costs_two_on_the_next_roll() ->
 
 
 def test_inaction_cannot_be_changed() -> None:
-    """Seed 003, "Inaction": category 1, and never a changed action."""
+    """Loreval, "Inaction": category 1, and never a changed action."""
     fight = _falls_first(declare("inaction"), [])
     with pytest.raises(IllegalDeclaration, match="inaction cannot be a changed action"):
         fight.run()
 
 
 def test_moving_without_moving_burns_initiative_at_its_malus() -> None:
-    """Seed 003, "Se déplacer sans se déplacer": a move of category 5 (four extra
+    """Loreval, "Se déplacer sans se déplacer": a move of category 5 (four extra
     moves, Focus 2) made on the spot spends 5 points and weighs -10 on everything."""
     a = ByRound({1: declare("move", to=[0.0, 0.0], moves=4, attention={"focus": 2})})
     fight = arena(
@@ -99,7 +99,7 @@ def test_moving_without_moving_burns_initiative_at_its_malus() -> None:
 
 
 def test_there_is_no_attack_on_the_defensive() -> None:
-    """Seed 003, "Etre sur la défensive": fighting on the defensive no longer exists;
+    """Loreval, "Etre sur la défensive": fighting on the defensive no longer exists;
     Security takes its place. An attack declared defensive is refused."""
     a = ByRound({1: declare("attack", "b", defensive=True)})
     fight = arena(
@@ -111,7 +111,7 @@ def test_there_is_no_attack_on_the_defensive() -> None:
 
 
 def test_one_point_in_environment_shows_the_others_attention_from_the_next_step() -> None:
-    """Seed 003, "Environnement": with 1 point in Environment a fighter knows the
+    """Loreval, "Environnement": with 1 point in Environment a fighter knows the
     attention scores of everyone around. The score is set with the declaration
     ("Note concernant la déclaration"), after the fighter's observation of that step:
     Aldren, 0 in Environment at the start, declares 1 and sees the bandit's scores at
@@ -131,7 +131,7 @@ def test_one_point_in_environment_shows_the_others_attention_from_the_next_step(
 
 
 def test_moving_in_melee_gives_four_to_the_defences_of_the_round() -> None:
-    """Seed 003, "Mouvements en mêlée": dexterity 13, one category more, acrobatics 25
+    """Loreval, "Mouvements en mêlée": dexterity 13, one category more, acrobatics 25
     when declared (Focus 2 as a manoeuvre); the benefit of Souplesse du serpent, not in
     the excerpt, is read as +4 to Defence and Reflex for the round."""
     s = ByRound({1: declare("attack", "b", weave=True, attention={"focus": 2})})
@@ -150,7 +150,7 @@ def test_moving_in_melee_gives_four_to_the_defences_of_the_round() -> None:
 
 
 def test_the_course_talent_gives_four_to_a_jump_with_a_run_up() -> None:
-    """Seed 003, "La compétence Saut et le talent course": where the free move could be
+    """Loreval, "La compétence Saut et le talent course": where the free move could be
     used, a jump gets +4 on its roll."""
     runner = sheet("bandit", "loreval", talents=("adventurer", "run"))
     jump = declare("jump", to=[2.0, 0.0], run_up=True, attention={"focus": 2})
@@ -165,7 +165,7 @@ def test_the_course_talent_gives_four_to_a_jump_with_a_run_up() -> None:
 
 
 def test_a_counter_turned_on_a_second_assailant_is_a_changed_action() -> None:
-    """Seed 003, "Types de contre": a defensive counter aimed at one assailant who does
+    """Loreval, "Types de contre": a defensive counter aimed at one assailant who does
     not attack may answer another one, but as a changed action (-2), labelled as every
     changed action is ("changed action")."""
     a = ByRound({1: declare("counter", "b1", against="defensive", attention={"environment": 1})})
@@ -187,7 +187,7 @@ def test_a_counter_turned_on_a_second_assailant_is_a_changed_action() -> None:
 
 
 def test_a_countered_disarm_records_the_opposed_attack_roll() -> None:
-    """Seed 003, "Désarmement": the target may counter; then not its defence but an
+    """Loreval, "Désarmement": the target may counter; then not its defence but an
     opposed attack roll answers the disarm. That roll has its own event."""
     s = ByRound({1: declare("disarm", "b", attention={"focus": 2, "security": 1})})
     b = ByRound({1: declare("counter", "s", against="defensive", attention={"environment": 1})})
@@ -204,7 +204,7 @@ def test_a_countered_disarm_records_the_opposed_attack_roll() -> None:
 
 
 def test_blind_fighting_keeps_every_criterion_at_zero_or_more() -> None:
-    """Seed 003, "Critères d'attention": an adept of blind fighting has no criterion
+    """Loreval, "Critères d'attention": an adept of blind fighting has no criterion
     below 0, whatever the maluses (the text doubts it keeps this rule; segsim does)."""
     from segsim.rules.loreval.combat import attention_scores
 
@@ -221,7 +221,7 @@ def test_blind_fighting_keeps_every_criterion_at_zero_or_more() -> None:
 
 
 def test_security_is_of_no_use_against_a_grab() -> None:
-    """Seed 003, "La taille, un avantage pour la lutte": the Security criterion is of no
+    """Loreval, "La taille, un avantage pour la lutte": the Security criterion is of no
     use against grappling. Aldren's 3 in Security (+4 to his Reflex) does not count
     against the wrestler's grab: its difficulty is his passive Reflex, 18."""
     w = ByRound({1: declare("grapple", "a", move="grab", attention={"focus": 1})})
@@ -237,7 +237,7 @@ def test_security_is_of_no_use_against_a_grab() -> None:
 
 
 def test_a_holder_who_counters_an_escape_rolls_against_it() -> None:
-    """Seed 003, "Actions de lutte": the one held escapes against its holder's passive
+    """Loreval, "Actions de lutte": the one held escapes against its holder's passive
     grapple score, "à moins que ce dernier ne cherche à contrer auquel cas, il lancera
     le dé": the wrestler's counter rolls 12 + 8 = 20 against the bandit's 15 + 4."""
     w = ByRound(
@@ -261,7 +261,7 @@ def test_a_holder_who_counters_an_escape_rolls_against_it() -> None:
 
 
 def test_a_holder_keeps_its_hold_with_attaque_en_force_not_evasion() -> None:
-    """Seed 003, "La taille, un avantage pour la lutte": Évasion replaces attaque en
+    """Loreval, "La taille, un avantage pour la lutte": Évasion replaces attaque en
     force in the grapple actions meant to keep the opponent from taking or keeping its
     hold; a holder keeping its own against an escape uses attaque en force. Sylva
     (attaque en force 4, Évasion 6) holds the bandit: his escape is against 10 + 4."""
@@ -279,7 +279,7 @@ def test_a_holder_keeps_its_hold_with_attaque_en_force_not_evasion() -> None:
 
 
 def test_a_changed_action_records_the_moves_declared_and_those_whose_malus_applies() -> None:
-    """Seed 003, "Action de déplacement...": a changed action may add one move, but its
+    """Loreval, "Action de déplacement...": a changed action may add one move, but its
     malus stays the declaration's. The record names both: one extra move declared, none
     whose malus applies; the attack takes no move malus."""
     fight = _falls_first(declare("attack", "b2", moves=1), [10, 4])
@@ -292,7 +292,7 @@ def test_a_changed_action_records_the_moves_declared_and_those_whose_malus_appli
 
 
 def test_every_roll_of_a_heroic_action_succeeds() -> None:
-    """Seed 003, "Action d'éclat": every roll of a heroic action is a success. Sylva's
+    """Loreval, "Action d'éclat": every roll of a heroic action is a success. Sylva's
     heroic trip on a bandit without heroism points: the skilful attack and the strength
     contest need no die, and the bandit falls."""
     s = ByRound({1: declare("inaction")}, heroic={1: declare("trip", "b", attention={"focus": 2})})
@@ -308,7 +308,7 @@ def test_every_roll_of_a_heroic_action_succeeds() -> None:
 
 
 def test_concerted_actions_chain_and_resolve_at_the_slowest_partners_step() -> None:
-    """Seed 003, "Action concertée": declarations of concert add up, a further fighter
+    """Loreval, "Action concertée": declarations of concert add up, a further fighter
     with the initiative may join, and the whole resolves at the step of the one on whom
     the higher initiatives concerted. Sylva joins the second Aldren, who joined the
     first: three attacks at the first Aldren's step, Garrok's defence divided (-4)."""

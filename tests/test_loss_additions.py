@@ -1,4 +1,4 @@
-"""Rules of seed 000 that segsim had simplified or left out: the game master's Fursa,
+"""Rules of Loss that segsim had simplified or left out: the game master's Fursa,
 one initiative for a group, aiming a whole round, speaking, the two readings of "Se
 préparer", mounts in a chase, and how a fight ends when nobody fights any more."""
 
@@ -32,7 +32,7 @@ def run_until(fight, segment: int) -> None:
 
 
 def test_non_player_characters_spend_the_game_masters_fursa() -> None:
-    """Seed 000, "L'Action de Combat", example: the malfrat "n'a pas de Fursa (la
+    """Loss, "L'Action de Combat", example: the malfrat "n'a pas de Fursa (la
     réserve du MJ est vide)". With one Fursa in the game master's reserve, the malfrat
     spends it on his dodge; then the reserve is empty for every non-player character."""
     malfrat = Plays(answers=[dodge(fursa=1)])
@@ -76,7 +76,7 @@ def test_a_non_player_characters_sheet_fursa_goes_to_the_reserve() -> None:
 
 
 def test_the_game_master_rolls_one_initiative_for_the_three_griffons() -> None:
-    """Seed 000, "Générer les Points d'Actions", example: Canahan (7) makes 11, Diego (8)
+    """Loss, "Générer les Points d'Actions", example: Canahan (7) makes 11, Diego (8)
     15, and "le MJ fait un Test d'Initiative général pour les trois griffons, et obtient
     un 13" (option group_initiative): three dice for five fighters."""
     fighters = {
@@ -107,7 +107,7 @@ def test_the_game_master_rolls_one_initiative_for_the_three_griffons() -> None:
 
 
 def test_aiming_a_whole_round_gives_10_to_the_next_shot() -> None:
-    """Seed 000, "Modificateurs de combat à distance": "Viser durant un Tour de Combat:
+    """Loss, "Modificateurs de combat à distance": "Viser durant un Tour de Combat:
     Bonus de +10" (+15 with Visée): the crossbowman gives round 1 to aiming (all his 12
     points) and shoots in round 2 with +10."""
     x = Plays(turns=[Declaration("aim", params={"round": True}), Declaration("attack", "m")])
@@ -140,7 +140,7 @@ def test_aiming_a_round_takes_the_whole_round() -> None:
 
 
 def test_with_the_sentences_reading_each_phase_waited_saves_a_point() -> None:
-    """Seed 000, "Se préparer au combat": the sentence ("chaque Phase d'Action ainsi
+    """Loss, "Se préparer au combat": the sentence ("chaque Phase d'Action ainsi
     décalée ... jusqu'à un minimum de 2") against the example (Eric saves 2). With
     prepare_saving = "sentence", Eric's 8 phases bring his claymore down to 2."""
     eric = Plays(turns=[Declaration("prepare", params={"until": 4}), Declaration("attack", "m")])
@@ -160,7 +160,7 @@ def test_with_the_sentences_reading_each_phase_waited_saves_a_point() -> None:
 
 
 def test_speaking_costs_no_action_point() -> None:
-    """Seed 000, "Dépenser les Points d'Action": "Parler ou crier ne consomme pas de
+    """Loss, "Dépenser les Points d'Action": "Parler ou crier ne consomme pas de
     Points d'Action": Diego shouts and attacks in the same phase, paying only the
     rapier's 3."""
     shout = Declaration("speak", "m", {"what": "Rends-toi !"})
@@ -190,7 +190,7 @@ def test_speaking_costs_no_action_point() -> None:
 
 
 def test_a_round_in_which_nobody_acts_ends_the_fight() -> None:
-    """Seed 000, "Le temps en combat": a round lasts while its fighters spend their
+    """Loss, "Le temps en combat": a round lasts while its fighters spend their
     points; a round in which nobody spends one is no fight: it breaks off."""
     fight = arena(
         {"a": ("x", "malfrat", Plays(turns=[Declaration("pass")])), "b": ("y", "malfrat", Plays())},
@@ -261,7 +261,7 @@ def ride(hunter: Plays, hunter_sheet, setup: dict, dice: list[int], until: int):
 
 
 def test_a_mounts_speed_bonus_adds_to_pursuit_tests() -> None:
-    """Seed 000, "La différence de Vitesse": the speed in a chase is "Trait + Talent
+    """Loss, "La différence de Vitesse": the speed in a chase is "Trait + Talent
     employé dans la poursuite + bonus vitesse du véhicule": the vigile's horse gives +3
     to his test to close in."""
     hunter = Plays(turns=[Declaration("change_distance", "diego", {"direction": "closer"})])
@@ -272,7 +272,7 @@ def test_a_mounts_speed_bonus_adds_to_pursuit_tests() -> None:
 
 
 def test_tir_monte_counts_on_a_mount_and_heavy_weapons_do_not() -> None:
-    """Seed 000, "Tir monté": +2 to shots "quand l'attaquant et/ou la cible est ...
+    """Loss, "Tir monté": +2 to shots "quand l'attaquant et/ou la cible est ...
     chevauchant une monture ou à bord d'un véhicule"; "Les Armes lourdes ne peuvent pas
     être utilisée sur une monture"."""
     archer = sheet("archer", specialisations=("tir_monte",))

@@ -1,4 +1,4 @@
-"""Rules of seed 000 checked one by one for the traceability table: the costs table,
+"""Rules of Loss checked one by one for the traceability table: the costs table,
 fighting on the ground, the off hand, improvised weapons, the scutum, grabs and throws
 that miss (docs/rules/loss.md, "Traceability")."""
 
@@ -65,7 +65,7 @@ def cost_of(attacker: Any, d: Declaration, **status: Any) -> int:
 def test_the_costs_table_in_action_points(
     attacker: Any, declaration: Declaration, status: dict[str, Any], cost: int
 ) -> None:
-    """Seed 000, "Dépenser les Points d'Action": the costs of the table; a special effect
+    """Loss, "Dépenser les Points d'Action": the costs of the table; a special effect
     costs the attack it rides on (2 PA bare-handed, else the weapon's)."""
     assert cost_of(attacker, declaration, **status) == cost
 
@@ -84,7 +84,7 @@ def one_attack(attacker: Any, declaration: Declaration, dice: list[int], **kwarg
 
 
 def test_fighting_on_the_ground_and_striking_a_man_on_the_ground() -> None:
-    """Seed 000, "Modificateurs de combat au contact": "Frapper un homme à terre: Bonus
+    """Loss, "Modificateurs de combat au contact": "Frapper un homme à terre: Bonus
     +10" to Diego; "Combattre à terre, allongé ou tombé: Diff +10" to the malfrat's
     dodge (a fighter on the ground gets up before it attacks again)."""
     fight = arena(
@@ -102,7 +102,7 @@ def test_fighting_on_the_ground_and_striking_a_man_on_the_ground() -> None:
 
 
 def test_the_off_hand_adds_5_unless_the_deux_armes_specialisation_chose_that_weapon() -> None:
-    """Seed 000, "Attaquer avec sa main non dominante" (Diff +5) and the specialisation
+    """Loss, "Attaquer avec sa main non dominante" (Diff +5) and the specialisation
     Deux armes: "uniquement avec des armes spécifiquement choisies"."""
     off = Declaration("attack", "m", {"hand": "off"})
     plain = sheet("diego", off_hand=WEAPONS["dagger"])
@@ -114,7 +114,7 @@ def test_the_off_hand_adds_5_unless_the_deux_armes_specialisation_chose_that_wea
 
 
 def test_improvised_weapons_take_2_or_give_2_with_the_specialisation() -> None:
-    """Seed 000, "Armes improvisées": "au lieu de subir le malus de 2 ... gagne un bonus
+    """Loss, "Armes improvisées": "au lieu de subir le malus de 2 ... gagne un bonus
     de +2"."""
     stool = sheet("diego", weapon=WEAPONS["stool"])
     fight = one_attack(stool, Declaration("attack", "m"), [10, 1, 1])
@@ -125,7 +125,7 @@ def test_improvised_weapons_take_2_or_give_2_with_the_specialisation() -> None:
 
 
 def test_the_scutum_gives_1_to_parry_3_protection_and_3_off_dodges() -> None:
-    """Seed 000, "La parade au bouclier", example: the scutum "offre un bonus à la parade
+    """Loss, "La parade au bouclier", example: the scutum "offre un bonus à la parade
     de +1 et une protection de 3 ... Mais il impose un malus de 3 ... à l'Esquive"."""
     scutum = default_content().shields["scutum"]
     legionary = sheet("malfrat", shield=scutum)
@@ -150,7 +150,7 @@ def test_the_scutum_gives_1_to_parry_3_protection_and_3_off_dodges() -> None:
 
 
 def test_a_grab_brings_the_target_down_without_damage() -> None:
-    """Seed 000, costs table: "Agripper, ceinturer, faire chuter un adversaire: 3 PA", a
+    """Loss, costs table: "Agripper, ceinturer, faire chuter un adversaire: 3 PA", a
     bare-handed test (Corps-à-corps)."""
     fight = one_attack("diego", Declaration("grab", "m"), [10, 1, 10])
     test = of_type(fight, Tested)[0]
@@ -161,7 +161,7 @@ def test_a_grab_brings_the_target_down_without_damage() -> None:
 
 
 def test_a_throw_that_fails_without_exploits_touches_nobody() -> None:
-    """Seed 000, "Les explosions et éclaboussures": "Test échoué sans Exploits: le lanceur
+    """Loss, "Les explosions et éclaboussures": "Test échoué sans Exploits: le lanceur
     rate son coup, l'objet explose sans toucher ses cibles"."""
     thrower = sheet("vigile", weapon=WEAPONS["acid_flask"], talents={"arme_de_jet": 5})
     fight = one_attack(
@@ -183,7 +183,7 @@ def test_a_throw_that_fails_without_exploits_touches_nobody() -> None:
 def test_specialisations_add_5_to_the_exploit_they_name(
     specialisation: str, weapon: str, effects: list[str], bonus: dict[str, int]
 ) -> None:
-    """Seed 000, "Les talents & spécialisations de combat": "+5 à son Test d'Action quand
+    """Loss, "Les talents & spécialisations de combat": "+5 à son Test d'Action quand
     il tente l'Exploit" each names."""
     attacker = sheet("diego", weapon=WEAPONS[weapon], specialisations=(specialisation,))
     d = Declaration("attack", "m", {"effects": effects, "damage": False})
@@ -192,7 +192,7 @@ def test_specialisations_add_5_to_the_exploit_they_name(
 
 
 def test_se_mettre_a_couvert_adds_5_to_dodge_a_shot_with_cover_at_hand() -> None:
-    """Seed 000, "Esquive", Se mettre à couvert: "+5 à tout Test d'Esquive contre une
+    """Loss, "Esquive", Se mettre à couvert: "+5 à tout Test d'Esquive contre une
     attaque à distance, à la condition que le personnage ait un abri à portée"."""
     diego = sheet("diego", specialisations=("se_mettre_a_couvert",))
     shot = Declaration("attack", "d", {"inspiration": 2})  # 12 + 10 + 10 = 32 against 25
@@ -210,7 +210,7 @@ def test_se_mettre_a_couvert_adds_5_to_dodge_a_shot_with_cover_at_hand() -> None
 
 
 def test_a_rain_of_projectiles_reaches_five_targets() -> None:
-    """Seed 000, "Pluie de projectiles": "Le personnage touche toutes les cibles visée
+    """Loss, "Pluie de projectiles": "Le personnage touche toutes les cibles visée
     (avec un maximum de 5)": one test, five targets (minions, felled by the Exploits)."""
     ids = ["m", "t1", "t2", "t3", "t4"]
     rain = {"effects": ["rain_of_projectiles"], "fursa": 2, "inspiration": 2}

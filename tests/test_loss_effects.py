@@ -1,4 +1,4 @@
-"""Special effects bought with Exploits (seed 000, "Les Effets Spéciaux en Combat de
+"""Special effects bought with Exploits (Loss, "Les Effets Spéciaux en Combat de
 mêlée", "Les effets spéciaux en combat à distance"), modifiers and minions."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def attrs_incoming(attack: int, attacker: str, granted: int, ranged: bool = Fals
 
 
 def test_a_total_dodge_spends_every_point_and_raises_later_attacks() -> None:
-    """Seed 000: consumes all the round's PA; every later attacker adds the difficulty of
+    """Loss: consumes all the round's PA; every later attacker adds the difficulty of
     the Exploits it succeeded with."""
     m = Plays(turns=[Declaration("attack", "a")])
     a = Plays(answers=[dodge(effects=["total_dodge"])])
@@ -245,7 +245,7 @@ def test_knocked_down_a_fighter_must_get_up_for_4_and_is_easier_to_hit() -> None
 
 
 def test_a_disarmed_fighter_cannot_attack_until_it_picks_up_its_weapon() -> None:
-    """Seed 000, "Désarmer l'adversaire"."""
+    """Loss, "Désarmer l'adversaire"."""
     fight, _, d = one_attack(
         Declaration("attack", "m", {"effects": ["disarm"], "damage": False, **RICH}),
         dice=[10, 1, 10],
@@ -357,7 +357,7 @@ def behind_fight(a_at: tuple[float, float]):
 
 
 def test_attacking_from_behind_gives_5() -> None:
-    """Seed 000, "Modificateurs de combat au contact": attacking an opponent from behind
+    """Loss, "Modificateurs de combat au contact": attacking an opponent from behind
     (de dos) gives +5; the opponent may still parry or dodge, not being surprised. m
     dodged b, so it faces b: a, on the other side of m, strikes its back."""
     fight = behind_fight((-1.0, 0.0))
@@ -369,7 +369,7 @@ def test_attacking_from_behind_gives_5() -> None:
 
 
 def test_an_attacker_beside_or_in_front_is_not_behind() -> None:
-    """Seed 000, "Modificateurs de combat au contact": only the back counts; a at m's
+    """Loss, "Modificateurs de combat au contact": only the back counts; a at m's
     side (at a right angle to b) gets no bonus."""
     fight = behind_fight((0.0, 1.0))
     tests = [t for t in of_type(fight, Tested) if t.actor == "a"]
@@ -497,7 +497,7 @@ def spotted_shot(archer: Sheet) -> Any:
 
 
 def test_a_hidden_shooter_is_seen_by_a_vigilance_test_and_may_then_be_dodged() -> None:
-    """Seed 000, "Esquiver": one dodges a shot when one sees the shooter as it fires. The
+    """Loss, "Esquiver": one dodges a shot when one sees the shooter as it fires. The
     game master's spot_difficulty (15) is met by m's 5 + 10: m sees the archer and may
     dodge."""
     fight = spotted_shot(sheet("archer"))
@@ -508,7 +508,7 @@ def test_a_hidden_shooter_is_seen_by_a_vigilance_test_and_may_then_be_dodged() -
 
 
 def test_tir_embusque_adds_5_to_the_vigilance_test_to_spot_the_shooter() -> None:
-    """Seed 000, "Les talents & spécialisations de combat", Tir embusqué: no bonus to the
+    """Loss, "Les talents & spécialisations de combat", Tir embusqué: no bonus to the
     shot, +5 to every Vigilance test to spot the shooter. The same 15 now fails against
     20: the shot cannot be avoided."""
     archer = sheet("archer", specialisations=("tir_embusque",))
@@ -541,7 +541,7 @@ HEAVY = attrs.evolve(sheet("archer").weapon, id="bombard", name="bombarde", tags
 
 
 def test_destruction_de_fortifications_adds_5_with_exploits_against_a_structure() -> None:
-    """Seed 000, "Les talents & spécialisations de combat", Destruction de
+    """Loss, "Les talents & spécialisations de combat", Destruction de
     fortifications: +5 to a test with Exploits aimed at destroying a structure, with a
     heavy weapon (Armes lourdes). A structure neither acts nor defends."""
     gunner = sheet("archer", weapon=HEAVY, specialisations=("destruction_de_fortifications",))
@@ -560,7 +560,7 @@ def test_destruction_de_fortifications_adds_5_with_exploits_against_a_structure(
 def test_destruction_de_fortifications_needs_exploits_and_a_heavy_weapon(
     weapon: Any, exploits: int
 ) -> None:
-    """Seed 000: the bonus is for tests where one declares Exploits (Talent: Armes lourdes)."""
+    """Loss: the bonus is for tests where one declares Exploits (Talent: Armes lourdes)."""
     changes = {"weapon": weapon} if weapon is not None else {}
     gunner = sheet("archer", specialisations=("destruction_de_fortifications",), **changes)
     fight = structure_shot(gunner, exploits)
@@ -568,7 +568,7 @@ def test_destruction_de_fortifications_needs_exploits_and_a_heavy_weapon(
 
 
 def test_a_successful_defence_only_halves_an_explosion() -> None:
-    """Seed 000, "Les explosions et éclaboussures"."""
+    """Loss, "Les explosions et éclaboussures"."""
     from segsim.rules.loss.content import default_content
 
     thrower = sheet(
@@ -604,7 +604,7 @@ def test_shooting_through_needs_a_bow_crossbow_or_impulse_weapon_and_a_target_cl
 
 
 def test_free_raises_give_5_to_the_tests_they_name() -> None:
-    """Seed 000, "Les Augmentations Gratuites et spécialisations"."""
+    """Loss, "Les Augmentations Gratuites et spécialisations"."""
     malfrat = sheet("malfrat", free_raises={"dodge": 1})
     fight, _, _ = one_attack(
         Declaration("attack", "m"), answer=dodge(), dice=[10, 1, 10, 1], defender=malfrat
@@ -660,7 +660,7 @@ def test_a_defence_may_leave_out_the_attack_when_only_one_is_pending() -> None:
 
 
 def test_no_more_than_five_assailants_strike_one_fighter_in_melee() -> None:
-    """Seed 000, "Modificateurs de combat au contact": 5 adversaries at most at once."""
+    """Loss, "Modificateurs de combat au contact": 5 adversaries at most at once."""
     import math
 
     from segsim.rules.loss.declare import Check, check_attack
@@ -681,7 +681,7 @@ def test_no_more_than_five_assailants_strike_one_fighter_in_melee() -> None:
 
 
 def test_an_explosion_reaches_everyone_in_its_area_and_a_defence_halves_it() -> None:
-    """Seed 000, "Les explosions et éclaboussures": the acid flask bursts 2 m around."""
+    """Loss, "Les explosions et éclaboussures": the acid flask bursts 2 m around."""
     from segsim.rules.loss.content import default_content
 
     thrower = sheet(
@@ -709,7 +709,7 @@ def test_an_explosion_reaches_everyone_in_its_area_and_a_defence_halves_it() -> 
 def test_aiming_before_the_fight_helps_the_first_shot_only(
     aimed: str, specialisations: tuple[str, ...], bonus: int
 ) -> None:
-    """Seed 000, "Modificateurs de combat à distance": +10 for a round (+15 with Visée),
+    """Loss, "Modificateurs de combat à distance": +10 for a round (+15 with Visée),
     +15 for a sequence or out of the fight; no more."""
     archer = sheet("archer", specialisations=("rechargement_rapide", *specialisations))
     a = Plays(turns=[Declaration("attack", "m"), Declaration("attack", "m")])

@@ -1,4 +1,4 @@
-"""The worked examples of Les Chants de Loss (seed 000) as fights with loaded dice."""
+"""The worked examples of Les Chants de Loss (text 000) as fights with loaded dice."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def run_until(fight, segment: int) -> None:
 
 
 def test_diego_attacks_simply_and_the_malfrat_dodges_with_an_exploit() -> None:
-    """Seed 000, "L'Action de Combat", example: Diego's plain attack makes 12 + 8 = 20
+    """Loss, "L'Action de Combat", example: Diego's plain attack makes 12 + 8 = 20
     against 15; the malfrat dodges at 15 + 5 for one Exploit and makes 12 + 9 = 21: the
     attack fails and the malfrat's Exploit succeeds (here: a counter-attack, the
     closest effect to the text's "bonus for an immediate next action")."""
@@ -57,7 +57,7 @@ def test_diego_attacks_simply_and_the_malfrat_dodges_with_an_exploit() -> None:
 
 
 def test_diego_spends_fursa_and_inspiration_and_a_partial_dodge_cancels_one_exploit() -> None:
-    """Seed 000, second exchange: three Exploits of extra damage (difficulty 30), 12 + 7
+    """Loss, second exchange: three Exploits of extra damage (difficulty 30), 12 + 7
     + two Fursa (+10) + one Inspiration (+5) = 34. The malfrat dodges at 30 with one
     Inspiration: 12 + 5 + 4 = 21, a partial defence that cancels one Exploit. Two remain:
     weapon + bonus + 3d10. Diego is a player character with Fursa of his own; the
@@ -100,7 +100,7 @@ def test_diego_spends_fursa_and_inspiration_and_a_partial_dodge_cancels_one_expl
 
 
 def test_canahan_dodges_two_griffons_and_acts_at_9_after_their_phase_11() -> None:
-    """Seed 000, "Générer les Points d'Actions" and "Dépenser les Points d'Action":
+    """Loss, "Générer les Points d'Actions" and "Dépenser les Points d'Action":
     Canahan 11, Diego 15, the griffons 13. Diego attacks at 15; at 13 two griffons
     attack Canahan, who dodges both (1 PA each) and can act only at 9, while the
     griffons (2 PA per bite) attack again at 11."""
@@ -149,7 +149,7 @@ def test_canahan_dodges_two_griffons_and_acts_at_9_after_their_phase_11() -> Non
 
 
 def test_eric_waits_to_phase_4_and_his_claymore_costs_4() -> None:
-    """Seed 000, "Se préparer au combat": Eric (initiative 12, claymore of speed 6) waits
+    """Loss, "Se préparer au combat": Eric (initiative 12, claymore of speed 6) waits
     to act at 4; he saves 2 PA and his attack costs 4."""
     eric = Plays(turns=[Declaration("prepare", params={"until": 4}), Declaration("attack", "m")])
     fight = arena(
@@ -163,7 +163,7 @@ def test_eric_waits_to_phase_4_and_his_claymore_costs_4() -> None:
 
 
 def test_waiting_lets_eric_pay_two_parries_and_still_strike() -> None:
-    """Seed 000, "Se préparer au combat": the parries and dodges made while waiting are
+    """Loss, "Se préparer au combat": the parries and dodges made while waiting are
     paid, but waiting brings the attack down to 2 PA: after two dodges he strikes for 2."""
     eric = Plays(
         turns=[Declaration("prepare", params={"until": 4}), Declaration("attack", "m")],
@@ -184,7 +184,7 @@ def test_waiting_lets_eric_pay_two_parries_and_still_strike() -> None:
 
 
 def test_diego_fells_a_drunken_sailor_with_one_exploit() -> None:
-    """Seed 000, "Les Sbires en combat": the sailors are minions; Diego (Puissance 5 +
+    """Loss, "Les Sbires en combat": the sailors are minions; Diego (Puissance 5 +
     Corps-à-corps 6) declares one Exploit and spends one Inspiration: 11 + 5 + 6 = 22
     against 20. The sailor dodges with Courage 5 + Esquive 4 and makes 13: it falls, no
     damage rolled."""
@@ -236,7 +236,7 @@ class Intends(Plays):
 
 
 def test_intentions_are_declared_from_the_lowest_initiative_to_the_highest() -> None:
-    """Seed 000, "Déclarer ses intentions", the optional order and its example: Canahan
+    """Loss, "Déclarer ses intentions", the optional order and its example: Canahan
     (11) says first what she will do, without knowing what the griffons (13) prepare;
     Diego (15) declares last, knowing theirs. Then the round's phases begin."""
     canahan = Intends(("attack", "g1"))
@@ -277,7 +277,7 @@ def test_intentions_are_declared_from_the_lowest_initiative_to_the_highest() -> 
 
 
 def test_a_declared_intention_binds_the_first_action_while_it_can_be_done() -> None:
-    """Seed 000, "Déclarer ses intentions": what a fighter prepares to do is its first
+    """Loss, "Déclarer ses intentions": what a fighter prepares to do is its first
     action; it may wait (se préparer) but not do something else while it can."""
     diego = Intends(("attack", "g3"))
     fight = arena(
@@ -304,7 +304,7 @@ def test_the_declaration_order_option_is_checked() -> None:
 
 
 def test_the_alley_example_entered_as_a_script_plays_the_texts_numbers() -> None:
-    """examples/scripts/loss_alley.toml: seed 000's worked example of "L'Action de
+    """examples/scripts/loss_alley.toml: Loss's worked example of "L'Action de
     Combat" as played at the table: 20 against 15, the dodge of 21 against 20, then 34
     against 30 and the partial dodge of 21 that cancels one Exploit; the script ends with
     round 2, and the fight with it."""

@@ -1,4 +1,4 @@
-"""Pursuit and fights in motion (seed 000, "Poursuite & combat en mouvement")."""
+"""Pursuit and fights in motion (Loss, "Poursuite & combat en mouvement")."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def chase(
 
 
 def test_the_vigile_closes_in_while_diegos_zigzags_fail() -> None:
-    """Seed 000, the example: at distance 2 the vigile spends 2 PA to change the distance
+    """Loss, the example: at distance 2 the vigile spends 2 PA to change the distance
     and succeeds; Diego's zigzags fail; at distance 1 the vigile can strike him."""
     runner = Plays(turns=[Declaration("zigzag")])
     hunter = Plays(

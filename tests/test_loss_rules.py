@@ -1,4 +1,4 @@
-"""Loss rules (seed 000): the test of action, the four outcomes, the partial defence,
+"""Loss rules (text 000): the test of action, the four outcomes, the partial defence,
 action points and phases, damage, shields, bad declarations and bad content."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def run_until(fight, segment: int) -> None:
 def test_a_failed_defence_of_20_or_more_cancels_one_exploit_per_step_of_5(
     total: int, difficulty: int, cancels: int
 ) -> None:
-    """Seed 000, "Le défenseur réussit partiellement"."""
+    """Loss, "Le défenseur réussit partiellement"."""
     assert partial_cancels(total, difficulty) == cancels
 
 
@@ -55,7 +55,7 @@ def test_cancelled_exploits_go_first_from_those_no_effect_uses_then_the_last_eff
 
 
 def test_the_four_outcomes_of_an_attack_against_a_defence() -> None:
-    """Seed 000, "L'Action de Combat": the attack misses when its test fails, is stopped
+    """Loss, "L'Action de Combat": the attack misses when its test fails, is stopped
     when both succeed, and hits when the attacker succeeds and the defender fails."""
     assert outcome(False, None) == "missed"
     assert outcome(False, True) == "missed"
@@ -94,7 +94,7 @@ def test_a_failed_attack_asks_for_no_defence() -> None:
 
 
 def test_a_hit_deals_d10_plus_weapon_minus_armour_in_health_levels() -> None:
-    """Seed 000, "Application des dégâts": 1d10 + weapon + bonus - armour."""
+    """Loss, "Application des dégâts": 1d10 + weapon + bonus - armour."""
     fight, _, _ = duel([Declaration("attack", "malfrat")], [dodge()], [7, 2, 9, 1, 6])
     run_until(fight, 3)
     (damage,) = of_type(fight, Damaged)
@@ -104,7 +104,7 @@ def test_a_hit_deals_d10_plus_weapon_minus_armour_in_health_levels() -> None:
 
 
 def test_a_parry_or_dodge_costs_one_action_point_even_when_it_fails() -> None:
-    """Seed 000, "Dépenser les Points d'Action"."""
+    """Loss, "Dépenser les Points d'Action"."""
     fight, _, _ = duel([Declaration("attack", "malfrat")], [dodge()], [7, 2, 9, 1, 6])
     run_until(fight, 3)
     spent = [(e.actor, e.what, e.cost, e.left) for e in of_type(fight, ActionPointsSpent)]
@@ -130,7 +130,7 @@ def test_the_defender_adds_its_own_modifiers_and_exploits_to_the_attackers_diffi
 
 
 def test_a_shield_protects_even_when_the_parry_fails() -> None:
-    """Seed 000, "La parade au bouclier": the parry bonus, and a fixed protection."""
+    """Loss, "La parade au bouclier": the parry bonus, and a fixed protection."""
     a = Plays(turns=[Declaration("attack", "canahan", {"exploits": 1})])
     c = Plays(answers=[parry()])
     fight = arena(
@@ -166,7 +166,7 @@ def test_a_phase_let_go_by_lowers_the_phase_by_one() -> None:
 
 
 def test_the_round_ends_when_everyone_has_spent_its_points() -> None:
-    """Seed 000, "Dépenser les Points d'Action": then everyone rolls initiative again."""
+    """Loss, "Dépenser les Points d'Action": then everyone rolls initiative again."""
     a = Plays(turns=[Declaration("social"), Declaration("pass")])  # 1 PA, then the rest
     b = Plays(turns=[Declaration("pass")])
     fight = arena({"a": ("x", "malfrat", a), "b": ("y", "malfrat", b)}, dice=[4, 2, 3, 3])
@@ -178,7 +178,7 @@ def test_the_round_ends_when_everyone_has_spent_its_points() -> None:
 
 
 def test_an_action_costing_more_than_the_points_left_is_refused() -> None:
-    """Seed 000: after a dodge the points left may not pay for the declared action."""
+    """Loss: after a dodge the points left may not pay for the declared action."""
     eric = Plays(answers=[dodge()])
     m = Plays(turns=[Declaration("attack", "eric")])
     fight = arena(
@@ -208,7 +208,7 @@ def test_illegal_declarations_name_the_rule() -> None:
             rules.plan(state, who, d, 0, [])
         return str(info.value)
 
-    assert "seed 000" in refused(Declaration("attack", "c"))  # not in contact
+    assert "Loss" in refused(Declaration("attack", "c"))  # not in contact
     assert "5" in refused(Declaration("attack", "b", {"exploits": 6}))
     assert "unknown special effect" in refused(Declaration("attack", "b", {"effects": ["x"]}))
     assert "need 2 Exploit" in refused(
@@ -221,7 +221,7 @@ def test_illegal_declarations_name_the_rule() -> None:
 
 
 def test_taking_the_advantage_adds_action_points_next_round() -> None:
-    """Seed 000, "Prendre l'avantage": +1 PA per Exploit to next round's initiative."""
+    """Loss, "Prendre l'avantage": +1 PA per Exploit to next round's initiative."""
     a = Plays(
         turns=[
             Declaration("attack", "b", {"effects": ["take_advantage"] * 2, "fursa": 1}),
@@ -240,7 +240,7 @@ def test_taking_the_advantage_adds_action_points_next_round() -> None:
 
 
 def test_a_fighter_joining_acts_from_the_next_round_with_2_if_it_watched() -> None:
-    """Seed 000, "Entrer dans un combat en cours"."""
+    """Loss, "Entrer dans un combat en cours"."""
     a = Plays(turns=[Declaration("social"), Declaration("pass")])  # 1 PA, then the rest
     b, late = Plays(turns=[Declaration("pass")]), Plays()
     fight = arena({"a": ("x", "malfrat", a), "b": ("y", "malfrat", b)}, dice=[4, 4, 1, 1, 1])

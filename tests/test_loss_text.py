@@ -1,4 +1,4 @@
-"""Seed 000 read sentence by sentence: rules where segsim departed from the text, each
+"""Loss read sentence by sentence: rules where segsim departed from the text, each
 checked with the text's own wording (docs/rules/loss.md, "Traceability")."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def duel(a: Plays, m: Plays, dice: list[int], **kwargs: Any):
 
 
 def test_higher_ground_gives_5_to_a_dodge_too() -> None:
-    """Seed 000, "Modificateurs de combat au contact": "Combattre plus haut que son
+    """Loss, "Modificateurs de combat au contact": "Combattre plus haut que son
     adversaire ... Bonus +5", a bonus that "s'additionne au Test d'Action en combat du
     personnage": a dodge is one. The malfrat on the stairs dodges Diego: 12 + 1 + 5 = 18
     against 15."""
@@ -56,7 +56,7 @@ def test_higher_ground_gives_5_to_a_dodge_too() -> None:
 
 
 def test_a_fighter_counters_each_of_two_adversaries_in_the_same_phase() -> None:
-    """Seed 000, "Contre-attaquer": "On ne peut contre-attaquer qu'une seule fois par
+    """Loss, "Contre-attaquer": "On ne peut contre-attaquer qu'une seule fois par
     adversaire et par Tour de Combat (donc face à trois sbires, on peut contre-attaquer
     trois fois...)". Two malfrats (phase 16) strike Diego together; he parries both with
     the counter effect and counter-attacks each of them right after."""
@@ -87,7 +87,7 @@ def test_a_fighter_counters_each_of_two_adversaries_in_the_same_phase() -> None:
 
 
 def test_a_counter_attack_may_itself_be_countered() -> None:
-    """Seed 000, "Contre-attaquer": the only limit is once per adversary and per round.
+    """Loss, "Contre-attaquer": the only limit is once per adversary and per round.
     Diego attacks; the malfrat parries and counters; Diego parries that counter-attack
     with the counter effect and counters in turn; the malfrat, who has already
     countered Diego this round, may not counter again."""
@@ -116,7 +116,7 @@ def test_a_counter_attack_may_itself_be_countered() -> None:
 
 
 def test_no_second_counter_against_the_same_adversary_in_a_round() -> None:
-    """Seed 000, "Contre-attaquer": once per adversary and per round; the malfrat, having
+    """Loss, "Contre-attaquer": once per adversary and per round; the malfrat, having
     countered Diego, cannot counter Diego's counter-attack."""
     diego = Plays(
         turns=[Declaration("attack", "m")],
@@ -136,7 +136,7 @@ def test_no_second_counter_against_the_same_adversary_in_a_round() -> None:
 
 
 def test_a_disarmed_fighter_attacks_no_more_in_that_round_even_rearmed() -> None:
-    """Seed 000, "Désarmer l'adversaire": "il conserve ses PA mais ne peut plus du tout
+    """Loss, "Désarmer l'adversaire": "il conserve ses PA mais ne peut plus du tout
     attaquer pour le Tour de Combat". The malfrat picks his cutlass up at phase 7 and
     still may not attack at phase 5; he may in the next round."""
     malfrat = Plays(turns=[Declaration("pick_up")], answers=[None])
@@ -160,7 +160,7 @@ def test_a_disarmed_fighter_attacks_no_more_in_that_round_even_rearmed() -> None
 
 
 def test_two_weapons_against_one_adversary_deal_both_weapons_damage() -> None:
-    """Seed 000, "Attaquer avec deux armes": "frapper ... un seul adversaire avec les
+    """Loss, "Attaquer avec deux armes": "frapper ... un seul adversaire avec les
     deux armes"; "les dégâts sont appliqués ... sur une seule cible". Diego's rapier (3)
     and dagger (2) both strike the malfrat: 3 + 3 and 4 + 2, less his leather each."""
     dagger = default_content().weapons["dagger"]
@@ -183,7 +183,7 @@ def test_two_weapons_against_one_adversary_deal_both_weapons_damage() -> None:
 
 
 def test_two_weapons_on_two_adversaries_strike_each_with_one_weapon() -> None:
-    """Seed 000, "Attaquer avec deux armes": "frapper deux adversaires distincts
+    """Loss, "Attaquer avec deux armes": "frapper deux adversaires distincts
     simultanément": the rapier strikes the first, the dagger the second."""
     dagger = default_content().weapons["dagger"]
     diego = sheet("diego", off_hand=dagger)
@@ -206,7 +206,7 @@ def test_two_weapons_on_two_adversaries_strike_each_with_one_weapon() -> None:
 
 
 def test_against_a_shot_take_the_advantage_follows_a_dodge_not_a_parry() -> None:
-    """Seed 000, "Les effets spéciaux en combat à distance": Prendre l'avantage is
+    """Loss, "Les effets spéciaux en combat à distance": Prendre l'avantage is
     "applicable sur une attaque ou esquivant": Canahan's shield may parry the bolt, but
     not with that effect; she may dodge with it."""
     canahan = Plays(answers=[parry(effects=["take_advantage"])])
@@ -236,7 +236,7 @@ def test_against_a_shot_take_the_advantage_follows_a_dodge_not_a_parry() -> None
 
 
 def test_protect_shields_an_ally_close_by_only() -> None:
-    """Seed 000, "Protéger": a bonus of +5 "à un allié proche en combat, en jouant le
+    """Loss, "Protéger": a bonus of +5 "à un allié proche en combat, en jouant le
     rôle de bouclier humain": Canahan, 8 m away, is not close enough."""
     m = Plays(turns=[Declaration("attack", "a")])
     fight = arena(
@@ -272,7 +272,7 @@ def feint(attacker, dice: list[int]):
 
 
 def test_corps_a_corps_specialisations_count_bare_handed_only() -> None:
-    """Seed 000, "Corps-à-corps" ("toutes les techniques du combat sans armes"):
+    """Loss, "Corps-à-corps" ("toutes les techniques du combat sans armes"):
     Défense gives +5 to a feint bare-handed, nothing to a feint with the rapier."""
     from segsim.rules.loss.content import UNARMED
 
@@ -283,7 +283,7 @@ def test_corps_a_corps_specialisations_count_bare_handed_only() -> None:
 
 
 def test_a_specialisation_tied_to_a_weapon_type_counts_with_it_only() -> None:
-    """Seed 000, "Les talents & spécialisations de combat": "Une spécialisation
+    """Loss, "Les talents & spécialisations de combat": "Une spécialisation
     s'applique à un type d'arme choisi dans la liste des armes". Diego's Parade chosen
     for the sabre gives nothing with his rapier; chosen for the rapier, +2."""
 
@@ -304,7 +304,7 @@ def test_a_specialisation_tied_to_a_weapon_type_counts_with_it_only() -> None:
 
 
 def test_a_talent_specialisation_gives_2_to_its_test_with_its_weapon() -> None:
-    """Seed 000, "Les Augmentations Gratuites et spécialisations": "un bonus de +2 au
+    """Loss, "Les Augmentations Gratuites et spécialisations": "un bonus de +2 au
     Test du Talent à laquelle elles sont liées, quand s'applique la condition"."""
     from segsim.rules.loss.content import TalentSpecialisation
 
@@ -356,7 +356,7 @@ def test_specialisations_with_weapons_read_from_a_sheet_and_back() -> None:
 def test_against_a_shot_only_the_ranged_lists_effects_ride_on_a_defence(
     kind: str, effects: list[str], message: str
 ) -> None:
-    """Seed 000, "Les effets spéciaux en combat à distance": its own list, and its own
+    """Loss, "Les effets spéciaux en combat à distance": its own list, and its own
     conditions (counter-attack after a dodge only, disarm on an attack only)."""
     from segsim.rules.loss.status import Incoming
 
@@ -375,7 +375,7 @@ def test_against_a_shot_only_the_ranged_lists_effects_ride_on_a_defence(
 
 
 def test_a_minion_does_not_fell_another_minion_with_an_exploit() -> None:
-    """Seed 000, "Les Sbires en combat": "Dès lors qu'un PJ (mais aussi un Adversaire
+    """Loss, "Les Sbires en combat": "Dès lors qu'un PJ (mais aussi un Adversaire
     PNJ) tente et réussit un Exploit ... contre un Sbire": a hired cutthroat's Exploit
     against a sailor deals damage, it does not fell him outright."""
     thug = Plays(turns=[Declaration("attack", "s", {"exploits": 1})])

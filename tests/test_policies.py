@@ -325,7 +325,7 @@ def test_a_shared_declaration_is_named_by_its_parameters_and_found_by_their_valu
 
 
 def test_an_archer_s_strike_leaves_the_points_its_dodge_spends() -> None:
-    """Seed 004, "Utilisation des points de situation": an archer in melee with one
+    """RinKaNou, "Utilisation des points de situation": an archer in melee with one
     usable point that shortens a dodge with it strikes in the same segment without a
     bonus (a line battle once stopped on an IllegalDeclaration there). Jared arms his
     dagger (0..1) while Margaret, armed, thrusts from segment 1 (1..3): at 2 he has two

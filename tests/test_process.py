@@ -76,7 +76,7 @@ def chroniques_aggressive(me: Any) -> Any:
 
 
 def test_a_coarse_ruleset_resumes_processes_at_their_turns() -> None:
-    """Chroniques turns (seed 001, "Le tour de combat"): each yield is one turn, declared
+    """Chroniques turns (Chroniques, "Le tour de combat"): each yield is one turn, declared
     when the fighter's turn comes, so the process gives the callback's record."""
     ambush = load_scenario(AMBUSH)
     for seed in (11, 12, 13):
@@ -190,7 +190,7 @@ def test_an_uncaught_threat_stops_the_fight_naming_who_saw_what() -> None:
 
 
 def test_an_illegal_yield_is_raised_in_the_generator_and_can_be_caught() -> None:
-    """A strike before the blow is armed is refused (seed 004, "Attaque"); the generator
+    """A strike before the blow is armed is refused (RinKaNou, "Attaque"); the generator
     catches it and arms instead, in the same phase."""
     caught: list[IllegalDeclaration] = []
 

@@ -181,7 +181,7 @@ def test_a_refused_ps_spend_is_not_kept_in_the_state() -> None:
 def test_a_refused_keep_is_not_kept_in_the_state() -> None:
     """A keep at distance refused along with a second use of the hands: the hint that
     someone keeps (it used to turn state.extra['keeping'] on) waits for a keep that
-    has started (seed 004, Tenir à distance)."""
+    has started (RinKaNou, Tenir à distance)."""
     fight = rinkanou_pair("spearman", "robert", 2.0)
     assert "a" in fight.advance()
     before = moment(fight)

@@ -1,4 +1,4 @@
-"""RinKaNou attack, damage, wounds and simultaneous actions (seed 004: "Attaque",
+"""RinKaNou attack, damage, wounds and simultaneous actions (RinKaNou: "Attaque",
 "Actions simultanées", "Résultats critiques en combat"; RULES-NOTES: hit locations,
 health)."""
 
@@ -36,7 +36,7 @@ def events(fight: Fight, type_: str) -> list[Any]:
 
 
 def test_attack_chance_is_skill_plus_characteristic_minus_deflection() -> None:
-    """Seed 004, "Attaque": weapon skill + the weapon's characteristic, malus = the
+    """RinKaNou, "Attaque": weapon skill + the weapon's characteristic, malus = the
     defender's armour deflection. Margaret: sabre 55 + agility 25 - leather 5 = 75."""
     fight = fight_of({}, ATTACK, [75, 15])
     fight.run()
@@ -46,7 +46,7 @@ def test_attack_chance_is_skill_plus_characteristic_minus_deflection() -> None:
 
 
 def test_damage_is_weapon_plus_mr_over_10_plus_strength_minus_absorption() -> None:
-    """Seed 004, "Attaque": yatagan cut 9 + Mr 42 // 10 = 4 + strength 30 -> +1 -
+    """RinKaNou, "Attaque": yatagan cut 9 + Mr 42 // 10 = 4 + strength 30 -> +1 -
     leather absorption 3 = 11; chest wound factor 100 %."""
     fight = fight_of({}, ATTACK, [33 - 0, 15])  # roll 33 vs 75: Mr 42 (33 is a double!)
     fight.run()
@@ -148,7 +148,7 @@ def test_the_wounded_attacker_rolls_with_the_wound_malus() -> None:
     ("difficulty", "malus"), [("average", -10), ("easy", -2), ("very_easy", 0)]
 )
 def test_overlapping_rolled_actions_penalise_each_other(difficulty: str, malus: int) -> None:
-    """Seed 004, "Actions simultanées": a strike while repositioning suffers
+    """RinKaNou, "Actions simultanées": a strike while repositioning suffers
     -10 % + (the reposition's difficulty / 2), never a bonus."""
     script = {
         0: declare("arm"),
@@ -164,7 +164,7 @@ def test_overlapping_rolled_actions_penalise_each_other(difficulty: str, malus: 
 
 
 def test_actions_without_a_roll_cause_no_malus() -> None:
-    """Seed 004: arming needs no roll, so dodging while arming costs nothing."""
+    """RinKaNou: arming needs no roll, so dodging while arming costs nothing."""
     fight = fight_of({0: declare("arm"), 1: declare("dodge")}, {}, [50])
     fight.run()
     [dodge] = [e for e in fight.history if isinstance(e, TestRolled)]
@@ -173,7 +173,7 @@ def test_actions_without_a_roll_cause_no_malus() -> None:
 
 
 def test_combat_is_the_trunk_of_every_combat_skill_up_to_30() -> None:
-    """Seed 004, "Compétences de combat"."""
+    """RinKaNou, "Compétences de combat"."""
     recruit = sheet("recruit")  # combat 25, no sword skill
     assert recruit.skill("sword") == 25 and recruit.skill("dodge") == 25
     veteran = sheet("veteran")  # combat 55, sword 60

@@ -1,4 +1,4 @@
-"""Seed 004 read again, sentence by sentence, for issue 36: the rules where segsim departed
+"""RinKaNou read again, sentence by sentence, for issue 36: the rules where segsim departed
 from the words, the readings a table could play either way (ruleset options) and the
 rules that had no test of their own. Each test cites its section; fighters are those of
 ``models/rinkanou/fighters.toml`` (Robert: Combat 50, Esquive 45, sabre 55, Souplesse
@@ -32,7 +32,7 @@ def _disengage_after_a_dodge(dodge_roll: int, **options: Any) -> Any:
 
 
 def test_a_disengage_is_immanquable_after_a_dodge_that_succeeded() -> None:
-    """Seed 004, "Se désengager": "vient de réussir (effectuer ?) une esquive". The text's
+    """RinKaNou, "Se désengager": "vient de réussir (effectuer ?) une esquive". The text's
     word is succeed: right after a dodge rolled 50 against 75 the disengage takes +50 %;
     after one rolled 90 (a failure) it does not."""
     assert _disengage_after_a_dodge(50).modifiers["after a dodge"] == 50
@@ -82,7 +82,7 @@ THRUST = {0: declare("arm"), 3: declare("strike", "robert", blow="thrust")}
 
 
 def test_a_thrust_parry_is_against_the_margin_with_the_fixed_20_by_default() -> None:
-    """Seed 004, "Coup d'estoc": a roll under the weapon skill + Souplesse with "un malus
+    """RinKaNou, "Coup d'estoc": a roll under the weapon skill + Souplesse with "un malus
     fixe de 20%", no size modifier. The parry is timed against the blow and made against
     its margin ("Parade"); the fixed 20 % stands where the cut's size table would (a
     thrust is harder to parry than a cut). Margaret's thrust rolls 40 against 75 (Mr
@@ -123,7 +123,7 @@ def test_the_option_thrust_parry_fixed_leaves_the_margin_out() -> None:
 
 
 def test_vic_tim_has_one_score_against_both_and_each_opponent_his_own() -> None:
-    """Seed 004, "En mêlée", the example: Vic Tim has 1 PS against both Ralph Abbee-Tick
+    """RinKaNou, "En mêlée", the example: Vic Tim has 1 PS against both Ralph Abbee-Tick
     and Endésime Haldepih; he is well placed against Ralph, who has 0, and badly against
     Endésime, who has 2. One score each: Vic's counts against both, theirs against him."""
     f = fight(
@@ -147,7 +147,7 @@ def test_vic_tim_has_one_score_against_both_and_each_opponent_his_own() -> None:
 
 
 def test_a_wound_by_itself_costs_no_situation_points() -> None:
-    """Seed 004, "En duel": points "peuvent être perdus en cas de surprise ou de
+    """RinKaNou, "En duel": points "peuvent être perdus en cas de surprise ou de
     blessure", at the game master's word and with no amount: segsim takes none for a
     wound (its malus weighs on every roll instead). Robert, arming with 2 PS, is cut by
     Margaret: wounded, he keeps his 2 PS, as any fighter busy when his opponent acts."""
@@ -177,7 +177,7 @@ def test_a_wound_by_itself_costs_no_situation_points() -> None:
 def test_keeping_at_distance_with_a_t_or_c_weapon_costs_20_or_30(
     changes: dict[str, Any], malus: tuple[str, int] | None
 ) -> None:
-    """Seed 004, "Tenir à distance": "Les armes de type T et C donnent un malus de -20% et
+    """RinKaNou, "Tenir à distance": "Les armes de type T et C donnent un malus de -20% et
     -30%", read as tranchant (a weapon that only cuts) and contondant (blunt). Ottokar's
     spear thrusts: no malus; as a cutting-only or a blunt pole, -20 % or -30 % on
     spear 55 + Souplesse 25 - twice Robert's Souplesse 60 = 20."""

@@ -1,4 +1,4 @@
-"""RinKaNou melee: parry, shields, dodge, reading, movement, surprise (seed 004).
+"""RinKaNou melee: parry, shields, dodge, reading, movement, surprise (text 004).
 
 Fighters (models/rinkanou/fighters.toml): Robert has sabre 55, dodge 45, Combat 50,
 Souplesse 30, Force 25 (bonus 0), Raison 25, Réflexes 25, boiled leather (deflection 5,
@@ -34,7 +34,7 @@ def strong_robert(strength: int) -> object:
 
 
 def test_parry_lasts_a_strike_once_armed_or_arm_plus_strike_otherwise() -> None:
-    """Seed 004, "Actions de combat": Parer = Frapper, ou Armer + Frapper."""
+    """RinKaNou, "Actions de combat": Parer = Frapper, ou Armer + Frapper."""
     f = fight({"robert": {0: declare("parry")}, "margaret": {}}, [50])
     f.run()
     assert one(f, "action.declared", kind="parry").duration == 6
@@ -45,7 +45,7 @@ def test_parry_lasts_a_strike_once_armed_or_arm_plus_strike_otherwise() -> None:
 
 @pytest.mark.parametrize(("shield", "duration"), [("targe", 2), ("heater", 3)])
 def test_a_shield_parry_lasts_the_shield_speed(shield: str, duration: int) -> None:
-    """Seed 004: targe 2, large shield 3."""
+    """RinKaNou: targe 2, large shield 3."""
     robert = attrs.evolve(sheet("robert"), shield=CONTENT.shields[shield])
     shield_parry = declare("parry", **{"with": "shield"})
     f = fight({"robert": {0: shield_parry}, "margaret": {}}, [50], sheets={"robert": robert})
@@ -54,7 +54,7 @@ def test_a_shield_parry_lasts_the_shield_speed(shield: str, duration: int) -> No
 
 
 def test_cut_parried_and_blocked_in_the_strength_contest() -> None:
-    """Seed 004, "Coup de taille": interception = skill + Souplesse - attacker's Mr + own
+    """RinKaNou, "Coup de taille": interception = skill + Souplesse - attacker's Mr + own
     parry score (and the attacking weapon's parry score counts against); then Force bonus
     + size vs Force bonus: Margaret +1 vs Robert (Force 30) +1: score 0, blocked."""
     f = fight(
@@ -111,7 +111,7 @@ def test_a_failed_interception_lets_the_blow_land_in_full() -> None:
 
 
 def test_a_thrust_is_deflected_with_the_fixed_20_malus_and_no_contest() -> None:
-    """Seed 004, "Coup d'estoc": -20 %, no size modifier, no strength."""
+    """RinKaNou, "Coup d'estoc": -20 %, no size modifier, no strength."""
     f = fight({"robert": {0: declare("parry")}, "margaret": THRUST}, [40, 35])
     f.run()
     parry = of(f, "test.rolled")[1]
@@ -135,7 +135,7 @@ def test_a_parry_one_segment_early_is_its_own_action_and_the_blow_lands() -> Non
 
 
 def test_shield_parry_bonus_halved_thrust_malus_and_the_shield_takes_the_blow() -> None:
-    """Seed 004, "Cas du bouclier": a bonus by shield size, thrust maluses halved, always
+    """RinKaNou, "Cas du bouclier": a bonus by shield size, thrust maluses halved, always
     a block, the shield takes the damage like armour."""
     robert = attrs.evolve(sheet("robert"), shield=CONTENT.shields["targe"])
     f = fight(
@@ -188,7 +188,7 @@ NEAR = {"robert": (0.0, 0.0), "margaret": (1.5, 0.0), "recruit": (0.0, 1.5)}
 
 
 def test_two_blows_in_one_segment_one_dodge_meets_only_the_first() -> None:
-    """Seed 004, "Esquive": several simultaneous blows need a multiple dodge."""
+    """RinKaNou, "Esquive": several simultaneous blows need a multiple dodge."""
     f = fight(TWO, [40, 10, 30, 15], positions=NEAR)
     f.run()
     results = {e.actor: e.result for e in of(f, "attack.resolved")}
@@ -197,7 +197,7 @@ def test_two_blows_in_one_segment_one_dodge_meets_only_the_first() -> None:
 
 
 def test_a_multiple_dodge_rolls_once_per_blow_and_costs_a_ps_each() -> None:
-    """Seed 004, "Esquive multiple": 1 PS per extra simultaneous blow, one roll each."""
+    """RinKaNou, "Esquive multiple": 1 PS per extra simultaneous blow, one roll each."""
     script = dict(TWO)
     script["robert"] = {3: declare("dodge", ps={"multiple": 1})}
     f = fight(script, [40, 10, 30, 20], positions=NEAR, setup={"robert": {}})
@@ -218,7 +218,7 @@ def test_a_multiple_dodge_needs_the_points() -> None:
 
 
 def test_a_dodge_shortened_to_one_segment_with_two_ps() -> None:
-    """Seed 004, "Esquive": with PS a dodge can be cut to 1 segment (at most half its
+    """RinKaNou, "Esquive": with PS a dodge can be cut to 1 segment (at most half its
     3 segments rounded up, i.e. 2 PS)."""
     f = fight({"robert": {5: declare("dodge", ps={"faster": 2})}, "margaret": CUT}, [40, 10])
     f.state.combatants["robert"].status.ps = 2
@@ -241,7 +241,7 @@ def test_a_dodge_cannot_be_shortened_by_three() -> None:
 
 
 def test_reading_modifier_is_minus_70_plus_20_per_elapsed_segment() -> None:
-    """Seed 004 example: Robert reads Margaret at -50 % after one segment of her action,
+    """RinKaNou example: Robert reads Margaret at -50 % after one segment of her action,
     at +30 % at its fifth."""
     assert read_modifier(1) == -50
     assert read_modifier(5) == 30
@@ -321,7 +321,7 @@ def test_an_unread_action_is_one_shared_value_and_a_read_one_is_the_reader_s_own
 
 
 def test_walking_and_running_distances() -> None:
-    """Seed 004, "Se déplacer": a tenth of the movement a segment walking, times the
+    """RinKaNou, "Se déplacer": a tenth of the movement a segment walking, times the
     running factor running; multipliable (n segments as one action)."""
     far = {"robert": (0.0, 0.0), "margaret": (5.0, 0.0)}
     f = fight(
@@ -481,7 +481,7 @@ def test_disengage_fails_when_the_opponent_wins_the_opposition() -> None:
 
 
 def test_disengage_right_after_a_dodge_is_immanquable() -> None:
-    """Seed 004, "Se désengager": +50 % after a dodge."""
+    """RinKaNou, "Se désengager": +50 % after a dodge."""
     f = fight(
         {"robert": {0: declare("dodge"), 3: declare("disengage")}, "margaret": {}}, [50, 30, 90]
     )
@@ -494,7 +494,7 @@ def test_disengage_right_after_a_dodge_is_immanquable() -> None:
 
 
 def test_surprise_malus_equals_the_me_and_weighs_on_the_start_roll() -> None:
-    """Seed 004, "Surprise": a failed Réflexes roll gives a malus equal to its Me on the
+    """RinKaNou, "Surprise": a failed Réflexes roll gives a malus equal to its Me on the
     next roll, the start-of-fight roll included."""
     f = fight(
         {"robert": {}, "margaret": {}},

@@ -1,5 +1,5 @@
 """RinKaNou situation points (PS): start, results, resets, spends, buys, melee
-(seed 004, "Points de situation", "Utilisation des points de situation", "Achat de
+(RinKaNou, "Points de situation", "Utilisation des points de situation", "Achat de
 points de situation", "Faire jouer une spécialisation d'arme"; RULES-NOTES).
 
 Walter (Margaret's sheet) attacks at 55 sabre + 25 Souplesse - 5 leather = 75 %.
@@ -45,7 +45,7 @@ def ps_events(f: Any, actor: str) -> list[tuple[int, int, str]]:
 
 
 def test_amadeus_does_nothing_and_loses_his_points_when_walters_attack_resolves() -> None:
-    """Seed 004 example (Amadeus Dekuet, 2 PS, against Walter Hoffili, 1 PS)."""
+    """RinKaNou example (Amadeus Dekuet, 2 PS, against Walter Hoffili, 1 PS)."""
     f = amadeus_and_walter({}, [40, 15])  # Mr 35: 35 // 20 = 1 PS
     f.run()
     assert ps_events(f, "amadeus") == [(0, 2, "start"), (5, 0, "reset")]
@@ -70,7 +70,7 @@ def test_a_fighter_in_the_middle_of_an_action_keeps_its_points() -> None:
 
 
 def test_a_cancelled_action_counts_as_resolved() -> None:
-    """Seed 004: a cancelled action is resolved, "par rapport aux PS notamment"."""
+    """RinKaNou: a cancelled action is resolved, "par rapport aux PS notamment"."""
     cancel = {3: declare("dodge"), 4: lambda obs: Cancel(obs.me.doing("legs").id)}
     f = amadeus_and_walter(cancel, [40, 15])
     f.run()
@@ -106,7 +106,7 @@ def test_the_divisor_option_reaches_the_fight() -> None:
 
 
 def test_start_of_fight_roll_gives_mr_or_me_over_10_with_the_game_masters_modifier() -> None:
-    """Seed 004, "En duel": Combat + Raison at the start; PS = Mr / 10 or -Me / 10."""
+    """RinKaNou, "En duel": Combat + Raison at the start; PS = Mr / 10 or -Me / 10."""
     f = fight(
         {"robert": {}, "margaret": {}},
         [30, 90],
@@ -267,7 +267,7 @@ def test_aim_at_a_location_costs_3_ps_and_skips_the_location_roll() -> None:
 
 
 def test_jasmine_orients_her_blow_two_steps_from_the_abdomen_to_the_throat() -> None:
-    """Seed 004, "Orienter son coup": Jasmine Scébouh, 2 PS, hits the abdomen; the head is
+    """RinKaNou, "Orienter son coup": Jasmine Scébouh, 2 PS, hits the abdomen; the head is
     3 steps away, so she settles for the throat."""
     assert CONTENT.tables.steps("abdomen", "head") == ["abdomen", "chest", "throat", "head"]
     strike = declare("strike", "amadeus", blow="cut", ps={"orient": 2, "toward": "head"})
@@ -319,7 +319,7 @@ def gnus(mimi: dict[int, Any], dice: list[int], **kw: Any) -> Any:
 
 
 def test_mimi_kraus_auft_negative_score_applies_to_the_two_nearest_gnus() -> None:
-    """Seed 004, "En mêlée": Mimi takes G1, G2 and G3 into account for a tactical move,
+    """RinKaNou, "En mêlée": Mimi takes G1, G2 and G3 into account for a tactical move,
     ends at -2 PS; G2 and G4 are nearest, so the -2 applies against them only."""
     move = declare("reposition", engage=["g1", "g2", "g3"])
     f = gnus({0: move, 5: declare("arm")}, [75])  # Mr 5 -> 0 PS, minus 2 for two extra gnus
@@ -424,7 +424,7 @@ def _strike_ps(ps: dict[str, Any], tables: Any, cache: dict[tuple[Any, ...], Any
 
 def test_a_checked_shape_lets_no_other_type_of_value_through() -> None:
     """1, 1.0 and True are equal keys, but only 1 is a number of points: a shape
-    checked once with 1 still refuses 1.0 and True (seed 004, Utilisation des PS)."""
+    checked once with 1 still refuses 1.0 and True (RinKaNou, Utilisation des PS)."""
     cache: dict[tuple[Any, ...], Any] = {}
     assert _strike_ps({"bonus": 1}, CONTENT.tables, cache).chance == 10
     for bad in (True, 1.0):

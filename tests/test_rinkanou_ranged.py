@@ -1,4 +1,4 @@
-"""RinKaNou ranged combat, command points, hard cover and manoeuvres (seed 004: "Les
+"""RinKaNou ranged combat, command points, hard cover and manoeuvres (RinKaNou: "Les
 portées", "Esquive de projectiles", "Points de commandement", "Cible sous couvert dur",
 "Manœuvres de combat").
 
@@ -51,7 +51,7 @@ SHOT = {0: declare("shoot", "jacou")}  # 2 segments: loosed at the end of segmen
 
 
 def test_range_increments_and_point_blank() -> None:
-    """Seed 004, "Les portées": distance / increment; nothing within one increment."""
+    """RinKaNou, "Les portées": distance / increment; nothing within one increment."""
     assert increments(300, LONGBOW) == 6
     assert increments(49.9, LONGBOW) == 0
     assert increments(50, LONGBOW) == 1
@@ -74,7 +74,7 @@ def test_point_blank_has_no_range_modifier() -> None:
 
 
 def test_the_missile_flies_flight_time_times_distance_over_100() -> None:
-    """Seed 004: the time to fly 100 m is in the weapon's description."""
+    """RinKaNou: the time to fly 100 m is in the weapon's description."""
     assert flight_segments(300, LONGBOW, "direct") == 45
     assert flight_segments(300, LONGBOW, "indirect") == 120
     f = archery(SHOT, {}, [27, 15])
@@ -131,7 +131,7 @@ def test_draw_then_ready_then_shoot() -> None:
 
 
 def test_jacou_dodges_the_first_arrow_with_two_command_points() -> None:
-    """Seed 004 example: Mr 23 and the -40 % make a difficulty of 63; 2 PC bring it to
+    """RinKaNou example: Mr 23 and the -40 % make a difficulty of 63; 2 PC bring it to
     43. Jacou's Esquive + Souplesse is 85: his chance is 42; he rolls 40."""
     dodge = {44: declare("dodge", pc={"bonus": 2})}
     f = archery(SHOT, dodge, [27, 40], jacou_setup={"command_points": 2})
@@ -149,7 +149,7 @@ def test_jacou_dodges_the_first_arrow_with_two_command_points() -> None:
 
 
 def test_the_tens_digit_rule_puts_jacou_in_the_path_of_a_missed_arrow() -> None:
-    """Seed 004 example: the second shot misses with Me 11; Jacou dodges with Mr 16: the
+    """RinKaNou example: the second shot misses with Me 11; Jacou dodges with Mr 16: the
     tens digits match (1), the arrow that would have missed hits him."""
     dodge = {44: declare("dodge", pc={"bonus": 2})}
     f = archery(SHOT, dodge, [61, 49, 15], jacou_setup={"command_points": 2})
@@ -205,7 +205,7 @@ def volley(second_at: tuple[float, float], dodge: Any, dice: list[int], pc: int 
 
 
 def test_a_multiple_dodge_of_missiles_from_one_direction_is_paid_with_pc() -> None:
-    """Seed 004: several missiles at once from one direction: a multiple dodge, with PC."""
+    """RinKaNou: several missiles at once from one direction: a multiple dodge, with PC."""
     assert bearing((300.0, 0.0), (0.0, 0.0)) == pytest.approx(180.0)
     dodge = declare("dodge", pc={"multiple": 1})
     f = volley((1.0, 0.0), dodge, [27, 27, 10, 10])  # dodge: 85 - 23 - 40 = 22
@@ -280,7 +280,7 @@ def test_command_points_serve_ranged_and_immobile_actions_only() -> None:
 
 
 def test_gol_bargs_target_behind_a_wall_covering_its_legs_costs_26() -> None:
-    """Seed 004, "Cible sous couvert dur": legs covered, -26 %; a hit rolled on a covered
+    """RinKaNou, "Cible sous couvert dur": legs covered, -26 %; a hit rolled on a covered
     location strikes the cover."""
     cover = {"cover": ["right_leg", "left_leg"]}
     f = archery(SHOT, {}, [20, 80], distance=40.0, jacou_setup=cover)
@@ -308,7 +308,7 @@ DISARM = {0: declare("arm"), 3: declare("strike", "robert", disarm="weapon")}
 
 
 def test_disarming_a_one_handed_weapon_sends_it_flying() -> None:
-    """Seed 004, "Désarmement": a localized blow at -50 %; 1d8 for the direction, 1d100
+    """RinKaNou, "Désarmement": a localized blow at -50 %; 1d8 for the direction, 1d100
     cm for the distance."""
     f = fight({"robert": {}, "margaret": DISARM}, [10, 3, 80])
     f.run()
@@ -335,7 +335,7 @@ def test_a_disarmed_fighter_must_walk_to_its_weapon_and_pick_it_up() -> None:
 
 
 def test_a_two_handed_weapon_is_loosened_then_torn_away_before_the_regrip() -> None:
-    """Seed 004: a first disarm loosens the grip (regrip: half the arming time, RULES-NOTES);
+    """RinKaNou: a first disarm loosens the grip (regrip: half the arming time, RULES-NOTES);
     a second before the regrip tears it away: 1d8 direction, 1d2 metres."""
     wendel = sheet("greatsword")
     twice = {**DISARM, 9: declare("arm"), 12: declare("strike", "robert", disarm="weapon")}
@@ -369,7 +369,7 @@ def test_a_shield_is_pushed_aside_not_taken() -> None:
 
 
 def test_grab_needs_a_free_hand_then_wins_a_strength_duel() -> None:
-    """Seed 004, "Agripper": a free hand, a successful disarm, then a Force duel."""
+    """RinKaNou, "Agripper": a free hand, a successful disarm, then a Force duel."""
     grab = {0: declare("arm"), 3: declare("strike", "robert", disarm="weapon", grab=True)}
     f = fight({"robert": {}, "margaret": grab}, [10, 30, 70])
     f.run()
@@ -405,7 +405,7 @@ def spear_duel(dice: list[int]) -> Any:
 
 
 def test_keep_at_distance_holds_off_and_hits_on_a_great_success() -> None:
-    """Seed 004: the keeper's attack against twice the approacher's Souplesse (60); on a
+    """RinKaNou: the keeper's attack against twice the approacher's Souplesse (60); on a
     success it cannot come in; with Mr above 60 it is hit."""
     f = spear_duel([50, 5])  # his move; spear 55 + Souplesse 25 - 60 = 20; roll 5: Mr 15
     f.run()
@@ -416,7 +416,7 @@ def test_keep_at_distance_holds_off_and_hits_on_a_great_success() -> None:
 
 
 def test_keep_at_distance_failure_lets_it_in() -> None:
-    """Seed 004: "En cas d'échec, il a réussi à s'approcher", whatever the margin."""
+    """RinKaNou: "En cas d'échec, il a réussi à s'approcher", whatever the margin."""
     f = spear_duel(
         [50, 90]
     )  # his move, then the keep: Me 70 > 60: it closes all the way, and may attack at once

@@ -1,4 +1,4 @@
-"""Simultaneous actions (seed 004, "Actions simultanées"): each rolled action of a fighter
+"""Simultaneous actions (RinKaNou, "Actions simultanées"): each rolled action of a fighter
 gives its other rolled actions a malus of -10 % + its difficulty / 2, that difficulty
 including what the rules impose on it. Both maluses are worked out from the two
 declarations before either action rolls, so they never depend on the order in which the
@@ -44,7 +44,7 @@ def _maluses(rolled: list[Any]) -> dict[str, int]:
 
 
 def test_a_dodge_and_a_cut_get_the_same_maluses_whichever_fighter_is_listed_first() -> None:
-    """Seed 004, "Actions simultanées". The cut's difficulty is what the rules impose on
+    """RinKaNou, "Actions simultanées". The cut's difficulty is what the rules impose on
     it: Margaret's deflection, -5, so the dodge takes -10 - 2.5 = -12. The dodge's,
     against her cut, is average (0): the cut takes -10. Before, Robert listed first gave
     {cut -10, dodge -12} and Margaret first {cut -32, dodge -10}: her attack's margin
@@ -55,7 +55,7 @@ def test_a_dodge_and_a_cut_get_the_same_maluses_whichever_fighter_is_listed_firs
 
 
 def test_the_rules_malus_of_the_blow_a_dodge_meets_counts_before_it_rolls() -> None:
-    """A dodge against a thrust is at -20 % (seed 004, "Esquive"): that is its
+    """A dodge against a thrust is at -20 % (RinKaNou, "Esquive"): that is its
     difficulty as the declarations fix it, so Robert's cut takes -10 - 10 = -20,
     whichever fighter is listed first."""
     for first in ("robert", "margaret"):

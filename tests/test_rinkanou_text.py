@@ -1,4 +1,4 @@
-"""RinKaNou rules read again against seed 004: each test is built from the text's own
+"""RinKaNou rules read again against RinKaNou: each test is built from the text's own
 wording or example (the section is cited), for the rules where segsim used to depart
 from it. Fighters are those of ``models/rinkanou/fighters.toml`` (see the headers of
 test_rinkanou_melee.py and test_rinkanou_ranged.py for their numbers).
@@ -26,7 +26,7 @@ CONTENT = default_content()
 
 
 def test_the_range_malus_is_distance_over_increment_times_5_unfloored() -> None:
-    """Seed 004, "Les portées": malus to hit = distance / increment x 5. At 330 m with a
+    """RinKaNou, "Les portées": malus to hit = distance / increment x 5. At 330 m with a
     50 m increment that is 6.6 x 5 = -33 %, not -30 % for six whole increments; the
     damage malus is distance / increment, 6 points once rounded down."""
     f = fight(
@@ -69,7 +69,7 @@ def _greatsword_cut(**options: Any) -> Any:
 
 
 def test_the_size_table_read_in_points_enters_the_strength_contest() -> None:
-    """Seed 004, "Coup de taille": the attacker's weapon size modifier adds to the
+    """RinKaNou, "Coup de taille": the attacker's weapon size modifier adds to the
     strength contest. Default reading: one point per 10 % of the table (very large +4):
     Force +1 + 4 against Force +2 is 3 > 0, the blow goes through."""
     f = _greatsword_cut()
@@ -79,7 +79,7 @@ def test_the_size_table_read_in_points_enters_the_strength_contest() -> None:
 
 
 def test_the_size_table_read_as_a_percentage_malus_on_the_parry_roll() -> None:
-    """Seed 004: the table's own title, "Malus pour parer une arme en fonction de sa
+    """RinKaNou: the table's own title, "Malus pour parer une arme en fonction de sa
     longueur", reads as a % malus to parry: with ``size_table = "parry"`` a very large
     weapon costs the interception roll 40 % and leaves the strength contest (Force +1
     against +2: blocked)."""
@@ -138,7 +138,7 @@ def _busy_mimi(mimi: dict[int, Any], dice: list[int]) -> Any:
 
 
 def test_an_opponent_who_acts_while_the_fighter_is_busy_is_no_longer_taken_into_account() -> None:
-    """Seed 004, "En mêlée": when an opponent taken into account resolves an action he is
+    """RinKaNou, "En mêlée": when an opponent taken into account resolves an action he is
     at once no longer taken into account; the fighter can still use its points against
     the others. Mimi is arming (3..5) when G1 resolves its reposition (in 4): she keeps
     her 3 PS (she is in the middle of an action) but against G2 only."""
@@ -161,7 +161,7 @@ GNU_HERD["g4"] = (0.0, -1.1)
 
 
 def _mimi_at_minus_two(later: dict[int, Any], dice: list[int], **kw: Any) -> Any:
-    """Seed 004, "En mêlée", the example: Mimi takes G1, G2 and G3 into account for a
+    """RinKaNou, "En mêlée", the example: Mimi takes G1, G2 and G3 into account for a
     tactical move and ends at -2 PS, which applies against the nearest, G2 and G4."""
     mimi = {0: declare("reposition", engage=["g1", "g2", "g3"]), **later}
     return fight(
@@ -175,7 +175,7 @@ def _mimi_at_minus_two(later: dict[int, Any], dice: list[int], **kw: Any) -> Any
 
 
 def test_mimi_dodges_a_blow_of_g1_without_buying_back_but_not_one_of_g2() -> None:
-    """Seed 004, "En mêlée": Mimi "pourra agir sans malus de situation contre G1 et G3,
+    """RinKaNou, "En mêlée": Mimi "pourra agir sans malus de situation contre G1 et G3,
     mais sera désavantagée si G4 ou G2" attack her and she must dodge. A dodge is made
     against the opponent whose blow it meets."""
     f = _mimi_at_minus_two({5: declare("dodge", "g1")}, [50])
@@ -191,7 +191,7 @@ def test_mimi_dodges_a_blow_of_g1_without_buying_back_but_not_one_of_g2() -> Non
 
 
 def test_points_are_spent_on_a_dodge_only_against_opponents_taken_into_account() -> None:
-    """Seed 004, "En mêlée": "On ne peut pas utiliser ces points pour un adversaire non
+    """RinKaNou, "En mêlée": "On ne peut pas utiliser ces points pour un adversaire non
     pris en compte"."""
     setup = {"mimi": {"ps": 2, "engage": ["g1"]}}
     f = fight(
@@ -235,7 +235,7 @@ def test_a_dodge_against_one_opponent_does_not_meet_anothers_blow() -> None:
 
 def test_a_dodge_paid_with_command_points_keeps_its_opponents_taken_into_account() -> None:
     """The points a dodge earns count against the opponents it took into account, also
-    when it spent command points (seed 004, "Points de commandement": PC and PS apart)."""
+    when it spent command points (RinKaNou, "Points de commandement": PC and PS apart)."""
     f = fight(
         {"robert": {0: declare("dodge", pc={"bonus": 1})}, "margaret": {}},
         [20],
@@ -250,7 +250,7 @@ def test_a_dodge_paid_with_command_points_keeps_its_opponents_taken_into_account
 
 
 def test_the_simultaneous_malus_counts_the_difficulty_the_rules_impose() -> None:
-    """Seed 004, "Actions simultanées": a rolled action weighs on another by -10 % +
+    """RinKaNou, "Actions simultanées": a rolled action weighs on another by -10 % +
     its difficulty / 2. Robert dodges Margaret's thrust (her Mr 35, and -20 for a thrust:
     the dodge's difficulty is -55) while his own cut runs: the cut takes -10 - 27 = -37,
     not -10 as if the dodge were of average difficulty."""
@@ -275,7 +275,7 @@ def test_the_simultaneous_malus_counts_the_difficulty_the_rules_impose() -> None
 
 
 def test_a_projectile_dodge_weighs_with_its_minus_40() -> None:
-    """Seed 004, "Esquive de projectiles": a missile dodge is at -40 % (and the shooter's
+    """RinKaNou, "Esquive de projectiles": a missile dodge is at -40 % (and the shooter's
     Mr counts against it). Jacou dodges Jared's arrow (Mr 50) while stabbing a recruit:
     the stab takes -10 + (-50 - 40) / 2 = -55."""
     f = fight(
@@ -306,7 +306,7 @@ SCRIPTS = Path(__file__).parent / "scripts"
 
 
 def test_robert_reads_margaret_late_in_her_attack_at_plus_30() -> None:
-    """Seed 004, "Échelonnement des actions dans le temps", the example: -50 % after one
+    """RinKaNou, "Échelonnement des actions dans le temps", the example: -50 % after one
     segment of Margaret's action, +30 % at its fifth "alors que sa lame commence à
     s'abattre": arming and striking are one action. A fight script says it."""
     f = load_script(SCRIPTS / "read_late_in_the_attack.toml").play()
@@ -345,7 +345,7 @@ def _spear(robert: dict[int, Any], dice: list[int]) -> Any:
 
 
 def test_a_failed_keep_lets_the_approacher_in_and_a_bad_failure_lets_him_strike() -> None:
-    """Seed 004, "Tenir à distance": "En cas d'échec, il a réussi à s'approcher. De
+    """RinKaNou, "Tenir à distance": "En cas d'échec, il a réussi à s'approcher. De
     plus, si votre Me est supérieure à sa SPLx2, il peut vous attaquer." A move to a
     point is opposed like any other approach. A fight script says it."""
     f = load_script(SCRIPTS / "keep_at_distance_fails.toml").play()
@@ -357,7 +357,7 @@ def test_a_failed_keep_lets_the_approacher_in_and_a_bad_failure_lets_him_strike(
 
 
 def test_a_mild_failure_lets_him_in_but_his_attack_waits_for_his_next_action() -> None:
-    """Seed 004: with a Me not above twice his Souplesse "il devra attendre son action
+    """RinKaNou: with a Me not above twice his Souplesse "il devra attendre son action
     suivante pour attaquer": the blow he armed on the way in is lost."""
     approach = {0: [declare("arm"), declare("move", to=[1.5, 0.0], segments=10)]}
     f = _spear(approach, [50, 50])  # his move (it rolls, within the spear's reach), Me 30
@@ -386,7 +386,7 @@ def test_a_blow_being_armed_when_he_comes_close_is_lost_too() -> None:
 
 
 def test_a_move_to_a_point_within_reach_is_held_off_like_any_approach() -> None:
-    """Seed 004: "Chaque fois que votre ennemi cherchera à s'approcher": a successful
+    """RinKaNou: "Chaque fois que votre ennemi cherchera à s'approcher": a successful
     keep stops him on his way, just beyond the spear's reach, wherever he was going."""
     f = _spear({0: declare("move", to=[1.5, 1.0], segments=10)}, [50, 5])
     f.run()
@@ -399,7 +399,7 @@ def test_a_move_to_a_point_within_reach_is_held_off_like_any_approach() -> None:
 
 
 def test_an_opponent_who_lets_the_fighter_go_does_not_oppose_the_disengage() -> None:
-    """Seed 004, "Se désengager": "Si ledit adversaire ne veut pas laisser le personnage
+    """RinKaNou, "Se désengager": "Si ledit adversaire ne veut pas laisser le personnage
     s'échapper", the opposed roll resolves it; one who lets him go rolls nothing, and the
     fighter breaks away. Margaret's choice is her stance, in the record and in her own
     observation."""
@@ -430,7 +430,7 @@ def test_a_fighter_set_up_to_let_go_does_not_oppose() -> None:
 
 
 def test_situation_points_serve_both_sides_of_a_disengage() -> None:
-    """Seed 004: the difficulty is average when both are on guard, "on peut néanmoins
+    """RinKaNou: the difficulty is average when both are on guard, "on peut néanmoins
     utiliser des PS pour gagner des bonus": Robert spends one on his roll, Margaret one on
     her opposition (her stance says how many)."""
     f = fight(
@@ -452,7 +452,7 @@ def test_situation_points_serve_both_sides_of_a_disengage() -> None:
 
 
 def test_a_move_within_an_opponents_reach_rolls_and_recomputes_situation_points() -> None:
-    """Seed 004, "Points de situation": the score is recomputed whenever a fighter
+    """RinKaNou, "Points de situation": the score is recomputed whenever a fighter
     resolves a combat action, "mouvement" included; "Achat de points de situation": the
     current score counts to resolve a move, "ce qui implique de racheter d'éventuels PS
     négatifs". Combat is the skill of moves in a fight ("Compétences de combat")."""

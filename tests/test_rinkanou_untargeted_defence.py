@@ -1,4 +1,4 @@
-"""A defence that names no opponent (seed 004, "Esquive", "Points de situation", "En mêlée").
+"""A defence that names no opponent (RinKaNou, "Esquive", "Points de situation", "En mêlée").
 
 A dodge or a parry meets a blow; in a melee the points that count for it are those
 against that blow's author. A defence declared without a target takes, when it is
@@ -57,7 +57,7 @@ def _gnu_attacks(
 
 
 def test_mimis_dodge_of_g1s_blow_is_not_refused_for_a_score_that_concerns_g2_and_g4() -> None:
-    """Seed 004, "En mêlée", the example: at -2 PS against G2 and G4, Mimi "pourra donc
+    """RinKaNou, "En mêlée", the example: at -2 PS against G2 and G4, Mimi "pourra donc
     agir sans malus de situation contre G1 et G3". Her dodge names nobody; it meets G1's
     blow, so it is settled as a dodge of G1: no buy-back asked, no malus."""
     f = _gnu_attacks("g1", {5: declare("dodge")}, [20, 30])
@@ -71,7 +71,7 @@ def test_mimis_dodge_of_g1s_blow_is_not_refused_for_a_score_that_concerns_g2_and
 
 
 def test_mimis_dodge_of_g2s_blow_weighs_her_deficit_against_g2() -> None:
-    """Seed 004, "En mêlée": she "sera désavantagée si G4 ou G2 entreprennent une action
+    """RinKaNou, "En mêlée": she "sera désavantagée si G4 ou G2 entreprennent une action
     contre elle et qu'elle doit, par exemple, esquiver l'un de leurs coups". The same
     untargeted dodge, meeting G2's blow, pays the two points owed against G2 as a dodge
     that named G2 would have bought them back: -10 % a point."""
@@ -88,7 +88,7 @@ def test_mimis_dodge_of_g2s_blow_weighs_her_deficit_against_g2() -> None:
 def test_a_dodge_of_an_opponent_not_taken_into_account_gets_no_bonus_from_points_held_against_another() -> (  # noqa: E501
     None
 ):
-    """Seed 004, "En mêlée": "On ne peut pas utiliser ces points pour un adversaire non
+    """RinKaNou, "En mêlée": "On ne peut pas utiliser ces points pour un adversaire non
     pris en compte". Mimi holds 2 PS with G1 alone taken into account and spends both
     on a dodge that names nobody: against G3's blow they give nothing; against G1's,
     +20 %."""
@@ -146,7 +146,7 @@ def test_an_untargeted_parry_takes_the_points_against_the_author_of_the_blow() -
 
 
 def test_a_named_defence_is_still_checked_when_it_is_declared() -> None:
-    """Naming the opponent keeps the declaration's check (seed 004, "Achat de points de
+    """Naming the opponent keeps the declaration's check (RinKaNou, "Achat de points de
     situation": a negative score must be bought back before acting against him)."""
     f = _gnu_attacks("g2", {5: declare("dodge", "g2")}, [20, 30])
     with pytest.raises(IllegalDeclaration, match="buy the deficit back"):
@@ -154,7 +154,7 @@ def test_a_named_defence_is_still_checked_when_it_is_declared() -> None:
 
 
 def test_an_untargeted_defence_that_meets_no_blow_buys_back_against_the_nearest() -> None:
-    """A dodge with no blow to meet is a move of its own (seed 004, "Achat de points de
+    """A dodge with no blow to meet is a move of its own (RinKaNou, "Achat de points de
     situation": a tactical move is resolved with the current score, "ce qui implique de
     racheter d'éventuels PS négatifs"). Mimi at -2, dodging nobody's blow, owes her two
     points against the nearest gnu, G2: -20 %, unless she bought them back."""

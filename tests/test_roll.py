@@ -70,5 +70,5 @@ def test_roll_test_uses_one_d100() -> None:
     ],
 )
 def test_simultaneous_actions_malus(difficulty: str, malus: int) -> None:
-    """Seed 004, "Actions simultanées": -10 % + difficulty / 2, never a bonus."""
+    """RinKaNou, "Actions simultanées": -10 % + difficulty / 2, never a bonus."""
     assert simultaneous_malus(DIFFICULTY[difficulty]) == malus

@@ -1,11 +1,11 @@
 """Every rule traced: each ruleset page ends with a table that walks its seed's combat text.
 
-``docs/rules/<ruleset>.md`` ends with a section ``## Traceability (seed NNN)`` holding one
+``docs/rules/<ruleset>.md`` ends with a section ``## Traceability (text NNN)`` holding one
 Markdown table with the columns ``Section | Rule | Status | Why | Tests``:
 
 * **Section**: the seed's section title, in French as the seed writes it. The titles a
   ruleset's table may use, in the seed's order, are listed one per line in
-  ``tests/data/seed_sections/<ruleset>.txt``; the rows walk them in that order (a row's
+  ``tests/data/text_sections/<ruleset>.txt``; the rows walk them in that order (a row's
   section is the current one or a later one) and every listed section has a row.
 * **Rule**: the rule in a few English words.
 * **Status**: ``implemented``, ``reading`` (the text is ambiguous and segsim chooses),
@@ -32,9 +32,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 PAGES = ROOT / "docs" / "rules"
-SECTIONS = TESTS / "data" / "seed_sections"
+SECTIONS = TESTS / "data" / "text_sections"
 RULESETS = ("rinkanou", "loss", "chroniques", "rupture", "loreval")
-HEADING = re.compile(r"^## Traceability \(seed (\d{3})\)\s*$")
+HEADING = re.compile(r"^## Traceability \(text (\d{3})\)\s*$")
 COLUMNS = ("Section", "Rule", "Status", "Why", "Tests")
 STATUSES = ("implemented", "reading", "option", "not modelled")
 NEEDS_TESTS = ("implemented", "reading", "option")
@@ -70,7 +70,7 @@ def parse_table(text: str) -> list[Row]:
     lines = text.splitlines()
     starts = [i for i, line in enumerate(lines) if HEADING.match(line)]
     if len(starts) != 1:
-        raise ValueError(f"expected one '## Traceability (seed NNN)' heading, found {len(starts)}")
+        raise ValueError(f"expected one '## Traceability (text NNN)' heading, found {len(starts)}")
     start = starts[0]
     if any(line.startswith("## ") for line in lines[start + 1 :]):
         raise ValueError("the traceability table is the page's last section")
@@ -141,7 +141,7 @@ def problems(rows: list[Row], sections: list[str]) -> Iterator[str]:
             where = "an earlier one" if row.section in sections else "not one of"
             yield (
                 f"{row.where}: section {row.section!r} is {where} the seed's sections "
-                f"(tests/data/seed_sections), walked in order"
+                f"(tests/data/text_sections), walked in order"
             )
         else:
             position = found
@@ -151,7 +151,7 @@ def problems(rows: list[Row], sections: list[str]) -> Iterator[str]:
             yield f"section {section!r} (entry {i + 1}) has no row"
 
 
-def seed_sections(ruleset: str) -> list[str]:
+def text_sections(ruleset: str) -> list[str]:
     path = SECTIONS / f"{ruleset}.txt"
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -169,7 +169,7 @@ def _traced() -> list[str]:
 def test_ruleset_page_ends_with_a_checked_traceability_table(ruleset: str) -> None:
     """DESIGN "Every rule traced": the table exists, is well formed and names real tests."""
     rows = parse_table((PAGES / f"{ruleset}.md").read_text(encoding="utf-8"))
-    found = list(problems(rows, seed_sections(ruleset)))
+    found = list(problems(rows, text_sections(ruleset)))
     assert not found, f"docs/rules/{ruleset}.md:\n" + "\n".join(found)
 
 
@@ -178,7 +178,7 @@ def test_ruleset_page_ends_with_a_checked_traceability_table(ruleset: str) -> No
 GOOD = """\
 # Page
 
-## Traceability (seed 001)
+## Traceability (text 001)
 
 | Section | Rule | Status | Why | Tests |
 |---|---|---|---|---|

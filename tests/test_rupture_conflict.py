@@ -1,6 +1,6 @@
 """Rupture beyond the summary: the passe on the clock, psychological and social conflict,
 the text's beaten opponent broken by a threat, untargeted actions, illegal declarations
-(seed 002, "Les actions ciblées", "Dépassement", "Les actions non ciblées")."""
+(Rupture, "Les actions ciblées", "Dépassement", "Les actions non ciblées")."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_one_action_at_a_time_a_second_is_refused_naming_the_rule() -> None:
     )
     with pytest.raises(IllegalDeclaration) as err:
         fight.run()
-    assert err.value.rule == "seed 002, Les actions ciblées"
+    assert err.value.rule == "Rupture, Les actions ciblées"
     assert (err.value.actor, err.value.segment) == ("bran", 5)
     assert "one action at a time, 2 per passe" in err.value.message
 
@@ -84,7 +84,7 @@ def test_one_action_at_a_time_a_second_is_refused_naming_the_rule() -> None:
 
 
 def test_the_texts_example_a_beaten_opponent_broken_by_a_threat() -> None:
-    """Seed 002, "Dépassement": beat a local with a sword without an overflow, then
+    """Rupture, "Dépassement": beat a local with a sword without an overflow, then
     "surrender or die" overflows its mental threshold: it applies at once, with a wound
     of a psychological nature."""
     bran = Scripted(
@@ -135,7 +135,7 @@ def test_the_texts_example_a_beaten_opponent_broken_by_a_threat() -> None:
 
 
 def test_the_texts_example_with_the_mace_it_names() -> None:
-    """Seed 002, "Dépassement", word for word: "attendrir un péquin à coup de masse sans
+    """Rupture, "Dépassement", word for word: "attendrir un péquin à coup de masse sans
     obtenir de dépassement", then "rends-toi ou crève" gives a psychological overflow,
     applied at once (effort, fatigue) with a wound of psychological nature. The mace
     (Threat 3) would overflow the péquin's physical threshold 3 on any success: the
@@ -233,7 +233,7 @@ def test_a_manoeuvre_reaches_within_earshot_and_a_weapon_within_its_range() -> N
     with pytest.raises(IllegalDeclaration) as err:
         fight.ruleset.plan(fight.state, "bran", declare("attack", "lout"), 0, [])
     assert "beyond the reach of épée (2 m)" in err.value.message
-    assert err.value.rule == "seed 002, Les actions ciblées"
+    assert err.value.rule == "Rupture, Les actions ciblées"
 
 
 # ---------------------------------------------------------------- untargeted actions
@@ -392,13 +392,13 @@ def test_acrobatics_moves_only_on_a_success() -> None:
 @pytest.mark.parametrize(
     ("decl", "rule", "text"),
     [
-        (declare("attack", "ysolde"), "seed 002, Les actions ciblées", "same side"),
-        (declare("defend", "guard"), "seed 002, Se défendre", "no attack of 'guard'"),
-        (declare("help", "guard"), "seed 002, Les actions non ciblées", "for an ally"),
-        (declare("persuade", "guard"), "seed 002, Les actions ciblées", "no persuade manoeuvre"),
-        (declare("fly"), "seed 002, Les actions ciblées", "unknown action 'fly'"),
+        (declare("attack", "ysolde"), "Rupture, Les actions ciblées", "same side"),
+        (declare("defend", "guard"), "Rupture, Se défendre", "no attack of 'guard'"),
+        (declare("help", "guard"), "Rupture, Les actions non ciblées", "for an ally"),
+        (declare("persuade", "guard"), "Rupture, Les actions ciblées", "no persuade manoeuvre"),
+        (declare("fly"), "Rupture, Les actions ciblées", "unknown action 'fly'"),
         (declare("attack", "guard", blow="cut"), "declarations", "takes no parameter blow"),
-        (declare("move", to=[50.0, 0.0]), "seed 002, Les actions non ciblées", "6 m at most"),
+        (declare("move", to=[50.0, 0.0]), "Rupture, Les actions non ciblées", "6 m at most"),
     ],
 )
 def test_illegal_declarations_name_the_rule_and_change_nothing(
@@ -436,7 +436,7 @@ def test_a_defence_answers_one_attack_once_with_a_skill_the_sheet_allows() -> No
         )
         with pytest.raises(IllegalDeclaration) as err:
             fight.run()
-        assert err.value.rule == "seed 002, Se défendre"
+        assert err.value.rule == "Rupture, Se défendre"
         assert text in err.value.message
 
 
@@ -452,5 +452,5 @@ def test_a_declared_action_cannot_be_cancelled() -> None:
     )
     with pytest.raises(IllegalDeclaration) as err:
         fight.run()
-    assert err.value.rule == "seed 002, Les actions ciblées"
+    assert err.value.rule == "Rupture, Les actions ciblées"
     assert "cannot be cancelled" in err.value.message

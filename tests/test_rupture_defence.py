@@ -1,4 +1,4 @@
-"""Seed 002, "Se défendre": a defence may be announced before the attack roll (the
+"""Rupture, "Se défendre": a defence may be announced before the attack roll (the
 ordinary case) or after it ("Elle peut même annoncer sa défense après que l'adversaire
 ait lancé les dés"). Both orders, in a test script, a fight script and through
 Fight.advance/submit, give the same fight: the defence test is rolled as the blow lands.
@@ -120,7 +120,7 @@ def test_announcing_needs_a_declared_attack_and_happens_once(
     )
     with pytest.raises(IllegalDeclaration) as err:
         fight.run()
-    assert err.value.rule == "seed 002, Se défendre"
+    assert err.value.rule == "Rupture, Se défendre"
     assert text in err.value.message
 
 

@@ -1,4 +1,4 @@
-"""Seed 002, "Les actions non ciblées": "Si une action influe sur l'état d'un adversaire,
+"""Rupture, "Les actions non ciblées": "Si une action influe sur l'état d'un adversaire,
 le gène ou lui inflige des malus, c'est une action ciblée." A hindrance (``hinder``) is a
 targeted action like an attack ("Les actions ciblées": a test, its qualities + the
 Threat of the means; "Se défendre": the target may defend), whose final value becomes
@@ -132,7 +132,7 @@ def test_a_hindrance_needs_a_hindering_manoeuvre() -> None:
     )
     with pytest.raises(IllegalDeclaration) as err:
         fight.run()
-    assert err.value.rule == "seed 002, Les actions ciblées"
+    assert err.value.rule == "Rupture, Les actions ciblées"
     assert "no hinder manoeuvre on the sheet" in err.value.message
 
 

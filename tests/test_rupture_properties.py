@@ -1,6 +1,6 @@
 """Properties of any Rupture fight, checked on random legal fights of the example
 scenarios: the passe's action budget, the two steps of a targeted action, effort and
-stress bookkeeping (seed 002; docs/rules/rupture.md)."""
+stress bookkeeping (Rupture; docs/rules/rupture.md)."""
 
 from __future__ import annotations
 

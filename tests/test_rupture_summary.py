@@ -1,4 +1,4 @@
-"""Seed 002, "Les bases résumées": every step of the summary with its numbers, and the
+"""Rupture, "Les bases résumées": every step of the summary with its numbers, and the
 overflow rules of "Dépassement", on a duel with loaded dice.
 
 Bran (melee 5 d6, sword: Threat 2) attacks the guard (melee 4 d6, effort 5, physical
@@ -305,7 +305,7 @@ def test_the_free_defence_costs_no_action() -> None:
 
 
 def test_an_undefended_blow_lands_before_anyone_acting_at_the_slots_end_decides() -> None:
-    """Seed 002, "Les actions ciblées": the value of an undefended attack is taken from
+    """Rupture, "Les actions ciblées": the value of an undefended attack is taken from
     effort "immédiatement". The roll is published one segment before the attacker's slot
     ends (13), the target may answer in the slot's last segment (14), and the blow lands
     as the slot ends: the attacker, and every fighter acting at that boundary, decides

@@ -73,7 +73,7 @@ def of_type(fight: Any, kind: str) -> list[Any]:
 
 
 def test_a_hand_entered_fight_worked_out_by_hand(tmp_path: Path) -> None:
-    """Seed 004 ("Attaque", "Dégâts") as segsim reads it (rules page, RULES-NOTES):
+    """RinKaNou ("Attaque", "Dégâts") as segsim reads it (rules page, RULES-NOTES):
 
     attack chance = weapon skill + characteristic - defender's armour deflection
                   = sabre 55 + agility 25 - leather 5 = 75;
@@ -194,7 +194,7 @@ def test_an_illegal_declaration_names_the_segment_the_fighter_and_the_rule(
     err = capsys.readouterr().err
     line = line_of(text, 'margaret = { action = "strike"')
     assert f"{path}:{line}: segment.1.margaret: segment 1, margaret: cannot strike while" in err
-    assert "doing arm (both need the hands) [seed 004, Actions simultanées]" in err
+    assert "doing arm (both need the hands) [RinKaNou, Actions simultanées]" in err
     assert "Traceback" not in err
 
 

@@ -137,7 +137,7 @@ def test_naming_an_attack_that_was_not_made_says_what_to_write(tmp_path: Path) -
 
 
 def test_several_attacks_to_answer_name_their_attackers_and_what_to_write() -> None:
-    """Seed 000, "L'Esquive et la Parade": a defence answers one attack; with two
+    """Loss, "L'Esquive et la Parade": a defence answers one attack; with two
     pending and none named, the refusal lists them and says how to name one."""
     fight = arena(
         {

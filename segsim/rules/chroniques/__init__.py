@@ -1,4 +1,4 @@
-"""Chroniques (seed 001): a d20 game of the Chroniques Oubliées family on coarse ticks."""
+"""Chroniques (text 001): a d20 game of the Chroniques Oubliées family on coarse ticks."""
 
 from segsim.rules.chroniques import policies
 from segsim.rules.chroniques.declare import KINDS

@@ -1,4 +1,4 @@
-"""Attack tests, DEF and damage (seed 001, "Résolution des attaques", "Attaque concertée",
+"""Attack tests, DEF and damage (Chroniques, "Résolution des attaques", "Attaque concertée",
 "Combat à deux armes (L)", "Actions défensives", "PJ incompétent").
 
 An attack test is d20 + modifiers; it succeeds when the total is at least the target's
@@ -63,7 +63,7 @@ def uses_forbidden(sheet: Sheet, status: Status) -> list[str]:
 
 
 def can_use_capabilities(sheet: Sheet, status: Status) -> bool:
-    """No capability may be used with forbidden equipment (seed 001, "Équipement interdit")."""
+    """No capability may be used with forbidden equipment (Chroniques, "Équipement interdit")."""
     return not uses_forbidden(sheet, status)
 
 
@@ -92,7 +92,7 @@ def range_modifiers(
     *,
     dim_light_magic: bool = False,
 ) -> dict[str, int]:
-    """Maluses of an attack at range (seed 001, "Résolution des attaques"): dim light
+    """Maluses of an attack at range (Chroniques, "Résolution des attaques"): dim light
     (on ranged attacks, the text's "attaque à distance"; on magic ones too with
     ``dim_light_magic``), a target engaged in melee (-5, or -2 when no fighter engaging
     it stands between it and the shooter; ranged and magic attacks alike)."""
@@ -121,5 +121,5 @@ def critical_from(weapon: Weapon, die: int, two_weapon_criticals: bool) -> int |
 
 
 def concerted_bonus(total: int, critical: bool) -> int:
-    """+2, doubled at 25 or on a critical success (seed 001, "Attaque concertée")."""
+    """+2, doubled at 25 or on a critical success (Chroniques, "Attaque concertée")."""
     return 2 * CONCERTED_BONUS if critical or total >= CONCERTED_HIGH else CONCERTED_BONUS

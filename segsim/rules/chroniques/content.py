@@ -1,6 +1,6 @@
 """Chroniques game content: weapons, armour, shields, profiles and fighter sheets.
 
-The excerpt (seed 001) names the attack tests, DEF, the untrained and forbidden
+The excerpt (text 001) names the attack tests, DEF, the untrained and forbidden
 equipment rules but gives no equipment list, damage dice or hit points: the example
 content in ``models/chroniques/`` uses the conventional values of that game family
 (docs/rules/chroniques.md, "Interpretations"). Everything is validated on load and every
@@ -20,16 +20,16 @@ from segsim.input import Node, Source, item_or_table, read_entries
 from segsim.models import models_dir
 from segsim.rules.damage import DamageDice, parse_damage
 
-SEED = "seed 001"
+TEXT = "Chroniques"
 
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 """FOR, DEX, CON, INT, SAG, CHA (force, dextérité, constitution, intelligence, sagesse,
 charisme): scores, each with a modifier (score - 10) // 2."""
 WEAPON_KINDS = ("melee", "ranged", "magic")
 """The three attack tests: au contact (FOR), à distance (DEX), magique (the profile's
-magic ability) (seed 001, "Résolution des attaques")."""
+magic ability) (Chroniques, "Résolution des attaques")."""
 FREE_KINDS = ("move", "attack")
-"""What a capability may let a fighter take as a free action (seed 001, "Les actions")."""
+"""What a capability may let a fighter take as a free action (Chroniques, "Les actions")."""
 MAX_LEVEL = 20
 
 
@@ -54,7 +54,7 @@ class Weapon:
 
     @property
     def light(self) -> bool:
-        """A light weapon deals at most 1d6 (seed 001, "Combat à deux armes")."""
+        """A light weapon deals at most 1d6 (Chroniques, "Combat à deux armes")."""
         return self.damage.maximum <= 6
 
     @property
@@ -93,7 +93,7 @@ class Profile:
 
     ``weapons`` lists trained weapon ids or tags ("*" for all). ``forbidden`` and
     ``taboo`` list ids or tags the profile may not use; a taboo is a moral interdiction
-    (seed 001, "Équipement interdit").
+    (Chroniques, "Équipement interdit").
     """
 
     id: str
@@ -173,7 +173,7 @@ class Sheet:
     @functools.cached_property
     def equipment_malus(self) -> int:
         """-3 per untrained shield and armour: to initiative, attack and FOR/DEX tests
-        (seed 001, "PJ incompétent")."""
+        (Chroniques, "PJ incompétent")."""
         return -3 * (int(self.shield_untrained) + int(self.armour_untrained))
 
     def test_malus(self, ability: str) -> int:
@@ -371,7 +371,7 @@ def read_sheet(node: Node, content: Content) -> Sheet:
     shield = None
     if node.has("shield"):
         shield = item_or_table(node, "shield", content.shields, "shield", read_shield)
-    two_weapons = f"{SEED}, Combat à deux armes (L)"
+    two_weapons = f"{TEXT}, Combat à deux armes (L)"
     if off_hand is not None:
         if off_hand.kind != "melee" or off_hand.hands != 1 or not off_hand.light:
             raise node.error(

@@ -1,5 +1,5 @@
 """Declarations during a turn: what each action kind needs and what a turn may hold
-(seed 001, "Les actions", "Résolution des attaques", "Attaque concertée", "Combat à deux
+(Chroniques, "Les actions", "Résolution des attaques", "Attaque concertée", "Combat à deux
 armes (L)", "Actions défensives", "Initiative", "Équipement interdit").
 
 A fighter declares its whole turn at once, at the turn's first segment: one limited
@@ -24,18 +24,18 @@ from segsim.rules.chroniques.attack import (
     uses_forbidden,
     within,
 )
-from segsim.rules.chroniques.content import SEED, Sheet, Weapon
+from segsim.rules.chroniques.content import TEXT, Sheet, Weapon
 from segsim.rules.chroniques.status import Hands, Status
 from segsim.rules.chroniques.turns import TURN, initiative, round_of
 from segsim.state import Combatant, FightState
 
-RULE_ACTIONS = f"{SEED}, Les actions"
-RULE_INITIATIVE = f"{SEED}, Initiative"
-RULE_ATTACK = f"{SEED}, Résolution des attaques"
-RULE_CONCERTED = f"{SEED}, Attaque concertée"
-RULE_TWO_WEAPONS = f"{SEED}, Combat à deux armes (L)"
-RULE_FORBIDDEN = f"{SEED}, Équipement interdit"
-RULE_DEFENCE = f"{SEED}, Actions défensives"
+RULE_ACTIONS = f"{TEXT}, Les actions"
+RULE_INITIATIVE = f"{TEXT}, Initiative"
+RULE_ATTACK = f"{TEXT}, Résolution des attaques"
+RULE_CONCERTED = f"{TEXT}, Attaque concertée"
+RULE_TWO_WEAPONS = f"{TEXT}, Combat à deux armes (L)"
+RULE_FORBIDDEN = f"{TEXT}, Équipement interdit"
+RULE_DEFENCE = f"{TEXT}, Actions défensives"
 
 AWAIT = "await"
 TURN_CHANNEL = "turn"
@@ -66,7 +66,7 @@ KINDS: Mapping[str, Kind] = {
     TURN: Kind("rules"),
     AWAIT: Kind("rules"),
 }
-"""Action kinds. L: limited, M: move, A: attack (seed 001, "Les actions"); free actions
+"""Action kinds. L: limited, M: move, A: attack (Chroniques, "Les actions"); free actions
 come on top; ``delay`` (lowering one's initiative) and ``pass`` take the whole turn;
 ``turn`` and ``await`` are declared by the rules; ``wait`` waits for nothing in
 particular (scripts use it to be called at a segment)."""
@@ -86,8 +86,8 @@ def check_shape(
     total_defence_move: bool = False,
 ) -> None:
     """1 limited action, or 1 move + 1 attack, or 2 moves; free actions on top
-    (seed 001, "Les actions"). Total defence leaves no attack, and no free move either
-    unless ``total_defence_move`` (seed 001, "Actions défensives": the fighter "ne fait
+    (Chroniques, "Les actions"). Total defence leaves no attack, and no free move either
+    unless ``total_defence_move`` (Chroniques, "Actions défensives": the fighter "ne fait
     que se défendre")."""
     new = _category(d.kind, d.params)
     cats = [_category(k, p) for k, p in mine]

@@ -1,4 +1,4 @@
-"""The Chroniques ruleset (seed 001): d20 against DEF, turns in initiative order, rounds
+"""The Chroniques ruleset (text 001): d20 against DEF, turns in initiative order, rounds
 of 10 s on the segment clock.
 
 How a round maps onto segments (see :mod:`segsim.rules.chroniques.turns`): the rules
@@ -72,7 +72,7 @@ def _is_int(value: object) -> bool:
 
 
 class Chroniques(BaseRuleset):
-    """Chroniques (seed 001): d20 + modifiers against DEF, turns in initiative order.
+    """Chroniques (text 001): d20 + modifiers against DEF, turns in initiative order.
 
     Options (the game master's calls for the fight): ``ambush`` (the side lying in
     ambush), ``ambush_difficulty`` (which ambusher sets the difficulty: lowest, highest or
@@ -84,7 +84,7 @@ class Chroniques(BaseRuleset):
     """
 
     name: ClassVar[str] = "chroniques"
-    title: ClassVar[str] = "Chroniques: d20 against DEF, turns in initiative order (seed 001)"
+    title: ClassVar[str] = "Chroniques: d20 against DEF, turns in initiative order (text 001)"
     tick = ROUND_SEGMENTS
 
     def __init__(

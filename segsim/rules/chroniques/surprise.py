@@ -1,4 +1,4 @@
-"""Surprise (seed 001, "Surprise").
+"""Surprise (Chroniques, "Surprise").
 
 A group hidden where the fight takes place ambushes another: every member of the
 ambushed group tests SAG (d20 + SAG modifier) against 10 + the ambushers' DEX modifier,

@@ -1,4 +1,4 @@
-"""Rounds, initiative order and turns on the segment clock (seed 001, "Le tour de
+"""Rounds, initiative order and turns on the segment clock (Chroniques, "Le tour de
 combat", "Initiative").
 
 A round lasts 100 segments (10 s, RULES-NOTES "Time"): round ``n`` (from 1) covers

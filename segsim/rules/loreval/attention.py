@@ -1,4 +1,4 @@
-"""Attention (seed 003, "Attention"): points spread over Environment, Security and Focus,
+"""Attention (Loreval, "Attention"): points spread over Environment, Security and Focus,
 their modifiers, limits, exposure, and what Focus allows.
 
 Each fighter has attention points (``Sheet.attention_points``) and spreads them over the
@@ -14,9 +14,9 @@ from typing import Any
 
 import attrs
 
-from segsim.rules.loreval.content import SEED
+from segsim.rules.loreval.content import TEXT
 
-RULE_ATTENTION = f"{SEED}, Attention"
+RULE_ATTENTION = f"{TEXT}, Attention"
 CRITERIA = ("environment", "security", "focus")
 
 
@@ -55,7 +55,7 @@ class Attention:
 
 def perception_modifier(score: int) -> int:
     """Environment and Security column of the table: +4 at 3 and +2 per point above,
-    -4 at -1 and -2 per point below, 0 from 0 to 2 (seed 003, "Tableau récapitulatif des
+    -4 at -1 and -2 per point below, 0 from 0 to 2 (Loreval, "Tableau récapitulatif des
     modificateurs d'attention")."""
     if score >= 3:
         return 4 + 2 * (score - 3)
@@ -75,7 +75,7 @@ def focus_modifier(score: int) -> int:
 
 def movement_modifier(extra_moves: int) -> int:
     """Extra movement: -4 for the first, -2 for each further one, on everything
-    (seed 003, "Déplacement supplémentaire")."""
+    (Loreval, "Déplacement supplémentaire")."""
     if extra_moves <= 0:
         return 0
     return -4 - 2 * (extra_moves - 1)
@@ -109,7 +109,7 @@ def scores(
 
 
 def exposure(security: int, aware: int, unaware: int) -> int:
-    """The malus to Defence and Reflex from sources of danger (seed 003, "Sécurité").
+    """The malus to Defence and Reflex from sources of danger (Loreval, "Sécurité").
 
     A fighter faces ``security + 1`` sources of danger. More sources it is aware of:
     exposed (-4). A source it is not aware of: exposed (-4) if it is still within what
@@ -133,5 +133,5 @@ def focus_needed(category: int) -> int:
 def sneak_possible(focus: int, security: int, virtual: int = 0) -> bool:
     """A sneak or perfidious attack needs the attacker's Focus (plus the virtual points of
     sneak attack, for a sneak attack) at least 2 above the target's Security
-    (seed 003, "Attaque sournoise et attaque perfide")."""
+    (Loreval, "Attaque sournoise et attaque perfide")."""
     return focus + virtual >= security + 2

@@ -1,4 +1,4 @@
-"""Action categories and modes of attack (seed 003, "Actions", "Mode d'action",
+"""Action categories and modes of attack (Loreval, "Actions", "Mode d'action",
 "Catégorie des actions").
 
 An action falls in a category from 1 to 5 (6 with super-active): its cost in initiative
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from segsim.rules.loreval.content import SEED, Sheet, Weapon
+from segsim.rules.loreval.content import TEXT, Sheet, Weapon
 
-RULE_CATEGORIES = f"{SEED}, Catégorie des actions"
-RULE_MODES = f"{SEED}, Mode d'action"
-RULE_EXTRA_MOVE = f"{SEED}, Déplacement supplémentaire"
+RULE_CATEGORIES = f"{TEXT}, Catégorie des actions"
+RULE_MODES = f"{TEXT}, Mode d'action"
+RULE_EXTRA_MOVE = f"{TEXT}, Déplacement supplémentaire"
 
 ATTACK_MODES = (
     "unarmed",  # pugilat
@@ -36,7 +36,7 @@ CATEGORY_BY_ATTACKS: Mapping[str, Mapping[int, int]] = {
     "fast_missile": {1: 2, 2: 4},
     "slow_missile": {1: 3},
 }
-"""Category of N attacks in each mode (seed 003, "Catégorie des actions")."""
+"""Category of N attacks in each mode (Loreval, "Catégorie des actions")."""
 
 FIXED_CATEGORY: Mapping[str, int] = {
     "move": 1,
@@ -95,7 +95,7 @@ def attack_category(mode: str, attacks: int) -> int | None:
 
 def spell_category(material: bool, target: bool, ritual: bool, aimed: bool) -> int:
     """A spell: 2 without material component nor target, 3 with one of them, 4 with
-    both, 5 for a ritual of one round; one more when it must be aimed or touch (seed 003,
+    both, 5 for a ritual of one round; one more when it must be aimed or touch (Loreval,
     "Lancement d'un sort")."""
     base = 5 if ritual else 2 + int(material) + int(target)
     return base + int(aimed)

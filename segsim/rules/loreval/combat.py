@@ -1,4 +1,4 @@
-"""Attack and defence values (seed 003 adapted from D&D 3; docs/rules/loreval.md).
+"""Attack and defence values (Loreval adapted from D&D 3; docs/rules/loreval.md).
 
 An attack is d20 + the attack skill (attaque en force or attaque habile) + modifiers,
 against a difficulty: the defender's passive Defence or Reflex (10 + skill + armour
@@ -32,9 +32,9 @@ CONTACT = 1.5
 _EPS = 0.01
 CHANGED_MALUS = -2
 """A changed action, or a counter declared against a hypothetical situation: -2 to
-every roll (seed 003, "Modifier son action", "Déclaration d'un contre")."""
+every roll (Loreval, "Modifier son action", "Déclaration d'un contre")."""
 INTO_MELEE = -4
-"""Shooting at a fighter in melee (seed 003, "La mêlée")."""
+"""Shooting at a fighter in melee (Loreval, "La mêlée")."""
 RANGE_STEP = -2
 """D&D 3: -2 per full range increment beyond the first."""
 MAX_INCREMENTS = {"thrown": 5, "fast_missile": 10, "slow_missile": 10}
@@ -58,7 +58,7 @@ def status_of(c: Combatant) -> Status:
 def attention_scores(c: Combatant, rnd: int) -> Attention:
     """The fighter's attention scores now: its points, minus a point per sense lost,
     Environment capped at 1 under a closed helm; Security counts as 0 while surprised
-    (surprise round) or charging, a charge declared as a counter too (seed 003,
+    (surprise round) or charging, a charge declared as a counter too (Loreval,
     "Critères d'attention", "Charge": "quel que soit son score")."""
     status = status_of(c)
     sheet: Sheet = c.sheet
@@ -89,13 +89,13 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
 
 
 LOCK_SECURITY = -2
-"""Both fighters locked by a successful block are at -2 in Security (seed 003, "Bloquer
+"""Both fighters locked by a successful block are at -2 in Security (Loreval, "Bloquer
 une attaque")."""
 GRAPPLE_SECURITY = 1
-"""Who grapples or is grappled cannot raise Security above 1 (seed 003, "Lutte")."""
+"""Who grapples or is grappled cannot raise Security above 1 (Loreval, "Lutte")."""
 HELD_DEFENCE = -2
 CONDITION_MALUS = -4
-"""Lifted, taken down or prone: -4 to every combat skill (seed 003, "Actions de lutte";
+"""Lifted, taken down or prone: -4 to every combat skill (Loreval, "Actions de lutte";
 prone after a trip: Interpretations)."""
 WEAVE_BONUS = 4
 

@@ -1,4 +1,4 @@
-"""Loreval game content: weapons, armour, shields and fighter sheets (seed 003).
+"""Loreval game content: weapons, armour, shields and fighter sheets (text 003).
 
 The excerpt gives the armour and shield table, the sizes and the movement speed; it
 names skills and modes of attack but no weapon list, damage dice or hit points: those
@@ -22,7 +22,7 @@ from segsim.input import Node, Source, item_or_table, read_entries
 from segsim.models import models_dir
 from segsim.rules.damage import DamageDice, parse_damage
 
-SEED = "seed 003"
+TEXT = "Loreval"
 
 CHARACTERISTICS = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 SKILLS = (
@@ -40,14 +40,14 @@ OPTIONAL_SKILLS = ("concentration", "jump", "vigour", "will")
 MODES = ("unarmed", "melee", "thrown", "fast_missile", "slow_missile")
 ARMOUR_CATEGORIES = ("none", "light", "medium", "heavy")
 PACE = {"light": 5, "medium": 4, "heavy": 3}
-"""Most moves in a round by armour category (seed 003, "Limitation d'allure")."""
+"""Most moves in a round by armour category (Loreval, "Limitation d'allure")."""
 ARMOUR_TALENT = {"light": "adventurer", "medium": "medium_armour", "heavy": "heavy_armour"}
 """The talent that lets a fighter wear a category of armour without malus (Aventurier,
 Port des armures moyennes, Port des armures lourdes)."""
 ATTENTION_RACES = ("elfin", "tifin", "mielfin")
 
 SIZES = ("I", "Mi", "TP", "P", "M", "G", "TG", "Gi", "C")
-"""Size categories, from Infime to Colossale (seed 003, "La taille, un avantage pour la
+"""Size categories, from Infime to Colossale (Loreval, "La taille, un avantage pour la
 lutte")."""
 GRAPPLE_SIZE = {"I": -16, "Mi": -12, "TP": -8, "P": -4, "M": 0, "G": 4, "TG": 8, "Gi": 12, "C": 16}
 SPEED_SIZE = {
@@ -61,7 +61,7 @@ SPEED_SIZE = {
     "Gi": Fraction(2),
     "C": Fraction(3),
 }
-"""Movement speed multipliers by size (seed 003, "Déplacement"; Infime is not in the
+"""Movement speed multipliers by size (Loreval, "Déplacement"; Infime is not in the
 table and moves like Minuscule, Gigantesque is read as Énorme: Interpretations)."""
 BASE_SPEED = 5.0
 SPEED_STEP = 0.2
@@ -73,7 +73,7 @@ def modifier(score: int) -> int:
 
 
 def round_decimetre(metres: float) -> float:
-    """Speeds are rounded to the decimetre, halves up (seed 003, "Déplacement")."""
+    """Speeds are rounded to the decimetre, halves up (Loreval, "Déplacement")."""
     return math.floor(metres * 10 + 0.5 + 1e-9) / 10
 
 
@@ -82,7 +82,7 @@ LOCOMOTION: Mapping[str, Mapping[str, float]] = {
     "swim": {"humanoid": 3.0, "amphibious": 6.0, "quadruped": 4.0},
     "fly": {"self_propelled": 5.0, "winged": 12.0},
 }
-"""Raw movement speed (VD brute, metres) of each mode of locomotion and kind (seed 003,
+"""Raw movement speed (VD brute, metres) of each mode of locomotion and kind (Loreval,
 "Déplacement": marcher, nager, vol auto-porté, vol ailé)."""
 DEFAULT_LOCOMOTION: Mapping[str, str] = {"walk": "humanoid", "swim": "humanoid"}
 """A fighter walks and swims as a humanoid unless its sheet says otherwise."""
@@ -94,7 +94,7 @@ def movement_speed(
     """Movement speed (VD, metres): 5 m (or the raw speed of another mode of locomotion),
     +0.2 m per point of the best of strength, dexterity and constitution above 10, -0.2 m
     per point of the lowest below 10, times the size's multiplier, rounded to the
-    decimetre (seed 003, "Déplacement")."""
+    decimetre (Loreval, "Déplacement")."""
     scores = [characteristics[c] for c in ("strength", "dexterity", "constitution")]
     best, worst = max(scores), min(scores)
     raw = base + SPEED_STEP * max(0, best - 10) - SPEED_STEP * max(0, 10 - worst)
@@ -189,7 +189,7 @@ class Sheet:
     @functools.cached_property
     def attention_points(self) -> int:
         """2, +1 per 4 ranks of characteristic training, +1 for an Elfin, Tifin or Mielfin,
-        +1 at 10 degrees of perception mastery; never below 1 (seed 003, "Nombre de
+        +1 at 10 degrees of perception mastery; never below 1 (Loreval, "Nombre de
         points d'attention")."""
         points = 2 + self.characteristic_training // 4
         points += int(self.race in ATTENTION_RACES)
@@ -231,7 +231,7 @@ class Sheet:
     @functools.cached_property
     def combat_malus(self) -> int:
         """Armour and shield maluses that weigh on combat skills: only without the talent
-        for that armour, or without Maniement du bouclier (seed 003, "Malus lié au port
+        for that armour, or without Maniement du bouclier (Loreval, "Malus lié au port
         et à l'utilisation des protections")."""
         malus = self.armour.malus if self.armour_untrained else 0
         if self.shield is not None and not self.has("shield_use"):

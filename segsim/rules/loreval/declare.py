@@ -1,4 +1,4 @@
-"""Checking a declaration (seed 003, "Actions", "Attention", "Initiative...",
+"""Checking a declaration (Loreval, "Actions", "Attention", "Initiative...",
 "Modifier son action").
 
 A fighter declares at its declaration step the one action of its round, its attention
@@ -31,7 +31,7 @@ from segsim.rules.loreval.categories import (
     spell_category,
 )
 from segsim.rules.loreval.combat import CONTACT, MAX_INCREMENTS, distance, within
-from segsim.rules.loreval.content import LOCOMOTION, SEED, Sheet, Weapon
+from segsim.rules.loreval.content import LOCOMOTION, TEXT, Sheet, Weapon
 from segsim.rules.loreval.grapple import check_grapple
 from segsim.rules.loreval.jump import check_jump
 from segsim.rules.loreval.manoeuvres import attack_addons, check_manoeuvre
@@ -39,22 +39,22 @@ from segsim.rules.loreval.skills import check_skill
 from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
 
-RULE_INITIATIVE = f"{SEED}, Initiative, renouvellement de l'initiative"
-RULE_CHANGE = f"{SEED}, Modifier son action"
-RULE_FOCUS = f"{SEED}, Focus"
-RULE_GRACE = f"{SEED}, round de grâce"
-RULE_INACTION = f"{SEED}, Inaction"
-RULE_MOVE = f"{SEED}, Action de déplacement et action avec déplacement"
-RULE_PACE = f"{SEED}, Limitation d'allure"
-RULE_SPELL = f"{SEED}, Lancement d'un sort"
-RULE_CONCERT = f"{SEED}, Action concertée"
-RULE_COUNTER = f"{SEED}, Actions de contre"
-RULE_CHARGE = f"{SEED}, Charge"
+RULE_INITIATIVE = f"{TEXT}, Initiative, renouvellement de l'initiative"
+RULE_CHANGE = f"{TEXT}, Modifier son action"
+RULE_FOCUS = f"{TEXT}, Focus"
+RULE_GRACE = f"{TEXT}, round de grâce"
+RULE_INACTION = f"{TEXT}, Inaction"
+RULE_MOVE = f"{TEXT}, Action de déplacement et action avec déplacement"
+RULE_PACE = f"{TEXT}, Limitation d'allure"
+RULE_SPELL = f"{TEXT}, Lancement d'un sort"
+RULE_CONCERT = f"{TEXT}, Action concertée"
+RULE_COUNTER = f"{TEXT}, Actions de contre"
+RULE_CHARGE = f"{TEXT}, Charge"
 COUNTER_HOW = {
     "defensive": ("parry", "dodge", "block", "resist", "counterspell"),
     "offensive": ("strike", "parry", "obstruct", "charge", "receive", "counterspell"),
 }
-"""How a counter is made (seed 003, "Les différents contres", "Réception de charge",
+"""How a counter is made (Loreval, "Les différents contres", "Réception de charge",
 "Charge dans un contre", "Bloquer une attaque"): ``dodge`` also dodges an aimed spell,
 ``resist`` resists a spell, ``counterspell`` casts a counter-spell."""
 RESISTANCES = ("will", "vigour", "reflex")
@@ -132,7 +132,7 @@ def _bool(params: Mapping[str, Any], key: str) -> bool:
 
 def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
     """The attention criteria declared (or kept: the previous ones); a changed action
-    keeps those of the declaration (seed 003, "Note concernant la déclaration")."""
+    keeps those of the declaration (Loreval, "Note concernant la déclaration")."""
     raw = params.get("attention")
     if ctx.changed is not None:
         if raw is not None and Attention.parse(raw) != ctx.status.attention:
@@ -152,7 +152,7 @@ def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
     if attention.total > points:
         raise IllegalDeclaration(
             f"{ctx.c.id} has {points} attention points, not {attention.total}",
-            rule=f"{SEED}, Nombre de points d'attention",
+            rule=f"{TEXT}, Nombre de points d'attention",
         )
     return attention
 
@@ -164,7 +164,7 @@ def focus_score(ctx: Context, attention: Attention) -> int:
 def check_focus(ctx: Context, attention: Attention, needed: int, what: str) -> None:
     """An action that needs some Focus is refused below it. An action that needs none
     (categories 1 and 2: "un focus de 0 suffit") stays open to a negative Focus, which
-    then costs the table's malus on its rolls (seed 003, "Désavantages d'un score
+    then costs the table's malus on its rolls (Loreval, "Désavantages d'un score
     négatif dans un critère d'attention")."""
     if needed <= 0:
         return
@@ -180,7 +180,7 @@ def check_category(ctx: Context, category: int, *, hasted: bool = True) -> None:
     is of a strictly lower category than the one declared. A hasted fighter's action
     counts as the category below (so six categories' worth of composition fit in 5),
     unless ``hasted`` is false: the category given is already the one it counts as
-    (seed 003, "Effet de rapidité")."""
+    (Loreval, "Effet de rapidité")."""
     if hasted and ctx.status.hasted and not ctx.status.slowed:
         category = adjusted_category(category, haste=True)
     top = ctx.sheet.max_category
@@ -215,9 +215,9 @@ def standing(ctx: Context) -> int:
 
 COVER = {0: 0, 25: 2, 50: 4, 75: 7, 90: 10}
 """Obstruction of the line of fire (%) -> bonus to the target's Defence and Reflex
-(seed 003, "Couverture"); 100 % stops every shot."""
+(Loreval, "Couverture"); 100 % stops every shot."""
 CONCEALMENT = {"light": -2, "medium": -4, "heavy": -6, "near_total": -8, "total": -10}
-"""Concealment -> malus to the shooter, cumulative (seed 003, "Camouflage")."""
+"""Concealment -> malus to the shooter, cumulative (Loreval, "Camouflage")."""
 
 
 def ranged_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -227,7 +227,7 @@ def ranged_params(params: Mapping[str, Any]) -> dict[str, Any]:
     cover = params.get("cover", 0)
     if cover == 100:
         raise IllegalDeclaration(
-            "a target fully behind an obstacle cannot be shot", rule=f"{SEED}, Couverture"
+            "a target fully behind an obstacle cannot be shot", rule=f"{TEXT}, Couverture"
         )
     if cover not in COVER:
         raise IllegalDeclaration(f"cover is one of {', '.join(map(str, COVER))} %, not {cover!r}")
@@ -238,7 +238,7 @@ def ranged_params(params: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(names, list) or any(n not in CONCEALMENT for n in names):
         raise IllegalDeclaration(
             f"concealment is a list of {', '.join(CONCEALMENT)}, not {raw!r}",
-            rule=f"{SEED}, Camouflage",
+            rule=f"{TEXT}, Camouflage",
         )
     if names:
         out["concealment"] = list(names)
@@ -250,7 +250,7 @@ def ranged_params(params: Mapping[str, Any]) -> dict[str, Any]:
 def extra_moves(ctx: Context, params: Mapping[str, Any], base_moves: int) -> tuple[int, int]:
     """The extra moves declared and the number whose malus applies. A changed action
     keeps the declaration's malus and may add at most one move to those declared
-    (seed 003, "Action de déplacement...")."""
+    (Loreval, "Action de déplacement...")."""
     moves = _int(params, "moves", 0, 0, 5)
     if moves or base_moves:
         cannot_move(ctx, grapple=bool(moves))
@@ -276,7 +276,7 @@ def extra_moves(ctx: Context, params: Mapping[str, Any], base_moves: int) -> tup
 def free_move(ctx: Context, units: int) -> int:
     """The talent Course's free unit of movement, added to an action that includes at
     least one move of its own (never alone) while the armour's pace allows one more
-    (seed 003, "La compétence Saut et le talent course", "Limitation d'allure")."""
+    (Loreval, "La compétence Saut et le talent course", "Limitation d'allure")."""
     if not ctx.sheet.has("run") or units < 1 or units + 1 > ctx.sheet.pace:
         return 0
     return 1
@@ -284,15 +284,15 @@ def free_move(ctx: Context, units: int) -> int:
 
 def cannot_move(ctx: Context, grapple: bool = True) -> None:
     """Grapplers (extra moves), and the two fighters locked by a block, do not move
-    (seed 003, "Actions de lutte", "Bloquer une attaque")."""
+    (Loreval, "Actions de lutte", "Bloquer une attaque")."""
     if grapple and (ctx.status.held_by is not None or ctx.status.holding is not None):
         raise IllegalDeclaration(
-            "a fighter in a grapple cannot move", rule=f"{SEED}, Actions de lutte"
+            "a fighter in a grapple cannot move", rule=f"{TEXT}, Actions de lutte"
         )
     if ctx.status.locked_with is not None:
         raise IllegalDeclaration(
             f"{ctx.c.id} is locked with {ctx.status.locked_with} by a block and cannot move",
-            rule=f"{SEED}, Bloquer une attaque",
+            rule=f"{TEXT}, Bloquer une attaque",
         )
 
 
@@ -310,7 +310,7 @@ def opponent(ctx: Context, target: str | None) -> Combatant:
 
 
 def weapon_for(ctx: Context, params: Mapping[str, Any]) -> tuple[Weapon, int]:
-    """The weapon used and whether readying it adds 1 to the category (seed 003,
+    """The weapon used and whether readying it adds 1 to the category (Loreval,
     "Préparer une arme")."""
     wid = params.get("weapon")
     status = ctx.status
@@ -330,7 +330,7 @@ def check_reach(ctx: Context, other: Combatant, weapon: Weapon, moves: int) -> N
         if gap > longest:
             raise IllegalDeclaration(
                 f"{other.id} is {gap:.1f} m away, beyond the {weapon.name}'s range ({longest:g} m)",
-                rule=f"{SEED}, Attaques à distance",
+                rule=f"{TEXT}, Attaques à distance",
             )
         return
     reach = CONTACT + moves * ctx.sheet.speed
@@ -393,7 +393,7 @@ def concert(ctx: Context, d: Declaration, attention: Attention, params: dict[str
     """A concerted action (action concertée): a player character with 2 in Environment,
     joining an ally of lower
     initiative (who has declared) with at least 1 in Environment; it resolves at that
-    ally's step (seed 003, "Action concertée")."""
+    ally's step (Loreval, "Action concertée")."""
     partner = d.params.get("concert")
     if partner is None:
         return
@@ -437,7 +437,7 @@ def check_move(ctx: Context, d: Declaration) -> Checked:
     if speed is None:
         ways = ", ".join(m for m in LOCOMOTION if ctx.sheet.speed_in(m) is not None)
         raise IllegalDeclaration(
-            f"{ctx.c.id} moves by {ways}, not {mode!r}", rule=f"{SEED}, Déplacement"
+            f"{ctx.c.id} moves by {ways}, not {mode!r}", rule=f"{TEXT}, Déplacement"
         )
     free = free_move(ctx, 1 + moves)
     reach = (1 + moves + free) * speed
@@ -539,7 +539,7 @@ def check_spell(ctx: Context, d: Declaration) -> Checked:
             raise IllegalDeclaration(
                 f"a spell is resisted with {', '.join(RESISTANCES)} (and not when "
                 f"irresistible), not {resistance!r}",
-                rule=f"{SEED}, Les différents contres",
+                rule=f"{TEXT}, Les différents contres",
             )
         params["resistance"] = resistance
     return target, _finish(params, category, attention, moves, malus)
@@ -562,7 +562,7 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
     fighter itself from anyone. Offensive: against an action already declared (by a
     fighter of lower initiative), to protect anyone; moves may bring the counterer in.
     Without a target it answers a hypothetical situation (the first one that comes), at
-    -2 (seed 003, "Actions de contre", "Déclaration d'un contre")."""
+    -2 (Loreval, "Actions de contre", "Déclaration d'un contre")."""
     against = d.params.get("against", "defensive")
     if against not in COUNTER_HOW:
         raise IllegalDeclaration(f"against must be defensive or offensive, not {against!r}")
@@ -589,7 +589,7 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
         raise IllegalDeclaration(
             "a defensive counter's moves go to a point (to = [x, y]), played at the "
             "fighter's own step",
-            rule=f"{SEED}, Types de contre",
+            rule=f"{TEXT}, Types de contre",
         )
     category = adjusted_category(1, extra_moves=moves)
     if ctx.changed is None or ctx.changed.category > 1:
@@ -608,11 +608,11 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
     if how == "receive" and not weapon.polearm:
         raise IllegalDeclaration(
             f"a charge is received with a polearm, not a {weapon.name}",
-            rule=f"{SEED}, Réception de charge",
+            rule=f"{TEXT}, Réception de charge",
         )
     if how == "block" and ctx.sheet.characteristics["dexterity"] < 13:
         raise IllegalDeclaration(
-            "blocking an attack needs a dexterity of 13", rule=f"{SEED}, Bloquer une attaque"
+            "blocking an attack needs a dexterity of 13", rule=f"{TEXT}, Bloquer une attaque"
         )
     target = None
     if d.target is not None:
@@ -629,7 +629,7 @@ def check_counter(ctx: Context, d: Declaration) -> Checked:
             check_reach(ctx, other, weapon, moves + (2 if how == "charge" else 0))
         if how == "receive" and (st.plan is None or st.plan.kind != "charge"):
             raise IllegalDeclaration(
-                f"{other.id} has declared no charge to receive", rule=f"{SEED}, Réception de charge"
+                f"{other.id} has declared no charge to receive", rule=f"{TEXT}, Réception de charge"
             )
     elif not hypothetical:
         raise IllegalDeclaration(
@@ -665,7 +665,7 @@ def point_within(ctx: Context, to: Any, reach: float, what: str) -> list[float]:
 def check_charge(ctx: Context, d: Declaration) -> Checked:
     """A charge: one attack with a contact weapon at the end of at least 2 moves in a
     straight line (1 with the talent Course; none when the fighter ended the previous
-    round running), Focus 2, by attaque en force (seed 003, "Charge")."""
+    round running), Focus 2, by attaque en force (Loreval, "Charge")."""
     weapon, ready = weapon_for(ctx, d.params)
     if weapon.ranged:
         raise IllegalDeclaration("a charge ends with a contact weapon's attack", rule=RULE_CHARGE)

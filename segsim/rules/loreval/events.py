@@ -96,7 +96,7 @@ class SetUp(Event):
 class PerceptionLost(Event):
     """The fighter's Perception is under a malus (the game master's call at the start):
     its detection rolls lose as much, and its attention points 1 per 4 points lost,
-    never below 1 (seed 003, "Nombre de points d'attention")."""
+    never below 1 (Loreval, "Nombre de points d'attention")."""
 
     TYPE: ClassVar[str] = "loreval.perception.lost"
 
@@ -117,7 +117,7 @@ class PerceptionLost(Event):
 class Invisible(Event):
     """The fighter is invisible (the game master's call at the start): an opponent must
     locate it to attack it, which needs 2 in Environment and a detection roll, and then
-    attacks at -10 (seed 003, "Camouflage", "Environnement")."""
+    attacks at -10 (Loreval, "Camouflage", "Environnement")."""
 
     TYPE: ClassVar[str] = "loreval.invisible"
 
@@ -167,7 +167,7 @@ class Surprised(Event):
 class SurpriseAvoided(Event):
     """The game master called a surprise, but the fighter's Environment rules it out:
     1 point and it is never surprised by what its own allies do, 2 and never by
-    opponents who took no precautions (seed 003, "Déroulement d'un round de surprise")."""
+    opponents who took no precautions (Loreval, "Déroulement d'un round de surprise")."""
 
     TYPE: ClassVar[str] = "loreval.surprise.avoided"
 
@@ -240,7 +240,7 @@ class Declared(Event):
     ``extra_moves`` are the extra moves declared with this action (each adds a
     category); ``malus_moves`` those whose malus weighs on the fighter this round: the
     same, except for a changed action, which keeps the malus of the first declaration
-    (seed 003, "Action de déplacement et action avec déplacement")."""
+    (Loreval, "Action de déplacement et action avec déplacement")."""
 
     TYPE: ClassVar[str] = "loreval.declared"
     ROUTINE: ClassVar[bool] = True
@@ -325,7 +325,7 @@ class TurnResolved(Event):
 @attrs.frozen
 class ChangeAllowed(Event):
     """The action cannot be carried out as declared: the fighter may declare a changed
-    action of a strictly lower category, at -2 (seed 003, "Modifier son action")."""
+    action of a strictly lower category, at -2 (Loreval, "Modifier son action")."""
 
     TYPE: ClassVar[str] = "loreval.change.allowed"
 
@@ -443,7 +443,7 @@ class Damaged(Event):
 @attrs.frozen
 class HeroismSaved(Event):
     """A heroism point spent to cancel a deadly outcome: the blow that would have taken
-    the fighter out does nothing (seed 003, "Points d'héroïsme")."""
+    the fighter out does nothing (Loreval, "Points d'héroïsme")."""
 
     TYPE: ClassVar[str] = "loreval.heroism.saved"
 
@@ -597,7 +597,7 @@ class CounterVoided(Event):
 @attrs.frozen
 class Running(Event):
     """The fighter ended the round running (2 moves or more, no interaction): it may
-    charge next round without moving (seed 003, "Charge en continuité de déplacement")."""
+    charge next round without moving (Loreval, "Charge en continuité de déplacement")."""
 
     TYPE: ClassVar[str] = "loreval.running"
 
@@ -663,7 +663,7 @@ class Grappled(Event):
 class Locked(Event):
     """A successful block locks the assailant (``actor``) and the blocker together: both
     at -2 in Security, neither moving, until the assailant wins an opposed strength roll
-    (``locked`` false: they are free) (seed 003, "Bloquer une attaque")."""
+    (``locked`` false: they are free) (Loreval, "Bloquer une attaque")."""
 
     TYPE: ClassVar[str] = "loreval.locked"
 
@@ -696,7 +696,7 @@ class Locked(Event):
 class LockChoice(Event):
     """The assailant locked by a block chooses at once: drop its weapon to get free
     (``dropped``; the weapon falls and the lock ends), or keep it and stay locked, at
-    -2 in Security until a strength roll frees it (seed 003, "Bloquer une attaque")."""
+    -2 in Security until a strength roll frees it (Loreval, "Bloquer une attaque")."""
 
     TYPE: ClassVar[str] = "loreval.lock.choice"
 

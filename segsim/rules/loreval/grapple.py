@@ -1,4 +1,4 @@
-"""Grappling (seed 003, "Lutte", "La taille, un avantage pour la lutte", "Actions de
+"""Grappling (Loreval, "Lutte", "La taille, un avantage pour la lutte", "Actions de
 lutte").
 
 A grapple begins with a skilful attack against the target's Reflex (``grab``). Then the
@@ -28,7 +28,7 @@ from segsim.rules.loreval.combat import (
     passive_difficulty,
     within,
 )
-from segsim.rules.loreval.content import GRAPPLE_SIZE, SEED, SIZES, Sheet
+from segsim.rules.loreval.content import GRAPPLE_SIZE, SIZES, TEXT, Sheet
 from segsim.rules.loreval.events import CheckRolled, CounterRolled, Grappled, Prone
 from segsim.rules.loreval.status import Plan, Status
 
@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from segsim.rules.loreval.settle import Settlement
     from segsim.state import Combatant
 
-RULE_GRAPPLE = f"{SEED}, Lutte"
-RULE_THROW = f"{SEED}, Actions de lutte (Jeter)"
+RULE_GRAPPLE = f"{TEXT}, Lutte"
+RULE_THROW = f"{TEXT}, Actions de lutte (Jeter)"
 MOVES = ("grab", "escape", "release", "lift", "throw", "pin", "take_down", "crush")
 HOLDER_MOVES = ("lift", "throw", "pin", "take_down", "crush")
 HOLDER_BONUS = 4
@@ -54,7 +54,7 @@ CRUSH = {
     "C": (4, 6, 0),
 }
 """Crushing damage by the holder's size as (dice, faces, flat): 1-4 is 1d4, 2-8 is 2d4,
-2-12 2d6, 3-18 3d6, 4-24 4d6 (seed 003, "Écraser")."""
+2-12 2d6, 3-18 3d6, 4-24 4d6 (Loreval, "Écraser")."""
 
 
 def size_modifier(sheet: Sheet) -> int:
@@ -140,14 +140,14 @@ def check_grapple(ctx: Context, d: Declaration) -> Checked:
 
 def opposed(s: Settlement, roller: Combatant, other: Combatant, what: str, plan: Plan) -> bool:
     """A grapple roll against the opponent's passive grapple score, or against its roll
-    when it counters an escape (seed 003, "Actions de lutte")."""
+    when it counters an escape (Loreval, "Actions de lutte")."""
     mods = grapple_bonus(roller, s.rnd, resisting=what in ("escape", "release"))
     if roller.id == status_of(other).held_by:
         mods["holder"] = HOLDER_BONUS
     if plan.changed:
         mods["changed action"] = -2
     # Évasion serves to keep from being held (to resist a hold, to get free), not a
-    # holder keeping its hold against an escape (seed 003, "La taille...")
+    # holder keeping its hold against an escape (Loreval, "La taille...")
     escaping = what in ("escape", "release")
     against = grapple_bonus(other, s.rnd, resisting=not escaping)
     difficulty = 10 + sum(against.values())
@@ -236,8 +236,8 @@ def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
     mods["size"] = size_modifier(c.sheet) - size_modifier(other.sheet)
     if status_of(other).invisible:
-        mods["invisible"] = -10  # located: total concealment (seed 003, "Camouflage")
-    # Security is of no use against grappling (seed 003, "La taille, un avantage pour
+        mods["invisible"] = -10  # located: total concealment (Loreval, "Camouflage")
+    # Security is of no use against grappling (Loreval, "La taille, un avantage pour
     # la lutte"): neither its modifier nor the exposure it measures counts
     value, parts = defence_value(s.state, other, "reflex", s.positions, s.rnd)
     difficulty = value - parts["security"] - parts["exposed"]
@@ -253,7 +253,7 @@ def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
 def throw(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
     """A lifted opponent is thrown: half the thrower's movement speed away (+ half per
     size above it), 1d6 damage + 1d6 per size above, strength added to each die; a
-    smaller thrower only drops it at its feet. The grapple ends (seed 003, "Jeter").
+    smaller thrower only drops it at its feet. The grapple ends (Loreval, "Jeter").
 
     Thrown at the thrower's feet onto its knee (``knee``: Focus 2, one more point): the
     opponent lands at its feet and, if a skilful attack then succeeds, on the knee:
@@ -289,7 +289,7 @@ def throw(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
 
 def knee_attack(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> bool:
     """The skilful attack that lands a thrown opponent on the thrower's knee, against
-    its passive Defence or Reflex (seed 003, "Jeter")."""
+    its passive Defence or Reflex (Loreval, "Jeter")."""
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
     difficulty = passive_difficulty(s.state, other, s.positions, s.rnd)[0]
     roll, die, sure = s.action_die(c, plan, "attack (onto the knee)", other)

@@ -1,4 +1,4 @@
-"""The jump (seed 003, "La compétence Saut et le talent course").
+"""The jump (Loreval, "La compétence Saut et le talent course").
 
 A jump in a fight is the use of a skill: a category 5 action, a roll (one cannot "take
 10" in a fight). A result of 10 (die + jump skill + Focus's modifier + the armour's
@@ -21,7 +21,7 @@ from segsim.events import Moved
 from segsim.rules.loreval.attention import focus_modifier, focus_needed
 from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.combat import attention_scores, distance
-from segsim.rules.loreval.content import SEED, Sheet
+from segsim.rules.loreval.content import TEXT, Sheet
 from segsim.rules.loreval.events import CheckRolled
 from segsim.rules.loreval.status import Plan, Status
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from segsim.rules.loreval.settle import Settlement
     from segsim.state import Combatant
 
-RULE_JUMP = f"{SEED}, La compétence Saut et le talent course"
+RULE_JUMP = f"{TEXT}, La compétence Saut et le talent course"
 JUMP_CATEGORY = 5
 RUN_BONUS = 4
 _EPS = 1e-9

@@ -123,7 +123,7 @@ def counter_spreads(sheet: Sheet) -> list[dict[str, int]]:
 
 def _hypothetical_counters(sheet: Sheet) -> Iterator[Declaration]:
     """Defensive counters against the first attack on the fighter, whoever makes it (a
-    hypothetical counter, at -2; seed 003, "Déclaration d'un contre")."""
+    hypothetical counter, at -2; Loreval, "Déclaration d'un contre")."""
     for att in counter_spreads(sheet):
         for how in ("parry", "dodge"):
             yield Declaration(
@@ -134,7 +134,7 @@ def _hypothetical_counters(sheet: Sheet) -> Iterator[Declaration]:
 
 
 def _jumps(state: FightState, c: Combatant, sheet: Sheet) -> Iterator[Declaration]:
-    """Standing jumps of half the fighter's speed (what a result of 10 clears; seed 003,
+    """Standing jumps of half the fighter's speed (what a result of 10 clears; Loreval,
     "La compétence Saut"): back from the nearest opponent, and toward it when it is out
     of contact (no farther than contact)."""
     here = c.position

@@ -1,4 +1,4 @@
-"""Combat manoeuvres (seed 003, "Manœuvres de combat"): every one needs a Focus of 2.
+"""Combat manoeuvres (Loreval, "Manœuvres de combat"): every one needs a Focus of 2.
 
 * power attack (``power`` on an attack or a charge): strength 13, +1 category, a number
   of points up to the attack skill's mastery taken from every attack and added to its
@@ -35,7 +35,7 @@ from segsim.rules.loreval.combat import (
     passive_difficulty,
     within,
 )
-from segsim.rules.loreval.content import SEED, SIZES, Sheet
+from segsim.rules.loreval.content import SIZES, TEXT, Sheet
 from segsim.rules.loreval.events import (
     CheckRolled,
     CounterRolled,
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from segsim.rules.loreval.settle import Settlement
     from segsim.state import Combatant
 
-RULE = f"{SEED}, Manœuvres de combat"
+RULE = f"{TEXT}, Manœuvres de combat"
 NEEDS = {
     "power": ("strength", 13, "Attaque en puissance"),
     "juggle": ("dexterity", 13, "Jonglerie"),
@@ -70,7 +70,7 @@ def needs(ctx: Context, what: str) -> None:
     characteristic, least, name = NEEDS[what]
     if ctx.sheet.characteristics[characteristic] < least:
         raise IllegalDeclaration(
-            f"{name} needs a {characteristic} of {least} or more", rule=f"{SEED}, {name}"
+            f"{name} needs a {characteristic} of {least} or more", rule=f"{TEXT}, {name}"
         )
 
 
@@ -90,7 +90,7 @@ def attack_addons(ctx: Context, params: Mapping[str, Any]) -> tuple[int, dict[st
             raise IllegalDeclaration(
                 f"power attack moves 1 to {ctx.sheet.attack_mastery} points (the attack "
                 f"skill's mastery), not {power!r}",
-                rule=f"{SEED}, Attaque en puissance",
+                rule=f"{TEXT}, Attaque en puissance",
             )
         extra += 1
         out["power"] = power
@@ -138,7 +138,7 @@ def check_manoeuvre(ctx: Context, d: Declaration) -> Checked:
         larger = SIZES.index(other.sheet.size) - SIZES.index(ctx.sheet.size)
         if kind in ("trip", "overrun") and larger > 1:
             raise IllegalDeclaration(
-                f"{other.id} is more than one size larger", rule=f"{SEED}, {kind}"
+                f"{other.id} is more than one size larger", rule=f"{TEXT}, {kind}"
             )
         if kind in ("disarm", "sunder"):
             st: Status = other.status
@@ -151,7 +151,7 @@ def check_manoeuvre(ctx: Context, d: Declaration) -> Checked:
         ):
             raise IllegalDeclaration(
                 "a disarm is by attaque en force, or attaque habile with subtle combat",
-                rule=f"{SEED}, Désarmement",
+                rule=f"{TEXT}, Désarmement",
             )
         params["skill"] = skill
     category = adjusted_category(CATEGORY[kind], extra_moves=moves)
@@ -193,7 +193,7 @@ def acrobatics(
 
 def on_declaration(s: Settlement, c: Combatant, plan: Plan) -> None:
     """Juggling and moving in melee are rolled when declared: their bonus holds for the
-    round (seed 003, "Jonglerie", "Mouvements en mêlée")."""
+    round (Loreval, "Jonglerie", "Mouvements en mêlée")."""
     if plan.params.get("juggle"):
         success, roll = acrobatics(s, c, JUGGLE_DC, "juggling", plan)
         if success:
@@ -332,7 +332,7 @@ def resolve_manoeuvre(s: Settlement, c: Combatant, plan: Plan) -> str | None:
 def whirlwind(s: Settlement, c: Combatant, plan: Plan) -> str | None:
     """Acrobatics 15 or a changed action; then an attack on every fighter in contact,
     allies included: the first (two with two weapons or a double weapon) at the
-    standard scores, the others chained (seed 003, "Attaque en rotation")."""
+    standard scores, the others chained (Loreval, "Attaque en rotation")."""
     if not acrobatics(s, c, WHIRLWIND_DC, "whirlwind", plan)[0]:
         return "the whirlwind's acrobatics failed"
     status = status_of(c)

@@ -1,4 +1,4 @@
-"""Attacks at range (seed 003, "Attaques à distance"): range increments, a target in
+"""Attacks at range (Loreval, "Attaques à distance"): range increments, a target in
 melee (-4), shooting into the pile, cover (by an obstacle or a creature in the line of
 fire) and concealment.
 """
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from segsim.state import Combatant
 
 PILE_MARGIN = 4
-"""A shot into the pile that misses by 4 or less may hit a neighbour (seed 003, "Tir
+"""A shot into the pile that misses by 4 or less may hit a neighbour (Loreval, "Tir
 dans le tas")."""
 LINE_WIDTH = 0.5
 """Metres from the line of fire within which a creature stands in the way."""
@@ -28,7 +28,7 @@ LINE_WIDTH = 0.5
 
 def creature_cover(s: Settlement, shooter: str, target: str) -> tuple[int, str | None]:
     """The cover a creature in the line of fire gives the target: +2 if smaller, +4 of
-    the same size, +7 if larger (seed 003, "Couverture"); the largest one counts."""
+    the same size, +7 if larger (Loreval, "Couverture"); the largest one counts."""
     a: Point = s.positions[shooter]
     b: Point = s.positions[target]
     length = math.dist(a, b)

@@ -1,4 +1,4 @@
-"""Rounds, initiative order and the steps of a round on the segment clock (seed 003,
+"""Rounds, initiative order and the steps of a round on the segment clock (Loreval,
 "Déroulement d'un round de combat", "Initiative, renouvellement de l'initiative...").
 
 A round lasts 60 segments by default (a D&D 3 round of 6 s; RULES-NOTES "Time"): round
@@ -14,7 +14,7 @@ from its first segment, one fighter at a time, each a ``turn`` action the rules 
 3. *change*: a fighter whose action cannot be carried out any more (its target fell)
    may declare a changed action in a step of one segment right after its own;
 4. *lock*: an assailant locked by a block chooses at once, in a step of one segment,
-   whether to drop its weapon to get free (seed 003, "Bloquer une attaque").
+   whether to drop its weapon to get free (Loreval, "Bloquer une attaque").
 
 Every fighter waits for its steps with an ``await`` that ends with the round, so the
 round's end always comes: the points spent are taken, grace rounds roll initiative
@@ -45,7 +45,7 @@ CHANGE = "change"
 LOCK = "lock"
 END = "end"
 HEROIC_POINTS = 6
-"""A heroic action needs at least 6 initiative points left (seed 003, "Action d'éclat")."""
+"""A heroic action needs at least 6 initiative points left (Loreval, "Action d'éclat")."""
 
 
 def round_of(segment: int, length: int) -> int:
@@ -78,7 +78,7 @@ def status_of(c: Combatant) -> Status:
 def rank_key(c: Combatant) -> tuple[int, int, int, int]:
     """Who acts first: the most initiative points at the start of the round, then the
     higher dexterity, then the round's tie-break die (not part of the points), then the
-    scenario order (seed 003, "Initiative...")."""
+    scenario order (Loreval, "Initiative...")."""
     status = status_of(c)
     return (-status.start_points, -c.sheet.characteristics["dexterity"], -status.tie, c.order)
 
@@ -112,7 +112,7 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
 
 def waits_for(state: FightState, c: Combatant, rnd: int) -> Combatant | None:
     """The fighter whose new declaration a voided counter waits for: the counterer
-    declares its new action after the one it meant to counter (seed 003, "Modifier son
+    declares its new action after the one it meant to counter (Loreval, "Modifier son
     action")."""
     plan = status_of(c).plan
     if plan is None or plan.kind != "counter" or plan.target is None:
@@ -139,7 +139,7 @@ def resolve_order(state: FightState, rnd: int) -> list[Combatant]:
 
 def may_go_heroic(c: Combatant, rnd: int) -> bool:
     """Offered a heroic action this round: a heroism point, 6 points left, not in a
-    grace round, not yet asked (seed 003, "Action d'éclat")."""
+    grace round, not yet asked (Loreval, "Action d'éclat")."""
     status = status_of(c)
     return (
         status.heroism > 0
@@ -166,7 +166,7 @@ def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
     partner = plan.params.get("concert") if plan is not None else None
     if isinstance(partner, str):
         # a concerted action resolves with the partner it joined, at the step of the
-        # last of a chain of partners (seed 003, "Action concertée"): it has no step of
+        # last of a chain of partners (Loreval, "Action concertée"): it has no step of
         # its own while that partner's action waits
         p = state.combatants.get(partner)
         if p is not None and p.in_fight:

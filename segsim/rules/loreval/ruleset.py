@@ -1,4 +1,4 @@
-"""The Loreval ruleset (seed 003): initiative points spent on action categories,
+"""The Loreval ruleset (text 003): initiative points spent on action categories,
 declarations in ascending order and resolution in descending order, attention
 criteria, on rounds of 60 segments.
 
@@ -26,7 +26,7 @@ from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception
 from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.combat import attention_scores
 from segsim.rules.loreval.content import (
-    SEED,
+    TEXT,
     Content,
     Sheet,
     default_content,
@@ -75,12 +75,12 @@ from segsim.rules.loreval.status import Status
 from segsim.rules.loreval.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
-RULE_ROUND = f"{SEED}, Déroulement d'un round de combat"
-RULE_SURPRISE = f"{SEED}, Déroulement d'un round de surprise"
-RULE_BLOCK = f"{SEED}, Bloquer une attaque"
+RULE_ROUND = f"{TEXT}, Déroulement d'un round de combat"
+RULE_SURPRISE = f"{TEXT}, Déroulement d'un round de surprise"
+RULE_BLOCK = f"{TEXT}, Bloquer une attaque"
 SURPRISES = ("ambush", "careless", "allies")
 """What surprises a fighter (``setup.surprised_by``): opponents whose aim is to surprise,
-opponents who took no precautions, or its own allies (seed 003, "Déroulement d'un round
+opponents who took no precautions, or its own allies (Loreval, "Déroulement d'un round
 de surprise")."""
 NEVER_SURPRISED = {"allies": 1, "careless": 2}
 """Environment from which a fighter is never surprised by each of them."""
@@ -97,7 +97,7 @@ def _is_int(value: object) -> bool:
 
 
 class Loreval(BaseRuleset):
-    """Loreval (seed 003), a D&D 3 adaptation: initiative points, attention, categories.
+    """Loreval (text 003), a D&D 3 adaptation: initiative points, attention, categories.
 
     Options: ``round_segments`` (60: a round of 6 s), ``resolve_segments`` (the longest
     step of a resolution, 6), ``heroism_saves`` (a fighter with heroism points spends one
@@ -107,7 +107,7 @@ class Loreval(BaseRuleset):
 
     name: ClassVar[str] = "loreval"
     title: ClassVar[str] = (
-        "Loreval: initiative points, attention criteria, action categories (seed 003)"
+        "Loreval: initiative points, attention criteria, action categories (text 003)"
     )
 
     def __init__(
@@ -242,7 +242,7 @@ class Loreval(BaseRuleset):
 
     def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
         """Whether a fighter the game master calls surprised escapes it by its
-        Environment (seed 003, "Déroulement d'un round de surprise"): with 1 it is never
+        Environment (Loreval, "Déroulement d'un round de surprise"): with 1 it is never
         surprised by its allies, with 2 never by opponents who took no precautions;
         against an ambush, 2 gives it a detection roll."""
         raw = c.setup.get("attention", {})
@@ -257,7 +257,7 @@ class Loreval(BaseRuleset):
 
     def _detects(self, c: Combatant, environment: int, dice: Dice, events: list[Event]) -> bool:
         """With 2 in Environment a fighter always gets a detection roll against an
-        ambush (seed 003, "Déroulement d'un round de surprise")."""
+        ambush (Loreval, "Déroulement d'un round de surprise")."""
         if environment < 2:
             return False
         sheet: Sheet = c.sheet
@@ -372,7 +372,7 @@ class Loreval(BaseRuleset):
             if not _voided(state, c, rnd):
                 raise IllegalDeclaration(
                     "a counter can only be changed into another counter",
-                    rule=f"{SEED}, Actions de contre",
+                    rule=f"{TEXT}, Actions de contre",
                 )
             changed = attrs.evolve(changed, category=changed.category + 1)
         ctx = Context(state, c, rnd, changed, heroic=step == HEROIC)
@@ -419,7 +419,7 @@ class Loreval(BaseRuleset):
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         raise IllegalDeclaration(
             f"{action.kind} #{action.id} cannot be cancelled: a declared action is due",
-            rule=f"{SEED}, Modifier son action",
+            rule=f"{TEXT}, Modifier son action",
         )
 
     # ------------------------------------------------------------ resolution
@@ -534,7 +534,7 @@ def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
 
 def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
     """``drop``: the assailant locked by a block drops its weapon to get free at once,
-    at the step given to it right after the lock (seed 003, "Bloquer une attaque")."""
+    at the step given to it right after the lock (Loreval, "Bloquer une attaque")."""
     if d.params or d.target is not None:
         raise IllegalDeclaration("drop takes no target and no parameter")
     marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
@@ -555,7 +555,7 @@ def _voided(state: FightState, c: Combatant, rnd: int) -> bool:
 
 def _speed_effect(ctx: Context, category: int) -> int:
     """Slow: the action counts as the next category, so no category 5; haste: as the
-    category below, never under 1 (seed 003, "Effet de lenteur", "Effet de
+    category below, never under 1 (Loreval, "Effet de lenteur", "Effet de
     rapidité")."""
     status = ctx.status
     new = adjusted_category(category, slow=status.slowed, haste=status.hasted)
@@ -563,7 +563,7 @@ def _speed_effect(ctx: Context, category: int) -> int:
         raise IllegalDeclaration(
             f"slowed, a category {category} action counts as {new}: beyond "
             f"{ctx.sheet.max_category}",
-            rule=f"{SEED}, Effet de lenteur",
+            rule=f"{TEXT}, Effet de lenteur",
         )
     check_category(ctx, new, hasted=False)
     return new

@@ -80,11 +80,11 @@ if TYPE_CHECKING:
     from segsim.rules.loreval.ruleset import Loreval
 
 INVISIBLE_ENVIRONMENT = 2
-"""Environment needed to locate an invisible creature (seed 003, "Camouflage")."""
+"""Environment needed to locate an invisible creature (Loreval, "Camouflage")."""
 CHARGE_BONUS = 4
-"""+4 to hit and to damage at the end of a charge (seed 003, "Charge")."""
+"""+4 to hit and to damage at the end of a charge (Loreval, "Charge")."""
 BLOCK_MALUS = -4
-"""Blocking an attack is a defence roll at -4 (seed 003, "Bloquer une attaque")."""
+"""Blocking an attack is a defence roll at -4 (Loreval, "Bloquer une attaque")."""
 CONCERT_MALUS = -2
 """Per concerted attacker beyond the first, to the common target's defences
 (Interpretations: the text says it divides its defences)."""
@@ -93,7 +93,7 @@ CONCERT_MALUS = -2
 def initiative_roll(
     dice: Dice, c: Combatant, t: int, malus: int = 0
 ) -> tuple[InitiativeRolled, int]:
-    """d20 + initiative skill (+ malus), never below 1 (seed 003, "Modifier son action")."""
+    """d20 + initiative skill (+ malus), never below 1 (Loreval, "Modifier son action")."""
     sheet: Sheet = c.sheet
     roll = dice.roll(20, "initiative", c.id)
     points = max(1, roll + sheet.skill("initiative") + malus)
@@ -338,7 +338,7 @@ class Settlement:
         """A successful counter blocks the fighter in its action until the round ends,
         but not in its moves, unless it aimed at them (an obstruction; a block, which
         also prevents moving): a blocked fighter still makes the moves it declared, at
-        its step (seed 003, "Actions de contre": "sauf ses déplacements")."""
+        its step (Loreval, "Actions de contre": "sauf ses déplacements")."""
         c = self.fighter(cid)
         if plan.kind == "move":
             self.move(c, plan)
@@ -353,7 +353,7 @@ class Settlement:
     def unfeasible(self, cid: str, plan: Plan) -> str | None:
         """Why the action can no longer be carried out as declared, seen at the
         fighter's step: its target is out of the fight, or out of reach even with the
-        moves declared (seed 003, "Modifier son action")."""
+        moves declared (Loreval, "Modifier son action")."""
         if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES) or plan.target is None:
             return None
         if plan.kind == "whirlwind":
@@ -470,7 +470,7 @@ class Settlement:
 
     def void_counters_on(self, cid: str) -> None:
         """Counters aimed at a fighter who must change its action cannot be carried out;
-        their fighters may change theirs (seed 003, "Modifier son action")."""
+        their fighters may change theirs (Loreval, "Modifier son action")."""
         for c in self.in_order():
             plan = self.plans.get(c.id)
             if (
@@ -530,7 +530,7 @@ class Settlement:
         """A spell: a counter-spell stops it (an offensive one at its source, a
         defensive one when it aims at the counterer); an aimed spell makes a targeting
         roll, which a dodge counter sets the difficulty of; a resisting target rolls its
-        resistance. What the spell does is the game master's (seed 003, "Les différents
+        resistance. What the spell does is the game master's (Loreval, "Les différents
         contres", "Lancer un sort et Contre")."""
         target = plan.target
         if target is not None and not self.standing(target):
@@ -555,7 +555,7 @@ class Settlement:
     ) -> tuple[Combatant, Plan] | None:
         """The counter of kind ``how`` that answers this spell, if any: a defensive one
         of the spell's target, or an offensive counter-spell of the caster's opponent,
-        aimed at the caster or hypothetical (seed 003, "Les différents contres": a
+        aimed at the caster or hypothetical (Loreval, "Les différents contres": a
         defensive counter-spell only protects the counterer)."""
         for k in self.in_order():
             plan = self.plans.get(k.id)
@@ -579,7 +579,7 @@ class Settlement:
     def targets(self, c: Combatant, plan: Plan, target: str) -> bool:
         """An aimed spell's targeting roll: d20 + attaque habile + the caster's
         modifiers against the target's passive Reflex, or the roll of its dodge counter
-        (seed 003, "Esquiver un sort"; Interpretations). A miss against a dodge counter
+        (Loreval, "Esquiver un sort"; Interpretations). A miss against a dodge counter
         blocks the caster; otherwise the spell is wasted."""
         defender = self.fighter(target)
         difficulty, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
@@ -626,7 +626,7 @@ class Settlement:
         """Resisting a spell (a defensive counter): d20 + the resistance the spell calls
         for (``will`` by default, ``vigour`` or ``reflex``) + Focus's modifier and the
         usual counter maluses. The total opposes the spell's penetration roll, which
-        belongs to the magic chapter: it is recorded for the game master (seed 003,
+        belongs to the magic chapter: it is recorded for the game master (Loreval,
         "Résister à un sort")."""
         sheet: Sheet = k.sheet
         which = str(spell.params.get("resistance", "will"))
@@ -701,7 +701,7 @@ class Settlement:
 
     def charge(self, c: Combatant, plan: Plan) -> str | None:
         """A charge: the moves, then one attack by attaque en force at +4 to hit and to
-        damage, the weapon's damage doubled (x4 on a critical) (seed 003, "Charge")."""
+        damage, the weapon's damage doubled (x4 on a critical) (Loreval, "Charge")."""
         target = plan.target
         if not self.standing(target):
             return f"{target} is out of the fight"
@@ -739,7 +739,7 @@ class Settlement:
 
     def received(self, charger: Combatant, target: str) -> bool:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
-        the charge (seed 003, "Réception de charge")."""
+        the charge (Loreval, "Réception de charge")."""
         for k in self.in_order():
             plan = self.plans.get(k.id)
             if (
@@ -770,7 +770,7 @@ class Settlement:
     def charge_first(self, cid: str, plan: Plan) -> None:
         """A charge is a counter against its target: a charger who ended the last round
         running strikes before its target acts against it, unless that is a charge too
-        (seed 003, "Initiative et charge")."""
+        (Loreval, "Initiative et charge")."""
         if plan.kind == "charge" or plan.target is None:
             return
         for c in self.in_order():
@@ -887,7 +887,7 @@ class Settlement:
         self, c: Combatant, plan: Plan | None, purpose: str, foe: Combatant | None = None
     ) -> tuple[int, int, bool]:
         """The d20 of a roll of ``c``'s action, as (the die shown, the die counted, a
-        sure success). A heroic action's rolls are successes (seed 003, "Action
+        sure success). A heroic action's rolls are successes (Loreval, "Action
         d'éclat"): with no foe, or against one without heroism points, no die is drawn
         and the best result, 20, is a sure success; against a holder of heroism points
         the die is drawn and counts as 20, which the foe's own roll may still beat
@@ -903,7 +903,7 @@ class Settlement:
         """Whether the attacker locates its target: always, unless the target is
         invisible; then it needs 2 in Environment and a detection roll (d20 + perception
         + Environment's modifier against ``detection_difficulty``), once per action and
-        settlement (seed 003, "Camouflage", "Environnement")."""
+        settlement (Loreval, "Camouflage", "Environnement")."""
         if not status_of(self.fighter(target)).invisible:
             return True
         key = (c.id, target)
@@ -959,7 +959,7 @@ class Settlement:
 
     def lock_choice(self, cid: str, dropped: bool) -> None:
         """The locked assailant's choice, made at once: dropping its weapon frees both
-        fighters (seed 003, "Bloquer une attaque")."""
+        fighters (Loreval, "Bloquer une attaque")."""
         status = status_of(self.fighter(cid))
         other = status.locked_with
         if other is None:
@@ -972,7 +972,7 @@ class Settlement:
 
     def break_lock(self, cid: str) -> None:
         """The assailant locked by a block makes an opposed strength roll at its next
-        step: winning frees both fighters (seed 003, "Bloquer une attaque")."""
+        step: winning frees both fighters (Loreval, "Bloquer une attaque")."""
         status = status_of(self.fighter(cid))
         other = status.locked_with
         if other is None or not status.lock_roll or not self.standing(other):
@@ -1030,7 +1030,7 @@ class Settlement:
         self, k: Combatant, plan: Plan, attacker: Combatant, defender: Combatant, malus: int
     ) -> tuple[int, str]:
         """A defence (parry, block) or reflex (dodge) roll whose result is the attacker's
-        difficulty (seed 003, "Les différents contres")."""
+        difficulty (Loreval, "Les différents contres")."""
         how = str(plan.params.get("how", "parry"))
         which = "reflex" if how == "dodge" else "defence"
         value, parts = defence_value(self.state, k, which, self.positions, self.rnd)
@@ -1043,7 +1043,7 @@ class Settlement:
             mods["block"] = BLOCK_MALUS
         if plan.changed or (malus and not hypothetical):
             # declared at a change step, or turned against a second assailant: either
-            # way a changed action, -2 once (seed 003, "Types de contre")
+            # way a changed action, -2 once (Loreval, "Types de contre")
             mods["changed action"] = CHANGED_MALUS
         mods["focus"] = focus_modifier(attention_scores(k, self.rnd).focus)
         roll = self.dice.roll(20, f"counter ({how})", k.id)
@@ -1174,7 +1174,7 @@ class Settlement:
 
     def concentrates(self, cid: str, spell: Plan, damage: int) -> bool:
         """A caster hurt by a counter finishes its spell only if it wins a concentration
-        roll against 10 + the damage taken + the spell's level (seed 003, "Lancer un
+        roll against 10 + the damage taken + the spell's level (Loreval, "Lancer un
         sort et Contre"); unhurt, it casts. The roll: d20 + concentration + the armour's
         malus + Focus's modifier + the malus of extra moves."""
         if damage <= 0:

@@ -1,11 +1,11 @@
-"""The use of a skill as a round's action (seed 003, "Catégorie des actions": "usage
+"""The use of a skill as a round's action (Loreval, "Catégorie des actions": "usage
 d'une compétence" is a category 5 action).
 
 ``skill`` is the generic form for any skill with no rule of its own in the chapter: a
 check of the named skill, d20 + the skill + the attention modifier that applies to it
 (Environment's for perception, which is detection; Focus's for every other skill) + the
 malus of the extra moves (on every skill) + the armour's malus for the Body skills and
-concentration (seed 003, "Malus lié au port et à l'utilisation des protections"),
+concentration (Loreval, "Malus lié au port et à l'utilisation des protections"),
 against the game master's ``difficulty``. What success brings is the game master's: the
 check is recorded (``loreval.check``). The jump has its own form (``jump``), since the
 text says what it does.
@@ -25,7 +25,7 @@ from segsim.rules.loreval.attention import (
 )
 from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.combat import attention_scores
-from segsim.rules.loreval.content import SEED, Sheet
+from segsim.rules.loreval.content import TEXT, Sheet
 from segsim.rules.loreval.events import CheckRolled
 from segsim.rules.loreval.status import Plan, Status
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from segsim.rules.loreval.settle import Settlement
     from segsim.state import Combatant
 
-RULE_SKILL = f"{SEED}, Catégorie des actions"
+RULE_SKILL = f"{TEXT}, Catégorie des actions"
 SKILL_CATEGORY = 5
 """The use of a skill is a category 5 action."""
 SKILL_DIFFICULTY = 15
@@ -99,7 +99,7 @@ def skill_modifiers(c: Combatant, plan: Plan, rnd: int) -> dict[str, int]:
 
 
 def resolve_skill(s: Settlement, c: Combatant, plan: Plan) -> str | None:
-    """The check; a heroic action gets the best result of the die (seed 003, "Points
+    """The check; a heroic action gets the best result of the die (Loreval, "Points
     d'héroïsme")."""
     mods = skill_modifiers(c, plan, s.rnd)
     name = str(plan.params["skill"])

@@ -75,7 +75,7 @@ class Status:
     senses_lost: int = 0
     perception_malus: int = 0
     """Points of perception lost (the game master's call): as much off detection rolls,
-    and 1 attention point per 4 (seed 003, "Nombre de points d'attention")."""
+    and 1 attention point per 4 (Loreval, "Nombre de points d'attention")."""
     slowed: bool = False
     hasted: bool = False
     blocked: bool = False
@@ -96,7 +96,7 @@ class Status:
     """Whether it is the blocked assailant, who must win a strength roll to get free."""
     lock_choice: bool = False
     """The blocked assailant has yet to choose: drop its weapon to get free at once, or
-    stay locked (seed 003, "Bloquer une attaque")."""
+    stay locked (Loreval, "Bloquer une attaque")."""
     prone: bool = False
     bonus_round: int = 0
     attack_bonus: int = 0
@@ -107,7 +107,7 @@ class Status:
 
     def attention_points(self, sheet: Sheet) -> int:
         """The attention points the fighter has now: the sheet's, less 1 per 4 points of
-        perception lost, never below 1 (seed 003, "Nombre de points d'attention")."""
+        perception lost, never below 1 (Loreval, "Nombre de points d'attention")."""
         return max(1, sheet.attention_points - self.perception_malus // 4)
 
     @classmethod

@@ -1,9 +1,9 @@
 """What a Loreval fighter sees when it decides.
 
 Declarations are made aloud, in ascending order of initiative: everyone hears what was
-declared before (seed 003, "Initiative..."). Positions, hit points and initiative points
+declared before (Loreval, "Initiative..."). Positions, hit points and initiative points
 are known to all. Another fighter's attention criteria are known only to a fighter with
-at least 1 in Environment (seed 003, "Environnement").
+at least 1 in Environment (Loreval, "Environnement").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Les Chants de Loss (seed 000) on the segment clock."""
+"""Les Chants de Loss (text 000) on the segment clock."""
 
 from segsim.rules.loss.ruleset import Loss
 

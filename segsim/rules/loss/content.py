@@ -1,6 +1,6 @@
 """Loss game content: weapons, armour, shields, the health track and fighter sheets.
 
-The excerpt (seed 000) gives the costs table, the shield rules and the structure of a
+The excerpt (text 000) gives the costs table, the shield rules and the structure of a
 test (d10 + Trait + Talent) but not the equipment chapter, the talents chapter or the
 health chapter: ``models/loss/`` holds example content and a documented health model
 (docs/rules/loss.md, "Interpretations"). Everything is validated on load; every error
@@ -19,7 +19,7 @@ import attrs
 from segsim.input import Node, Source, item_or_table, read_entries
 from segsim.models import models_dir
 
-SEED = "seed 000"
+TEXT = "Loss"
 
 TEST_KINDS = (
     "melee",
@@ -45,7 +45,7 @@ DEFAULT_TESTS: Mapping[str, tuple[str, str]] = {
     "dodge": ("agilite", "esquive"),
     "pursuit": ("agilite", "athletisme"),
 }
-"""Which Trait and Talent a test adds when the sheet does not say (seed 000: Diego
+"""Which Trait and Talent a test adds when the sheet does not say (Loss: Diego
 attacks with Puissance + arme de mêlée, the malfrat dodges with Agilité + Esquive)."""
 SPOTTING: tuple[str, str] = ("instinct", "vigilance")
 """The Trait and Talent of a Vigilance test when the sheet does not say (kept out of
@@ -69,16 +69,16 @@ SPECIALISATIONS = (
     "destruction_de_fortifications",  # +5 to tests with Exploits against a structure
     "visee",  # aiming a whole round gives +15 instead of +10
 )
-"""Combat specialisations (seed 000, "Les talents & spécialisations de combat") with
+"""Combat specialisations (Loss, "Les talents & spécialisations de combat") with
 an effect on the rules of combat."""
 
 BARE_HANDED = ("attaque", "coup_mortel", "defense")
 """The Corps-à-corps specialisations: they count only when the fighter fights bare-handed
-(its weapon is its hands or natural weapons: seed 000, "Corps-à-corps": "toutes les
+(its weapon is its hands or natural weapons: Loss, "Corps-à-corps": "toutes les
 techniques du combat sans armes"; Interpretations)."""
 TALENT_BONUS = 2
 """A specialisation of a talent gives +2 to that talent's test when its condition holds
-(seed 000, "Les Augmentations Gratuites et spécialisations")."""
+(Loss, "Les Augmentations Gratuites et spécialisations")."""
 
 
 @attrs.frozen
@@ -127,12 +127,12 @@ class Weapon:
 
 
 UNARMED = Weapon("unarmed", "mains nues", "unarmed", 2, 0, parry=False)
-"""Bare hands: an unarmed attack costs 2 PA (seed 000, costs table)."""
+"""Bare hands: an unarmed attack costs 2 PA (Loss, costs table)."""
 
 
 @attrs.frozen
 class Armour:
-    """Armour: its protection, taken off every damage (seed 000, "Application des dégâts")."""
+    """Armour: its protection, taken off every damage (Loss, "Application des dégâts")."""
 
     id: str
     name: str
@@ -144,7 +144,7 @@ NO_ARMOUR = Armour("none", "aucune", 0)
 
 @attrs.frozen
 class Shield:
-    """A shield (seed 000, "La parade au bouclier"): a bonus to parry with it, a fixed
+    """A shield (Loss, "La parade au bouclier"): a bonus to parry with it, a fixed
     protection like armour, a malus to dodge, and whether it can parry projectiles."""
 
     id: str
@@ -193,7 +193,7 @@ class Health:
 
 
 MINION_HEALTH = Health((Band("sbire", 10, 0),))
-"""A minion has 10 health levels and no wound bands (seed 000, "Les Sbires en combat")."""
+"""A minion has 10 health levels and no wound bands (Loss, "Les Sbires en combat")."""
 
 
 @attrs.frozen
@@ -239,7 +239,7 @@ class Sheet:
         """Whether the specialisation counts with ``gear`` (the weapon or shield in use).
 
         A specialisation applies to one type of weapon chosen from the weapons list
-        (seed 000, "Les talents & spécialisations de combat"): one tied to a type in
+        (Loss, "Les talents & spécialisations de combat"): one tied to a type in
         ``specialisation_weapons`` counts only with a weapon (or shield) of that id or
         tag; the Corps-à-corps ones only bare-handed.
         """
@@ -488,7 +488,7 @@ def read_sheet(node: Node, content: Content) -> Sheet:
         for key in ("health", "inspiration", "free_raises"):
             if node.has(key):
                 raise node.error(
-                    key, f"a minion has 10 health levels, no inspiration, no free raises [{SEED}]"
+                    key, f"a minion has 10 health levels, no inspiration, no free raises [{TEXT}]"
                 )
     elif node.has("health"):
         health = read_health(node.table("health"))

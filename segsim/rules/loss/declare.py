@@ -1,7 +1,7 @@
 """Checking declarations: what each action costs and when it may be declared.
 
 A fighter acts when the round reaches its phase (its remaining action points): it
-declares one action, whose cost lowers its phase (seed 000, "Dépenser les Points
+declares one action, whose cost lowers its phase (Loss, "Dépenser les Points
 d'Action"). A parry or dodge answers an attack that succeeded, in the segment after
 the attack's roll; a counter-attack follows a successful defence at once. Every check
 raises :class:`IllegalDeclaration` naming the rule before anything changes.
@@ -17,7 +17,7 @@ import attrs
 
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
-from segsim.rules.loss.content import SEED, Sheet, Weapon
+from segsim.rules.loss.content import TEXT, Sheet, Weapon
 from segsim.rules.loss.effects import (
     EFFECTS,
     MAX_EXPLOITS,
@@ -38,19 +38,19 @@ from segsim.rules.loss.pursuit import (
 from segsim.rules.loss.status import Incoming, Status
 from segsim.state import Combatant, FightState
 
-RULE_COSTS = f"{SEED}, Dépenser les Points d'Action"
-RULE_PHASES = f"{SEED}, Déroulement du Tour de Combat"
-RULE_PREPARE = f"{SEED}, Se préparer au combat"
-RULE_DEFENCE = f"{SEED}, L'Esquive et la Parade"
-RULE_SHIELD = f"{SEED}, La parade au bouclier"
-RULE_RANGE = f"{SEED}, La distance de tir"
-RULE_COUNTER = f"{SEED}, Contre-attaquer"
-RULE_DISARM = f"{SEED}, Désarmer l'adversaire"
-RULE_TIR_MONTE = f"{SEED}, Les talents & spécialisations de combat (Tir monté)"
+RULE_COSTS = f"{TEXT}, Dépenser les Points d'Action"
+RULE_PHASES = f"{TEXT}, Déroulement du Tour de Combat"
+RULE_PREPARE = f"{TEXT}, Se préparer au combat"
+RULE_DEFENCE = f"{TEXT}, L'Esquive et la Parade"
+RULE_SHIELD = f"{TEXT}, La parade au bouclier"
+RULE_RANGE = f"{TEXT}, La distance de tir"
+RULE_COUNTER = f"{TEXT}, Contre-attaquer"
+RULE_DISARM = f"{TEXT}, Désarmer l'adversaire"
+RULE_TIR_MONTE = f"{TEXT}, Les talents & spécialisations de combat (Tir monté)"
 
 TURN = "turn"
 INTEND = "intend"
-RULE_INTENTIONS = f"{SEED}, Déclarer ses intentions"
+RULE_INTENTIONS = f"{TEXT}, Déclarer ses intentions"
 AWAIT = "await"
 TURN_CHANNEL = "turn"
 ACT_CHANNEL = "act"
@@ -72,13 +72,13 @@ COSTS: Mapping[str, int] = {
     "social": 1,
     "aim": 1,
 }
-"""Action points of the costs table (seed 000, "Dépenser les Points d'Action"); an
+"""Action points of the costs table (Loss, "Dépenser les Points d'Action"); an
 attack with a weapon costs its speed, aiming 1 per +1."""
 
 ACTS = ("attack", "grab", "move", "get_up", "pick_up", "aim", "social", "prepare", "pass")
 FREE = ("speak",)
 """Free actions: speaking or shouting costs no action point and may be declared whenever
-the fighter is called, besides its action (seed 000, costs table)."""
+the fighter is called, besides its action (Loss, costs table)."""
 PURSUIT_ACTS = ("change_distance", "zigzag", "charge", "clothesline", "tackle", "shoot_legs")
 DEFENCES = ("parry", "dodge")
 PARAMS: Mapping[str, frozenset[str]] = {
@@ -124,7 +124,7 @@ PREPARE_SAVINGS = ("example", "sentence")
 def prepared_cost(cost: int, waited: int, pa: int, saving: str = "example") -> tuple[int, int]:
     """The cost of the next action after waiting ``waited`` phases, and the saving.
 
-    Each phase waited saves one action point, never below 2 (seed 000, "Se préparer au
+    Each phase waited saves one action point, never below 2 (Loss, "Se préparer au
     combat"). With ``saving = "example"`` (the default) only what the fighter needs is
     saved, as the text's example does (Eric waits 8 phases but saves 2: his claymore's
     6 PA come down to the 4 he has left); with ``"sentence"`` every phase waited saves
@@ -140,7 +140,7 @@ def prepared_cost(cost: int, waited: int, pa: int, saving: str = "example") -> t
 
 def fursa_of(state: FightState, c: Combatant) -> int:
     """Fursa a fighter may spend: a player character's own, the game master's reserve
-    (la réserve du MJ) for everyone else (seed 000, "L'Action de Combat", example)."""
+    (la réserve du MJ) for everyone else (Loss, "L'Action de Combat", example)."""
     if c.is_pc:
         status: Status = c.status
         return status.fursa
@@ -244,7 +244,7 @@ def weapon_for(sheet: Sheet, status: Status, hand: str) -> Weapon:
 
 def attack_cost(sheet: Sheet, status: Status, weapon: Weapon, effects: Sequence[str]) -> int:
     """Action points of an attack: the weapon's speed (2 bare-handed or natural), 4 for
-    an assault, the slower weapon's with two weapons (seed 000, costs table)."""
+    an assault, the slower weapon's with two weapons (Loss, costs table)."""
     if "assault" in effects:
         return COSTS["assault"]
     cost = sheet.speed(weapon) if weapon.test not in ("unarmed", "natural") else COSTS[weapon.test]
@@ -255,7 +255,7 @@ def attack_cost(sheet: Sheet, status: Status, weapon: Weapon, effects: Sequence[
 
 def check_can_attack(ch: Check) -> None:
     """A disarmed fighter attacks no more: not until it has picked up its weapon, and
-    not at all in the round it was disarmed in (seed 000, "Désarmer l'adversaire": "ne
+    not at all in the round it was disarmed in (Loss, "Désarmer l'adversaire": "ne
     peut plus du tout attaquer pour le Tour de Combat")."""
     st = ch.status
     if st.disarmed:
@@ -315,7 +315,7 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
     ):
         raise IllegalDeclaration(
             f"{target.id} is already beset by {MOST_ASSAILANTS} nearer assailants",
-            rule="seed 000, Modificateurs de combat au contact",
+            rule="Loss, Modificateurs de combat au contact",
         )
     if "assault" in effects:
         if weapon.assault is None:
@@ -406,7 +406,7 @@ def _targets(
 def check_defence(
     ch: Check, d: Declaration, planned: Sequence[ActionSpec]
 ) -> tuple[Incoming, dict[str, Any]]:
-    """A parry or dodge against one pending attack (seed 000, "L'Esquive et la Parade")."""
+    """A parry or dodge against one pending attack (Loss, "L'Esquive et la Parade")."""
     st, sheet = ch.status, ch.sheet
     against = d.params.get("against")
     now = [a for a, i in st.incoming.items() if i.granted == ch.segment]
@@ -488,7 +488,7 @@ def check_defence(
 def check_pursuit(
     ch: Check, d: Declaration, weapon_speed: int
 ) -> tuple[str | None, int, dict[str, Any]]:
-    """A pursuit action (seed 000, "Les Actions de Poursuite"): who may take it, at what
+    """A pursuit action (Loss, "Les Actions de Poursuite"): who may take it, at what
     distance, and its cost."""
     chase = chase_of(ch.state)
     if chase is None:

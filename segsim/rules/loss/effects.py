@@ -3,7 +3,7 @@
 A test is d10 + Trait + Talent + bonuses against a difficulty of 15 (or the distance
 band of a shot) + combat modifiers + 5 per declared Exploit, at most 5 Exploits (seed
 000, "L'Action de Combat"). Effects are declared with the Exploits that pay for them;
-an effect marked cumulable may be declared several times (seed 000, "Les Effets
+an effect marked cumulable may be declared several times (Loss, "Les Effets
 Spéciaux en Combat de mêlée", "Les effets spéciaux en combat à distance").
 """
 
@@ -20,9 +20,9 @@ POOL_BONUS = 5  # one Fursa, one Inspiration or one free raise
 PARTIAL_FROM = 20
 """A failed defence of 20 or more cancels one attacker Exploit per step of 5 from 20."""
 
-RULE_TEST = "seed 000, L'Action de Combat"
-RULE_MELEE_EFFECTS = "seed 000, Les Effets Spéciaux en Combat de mêlée"
-RULE_RANGED_EFFECTS = "seed 000, Les effets spéciaux en combat à distance"
+RULE_TEST = "Loss, L'Action de Combat"
+RULE_MELEE_EFFECTS = "Loss, Les Effets Spéciaux en Combat de mêlée"
+RULE_RANGED_EFFECTS = "Loss, Les effets spéciaux en combat à distance"
 
 
 @attrs.frozen
@@ -71,7 +71,7 @@ EFFECTS: Mapping[str, Effect] = {
         Effect("kill", 5, attack=True, ranged=True),
     )
 }
-"""Every special effect of the text with its number of Exploits (seed 000). In ranged
+"""Every special effect of the text with its number of Exploits (text 000). In ranged
 combat the counter-attack follows a dodge only and disarm applies on an attack only."""
 
 TARGET_MALUS: Mapping[str, int] = {"aim_limb": 2, "precise_zone": 5, "precise_point": 10}
@@ -96,7 +96,7 @@ def difficulty(base: int, modifiers: Mapping[str, int], exploits: int) -> int:
 
 def partial_cancels(total: int, difficulty: int) -> int:
     """Exploits of the attacker a failed defence cancels: one per step of 5 from 20
-    (seed 000, "Le défenseur réussit partiellement")."""
+    (Loss, "Le défenseur réussit partiellement")."""
     if total >= difficulty or total < PARTIAL_FROM:
         return 0
     return 1 + (total - PARTIAL_FROM) // EXPLOIT_STEP
@@ -115,7 +115,7 @@ def keep_effects(
 
 
 def outcome(attack_success: bool, defence_success: bool | None) -> str:
-    """The four outcomes of an attack against a defence (seed 000): the attack misses
+    """The four outcomes of an attack against a defence (text 000): the attack misses
     when the attacker fails; it is stopped when both succeed; it hits when the attacker
     succeeds and the defender fails (or does not defend)."""
     if not attack_success:

@@ -46,7 +46,7 @@ ROUTINE_KINDS.update(("turn", "await"))  # the rules' own time-keeping: bookkeep
 @attrs.frozen
 class RoundStarted(Event):
     """A round begins: every fighter's d10 + Initiative gives its action points and its
-    first phase (seed 000, "Générer les Points d'Actions")."""
+    first phase (Loss, "Générer les Points d'Actions")."""
 
     TYPE: ClassVar[str] = "loss.round.started"
 
@@ -82,7 +82,7 @@ class RoundStarted(Event):
 
 @attrs.frozen
 class IntentionsCalled(Event):
-    """The optional order of declaring intentions (seed 000, "Déclarer ses intentions"):
+    """The optional order of declaring intentions (Loss, "Déclarer ses intentions"):
     before the round's first phase, fighters state what they prepare to do, one segment
     per initiative total, lowest first; the phases begin after them."""
 
@@ -122,7 +122,7 @@ class Intended(Event):
 
 @attrs.frozen
 class Joined(Event):
-    """A fighter enters a fight in progress: it acts from the next round (seed 000,
+    """A fighter enters a fight in progress: it acts from the next round (Loss,
     "Entrer dans un combat en cours"), with +2 to its initiative if it watched."""
 
     TYPE: ClassVar[str] = "loss.joined"
@@ -462,7 +462,7 @@ class Unhidden(Event):
 @attrs.frozen
 class Disaster(Event):
     """A player character failed a test with Exploits: the game master may turn the
-    failed Exploits into a Désastre (seed 000, glossary; option ``disasters``)."""
+    failed Exploits into a Désastre (Loss, glossary; option ``disasters``)."""
 
     TYPE: ClassVar[str] = "loss.disaster"
 
@@ -527,7 +527,7 @@ class SetUp(Event):
 class ReserveSet(Event):
     """The game master's Fursa (la réserve du MJ) grows by ``fursa``: at the start, the
     option ``gm_fursa`` and the Fursa of the non-player characters' sheets; later, the
-    Fursa of a non-player character joining (seed 000, "L'Action de Combat", example:
+    Fursa of a non-player character joining (Loss, "L'Action de Combat", example:
     the malfrat has no Fursa because the reserve is empty)."""
 
     TYPE: ClassVar[str] = "loss.reserve"
@@ -544,7 +544,7 @@ class ReserveSet(Event):
 @attrs.frozen
 class AimedRound(Event):
     """A fighter spends a whole round aiming (Viser durant un Tour de Combat): +10 to its
-    next shot, +15 with the Visée specialisation (seed 000, "Modificateurs de combat à
+    next shot, +15 with the Visée specialisation (Loss, "Modificateurs de combat à
     distance")."""
 
     TYPE: ClassVar[str] = "loss.aimed.round"
@@ -558,7 +558,7 @@ class AimedRound(Event):
 
 @attrs.frozen
 class Spoke(Event):
-    """Speaking or shouting: free, no action point (seed 000, "Dépenser les Points
+    """Speaking or shouting: free, no action point (Loss, "Dépenser les Points
     d'Action": "Parler ou crier ne consomme pas de Points d'Action")."""
 
     TYPE: ClassVar[str] = "loss.spoke"

@@ -1,4 +1,4 @@
-"""Pursuit and fights in motion (seed 000, "Poursuite & combat en mouvement").
+"""Pursuit and fights in motion (Loss, "Poursuite & combat en mouvement").
 
 Between each pursuer and each pursued fighter runs a distance in distance units (unités
 de distance): 1 au contact, 2 proche, 3 à portée, 4 loin, 5 très loin, 6 hors de
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from segsim.state import FightState
 
 PURSUIT = "loss.pursuit"
-RULE_PURSUIT = "seed 000, Poursuite & combat en mouvement"
+RULE_PURSUIT = "Loss, Poursuite & combat en mouvement"
 LOST_FROM_SIGHT = 6
 UNIT_DIFFICULTY: Mapping[int, int] = {1: 15, 2: 15, 3: 20, 4: 25, 5: 30, 6: 35}
 """Difficulty by distance: of a shot, and of changing the distance (15 at distance 1)."""

@@ -1,4 +1,4 @@
-"""Les Chants de Loss (seed 000): action points spent in descending phases on the
+"""Les Chants de Loss (text 000): action points spent in descending phases on the
 segment clock.
 
 How a round maps onto segments (docs/rules/loss.md): a round's phases count down from
@@ -76,7 +76,7 @@ from segsim.rules.loss.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
 KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, *FREE, "wait", INTEND, TURN, AWAIT)
-RULE_AIM_ROUND = "seed 000, Modificateurs de combat à distance (Viser durant un Tour de Combat)"
+RULE_AIM_ROUND = "Loss, Modificateurs de combat à distance (Viser durant un Tour de Combat)"
 UNTARGETED = frozenset(
     {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
 )
@@ -100,7 +100,7 @@ def _check(condition: bool, message: str) -> None:
 
 
 class Loss(BaseRuleset):
-    """Les Chants de Loss (seed 000): d10 + Trait + Talent against 15 + 5 per Exploit;
+    """Les Chants de Loss (text 000): d10 + Trait + Talent against 15 + 5 per Exploit;
     action points spent in descending phases.
 
     Options: ``phase_segments`` (segments per phase, at least 4 so that an attack, its
@@ -118,7 +118,7 @@ class Loss(BaseRuleset):
     """
 
     name: ClassVar[str] = "loss"
-    title: ClassVar[str] = "Les Chants de Loss: action points spent in descending phases (seed 000)"
+    title: ClassVar[str] = "Les Chants de Loss: action points spent in descending phases (text 000)"
 
     def __init__(
         self,
@@ -244,7 +244,7 @@ class Loss(BaseRuleset):
         if node.has("spot_difficulty"):
             setup["spot_difficulty"] = node.value("spot_difficulty", int, min=5, max=60)
         if node.has("speed_bonus"):
-            # the mount's or vehicle's speed bonus to pursuit tests (seed 000, "La
+            # the mount's or vehicle's speed bonus to pursuit tests (Loss, "La
             # différence de Vitesse"); its sheet is in the missing equipment chapter
             setup["speed_bonus"] = node.value("speed_bonus", int, min=0, max=20)
         if node.has("distance"):
@@ -312,7 +312,7 @@ class Loss(BaseRuleset):
         return super().outcome(state)
 
     def enter(self, state: FightState, cid: str, dice: Dice, segment: int) -> list[Event]:
-        """A fighter joining a fight in progress acts from the next round (seed 000,
+        """A fighter joining a fight in progress acts from the next round (Loss,
         "Entrer dans un combat en cours")."""
         c = state.combatants[cid]
         events = [
@@ -452,12 +452,12 @@ class Loss(BaseRuleset):
         ):
             raise IllegalDeclaration(
                 f"{cid} was disarmed last round: its first action is to pick up its weapon",
-                rule="seed 000, Désarmer l'adversaire",
+                rule="Loss, Désarmer l'adversaire",
             )
         if st.prone and d.kind not in ("get_up", "pass", "prepare"):
             raise IllegalDeclaration(
                 f"{cid} is on the ground: it must get up first",
-                rule="seed 000, Renverser son adversaire",
+                rule="Loss, Renverser son adversaire",
             )
         self._check_intention(ch, d)
         target, cost, params = self._plan_act(ch, d)
@@ -483,7 +483,7 @@ class Loss(BaseRuleset):
     def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
         """A counter-attack right after a successful parry or dodge with the counter
         effect, against that attacker; several in one segment against different
-        adversaries, each paid in action points (seed 000, "Contre-attaquer")."""
+        adversaries, each paid in action points (Loss, "Contre-attaquer")."""
         c, st, segment = ch.c, ch.status, ch.segment
         if st.counters.get(str(d.target)) != segment:
             raise IllegalDeclaration(
@@ -515,7 +515,7 @@ class Loss(BaseRuleset):
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
         """An intention: the first action (and its target) the fighter will take at its
-        phase this round, declared in its place in the order (seed 000, "Déclarer ses
+        phase this round, declared in its place in the order (Loss, "Déclarer ses
         intentions", optional)."""
         clock = clock_of(state)
         st: Status = c.status
@@ -632,7 +632,7 @@ class Loss(BaseRuleset):
         return None, 0, {}  # pass
 
     def _plan_aim_round(self, ch: Check, d: Declaration) -> tuple[None, int, dict[str, Any]]:
-        """Viser durant un Tour de Combat (seed 000, "Modificateurs de combat à distance"):
+        """Viser durant un Tour de Combat (Loss, "Modificateurs de combat à distance"):
         the fighter gives its whole round to aiming, so it declares it before spending
         anything this round, and it costs every point it has; its next shot gets +10
         (+15 with the Visée specialisation). Interpretations."""
@@ -811,7 +811,7 @@ class Loss(BaseRuleset):
         What :meth:`plan` refuses whoever the opponent is (an action already under way,
         disarmed since last round, on the ground) leaves none; a disarmed fighter attacks
         or grabs nobody; a melee weapon outside a chase reaches only an opponent in
-        contact, and only one it is among the nearest assailants of (seed 000,
+        contact, and only one it is among the nearest assailants of (Loss,
         "Modificateurs de combat au contact"); a grab reaches an opponent in contact; a
         move goes only to an opponent not in contact. Whether a grab or a move is
         accepted depends on the opponent only through the intention the fighter declared

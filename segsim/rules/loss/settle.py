@@ -89,7 +89,7 @@ DISTANCE_BANDS: tuple[tuple[float, int], ...] = (
     (60.0, 30),
 )
 """Difficulty of a shot by distance in metres: proche 15, à portée 20, loin 25, très
-loin 30, hors de portée 35 (seed 000, "La distance de tir")."""
+loin 30, hors de portée 35 (Loss, "La distance de tir")."""
 OUT_OF_RANGE = 35
 POINT_BLANK = 2.0
 
@@ -176,7 +176,7 @@ class Settlement:
         return sheet.health.malus(self.health_of(cid))
 
     def situation(self, c: Combatant) -> dict[str, int]:
-        """Difficulty modifiers of a fighter's own situation (seed 000, "Modificateurs de
+        """Difficulty modifiers of a fighter's own situation (Loss, "Modificateurs de
         combat au contact")."""
         st: Status = c.status
         setup = c.setup
@@ -381,7 +381,7 @@ class Settlement:
     def attack_bonuses(
         self, c: Combatant, target: Combatant, weapon: Weapon, effects: Sequence[str], test: str
     ) -> dict[str, int]:
-        """Bonuses to an attack test (seed 000: modifiers, free raises, specialisations)."""
+        """Bonuses to an attack test (Loss: modifiers, free raises, specialisations)."""
         st: Status = c.status
         sheet: Sheet = c.sheet
         tst: Status = target.status
@@ -423,7 +423,7 @@ class Settlement:
         return b
 
     def from_behind(self, attacker: Combatant, target: Combatant) -> bool:
-        """Whether ``attacker`` strikes ``target`` from behind (de dos, seed 000,
+        """Whether ``attacker`` strikes ``target`` from behind (de dos, Loss,
         "Modificateurs de combat au contact"): the target faces another fighter still in
         the fight, and the attacker stands in the half plane at the target's back, away
         from that fighter (Interpretations). Positions do not count in a chase."""
@@ -440,9 +440,9 @@ class Settlement:
 
     def spots(self, cid: str, shooter: Combatant, weapon: Weapon, attack: int) -> bool:
         """Whether ``cid`` sees a hidden shooter at the instant it fires, and so may
-        defend (seed 000, "Esquiver"): only when the shooter's setup gives a
+        defend (Loss, "Esquiver"): only when the shooter's setup gives a
         ``spot_difficulty`` (else it is unseen), by a Vigilance test against it, +5 when
-        the shooter has Tir embusqué with a bow, crossbow or impulse weapon (seed 000,
+        the shooter has Tir embusqué with a bow, crossbow or impulse weapon (Loss,
         "Les talents & spécialisations de combat"; Interpretations)."""
         spot = shooter.setup.get("spot_difficulty")
         if spot is None:
@@ -484,7 +484,7 @@ class Settlement:
 
     def can_defend(self, cid: str, weapon: Weapon, hidden: bool) -> bool:
         """Whether the target may still parry or dodge: it sees the attack coming, is not
-        surprised and has an action point left (seed 000, "L'Esquive et la Parade")."""
+        surprised and has an action point left (Loss, "L'Esquive et la Parade")."""
         st = self.status(cid)
         sheet: Sheet = self.fighter(cid).sheet
         return not hidden and not st.surprised and not sheet.structure and self.pa_of(cid) >= 1
@@ -680,7 +680,7 @@ class Settlement:
         asheet: Sheet = self.fighter(aid).sheet
         if tsheet.minion and exploits >= 1 and not asheet.minion:
             # a player character or an adversary fells a minion with an Exploit; a minion
-            # does not (seed 000, "Les Sbires en combat": "un PJ (mais aussi un Adversaire
+            # does not (Loss, "Les Sbires en combat": "un PJ (mais aussi un Adversaire
             # PNJ)"; mercenary minions fight minions like anyone)
             self.knock_out(tid, f"a minion felled by {aid}'s Exploit")
             return
@@ -700,7 +700,7 @@ class Settlement:
     def weapons_on(
         self, aid: str, tid: str, weapon: Weapon, effects: Sequence[str], params: Mapping[str, Any]
     ) -> list[Weapon]:
-        """The weapons whose damage a target takes: with two weapons (seed 000, "Attaquer
+        """The weapons whose damage a target takes: with two weapons (Loss, "Attaquer
         avec deux armes") the main weapon on the first target and the off hand on the
         second, or both on a single adversary; otherwise the weapon of the attack."""
         sheet: Sheet = self.fighter(aid).sheet
@@ -714,7 +714,7 @@ class Settlement:
         self, aid: str, tid: str, weapon: Weapon, effects: Sequence[str], halved: bool
     ) -> None:
         """1d10 + weapon + bonus (+1d10 per extra damage Exploit) - armour and shield
-        protection = health levels lost (seed 000, "Application des dégâts")."""
+        protection = health levels lost (Loss, "Application des dégâts")."""
         attacker = self.fighter(aid)
         target = self.fighter(tid)
         sheet: Sheet = attacker.sheet
@@ -1033,7 +1033,7 @@ def new_round(
 def intentions(rules: Loss, started: RoundStarted) -> IntentionsCalled | None:
     """With the option ``declaration_order = "initiative"``: the order in which the
     round's fighters declare their intentions, lowest initiative total first, equal
-    totals together (seed 000, "Déclarer ses intentions", optional)."""
+    totals together (Loss, "Déclarer ses intentions", optional)."""
     if rules.declaration_order != "initiative" or not started.action_points:
         return None
     totals = sorted(set(started.action_points.values()))

@@ -15,7 +15,7 @@ class RoundClock:
     """The current round (tour de combat): its number, first segment and top phase.
 
     Phase ``p`` of the round begins at segment ``start + (top - p) * phase_segments``:
-    higher phases first (seed 000, "Générer les Points d'Actions").
+    higher phases first (Loss, "Générer les Points d'Actions").
     """
 
     round: int = 0
@@ -46,7 +46,7 @@ class RoundClock:
         return self.first + self.top * k
 
     def intending(self, segment: int) -> tuple[str, ...]:
-        """Who declares its intention in ``segment`` (seed 000, "Déclarer ses
+        """Who declares its intention in ``segment`` (Loss, "Déclarer ses
         intentions", the optional order)."""
         i = segment - self.start
         return self.order[i] if 0 <= i < len(self.order) else ()
@@ -76,7 +76,7 @@ class Status:
     reaches that phase. ``waited`` counts the phases it let go by since its last action
     (se préparer). ``incoming`` holds attacks it may still parry or dodge; ``counters`` the
     opponents it may counter-attack, each with the segment it may do so in (one
-    counter-attack per adversary and round, several in one phase: seed 000,
+    counter-attack per adversary and round, several in one phase: Loss,
     "Contre-attaquer"). ``facing`` is the fighter it
     last tested against (attacked, or parried or dodged): its back is turned to the half
     plane away from that fighter (Interpretations, "From behind").

@@ -1,4 +1,4 @@
-"""RinKaNou (seed 004): the native segment-timeline ruleset."""
+"""RinKaNou (text 004): the native segment-timeline ruleset."""
 
 from segsim.rules.rinkanou import policies, tactics
 from segsim.rules.rinkanou.ruleset import KINDS, RinKaNou, Status

@@ -19,20 +19,20 @@ from segsim.models import models_dir
 CHARACTERISTICS = ("strength", "agility", "reason", "reflexes")
 """Force, Souplesse, Raison, Réflexes."""
 REACHES = ("contact", "short", "medium", "long", "very_long")
-"""Allonge: contact, courte, moyenne, longue, très longue (seed 004, "Allonge")."""
+"""Allonge: contact, courte, moyenne, longue, très longue (RinKaNou, "Allonge")."""
 SIZES = ("small", "medium", "large", "very_large")
 """Weapon sizes of the parry table (petite, moyenne, grande, très grande)."""
 BLOWS = ("cut", "thrust")
 """Coup de taille, coup d'estoc."""
 COMBAT_TRUNK = 30
-"""Combat stands for any other combat skill up to 30 % (seed 004, "Compétences de combat")."""
+"""Combat stands for any other combat skill up to 30 % (RinKaNou, "Compétences de combat")."""
 COMBAT_LEAD = 10
 """No combat skill may exceed Combat by more than 10 %."""
 
 
 @attrs.frozen
 class Weapon:
-    """A contact weapon (seed 004, "Caractéristiques des armes")."""
+    """A contact weapon (RinKaNou, "Caractéristiques des armes")."""
 
     id: str
     name: str
@@ -54,12 +54,12 @@ class Weapon:
 
 
 SHOTS = ("direct", "indirect")
-"""Kinds of shot: tir direct, tir en cloche (seed 004, "Esquive de projectiles")."""
+"""Kinds of shot: tir direct, tir en cloche (RinKaNou, "Esquive de projectiles")."""
 
 
 @attrs.frozen
 class RangedWeapon:
-    """A bow, crossbow or thrown weapon (seed 004, "Les portées")."""
+    """A bow, crossbow or thrown weapon (RinKaNou, "Les portées")."""
 
     id: str
     name: str
@@ -444,7 +444,7 @@ def read_sheet(node: Node, content: Content) -> Sheet:
             raise skills_node.error(
                 name,
                 f"{value} % exceeds Combat ({skills['combat']} %) by more than {COMBAT_LEAD} % "
-                "[seed 004, Compétences de combat]",
+                "[RinKaNou, Compétences de combat]",
             )
     specs_node = node.table("specializations", {})
     specs = {k: specs_node._check(k, v, int, min=0, max=100) for k, v in list(specs_node.items())}

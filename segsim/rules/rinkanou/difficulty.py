@@ -1,5 +1,5 @@
 """What the rules impose on a RinKaNou test (its difficulty), and the simultaneous-actions
-malus it makes on a fighter's other rolled actions (seed 004, "Actions simultanées").
+malus it makes on a fighter's other rolled actions (RinKaNou, "Actions simultanées").
 
 An action's difficulty is everything the rules and the game master impose on its roll:
 the declared difficulty, the defender's deflection and cover on an attack, -20 % against
@@ -30,10 +30,10 @@ from segsim.state import Combatant
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import Settlement
 
-DISARM_MALUS = -50  # a localized blow at the weapon (seed 004, "Désarmement")
-THRUST_PARRY_MALUS = -20  # seed 004, "Coup d'estoc"
-THRUST_DODGE_MALUS = -20  # seed 004, "Esquive"
-READ_BASE = -70  # extrêmement difficile (seed 004, "Échelonnement des actions")
+DISARM_MALUS = -50  # a localized blow at the weapon (RinKaNou, "Désarmement")
+THRUST_PARRY_MALUS = -20  # RinKaNou, "Coup d'estoc"
+THRUST_DODGE_MALUS = -20  # RinKaNou, "Esquive"
+READ_BASE = -70  # extrêmement difficile (RinKaNou, "Échelonnement des actions")
 READ_PER_SEGMENT = 20
 DISENGAGE_AFTER_DODGE = 50  # immanquable
 
@@ -58,7 +58,7 @@ def read_modifier(elapsed: int) -> int:
 
 def after_a_dodge(c: Combatant, action: Action, reading: str) -> bool:
     """Whether a disengage starts right after a dodge of its fighter, which makes it
-    immanquable, +50 % (seed 004, "Se désengager": "vient de réussir (effectuer ?) une
+    immanquable, +50 % (RinKaNou, "Se désengager": "vient de réussir (effectuer ?) une
     esquive"). ``reading`` is the ruleset's ``after_dodge``: "succeeded" asks that every
     roll of that dodge succeeded, "performed" only that it was made (not cancelled)."""
     start = action.start

@@ -37,7 +37,7 @@ IMPOSED = frozenset(
 )
 """Modifiers of a test that make its difficulty: what the rules and the game master
 impose, not the fighter's own skill, characteristic, points, wounds or other actions
-(seed 004, "Actions simultanées": the difficulty of the other action)."""
+(RinKaNou, "Actions simultanées": the difficulty of the other action)."""
 
 
 KEPT_DIFFICULTIES = 16
@@ -391,7 +391,7 @@ class ItemPickedUp(Event):
 
 @attrs.frozen
 class KeptAtDistance(Event):
-    """A keeper's roll against a fighter coming closer (seed 004, "Tenir à distance"):
+    """A keeper's roll against a fighter coming closer (RinKaNou, "Tenir à distance"):
     "held" off, in and free to attack at once ("in"), or in but its attack must wait for
     its next action ("close": the blow it armed, or is arming, is lost)."""
 
@@ -417,7 +417,7 @@ class KeptAtDistance(Event):
 
 @attrs.frozen
 class StanceChanged(Event):
-    """A fighter's standing choice about disengages (seed 004, "Se désengager"): whether
+    """A fighter's standing choice about disengages (RinKaNou, "Se désengager"): whether
     it opposes an opponent's, and the PS it spends on each opposition roll."""
 
     TYPE: ClassVar[str] = "stance.changed"

@@ -1,4 +1,4 @@
-"""Combat manoeuvres (seed 004, "Manœuvres de combat"): disarm, grab, keep at distance;
+"""Combat manoeuvres (RinKaNou, "Manœuvres de combat"): disarm, grab, keep at distance;
 and the handling actions around them: readying a ranged weapon, changing weapons,
 regripping, picking a weapon up."""
 
@@ -52,7 +52,7 @@ def hands(s: Settlement, action: Action) -> None:
 
 
 def disarm(s: Settlement, action: Action, attacker: Combatant, defender: Combatant) -> str:
-    """A successful disarm (seed 004, "Désarmement"): a one-handed weapon flies (1d8 for
+    """A successful disarm (RinKaNou, "Désarmement"): a one-handed weapon flies (1d8 for
     the direction, 1d100 cm); a two-handed one is only loosened, and flies (1d2 m) if
     disarmed again before the regrip; a shield is pushed aside. A grab adds a strength
     duel: the winner keeps the weapon. Returns the attack's result."""
@@ -94,7 +94,7 @@ def disarm(s: Settlement, action: Action, attacker: Combatant, defender: Combata
 
 
 def strength_duel(s: Settlement, attacker: Combatant, defender: Combatant) -> bool:
-    """A duel of Force (seed 004, "Agripper"): each rolls twice its Force; the attacker
+    """A duel of Force (RinKaNou, "Agripper"): each rolls twice its Force; the attacker
     must succeed and beat the defender's margin."""
     mine, theirs = (
         s.opposing_test(
@@ -108,7 +108,7 @@ def strength_duel(s: Settlement, attacker: Combatant, defender: Combatant) -> bo
 def keep_off(
     s: Settlement, mover: Combatant, start: tuple[float, float], dest: tuple[float, float]
 ) -> tuple[float, float]:
-    """Keeping at distance (seed 004, "Tenir à distance"): every time ``mover`` tries to
+    """Keeping at distance (RinKaNou, "Tenir à distance"): every time ``mover`` tries to
     come closer to a fighter who keeps it at distance, whatever the form of its move,
     that is every move from beyond the keeper's reach to within it, the keeper rolls its
     attack against twice the mover's Souplesse. Success: the mover stops on its way just

@@ -481,7 +481,7 @@ class Archer:
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Keeper:
     """Keeps a shorter-armed opponent at distance with a longer weapon, and strikes once
-    it is within reach anyway (seed 004, "Tenir à distance")."""
+    it is within reach anyway (RinKaNou, "Tenir à distance")."""
 
     name = "keeper"
     reactive = True

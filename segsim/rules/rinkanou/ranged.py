@@ -1,4 +1,4 @@
-"""Shots and projectiles (seed 004, "Les portées", "Esquive de projectiles").
+"""Shots and projectiles (RinKaNou, "Les portées", "Esquive de projectiles").
 
 A shot rolls when it is loosed; the projectile then flies as an action of its own and is
 resolved when it arrives, ``flight x distance / 100`` segments later. A target that saw
@@ -30,13 +30,13 @@ SAME_DIRECTION = 30.0  # degrees: missiles closer than this come "from one direc
 
 
 def increments(distance: float, weapon: RangedWeapon) -> int:
-    """Whole range increments to the target, the damage malus (seed 004, "Les portées":
+    """Whole range increments to the target, the damage malus (RinKaNou, "Les portées":
     distance / increment, rounded down); none at point blank (below one increment)."""
     return int(distance // weapon.increment) if distance >= weapon.increment else 0
 
 
 def range_malus(distance: float, weapon: RangedWeapon) -> int:
-    """The malus to hit: distance / increment x 5 (seed 004, "Les portées"), a fraction
+    """The malus to hit: distance / increment x 5 (RinKaNou, "Les portées"), a fraction
     of an increment counting (330 m at 50 m: -33 %); none at point blank. A fraction of
     a percent is dropped."""
     if distance < weapon.increment:

@@ -136,7 +136,7 @@ def roll_test(dice: Dice, chance: int, purpose: str, actor: str | None) -> TestR
 
 
 def simultaneous_malus(other_difficulty: int) -> int:
-    """Malus one rolled action puts on another of the same fighter (seed 004, Actions
+    """Malus one rolled action puts on another of the same fighter (RinKaNou, Actions
     simultanées): -10 % + the other's difficulty / 2, truncated toward zero, never a bonus.
     """
     return min(0, math.trunc(-10 + other_difficulty / 2))

@@ -1,4 +1,4 @@
-"""The RinKaNou ruleset (seed 004): timed actions on the native segment timeline.
+"""The RinKaNou ruleset (text 004): timed actions on the native segment timeline.
 
 This module checks and times declarations, starts the fight and builds observations;
 :mod:`segsim.rules.rinkanou.settle` resolves what completes in a segment.
@@ -56,8 +56,8 @@ from segsim.state import Combatant, FightState, by_order
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import SheetFacts
 
-SEED = "seed 004"
-LOCK_SEGMENTS = 3  # Verrouiller, for every weapon (seed 004, "Actions de combat")
+TEXT = "RinKaNou"
+LOCK_SEGMENTS = 3  # Verrouiller, for every weapon (RinKaNou, "Actions de combat")
 DODGE_SEGMENTS = 3  # Esquiver
 REPOSITION_SEGMENTS = 5  # Se placer
 DISENGAGE_SEGMENTS = 10  # Se désengager
@@ -70,9 +70,9 @@ SIZE_TABLE_READINGS = ("contest", "parry")
 """How the parry's size table reads: points in the strength contest (one per 10 %), or a
 % malus on the parry roll (its title: "Malus pour parer une arme")."""
 AFTER_DODGE_READINGS = ("succeeded", "performed")
-"""How "vient de réussir (effectuer ?) une esquive" reads (seed 004, "Se désengager")."""
+"""How "vient de réussir (effectuer ?) une esquive" reads (RinKaNou, "Se désengager")."""
 THRUST_PARRY_READINGS = ("margin", "fixed")
-"""Whether a parry against a thrust is against the attacker's Mr (seed 004, "Coup
+"""Whether a parry against a thrust is against the attacker's Mr (RinKaNou, "Coup
 d'estoc")."""
 REACH_TOLERANCE = 1e-5  # positions are kept to the micrometre: a hair's breadth is in reach
 
@@ -107,7 +107,7 @@ SITUATION_KINDS = frozenset({"strike", "parry", "dodge", "reposition", "disengag
 
 
 def recomputes(action: Action | ActionSpec) -> bool:
-    """Whether resolving ``action`` recomputes its fighter's situation points (seed 004,
+    """Whether resolving ``action`` recomputes its fighter's situation points (RinKaNou,
     "Points de situation": attack, parry, dodge, movement...)."""
     return action.kind in SITUATION_KINDS or (action.kind == "move" and action.rolled)
 
@@ -205,7 +205,7 @@ class Status:
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class RinKaNou(BaseRuleset):
-    """RinKaNou combat (seed 004): segments of 0.1 s, d100 tests with margins.
+    """RinKaNou combat (text 004): segments of 0.1 s, d100 tests with margins.
 
     Options: ``ps_divisor`` (20, or the text's alternative 10) divides the margin into
     situation points after an action; ``start_roll`` (true) rolls Combat + Raison at the
@@ -221,7 +221,7 @@ class RinKaNou(BaseRuleset):
     """
 
     name: ClassVar[str] = "rinkanou"
-    title: ClassVar[str] = "RinKaNou: segment timeline, d100 with margins (seed 004)"
+    title: ClassVar[str] = "RinKaNou: segment timeline, d100 with margins (text 004)"
     tick = 1
 
     def __init__(
@@ -365,7 +365,7 @@ class RinKaNou(BaseRuleset):
         )
 
     def begin(self, state: FightState, dice: Dice) -> list[Event]:
-        """Surprise (Réflexes), then the start-of-fight Combat + Raison roll (seed 004,
+        """Surprise (Réflexes), then the start-of-fight Combat + Raison roll (RinKaNou,
         "Surprise" and "Points de situation / En duel"), fighter by fighter."""
         events: list[Event] = []
         for c in state.combatants.values():
@@ -455,7 +455,7 @@ class RinKaNou(BaseRuleset):
 
         A positive score serves only against opponents taken into account, less what
         actions declared on it already spend; a negative one applies against the nearest
-        opponents, one per point below zero (seed 004, "En mêlée").
+        opponents, one per point below zero (RinKaNou, "En mêlée").
         """
         st: Status = c.status
         if st.ps > 0:
@@ -578,20 +578,20 @@ class RinKaNou(BaseRuleset):
             if other.channel == channel and not other.continuous:
                 raise IllegalDeclaration(
                     f"cannot {name} while doing {other.kind} (both need the {channel})",
-                    rule=f"{SEED}, Actions simultanées",
+                    rule=f"{TEXT}, Actions simultanées",
                 )
         for other in planned:
             if other.channel == channel:
                 raise IllegalDeclaration(
                     f"cannot {name} while doing {other.kind} (both need the {channel})",
-                    rule=f"{SEED}, Actions simultanées",
+                    rule=f"{TEXT}, Actions simultanées",
                 )
         status: Status = c.status
         if channel == "hands" and status.must_lock and name != "lock":
             raise IllegalDeclaration(
                 "after a strike the fighter must lock (3 segments) before anything else "
                 "with the weapon",
-                rule=f"{SEED}, Actions de combat (Verrouiller)",
+                rule=f"{TEXT}, Actions de combat (Verrouiller)",
             )
         spec: ActionSpec = planner(self, state, c, declaration, segment)
         if declaration.target is not None and spec.target != declaration.target:
@@ -599,7 +599,7 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(
                 f"{name} takes no target, not {declaration.target!r}"
                 + (f" (it goes to {spec.target})" if spec.target is not None else ""),
-                rule=f"{SEED}, Actions de combat",
+                rule=f"{TEXT}, Actions de combat",
             )
         situational = situation or (spec.rolled and recomputes(spec))
         if not situational and bare:
@@ -611,7 +611,7 @@ class RinKaNou(BaseRuleset):
             if "ps" in params:
                 raise IllegalDeclaration(
                     "command points and situation points are never mixed on one action",
-                    rule=f"{SEED}, Points de commandement",
+                    rule=f"{TEXT}, Points de commandement",
                 )
             duration = self._with_pc(c, spec, declaration, planned, added)
         elif situational or ("ps" in params and spec.kind != "move"):
@@ -635,19 +635,19 @@ class RinKaNou(BaseRuleset):
         if isinstance(raw, str) or not isinstance(raw, list | tuple) or not raw:
             raise IllegalDeclaration(
                 f"engage lists the opponents taken into account, not {raw!r}",
-                rule=f"{SEED}, Points de situation (En mêlée)",
+                rule=f"{TEXT}, Points de situation (En mêlée)",
             )
         for cid in raw:
             if not isinstance(cid, str):
                 raise IllegalDeclaration(
                     f"engage lists opponent ids, not {cid!r}",
-                    rule=f"{SEED}, Points de situation (En mêlée)",
+                    rule=f"{TEXT}, Points de situation (En mêlée)",
                 )
             self._opponent(state, c, cid, "take into account")
         if spec.target is not None and spec.target not in raw:
             raise IllegalDeclaration(
                 f"the target {spec.target} must be among the opponents taken into account",
-                rule=f"{SEED}, Points de situation (En mêlée)",
+                rule=f"{TEXT}, Points de situation (En mêlée)",
             )
         return tuple(dict.fromkeys(raw))
 
@@ -778,18 +778,18 @@ class RinKaNou(BaseRuleset):
             return
         if status.wielding != "melee":
             raise IllegalDeclaration(
-                f"the {c.sheet.weapon.name} is not in hand: draw it first", rule=f"{SEED}"
+                f"the {c.sheet.weapon.name} is not in hand: draw it first", rule=f"{TEXT}"
             )
         if status.grip != "held":
             what = {"loose": "has lost its grip: regrip first", "dropped": "is on the ground"}
             raise IllegalDeclaration(
                 f"the {c.sheet.weapon.name} {what.get(status.grip, 'was taken')}",
-                rule=f"{SEED}, Manœuvres de combat (Désarmement)",
+                rule=f"{TEXT}, Manœuvres de combat (Désarmement)",
             )
         if status.weapon_pr <= 0:
             raise IllegalDeclaration(
                 f"the {c.sheet.weapon.name} is broken (0 PR) and cannot be used",
-                rule=f"{SEED}, Caractéristiques des armes (Points de résistance)",
+                rule=f"{TEXT}, Caractéristiques des armes (Points de résistance)",
             )
 
     def _plan_arm(
@@ -798,7 +798,7 @@ class RinKaNou(BaseRuleset):
         self._usable_weapon(c)
         status: Status = c.status
         if status.armed:
-            raise IllegalDeclaration("the blow is already armed", rule=f"{SEED}, Attaque")
+            raise IllegalDeclaration("the blow is already armed", rule=f"{TEXT}, Attaque")
         return ActionSpec("arm", c.sheet.weapon.speed, "hands")
 
     def _plan_strike(
@@ -809,7 +809,7 @@ class RinKaNou(BaseRuleset):
         if not status.armed:
             raise IllegalDeclaration(
                 "a strike needs an armed blow: arm first",
-                rule=f"{SEED}, Actions de combat (Attaquer = Armer + Frapper)",
+                rule=f"{TEXT}, Actions de combat (Attaquer = Armer + Frapper)",
             )
         sheet: Sheet = c.sheet
         weapon = sheet.weapon
@@ -826,7 +826,7 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(
                 f"{target} is {distance:.2f} m away, beyond the {weapon.name}'s reach "
                 f"({weapon.reach}, {reach:g} m)",
-                rule=f"{SEED}, Caractéristiques des armes (Allonge)",
+                rule=f"{TEXT}, Caractéristiques des armes (Allonge)",
             )
         difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0
         params: dict[str, Any] = (
@@ -848,7 +848,7 @@ class RinKaNou(BaseRuleset):
         self, state: FightState, c: Combatant, target: str, d: Declaration
     ) -> dict[str, Any]:
         """Disarm (a localized blow at -50 %) and grab (a disarm with a free hand, then a
-        strength duel) (seed 004, "Manœuvres de combat")."""
+        strength duel) (RinKaNou, "Manœuvres de combat")."""
         what = d.params.get("disarm", "weapon")
         grab = bool(d.params.get("grab", False))
         if what not in ("weapon", "shield"):
@@ -864,7 +864,7 @@ class RinKaNou(BaseRuleset):
             ):
                 raise IllegalDeclaration(
                     "grabbing needs a free hand (a one-handed weapon and no shield)",
-                    rule=f"{SEED}, Manœuvres de combat (Agripper)",
+                    rule=f"{TEXT}, Manœuvres de combat (Agripper)",
                 )
             if what != "weapon":
                 raise IllegalDeclaration("a shield cannot be torn away: push it aside instead")
@@ -883,15 +883,15 @@ class RinKaNou(BaseRuleset):
         if using == "shield":
             shield = c.sheet.shield
             if shield is None:
-                raise IllegalDeclaration("no shield to parry with", rule=f"{SEED}, Cas du bouclier")
+                raise IllegalDeclaration("no shield to parry with", rule=f"{TEXT}, Cas du bouclier")
             if c.status.shield_pr <= 0:
                 raise IllegalDeclaration(
-                    f"the {shield.name} is broken (0 PR)", rule=f"{SEED}, Cas du bouclier"
+                    f"the {shield.name} is broken (0 PR)", rule=f"{TEXT}, Cas du bouclier"
                 )
             if c.status.shield_aside:
                 raise IllegalDeclaration(
                     f"the {shield.name} was pushed aside: regrip it first",
-                    rule=f"{SEED}, Manœuvres de combat (Désarmement)",
+                    rule=f"{TEXT}, Manœuvres de combat (Désarmement)",
                 )
             return ActionSpec(
                 "parry", shield.speed, "shield", target, True, difficulty, params=common
@@ -917,10 +917,10 @@ class RinKaNou(BaseRuleset):
     def _plan_dodge(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        """A dodge is made against someone (seed 004, "Esquive"): its ``target`` is the
+        """A dodge is made against someone (RinKaNou, "Esquive"): its ``target`` is the
         opponent whose blow (or missile) it meets, and the one its points count against;
         without one it meets the first blow and its points count against that blow's
-        author, at settlement (seed 004, "En mêlée")."""
+        author, at settlement (RinKaNou, "En mêlée")."""
         spec = self._fixed(d, DODGE_SEGMENTS)
         if d.target is None:
             return spec
@@ -950,7 +950,7 @@ class RinKaNou(BaseRuleset):
         pace = p.get("pace", "walk")
         if pace not in PACES:
             raise IllegalDeclaration(
-                f"pace is walk or run, not {pace!r}", rule=f"{SEED}, Mouvement"
+                f"pace is walk or run, not {pace!r}", rule=f"{TEXT}, Mouvement"
             )
         segments = p.get("segments", 1)
         if not isinstance(segments, int) or isinstance(segments, bool) or segments < 1:
@@ -977,7 +977,7 @@ class RinKaNou(BaseRuleset):
                 raise IllegalDeclaration(f"no combatant {other!r} in the fight to move toward")
             if other == c.id:
                 raise IllegalDeclaration(
-                    "a fighter cannot move toward itself", rule=f"{SEED}, Mouvement"
+                    "a fighter cannot move toward itself", rule=f"{TEXT}, Mouvement"
                 )
             stop = p.get("stop_at", self.reach(c.sheet))
             if not isinstance(stop, int | float) or isinstance(stop, bool) or stop < 0:
@@ -1004,13 +1004,13 @@ class RinKaNou(BaseRuleset):
                 raise IllegalDeclaration(
                     "a move out of every opponent's reach has no roll: no difficulty, no "
                     "PS to spend",
-                    rule=f"{SEED}, Mouvement (Se déplacer)",
+                    rule=f"{TEXT}, Mouvement (Se déplacer)",
                 )
             # A buy-back offered for it is moot (nothing to buy back): it is dropped, so a
             # policy need not guess whether its move will roll.
             return ActionSpec("move", segments, "legs", params=params)
         # Within an opponent's reach it is a combat action: Combat + Souplesse, and it
-        # recomputes situation points (seed 004, "Points de situation").
+        # recomputes situation points (RinKaNou, "Points de situation").
         difficulty = difficulty_value(p.get("difficulty", 0))
         target = params.get("toward")
         return ActionSpec(
@@ -1085,7 +1085,7 @@ class RinKaNou(BaseRuleset):
         if seen is None:
             raise IllegalDeclaration(
                 f"{d.target} has no visible action #{action_id!r} in progress to read",
-                rule=f"{SEED}, Échelonnement des actions dans le temps",
+                rule=f"{TEXT}, Échelonnement des actions dans le temps",
             )
         difficulty = difficulty_value(d.params.get("difficulty", 0))
         return ActionSpec(
@@ -1104,7 +1104,7 @@ class RinKaNou(BaseRuleset):
     def _ranged(self, c: Combatant) -> RangedWeapon:
         ranged: RangedWeapon | None = c.sheet.ranged
         if ranged is None:
-            raise IllegalDeclaration(f"{c.id} has no ranged weapon", rule=f"{SEED}, Les portées")
+            raise IllegalDeclaration(f"{c.id} has no ranged weapon", rule=f"{TEXT}, Les portées")
         if c.status.wielding != "ranged":
             raise IllegalDeclaration(f"the {ranged.name} is not in hand: draw it first")
         return ranged
@@ -1130,20 +1130,20 @@ class RinKaNou(BaseRuleset):
         if shot not in ranged.flight:
             raise IllegalDeclaration(
                 f"the {ranged.name} has no {shot!r} shot (it has: {', '.join(ranged.flight)})",
-                rule=f"{SEED}, Esquive de projectiles",
+                rule=f"{TEXT}, Esquive de projectiles",
             )
         distance = math.dist(c.position, state.combatants[target].position)
         if distance > ranged.max_range:
             raise IllegalDeclaration(
                 f"{target} is {distance:.0f} m away, beyond the {ranged.name}'s last range band "
                 f"({ranged.max_range:g} m)",
-                rule=f"{SEED}, Les portées",
+                rule=f"{TEXT}, Les portées",
             )
         if distance / 5 > c.sheet.sight:
             raise IllegalDeclaration(
                 f"{target} is too far to make out its silhouette (vision factor "
                 f"{distance / 5:.0f} > {c.sheet.sight})",
-                rule=f"{SEED}, Les portées (La vision)",
+                rule=f"{TEXT}, Les portées (La vision)",
             )
         params: dict[str, Any] = {"shot": shot, **self._common(d)}
         if d.params.get("disarm"):
@@ -1151,12 +1151,12 @@ class RinKaNou(BaseRuleset):
             if not ranged.thrown or SIZES.index(ranged.size) < SIZES.index("medium"):
                 raise IllegalDeclaration(
                     "only a thrown weapon of size M or more can disarm",
-                    rule=f"{SEED}, Manœuvres de combat (Désarmement avec une arme de jet)",
+                    rule=f"{TEXT}, Manœuvres de combat (Désarmement avec une arme de jet)",
                 )
             if other.sheet.weapon.hands != 1 or other.status.grip != "held":
                 raise IllegalDeclaration(
                     "a thrown weapon disarms only a one-handed weapon in hand",
-                    rule=f"{SEED}, Manœuvres de combat (Désarmement avec une arme de jet)",
+                    rule=f"{TEXT}, Manœuvres de combat (Désarmement avec une arme de jet)",
                 )
             params["disarm"] = "weapon"
         difficulty = difficulty_value(d.params.get("difficulty", 0))
@@ -1181,7 +1181,7 @@ class RinKaNou(BaseRuleset):
         if item == "shield":
             if not c.status.shield_aside or c.sheet.shield is None:
                 raise IllegalDeclaration("the shield is in hand already")
-            # As long as a parry with the shield (seed 004, Désarmement).
+            # As long as a parry with the shield (RinKaNou, Désarmement).
             return ActionSpec("regrip", c.sheet.shield.speed, "shield", params={"item": "shield"})
         if c.status.grip != "loose":
             raise IllegalDeclaration("there is no loosened grip to recover")
@@ -1212,16 +1212,16 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(
                 f"keeping {target} at distance needs the longer weapon ({mine:g} m against "
                 f"{theirs:g} m)",
-                rule=f"{SEED}, Manœuvres de combat (Tenir à distance)",
+                rule=f"{TEXT}, Manœuvres de combat (Tenir à distance)",
             )
-        # Continuous like waiting (seed 004): it lasts until the fighter does something else.
+        # Continuous like waiting (text 004): it lasts until the fighter does something else.
         return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
 
     def _plan_stance(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
         """A fighter's standing choices, unseen by others: whether it opposes an
-        opponent's disengage (seed 004, "Se désengager": only "s'il ne veut pas laisser
+        opponent's disengage (RinKaNou, "Se désengager": only "s'il ne veut pas laisser
         le personnage s'échapper") and the PS it spends on that roll. A glance-long
         decision in a channel of its own; it holds from the next segment on."""
         oppose = d.params.get("oppose_disengage", c.status.oppose_disengage)
@@ -1231,7 +1231,7 @@ class RinKaNou(BaseRuleset):
         if not isinstance(bonus, int) or isinstance(bonus, bool) or bonus < 0:
             raise IllegalDeclaration(
                 f"ps_bonus is a whole number of PS, not {bonus!r}",
-                rule=f"{SEED}, Se désengager",
+                rule=f"{TEXT}, Se désengager",
             )
         params = {"oppose_disengage": oppose, "ps_bonus": bonus}
         return ActionSpec("stance", 1, "stance", visible=False, params=params)
@@ -1350,7 +1350,7 @@ def _noted(declaration: Declaration) -> tuple[Any, ...]:
     except KeyError:
         raise IllegalDeclaration(
             f"unknown action {name!r} (known: {', '.join(KINDS)})",
-            rule=f"{SEED}, Actions de combat",
+            rule=f"{TEXT}, Actions de combat",
         ) from None
     params = declaration.params
     if params:
@@ -1362,7 +1362,7 @@ def _noted(declaration: Declaration) -> tuple[Any, ...]:
                 if not isinstance(value, Mapping):
                     raise IllegalDeclaration(
                         f"{key} choices are a table like {{faster = 1}}, not {value!r}",
-                        rule=f"{SEED}, Utilisation des points de situation",
+                        rule=f"{TEXT}, Utilisation des points de situation",
                     )
     channel = kind.channel
     if name == "parry" and params.get("with", "weapon") == "shield":

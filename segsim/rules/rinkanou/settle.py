@@ -4,7 +4,7 @@ Blows first: each strike rolls, then meets the defence its target timed to end i
 same segment (a parry, else a dodge); defences that met no blow, repositioning,
 disengaging, reads and moves are resolved as actions of their own. Last, situation
 points are recomputed for those who resolved an action and reset or narrowed for those
-who were only watching (seed 004, "Points de situation").
+who were only watching (RinKaNou, "Points de situation").
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ class Settlement:
         return self.state.combatants[cid]
 
     def overlap_malus(self, action: Action) -> int:
-        """The simultaneous-actions malus on ``action`` (seed 004, "Actions simultanées";
+        """The simultaneous-actions malus on ``action`` (RinKaNou, "Actions simultanées";
         see :func:`segsim.rules.rinkanou.difficulty.overlap_malus`)."""
         return overlap_malus(self, action)
 
@@ -231,7 +231,7 @@ class Settlement:
 
     def defence_points(self, defence: Action, defender: Combatant, author: str) -> tuple[int, int]:
         """What a defence's situation points give against the blow of ``author``: the
-        % on its roll and the parry force (seed 004, "En mêlée").
+        % on its roll and the parry force (RinKaNou, "En mêlée").
 
         A defence that names its opponent was checked against him when declared. One
         that names nobody takes, now, the points and maluses against the author of the
@@ -239,7 +239,7 @@ class Settlement:
         account, and a negative score that applies against him weighs -10 % for each
         point its buys did not pay back (the price of the malus buy). If its fighter's
         score was recomputed since it was declared, it keeps what it spent and bought; one
-        paid with command points has no PS to count (seed 004, "Points de commandement").
+        paid with command points has no PS to count (RinKaNou, "Points de commandement").
         One that meets no blow is settled as against the nearest opponent (lone_defence).
         """
         use = self.use(defence)
@@ -260,7 +260,7 @@ class Settlement:
         return use.chance - PS_PERCENT * unpaid, use.parry_force
 
     def cover_malus(self, target: Combatant) -> int:
-        """The chance of hitting the locations behind hard cover (seed 004, "Cible sous
+        """The chance of hitting the locations behind hard cover (RinKaNou, "Cible sous
         couvert dur": legs covered, -26 %)."""
         covered = target.setup.get("cover", ())
         if not covered:
@@ -401,7 +401,7 @@ class Settlement:
         result: Rolled,
         attack_use: PSUse,
     ) -> tuple[str, int]:
-        """A parry (seed 004, "Parade"): interception roll, then for a cut (or any blow on
+        """A parry (RinKaNou, "Parade"): interception roll, then for a cut (or any blow on
         a shield) the strength contest. Returns the final result, or "" and the damage
         reduction when the blow goes through."""
         self.used.add(parry.id)
@@ -456,7 +456,7 @@ class Settlement:
     def dodged(
         self, dodge: Action, defender: Combatant, attacker: str, result: Rolled, blow: str
     ) -> bool:
-        """An active-versus-passive dodge (seed 004, "Esquive"); one roll per blow, with
+        """An active-versus-passive dodge (RinKaNou, "Esquive"); one roll per blow, with
         the points against its author."""
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
@@ -593,7 +593,7 @@ class Settlement:
     # -------------------------------------------------------- movement and reading
 
     def reposition(self, action: Action) -> None:
-        """Se placer: Combat + Souplesse (seed 004, "Mouvement")."""
+        """Se placer: Combat + Souplesse (RinKaNou, "Mouvement")."""
         self.moved(self.fighter(action.actor))
         sheet: Sheet = self.fighter(action.actor).sheet
         self.test(
@@ -650,7 +650,7 @@ class Settlement:
     def opposition(self, o: Combatant, c: Combatant) -> dict[str, int]:
         """An opponent's roll against ``c``'s disengage: Combat + Souplesse and the PS its
         stance spends, as far as its score against ``c`` allows; a negative score against
-        ``c`` weighs as the -10 % a point that buys it back (seed 004, "Se désengager")."""
+        ``c`` weighs as the -10 % a point that buys it back (RinKaNou, "Se désengager")."""
         osheet: Sheet = o.sheet
         usable = self.rules.usable_ps(self.state, o, c.id)
         ps = min(o.status.oppose_bonus, usable) if usable > 0 else usable
@@ -720,13 +720,13 @@ class Settlement:
         return start
 
     def moved(self, c: Combatant) -> None:
-        """Command points are kept only until the fighter moves (seed 004)."""
+        """Command points are kept only until the fighter moves (text 004)."""
         if c.status.command_points:
             self.events.append(CommandPointsChanged(self.segment, c.id, 0, "moved"))
 
     def read(self, action: Action) -> None:
         """Reading another's action: Combat + Raison at -70 % + 20 % per segment of it
-        already elapsed (seed 004, "Échelonnement des actions dans le temps")."""
+        already elapsed (RinKaNou, "Échelonnement des actions dans le temps")."""
         c = self.fighter(action.actor)
         sheet: Sheet = c.sheet
         assert action.target is not None
@@ -761,7 +761,7 @@ class Settlement:
 
     def situation(self) -> None:
         """New scores for those who resolved an action; reset or narrowed scores for the
-        others (seed 004, "Points de situation": "En duel", "En mêlée")."""
+        others (RinKaNou, "Points de situation": "En duel", "En mêlée")."""
         results = self.results
         if not results:
             return

@@ -1,4 +1,4 @@
-"""Spending and buying situation points (PS) on one action (seed 004, "Utilisation des
+"""Spending and buying situation points (PS) on one action (RinKaNou, "Utilisation des
 points de situation", "Achat de points de situation", "Faire jouer une spécialisation").
 
 A declaration carries its PS choices in ``params["ps"]``, for example
@@ -19,9 +19,9 @@ import attrs
 from segsim.errors import IllegalDeclaration
 from segsim.rules.rinkanou.content import Sheet, Tables
 
-SEED = "seed 004"
-USE = f"{SEED}, Utilisation des points de situation"
-BUY = f"{SEED}, Achat de points de situation"
+TEXT = "RinKaNou"
+USE = f"{TEXT}, Utilisation des points de situation"
+BUY = f"{TEXT}, Achat de points de situation"
 
 SPENDS = ("faster", "bonus", "specialization", "damage", "aim", "orient", "multiple", "parry_force")
 """Ways to spend PS: act faster (-1 segment each), +10 % each, specialization +20 % each,
@@ -235,12 +235,12 @@ def _parse_shape(
     if (spec or spec_malus) and (not weapon_used or level <= 0):
         raise IllegalDeclaration(
             f"no specialization in the {sheet.weapon.name} to use",
-            rule=f"{SEED}, Faire jouer une spécialisation d'arme",
+            rule=f"{TEXT}, Faire jouer une spécialisation d'arme",
         )
     if spec and SPEC_PERCENT * (spec - 1) >= level:
         raise IllegalDeclaration(
             f"a specialization of {level} % is worth at most {math.ceil(level / SPEC_PERCENT)} PS",
-            rule=f"{SEED}, Faire jouer une spécialisation d'arme",
+            rule=f"{TEXT}, Faire jouer une spécialisation d'arme",
         )
     if spec_malus and SPEC_MALUS_PERCENT * spec_malus * 2 > level:
         raise IllegalDeclaration(

@@ -219,7 +219,7 @@ class SelfView(LiveView):
     command_points: live[SelfView, int] = live_attr("_c.status.command_points")
     wielding: live[SelfView, str] = live_attr("_c.status.wielding")  # "melee" or "ranged".
     loaded: live[SelfView, bool] = live_attr("_c.status.loaded")
-    # Its stance: whether it opposes an opponent's disengage (seed 004).
+    # Its stance: whether it opposes an opponent's disengage (text 004).
     oppose_disengage: live[SelfView, bool] = live_attr("_c.status.oppose_disengage")
     grip: live[SelfView, str] = live_attr("_c.status.grip")
     shield_aside: live[SelfView, bool] = live_attr("_c.status.shield_aside")

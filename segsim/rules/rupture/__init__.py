@@ -1,4 +1,4 @@
-"""Rupture (seed 002): a narrative system of d6 pools and qualities on coarse ticks."""
+"""Rupture (text 002): a narrative system of d6 pools and qualities on coarse ticks."""
 
 from segsim.rules.rupture import policies
 from segsim.rules.rupture.declare import KINDS

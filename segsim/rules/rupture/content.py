@@ -1,4 +1,4 @@
-"""Rupture game content: weapons, manoeuvres and fighter sheets (seed 002).
+"""Rupture game content: weapons, manoeuvres and fighter sheets (text 002).
 
 The excerpt gives the mechanics (pools of d6, qualities, Threat and Cover, effort points,
 physical stress, rupture thresholds, overflows) but no equipment list or character
@@ -21,16 +21,16 @@ import attrs
 from segsim.input import Node, Source
 from segsim.models import models_dir
 
-SEED = "seed 002"
+TEXT = "Rupture"
 
 DOMAINS = ("physical", "mental", "social")
 """The three natures of a targeted action and of the wound an overflow leaves: an armed
-attack, a psychological hold (emprise psychologique), a social manoeuvre (seed 002,
+attack, a psychological hold (emprise psychologique), a social manoeuvre (Rupture,
 "Dépassement")."""
 
 TARGETED = ("attack", "threaten", "intimidate", "persuade", "hinder")
 """Targeted action kinds (actions ciblées): ``attack`` uses a physical weapon, the others a
-manoeuvre of that kind. ``hinder`` hinders the target or gives it a malus (seed 002, "Les
+manoeuvre of that kind. ``hinder`` hinders the target or gives it a malus (Rupture, "Les
 actions non ciblées": an action that "le gêne ou lui inflige des malus" is targeted)."""
 
 HINDER = "hinder"
@@ -67,7 +67,7 @@ class Weapon:
     ``threaten``, ``intimidate``, ``persuade`` or ``hinder``); ``domain`` the nature of
     what it does;
     ``threat`` (Menace) is added to the attack value and ``cover`` (Couverture) to the
-    defence value, each only on a successful test (seed 002, "Les actions ciblées",
+    defence value, each only on a successful test (Rupture, "Les actions ciblées",
     "Se défendre"). ``wound`` names the nature of the wounds it leaves.
     """
 
@@ -89,7 +89,7 @@ class Weapon:
 @attrs.frozen
 class Flaw:
     """A flaw (faille): it raises the difficulty of the bearer's tests of some skills
-    (seed 002, "Les actions ciblées": a flaw or the circumstances change the difficulty)."""
+    (Rupture, "Les actions ciblées": a flaw or the circumstances change the difficulty)."""
 
     name: str
     skills: tuple[str, ...]

@@ -1,4 +1,4 @@
-"""Declarations: what each action kind needs (seed 002, "Les actions ciblées", "Se
+"""Declarations: what each action kind needs (Rupture, "Les actions ciblées", "Se
 défendre", "Les actions non ciblées").
 
 Targeted and untargeted actions each cost one of the passe's actions and fill the rest
@@ -21,16 +21,16 @@ import attrs
 from segsim.actions import Action, ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.rules import unknown_params
-from segsim.rules.rupture.content import SEED, TARGETED, Sheet, Weapon
+from segsim.rules.rupture.content import TARGETED, TEXT, Sheet, Weapon
 from segsim.rules.rupture.passe import next_boundary
 from segsim.rules.rupture.status import Status
 from segsim.state import Combatant, FightState
 
-RULE_TARGETED = f"{SEED}, Les actions ciblées"
-RULE_DEFENCE = f"{SEED}, Se défendre"
-RULE_UNTARGETED = f"{SEED}, Les actions non ciblées"
-RULE_OVERFLOW = f"{SEED}, Dépassement"
-RULE_SUMMARY = f"{SEED}, Les bases résumées"
+RULE_TARGETED = f"{TEXT}, Les actions ciblées"
+RULE_DEFENCE = f"{TEXT}, Se défendre"
+RULE_UNTARGETED = f"{TEXT}, Les actions non ciblées"
+RULE_OVERFLOW = f"{TEXT}, Dépassement"
+RULE_SUMMARY = f"{TEXT}, Les bases résumées"
 
 ACT = "act"
 """The channel of actions that cost one of the passe's actions (and of ``pass``)."""
@@ -134,7 +134,7 @@ def roll_duration(left: int) -> int:
     """How long a targeted action lasts when ``left`` segments of its slot remain: until
     one segment before the slot's end, so that its roll is published, the target may
     answer it in the slot's last segment and the blow lands as the slot ends, before
-    anyone who acts at that boundary decides again (seed 002, "Les actions ciblées": the
+    anyone who acts at that boundary decides again (Rupture, "Les actions ciblées": the
     value of an undefended attack is taken "immédiatement"). With a single segment left
     there is no room: the roll comes at the slot's end, the blow one segment later."""
     return left - 1 if left >= 2 else left
@@ -221,7 +221,7 @@ def pending_blow(state: FightState, defender: str, attacker: str, segment: int) 
 
 def announced_attack(state: FightState, defender: str, attacker: str) -> Action | None:
     """The targeted action of ``attacker`` against ``defender`` in progress, not yet
-    rolled: a defence may be announced against it before its roll (seed 002, "Se
+    rolled: a defence may be announced against it before its roll (Rupture, "Se
     défendre": announcing after the roll is allowed "même", so before is the ordinary
     case)."""
     other = state.combatants.get(attacker)

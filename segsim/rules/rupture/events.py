@@ -81,7 +81,7 @@ class TestRolled(Event):
 @attrs.frozen
 class AttackRolled(Event):
     """The attacker's test of a targeted action, published before the target defends
-    (seed 002, "Les bases résumées"): on a success the attack value is the qualities
+    (Rupture, "Les bases résumées"): on a success the attack value is the qualities
     plus the weapon's Threat; on a failure it is 0."""
 
     TYPE: ClassVar[str] = "rupture.attack"
@@ -127,7 +127,7 @@ class AttackRolled(Event):
 @attrs.frozen
 class DefenceRolled(Event):
     """The target's free defence test: on a success the defence value is the qualities
-    plus the Cover of what it defends with (seed 002, "Se défendre")."""
+    plus the Cover of what it defends with (Rupture, "Se défendre")."""
 
     TYPE: ClassVar[str] = "rupture.defence"
 
@@ -162,7 +162,7 @@ class DefenceRolled(Event):
 class BlowSettled(Event):
     """A targeted action lands: final value = attack value - defence value. At 0 or less
     it is dodged, blocked or turned aside; otherwise the target loses that many effort
-    points, and takes as physical stress what its effort cannot pay (seed 002, "Les bases
+    points, and takes as physical stress what its effort cannot pay (Rupture, "Les bases
     résumées"). ``effort`` and ``stress`` are the totals after the blow."""
 
     TYPE: ClassVar[str] = "rupture.blow"
@@ -204,7 +204,7 @@ class BlowSettled(Event):
 
 @attrs.frozen
 class Hindered(Event):
-    """A hindrance lands (seed 002: a targeted action that "le gêne ou lui inflige des
+    """A hindrance lands (Rupture: a targeted action that "le gêne ou lui inflige des
     malus"): final value = attack value - defence value, as for any targeted action;
     above 0 the target loses that many dice (``dice``) from its next action test,
     ``malus`` in all. It costs no effort."""
@@ -237,7 +237,7 @@ class Hindered(Event):
 class Overflowed(Event):
     """An overflow (dépassement): the final value exceeded the target's rupture threshold
     for that domain by ``value``; that much physical stress at once, a wound noted with
-    its nature and value, out of the fight at 4, dead at 8 (seed 002, "Dépassement")."""
+    its nature and value, out of the fight at 4, dead at 8 (Rupture, "Dépassement")."""
 
     TYPE: ClassVar[str] = "rupture.overflow"
 

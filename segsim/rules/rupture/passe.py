@@ -1,4 +1,4 @@
-"""The passe on the segment clock (seed 002, "Les actions ciblées": an action is one of
+"""The passe on the segment clock (Rupture, "Les actions ciblées": an action is one of
 the actions of the passe).
 
 A passe lasts ``passe_segments`` segments (30 by default, RULES-NOTES "Time"): passe

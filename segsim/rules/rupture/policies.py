@@ -1,11 +1,11 @@
 """Built-in Rupture policies. All of them answer every attack rolled against them with a
-free defence (it costs nothing: seed 002, "Se défendre"), with their best skill for it.
+free defence (it costs nothing: Rupture, "Se défendre"), with their best skill for it.
 
 * ``aggressive``: attacks the opponent with the least effort left within reach of a
   physical weapon, closing in when nobody is;
 * ``breaker``: the same, but once an opponent has no effort left (beaten) or when a
   manoeuvre would overflow its threshold on average, it threatens or intimidates it
-  ("rends-toi ou crève", seed 002, "Dépassement");
+  ("rends-toi ou crève", Rupture, "Dépassement");
 * ``harrier``: hinders the most dangerous opponent in reach bearing no malus yet (a
   targeted action that "le gêne ou lui inflige des malus"), then strikes as
   ``aggressive``;

@@ -1,5 +1,5 @@
 """A Rupture test: a pool of d6, each 5 or 6 a quality, difficulty removes qualities
-(RULES-NOTES, "Rupture"; seed 002, "Les actions ciblées": "Test (0)").
+(RULES-NOTES, "Rupture"; Rupture, "Les actions ciblées": "Test (0)").
 """
 
 from __future__ import annotations

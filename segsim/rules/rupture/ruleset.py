@@ -1,4 +1,4 @@
-"""The Rupture ruleset (seed 002): pools of d6 counting qualities, attack value against
+"""The Rupture ruleset (text 002): pools of d6 counting qualities, attack value against
 defence value, effort points, physical stress and overflows, on the segment clock.
 
 How it maps onto segments (see :mod:`segsim.rules.rupture.passe`): a passe is
@@ -51,7 +51,7 @@ def _is_int(value: object) -> bool:
 
 
 class Rupture(BaseRuleset):
-    """Rupture (seed 002): targeted actions per passe, attack value against defence value,
+    """Rupture (text 002): targeted actions per passe, attack value against defence value,
     effort points, physical stress, rupture thresholds and overflows.
 
     Options: ``passe_segments`` (segments of a passe, 30), ``wound_from`` (the smallest
@@ -61,7 +61,7 @@ class Rupture(BaseRuleset):
     """
 
     name: ClassVar[str] = "rupture"
-    title: ClassVar[str] = "Rupture: qualities, effort, stress and overflows (seed 002)"
+    title: ClassVar[str] = "Rupture: qualities, effort, stress and overflows (text 002)"
 
     def __init__(
         self,
@@ -107,7 +107,7 @@ class Rupture(BaseRuleset):
     def load_setup(self, node: Node) -> dict[str, Any]:
         """The game master's calls for one fighter (``[combatant.setup]``):
         ``circumstances``, a difficulty change by skill for this fight (fog for the
-        archer, a crowd to persuade) (seed 002, "Les actions ciblées")."""
+        archer, a crowd to persuade) (Rupture, "Les actions ciblées")."""
         setup: dict[str, Any] = {}
         if node.has("circumstances"):
             table = node.table("circumstances")
@@ -128,7 +128,7 @@ class Rupture(BaseRuleset):
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """The targets of attacks whose rolls were just published: they may declare a
-        free defence in the segment beginning now (seed 002, "Se défendre"), unless they
+        free defence in the segment beginning now (Rupture, "Se défendre"), unless they
         announced it before the roll."""
         if not state.autonomous:
             return ()

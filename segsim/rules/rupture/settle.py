@@ -1,6 +1,6 @@
 """The settlement of one segment: blows landing, then moves, then the other actions.
 
-A targeted action is settled in two steps (seed 002, "Se défendre": the target may
+A targeted action is settled in two steps (Rupture, "Se défendre": the target may
 declare its defence after the attacker's roll): when the action completes its test is
 rolled and published (:class:`AttackRolled`) and the rules start a ``blow`` that lands at
 the end of the next segment; in that segment the target may declare a free defence, and
@@ -39,13 +39,13 @@ if TYPE_CHECKING:
     from segsim.rules.rupture.ruleset import Rupture
 
 OUT_AT = 4
-"""An overflow of 4 or more takes the target out of the fight (seed 002, "Dépassement")."""
+"""An overflow of 4 or more takes the target out of the fight (Rupture, "Dépassement")."""
 DEAD_AT = 8
 """An overflow of 8 or more kills it."""
 
 
 def settle_value(attack: int, defence: int) -> int:
-    """The final value of an attack: attack value - defence value (seed 002, "Les bases
+    """The final value of an attack: attack value - defence value (Rupture, "Les bases
     résumées")."""
     return attack - defence
 

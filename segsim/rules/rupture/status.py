@@ -10,7 +10,7 @@ from segsim.rules.rupture.content import Sheet
 @attrs.frozen
 class Wound:
     """A wound noted on the sheet after an overflow: its nature and the overflow's value
-    (seed 002, "Dépassement")."""
+    (Rupture, "Dépassement")."""
 
     domain: str
     nature: str
@@ -23,7 +23,7 @@ class Status:
 
     Only events change it. ``bonus`` holds dice won by preparing or by an ally's help,
     spent on the fighter's next action test; ``malus`` the dice an opponent's hindrance
-    takes from that test (seed 002: a targeted action may "inflict maluses");
+    takes from that test (Rupture: a targeted action may "inflict maluses");
     ``targeted_at`` the segment its last targeted action was rolled in (or came to
     nothing): its slot is over only when the blow has landed, at the slot's end.
     """

@@ -3,7 +3,7 @@
 Rupture is played at a table: positions, effort, stress, wounds and thresholds of every
 fighter are known to all, and so is what each has declared. A fighter's own view adds its
 sheet, the state of its passe and the attacks just rolled against it (``incoming``),
-which it may answer with a free defence in this segment (seed 002, "Se défendre").
+which it may answer with a free defence in this segment (Rupture, "Se défendre").
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class OtherView(LiveView):
 
     @live
     def malus(self) -> int:
-        """Dice a hindrance took from its next action test (seed 002, "Les actions non
+        """Dice a hindrance took from its next action test (Rupture, "Les actions non
         ciblées": a targeted action may inflict maluses)."""
         return self._st.malus
 
@@ -205,7 +205,7 @@ class SelfView(OtherView):
     @live
     def declared_against(self) -> tuple[Declared, ...]:
         """Targeted actions declared against the fighter and not rolled yet, that it has
-        not answered: it may announce its defence against them now (seed 002, "Se
+        not answered: it may announce its defence against them now (Rupture, "Se
         défendre")."""
         answered = {a.target for a in self._o.actions if a.kind == "defend"}
         out = []
