@@ -600,3 +600,25 @@ def test_experiments_refuse_a_scenario_that_is_not_utf8(
     path = write(tmp_path / "s.toml", SCENARIO.encode().replace(b"blue", b"bl\x8cue"))
     code, _, err = run_cli([command[0], str(path), "--fights", "2", *command[1:]], capsys)
     assert code == 2 and f"{path}:6: not UTF-8 text" in err
+
+
+@pytest.mark.parametrize("bad", ['["chest", {  }]', "[35, []]"])
+def test_a_rinkanou_adjacency_entry_that_is_not_two_location_names_is_refused(
+    tmp_path: Path, bad: str
+) -> None:
+    """A table or a number where the hit-location adjacency wants a location's name is an
+    error naming the file and the field, not a TypeError (found by make fuzz)."""
+    import shutil
+
+    from segsim.models import models_dir
+    from segsim.rules.rinkanou.content import load_content
+
+    shutil.copytree(models_dir() / "rinkanou", tmp_path, dirs_exist_ok=True)
+    tables = tmp_path / "tables.toml"
+    text = tables.read_text(encoding="utf-8")
+    assert '["chest", "left_arm"]' in text
+    tables.write_text(text.replace('["chest", "left_arm"]', bad, 1), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_content(tmp_path)
+    assert err.value.path.endswith("tables.toml") and err.value.field == "adjacency"
+    assert "is not a pair of known locations" in err.value.message

@@ -468,6 +468,8 @@ def content_case(ruleset: str, files: dict[str, bytes], seconds: float = 20.0) -
             content = importlib.import_module(f"{package}.content").load_content(base)
             rules = cls(content=content)
             names = sorted(rules.content.fighters)[:2]
+            if not names:
+                return "accepted"  # loaded, with no fighter of its own to play a fight with
             specs = [
                 CombatantSpec(
                     f"f{i}",

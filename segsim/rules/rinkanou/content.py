@@ -348,7 +348,11 @@ def read_tables(node: Node) -> Tables:
     adjacency = []
     raw_adj = node.value("adjacency", list)
     for i, pair in enumerate(raw_adj):
-        if not (isinstance(pair, list) and len(pair) == 2 and set(pair) <= names):
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(end, str) and end in names for end in pair)
+        ):
             raise node.error("adjacency", f"entry {i} is not a pair of known locations: {pair!r}")
         adjacency.append((pair[0], pair[1]))
     bands = node.value("strength_damage", list)
