@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from segsim.actions import Cancel, Declaration
 from segsim.rules import ruleset_class, ruleset_names
+from segsim.scriptline import toml_key, toml_value
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 EXAMPLES = ROOT / "examples/scenarios"
@@ -200,32 +201,6 @@ def mutated(draw: st.DrawFn, data: Any, extra_keys: list[str]) -> Any:
 # ---------------------------------------------------------------- TOML text
 
 
-def _key(k: str) -> str:
-    return json.dumps(k)
-
-
-def _toml_value(v: Any) -> str:
-    if isinstance(v, tuple):
-        v = list(v)
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
-    return json.dumps(str(v))
-
-
 def toml_text(data: Mapping[str, Any]) -> str:
     """TOML for plain data: scalars first, then tables, then arrays of tables."""
     lines = []
@@ -235,23 +210,23 @@ def toml_text(data: Mapping[str, Any]) -> str:
         if not isinstance(v, dict) and not (
             isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
         ):
-            lines.append(f"{_key(k)} = {_toml_value(v)}")
+            lines.append(f"{toml_key(k)} = {toml_value(v)}")
     for k, v in data.items():
         if isinstance(v, dict):
-            lines.append(f"[{_key(k)}]")
-            lines += [f"{_key(kk)} = {_toml_value(vv)}" for kk, vv in v.items()]
+            lines.append(f"[{toml_key(k)}]")
+            lines += [f"{toml_key(kk)} = {toml_value(vv)}" for kk, vv in v.items()]
     for k, v in data.items():
         if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
             for item in v:
-                lines.append(f"[[{_key(k)}]]")
-                lines += [f"{_key(kk)} = {_toml_value(vv)}" for kk, vv in item.items()]
+                lines.append(f"[[{toml_key(k)}]]")
+                lines += [f"{toml_key(kk)} = {toml_value(vv)}" for kk, vv in item.items()]
     for k, v in nested.items():  # [segment.N] tables, one per segment
         for sub, table in v.items():
-            lines.append(f"[{_key(k)}.{_key(sub)}]")
+            lines.append(f"[{toml_key(k)}.{toml_key(sub)}]")
             if isinstance(table, dict):
-                lines += [f"{_key(kk)} = {_toml_value(vv)}" for kk, vv in table.items()]
+                lines += [f"{toml_key(kk)} = {toml_value(vv)}" for kk, vv in table.items()]
             else:
-                lines.append(f"x = {_toml_value(table)}")
+                lines.append(f"x = {toml_value(table)}")
     return "\n".join(lines) + "\n"
 
 
