@@ -96,3 +96,30 @@ def line_battle(
         )
     kwargs.setdefault("max_segments", 20_000)
     return Fight(rules, specs, seed=seed, name=f"{per_side} v {per_side}", **kwargs)
+
+
+def battle(ruleset: str, per_side: int, *, seed: int = 0, **kwargs: Any) -> Fight:
+    """A line battle of ``per_side`` fighters a side in any built-in ruleset.
+
+    RinKaNou's is :func:`line_battle`; each other ruleset's is the ``line_battle`` of its
+    module ``segsim.rules.<ruleset>.battle``, with the same signature (``per_side``,
+    ``seed`` and the ruleset's own keywords), built the same way (:func:`ranks`, and
+    whatever keeps an action's cost flat as the battle grows).
+    """
+    import importlib
+
+    from segsim.rules import ruleset_names
+
+    name = ruleset.lower()
+    if name not in ruleset_names():
+        raise ValueError(
+            f"no ruleset named {ruleset!r}: the rulesets are {', '.join(ruleset_names())}"
+        )
+    if name == "rinkanou":
+        return line_battle(per_side, seed=seed, **kwargs)
+    try:
+        module = importlib.import_module(f"segsim.rules.{name}.battle")
+    except ModuleNotFoundError as missing:
+        raise ValueError(f"the ruleset {name!r} has no line battle yet") from missing
+    built: Fight = module.line_battle(per_side, seed=seed, **kwargs)
+    return built
