@@ -97,10 +97,51 @@ INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 _DIGITS = re.compile(r"[0-9_]{4000,}")
 
 
+def _clean(value: Any, depth: int, limit: int) -> bool:
+    """Whether ``value`` (at ``depth``) holds nothing :func:`bad_value` would name: the
+    quick pass over what parsers give (dicts, lists, strings, numbers), which builds no
+    paths. Recursion stops at ``limit``, so it is bounded however deep the data goes."""
+    if depth > limit:
+        return False
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return bool(INT_MIN <= value <= INT_MAX)
+    if kind is float:
+        return math.isfinite(value)
+    if kind is dict:
+        if depth >= limit and value:
+            return False  # its items lie deeper than the limit
+        for item in value.values():
+            kind = type(item)
+            if kind is str or kind is bool or item is None:
+                continue
+            if not _clean(item, depth + 1, limit):
+                return False
+        return True
+    if kind is list:
+        if depth >= limit and value:
+            return False
+        for item in value:  # noqa: SIM110 (a loop: no generator per list)
+            if not _clean(item, depth + 1, limit):
+                return False
+        return True
+    return False  # anything else: the full pass decides
+
+
 def bad_value(data: Any, limit: int = MAX_DEPTH) -> tuple[PathKey, str] | None:
     """The first value no input may hold, with what is wrong: nesting deeper than
     ``limit``, a number that is not finite (nan, inf), an integer beyond 64 bits.
-    Iterative: no recursion however deep the data goes."""
+    A quick pass (:func:`_clean`) clears the usual case; the full pass, iterative (no
+    recursion however deep the data goes), finds and names the value."""
+    if _clean(data, 0, limit):
+        return None
+    return _bad_value_found(data, limit)
+
+
+def _bad_value_found(data: Any, limit: int) -> tuple[PathKey, str] | None:
+    """:func:`bad_value`'s full pass: every value with its path."""
     stack: list[tuple[Any, PathKey]] = [(data, ())]
     while stack:
         value, path = stack.pop()
