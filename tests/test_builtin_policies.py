@@ -149,3 +149,55 @@ def test_melee_policies_draw_the_melee_weapon_of_a_crossbowman(policy: str) -> N
     fight.run()
     first = next(e for e in fight.history if e.TYPE == "action.declared" and e.actor == "a")
     assert (first.kind, first.params.get("weapon")) == ("draw", "melee")
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "policies"),
+    [
+        ("shield_vs_greatsword", 177, {"hugues": "random", "wendel": "counter"}),
+        (
+            "three_against_three",
+            135,
+            {
+                "robert": "random",
+                "hugues": "aggressive",
+                "isabeau": "archer",
+                "margaret": "counter",
+                "wendel": "defender",
+                "veteran": "keeper",
+            },
+        ),
+    ],
+)
+def test_the_counter_puncher_s_riposte_spends_only_what_its_defence_left(
+    scenario: str, seed: int, policies: dict[str, str]
+) -> None:
+    """Issue 39, item 9's second case, "counter: spends # PS and buys #": with 3 PS
+    usable, the counter-puncher declared a dodge spending 2 (faster) and beside it a
+    riposte whose bonus spent 2 more, and the fight stopped on the refusal. The riposte
+    now spends what the defences declared beside it leave."""
+    registered()
+    sc = load_scenario(ROOT / "examples" / "scenarios" / f"{scenario}.toml")
+    fight = sc.fight(
+        seed,
+        policies={cid: make_policy("rinkanou", name) for cid, name in policies.items()},
+        max_segments=3000,
+    )
+    fight.run()  # refused before: "spends 2 PS and buys 0, but only 1 can be used"
+    assert fight.ended
+    counters = [cid for cid, name in policies.items() if name == "counter"]
+    both = [
+        e.start
+        for e in fight.history
+        if e.TYPE == "action.declared"
+        and e.actor in counters
+        and e.kind == "strike"
+        and any(
+            o.TYPE == "action.declared"
+            and o.actor == e.actor
+            and o.start == e.start
+            and o.kind == "dodge"
+            for o in fight.history
+        )
+    ]
+    assert both, "the case: a riposte declared beside a dodge"

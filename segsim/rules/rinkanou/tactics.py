@@ -26,6 +26,7 @@ from segsim.policies import RuleContext, register_rule_helpers, register_rule_vi
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.policies import (
     Defender,
+    _ps_cost,
     approach,
     arm_for,
     best_blow,
@@ -108,7 +109,8 @@ class CounterPuncher(Defender):
             and in_reach(obs, target, me.reach)
             and self._opening(obs, target)
         ):
-            riposte = _strike(me, target)
+            # the riposte spends only what the defences declared beside it left
+            riposte = _strike(me, target, spent=sum(_ps_cost(d) for d in decls))
             if riposte is not None:
                 decls.append(riposte)
         for d in decls:
@@ -166,15 +168,21 @@ def _without_parry_force(d: DeclarationLike) -> DeclarationLike:
 
 
 def _strike(
-    me: SelfView, target: OtherView, *, spend: bool = True, faster: bool = False
+    me: SelfView,
+    target: OtherView,
+    *,
+    spend: bool = True,
+    faster: bool = False,
+    spent: int = 0,
 ) -> Declaration | None:
     """A strike with the best blow; spends a positive score (``faster`` first when asked,
-    then a bonus of up to two points) and buys back a negative one with a malus."""
+    then a bonus of up to two points) and buys back a negative one with a malus.
+    ``spent``: points already promised to other actions declared this segment."""
     if me.must_lock or me.doing("hands") is not None or not me.armed or me.weapon_pr <= 0:
         return None
     weapon = me.weapon
     score = me.ps_against.get(target.id, 0)
-    usable = min(score, me.usable_ps)
+    usable = min(score, me.usable_ps - spent)
     sooner = bonus = None  # PS spent (None: not taken)
     if spend and usable > 0:
         if faster:
