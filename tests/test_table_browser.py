@@ -1,0 +1,160 @@
+"""Table mode end to end, in a real browser: a game master and two players, each in a
+browser context of their own, play fights to the end through the pages (clicking and
+typing), with ``segsim table`` served by its own process.
+
+Each player plays by a fixed rule (strike or attack whenever the page offers it, arm when
+bound to act and unarmed, else declare nothing new), so two sessions played the same way
+make the same fight: which is how resume and undo are checked against a fight played
+straight through.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from table_helpers import ROOT, Seat, browser, table_server
+
+from segsim.replay import replay
+
+DUEL = ROOT / "examples/scenarios/duel.toml"
+ALLEY = ROOT / "examples/scripts/loss_alley.toml"
+ATTACKS = ("strike", "attack")
+
+
+@pytest.fixture(scope="module")
+def chrome() -> Any:
+    with browser() as b:
+        yield b
+
+
+def declare_by_rule(seat: Seat) -> None:
+    """Declare for every fighter the page asks for: an attack on the first target offered,
+    else arm when bound to act, else nothing new."""
+    for cid in seat.forms():
+        options = seat.options(cid)
+        attack = next((o[3:] for o in options if o[3:] in ATTACKS), None)
+        must = "must act" in seat.page.inner_text(f".form[data-cid='{cid}'] h4")
+        phase = seat.phase
+        if attack:
+            seat.choose(cid, attack)
+            seat.click(cid, "declare")
+        elif must and "do:arm" in options:
+            seat.choose(cid, "arm")
+            seat.click(cid, "declare")
+        else:
+            seat.click(cid, "nothing")
+        seat.page.wait_for_function(
+            "([cid, p]) => Number(document.body.dataset.phase) > p"
+            " || document.body.dataset.ended === '1'"
+            " || !!document.querySelector(`.form[data-cid='${cid}'] .declared`)",
+            arg=[cid, phase],
+        )
+        assert seat.error() == ""
+
+
+def play(gm: Seat, players: list[Seat], phases: int | None = None) -> int:
+    """Play phases through the players' pages until the end (or ``phases`` of them)."""
+    played = 0
+    while not gm.ended and (phases is None or played < phases):
+        phase = gm.phase
+        for seat in players:
+            seat.wait_phase(phase)
+            if seat.phase == phase:
+                declare_by_rule(seat)
+        gm.wait_phase(phase + 1)
+        played += 1
+    return played
+
+
+def seats(chrome: Any, server: Any) -> tuple[Seat, list[Seat]]:
+    """The game master's page, and each player's from the links it lists."""
+    gm = Seat(chrome, server.gm)
+    links = gm.page.eval_on_selector_all(
+        "a.player-link", "as => as.map(a => [a.dataset.player, a.href])"
+    )
+    assert [name for name, _ in links] == ["alice", "bob"]
+    return gm, [Seat(chrome, url) for _, url in links]
+
+
+def duel_server(tmp_path: Path, record: str, *extra: str) -> Any:
+    return table_server(
+        *(extra or (str(DUEL),)),
+        "--player",
+        "alice=robert",
+        "--player",
+        "bob=margaret",
+        "--record",
+        record,
+        cwd=tmp_path,
+    )
+
+
+def test_a_rinkanou_duel_is_played_at_the_table_and_replays(chrome: Any, tmp_path: Path) -> None:
+    with duel_server(tmp_path, "duel.jsonl") as server:
+        gm, (alice, bob) = seats(chrome, server)
+        assert alice.forms() == ["robert"] and bob.forms() == ["margaret"]
+        # Robert is unarmed: a strike is refused with the rule's own words, and nothing
+        # moves on (the phase, and who is still to declare).
+        form = ".form[data-cid='robert']"
+        alice.page.fill(f"{form} input.other-kind", "strike")
+        alice.page.click(f"{form} button.declare")
+        alice.page.wait_for_function("document.getElementById('error').textContent !== ''")
+        assert "robert" in alice.error() and "[" in alice.error()
+        assert alice.phase == 0 and gm.phase == 0
+        assert alice.forms() == ["robert"]
+        alice.page.fill(f"{form} input.other-kind", "")
+        # Bob declares: the game master sees that he has, not what.
+        declare_by_rule(bob)
+        gm.page.wait_for_selector("#called li.declared[data-cid='margaret']")
+        assert "arm" not in gm.page.inner_text("#called")
+        assert alice.page.query_selector(".form[data-cid='margaret']") is None
+        play(gm, [alice, bob])
+        assert "The fight is over: victory" in gm.page.inner_text("#outcome")
+        assert "The fight is over" in bob.page.inner_text("#outcome")
+        assert bob.page.inner_text("#account").strip()
+    assert replay(tmp_path / "duel.jsonl").identical
+
+
+def test_undo_and_a_restart_with_resume_give_the_fight_played_straight_through(
+    chrome: Any, tmp_path: Path
+) -> None:
+    with duel_server(tmp_path, "straight.jsonl") as server:
+        gm, players = seats(chrome, server)
+        play(gm, players)
+    with duel_server(tmp_path, "resumed.jsonl") as server:
+        gm, players = seats(chrome, server)
+        play(gm, players, phases=4)
+        lines = (tmp_path / "resumed.jsonl").read_text().count("\n")
+        phase = gm.phase
+        gm.page.click("#undo")
+        gm.page.wait_for_function("(p) => Number(document.body.dataset.phase) < p", arg=phase)
+        assert (tmp_path / "resumed.jsonl").read_text().count("\n") < lines
+        play(gm, players, phases=2)
+        server.kill()  # the laptop crashes mid-fight: the record holds every closed phase
+    with duel_server(tmp_path, "resumed.jsonl", "--resume", "resumed.jsonl") as server:
+        gm, players = seats(chrome, server)
+        assert gm.phase > 0
+        play(gm, players)
+    straight = (tmp_path / "straight.jsonl").read_bytes()
+    assert (tmp_path / "resumed.jsonl").read_bytes() == straight
+    assert replay(tmp_path / "resumed.jsonl").identical
+
+
+def test_a_loss_fight_from_a_script_is_played_at_the_table(chrome: Any, tmp_path: Path) -> None:
+    with table_server(
+        "--script",
+        str(ALLEY),
+        "--player",
+        "alice=diego",
+        "--player",
+        "bob=malfrat",
+        "--record",
+        "alley.jsonl",
+        cwd=tmp_path,
+    ) as server:
+        gm, players = seats(chrome, server)
+        play(gm, players)
+        assert "The fight is over: victory" in gm.page.inner_text("#outcome")
+    assert replay(tmp_path / "alley.jsonl").identical
