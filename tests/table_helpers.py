@@ -135,6 +135,7 @@ class Seat:
             "(p) => Number(document.body.dataset.phase) >= p"
             " || document.body.dataset.ended === '1'",
             arg=phase,
+            polling=20,
         )
 
     def forms(self) -> list[str]:

@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 from table_helpers import ROOT, Seat, browser, table_server
 
+from segsim import load_scenario
 from segsim.replay import replay
+from segsim.table.session import TableSession, TableSetup
 
 DUEL = ROOT / "examples/scenarios/duel.toml"
 ALLEY = ROOT / "examples/scripts/loss_alley.toml"
@@ -29,18 +31,26 @@ def chrome() -> Any:
         yield b
 
 
+FORMS = """() => [...document.querySelectorAll('.form')]
+  .filter((f) => !f.querySelector('.declared'))
+  .map((f) => ({
+    cid: f.dataset.cid,
+    must: f.querySelector('h4').textContent.includes('must act'),
+    options: [...f.querySelectorAll('select.kind option')].map((o) => o.value),
+  }))"""
+
+
 def declare_by_rule(seat: Seat) -> None:
     """Declare for every fighter the page asks for: an attack on the first target offered,
     else arm when bound to act, else nothing new."""
-    for cid in seat.forms():
-        options = seat.options(cid)
+    for form in seat.page.evaluate(FORMS):
+        cid, options = form["cid"], form["options"]
         attack = next((o[3:] for o in options if o[3:] in ATTACKS), None)
-        must = "must act" in seat.page.inner_text(f".form[data-cid='{cid}'] h4")
         phase = seat.phase
         if attack:
             seat.choose(cid, attack)
             seat.click(cid, "declare")
-        elif must and "do:arm" in options:
+        elif form["must"] and "do:arm" in options:
             seat.choose(cid, "arm")
             seat.click(cid, "declare")
         else:
@@ -48,8 +58,10 @@ def declare_by_rule(seat: Seat) -> None:
         seat.page.wait_for_function(
             "([cid, p]) => Number(document.body.dataset.phase) > p"
             " || document.body.dataset.ended === '1'"
-            " || !!document.querySelector(`.form[data-cid='${cid}'] .declared`)",
+            " || !!document.querySelector(`.form[data-cid='${cid}'] .declared`)"
+            " || document.getElementById('error').textContent !== ''",
             arg=[cid, phase],
+            polling=20,
         )
         assert seat.error() == ""
 
@@ -117,12 +129,43 @@ def test_a_rinkanou_duel_is_played_at_the_table_and_replays(chrome: Any, tmp_pat
     assert replay(tmp_path / "duel.jsonl").identical
 
 
+def by_rule(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """What :func:`declare_by_rule` sends, worked out from a fighter's view: the first
+    attack the rules list, on its first target with the first value of each parameter
+    (what the page's selects show first), else arm when bound to act, else nothing."""
+    kinds = list(dict.fromkeys(d["kind"] for d in view["legal"]))
+    attack = next((k for k in kinds if k in ATTACKS), None)
+    if attack is not None:
+        entries = [d for d in view["legal"] if d["kind"] == attack]
+        target = entries[0]["target"]
+        params: dict[str, Any] = {}
+        for d in entries:
+            if d["target"] == target:
+                for key, value in d["params"].items():
+                    params.setdefault(key, value)
+        return [{"kind": attack, "target": target, "params": params}]
+    if view["must_act"] and "arm" in kinds:
+        return [{"kind": "arm", "target": None, "params": {}}]
+    return []
+
+
+def straight_through(record: Path) -> bytes:
+    """The duel as the players' rule plays it without a break (no browser needed)."""
+    setup = TableSetup.from_scenario(load_scenario(DUEL))
+    players = {"alice": ["robert"], "bob": ["margaret"]}
+    session = TableSession(setup, record, players=players)
+    while not session.ended:
+        phase = session.phase
+        for cid, view in list(session.views.items()):
+            if session.phase == phase and cid not in session.declared:
+                session.declare(session.holder[cid], cid, phase, by_rule(view))
+    return record.read_bytes()
+
+
 def test_undo_and_a_restart_with_resume_give_the_fight_played_straight_through(
     chrome: Any, tmp_path: Path
 ) -> None:
-    with duel_server(tmp_path, "straight.jsonl") as server:
-        gm, players = seats(chrome, server)
-        play(gm, players)
+    straight = straight_through(tmp_path / "straight.jsonl")
     with duel_server(tmp_path, "resumed.jsonl") as server:
         gm, players = seats(chrome, server)
         play(gm, players, phases=4)
@@ -131,13 +174,14 @@ def test_undo_and_a_restart_with_resume_give_the_fight_played_straight_through(
         gm.page.click("#undo")
         gm.page.wait_for_function("(p) => Number(document.body.dataset.phase) < p", arg=phase)
         assert (tmp_path / "resumed.jsonl").read_text().count("\n") < lines
+        assert "undone" in gm.page.inner_text("#notice")
         play(gm, players, phases=2)
         server.kill()  # the laptop crashes mid-fight: the record holds every closed phase
+    assert (tmp_path / "resumed.jsonl").read_bytes() != straight
     with duel_server(tmp_path, "resumed.jsonl", "--resume", "resumed.jsonl") as server:
         gm, players = seats(chrome, server)
         assert gm.phase > 0
         play(gm, players)
-    straight = (tmp_path / "straight.jsonl").read_bytes()
     assert (tmp_path / "resumed.jsonl").read_bytes() == straight
     assert replay(tmp_path / "resumed.jsonl").identical
 

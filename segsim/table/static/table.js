@@ -7,7 +7,7 @@
   const match = /(?:^|[#&])token=([A-Za-z0-9_-]+)/.exec(location.hash);
   const token = match ? match[1] : "";
   const $ = (id) => document.getElementById(id);
-  let shown = { version: -1, forms: "", view: -1 };
+  let shown = { version: -1, forms: "", view: "" };
   let current = null;
   let viewUrl = null;
 
@@ -204,8 +204,9 @@
     seg.textContent = "";
     for (const t of s.segments) seg.append(el("option", { value: t, text: String(t) }));
     if (s.segments.map(String).includes(before)) seg.value = before;
-    if (shown.view !== s.version) {
-      shown.view = s.version;
+    const viewKey = s.phase + "|" + s.segment + "|" + (s.outcome ? 1 : 0) + "|" + s.record;
+    if (shown.view !== viewKey) {
+      shown.view = viewKey;
       const r = await api("GET", "/api/view");
       if (r.ok) {
         if (viewUrl) URL.revokeObjectURL(viewUrl);
