@@ -73,14 +73,22 @@ class TableServer:
                     raise AssertionError("the table server did not start") from None
                 time.sleep(0.05)
 
+        self.logs = ""
+        """What it wrote after the links (its log, on stdout and stderr), once stopped."""
+
     def stop(self) -> None:
         self.proc.terminate()
-        self.proc.wait(timeout=10)
+        out, err = self.proc.communicate(timeout=10)
+        self.logs = out + err
 
     def kill(self) -> None:
         """Stop it at once, as a crashed laptop would."""
         self.proc.kill()
         self.proc.wait(timeout=10)
+
+    @property
+    def tokens(self) -> list[str]:
+        return [url.split("#token=")[1] for url in (self.gm, *self.players.values())]
 
 
 @contextmanager

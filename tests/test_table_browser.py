@@ -10,6 +10,7 @@ straight through.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,8 @@ def test_a_rinkanou_duel_is_played_at_the_table_and_replays(chrome: Any, tmp_pat
         assert "The fight is over" in bob.page.inner_text("#outcome")
         assert bob.page.inner_text("#account").strip()
     assert replay(tmp_path / "duel.jsonl").identical
+    # Tokens are printed once, in the links, and never logged.
+    assert server.tokens and not any(token in server.logs for token in server.tokens)
 
 
 def by_rule(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -202,3 +205,29 @@ def test_a_loss_fight_from_a_script_is_played_at_the_table(chrome: Any, tmp_path
         play(gm, players)
         assert "The fight is over: victory" in gm.page.inner_text("#outcome")
     assert replay(tmp_path / "alley.jsonl").identical
+
+
+def test_the_game_master_types_in_the_dice_the_table_rolls(chrome: Any, tmp_path: Path) -> None:
+    with duel_server(tmp_path, "dice.jsonl", str(DUEL), "--table-dice") as server:
+        gm = Seat(chrome, server.gm)
+        wanted = gm.page.wait_for_selector("#die .wanted")
+        assert wanted is not None and wanted.inner_text().startswith("Roll a d100 for robert: ")
+        gm.page.fill("#die-value", "0")
+        gm.page.click("#die-enter")
+        gm.page.wait_for_function("document.getElementById('error').textContent !== ''")
+        assert "0 is not a face of a d100" in gm.error()
+        faces = []
+        while gm.page.query_selector("#die .wanted"):
+            version = gm.attr("version")
+            face = 40 + len(faces)
+            gm.page.fill("#die-value", str(face))
+            gm.page.click("#die-enter")
+            gm.page.wait_for_function("(v) => document.body.dataset.version !== v", arg=version)
+            faces.append(face)
+        assert len(faces) >= 2 and gm.error() == ""
+        assert "dice: typed in" in gm.page.inner_text("#control")
+        alice = Seat(chrome, server.players["alice"])
+        assert alice.forms() == ["robert"]
+    lines = [json.loads(x) for x in (tmp_path / "dice.jsonl").read_text().splitlines()]
+    assert lines[0]["dice"] == "entered"
+    assert [e["value"] for e in lines[1:] if e["type"] == "die.rolled"] == faces
