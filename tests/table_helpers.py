@@ -23,7 +23,7 @@ from browser import chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 LINK = re.compile(r"^(game master|player (\S+) \([^)]*\)): (http://\S+)$")
-WAIT_MS = 10_000
+WAIT_MS = 30_000  # a shared, loaded machine can be slow
 
 
 def free_port() -> int:

@@ -469,3 +469,34 @@ def test_a_scripts_set_up_starts_a_table(tmp_path: Path) -> None:
     session = TableSession(TableSetup.from_script(script), tmp_path / "s.jsonl")
     assert set(session.views) == {c.id for c in script.combatants}
     assert all(session.holder[c.id] == "gm" for c in script.combatants)
+
+
+def test_submissions_racing_from_threads_settle_the_phase_once(tmp_path: Path) -> None:
+    import threading
+
+    from segsim.table.session import TableError
+
+    session, _ = duel(tmp_path)
+    session.declare("alice", "robert", 0, [{"kind": "arm"}])
+    barrier = threading.Barrier(4)
+    results: list[Any] = []
+
+    def send() -> None:
+        barrier.wait()
+        try:
+            results.append(session.declare("bob", "margaret", 0, [{"kind": "arm"}]))
+        except TableError as exc:
+            results.append(exc.status)
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r["phase"] if isinstance(r, dict) else r for r in results) == [1, 409, 409, 409]
+    assert session.phases[0].decisions == {
+        "robert": ({"kind": "arm", "target": None, "params": {}},),
+        "margaret": ({"kind": "arm", "target": None, "params": {}},),
+    }
+    arms = [x for x in session.record_path.read_text().splitlines() if '"kind":"arm"' in x]
+    assert len(arms) == 2
