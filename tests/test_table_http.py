@@ -500,3 +500,67 @@ def test_submissions_racing_from_threads_settle_the_phase_once(tmp_path: Path) -
     }
     arms = [x for x in session.record_path.read_text().splitlines() if '"kind":"arm"' in x]
     assert len(arms) == 2
+
+
+JUNK: list[Any] = [
+    None,
+    True,
+    -1,
+    10**30,
+    1.5,
+    float("inf"),
+    "0",
+    "../../etc/passwd",
+    "x" * 5000,
+    [],
+    [[]],
+    {},
+    {"kind": None},
+    [{"kind": "arm", "params": {"a": [1, {"b": None}]}}],
+    [{"kind": "strike", "target": "robert", "params": {"blow": ["cut"], "ps": {"bonus": -9}}}],
+]
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/declare", "/api/close", "/api/undo", "/api/branch", "/api/die"]
+)
+def test_junk_in_any_field_is_a_4xx_and_changes_nothing(tmp_path: Path, path: str) -> None:
+    session, client = duel(tmp_path, players={"alice": ["robert"]})
+    gm = auth(session.gm_token)
+    before = frozen(session)
+    # Each body is wrong in at least one field besides the junk one (a closed phase, a
+    # record name with a folder, a die not asked for), so nothing may succeed.
+    base = {
+        "fighter": "robert",
+        "phase": 99,
+        "declarations": [{"kind": "strike"}],
+        "segment": -1,
+        "record": "a/b.jsonl",
+        "draw": 99,
+        "value": 0,
+    }
+    for junk in JUNK:
+        for field in base:
+            body = {**base, field: junk}
+            got = client.post(path, content=json.dumps(body, allow_nan=True), headers=gm)
+            assert 400 <= got.status_code < 500, (path, field, junk, got.text)
+            assert got.json()["error"]
+    digits = b'{"phase": ' + b"9" * 5000 + b"}"
+    assert client.post(path, content=digits, headers=gm).status_code == 400
+    huge = client.post(path, content=b"{}", headers={**gm, "Content-Length": "9" * 40})
+    assert 400 <= huge.status_code < 500
+    assert frozen(session) == before
+
+
+@pytest.mark.parametrize("junk", [j for j in JUNK if j != []])  # [] declares nothing new
+def test_junk_declarations_in_the_open_phase_are_refused(tmp_path: Path, junk: Any) -> None:
+    session, client = duel(tmp_path)
+    before = frozen(session)
+    body = {"fighter": "robert", "phase": 0, "declarations": junk}
+    if isinstance(junk, list) and junk and isinstance(junk[0], dict) and junk[0].get("kind"):
+        body["declarations"] = [*junk, {"kind": "strike"}]  # never legal unarmed
+    got = client.post(
+        "/api/declare", content=json.dumps(body), headers=auth(session.tokens["alice"])
+    )
+    assert 400 <= got.status_code < 500 and got.json()["error"]
+    assert frozen(session) == before

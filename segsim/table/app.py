@@ -65,7 +65,7 @@ async def _body(request: Request) -> Any:
     if length is not None:
         if not length.isdigit():
             raise TableError(400, "a bad Content-Length")
-        if int(length) > MAX_BODY:
+        if len(length) > 12 or int(length) > MAX_BODY:
             raise TableError(413, f"a body of at most {MAX_BODY} bytes")
     chunks: list[bytes] = []
     size = 0
@@ -157,7 +157,7 @@ def build_app(session: TableSession) -> Starlette:
 
     async def events(request: Request, who: str) -> Response:
         limit = request.query_params.get("limit", "")
-        most = int(limit) if limit.isdigit() else None
+        most = int(limit) if limit.isdigit() and len(limit) < 7 else None
 
         async def stream() -> AsyncIterator[str]:
             sent = 0
