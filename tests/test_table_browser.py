@@ -41,15 +41,20 @@ FORMS = """() => [...document.querySelectorAll('.form')]
   }))"""
 
 
-def declare_by_rule(seat: Seat) -> None:
+def declare_by_rule(seat: Seat, typed: dict[str, str] | None = None) -> None:
     """Declare for every fighter the page asks for: an attack on the first target offered,
-    else arm when bound to act, else nothing new."""
+    else arm when bound to act, else nothing new. ``typed``: parameters to type in the
+    next attack's form (then forgotten)."""
     for form in seat.page.evaluate(FORMS):
         cid, options = form["cid"], form["options"]
         attack = next((o[3:] for o in options if o[3:] in ATTACKS), None)
         phase = seat.phase
         if attack:
             seat.choose(cid, attack)
+            for key, text in (typed or {}).items():
+                seat.page.fill(f".form[data-cid='{cid}'] input[data-typed='{key}']", text)
+            if typed:
+                typed.clear()
             seat.click(cid, "declare")
         elif form["must"] and "do:arm" in options:
             seat.choose(cid, "arm")
@@ -67,15 +72,21 @@ def declare_by_rule(seat: Seat) -> None:
         assert seat.error() == ""
 
 
-def play(gm: Seat, players: list[Seat], phases: int | None = None) -> int:
-    """Play phases through the players' pages until the end (or ``phases`` of them)."""
+def play(
+    gm: Seat,
+    players: list[Seat],
+    phases: int | None = None,
+    typed: dict[int, dict[str, str]] | None = None,
+) -> int:
+    """Play phases through the players' pages until the end (or ``phases`` of them);
+    ``typed``: parameters a player (by index) types in their next attack."""
     played = 0
     while not gm.ended and (phases is None or played < phases):
         phase = gm.phase
-        for seat in players:
+        for i, seat in enumerate(players):
             seat.wait_phase(phase)
             if seat.phase == phase:
-                declare_by_rule(seat)
+                declare_by_rule(seat, (typed or {}).get(i))
         gm.wait_phase(phase + 1)
         played += 1
     return played
@@ -123,11 +134,19 @@ def test_a_rinkanou_duel_is_played_at_the_table_and_replays(chrome: Any, tmp_pat
         gm.page.wait_for_selector("#called li.declared[data-cid='margaret']")
         assert "arm" not in gm.page.inner_text("#called")
         assert alice.page.query_selector(".form[data-cid='margaret']") is None
-        play(gm, [alice, bob])
+        # Bob spends a situation point on Margaret's first strike, typed in its form.
+        play(gm, [alice, bob], typed={1: {"ps": '{"bonus": 1}'}})
         assert "The fight is over: victory" in gm.page.inner_text("#outcome")
         assert "The fight is over" in bob.page.inner_text("#outcome")
         assert bob.page.inner_text("#account").strip()
     assert replay(tmp_path / "duel.jsonl").identical
+    strikes = [
+        json.loads(x)
+        for x in (tmp_path / "duel.jsonl").read_text().splitlines()
+        if '"kind":"strike"' in x and '"actor":"margaret"' in x and "action.declared" in x
+    ]
+    assert strikes[0]["declared"]["params"]["ps"] == {"bonus": 1}
+    assert all("ps" not in s["declared"]["params"] for s in strikes[1:])
     # Tokens are printed once, in the links, and never logged.
     assert server.tokens and not any(token in server.logs for token in server.tokens)
 

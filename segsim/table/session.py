@@ -619,8 +619,19 @@ class TableSession:
             return None
         return {"result": outcome.result, "winner": outcome.winner, "cause": outcome.cause}
 
+    def _catalogue(self) -> dict[str, list[list[str]]]:
+        """Every action kind of the ruleset with the parameters it accepts and what each
+        takes (``segsim content``'s words), for the forms: what ``legal()`` lists is one
+        declaration of each kind, and the rest (points to spend...) is typed in."""
+        from segsim.rules.parameters import kinds, parameters
+
+        name = self.setup.ruleset.name
+        words = parameters(name)
+        return {k: [[p, words.get(p, "")] for p in ps] for k, ps in kinds(name).items()}
+
     def _common(self) -> dict[str, Any]:
         return {
+            "kinds": self._catalogue(),
             "version": self.version,
             "name": self.setup.name,
             "ruleset": self.setup.ruleset.name,

@@ -65,7 +65,10 @@
     const kind = el("select", { class: "kind", "aria-label": "action" });
     for (const k of kinds) kind.append(el("option", { value: "do:" + k, text: k }));
     for (const c of view.cancels) kind.append(el("option", { value: "cancel:" + c.cancel, text: "cancel " + c.kind + " #" + c.cancel }));
-    const other = el("input", { class: "other-kind", placeholder: "or another action", size: 12 });
+    const other = el("input", { class: "other-kind", placeholder: "or another action", size: 12, list: "kinds-" + view.cid });
+    const known = el("datalist", { id: "kinds-" + view.cid });
+    for (const k of Object.keys(current.kinds || {})) known.append(el("option", { value: k }));
+    const typed = el("span", { class: "typed-params" });
     const target = el("select", { class: "target", "aria-label": "target" });
     const params = el("span", { class: "params" });
     const extra = el("input", { class: "extra", placeholder: '{"ps": {"bonus": 1}}', size: 22, "aria-label": "more parameters (JSON)" });
@@ -100,9 +103,21 @@
         for (const v of values) select.append(el("option", { value: valueKey(v), text: typeof v === "string" ? v : valueKey(v) }));
         params.append(el("label", { text: key + " " }, select));
       }
+      fillTyped(Object.keys(keys));
+    }
+    function fillTyped(listed) {
+      // The other parameters the kind accepts (points to spend...), typed in.
+      typed.textContent = "";
+      const k = other.value.trim() || (kind.value.startsWith("do:") ? kind.value.slice(3) : "");
+      for (const [key, words] of (current.kinds || {})[k] || []) {
+        if (listed.includes(key)) continue;
+        const input = el("input", { "data-typed": key, size: 10, placeholder: words.split(":")[0], title: words, "aria-label": key });
+        typed.append(el("label", { title: words, text: key + " " }, input));
+      }
     }
     kind.addEventListener("change", fillTarget);
     target.addEventListener("change", fillParams);
+    other.addEventListener("change", () => fillTyped([]));
     fillTarget();
 
     function item() {
@@ -111,6 +126,13 @@
       if (other.value.trim()) chosen.target = null;
       for (const select of params.querySelectorAll("select[data-param]")) {
         chosen.params[select.getAttribute("data-param")] = JSON.parse(select.value);
+      }
+      for (const input of typed.querySelectorAll("input[data-typed]")) {
+        const text = input.value.trim();
+        if (!text) continue;
+        let value;
+        try { value = JSON.parse(text); } catch (e) { value = text; }
+        chosen.params[input.getAttribute("data-typed")] = value;
       }
       if (extra.value.trim()) {
         let more;
@@ -136,7 +158,8 @@
     });
     const nothing = el("button", { type: "button", class: "nothing", text: view.must_act ? "Nothing (idle)" : "Nothing new" });
     nothing.addEventListener("click", () => send(items.slice()));
-    form.append(el("label", { text: "action " }, kind), other, el("label", { text: " target " }, target), params);
+    form.append(el("label", { text: "action " }, kind), other, known, el("label", { text: " target " }, target), params);
+    form.append(el("div", {}, typed));
     form.append(el("div", {}, el("label", { text: "more parameters " }, extra)));
     form.append(pending, add, declare, nothing);
     return form;
