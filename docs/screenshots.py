@@ -116,6 +116,9 @@ def table_pages(out_dir: Path) -> None:
                     page.wait_for_selector("body[data-ready='1']")
                     if "gm" in name:
                         page.frame_locator("#viewer").locator("body[data-ready='1']").wait_for()
+                    else:  # Robert's player about to strike, a situation point typed in
+                        page.select_option(".form select.kind", "do:strike")
+                        page.fill(".form input[data-typed='ps']", '{"bonus": 1}')
                     page.screenshot(path=str(out_dir / name))
                     print(f"wrote {out_dir / name}")
                 chrome.close()
