@@ -24,7 +24,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from segsim.table.session import TableError, TableSession, load_body
+from segsim.table.data import TableError, load_body
+from segsim.table.session import TableSession
 
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes."""

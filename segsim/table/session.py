@@ -18,225 +18,36 @@ The record is written as the fight goes: each phase's events are appended and fl
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import re
 import secrets
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from segsim.actions import Cancel, Declaration, DeclarationLike, declaration_problem
+from segsim.actions import DeclarationLike
 from segsim.dice import Dice
 from segsim.errors import SegsimError
-from segsim.fight import CombatantSpec, Fight
-from segsim.policy import Observation, make_policy
+from segsim.fight import Fight
+from segsim.policy import Observation
 from segsim.record import dumps, event_data
-
-TABLE_POLICY = "table"
-"""The policy name of fighters declared for at the table, in the record header."""
-
-MAX_ITEMS = 16
-"""The most declarations one fighter may make in one phase through the table."""
+from segsim.table.data import (
+    Item,
+    TableError,
+    declaration_data,
+    load_body,
+    parse_items,
+    plain,
+)
+from segsim.table.setup import TABLE_POLICY, DieWanted, TableDice, TablePolicy, TableSetup
 
 ACCOUNT_LINES = 60
 """How many of the latest account lines a page is sent."""
 
 _RECORD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-
-
-class TableError(Exception):
-    """A request the table refuses: an HTTP status and a message for the page."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-class TablePolicy:
-    """The policy of a fighter declared for at the table: external (the fight pauses at
-    its phases) and reactive (called whenever it sees something start, as a person
-    at the table would be)."""
-
-    name = TABLE_POLICY
-    reactive = True
-    external = True
-
-    def decide(self, observation: Observation) -> None:
-        raise RuntimeError(f"{observation.actor} is declared for at the table")
-
-
-class DieWanted(Exception):
-    """The rules draw a die the table has not typed in yet: which, why, for whom."""
-
-    def __init__(self, sides: int, purpose: str, actor: str | None, index: int) -> None:
-        super().__init__(f"d{sides} ({purpose})")
-        self.sides = sides
-        self.purpose = purpose
-        self.actor = actor
-        self.index = index
-
-    def data(self) -> dict[str, Any]:
-        return {
-            "draw": self.index,
-            "die": f"d{self.sides}",
-            "sides": self.sides,
-            "purpose": self.purpose,
-            "actor": self.actor,
-        }
-
-
-class TableDice(Dice):
-    """The faces the table typed in, in order; the next draw raises :class:`DieWanted`."""
-
-    def __init__(self, values: Iterable[tuple[str, int]], seed: int) -> None:
-        super().__init__(seed)
-        self.entered = True
-        self.values = list(values)
-        self.used = 0
-
-    def _face(self, sides: int, purpose: str, actor: str | None) -> int:
-        if self.used >= len(self.values):
-            raise DieWanted(sides, purpose, actor, self.used)
-        die, value = self.values[self.used]
-        if die != f"d{sides}" or not 1 <= value <= sides:
-            raise DieWanted(sides, purpose, actor, self.used)
-        self.used += 1
-        return value
-
-
-@attrs.frozen
-class TableFighter:
-    """A fighter of the set-up; ``policy`` None: declared for at the table."""
-
-    id: str
-    side: str
-    sheet: Any
-    name: str
-    position: tuple[float, float]
-    is_pc: bool
-    setup: Mapping[str, Any]
-    policy: str | None
-
-
-@attrs.frozen
-class TableSetup:
-    """What every fight of the session is built from (a scenario, a script's set-up or a
-    record's header)."""
-
-    ruleset: Any
-    fighters: tuple[TableFighter, ...]
-    seed: int
-    max_segments: int
-    name: str
-    source: str
-
-    @classmethod
-    def from_scenario(
-        cls, scenario: Any, auto: Iterable[str] = (), seed: int | None = None
-    ) -> TableSetup:
-        """A scenario's fighters; those named in ``auto`` (an id or a side) keep the
-        scenario's policy, the others are declared for at the table."""
-        auto = set(auto)
-        ids = {c.id for c in scenario.combatants} | {c.side for c in scenario.combatants}
-        unknown = sorted(auto - ids)
-        if unknown:
-            raise SegsimError(
-                f"{scenario.path}: --auto {unknown[0]}: no fighter or side of that name"
-            )
-        fighters = tuple(
-            TableFighter(
-                c.id,
-                c.side,
-                c.sheet,
-                c.name,
-                c.position,
-                c.is_pc,
-                c.setup,
-                c.policy if (c.id in auto or c.side in auto) else None,
-            )
-            for c in scenario.combatants
-        )
-        return cls(
-            scenario.ruleset,
-            fighters,
-            scenario.seed if seed is None else seed,
-            scenario.max_segments,
-            scenario.name,
-            str(scenario.path),
-        )
-
-    @classmethod
-    def from_script(cls, script: Any, seed: int | None = None) -> TableSetup:
-        """A fight script's fighters and ruleset, all declared for at the table."""
-        fighters = tuple(
-            TableFighter(c.id, c.side, c.sheet, c.name, c.position, c.is_pc, c.setup, None)
-            for c in script.combatants
-        )
-        return cls(
-            script.ruleset,
-            fighters,
-            script.seed if seed is None else seed,
-            script.max_segments,
-            script.name,
-            str(script.path),
-        )
-
-    @classmethod
-    def from_plan(cls, plan: Any) -> TableSetup:
-        """A record's header (a fight played at the table, to resume)."""
-        if plan.host or any(f.changes for f in plan.fighters):
-            raise SegsimError(
-                f"{plan.record.source}: a record with fighters joining or leaving, an "
-                "interruption or policy changes was not played at the table"
-            )
-        fighters = tuple(
-            TableFighter(
-                f.id,
-                f.side,
-                f.sheet,
-                f.name,
-                f.position,
-                f.is_pc,
-                f.setup,
-                None if f.policy == TABLE_POLICY else f.policy,
-            )
-            for f in plan.fighters
-        )
-        return cls(
-            plan.ruleset, fighters, plan.seed, plan.max_segments, plan.name, plan.record.source
-        )
-
-    def fight(self, dice: Dice) -> Fight:
-        """A fresh fight of the set-up with these dice."""
-        specs = [
-            CombatantSpec(
-                f.id,
-                f.side,
-                f.sheet,
-                TablePolicy()
-                if f.policy is None
-                else make_policy(self.ruleset.name, f.policy, from_data=True),
-                f.name,
-                f.position,
-                f.is_pc,
-                f.setup,
-            )
-            for f in self.fighters
-        ]
-        return Fight(
-            self.ruleset,
-            specs,
-            dice=dice,
-            max_segments=self.max_segments,
-            name=self.name,
-            fight_id=Path(self.source).name,
-        )
 
 
 @attrs.frozen
@@ -249,82 +60,6 @@ class Phase:
     decisions: Mapping[str, tuple[Mapping[str, Any], ...]]
     auto: bool = False
     """Closed by itself: nobody called had anything to declare (see TableSession._show)."""
-
-
-Item = Mapping[str, Any]
-
-
-def parse_items(raw: Any) -> tuple[tuple[Item, ...], list[DeclarationLike]]:
-    """A fighter's declarations as sent by a page: a list of ``{"kind", "target",
-    "params"}`` and ``{"cancel": id}``. TableError 400 naming what is malformed."""
-    if not isinstance(raw, list):
-        raise TableError(400, "declarations: expected a list of declarations")
-    if len(raw) > MAX_ITEMS:
-        raise TableError(400, f"declarations: at most {MAX_ITEMS} in one phase")
-    items: list[Item] = []
-    decls: list[DeclarationLike] = []
-    for i, item in enumerate(raw):
-        where = f"declarations[{i}]"
-        if not isinstance(item, dict):
-            raise TableError(400, f"{where}: expected an object")
-        if "cancel" in item:
-            action = item["cancel"]
-            if set(item) - {"cancel", "kind"}:
-                raise TableError(400, f"{where}: a cancellation takes only cancel (an action id)")
-            if not isinstance(action, int) or isinstance(action, bool) or action < 1:
-                raise TableError(400, f"{where}.cancel: an action id (1 or more)")
-            items.append({"cancel": action})
-            decls.append(Cancel(action))
-            continue
-        extra = sorted(set(item) - {"kind", "target", "params"})
-        if extra:
-            raise TableError(400, f"{where}: unknown field {extra[0]!r}")
-        kind, target, params = item.get("kind"), item.get("target"), item.get("params", {})
-        if not isinstance(kind, str) or not kind:
-            raise TableError(400, f"{where}.kind: an action kind")
-        if target is not None and not isinstance(target, str):
-            raise TableError(400, f"{where}.target: a fighter id or null")
-        if not isinstance(params, dict):
-            raise TableError(400, f"{where}.params: an object")
-        declaration = Declaration(kind, target, params)
-        problem = declaration_problem(declaration)
-        if problem is not None:
-            raise TableError(400, f"{where}: {problem}")
-        items.append({"kind": kind, "target": target, "params": params})
-        decls.append(declaration)
-    return tuple(items), decls
-
-
-def plain(value: Any, depth: int = 0) -> Any:
-    """``value`` as JSON data for a page (attrs classes and views as objects)."""
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if depth > 8:
-        return str(value)
-    if isinstance(value, Mapping):
-        return {str(k): plain(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v, depth + 1) for v in value]
-    if isinstance(value, set | frozenset):
-        return sorted((plain(v, depth + 1) for v in value), key=str)
-    as_dict = getattr(value, "as_dict", None)
-    if callable(as_dict):
-        return plain(as_dict(), depth + 1)
-    if attrs.has(type(value)):
-        return {
-            f.name: plain(getattr(value, f.name), depth + 1)
-            for f in attrs.fields(type(value))
-            if not f.name.startswith("_") and f.name not in ("memo", "declaration", "notes")
-        }
-    return str(value)
-
-
-def declaration_data(d: DeclarationLike) -> dict[str, Any]:
-    if isinstance(d, Cancel):
-        return {"cancel": d.action}
-    return {"kind": d.kind, "target": d.target, "params": plain(d.params)}
 
 
 Feed = Callable[[Fight, int, Mapping[str, Observation]], Phase | None]
@@ -843,15 +578,6 @@ class TableSession:
             self._append()
             self._changed()
             return {"ok": True, "phase": self.phase}
-
-
-def load_body(raw: bytes) -> Any:
-    """A request body as JSON (TableError 400 when it is not)."""
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # ValueError: a
-        # number of more digits than Python converts, as well as JSONDecodeError
-        raise TableError(400, f"malformed JSON: {exc}") from None
 
 
 __all__ = [
