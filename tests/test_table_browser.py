@@ -21,8 +21,8 @@ from segsim import load_scenario
 from segsim.replay import replay
 from segsim.table.session import TableSession, TableSetup
 
-DUEL = ROOT / "examples/scenarios/duel.toml"
-ALLEY = ROOT / "examples/scripts/loss_alley.toml"
+DUEL = ROOT / "tests/data/table/short_duel.toml"  # nine phases to click through
+LOSS = ROOT / "tests/data/table/short_loss.toml"  # a fight script's set-up: seven phases
 ATTACKS = ("strike", "attack")
 
 
@@ -211,11 +211,11 @@ def test_undo_and_a_restart_with_resume_give_the_fight_played_straight_through(
 def test_a_loss_fight_from_a_script_is_played_at_the_table(chrome: Any, tmp_path: Path) -> None:
     with table_server(
         "--script",
-        str(ALLEY),
+        str(LOSS),
         "--player",
         "alice=diego",
         "--player",
-        "bob=malfrat",
+        "bob=cutthroat",
         "--record",
         "alley.jsonl",
         cwd=tmp_path,
