@@ -39,6 +39,7 @@
   }
 
   async function post(path, body) {
+    showError("");  // what the last refusal said is not this request's answer
     const r = await api("POST", path, body);
     if (!r.ok) showError(r.data && r.data.error ? r.data.error : "refused (" + r.status + ")");
     else showError("");
