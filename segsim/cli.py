@@ -267,6 +267,12 @@ def _cmd_view(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _cmd_table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from segsim.table.cli import run
+
+    return run(args, parser)
+
+
 def _cmd_rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from segsim.rules import ruleset_class, ruleset_names
 
@@ -701,6 +707,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tn.add_argument("--delta", type=float, default=0.1, help="SPRT: H1 is a score of 0.5 + delta")
     tn.set_defaults(func=_cmd_tournament)
+
+    from segsim.table.cli import add_parser as add_table
+
+    add_table(sub, _seed).set_defaults(func=_cmd_table)
 
     rules = sub.add_parser("rules", help="list the rulesets")
     rules.set_defaults(func=_cmd_rules)

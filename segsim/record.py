@@ -289,21 +289,24 @@ def _file_items(path: str | Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
 
 
 @overload
-def read_record(path: str | Path) -> Record: ...
+def read_record(path: str | Path, *, complete: bool = True) -> Record: ...
 
 
 @overload
-def read_record(path: str | Path, visitor: RecordVisitor[T]) -> T: ...
+def read_record(path: str | Path, visitor: RecordVisitor[T], *, complete: bool = True) -> T: ...
 
 
-def read_record(path: str | Path, visitor: RecordVisitor[Any] | None = None) -> Any:
+def read_record(
+    path: str | Path, visitor: RecordVisitor[Any] | None = None, *, complete: bool = True
+) -> Any:
     """Read a record file and drive ``visitor`` (default: build a :class:`Record`).
 
     Raises :class:`RecordError` naming the file and line for anything malformed: not
     JSON, a truncated last line, another format or a newer major version, an event
-    without ``t``/``type``/``actor``, no end line.
+    without ``t``/``type``/``actor``, no end line (unless not ``complete``: the record
+    of a fight still going on, which table mode resumes).
     """
-    return _drive(str(path), _file_items(path), visitor or RecordBuilder())
+    return _drive(str(path), _file_items(path), visitor or RecordBuilder(), complete=complete)
 
 
 def visit_fight(fight: Fight, visitor: RecordVisitor[T], *, complete: bool = False) -> T:

@@ -194,7 +194,9 @@ def test_the_screenshot_script_draws_every_picture(tmp_path: Path) -> None:
     script = runpy.run_path(str(ROOT / "docs/screenshots.py"))
     script["main"](tmp_path)
     made = sorted(p.name for p in tmp_path.glob("*.png"))
-    docs = (ROOT / "docs/views.md").read_text(encoding="utf-8")
+    docs = "\n".join(
+        (ROOT / "docs" / page).read_text(encoding="utf-8") for page in ("views.md", "table.md")
+    )
     for name in made:
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     referenced = {

@@ -23,6 +23,8 @@ def test_wheel_contains_models_and_py_typed(tmp_path: Path) -> None:
         assert f"segsim/models/{model.relative_to(ROOT / 'models').as_posix()}" in names
     assert "segsim/py.typed" in names
     assert "segsim/schema/record-v2.schema.json" in names
+    for page in ("gm.html", "player.html", "table.js", "table.css"):  # table mode's pages
+        assert f"segsim/table/static/{page}" in names
     assert any(n.endswith("entry_points.txt") for n in names)
 
 
