@@ -258,42 +258,42 @@ class Sizes:
 
 
 FULL = Sizes(
-    7,
-    10_000,
-    0.08,
-    5,
-    1_000,
-    (1_000, 101_000),
-    (100, 10_100),
-    0.2,
-    5,
-    200,
-    3,
-    20,
-    1.5,
-    10,
-    SWEEP_FIGHTS,
-    2,
-    TARGET_WALL,
+    rounds=7,
+    memory_fights=10_000,
+    scenario_seconds=0.08,
+    scenario_rounds=5,
+    counted_actions=1_000,
+    bare_runs=(1_000, 101_000),
+    engine_runs=(100, 10_100),
+    compiled_seconds=0.2,
+    compiled_rounds=5,
+    battle_window=200,
+    battle_rounds=3,
+    battle_count=20,
+    battle_budget=1.5,
+    battle_slices=10,
+    sweep_fights=SWEEP_FIGHTS,
+    sweep_attempts=2,
+    wall=TARGET_WALL,
 )
 QUICK = Sizes(
-    3,
-    1_000,
-    0.03,
-    3,
-    300,
-    (1_000, 21_000),
-    (100, 2_100),
-    0.06,
-    3,
-    60,
-    1,
-    6,
-    0.4,
-    5,
-    300,
-    1,
-    TARGET_QUICK_WALL,
+    rounds=3,
+    memory_fights=1_000,
+    scenario_seconds=0.02,
+    scenario_rounds=3,
+    counted_actions=200,
+    bare_runs=(1_000, 11_000),
+    engine_runs=(100, 1_100),
+    compiled_seconds=0.05,
+    compiled_rounds=3,
+    battle_window=60,
+    battle_rounds=1,
+    battle_count=6,
+    battle_budget=0.4,
+    battle_slices=5,
+    sweep_fights=300,
+    sweep_attempts=1,
+    wall=TARGET_QUICK_WALL,
 )
 
 
@@ -346,6 +346,13 @@ class Report:
     quick: bool
     figures: dict[str, Any] = attrs.field(factory=dict)
     verdicts: list[Verdict] = attrs.field(factory=list)
+    last: float = attrs.field(factory=lambda: STARTED)
+
+    def lap(self, part: str) -> None:
+        """Note the wall time of a part of the run (since the last part ended)."""
+        now = time.perf_counter()
+        self.figures.setdefault("time", {})[part] = now - self.last
+        self.last = now
 
     def add(self, *verdicts: Verdict) -> None:
         self.verdicts.extend(verdicts)
@@ -449,9 +456,8 @@ def serve_counts(path: Path) -> None:
     """``--count FILE``: run under valgrind, import every ruleset once (by loading each
     scenario counted), then fork a child per job; print the children's ids and units."""
     jobs = [(str(k), str(a), int(n)) for k, a, n in json.loads(path.read_text())]
-    for _, argument, _ in jobs:
-        if argument:
-            load_scenario(argument)
+    for argument in dict.fromkeys(a for _, a, _ in jobs if a):
+        load_scenario(argument)
     print(json.dumps(counting.serve(jobs, run_job)))
 
 
@@ -660,6 +666,7 @@ def bench(sizes: Sizes, quick: bool) -> Report:
 
     engine_ratio, rules_ratio = core_ratios(sizes.rounds, quick)
     report.figures["core"] = {"engine": engine_ratio, "rules": rules_ratio}
+    report.lap("engine and duel against bare SimPy")
     report.add(
         Verdict(
             "engine alone per action, against a bare SimPy timeout", engine_ratio, TARGET_ENGINE
@@ -692,9 +699,11 @@ def bench(sizes: Sizes, quick: bool) -> Report:
         build_wall = time.perf_counter() - build_start
         counts = counting_.result()
     report.figures["memory"] = change
+    report.lap("instructions, memory and census (the compiled tree's build beside)")
     instruction_lines(report, counts)
 
     scenario_section(report, sizes, examples, first, counts)
+    report.lap("example scenarios")
 
     compiled = compiled_section(built, engine_ratio, rules_ratio, quick)
     if compiled is not None:
@@ -723,13 +732,17 @@ def bench(sizes: Sizes, quick: bool) -> Report:
             ),
         )
 
+    report.lap("compiled build")
     battle_section(report, sizes)
+    report.lap("battles")
 
     report.add(
         Verdict(f"memory growth over {sizes.memory_fights:,} duels", change, TARGET_MEMORY, " %")
     )
     deadline = STARTED + sizes.wall - 5
     report.add(sweep_section(sizes.sweep_fights, sizes.sweep_attempts, deadline, report))
+    report.lap("sweeps")
+    print("wall time: " + ", ".join(f"{k} {v:.0f} s" for k, v in report.figures["time"].items()))
 
     # The whole run, from this process's start (the interpreter's own start-up aside);
     # a build of the compiled tree, made once per change of a source, is set aside.
