@@ -46,7 +46,6 @@ import json
 import math
 import os
 import platform
-import re
 import shutil
 import statistics
 import subprocess
@@ -74,6 +73,8 @@ if str(HERE) not in sys.path:
 
 import counting  # noqa: E402
 import rulesets  # noqa: E402
+from sweeps import sweep_section  # noqa: E402
+from verdicts import Load, Report, Verdict  # noqa: E402
 
 from segsim import Declaration, load_scenario  # noqa: E402
 from segsim.actions import ActionSpec  # noqa: E402
@@ -93,11 +94,9 @@ TARGET_COMPILED_SPEED = 1.8  # at least: every ruleset's scenarios, compiled aga
 TARGET_ATTRS = 5.0
 TARGET_SCALE = 2.0
 TARGET_MEMORY = 10.0  # per cent
-TARGET_SWEEP = 1.8  # at least
 TARGET_WALL = 120.0  # seconds, at most: make bench finishes in under 2 minutes
 TARGET_QUICK_WALL = 45.0  # seconds, at most: --quick
 SWEEP_FIGHTS = 4_000  # the issue's sweep: long enough that starting the pool weighs little
-BUSY = 0.25  # cores: other processes taking more than this leave a sweep unjudged
 BATTLE_SIDES = (500, 5)  # a side: 1,000 fighters against 10
 
 
@@ -295,111 +294,6 @@ QUICK = Sizes(
     sweep_attempts=1,
     wall=TARGET_QUICK_WALL,
 )
-
-
-@attrs.frozen
-class Verdict:
-    """A target and the figure judged against it: PASS or MISS; a MISS without a figure
-    says why there is none (``why``); a figure measured while the machine was busy
-    (``busy``: what took the cores) is not judged."""
-
-    name: str
-    value: float | None
-    target: float
-    unit: str = "x"
-    at_least: bool = False
-    why: str = ""
-    busy: str = ""
-
-    @property
-    def status(self) -> str:
-        if self.busy:
-            return "BUSY"
-        if self.value is None:
-            return "MISS"
-        ok = self.value >= self.target if self.at_least else self.value <= self.target
-        return "PASS" if ok else "MISS"
-
-    def line(self) -> str:
-        bound = ">=" if self.at_least else "<="
-        target = f"target {bound} {number(self.target)}{self.unit}"
-        figure = self.why if self.value is None else f"{number(self.value)}{self.unit}"
-        if self.status == "BUSY":
-            return (
-                f"  ----  {self.name}: {figure} ({target}; machine busy: not judged, {self.busy})"
-            )
-        return f"  {self.status}  {self.name}: {figure} ({target})"
-
-    def data(self) -> dict[str, Any]:
-        return {**attrs.asdict(self), "status": self.status}
-
-
-def number(value: float) -> str:
-    """A figure as the verdict lines print it: whole above 1,000, else two decimals."""
-    return f"{value:,.0f}" if abs(value) >= 1_000 else f"{value:.2f}"
-
-
-@attrs.define
-class Report:
-    """Every figure (nested by part of the run) and verdict, for ``--json``."""
-
-    quick: bool
-    figures: dict[str, Any] = attrs.field(factory=dict)
-    verdicts: list[Verdict] = attrs.field(factory=list)
-    last: float = attrs.field(factory=lambda: STARTED)
-
-    def lap(self, part: str) -> None:
-        """Note the wall time of a part of the run (since the last part ended)."""
-        now = time.perf_counter()
-        self.figures.setdefault("time", {})[part] = now - self.last
-        self.last = now
-
-    def add(self, *verdicts: Verdict) -> None:
-        self.verdicts.extend(verdicts)
-
-    def print_verdicts(self) -> int:
-        """Print the verdict lines and the tally; the number of targets met."""
-        print("verdicts:")
-        for v in self.verdicts:
-            print(v.line())
-        met = sum(v.status == "PASS" for v in self.verdicts)
-        busy = sum(v.status == "BUSY" for v in self.verdicts)
-        unjudged = f" ({busy} not judged: the machine was busy)" if busy else ""
-        print(f"{met} of {len(self.verdicts)} targets met{unjudged}")
-        return met
-
-    def data(self) -> dict[str, Any]:
-        return {
-            "python": platform.python_version(),
-            "simpy": simpy.__version__,
-            "quick": self.quick,
-            "figures": self.figures,
-            "verdicts": [v.data() for v in self.verdicts],
-        }
-
-    def write(self, path: Path) -> None:
-        path.write_text(json.dumps(self.data(), indent=2, sort_keys=True, default=list) + "\n")
-
-
-class Load:
-    """The cores other processes used from this object's making to each call of
-    :meth:`others` (None where the system does not say): the machine's busy time
-    (``/proc/stat``) less this process's and its finished children's."""
-
-    def __init__(self) -> None:
-        self.busy, self.mine, self.wall = busy_seconds(), own_seconds(), time.perf_counter()
-
-    def others(self) -> float | None:
-        busy, mine, wall = busy_seconds(), own_seconds(), time.perf_counter()
-        if busy is None or self.busy is None or wall <= self.wall:
-            return None
-        return max(busy - self.busy - (mine - self.mine), 0.0) / (wall - self.wall)
-
-
-def own_seconds() -> float:
-    """CPU seconds of this process and of its children that have ended."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
 
 
 def scenario_fights(path: Path, n: int) -> int:
@@ -661,7 +555,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def bench(sizes: Sizes, quick: bool) -> Report:
     """The whole run: every figure printed, every verdict printed last; the report."""
     load = Load()
-    report = Report(quick)
+    report = Report(quick, STARTED)
     print(f"segsim benchmarks (Python {platform.python_version()}, simpy {simpy.__version__})")
 
     engine_ratio, rules_ratio = core_ratios(sizes.rounds, quick)
@@ -689,15 +583,15 @@ def bench(sizes: Sizes, quick: bool) -> Report:
     jobs = count_jobs(
         sizes, long_runs({p: a for p, (_, a) in first.items()}, sizes.counted_actions)
     )
-    build_start = time.perf_counter()
     with ThreadPoolExecutor(2) as pool:
-        building = pool.submit(compiled_tree)
+        building = pool.submit(timed, compiled_tree)
         counting_ = pool.submit(instruction_counts, jobs)
         change = memory(sizes.memory_fights)
         census_section(report)
-        built = building.result()
-        build_wall = time.perf_counter() - build_start
         counts = counting_.result()
+        waiting = time.perf_counter()
+        built, build_wall = building.result()
+        waited = time.perf_counter() - waiting  # for the build alone, the rest done
     report.figures["memory"] = change
     report.lap("instructions, memory and census (the compiled tree's build beside)")
     instruction_lines(report, counts)
@@ -745,17 +639,24 @@ def bench(sizes: Sizes, quick: bool) -> Report:
     print("wall time: " + ", ".join(f"{k} {v:.0f} s" for k, v in report.figures["time"].items()))
 
     # The whole run, from this process's start (the interpreter's own start-up aside);
-    # a build of the compiled tree, made once per change of a source, is set aside.
+    # the time it waited for a build of the compiled tree alone (made once per change
+    # of a source; finding the tree up to date takes well under a second) is set aside.
     wall = time.perf_counter() - STARTED
     others = load.others()
-    report.figures["wall"] = {"seconds": wall, "build": build_wall, "others_cores": others}
+    report.figures["wall"] = {
+        "seconds": wall,
+        "build": build_wall,
+        "waited_for_build": waited,
+        "others_cores": others,
+    }
     if others is not None:
         print(f"other processes used {others:.2f} cores on average during the run")
     name = "wall time of the benchmarks" + (" (--quick)" if quick else "")
-    built_now = isinstance(built, tuple) and build_wall > 20
-    if built_now:
-        name += f", the compiled tree's build ({build_wall:.0f} s) aside"
-        wall -= build_wall
+    if build_wall > 5:
+        name += (
+            f", the wait for the compiled tree's build ({waited:.0f} s of {build_wall:.0f}) aside"
+        )
+        wall -= waited
     report.add(Verdict(name, wall, sizes.wall, " s"))
     report.print_verdicts()
     return report
@@ -833,6 +734,13 @@ def core_ratios(rounds: int, quick: bool, quiet: bool = False) -> tuple[float, f
 # ------------------------------------------------------------------ compiled build
 
 
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """What ``fn()`` returns and the wall seconds it took."""
+    start = time.perf_counter()
+    got = fn()
+    return got, time.perf_counter() - start
+
+
 def compiled_tree() -> tuple[ModuleType, Path] | str:
     """The build script (``hatch_build.py``) and the compiled tree it builds here if a
     source has changed; or why it cannot be built (no C compiler, no mypy)."""
@@ -874,89 +782,6 @@ def compiled_section(
         f"{rules_ratio / got['rules']:.2f}x the pure build's speed"
     )
     return got
-
-
-# ------------------------------------------------------------------ sweeps
-
-
-def sweep_set(fights: int) -> tuple[float, list[float], list[float]]:
-    """Sweeps of ``fights`` duels on 2 workers, then 1, then 2 again: the median of the
-    rate ratios of the serial run to each pooled run beside it (a slow spell of the
-    machine moves them opposite ways), the rates (serial first) and the cores other
-    processes used during each sweep. The serial run, the longest, runs once."""
-    rates: dict[int, list[float]] = {1: [], 2: []}
-    others: list[float] = []
-    for workers in (2, 1, 2):
-        rate, other = sweep_rate(fights, workers)
-        rates[workers].append(rate)
-        if other is not None:
-            others.append(other)
-    serial = rates[1][0]
-    ratio = statistics.median(pooled / serial for pooled in rates[2])
-    return ratio, [serial, *rates[2]], others
-
-
-def sweep_section(fights: int, attempts: int, deadline: float, report: Report) -> Verdict:
-    """The sweeps' ratio (:func:`sweep_set`), judged only if other processes took at
-    most :data:`BUSY` cores during each sweep: while they took more, the set is measured
-    again (``attempts`` sets at most, none started past ``deadline`` on the
-    :func:`time.perf_counter` clock, judging by the last set's length); if every set
-    met a busy machine, the figure is flagged not judged."""
-    name = "sweep --workers 2 against serial"
-    sets: list[dict[str, Any]] = []
-    for attempt in range(attempts):
-        start = time.perf_counter()
-        ratio, rates, others = sweep_set(fights)
-        busiest = max(others) if others else None
-        sets.append({"ratio": ratio, "rates": rates, "others": others})
-        print(
-            f"sweep of {fights:,} duels: {rates[0]:,.0f} fights/s serial, "
-            f"{' and '.join(f'{r:,.0f}' for r in rates[1:])} on 2 workers ({ratio:.2f}x; the "
-            f"serial run between two pooled runs, wall clock; {os.cpu_count()} CPUs"
-            + (f", other processes {busiest:.2f} cores at most)" if busiest is not None else ")")
-        )
-        quiet = busiest is None or busiest <= BUSY
-        took = time.perf_counter() - start
-        if quiet or attempt + 1 == attempts or time.perf_counter() + took > deadline:
-            break
-        print(
-            f"  (the machine was busy: other processes took {busiest:.2f} cores; measuring again)"
-        )
-    report.figures["sweeps"] = sets
-    busy = "" if quiet else f"other processes took up to {busiest:.2f} cores"
-    return Verdict(name, ratio, TARGET_SWEEP, at_least=True, busy=busy)
-
-
-def busy_seconds() -> float | None:
-    """CPU seconds every process of the machine has used since boot (Linux), or None."""
-    try:
-        with open("/proc/stat") as f:
-            ticks = [int(x) for x in f.readline().split()[1:]]
-    except OSError:
-        return None
-    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # but idle, iowait
-
-
-def sweep_rate(fights: int, workers: int) -> tuple[float, float | None]:
-    """Fights per second of ``segsim sweep duel.toml --fights N --workers W``, as its
-    ``--timing`` line reports it (wall clock of the run, pool start and stop included),
-    in a fresh process like any command; and the cores other processes used meanwhile
-    (None where the system does not say)."""
-    command = [sys.executable, "-m", "segsim", "sweep", str(DUEL), "--fights", str(fights)]
-    command += ["--workers", str(workers), "--timing", "--progress", "off"]
-    busy, mine = busy_seconds(), os.times()
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
-    wall = time.perf_counter() - start
-    busy_after, mine_after = busy_seconds(), os.times()
-    found = re.search(r"(\d+) fights in ([\d.]+) s", done.stderr)
-    if found is None:
-        raise RuntimeError(f"no timing line from segsim sweep: {done.stderr!r}")
-    others = None
-    if busy is not None and busy_after is not None:
-        used = sum(mine_after[:4]) - sum(mine[:4])  # this process and the command's
-        others = max(busy_after - busy - used, 0.0) / wall
-    return int(found[1]) / float(found[2]), others
 
 
 def rss_kib() -> int:

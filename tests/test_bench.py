@@ -41,6 +41,20 @@ def attacks(bench: ModuleType) -> ModuleType:
     return module
 
 
+@pytest.fixture(scope="module")
+def sweeps(bench: ModuleType) -> ModuleType:
+    import sweeps as module
+
+    return module
+
+
+@pytest.fixture(scope="module")
+def verdicts(bench: ModuleType) -> ModuleType:
+    import verdicts as module
+
+    return module
+
+
 TINY = dict(
     rounds=1,
     memory_fights=20,
@@ -235,15 +249,15 @@ def test_json_flag_writes_the_run_s_report(
 
 
 def test_other_processes_load_is_the_machine_s_less_this_process_s(
-    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+    verdicts: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = iter([100.0, 102.0])
     machine = iter([1_000.0, 1_003.0])  # busy CPU seconds of every process
     mine = iter([50.0, 51.0])
-    monkeypatch.setattr(bench.time, "perf_counter", lambda: next(clock))
-    monkeypatch.setattr(bench, "busy_seconds", lambda: next(machine))
-    monkeypatch.setattr(bench, "own_seconds", lambda: next(mine))
-    load = bench.Load()
+    monkeypatch.setattr(verdicts.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(verdicts, "busy_seconds", lambda: next(machine))
+    monkeypatch.setattr(verdicts, "own_seconds", lambda: next(mine))
+    load = verdicts.Load()
     assert load.others() == pytest.approx((3.0 - 1.0) / 2.0)
 
 
@@ -251,7 +265,7 @@ def test_other_processes_load_is_the_machine_s_less_this_process_s(
 
 
 def test_the_sweep_ratio_sets_the_serial_run_between_two_pooled_runs(
-    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+    sweeps: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Pooled, serial, pooled: each pooled rate against the one serial rate, the median
     of those ratios (of two: their mean)."""
@@ -262,15 +276,15 @@ def test_the_sweep_ratio_sets_the_serial_run_between_two_pooled_runs(
         asked.append((fights, workers))
         return next(rates), 0.0
 
-    monkeypatch.setattr(bench, "sweep_rate", rate)
-    ratio, got, others = bench.sweep_set(4_000)
+    monkeypatch.setattr(sweeps, "sweep_rate", rate)
+    ratio, got, others = sweeps.sweep_set(4_000)
     assert asked == [(4_000, 2), (4_000, 1), (4_000, 2)]
     assert ratio == pytest.approx((400 / 250 + 500 / 250) / 2)
     assert got == [250.0, 400.0, 500.0] and others == [0.0, 0.0, 0.0]
 
 
 def _sweeps(
-    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, sets: list[tuple[float, list[float]]]
+    sweeps: ModuleType, monkeypatch: pytest.MonkeyPatch, sets: list[tuple[float, list[float]]]
 ) -> list[int]:
     calls: list[int] = []
     queue = iter(sets)
@@ -280,41 +294,41 @@ def _sweeps(
         ratio, others = next(queue)
         return ratio, [100.0, ratio * 100, ratio * 100], others
 
-    monkeypatch.setattr(bench, "sweep_set", sweep_set)
+    monkeypatch.setattr(sweeps, "sweep_set", sweep_set)
     return calls
 
 
 def test_a_sweep_met_by_a_busy_machine_is_measured_again(
-    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+    bench: ModuleType, sweeps: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls = _sweeps(bench, monkeypatch, [(1.3, [0.1, 0.9, 0.0]), (1.9, [0.0, 0.1, 0.0])])
+    calls = _sweeps(sweeps, monkeypatch, [(1.3, [0.1, 0.9, 0.0]), (1.9, [0.0, 0.1, 0.0])])
     report = bench.Report(quick=True)
-    verdict = bench.sweep_section(300, 3, float("inf"), report)
+    verdict = sweeps.sweep_section(300, 3, float("inf"), report)
     assert calls == [300, 300]
     assert verdict.status == "PASS" and verdict.value == 1.9
     assert [s["ratio"] for s in report.figures["sweeps"]] == [1.3, 1.9]
 
 
 def test_a_sweep_busy_every_time_is_flagged_not_judged(
-    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+    bench: ModuleType, sweeps: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls = _sweeps(bench, monkeypatch, [(1.3, [0.9]), (1.2, [0.5])])
-    verdict = bench.sweep_section(300, 2, float("inf"), bench.Report(quick=True))
+    calls = _sweeps(sweeps, monkeypatch, [(1.3, [0.9]), (1.2, [0.5])])
+    verdict = sweeps.sweep_section(300, 2, float("inf"), bench.Report(quick=True))
     assert calls == [300, 300]
     assert verdict.status == "BUSY" and verdict.value == 1.2
     assert "other processes took up to 0.50 cores" in verdict.line()
 
 
 def test_no_second_sweep_is_started_past_the_deadline(
-    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+    bench: ModuleType, sweeps: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls = _sweeps(bench, monkeypatch, [(1.3, [0.9]), (1.9, [0.0])])
-    verdict = bench.sweep_section(300, 3, 0.0, bench.Report(quick=True))
+    calls = _sweeps(sweeps, monkeypatch, [(1.3, [0.9]), (1.9, [0.0])])
+    verdict = sweeps.sweep_section(300, 3, 0.0, bench.Report(quick=True))
     assert calls == [300] and verdict.status == "BUSY"
 
 
-def test_a_sweep_s_rate_is_read_from_its_timing_line(bench: ModuleType) -> None:
-    rate, others = bench.sweep_rate(3, 1)
+def test_a_sweep_s_rate_is_read_from_its_timing_line(sweeps: ModuleType) -> None:
+    rate, others = sweeps.sweep_rate(3, 1)
     assert rate > 0
     assert others is None or others >= 0
 
