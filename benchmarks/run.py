@@ -73,7 +73,7 @@ if str(HERE) not in sys.path:
 
 import counting  # noqa: E402
 import rulesets  # noqa: E402
-from sweeps import sweep_section  # noqa: E402
+from sweeps import BUSY, sweep_section  # noqa: E402
 from verdicts import Load, Report, Verdict  # noqa: E402
 
 from segsim import Declaration, load_scenario  # noqa: E402
@@ -613,6 +613,7 @@ def bench(sizes: Sizes, quick: bool) -> Report:
     else:
         why = f"not measured ({built})"
         report.add(
+            Verdict("compiled build: engine alone per action", None, TARGET_ENGINE, why=why),
             Verdict("compiled build: the duel per action", None, TARGET_COMPILED_RULES, why=why),
             *(
                 Verdict(
@@ -651,15 +652,26 @@ def bench(sizes: Sizes, quick: bool) -> Report:
     }
     if others is not None:
         print(f"other processes used {others:.2f} cores on average during the run")
-    name = "wall time of the benchmarks" + (" (--quick)" if quick else "")
-    if build_wall > 5:
-        name += (
-            f", the wait for the compiled tree's build ({waited:.0f} s of {build_wall:.0f}) aside"
-        )
-        wall -= waited
-    report.add(Verdict(name, wall, sizes.wall, " s"))
+    report.add(wall_verdict(quick, wall, sizes.wall, build_wall, waited, others))
     report.print_verdicts()
     return report
+
+
+def wall_verdict(
+    quick: bool, wall: float, target: float, build: float, waited: float, others: float | None
+) -> Verdict:
+    """The run's wall time against ``target``: the time it waited for a build of the
+    compiled tree alone (``waited``, if ``build`` took long enough to be one) set aside,
+    and not judged if other processes used more than :data:`BUSY` cores on average (a
+    run they slowed measures their load)."""
+    name = "wall time of the benchmarks" + (" (--quick)" if quick else "")
+    if build > 5:
+        name += f", the wait for the compiled tree's build ({waited:.0f} s of {build:.0f}) aside"
+        wall -= waited
+    busy = ""
+    if others is not None and others > BUSY:
+        busy = f"other processes used {others:.2f} cores on average"
+    return Verdict(name, wall, target, " s", busy=busy)
 
 
 def census_section(report: Report) -> None:

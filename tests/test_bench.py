@@ -261,6 +261,20 @@ def test_other_processes_load_is_the_machine_s_less_this_process_s(
     assert load.others() == pytest.approx((3.0 - 1.0) / 2.0)
 
 
+def test_the_wall_time_sets_aside_a_build_and_is_not_judged_on_a_busy_machine(
+    bench: ModuleType,
+) -> None:
+    quiet = bench.wall_verdict(True, 40.0, 45.0, 0.2, 0.0, 0.1)
+    assert (
+        quiet.line() == "  PASS  wall time of the benchmarks (--quick): 40.00 s (target <= 45.00 s)"
+    )
+    built = bench.wall_verdict(False, 200.0, 120.0, 150.0, 110.0, 0.0)
+    assert built.status == "PASS" and built.value == 90.0
+    assert "the wait for the compiled tree's build (110 s of 150) aside" in built.name
+    busy = bench.wall_verdict(False, 200.0, 120.0, 0.2, 0.0, 1.5)
+    assert busy.status == "BUSY" and "other processes used 1.50 cores on average" in busy.line()
+
+
 # ------------------------------------------------------------------ sweeps
 
 
