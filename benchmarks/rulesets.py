@@ -237,13 +237,16 @@ def line_battle(ruleset: str, per_side: int, seed: int, window: int) -> Any:
 
 
 def missing_battle(ruleset: str) -> str | None:
-    """Why ``ruleset`` has no line battle to measure (None when it has one)."""
+    """Why ``ruleset`` has no line battle to measure (None when it has one): none yet,
+    or one that cannot be built."""
     try:
         line_battle(ruleset, 1, 0, 10)
     except ValueError as exc:
         if "no line battle" in str(exc):
             return f"no line battle yet (segsim/rules/{ruleset}/battle.py)"
-        raise
+        return f"its line battle cannot be built ({type(exc).__name__}: {str(exc)[:200]})"
+    except Exception as exc:
+        return f"its line battle cannot be built ({type(exc).__name__}: {str(exc)[:200]})"
     return None
 
 

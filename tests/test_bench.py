@@ -408,6 +408,9 @@ def test_a_ruleset_without_a_line_battle_is_a_miss_that_says_so(
     def missing(name: str) -> Any:
         raise ModuleNotFoundError(f"No module named 'segsim.rules.{name}.battle'")
 
+    def broken(per_side: int, **kw: Any) -> Any:
+        raise TypeError("line_battle() got an unexpected keyword argument 'max_segments'")
+
     standin = SimpleNamespace(
         line_battle=lambda per_side, *, seed=0, **kw: line_battle(per_side, seed=seed, **kw)
     )
@@ -418,6 +421,8 @@ def test_a_ruleset_without_a_line_battle_is_a_miss_that_says_so(
     def load(name: str, *args: Any) -> Any:
         if name == "segsim.rules.loss.battle":
             return standin
+        if name == "segsim.rules.loreval.battle":
+            return SimpleNamespace(line_battle=broken)
         if name.endswith(".battle") and name.startswith("segsim.rules."):
             missing(name.split(".")[2])
         return real(name, *args)
@@ -427,7 +432,9 @@ def test_a_ruleset_without_a_line_battle_is_a_miss_that_says_so(
     bench.battle_section(report, bench.Sizes(**TINY), sides=(2, 1))
     lines = {v.name.split(":")[0]: v for v in report.verdicts if "per action other" not in v.name}
     assert lines["rinkanou"].value is not None and lines["loss"].value is not None
-    for name in ("chroniques", "rupture", "loreval"):
+    assert lines["loreval"].status == "MISS"
+    assert "its line battle cannot be built (TypeError: line_battle() got" in lines["loreval"].why
+    for name in ("chroniques", "rupture"):
         assert lines[name].status == "MISS"
         assert (
             lines[name]
@@ -650,6 +657,12 @@ def test_a_long_run_adds_enough_fights_for_the_actions_wanted(bench: ModuleType)
 def test_without_valgrind_the_instructions_are_not_counted(
     bench: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    def fails(script: Path, jobs: Any) -> Any:
+        raise RuntimeError("valgrind's counting run failed: Traceback ... KeyError")
+
+    monkeypatch.setattr(bench.shutil, "which", lambda name: "/usr/bin/valgrind")
+    monkeypatch.setattr(bench.counting, "count", fails)
+    assert bench.instruction_counts([]).endswith("failed: Traceback ... KeyError")
     monkeypatch.setattr(bench.shutil, "which", lambda name: None)
     assert bench.instruction_counts([]) == "valgrind is not installed"
     report = bench.Report(quick=True)
