@@ -583,9 +583,11 @@ def bench(sizes: Sizes, quick: bool) -> Report:
     # compiled tree is built (if a source changed) and valgrind counts instructions in
     # processes of their own while this one runs the duels of the memory check and the
     # census.
-    jobs = count_jobs(
-        sizes, long_runs({p: a for p, (_, a) in first.items()}, sizes.counted_actions)
-    )
+    runs = long_runs({p: a for p, (_, a) in first.items()}, sizes.counted_actions)
+    # The costliest first (by their first fight's CPU time), so that the two cores end
+    # together rather than one waiting for the last long run.
+    runs = dict(sorted(runs.items(), key=lambda item: -first[item[0]][0] * (item[1] + 1)))
+    jobs = count_jobs(sizes, runs)
     with ThreadPoolExecutor(2) as pool:
         building = pool.submit(timed, compiled_tree)
         counting_ = pool.submit(instruction_counts, jobs)
