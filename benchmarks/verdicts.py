@@ -61,15 +61,22 @@ class Report:
     """Every figure (nested by part of the run) and verdict, for ``--json``."""
 
     quick: bool
-    last: float = attrs.field(factory=time.perf_counter)  # when the last part ended
+    last: float = attrs.field(factory=lambda: time.perf_counter())  # when the last part ended
+    cpu: float = attrs.field(factory=lambda: own_seconds())  # the CPU time used by then
     figures: dict[str, Any] = attrs.field(factory=dict)
     verdicts: list[Verdict] = attrs.field(factory=list)
 
     def lap(self, part: str) -> None:
-        """Note the wall time of a part of the run (since the last part ended)."""
-        now = time.perf_counter()
-        self.figures.setdefault("time", {})[part] = now - self.last
-        self.last = now
+        """Note the wall time of a part of the run (since the last part ended), and the
+        CPU time this process and its children took meanwhile."""
+        now, cpu = time.perf_counter(), own_seconds()
+        self.figures.setdefault("time", {})[part] = {"wall": now - self.last, "cpu": cpu - self.cpu}
+        self.last, self.cpu = now, cpu
+
+    def times(self) -> str:
+        """The wall and CPU time of each part noted, on one line."""
+        parts = self.figures.get("time", {}).items()
+        return ", ".join(f"{k} {v['wall']:.0f} s (CPU {v['cpu']:.0f} s)" for k, v in parts)
 
     def add(self, *verdicts: Verdict) -> None:
         self.verdicts.extend(verdicts)

@@ -261,6 +261,23 @@ def test_other_processes_load_is_the_machine_s_less_this_process_s(
     assert load.others() == pytest.approx((3.0 - 1.0) / 2.0)
 
 
+def test_the_report_notes_each_part_s_wall_and_cpu_time(
+    verdicts: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = iter([10.0, 14.0, 15.0])
+    cpu = iter([2.0, 9.0, 9.5])
+    monkeypatch.setattr(verdicts.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(verdicts, "own_seconds", lambda: next(cpu))
+    report = verdicts.Report(quick=False)
+    report.lap("counting")
+    report.lap("sweeps")
+    assert report.figures["time"] == {
+        "counting": {"wall": 4.0, "cpu": 7.0},
+        "sweeps": {"wall": 1.0, "cpu": 0.5},
+    }
+    assert report.times() == "counting 4 s (CPU 7 s), sweeps 1 s (CPU 0 s)"
+
+
 def test_the_wall_time_sets_aside_a_build_and_is_not_judged_on_a_busy_machine(
     bench: ModuleType,
 ) -> None:
