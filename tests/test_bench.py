@@ -647,7 +647,7 @@ def test_instructions_per_unit_are_the_difference_of_a_long_and_a_short_run(
     monkeypatch.setattr(bench.shutil, "which", lambda name: "/usr/bin/" + name)
     monkeypatch.setattr(bench.counting, "count", counted)
     duel = SCENARIOS / "duel.toml"
-    jobs = bench.count_jobs(bench.Sizes(**TINY), {duel: 4})
+    jobs = bench.count_jobs(bench.Sizes(**TINY), {duel: (1, 4)})
     assert jobs == [
         ("bare", "", 10),
         ("bare", "", 30),
@@ -664,11 +664,13 @@ def test_instructions_per_unit_are_the_difference_of_a_long_and_a_short_run(
 
 
 def test_a_long_run_adds_enough_fights_for_the_actions_wanted(bench: ModuleType) -> None:
-    assert bench.long_runs({Path("a"): 40, Path("b"): 2_000, Path("c"): 0}, 1_000) == {
-        Path("a"): 26,
-        Path("b"): 2,
-        Path("c"): 1_001,
+    assert bench.long_runs({Path("a"): 40, Path("b"): 900, Path("c"): 0}, 1_000) == {
+        Path("a"): (1, 26),
+        Path("b"): (1, 3),
+        Path("c"): (1, 1_001),
     }
+    # A fight that starts all the actions wanted alone is counted from no fight to one.
+    assert bench.long_runs({Path("chase"): 2_240}, 1_000) == {Path("chase"): (0, 1)}
 
 
 def test_without_valgrind_the_instructions_are_not_counted(
