@@ -18,7 +18,8 @@ define install
 endef
 
 # The demo needs segsim alone; the tests need every extra (Ray, RL envs, plots...); the
-# benchmarks what builds the optional compiled variant (mypy, setuptools).
+# benchmarks what builds the optional compiled variant (mypy, setuptools) and table mode's
+# server (its round trip is measured).
 $(CORE): pyproject.toml
 	$(call install,)
 
@@ -26,7 +27,7 @@ $(STAMP): pyproject.toml
 	$(call install,$(TEST_EXTRAS))
 
 $(BENCH): pyproject.toml
-	$(call install,[compile])
+	$(call install,[compile,table])
 
 demo: $(CORE)
 	$(BIN)/segsim run examples/scenarios/duel.toml --seed 7 --record demo-record.jsonl

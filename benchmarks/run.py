@@ -646,6 +646,8 @@ def bench(sizes: Sizes, quick: bool) -> Report:
     report.lap("compiled build")
     battle_section(report, sizes)
     report.lap("battles")
+    table_mode_section(report, quick)
+    report.lap("table mode")
 
     report.add(
         Verdict(f"memory growth over {sizes.memory_fights:,} duels", change, TARGET_MEMORY, " %")
@@ -671,6 +673,42 @@ def bench(sizes: Sizes, quick: bool) -> Report:
     report.add(wall_verdict(quick, wall, sizes.wall, build_wall, waited, others))
     report.print_verdicts()
     return report
+
+
+def table_mode_section(report: Report, quick: bool) -> None:
+    """Table mode (``benchmarks/table_bench.py``): a duel phase's round trip through the
+    server, a declaration submitted to the next phase shown (median), and the server's
+    memory over a scripted session of phases (1,000; 200 with ``--quick``)."""
+    names = ("table mode: a duel phase's round trip (median)", "table mode: memory growth")
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as missing:  # the 'table' extra (starlette, uvicorn) not installed
+        why = f"not measured ({missing}: install segsim[table])"
+        report.add(
+            Verdict(names[0], None, 100.0, " ms", why=why),
+            Verdict(names[1], None, 10.0, " %", why=why),
+        )
+        return
+    import table_bench
+
+    got = table_bench.table_section(quick)
+    mem = got["memory"]
+    report.figures["table"] = got
+    print(
+        f"table mode: round trip median {got['round_trip_median_ms']:.1f} ms over "
+        f"{got['round_trip_phases']} phases; server memory {mem['rss_at_first_kib']:,} KiB at "
+        f"phase {mem['first']}, {mem['rss_at_end_kib']:,} KiB at phase {mem['phases']}"
+    )
+    report.add(
+        Verdict(names[0], got["round_trip_median_ms"], table_bench.ROUND_TRIP_TARGET_MS, " ms"),
+        Verdict(
+            f"{names[1]} from phase {mem['first']} to {mem['phases']}",
+            mem["growth"] * 100,
+            table_bench.MEMORY_GROWTH_TARGET * 100,
+            " %",
+        ),
+    )
 
 
 def wall_verdict(

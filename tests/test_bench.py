@@ -711,3 +711,27 @@ def test_a_counted_run_under_valgrind_reports_its_instructions_and_units(
     assert (few_units, many_units) == (bench.bare_run(2, 100), bench.bare_run(2, 300))
     assert few > 1_000_000  # at least the interpreter's start and the imports
     assert 0 < many - few < 100_000 * (many_units - few_units)
+
+
+def test_table_mode_without_its_extra_is_a_miss_naming_the_extra(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from verdicts import Report  # the benchmarks' folder is on the path once run.py is
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn: ImportError
+    report = Report(True)
+    bench.table_mode_section(report, True)
+    assert [v.status for v in report.verdicts] == ["MISS", "MISS"]
+    assert all("segsim[table]" in v.line() for v in report.verdicts)
+    assert "table" not in report.figures
+
+
+def test_table_mode_s_round_trip_and_memory_are_judged(bench: ModuleType) -> None:
+    from verdicts import Report
+
+    report = Report(True)
+    bench.table_mode_section(report, True)
+    trip, memory = report.verdicts
+    assert trip.target == 100.0 and trip.unit == " ms" and trip.value is not None
+    assert trip.value == report.figures["table"]["round_trip_median_ms"]
+    assert memory.value == report.figures["table"]["memory"]["growth"] * 100
