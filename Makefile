@@ -55,8 +55,10 @@ browser:
 test: lint browser
 	$(BIN)/python -m pytest
 
+# BENCH_ARGS: e.g. --quick, --json bench.json (every figure and verdict).
+BENCH_ARGS ?=
 bench: $(BENCH)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 # Hostile input for FUZZ_SECONDS (default 600): counts per input class; exit 1 on any
 # traceback, hang, state change or divergence (inputs kept in fuzz-failures/).
