@@ -121,6 +121,15 @@ def plan(
             f"{sheet.actions} per passe",
             rule=RULE_TARGETED,
         )
+    blow = in_exchange(state, c.id, segment)
+    if blow is not None:
+        raise IllegalDeclaration(
+            f"the blow between {blow.actor} and {blow.target} lands at the end of segment "
+            f"{segment}: between a roll and its blow nothing happens but the defence (the "
+            f'value of an undefended attack is taken "immédiatement"); {c.id} acts once '
+            f"it has landed, in segment {segment + 1}",
+            rule=RULE_TARGETED,
+        )
     if d.kind in TARGETED:
         foe, params = _plan_targeted(state, c, d)
         return ActionSpec(
@@ -150,6 +159,23 @@ def settling(c: Combatant, segment: int, passe: int) -> bool:
         return False
     sheet: Sheet = c.sheet
     return next_boundary(done, sheet.actions, passe) == next_boundary(segment, sheet.actions, passe)
+
+
+def in_exchange(state: FightState, cid: str, segment: int) -> Action | None:
+    """The blow landing at the end of ``segment`` that ``cid`` gave or takes, if any.
+
+    Between an attack's roll and its blow only the target's defence happens (Rupture,
+    "Les actions ciblées": an undefended attack's value is taken "immédiatement"; "Se
+    défendre": the defence may come after the roll): neither fighter starts anything
+    else until the blow has landed, at the end of the segment in which the target may
+    answer."""
+    autonomous = state.autonomous
+    if not autonomous:
+        return None
+    for a in autonomous.values():
+        if a.kind == BLOW and a.start == segment and (a.actor == cid or a.target == cid):
+            return a
+    return None
 
 
 def _plan_wait(d: Declaration, segment: int) -> ActionSpec:

@@ -29,9 +29,16 @@ from segsim.rules.rupture.content import (
     read_sheet,
     sheet_data,
 )
-from segsim.rules.rupture.declare import BLOW, RULE_TARGETED, UNTARGETED, defends_against, plan
+from segsim.rules.rupture.declare import (
+    BLOW,
+    RULE_TARGETED,
+    UNTARGETED,
+    defends_against,
+    in_exchange,
+    plan,
+)
 from segsim.rules.rupture.events import PasseStarted
-from segsim.rules.rupture.passe import passe_of
+from segsim.rules.rupture.passe import next_boundary, passe_of
 from segsim.rules.rupture.settle import Settlement
 from segsim.rules.rupture.status import Status
 from segsim.rules.rupture.views import OtherView, SelfView
@@ -123,7 +130,16 @@ class Rupture(BaseRuleset):
         return [PasseStarted(0, None, 1)]
 
     def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
-        """Who must act and declares nothing lets its slot go by."""
+        """Who must act and declares nothing lets its slot go by; but one whose slot
+        begins while a blow it gave or takes lands (it may start nothing before the blow:
+        :func:`~segsim.rules.rupture.declare.in_exchange`) and whose slot goes on
+        after it waits for it, and is called again as soon as it has landed."""
+        sheet: Sheet = state.combatants[cid].sheet
+        if (
+            next_boundary(segment, sheet.actions, self.passe) > segment + 1
+            and in_exchange(state, cid, segment) is not None
+        ):
+            return Declaration("wait", params={"until": segment + 1})
         return Declaration("pass")
 
     def due(self, state: FightState, time: int) -> Sequence[str]:

@@ -17,7 +17,7 @@ import attrs
 from segsim.actions import Action
 from segsim.observation import LiveView, live
 from segsim.rules.rupture.content import TARGETED, Sheet, Weapon
-from segsim.rules.rupture.declare import ACT, BLOW, settling
+from segsim.rules.rupture.declare import ACT, BLOW, in_exchange, settling
 from segsim.rules.rupture.passe import passe_of, slots_left
 from segsim.rules.rupture.status import Status, Wound
 
@@ -106,8 +106,11 @@ class OtherView(LiveView):
     @live
     def malus(self) -> int:
         """Dice a hindrance took from its next action test (Rupture, "Les actions non
-        ciblées": a targeted action may inflict maluses)."""
-        return self._st.malus
+        ciblées": a targeted action may inflict maluses). While its attack's blow is in
+        flight, the malus as it was before the roll (:meth:`doing`)."""
+        st = self._st
+        rolled = self._rolled()
+        return st.malus + (rolled[2] if rolled is not None else 0)
 
     @live
     def wounds(self) -> tuple[Wound, ...]:
@@ -124,9 +127,27 @@ class OtherView(LiveView):
 
     @live
     def doing(self) -> tuple[str, str | None] | None:
-        """The action it has declared for its slot (kind, target), if any."""
+        """The action it has declared for its slot (kind, target), if any. A targeted
+        action rolled at the end of the previous segment is still shown: to everyone but
+        its target, the roll, the defence and the blow are one instant, at the end of the
+        segment in which the target may answer (Rupture, "Les actions ciblées", the value
+        of an undefended attack taken "immédiatement"; docs/rules/rupture.md)."""
         a = next((a for a in self._o.actions if a.channel == ACT), None)
-        return None if a is None else (a.kind, a.target)
+        if a is not None:
+            return (a.kind, a.target)
+        rolled = self._rolled()
+        return None if rolled is None else (rolled[0], rolled[1])
+
+    def _rolled(self) -> tuple[str, str, int] | None:
+        """Its targeted action rolled at the end of the previous segment (whose blow, if
+        the test succeeded, lands at the end of this one), if it has declared no other
+        since."""
+        st = self._st
+        if st.rolled is None or st.targeted_at != self._segment - 1:
+            return None
+        if any(a.channel == ACT and not a.continuous for a in self._o.actions):
+            return None
+        return st.rolled
 
     def distance(self, other: OtherView) -> float:
         return math.dist(self.position, other.position)
@@ -162,8 +183,12 @@ class SelfView(OtherView):
 
     @live
     def free(self) -> bool:
-        """Whether it may begin an action now: nothing but a ``pass`` in its slot, and
-        no targeted action of its own being settled at the slot's end."""
+        """Whether it may begin an action now: nothing but a ``pass`` in its slot, no
+        targeted action of its own being settled at the slot's end, and no blow it gave
+        or takes landing at the end of this segment (it acts once the blow has landed)."""
+        return self._slot_free() and in_exchange(self._state, self.id, self._segment) is None
+
+    def _slot_free(self) -> bool:
         if any(a.channel == ACT and not a.continuous for a in self._o.actions):
             return False
         return not settling(self._o, self._segment, self._passe)
@@ -171,7 +196,19 @@ class SelfView(OtherView):
     @live
     def actions_left(self) -> int:
         left = slots_left(self._segment, self.sheet.actions, self._passe)
-        return left if self.free else max(0, left - 1)
+        return left if self._slot_free() else max(0, left - 1)
+
+    @live
+    def malus(self) -> int:
+        """Dice a hindrance took from its next action test (its own roll has spent
+        those of the test it made)."""
+        return self._st.malus
+
+    @live
+    def doing(self) -> tuple[str, str | None] | None:
+        """The action it has declared for its slot (kind, target), if any."""
+        a = next((a for a in self._o.actions if a.channel == ACT), None)
+        return None if a is None else (a.kind, a.target)
 
     @live
     def incoming(self) -> tuple[Incoming, ...]:
