@@ -96,6 +96,17 @@ class Flaw:
     difficulty: int = 1
 
 
+class _Memo:
+    """What a sheet's methods worked out, by argument."""
+
+    __slots__ = ("covers", "difficulty", "means")
+
+    def __init__(self) -> None:
+        self.means: dict[str, tuple[Weapon, ...]] = {}
+        self.covers: dict[str, tuple[Weapon, ...]] = {}
+        self.difficulty: dict[str, int] = {}
+
+
 @attrs.frozen
 class Sheet:
     """A Rupture fighter's sheet.
@@ -117,6 +128,10 @@ class Sheet:
     speed: float = 6.0
     defences: Mapping[str, tuple[str, ...]] = attrs.field(factory=lambda: dict(DEFAULT_DEFENCES))
     flaws: tuple[Flaw, ...] = ()
+    # What the methods below work out, by argument: a sheet is immutable, and they are
+    # asked at every decision and every test. (Not a dict: segsim.frozen would make it
+    # read-only with the sheet's tables.)
+    _memo: _Memo = attrs.field(init=False, factory=lambda: _Memo(), eq=False, repr=False)
 
     def skill(self, name: str) -> int:
         """Dice in the pool of a skill (0 if the fighter lacks it)."""
@@ -124,18 +139,29 @@ class Sheet:
 
     def difficulty(self, skill: str) -> int:
         """What the fighter's flaws add to the difficulty of a test of ``skill``."""
-        return sum(f.difficulty for f in self.flaws if skill in f.skills)
+        known = self._memo.difficulty.get(skill)
+        if known is None:
+            known = self._memo.difficulty[skill] = sum(
+                f.difficulty for f in self.flaws if skill in f.skills
+            )
+        return known
 
     def means(self, kind: str) -> tuple[Weapon, ...]:
         """The weapons or manoeuvres serving a targeted action kind."""
-        return tuple(w for w in self.weapons if w.kind == kind)
+        known = self._memo.means.get(kind)
+        if known is None:
+            known = self._memo.means[kind] = tuple(w for w in self.weapons if w.kind == kind)
+        return known
 
     def weapon(self, wid: str) -> Weapon | None:
         return next((w for w in self.weapons if w.id == wid), None)
 
     def covers(self, domain: str) -> tuple[Weapon, ...]:
         """What may lend its Cover to a defence against an action of ``domain``."""
-        return tuple(w for w in self.weapons if w.domain == domain)
+        known = self._memo.covers.get(domain)
+        if known is None:
+            known = self._memo.covers[domain] = tuple(w for w in self.weapons if w.domain == domain)
+        return known
 
 
 @attrs.frozen

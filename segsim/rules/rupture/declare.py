@@ -89,36 +89,39 @@ def plan(
     passe: int,
 ) -> ActionSpec:
     """Check a declaration and time it."""
-    kind = KINDS.get(d.kind)
+    what = d.kind
+    kind = KINDS.get(what)
     if kind is None:
         raise IllegalDeclaration(
-            f"unknown action {d.kind!r} (known: {', '.join(KINDS)})", rule=RULE_TARGETED
+            f"unknown action {what!r} (known: {', '.join(KINDS)})", rule=RULE_TARGETED
         )
-    unknown_params(d.kind, d.params, kind.params)
-    if d.kind == "wait":
+    given = d.params
+    if given:
+        accepted = kind.params
+        for name in given:
+            if name not in accepted:
+                unknown_params(what, given, accepted)
+    if what == "wait":
         return _plan_wait(d, segment)
-    if d.kind == "defend":
+    if what == "defend":
         return _plan_defence(state, c, d, segment, planned)
     sheet: Sheet = c.sheet
-    busy = [a for a in c.actions if a.channel == ACT and not a.continuous]
-    busy_planned = [p for p in planned if p.channel == ACT]
-    if busy or busy_planned:
-        doing = busy[0].kind if busy else busy_planned[0].kind
-        raise IllegalDeclaration(
-            f"{c.id} is busy with {doing} until the end of its slot: one action at a time, "
-            f"{sheet.actions} per passe",
-            rule=RULE_TARGETED,
-        )
-    duration = next_boundary(segment, sheet.actions, passe) - segment
-    if d.kind == "pass":
+    for a in c.actions:
+        if a.channel == ACT and not a.continuous:
+            _busy(c, a.kind)
+    for p in planned:
+        if p.channel == ACT:
+            _busy(c, p.kind)
+    boundary = next_boundary(segment, sheet.actions, passe)
+    duration = boundary - segment
+    if what == "pass":
         if d.target is not None:
             raise IllegalDeclaration("pass takes no target")
         return ActionSpec("pass", duration, ACT, continuous=True)
-    if settling(c, segment, passe):
+    if settling(c, segment, passe, boundary):
         raise IllegalDeclaration(
             f"{c.id}'s targeted action is settled as its slot ends (segment "
-            f"{next_boundary(segment, sheet.actions, passe) - 1}): one action at a time, "
-            f"{sheet.actions} per passe",
+            f"{boundary - 1}): one action at a time, {sheet.actions} per passe",
             rule=RULE_TARGETED,
         )
     blow = in_exchange(state, c.id, segment)
@@ -139,6 +142,15 @@ def plan(
     return ActionSpec(d.kind, duration, ACT, target=target, rolled=d.kind in TESTED, params=params)
 
 
+def _busy(c: Combatant, doing: str) -> None:
+    sheet: Sheet = c.sheet
+    raise IllegalDeclaration(
+        f"{c.id} is busy with {doing} until the end of its slot: one action at a time, "
+        f"{sheet.actions} per passe",
+        rule=RULE_TARGETED,
+    )
+
+
 def roll_duration(left: int) -> int:
     """How long a targeted action lasts when ``left`` segments of its slot remain: until
     one segment before the slot's end, so that its roll is published, the target may
@@ -149,16 +161,19 @@ def roll_duration(left: int) -> int:
     return left - 1 if left >= 2 else left
 
 
-def settling(c: Combatant, segment: int, passe: int) -> bool:
+def settling(c: Combatant, segment: int, passe: int, boundary: int = -1) -> bool:
     """Whether ``c``'s targeted action of the slot in progress has been rolled (or came
     to nothing) one segment before the slot's end: its blow lands as the slot ends, and
-    until then its action is not over."""
+    until then its action is not over. (``boundary``: the slot's end, if the caller has
+    it.)"""
     status: Status = c.status
     done = status.targeted_at
     if done < 0 or done >= segment:
         return False
     sheet: Sheet = c.sheet
-    return next_boundary(done, sheet.actions, passe) == next_boundary(segment, sheet.actions, passe)
+    if boundary < 0:
+        boundary = next_boundary(segment, sheet.actions, passe)
+    return next_boundary(done, sheet.actions, passe) == boundary
 
 
 def in_exchange(state: FightState, cid: str, segment: int) -> Action | None:
