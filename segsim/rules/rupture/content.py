@@ -99,9 +99,10 @@ class Flaw:
 class _Memo:
     """What a sheet's methods worked out, by argument."""
 
-    __slots__ = ("covers", "difficulty", "means")
+    __slots__ = ("covers", "defence", "difficulty", "means")
 
     def __init__(self) -> None:
+        self.defence: dict[str, str] = {}
         self.means: dict[str, tuple[Weapon, ...]] = {}
         self.covers: dict[str, tuple[Weapon, ...]] = {}
         self.difficulty: dict[str, int] = {}
@@ -151,6 +152,17 @@ class Sheet:
         known = self._memo.means.get(kind)
         if known is None:
             known = self._memo.means[kind] = tuple(w for w in self.weapons if w.kind == kind)
+        return known
+
+    def best_defence(self, domain: str) -> str:
+        """The skill allowed to defend against an action of ``domain`` with the most
+        dice left once its flaws are counted (the first listed on a tie)."""
+        known = self._memo.defence.get(domain)
+        if known is None:
+            skills = self.defences[domain]
+            known = self._memo.defence[domain] = max(
+                skills, key=lambda s: (self.skill(s) - self.difficulty(s), -skills.index(s))
+            )
         return known
 
     def weapon(self, wid: str) -> Weapon | None:

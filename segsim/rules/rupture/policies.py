@@ -45,14 +45,14 @@ def defences(obs: Observation) -> list[DeclarationLike]:
     """A free defence against every attack rolled against the fighter now, with the skill
     of its largest pool for that domain."""
     me: SelfView = obs.me
-    out: list[DeclarationLike] = []
-    for inc in me.incoming:
-        skills = me.sheet.defences[inc.domain]
-        best = max(
-            skills, key=lambda s: (me.sheet.skill(s) - me.sheet.difficulty(s), -skills.index(s))
-        )
-        out.append(Declaration("defend", inc.attacker, {"skill": best}))
-    return out
+    incoming = me.incoming
+    if not incoming:
+        return []
+    sheet = me.sheet
+    return [
+        Declaration("defend", inc.attacker, {"skill": sheet.best_defence(inc.domain)})
+        for inc in incoming
+    ]
 
 
 def opponents(obs: Observation) -> list[OtherView]:
@@ -63,9 +63,12 @@ def opponents(obs: Observation) -> list[OtherView]:
 def best_means(me: SelfView, target: OtherView, kinds: tuple[str, ...]) -> Weapon | None:
     """The weapon or manoeuvre of those kinds in reach of ``target`` with the best expected
     value against its threshold for that domain."""
-    usable = [w for w in me.sheet.weapons if w.kind in kinds and me.in_reach(target, w)]
+    gap = me.distance(target)  # in_reach(), with the distance worked out once
+    usable = [w for w in me.sheet.weapons if w.kind in kinds and gap <= w.range + _EPS]
     if not usable:
         return None
+    if len(usable) == 1:
+        return usable[0]
     return max(
         usable, key=lambda w: (expected_value(me, w) - target.rupture[w.domain], w.threat, w.id)
     )

@@ -147,12 +147,19 @@ class Settlement:
 
     def run(self, batch: Sequence[Action]) -> None:
         defences: dict[tuple[str, int], Action] = {}
+        live: list[Action] = []
         for a in batch:
-            if a.kind == "defend" and not a.cancelled:
+            if a.cancelled:
+                continue
+            kind = a.kind
+            if kind == "defend":
                 # After the roll a defence names the blow; announced before, the attack.
                 key = ("blow", int(a.params["blow"])) if "blow" in a.params else None
                 defences[key or ("attack", int(a.params["attack"]))] = a
-        live = [a for a in batch if not a.cancelled and a.kind not in ("defend", "pass", "wait")]
+            elif kind != "pass" and kind != "wait":
+                live.append(a)
+        if not live:
+            return  # slots let go by, waits over, defences without their blow
         for a in live:
             if a.kind == BLOW:
                 defence = defences.get(("blow", a.id)) or defences.get(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from segsim.actions import Action
-from segsim.observation import LiveView, live
+from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rupture.content import TARGETED, Sheet, Weapon
 from segsim.rules.rupture.declare import ACT, BLOW, in_exchange, settling
 from segsim.rules.rupture.passe import passe_of, slots_left
@@ -78,25 +78,12 @@ class OtherView(LiveView):
         sheet: Sheet = self._o.sheet
         return sheet
 
-    @live
-    def position(self) -> Point:
-        return self._o.position
-
-    @live
-    def effort(self) -> int:
-        return self._st.effort
-
-    @live
-    def max_effort(self) -> int:
-        return self._st.max_effort
-
-    @live
-    def stress(self) -> int:
-        return self._st.stress
-
-    @live
-    def stress_max(self) -> int:
-        return self._sheet.stress_max
+    # Fields read straight from the fighter (by attribute path, without a call).
+    position: live[OtherView, Point] = live_attr("_o.position")
+    effort: live[OtherView, int] = live_attr("_o.status.effort")
+    max_effort: live[OtherView, int] = live_attr("_o.status.max_effort")
+    stress: live[OtherView, int] = live_attr("_o.status.stress")
+    stress_max: live[OtherView, int] = live_attr("_o.sheet.stress_max")
 
     @live
     def rupture(self) -> Mapping[str, int]:
@@ -121,9 +108,7 @@ class OtherView(LiveView):
         """Pool sizes by skill (the sheet is public at the table)."""
         return dict(self._sheet.skills)
 
-    @live
-    def weapons(self) -> tuple[Weapon, ...]:
-        return self._sheet.weapons
+    weapons: live[OtherView, tuple[Weapon, ...]] = live_attr("_o.sheet.weapons")
 
     @live
     def doing(self) -> tuple[str, str | None] | None:
@@ -172,10 +157,8 @@ class SelfView(OtherView):
         self._passe = passe
         self.passe = passe_of(segment, passe)
 
-    @live
-    def bonus(self) -> int:
-        """Bonus dice for its next action test (preparation, help)."""
-        return self._st.bonus
+    bonus: live[SelfView, int] = live_attr("_o.status.bonus")
+    """Bonus dice for its next action test (preparation, help)."""
 
     @live
     def actions(self) -> tuple[Action, ...]:
@@ -215,15 +198,19 @@ class SelfView(OtherView):
         """The attacks rolled against the fighter that land at the end of this segment
         and that it has not answered yet (a defence announced before the roll answers
         them already)."""
+        autonomous = self._state.autonomous
+        if not autonomous:
+            return ()
         out = []
-        answered = {a.target for a in self._o.actions if a.kind == "defend"}
-        for a in self._state.autonomous.values():
-            if (
-                a.kind == BLOW
-                and a.target == self.id
-                and a.start == self._segment
-                and a.actor not in answered
-            ):
+        answered = None
+        me = self.id
+        segment = self._segment
+        for a in autonomous.values():
+            if a.target == me and a.start == segment and a.kind == BLOW:
+                if answered is None:
+                    answered = {x.target for x in self._o.actions if x.kind == "defend"}
+                if a.actor in answered:
+                    continue
                 p = a.params
                 out.append(
                     Incoming(
