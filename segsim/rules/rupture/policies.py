@@ -33,6 +33,23 @@ from segsim.rules.rupture.views import OtherView, SelfView
 QUALITY_CHANCE = (7 - QUALITY_FACE) / 6
 """Chance that one d6 is a quality (5 or 6)."""
 
+_KEPT = 4096
+_declarations: dict[tuple[str, str | None, str, str], Declaration] = {}
+
+
+def declaration(kind: str, target: str | None, key: str = "", value: str = "") -> Declaration:
+    """``Declaration(kind, target, {key: value})`` (no parameter without a key), the
+    same object each time it is asked for again: a declaration never changes, and the
+    engine checks a declaration it has seen once only once (``Declaration.checked``).
+    At most :data:`_KEPT` are kept, then the store starts anew."""
+    k = (kind, target, key, value)
+    found = _declarations.get(k)
+    if found is None:
+        if len(_declarations) >= _KEPT:
+            _declarations.clear()
+        found = _declarations[k] = Declaration(kind, target, {key: value} if key else None)
+    return found
+
 
 def expected_value(me: SelfView, weapon: Weapon) -> float:
     """The mean attack value of a weapon or manoeuvre (ignoring the success threshold's
@@ -50,7 +67,7 @@ def defences(obs: Observation) -> list[DeclarationLike]:
         return []
     sheet = me.sheet
     return [
-        Declaration("defend", inc.attacker, {"skill": sheet.best_defence(inc.domain)})
+        declaration("defend", inc.attacker, "skill", sheet.best_defence(inc.domain))
         for inc in incoming
     ]
 
@@ -81,11 +98,11 @@ def close_in(me: SelfView, targets: list[OtherView]) -> Declaration | None:
     if not apart:
         return None
     nearest = min(apart, key=lambda o: (me.distance(o), o.id))
-    return Declaration("move", nearest.id)
+    return declaration("move", nearest.id)
 
 
 def act(me: SelfView, target: OtherView, weapon: Weapon) -> Declaration:
-    return Declaration(weapon.kind, target.id, {"weapon": weapon.id})
+    return declaration(weapon.kind, target.id, "weapon", weapon.id)
 
 
 class Aggressive:
@@ -173,7 +190,7 @@ class Talker(Aggressive):
             if words is not None:
                 return act(me, target, words)
         if me.bonus == 0:
-            return Declaration("prepare")
+            return declaration("prepare", None)
         return close_in(me, targets)
 
 

@@ -44,6 +44,9 @@ from segsim.rules.rupture.status import Status
 from segsim.rules.rupture.views import OtherView, SelfView
 from segsim.state import FightState
 
+_PASS = Declaration("pass")
+"""The idle declaration (one object: the engine checks it once)."""
+
 PASSE_SEGMENTS = 30
 """A passe in segments by default (RULES-NOTES, "Time")."""
 
@@ -140,7 +143,7 @@ class Rupture(BaseRuleset):
             and in_exchange(state, cid, segment) is not None
         ):
             return Declaration("wait", params={"until": segment + 1})
-        return Declaration("pass")
+        return _PASS
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """The targets of attacks whose rolls were just published: they may declare a
