@@ -47,7 +47,7 @@ def declaration(kind: str, target: str | None, key: str = "", value: str = "") -
     if found is None:
         if len(_declarations) >= _KEPT:
             _declarations.clear()
-        found = _declarations[k] = Declaration(kind, target, {key: value} if key else None)
+        found = _declarations[k] = Declaration(kind, target, {key: value} if key else {})
     return found
 
 
