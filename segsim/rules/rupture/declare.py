@@ -276,9 +276,13 @@ def announced_attack(state: FightState, defender: str, attacker: str) -> Action 
 
 def defends_against(c: Combatant, attacker: str, planned: Sequence[ActionSpec]) -> bool:
     """Whether ``c`` already defends (or has announced its defence) against ``attacker``."""
-    return any(a.kind == "defend" and a.target == attacker for a in c.actions) or any(
-        p.kind == "defend" and p.target == attacker for p in planned
-    )
+    for a in c.actions:
+        if a.target == attacker and a.kind == "defend":
+            return True
+    for p in planned:
+        if p.target == attacker and p.kind == "defend":
+            return True
+    return False
 
 
 def _plan_defence(

@@ -86,9 +86,20 @@ def best_means(me: SelfView, target: OtherView, kinds: tuple[str, ...]) -> Weapo
         return None
     if len(usable) == 1:
         return usable[0]
-    return max(
-        usable, key=lambda w: (expected_value(me, w) - target.rupture[w.domain], w.threat, w.id)
-    )
+    # max() by (expected_value(me, w) - threshold, threat, id), the first of equals,
+    # with what every weapon shares read once.
+    sheet = me.sheet
+    extra = me.bonus - me.malus
+    rupture = target.rupture
+    best = usable[0]
+    best_key: tuple[float, int, str] | None = None
+    for w in usable:
+        pool = sheet.skill(w.skill) + extra
+        value = max(0, pool) * QUALITY_CHANCE - sheet.difficulty(w.skill) + w.threat
+        key = (value - rupture[w.domain], w.threat, w.id)
+        if best_key is None or key > best_key:
+            best, best_key = w, key
+    return best
 
 
 def close_in(me: SelfView, targets: list[OtherView]) -> Declaration | None:

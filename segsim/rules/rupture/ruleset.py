@@ -149,11 +149,12 @@ class Rupture(BaseRuleset):
         """The targets of attacks whose rolls were just published: they may declare a
         free defence in the segment beginning now (Rupture, "Se défendre"), unless they
         announced it before the roll."""
-        if not state.autonomous:
+        autonomous = state.autonomous
+        if not autonomous:
             return ()
         found: list[str] = []
-        for a in state.autonomous.values():
-            if a.kind == BLOW and a.start == time and a.target is not None:
+        for a in autonomous.values():
+            if a.start == time and a.kind == BLOW and a.target is not None:
                 target = state.combatants.get(a.target)
                 if (
                     target is not None
