@@ -279,10 +279,7 @@ def defends_against(c: Combatant, attacker: str, planned: Sequence[ActionSpec]) 
     for a in c.actions:
         if a.target == attacker and a.kind == "defend":
             return True
-    for p in planned:
-        if p.target == attacker and p.kind == "defend":
-            return True
-    return False
+    return any(p.target == attacker and p.kind == "defend" for p in planned)
 
 
 def _plan_defence(

@@ -122,9 +122,15 @@ class Settlement:
         """Roll a test of ``skill`` for an action: the pool, plus bonus dice won earlier,
         less the dice a hindrance took, against the difficulty plus the fighter's flaws.
         Returns the roll, the bonus and the malus (both spent)."""
-        sheet: Sheet = self.fighter(cid).sheet
-        bonus = self.bonus.get(cid, self.status(cid).bonus)
-        malus = self.malus_of(cid)
+        c = self.state.combatants[cid]
+        sheet: Sheet = c.sheet
+        status: Status = c.status
+        bonus = self.bonus.get(cid)
+        if bonus is None:
+            bonus = status.bonus
+        malus = self.malus.get(cid)
+        if malus is None:
+            malus = status.malus
         self.bonus[cid] = 0
         self.malus[cid] = 0
         total = max(0, difficulty + self.difficulty(cid, skill))
@@ -138,9 +144,11 @@ class Settlement:
         """What the fighter's flaws and the game master's circumstances add to the
         difficulty of a test of ``skill`` (circumstances may offset flaws; a difficulty
         never goes below 0)."""
-        c = self.fighter(cid)
+        c = self.state.combatants[cid]
         sheet: Sheet = c.sheet
-        circumstances = c.setup.get("circumstances", {})
+        circumstances = c.setup.get("circumstances") if c.setup else None
+        if not circumstances:
+            return max(0, sheet.difficulty(skill))
         return max(0, sheet.difficulty(skill) + int(circumstances.get(skill, 0)))
 
     # -------------------------------------------------------- the segment
