@@ -176,6 +176,36 @@ def settling(c: Combatant, segment: int, passe: int, boundary: int = -1) -> bool
     return next_boundary(done, sheet.actions, passe) == boundary
 
 
+_landing: list[Any] = [(None, -1, -1, {})]
+"""The last index :func:`landing` made, as one tuple (read and replaced at once):
+the state's autonomous actions, the state's version, the segment, the index."""
+
+
+def landing(state: FightState, segment: int) -> Mapping[str, list[Action]]:
+    """The blows landing at the end of ``segment``, by the fighters who gave or take
+    them, in the order they were set off. Made once per state and version (a
+    declaration phase's decisions and plans all ask it, and nothing changes the state
+    until they are applied), so that a battle's many blows in flight are looked over
+    once per phase rather than at each decision."""
+    autonomous = state.autonomous
+    kept, version, at, index = _landing[0]
+    if kept is autonomous and version == state.version and at == segment:
+        found: dict[str, list[Action]] = index
+        return found
+    found = {}
+    for a in autonomous.values():
+        if a.start == segment and a.kind == BLOW:
+            for cid in (a.actor, a.target):
+                if cid is not None:
+                    blows = found.get(cid)
+                    if blows is None:
+                        found[cid] = [a]
+                    elif blows[-1] is not a:
+                        blows.append(a)
+    _landing[0] = (autonomous, state.version, segment, found)
+    return found
+
+
 def in_exchange(state: FightState, cid: str, segment: int) -> Action | None:
     """The blow landing at the end of ``segment`` that ``cid`` gave or takes, if any.
 
@@ -184,13 +214,10 @@ def in_exchange(state: FightState, cid: str, segment: int) -> Action | None:
     défendre": the defence may come after the roll): neither fighter starts anything
     else until the blow has landed, at the end of the segment in which the target may
     answer."""
-    autonomous = state.autonomous
-    if not autonomous:
+    if not state.autonomous:
         return None
-    for a in autonomous.values():
-        if a.kind == BLOW and a.start == segment and (a.actor == cid or a.target == cid):
-            return a
-    return None
+    found = landing(state, segment).get(cid)
+    return found[0] if found else None
 
 
 def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
@@ -254,8 +281,10 @@ def _plan_targeted(state: FightState, c: Combatant, d: Declaration) -> tuple[str
 
 def pending_blow(state: FightState, defender: str, attacker: str, segment: int) -> Any:
     """The blow of ``attacker`` against ``defender`` landing at the end of ``segment``."""
-    for a in state.autonomous.values():
-        if a.kind == BLOW and a.actor == attacker and a.target == defender and a.start == segment:
+    if not state.autonomous:
+        return None
+    for a in landing(state, segment).get(defender, ()):
+        if a.actor == attacker and a.target == defender:
             return a
     return None
 

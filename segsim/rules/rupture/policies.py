@@ -112,6 +112,13 @@ def close_in(me: SelfView, targets: list[OtherView]) -> Declaration | None:
     return declaration("move", nearest.id)
 
 
+def seek(me: SelfView) -> Declaration | None:
+    """With no opponent in view (a battle's rear ranks, beyond the ruleset's
+    ``awareness``), a move toward the nearest one; None when none is left."""
+    nearest = me.nearest_opponent
+    return None if nearest is None else declaration("move", nearest)
+
+
 def act(me: SelfView, target: OtherView, weapon: Weapon) -> Declaration:
     return declaration(weapon.kind, target.id, "weapon", weapon.id)
 
@@ -134,7 +141,7 @@ class Aggressive:
 
     def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
         if not targets:
-            return None
+            return seek(me)
         ranked = sorted(targets, key=lambda o: (o.effort + o.stress_max - o.stress, o.id))
         for target in ranked:
             weapon = best_means(me, target, self.kinds)
@@ -195,7 +202,7 @@ class Talker(Aggressive):
 
     def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
         if not targets:
-            return None
+            return seek(me)
         for target in sorted(targets, key=lambda o: (o.effort, o.id)):
             words = best_means(me, target, self.kinds)
             if words is not None:

@@ -11,6 +11,7 @@ blow lands at the end of that segment.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -66,8 +67,9 @@ class Rupture(BaseRuleset):
 
     Options: ``passe_segments`` (segments of a passe, 30), ``wound_from`` (the smallest
     overflow that notes a wound, 1), ``stress_out`` (whether physical stress reaching the
-    sheet's ``stress_max`` takes a fighter out of the fight, true); see
-    docs/rules/rupture.md.
+    sheet's ``stress_max`` takes a fighter out of the fight, true), ``awareness`` (metres:
+    a fighter sees, and is woken by, only those within it; None, the default: everyone,
+    as at a table; for battles); see docs/rules/rupture.md.
     """
 
     name: ClassVar[str] = "rupture"
@@ -79,6 +81,7 @@ class Rupture(BaseRuleset):
         passe_segments: int = PASSE_SEGMENTS,
         wound_from: int = 1,
         stress_out: bool = True,
+        awareness: float | None = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -92,7 +95,17 @@ class Rupture(BaseRuleset):
         _check(
             isinstance(stress_out, bool), f"stress_out must be true or false, not {stress_out!r}"
         )
+        _check(
+            awareness is None
+            or (
+                isinstance(awareness, int | float)
+                and not isinstance(awareness, bool)
+                and 0 < awareness < math.inf
+            ),
+            f"awareness is a distance in metres, not {awareness!r}",
+        )
         self.content = given_content(content, Content, default_content)
+        self.awareness: float | None = float(awareness) if awareness is not None else None
         self.passe = passe_segments
         self.tick = passe_segments
         self.wound_from = wound_from
@@ -102,6 +115,8 @@ class Rupture(BaseRuleset):
             "wound_from": wound_from,
             "stress_out": stress_out,
         }
+        if awareness is not None:
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets
 
@@ -201,7 +216,15 @@ class Rupture(BaseRuleset):
         c = state.combatants[cid]
         me = SelfView(state, segment, c, self.passe)
 
+        radius = self.awareness
+
         def others() -> tuple[OtherView, ...]:
+            if radius is not None:  # those around it, found through the grid
+                return tuple(
+                    OtherView(state, segment, o)
+                    for o in state.near(c.position, radius)
+                    if o.id != cid
+                )
             return tuple(
                 OtherView(state, segment, o)
                 for o in state.combatants.values()

@@ -17,7 +17,7 @@ import attrs
 from segsim.actions import Action
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rupture.content import TARGETED, Sheet, Weapon
-from segsim.rules.rupture.declare import ACT, BLOW, in_exchange, settling
+from segsim.rules.rupture.declare import ACT, in_exchange, landing, settling
 from segsim.rules.rupture.passe import passe_of, slots_left
 from segsim.rules.rupture.status import Status, Wound
 
@@ -198,15 +198,13 @@ class SelfView(OtherView):
         """The attacks rolled against the fighter that land at the end of this segment
         and that it has not answered yet (a defence announced before the roll answers
         them already)."""
-        autonomous = self._state.autonomous
-        if not autonomous:
+        if not self._state.autonomous:
             return ()
         out = []
         answered = None
         me = self.id
-        segment = self._segment
-        for a in autonomous.values():
-            if a.target == me and a.start == segment and a.kind == BLOW:
+        for a in landing(self._state, self._segment).get(me, ()):
+            if a.target == me:
                 if answered is None:
                     answered = {x.target for x in self._o.actions if x.kind == "defend"}
                 if a.actor in answered:
@@ -225,6 +223,13 @@ class SelfView(OtherView):
                     )
                 )
         return tuple(sorted(out, key=lambda i: i.blow))
+
+    @live
+    def nearest_opponent(self) -> str | None:
+        """The nearest opponent still in the fight, seen or not (ties: the fight's
+        order), found through the fight's grid; None when none is left."""
+        found = self._state.nearest_opponents(self.id, 1)
+        return found[0] if found else None
 
     @live
     def declared_against(self) -> tuple[Declared, ...]:
