@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers
 from segsim.policy import Observation, register_policy
 from segsim.rules.rupture.content import HINDER, TARGETED, Weapon
@@ -123,6 +124,7 @@ def act(me: SelfView, target: OtherView, weapon: Weapon) -> Declaration:
     return declaration(weapon.kind, target.id, "weapon", weapon.id)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Strikes the opponent with the least effort left within reach of a weapon."""
 
@@ -150,6 +152,7 @@ class Aggressive:
         return close_in(me, targets)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Breaker(Aggressive):
     """Beats opponents down, and breaks them with a threat once that may overflow."""
 
@@ -166,6 +169,7 @@ class Breaker(Aggressive):
         return super().choose(me, targets)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Harrier(Aggressive):
     """Hinders the most dangerous opponent in reach that bears no malus yet (the one
     whose best attack is worth the most), then strikes as ``aggressive`` does."""
@@ -194,6 +198,7 @@ def danger(o: OtherView) -> float:
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Talker(Aggressive):
     """A social duellist: words only."""
 

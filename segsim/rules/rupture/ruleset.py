@@ -20,6 +20,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import mypyc_attr
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content
 from segsim.rules.rupture.content import (
@@ -61,6 +62,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rupture(BaseRuleset):
     """Rupture (text 002): targeted actions per passe, attack value against defence value,
     effort points, physical stress, rupture thresholds and overflows.

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
+from segsim.native import mypyc_attr
 from segsim.rules.rupture.content import HINDER, TARGETED, Sheet
 from segsim.rules.rupture.declare import ACT, BLOW, TESTED, means_for
 from segsim.rules.rupture.events import (
@@ -72,6 +73,7 @@ def overflow_effect(value: int) -> str:
     return ""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one segment's completions, with what earlier events of it
     changed (effort, stress, who is out, bonus dice)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from segsim.actions import Action
+from segsim.native import python_class
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rupture.content import TARGETED, Sheet, Weapon
 from segsim.rules.rupture.declare import ACT, in_exchange, landing, settling
@@ -54,6 +55,7 @@ class Declared:
     rolls_at: int
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as everyone at the table sees it."""
 
@@ -138,6 +140,7 @@ class OtherView(LiveView):
         return math.dist(self.position, other.position)
 
 
+@python_class
 class SelfView(OtherView):
     """The deciding fighter's own state.
 
