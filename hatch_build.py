@@ -47,6 +47,14 @@ COMPILED_MODULES = (
     "segsim/rules/rinkanou/tactics.py",
     "segsim/rules/rinkanou/manoeuvres.py",
     "segsim/rules/rinkanou/ranged.py",
+    # Rupture: the planner and its checks, the passe's slots, the settlement, the
+    # views and the built-in policies
+    "segsim/rules/rupture/ruleset.py",
+    "segsim/rules/rupture/declare.py",
+    "segsim/rules/rupture/passe.py",
+    "segsim/rules/rupture/settle.py",
+    "segsim/rules/rupture/views.py",
+    "segsim/rules/rupture/policies.py",
 )
 """The modules compiled (``segsim/native.py`` says what lets a module compile). The
 rest stays pure Python: the events other than actions (``events.py`` and the rulesets'

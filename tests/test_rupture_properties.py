@@ -16,7 +16,13 @@ from segsim import load_scenario
 from segsim.policy import make_policy
 from segsim.rules.rupture.content import TARGETED
 from segsim.rules.rupture.declare import KINDS
-from segsim.rules.rupture.passe import next_boundary
+from segsim.rules.rupture.passe import (
+    next_boundary,
+    passe_of,
+    passe_start,
+    slot_starts,
+    slots_left,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "examples/scenarios").glob("rupture_*.toml"))
@@ -120,3 +126,21 @@ def test_an_agent_sees_the_roll_against_it_and_may_answer_it() -> None:
     fight = env.driver.fight
     assert fight is not None
     assert any(e.TYPE == "action.declared" and e.kind == "defend" for e in fight.history)
+
+
+@settings(max_examples=300, deadline=None)
+@given(passe=st.integers(1, 120), actions=st.integers(1, 130), segment=st.integers(0, 400))
+def test_the_slot_arithmetic_walks_the_slots_of_the_passe(
+    passe: int, actions: int, segment: int
+) -> None:
+    """Rupture, "Les actions ciblées" (an action is one of the passe's): the next slot
+    boundary is the first of the passe's slot starts after the segment (else the next
+    passe's first segment), and the slots left count those not over yet; worked out
+    arithmetically, they agree with the slot starts listed one by one."""
+    n = passe_of(segment, passe)
+    starts = slot_starts(n, actions, passe)
+    after = [s for s in starts if s > segment]
+    expected = after[0] if after else passe_start(n + 1, passe)
+    assert next_boundary(segment, actions, passe) == expected
+    ends = [*starts[1:], passe_start(n + 1, passe)]
+    assert slots_left(segment, actions, passe) == sum(1 for end in ends if end > segment)

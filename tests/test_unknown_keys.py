@@ -97,3 +97,30 @@ def test_fight_scripts_and_rule_lists_too(tmp_path: Path) -> None:
     rules = (ROOT / "examples/policies/striker.toml").read_text(encoding="utf-8")
     error = error_of(tmp_path, rules.replace("when =", "whne =", 1), load_rule_list)
     assert error.field.endswith(".whne") and "did you mean 'when'?" in error.message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "__init__() got an unexpected keyword argument 'initiative'",  # CPython
+        "'initiative' is an invalid keyword argument for __init__()",  # a compiled class
+    ],
+)
+def test_an_unknown_ruleset_option_is_worded_the_same_in_both_builds(
+    message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import segsim.rules as rules
+
+    class Compiled:
+        name = "rupture"
+
+        def __init__(self, **options: object) -> None:
+            raise TypeError(message)
+
+    monkeypatch.setattr(rules, "ruleset_class", lambda name: Compiled)
+    with pytest.raises(TypeError) as err:
+        rules.get_ruleset("rupture", {"initiative": 3})
+    assert str(err.value) == (
+        "Compiled got an unexpected keyword argument 'initiative' "
+        "(not an option of the rupture ruleset)"
+    )

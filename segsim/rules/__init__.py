@@ -7,6 +7,7 @@ into events. It never touches SimPy; the engine applies the events it returns.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
@@ -184,9 +185,27 @@ def ruleset_class(name: str) -> type[Any]:
     return cls
 
 
+_BAD_KEYWORD = re.compile(
+    r"unexpected keyword argument '(?P<a>[^']*)'|'(?P<b>[^']*)' is an invalid keyword argument"
+)
+"""An unknown keyword in CPython's words and in a compiled class's (mypyc's)."""
+
+
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Any:
-    """A ruleset instance with its options (unknown options are an error)."""
-    return ruleset_class(name)(**dict(options or {}))
+    """A ruleset instance with its options (unknown options are an error, worded the
+    same whether the ruleset's class is compiled or not)."""
+    cls = ruleset_class(name)
+    try:
+        return cls(**dict(options or {}))
+    except TypeError as exc:
+        found = _BAD_KEYWORD.search(str(exc))
+        if found is None:
+            raise
+        option = found.group("a") or found.group("b")
+        raise TypeError(
+            f"{cls.__name__} got an unexpected keyword argument {option!r} "
+            f"(not an option of the {cls.name} ruleset)"
+        ) from None
 
 
 def unknown_params(kind: str, given: Iterable[str], accepted: Collection[str]) -> None:

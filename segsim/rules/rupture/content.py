@@ -12,6 +12,7 @@ validated on load; errors name the file, the line and the field.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,39 @@ class Flaw:
     difficulty: int = 1
 
 
+class _Memo:
+    """What a sheet's methods worked out, by argument."""
+
+    __slots__ = ("covers", "defence", "difficulty", "means")
+
+    def __init__(self) -> None:
+        self.defence: dict[str, str] = {}
+        self.means: dict[str, tuple[Weapon, ...]] = {}
+        self.covers: dict[str, tuple[Weapon, ...]] = {}
+        self.difficulty: dict[str, int] = {}
+
+
+_memos: dict[int, tuple[weakref.ref[Any], _Memo]] = {}
+"""What each sheet's methods worked out, by the sheet's id, kept beside the sheet
+rather than in it (a sheet is shared content: what a fight reaches of it never
+changes) and dropped with the sheet."""
+
+
+def _memo_of(sheet: Sheet) -> _Memo:
+    key = id(sheet)
+    entry = _memos.get(key)
+    if entry is not None and entry[0]() is sheet:
+        return entry[1]
+    memo = _Memo()
+    memos = _memos  # held here: at exit the module's globals may be gone first
+
+    def forget(_: object) -> None:
+        memos.pop(key, None)
+
+    _memos[key] = (weakref.ref(sheet, forget), memo)
+    return memo
+
+
 @attrs.frozen
 class Sheet:
     """A Rupture fighter's sheet.
@@ -124,18 +158,42 @@ class Sheet:
 
     def difficulty(self, skill: str) -> int:
         """What the fighter's flaws add to the difficulty of a test of ``skill``."""
-        return sum(f.difficulty for f in self.flaws if skill in f.skills)
+        known = _memo_of(self).difficulty.get(skill)
+        if known is None:
+            known = _memo_of(self).difficulty[skill] = sum(
+                f.difficulty for f in self.flaws if skill in f.skills
+            )
+        return known
 
     def means(self, kind: str) -> tuple[Weapon, ...]:
         """The weapons or manoeuvres serving a targeted action kind."""
-        return tuple(w for w in self.weapons if w.kind == kind)
+        known = _memo_of(self).means.get(kind)
+        if known is None:
+            known = _memo_of(self).means[kind] = tuple(w for w in self.weapons if w.kind == kind)
+        return known
+
+    def best_defence(self, domain: str) -> str:
+        """The skill allowed to defend against an action of ``domain`` with the most
+        dice left once its flaws are counted (the first listed on a tie)."""
+        known = _memo_of(self).defence.get(domain)
+        if known is None:
+            skills = self.defences[domain]
+            known = _memo_of(self).defence[domain] = max(
+                skills, key=lambda s: (self.skill(s) - self.difficulty(s), -skills.index(s))
+            )
+        return known
 
     def weapon(self, wid: str) -> Weapon | None:
         return next((w for w in self.weapons if w.id == wid), None)
 
     def covers(self, domain: str) -> tuple[Weapon, ...]:
         """What may lend its Cover to a defence against an action of ``domain``."""
-        return tuple(w for w in self.weapons if w.domain == domain)
+        known = _memo_of(self).covers.get(domain)
+        if known is None:
+            known = _memo_of(self).covers[domain] = tuple(
+                w for w in self.weapons if w.domain == domain
+            )
+        return known
 
 
 @attrs.frozen

@@ -89,36 +89,48 @@ def plan(
     passe: int,
 ) -> ActionSpec:
     """Check a declaration and time it."""
-    kind = KINDS.get(d.kind)
+    what = d.kind
+    kind = KINDS.get(what)
     if kind is None:
         raise IllegalDeclaration(
-            f"unknown action {d.kind!r} (known: {', '.join(KINDS)})", rule=RULE_TARGETED
+            f"unknown action {what!r} (known: {', '.join(KINDS)})", rule=RULE_TARGETED
         )
-    unknown_params(d.kind, d.params, kind.params)
-    if d.kind == "wait":
+    given = d.params
+    if given:
+        accepted = kind.params
+        for name in given:
+            if name not in accepted:
+                unknown_params(what, given, accepted)
+    if what == "wait":
         return _plan_wait(d, segment)
-    if d.kind == "defend":
+    if what == "defend":
         return _plan_defence(state, c, d, segment, planned)
     sheet: Sheet = c.sheet
-    busy = [a for a in c.actions if a.channel == ACT and not a.continuous]
-    busy_planned = [p for p in planned if p.channel == ACT]
-    if busy or busy_planned:
-        doing = busy[0].kind if busy else busy_planned[0].kind
-        raise IllegalDeclaration(
-            f"{c.id} is busy with {doing} until the end of its slot: one action at a time, "
-            f"{sheet.actions} per passe",
-            rule=RULE_TARGETED,
-        )
-    duration = next_boundary(segment, sheet.actions, passe) - segment
-    if d.kind == "pass":
+    for a in c.actions:
+        if a.channel == ACT and not a.continuous:
+            _busy(c, a.kind)
+    for p in planned:
+        if p.channel == ACT:
+            _busy(c, p.kind)
+    boundary = next_boundary(segment, sheet.actions, passe)
+    duration = boundary - segment
+    if what == "pass":
         if d.target is not None:
             raise IllegalDeclaration("pass takes no target")
         return ActionSpec("pass", duration, ACT, continuous=True)
-    if settling(c, segment, passe):
+    if settling(c, segment, passe, boundary):
         raise IllegalDeclaration(
             f"{c.id}'s targeted action is settled as its slot ends (segment "
-            f"{next_boundary(segment, sheet.actions, passe) - 1}): one action at a time, "
-            f"{sheet.actions} per passe",
+            f"{boundary - 1}): one action at a time, {sheet.actions} per passe",
+            rule=RULE_TARGETED,
+        )
+    blow = in_exchange(state, c.id, segment)
+    if blow is not None:
+        raise IllegalDeclaration(
+            f"the blow between {blow.actor} and {blow.target} lands at the end of segment "
+            f"{segment}: between a roll and its blow nothing happens but the defence (the "
+            f'value of an undefended attack is taken "immédiatement"); {c.id} acts once '
+            f"it has landed, in segment {segment + 1}",
             rule=RULE_TARGETED,
         )
     if d.kind in TARGETED:
@@ -128,6 +140,15 @@ def plan(
         )
     target, params = _plan_untargeted(state, c, d)
     return ActionSpec(d.kind, duration, ACT, target=target, rolled=d.kind in TESTED, params=params)
+
+
+def _busy(c: Combatant, doing: str) -> None:
+    sheet: Sheet = c.sheet
+    raise IllegalDeclaration(
+        f"{c.id} is busy with {doing} until the end of its slot: one action at a time, "
+        f"{sheet.actions} per passe",
+        rule=RULE_TARGETED,
+    )
 
 
 def roll_duration(left: int) -> int:
@@ -140,16 +161,63 @@ def roll_duration(left: int) -> int:
     return left - 1 if left >= 2 else left
 
 
-def settling(c: Combatant, segment: int, passe: int) -> bool:
+def settling(c: Combatant, segment: int, passe: int, boundary: int = -1) -> bool:
     """Whether ``c``'s targeted action of the slot in progress has been rolled (or came
     to nothing) one segment before the slot's end: its blow lands as the slot ends, and
-    until then its action is not over."""
+    until then its action is not over. (``boundary``: the slot's end, if the caller has
+    it.)"""
     status: Status = c.status
     done = status.targeted_at
     if done < 0 or done >= segment:
         return False
     sheet: Sheet = c.sheet
-    return next_boundary(done, sheet.actions, passe) == next_boundary(segment, sheet.actions, passe)
+    if boundary < 0:
+        boundary = next_boundary(segment, sheet.actions, passe)
+    return next_boundary(done, sheet.actions, passe) == boundary
+
+
+_landing: list[Any] = [(None, -1, -1, {})]
+"""The last index :func:`landing` made, as one tuple (read and replaced at once):
+the state's autonomous actions, the state's version, the segment, the index."""
+
+
+def landing(state: FightState, segment: int) -> Mapping[str, list[Action]]:
+    """The blows landing at the end of ``segment``, by the fighters who gave or take
+    them, in the order they were set off. Made once per state and version (a
+    declaration phase's decisions and plans all ask it, and nothing changes the state
+    until they are applied), so that a battle's many blows in flight are looked over
+    once per phase rather than at each decision."""
+    autonomous = state.autonomous
+    kept, version, at, index = _landing[0]
+    if kept is autonomous and version == state.version and at == segment:
+        found: dict[str, list[Action]] = index
+        return found
+    found = {}
+    for a in autonomous.values():
+        if a.start == segment and a.kind == BLOW:
+            for cid in (a.actor, a.target):
+                if cid is not None:
+                    blows = found.get(cid)
+                    if blows is None:
+                        found[cid] = [a]
+                    elif blows[-1] is not a:
+                        blows.append(a)
+    _landing[0] = (autonomous, state.version, segment, found)
+    return found
+
+
+def in_exchange(state: FightState, cid: str, segment: int) -> Action | None:
+    """The blow landing at the end of ``segment`` that ``cid`` gave or takes, if any.
+
+    Between an attack's roll and its blow only the target's defence happens (Rupture,
+    "Les actions ciblées": an undefended attack's value is taken "immédiatement"; "Se
+    défendre": the defence may come after the roll): neither fighter starts anything
+    else until the blow has landed, at the end of the segment in which the target may
+    answer."""
+    if not state.autonomous:
+        return None
+    found = landing(state, segment).get(cid)
+    return found[0] if found else None
 
 
 def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
@@ -213,8 +281,10 @@ def _plan_targeted(state: FightState, c: Combatant, d: Declaration) -> tuple[str
 
 def pending_blow(state: FightState, defender: str, attacker: str, segment: int) -> Any:
     """The blow of ``attacker`` against ``defender`` landing at the end of ``segment``."""
-    for a in state.autonomous.values():
-        if a.kind == BLOW and a.actor == attacker and a.target == defender and a.start == segment:
+    if not state.autonomous:
+        return None
+    for a in landing(state, segment).get(defender, ()):
+        if a.actor == attacker and a.target == defender:
             return a
     return None
 
@@ -235,9 +305,10 @@ def announced_attack(state: FightState, defender: str, attacker: str) -> Action 
 
 def defends_against(c: Combatant, attacker: str, planned: Sequence[ActionSpec]) -> bool:
     """Whether ``c`` already defends (or has announced its defence) against ``attacker``."""
-    return any(a.kind == "defend" and a.target == attacker for a in c.actions) or any(
-        p.kind == "defend" and p.target == attacker for p in planned
-    )
+    for a in c.actions:
+        if a.target == attacker and a.kind == "defend":
+            return True
+    return any(p.target == attacker and p.kind == "defend" for p in planned)
 
 
 def _plan_defence(

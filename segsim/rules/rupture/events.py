@@ -105,6 +105,7 @@ class AttackRolled(Event):
     def apply(self, state: FightState) -> None:
         status = _status(state, self.actor)
         status.targeted_at = self.t
+        status.rolled = (self.kind, self.target, self.malus)
         if self.bonus:
             status.bonus = 0
         if self.malus:
@@ -348,7 +349,9 @@ class ActionWasted(Event):
 
     def apply(self, state: FightState) -> None:
         if self.kind in TARGETED:
-            _status(state, self.actor).targeted_at = self.t
+            status = _status(state, self.actor)
+            status.targeted_at = self.t
+            status.rolled = None
 
     def describe(self) -> str:
         return f"{self.actor}'s {self.kind} comes to nothing: {self.reason}"

@@ -36,18 +36,23 @@ def slot_starts(n: int, actions: int, passe: int) -> list[int]:
 
 
 def next_boundary(segment: int, actions: int, passe: int) -> int:
-    """The first slot start after ``segment`` (possibly the next passe's first segment)."""
-    n = passe_of(segment, passe)
-    for start in slot_starts(n, actions, passe):
-        if start > segment:
-            return start
-    return passe_start(n + 1, passe)
+    """The first slot start after ``segment`` (possibly the next passe's first segment).
+
+    Worked out rather than searched: the slots start every :func:`slot_length` segments
+    from the passe's first, ``min(actions, passe)`` of them (asked at every decision)."""
+    step = passe // actions if actions <= passe else 1
+    base = segment - segment % passe
+    k = (segment - base) // step + 1
+    if k < (actions if actions < passe else passe):
+        return base + k * step
+    return base + passe
 
 
 def slots_left(segment: int, actions: int, passe: int) -> int:
     """Slots of the passe beginning at or after ``segment``, counting the one in
     progress (the actions still to come if the fighter is free now)."""
-    n = passe_of(segment, passe)
-    return sum(
-        1 for s in slot_starts(n, actions, passe) if next_boundary(s, actions, passe) > segment
-    )
+    step = passe // actions if actions <= passe else 1
+    count = actions if actions < passe else passe
+    # The slot in progress is the k-th (from 0), the last one running to the passe's end.
+    k = min((segment % passe) // step, count - 1)
+    return count - k

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers
 from segsim.policy import Observation, register_policy
 from segsim.rules.rupture.content import HINDER, TARGETED, Weapon
@@ -32,6 +33,23 @@ from segsim.rules.rupture.views import OtherView, SelfView
 
 QUALITY_CHANCE = (7 - QUALITY_FACE) / 6
 """Chance that one d6 is a quality (5 or 6)."""
+
+_KEPT = 4096
+_declarations: dict[tuple[str, str | None, str, str], Declaration] = {}
+
+
+def declaration(kind: str, target: str | None, key: str = "", value: str = "") -> Declaration:
+    """``Declaration(kind, target, {key: value})`` (no parameter without a key), the
+    same object each time it is asked for again: a declaration never changes, and the
+    engine checks a declaration it has seen once only once (``Declaration.checked``).
+    At most :data:`_KEPT` are kept, then the store starts anew."""
+    k = (kind, target, key, value)
+    found = _declarations.get(k)
+    if found is None:
+        if len(_declarations) >= _KEPT:
+            _declarations.clear()
+        found = _declarations[k] = Declaration(kind, target, {key: value} if key else {})
+    return found
 
 
 def expected_value(me: SelfView, weapon: Weapon) -> float:
@@ -45,14 +63,14 @@ def defences(obs: Observation) -> list[DeclarationLike]:
     """A free defence against every attack rolled against the fighter now, with the skill
     of its largest pool for that domain."""
     me: SelfView = obs.me
-    out: list[DeclarationLike] = []
-    for inc in me.incoming:
-        skills = me.sheet.defences[inc.domain]
-        best = max(
-            skills, key=lambda s: (me.sheet.skill(s) - me.sheet.difficulty(s), -skills.index(s))
-        )
-        out.append(Declaration("defend", inc.attacker, {"skill": best}))
-    return out
+    incoming = me.incoming
+    if not incoming:
+        return []
+    sheet = me.sheet
+    return [
+        declaration("defend", inc.attacker, "skill", sheet.best_defence(inc.domain))
+        for inc in incoming
+    ]
 
 
 def opponents(obs: Observation) -> list[OtherView]:
@@ -63,12 +81,26 @@ def opponents(obs: Observation) -> list[OtherView]:
 def best_means(me: SelfView, target: OtherView, kinds: tuple[str, ...]) -> Weapon | None:
     """The weapon or manoeuvre of those kinds in reach of ``target`` with the best expected
     value against its threshold for that domain."""
-    usable = [w for w in me.sheet.weapons if w.kind in kinds and me.in_reach(target, w)]
+    gap = me.distance(target)  # in_reach(), with the distance worked out once
+    usable = [w for w in me.sheet.weapons if w.kind in kinds and gap <= w.range + _EPS]
     if not usable:
         return None
-    return max(
-        usable, key=lambda w: (expected_value(me, w) - target.rupture[w.domain], w.threat, w.id)
-    )
+    if len(usable) == 1:
+        return usable[0]
+    # max() by (expected_value(me, w) - threshold, threat, id), the first of equals,
+    # with what every weapon shares read once.
+    sheet = me.sheet
+    extra = me.bonus - me.malus
+    rupture = target.rupture
+    best = usable[0]
+    best_key: tuple[float, int, str] | None = None
+    for w in usable:
+        pool = sheet.skill(w.skill) + extra
+        value = max(0, pool) * QUALITY_CHANCE - sheet.difficulty(w.skill) + w.threat
+        key = (value - rupture[w.domain], w.threat, w.id)
+        if best_key is None or key > best_key:
+            best, best_key = w, key
+    return best
 
 
 def close_in(me: SelfView, targets: list[OtherView]) -> Declaration | None:
@@ -78,13 +110,21 @@ def close_in(me: SelfView, targets: list[OtherView]) -> Declaration | None:
     if not apart:
         return None
     nearest = min(apart, key=lambda o: (me.distance(o), o.id))
-    return Declaration("move", nearest.id)
+    return declaration("move", nearest.id)
+
+
+def seek(me: SelfView) -> Declaration | None:
+    """With no opponent in view (a battle's rear ranks, beyond the ruleset's
+    ``awareness``), a move toward the nearest one; None when none is left."""
+    nearest = me.nearest_opponent
+    return None if nearest is None else declaration("move", nearest)
 
 
 def act(me: SelfView, target: OtherView, weapon: Weapon) -> Declaration:
-    return Declaration(weapon.kind, target.id, {"weapon": weapon.id})
+    return declaration(weapon.kind, target.id, "weapon", weapon.id)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Strikes the opponent with the least effort left within reach of a weapon."""
 
@@ -103,7 +143,7 @@ class Aggressive:
 
     def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
         if not targets:
-            return None
+            return seek(me)
         ranked = sorted(targets, key=lambda o: (o.effort + o.stress_max - o.stress, o.id))
         for target in ranked:
             weapon = best_means(me, target, self.kinds)
@@ -112,6 +152,7 @@ class Aggressive:
         return close_in(me, targets)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Breaker(Aggressive):
     """Beats opponents down, and breaks them with a threat once that may overflow."""
 
@@ -128,6 +169,7 @@ class Breaker(Aggressive):
         return super().choose(me, targets)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Harrier(Aggressive):
     """Hinders the most dangerous opponent in reach that bears no malus yet (the one
     whose best attack is worth the most), then strikes as ``aggressive`` does."""
@@ -156,6 +198,7 @@ def danger(o: OtherView) -> float:
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Talker(Aggressive):
     """A social duellist: words only."""
 
@@ -164,13 +207,13 @@ class Talker(Aggressive):
 
     def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
         if not targets:
-            return None
+            return seek(me)
         for target in sorted(targets, key=lambda o: (o.effort, o.id)):
             words = best_means(me, target, self.kinds)
             if words is not None:
                 return act(me, target, words)
         if me.bonus == 0:
-            return Declaration("prepare")
+            return declaration("prepare", None)
         return close_in(me, targets)
 
 

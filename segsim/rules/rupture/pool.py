@@ -17,29 +17,33 @@ class TestRoll:
     """What a test gave: the faces, the qualities before and after difficulty.
 
     It succeeds with at least one quality left once the difficulty has removed its
-    share; ``qualities`` is what is left (0 on a failure).
+    share; ``qualities`` is what is left (0 on a failure). ``raw``, ``qualities`` and
+    ``success`` are worked out once, when the roll is made (a settlement reads them
+    several times).
     """
 
     __test__ = False  # not a pytest class
 
     faces: tuple[int, ...]
     difficulty: int = 0
+    raw: int = attrs.field(init=False, eq=False, repr=False)
+    """Dice showing 5 or 6."""
+    qualities: int = attrs.field(init=False, eq=False, repr=False)
+    success: bool = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def raw(self) -> int:
-        """Dice showing 5 or 6."""
-        return sum(1 for f in self.faces if f >= QUALITY_FACE)
-
-    @property
-    def qualities(self) -> int:
-        return max(0, self.raw - self.difficulty)
-
-    @property
-    def success(self) -> bool:
-        return self.qualities >= 1
+    def __attrs_post_init__(self) -> None:
+        raw = 0
+        for f in self.faces:
+            if f >= QUALITY_FACE:
+                raw += 1
+        qualities = raw - self.difficulty if raw > self.difficulty else 0
+        object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "qualities", qualities)
+        object.__setattr__(self, "success", qualities >= 1)
 
 
 def roll_test(dice: Dice, pool: int, difficulty: int, purpose: str, actor: str | None) -> TestRoll:
     """Roll ``pool`` d6 (none when the pool is empty: a sure failure)."""
-    faces = tuple(dice.roll(6, purpose, actor) for _ in range(max(0, pool)))
-    return TestRoll(faces, difficulty)
+    roll = dice.roll
+    faces = [roll(6, purpose, actor) for _ in range(pool)] if pool > 0 else []
+    return TestRoll(tuple(faces), difficulty)

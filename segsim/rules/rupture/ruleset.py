@@ -11,6 +11,7 @@ blow lands at the end of that segment.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -19,6 +20,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import mypyc_attr
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content
 from segsim.rules.rupture.content import (
@@ -29,13 +31,23 @@ from segsim.rules.rupture.content import (
     read_sheet,
     sheet_data,
 )
-from segsim.rules.rupture.declare import BLOW, RULE_TARGETED, UNTARGETED, defends_against, plan
+from segsim.rules.rupture.declare import (
+    BLOW,
+    RULE_TARGETED,
+    UNTARGETED,
+    defends_against,
+    in_exchange,
+    plan,
+)
 from segsim.rules.rupture.events import PasseStarted
-from segsim.rules.rupture.passe import passe_of
+from segsim.rules.rupture.passe import next_boundary, passe_of
 from segsim.rules.rupture.settle import Settlement
 from segsim.rules.rupture.status import Status
 from segsim.rules.rupture.views import OtherView, SelfView
 from segsim.state import FightState
+
+_PASS = Declaration("pass")
+"""The idle declaration (one object: the engine checks it once)."""
 
 PASSE_SEGMENTS = 30
 """A passe in segments by default (RULES-NOTES, "Time")."""
@@ -50,14 +62,16 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rupture(BaseRuleset):
     """Rupture (text 002): targeted actions per passe, attack value against defence value,
     effort points, physical stress, rupture thresholds and overflows.
 
     Options: ``passe_segments`` (segments of a passe, 30), ``wound_from`` (the smallest
     overflow that notes a wound, 1), ``stress_out`` (whether physical stress reaching the
-    sheet's ``stress_max`` takes a fighter out of the fight, true); see
-    docs/rules/rupture.md.
+    sheet's ``stress_max`` takes a fighter out of the fight, true), ``awareness`` (metres:
+    a fighter sees, and is woken by, only those within it; None, the default: everyone,
+    as at a table; for battles); see docs/rules/rupture.md.
     """
 
     name: ClassVar[str] = "rupture"
@@ -69,6 +83,7 @@ class Rupture(BaseRuleset):
         passe_segments: int = PASSE_SEGMENTS,
         wound_from: int = 1,
         stress_out: bool = True,
+        awareness: float | None = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -82,7 +97,17 @@ class Rupture(BaseRuleset):
         _check(
             isinstance(stress_out, bool), f"stress_out must be true or false, not {stress_out!r}"
         )
+        _check(
+            awareness is None
+            or (
+                isinstance(awareness, int | float)
+                and not isinstance(awareness, bool)
+                and 0 < awareness < math.inf
+            ),
+            f"awareness is a distance in metres, not {awareness!r}",
+        )
         self.content = given_content(content, Content, default_content)
+        self.awareness: float | None = float(awareness) if awareness is not None else None
         self.passe = passe_segments
         self.tick = passe_segments
         self.wound_from = wound_from
@@ -92,6 +117,8 @@ class Rupture(BaseRuleset):
             "wound_from": wound_from,
             "stress_out": stress_out,
         }
+        if awareness is not None:
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets
 
@@ -123,18 +150,28 @@ class Rupture(BaseRuleset):
         return [PasseStarted(0, None, 1)]
 
     def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
-        """Who must act and declares nothing lets its slot go by."""
-        return Declaration("pass")
+        """Who must act and declares nothing lets its slot go by; but one whose slot
+        begins while a blow it gave or takes lands (it may start nothing before the blow:
+        :func:`~segsim.rules.rupture.declare.in_exchange`) and whose slot goes on
+        after it waits for it, and is called again as soon as it has landed."""
+        sheet: Sheet = state.combatants[cid].sheet
+        if (
+            next_boundary(segment, sheet.actions, self.passe) > segment + 1
+            and in_exchange(state, cid, segment) is not None
+        ):
+            return Declaration("wait", params={"until": segment + 1})
+        return _PASS
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """The targets of attacks whose rolls were just published: they may declare a
         free defence in the segment beginning now (Rupture, "Se défendre"), unless they
         announced it before the roll."""
-        if not state.autonomous:
+        autonomous = state.autonomous
+        if not autonomous:
             return ()
         found: list[str] = []
-        for a in state.autonomous.values():
-            if a.kind == BLOW and a.start == time and a.target is not None:
+        for a in autonomous.values():
+            if a.start == time and a.kind == BLOW and a.target is not None:
                 target = state.combatants.get(a.target)
                 if (
                     target is not None
@@ -181,7 +218,15 @@ class Rupture(BaseRuleset):
         c = state.combatants[cid]
         me = SelfView(state, segment, c, self.passe)
 
+        radius = self.awareness
+
         def others() -> tuple[OtherView, ...]:
+            if radius is not None:  # those around it, found through the grid
+                return tuple(
+                    OtherView(state, segment, o)
+                    for o in state.near(c.position, radius)
+                    if o.id != cid
+                )
             return tuple(
                 OtherView(state, segment, o)
                 for o in state.combatants.values()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
+from segsim.native import mypyc_attr
 from segsim.rules.rupture.content import HINDER, TARGETED, Sheet
 from segsim.rules.rupture.declare import ACT, BLOW, TESTED, means_for
 from segsim.rules.rupture.events import (
@@ -72,6 +73,7 @@ def overflow_effect(value: int) -> str:
     return ""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one segment's completions, with what earlier events of it
     changed (effort, stress, who is out, bonus dice)."""
@@ -122,9 +124,15 @@ class Settlement:
         """Roll a test of ``skill`` for an action: the pool, plus bonus dice won earlier,
         less the dice a hindrance took, against the difficulty plus the fighter's flaws.
         Returns the roll, the bonus and the malus (both spent)."""
-        sheet: Sheet = self.fighter(cid).sheet
-        bonus = self.bonus.get(cid, self.status(cid).bonus)
-        malus = self.malus_of(cid)
+        c = self.state.combatants[cid]
+        sheet: Sheet = c.sheet
+        status: Status = c.status
+        bonus = self.bonus.get(cid)
+        if bonus is None:
+            bonus = status.bonus
+        malus = self.malus.get(cid)
+        if malus is None:
+            malus = status.malus
         self.bonus[cid] = 0
         self.malus[cid] = 0
         total = max(0, difficulty + self.difficulty(cid, skill))
@@ -138,21 +146,30 @@ class Settlement:
         """What the fighter's flaws and the game master's circumstances add to the
         difficulty of a test of ``skill`` (circumstances may offset flaws; a difficulty
         never goes below 0)."""
-        c = self.fighter(cid)
+        c = self.state.combatants[cid]
         sheet: Sheet = c.sheet
-        circumstances = c.setup.get("circumstances", {})
+        circumstances = c.setup.get("circumstances") if c.setup else None
+        if not circumstances:
+            return max(0, sheet.difficulty(skill))
         return max(0, sheet.difficulty(skill) + int(circumstances.get(skill, 0)))
 
     # -------------------------------------------------------- the segment
 
     def run(self, batch: Sequence[Action]) -> None:
         defences: dict[tuple[str, int], Action] = {}
+        live: list[Action] = []
         for a in batch:
-            if a.kind == "defend" and not a.cancelled:
+            if a.cancelled:
+                continue
+            kind = a.kind
+            if kind == "defend":
                 # After the roll a defence names the blow; announced before, the attack.
                 key = ("blow", int(a.params["blow"])) if "blow" in a.params else None
                 defences[key or ("attack", int(a.params["attack"]))] = a
-        live = [a for a in batch if not a.cancelled and a.kind not in ("defend", "pass", "wait")]
+            elif kind != "pass" and kind != "wait":
+                live.append(a)
+        if not live:
+            return  # slots let go by, waits over, defences without their blow
         for a in live:
             if a.kind == BLOW:
                 defence = defences.get(("blow", a.id)) or defences.get(

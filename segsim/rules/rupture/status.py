@@ -25,7 +25,10 @@ class Status:
     spent on the fighter's next action test; ``malus`` the dice an opponent's hindrance
     takes from that test (Rupture: a targeted action may "inflict maluses");
     ``targeted_at`` the segment its last targeted action was rolled in (or came to
-    nothing): its slot is over only when the blow has landed, at the slot's end.
+    nothing): its slot is over only when the blow has landed, at the slot's end;
+    ``rolled`` that action's kind and target and the malus its test spent, which the
+    others see as still to come until the blow lands (docs/rules/rupture.md,
+    "Immédiatement").
     """
 
     effort: int
@@ -35,6 +38,7 @@ class Status:
     bonus: int = 0
     malus: int = 0
     targeted_at: int = -1
+    rolled: tuple[str, str, int] | None = None
     dead: bool = False
     stabilised: bool = False
 

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from segsim.actions import Action
-from segsim.observation import LiveView, live
+from segsim.native import python_class
+from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rupture.content import TARGETED, Sheet, Weapon
-from segsim.rules.rupture.declare import ACT, BLOW, settling
+from segsim.rules.rupture.declare import ACT, in_exchange, landing, settling
 from segsim.rules.rupture.passe import passe_of, slots_left
 from segsim.rules.rupture.status import Status, Wound
 
@@ -54,6 +55,7 @@ class Declared:
     rolls_at: int
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as everyone at the table sees it."""
 
@@ -78,25 +80,12 @@ class OtherView(LiveView):
         sheet: Sheet = self._o.sheet
         return sheet
 
-    @live
-    def position(self) -> Point:
-        return self._o.position
-
-    @live
-    def effort(self) -> int:
-        return self._st.effort
-
-    @live
-    def max_effort(self) -> int:
-        return self._st.max_effort
-
-    @live
-    def stress(self) -> int:
-        return self._st.stress
-
-    @live
-    def stress_max(self) -> int:
-        return self._sheet.stress_max
+    # Fields read straight from the fighter (by attribute path, without a call).
+    position: live[OtherView, Point] = live_attr("_o.position")
+    effort: live[OtherView, int] = live_attr("_o.status.effort")
+    max_effort: live[OtherView, int] = live_attr("_o.status.max_effort")
+    stress: live[OtherView, int] = live_attr("_o.status.stress")
+    stress_max: live[OtherView, int] = live_attr("_o.sheet.stress_max")
 
     @live
     def rupture(self) -> Mapping[str, int]:
@@ -106,8 +95,11 @@ class OtherView(LiveView):
     @live
     def malus(self) -> int:
         """Dice a hindrance took from its next action test (Rupture, "Les actions non
-        ciblées": a targeted action may inflict maluses)."""
-        return self._st.malus
+        ciblées": a targeted action may inflict maluses). While its attack's blow is in
+        flight, the malus as it was before the roll (:meth:`doing`)."""
+        st = self._st
+        rolled = self._rolled()
+        return st.malus + (rolled[2] if rolled is not None else 0)
 
     @live
     def wounds(self) -> tuple[Wound, ...]:
@@ -118,20 +110,37 @@ class OtherView(LiveView):
         """Pool sizes by skill (the sheet is public at the table)."""
         return dict(self._sheet.skills)
 
-    @live
-    def weapons(self) -> tuple[Weapon, ...]:
-        return self._sheet.weapons
+    weapons: live[OtherView, tuple[Weapon, ...]] = live_attr("_o.sheet.weapons")
 
     @live
     def doing(self) -> tuple[str, str | None] | None:
-        """The action it has declared for its slot (kind, target), if any."""
+        """The action it has declared for its slot (kind, target), if any. A targeted
+        action rolled at the end of the previous segment is still shown: to everyone but
+        its target, the roll, the defence and the blow are one instant, at the end of the
+        segment in which the target may answer (Rupture, "Les actions ciblées", the value
+        of an undefended attack taken "immédiatement"; docs/rules/rupture.md)."""
         a = next((a for a in self._o.actions if a.channel == ACT), None)
-        return None if a is None else (a.kind, a.target)
+        if a is not None:
+            return (a.kind, a.target)
+        rolled = self._rolled()
+        return None if rolled is None else (rolled[0], rolled[1])
+
+    def _rolled(self) -> tuple[str, str, int] | None:
+        """Its targeted action rolled at the end of the previous segment (whose blow, if
+        the test succeeded, lands at the end of this one), if it has declared no other
+        since."""
+        st = self._st
+        if st.rolled is None or st.targeted_at != self._segment - 1:
+            return None
+        if any(a.channel == ACT and not a.continuous for a in self._o.actions):
+            return None
+        return st.rolled
 
     def distance(self, other: OtherView) -> float:
         return math.dist(self.position, other.position)
 
 
+@python_class
 class SelfView(OtherView):
     """The deciding fighter's own state.
 
@@ -151,10 +160,8 @@ class SelfView(OtherView):
         self._passe = passe
         self.passe = passe_of(segment, passe)
 
-    @live
-    def bonus(self) -> int:
-        """Bonus dice for its next action test (preparation, help)."""
-        return self._st.bonus
+    bonus: live[SelfView, int] = live_attr("_o.status.bonus")
+    """Bonus dice for its next action test (preparation, help)."""
 
     @live
     def actions(self) -> tuple[Action, ...]:
@@ -162,8 +169,12 @@ class SelfView(OtherView):
 
     @live
     def free(self) -> bool:
-        """Whether it may begin an action now: nothing but a ``pass`` in its slot, and
-        no targeted action of its own being settled at the slot's end."""
+        """Whether it may begin an action now: nothing but a ``pass`` in its slot, no
+        targeted action of its own being settled at the slot's end, and no blow it gave
+        or takes landing at the end of this segment (it acts once the blow has landed)."""
+        return self._slot_free() and in_exchange(self._state, self.id, self._segment) is None
+
+    def _slot_free(self) -> bool:
         if any(a.channel == ACT and not a.continuous for a in self._o.actions):
             return False
         return not settling(self._o, self._segment, self._passe)
@@ -171,22 +182,36 @@ class SelfView(OtherView):
     @live
     def actions_left(self) -> int:
         left = slots_left(self._segment, self.sheet.actions, self._passe)
-        return left if self.free else max(0, left - 1)
+        return left if self._slot_free() else max(0, left - 1)
+
+    @live
+    def malus(self) -> int:
+        """Dice a hindrance took from its next action test (its own roll has spent
+        those of the test it made)."""
+        return self._st.malus
+
+    @live
+    def doing(self) -> tuple[str, str | None] | None:
+        """The action it has declared for its slot (kind, target), if any."""
+        a = next((a for a in self._o.actions if a.channel == ACT), None)
+        return None if a is None else (a.kind, a.target)
 
     @live
     def incoming(self) -> tuple[Incoming, ...]:
         """The attacks rolled against the fighter that land at the end of this segment
         and that it has not answered yet (a defence announced before the roll answers
         them already)."""
+        if not self._state.autonomous:
+            return ()
         out = []
-        answered = {a.target for a in self._o.actions if a.kind == "defend"}
-        for a in self._state.autonomous.values():
-            if (
-                a.kind == BLOW
-                and a.target == self.id
-                and a.start == self._segment
-                and a.actor not in answered
-            ):
+        answered = None
+        me = self.id
+        for a in landing(self._state, self._segment).get(me, ()):
+            if a.target == me:
+                if answered is None:
+                    answered = {x.target for x in self._o.actions if x.kind == "defend"}
+                if a.actor in answered:
+                    continue
                 p = a.params
                 out.append(
                     Incoming(
@@ -201,6 +226,13 @@ class SelfView(OtherView):
                     )
                 )
         return tuple(sorted(out, key=lambda i: i.blow))
+
+    @live
+    def nearest_opponent(self) -> str | None:
+        """The nearest opponent still in the fight, seen or not (ties: the fight's
+        order), found through the fight's grid; None when none is left."""
+        found = self._state.nearest_opponents(self.id, 1)
+        return found[0] if found else None
 
     @live
     def declared_against(self) -> tuple[Declared, ...]:
