@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
+from itertools import count
 from typing import Any, cast
 
 import attrs
@@ -77,6 +78,18 @@ RECORD_VERSION = "2.0"
 disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
+
+
+class _OwnEnvironment(simpy.Environment):
+    """The environment of a fight that has its own: SimPy's, less the binding of all
+    its event classes to it when it is made (``BoundClass.bind_early``), which a duel
+    would pay for each fight to use one of them (``process``), found when used."""
+
+    def __init__(self) -> None:
+        self._now = 0
+        self._queue = []
+        self._eid = count()
+        self._active_proc = None
 
 
 class _Scheduled(simpy.Event):
@@ -211,7 +224,7 @@ class Fight:
         self.fight_id = fight_id
         self.max_segments = max_segments
         self._own_env = env is None
-        self.env: simpy.Environment = env if env is not None else simpy.Environment()
+        self.env: simpy.Environment = env if env is not None else _OwnEnvironment()
         self._scale = scale
         self.clock = Clock(scale=scale, origin=self.env.now, tick=getattr(ruleset, "tick", 1))
         self.state = FightState(
@@ -294,7 +307,10 @@ class Fight:
         if self._started:
             raise RuntimeError("this fight has already started")
         self._started = True
-        self.clock = attrs.evolve(self.clock, origin=self.env.now)
+        now = self.env.now
+        origin = self.clock.origin
+        if type(origin) is not type(now) or origin != now:  # a host's clock moved on
+            self.clock = attrs.evolve(self.clock, origin=now)
         self._t = 0
         for c in self.state.combatants.values():
             _bind(c.policy, c.id, self.seed, self)
