@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
+from heapq import heappop, heappush
 from itertools import count
 from typing import Any, cast
 
 import attrs
 import simpy
+from simpy.core import EmptySchedule, StopSimulation
 from simpy.events import EventPriority
 
 from segsim.actions import (
@@ -91,6 +93,41 @@ class _OwnEnvironment(simpy.Environment):
         self._eid = count()
         self._active_proc = None
 
+    def run(self, until: simpy.core.SimTime | simpy.Event | None = None) -> Any:
+        """SimPy's ``run``, stepping through the events without a call of ``step`` for
+        each (the same steps, in the same order, with the same outcome) when it runs
+        until an event, as :meth:`Fight.run` does; otherwise SimPy's own."""
+        if not isinstance(until, simpy.Event) or until.callbacks is None:
+            return super().run(until)
+        until.callbacks.append(StopSimulation.callback)
+        queue = self._queue
+        try:
+            while True:
+                # Environment.step(), without its call.
+                try:
+                    self._now, _, _, event = heappop(queue)
+                except IndexError:
+                    raise EmptySchedule from None
+                callbacks, event.callbacks = event.callbacks, None  # type: ignore[assignment]
+                try:
+                    for callback in callbacks:
+                        callback(event)
+                except StopSimulation:
+                    event.callbacks = callbacks[callbacks.index(callback) + 1 :]
+                    self.schedule(event, EventPriority(-1))
+                    raise
+                if not event._ok and not hasattr(event, "_defused"):
+                    exc = type(event._value)(*event._value.args)
+                    exc.__cause__ = event._value
+                    raise exc
+        except StopSimulation as stop:
+            return stop.args[0]
+        except EmptySchedule:
+            assert not until.triggered
+            raise RuntimeError(
+                f'No scheduled events left but "until" event was not triggered: {until}'
+            ) from None
+
 
 class _Scheduled(simpy.Event):
     """An event triggered on creation, processed at ``now + delay`` with ``priority``."""
@@ -131,9 +168,17 @@ class _Departure(_Scheduled):
 class _Phase(_Scheduled):
     """A segment boundary's event (its settlement, then its declaration phase), or a
     declaration phase alone, and who is called to the phase (whether each must act:
-    set by whoever makes the event)."""
+    set by whoever makes the event). Made triggered but not yet scheduled: the fight
+    books it (:meth:`Fight._boundary_event`, :meth:`Fight._book`)."""
 
     members: dict[str, bool]
+
+    def __init__(self, env: simpy.Environment, at: int, callback: Callable[[Any], None]) -> None:
+        self.env = env
+        self.callbacks = [callback]
+        self.at = at
+        self._value = at
+        self._ok = True
 
 
 _Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec]]]
@@ -663,11 +708,24 @@ class Fight:
         return who is called to its phase (nobody yet)."""
         if seg > self.max_segments:
             self._mind_the_limit(seg)
-        delay = self.clock.until(seg, self.env._now)
+        env = self.env
+        now = env._now
         if seg > self._boundary_done:
-            event = _Phase(self.env, delay, SETTLE, seg, self._on_boundary)
+            event = _Phase(env, seg, self._on_boundary)
+            priority = SETTLE
         else:
-            event = _Phase(self.env, delay, DECIDE, seg, self._on_phase)
+            event = _Phase(env, seg, self._on_phase)
+            priority = DECIDE
+        if self._own_env:
+            # Clock.until() and Environment.schedule(), without their calls: the
+            # fight's own environment is SimPy's, its queue a heap (once a boundary).
+            scale = self._scale
+            delay = (seg * scale if scale != 1.0 else seg) - (now - self.clock.origin)
+            if not delay > 0:
+                delay = 0
+            heappush(env._queue, (now + delay, priority, next(env._eid), event))
+        else:
+            env.schedule(event, priority, self.clock.until(seg, now))
         members: dict[str, bool] = {}
         event.members = self._phases[seg] = members
         return members
@@ -689,7 +747,8 @@ class Fight:
             # Something of this time comes before a declaration phase (an event a
             # subscriber triggered, a host's join): the phase waits for it, with the same
             # members (whoever is called to it meanwhile too).
-            deferred = _Phase(self.env, 0, DECIDE, seg, self._on_phase)
+            deferred = _Phase(self.env, seg, self._on_phase)
+            self.env.schedule(deferred, DECIDE, 0)
             deferred.members = event.members
             return
         self._run_phase(event)
