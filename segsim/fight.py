@@ -955,7 +955,7 @@ class Fight:
         history = self.history
         subscribers = self._subscribers
         for item in items:
-            if isinstance(item, Cancel):
+            if type(item) is not Action and isinstance(item, Cancel):
                 old = next(a for a in c.actions if a.id == item.action)
                 new = old.cancelled_at(seg)
                 self._unschedule(old)
@@ -1136,7 +1136,8 @@ class Fight:
             if not actor.in_fight:
                 observers: Sequence[Combatant] = ()
             elif self._awareness is None:  # what _observers() finds, without its call
-                observers = state.against(actor.side)
+                found = state._against.get(actor.side)  # FightState.against()'s list
+                observers = found if found is not None else state.against(actor.side)
             else:
                 observers = self._observers(actors)
         else:
