@@ -300,7 +300,8 @@ class Defender:
             if t is not None and t >= segment:
                 landings.append(t)
         missile = False
-        for a in me.incoming():
+        incoming = me._incoming  # () when nothing was in flight: no call to say so
+        for a in incoming if incoming is not None else me.incoming():
             if a.ends_in is not None:
                 missile = True
                 if a.ends_in >= segment:

@@ -162,7 +162,9 @@ class SelfView(LiveView):
         if found is None:
             rules = self._rules
             if rules.awareness is None:  # all in view: the state's list (do not modify it)
-                found = self._opponents = self._state.against(self.side)
+                state = self._state
+                kept = state._against.get(self.side)  # FightState.against(), without its call
+                found = self._opponents = kept if kept is not None else state.against(self.side)
             else:
                 found = self._opponents = rules._opponents_in_view(
                     self._state, self._c, self._in_view
