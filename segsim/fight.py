@@ -987,7 +987,19 @@ class Fight:
                 self.ruleset.started(state, action)
             duration = action.duration
             if duration is not None:
-                self._schedule(action, seg + duration, c)
+                # _schedule(action, seg + duration, c), without its call (once an action).
+                end = seg + duration
+                pending = state.pending
+                batch = pending.get(end)
+                if batch is None:
+                    pending[end] = [action]
+                else:
+                    batch.append(action)
+                members = self._phases.get(end)
+                if members is None:
+                    members = self._boundary_event(end)
+                if cid not in members:
+                    members[cid] = False
                 if not action.visible and "clear" in action.params:
                     self._sleep(c, action)
             # The stamped action is its action.declared event.
