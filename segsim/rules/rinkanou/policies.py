@@ -17,7 +17,7 @@ from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
 from segsim.native import mypyc_attr
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
-from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
+from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
 from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 
@@ -254,7 +254,8 @@ class Aggressive:
         near = me.nearest_at()  # its id and position: its view is built to walk to it
         if near is None:
             return advance(obs, self.last)
-        if not within(me.position, near[1], me.reach):
+        # within(), without its call (once a decision)
+        if math.dist(me.position, near[1]) > me.reach + REACH_TOLERANCE:
             target = me.nearest()
             assert target is not None
             return approach(obs, target, self.last)
@@ -343,10 +344,11 @@ class Defender:
                 else:
                     defending = shared_declaration("wait", None, ("until",), (), start)
         target = me.nearest()
+        dist = math.dist  # within(), without its calls
         if (
             obs.must_act
             and defending is None
-            and (target is None or not within(here, target.position, 2 * me.reach))
+            and (target is None or dist(here, target.position) > 2 * me.reach + REACH_TOLERANCE)
         ):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
@@ -354,7 +356,7 @@ class Defender:
             if target is not threat:
                 motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
-            if opening and within(here, target.position, me.reach):
+            if opening and dist(here, target.position) <= me.reach + REACH_TOLERANCE:
                 attacking = _strike_or_arm(me, target.id, spent)
             elif not me.armed:
                 attacking = _strike_or_arm(me, target.id, spent)  # arms: on guard

@@ -206,7 +206,10 @@ class SelfView(LiveView):
     @live
     def ps_against(self) -> Mapping[str, int]:
         """The score as it applies against each opponent in view."""
-        return self._rules._ps_against(self._state, self._c, self._seen())
+        seen = self._opponents  # found already, most often: no call
+        return self._rules._ps_against(
+            self._state, self._c, seen if seen is not None else self._seen()
+        )
 
     wounds: live[SelfView, int] = live_attr("_c.status.wounds")
     wound_level: live[SelfView, str] = live_attr("_c.status.wound_level")
@@ -275,7 +278,9 @@ class SelfView(LiveView):
         if threats is None:
             if self._state.version != self._version:
                 self.check()  # raises
-            seen = self._seen()
+            seen = self._opponents
+            if seen is None:
+                seen = self._seen()
             rules = self._rules
             here, reaches, dist = self.position, rules._fighter_reaches, math.dist
             found: list[OtherView] = []
@@ -352,7 +357,9 @@ class SelfView(LiveView):
         """The nearest opponent in view and its id and position, found once."""
         if self._state.version != self._version:
             self.check()  # raises
-        seen = self._seen()
+        seen = self._opponents
+        if seen is None:
+            seen = self._seen()
         # A duel: no distance to compare (positions are finite).
         o = seen[0] if len(seen) == 1 else closest(self.position, seen)
         found = self._nearest_o = (None, None) if o is None else (o, (o.id, o.position))
