@@ -234,7 +234,7 @@ class Fight:
         *("_awareness", "_forces", "_turns", "_combatants", "_completion_order", "_told"),
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
-        *("_sleepers", "_queue", "_t"),
+        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster"),
     )
 
     def __init__(
@@ -303,6 +303,10 @@ class Fight:
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
         self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
+        # Whether the ruleset's outcome is BaseRuleset's (who is left on which side), and
+        # the state's roster when it last said the fight goes on (-1: never asked).
+        self._plain_outcome = getattr(type(ruleset), "outcome", None) is BaseRuleset.outcome
+        self._quiet_roster = -1
         # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
         self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
         # The kinds of action whose start the ruleset is told of (BaseRuleset.started).
@@ -815,7 +819,18 @@ class Fight:
                 )
             self._paused = _Paused(seg, decided, external, musts)
             return
-        self._close_phase(seg, decided)
+        # _close_phase(seg, decided), without its call (once a phase).
+        observable: set[str] | None = None
+        watched = self._any_reactive
+        for c, items in decided:
+            if self._apply(c, items, seg) and watched:
+                if observable is None:
+                    observable = set()
+                observable.add(c.id)
+        if observable:
+            self._notify_observers(observable, seg + 1)
+        if not state.pending and not any(self._phases.values()):
+            self._end(seg, Outcome("stalemate", None))
 
     def _declarations(
         self, c: Combatant, out: PolicyOutput, must: bool, seg: int
@@ -1133,10 +1148,16 @@ class Fight:
         if events:
             self._emit_all(events)
         state.segment = time
-        outcome = self.ruleset.outcome(state)  # _check_outcome(), without its call
-        if outcome is not None:
-            self._end(seg, outcome)
-            return
+        # _check_outcome(), without its call; and without asking the rules again when
+        # their outcome is BaseRuleset's (who is left on which side) and nobody has come
+        # or gone since they last said the fight goes on (most settlements).
+        if state.roster != self._quiet_roster:
+            outcome = self.ruleset.outcome(state)
+            if outcome is not None:
+                self._end(seg, outcome)
+                return
+            if self._plain_outcome:
+                self._quiet_roster = state.roster
         if state.vacated:
             self._clear_ways(seg)
         observable = False
