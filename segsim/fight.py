@@ -1141,7 +1141,34 @@ class Fight:
         autonomous = state.autonomous
         for a in batch:
             if not autonomous or autonomous.pop(a.id, None) is None:
-                combatants[a.actor].finish(a)
+                # Combatant.finish(a), without its call (once an action).
+                c = combatants[a.actor]
+                actions = c.actions
+                if actions and actions[0] is a:  # the oldest in progress, most often
+                    del actions[0]
+                else:
+                    aid = a.id
+                    i = 0
+                    for other in actions:
+                        if other.id == aid:
+                            del actions[i]
+                            break
+                        i += 1  # noqa: SIM113
+                recent = c.recent
+                if recent:
+                    horizon = a.start
+                    for other in actions:
+                        if other.start < horizon:
+                            horizon = other.start
+                    drop = 0
+                    for other in recent:
+                        d = other.duration
+                        if d is None or other.start + d >= horizon:
+                            break
+                        drop += 1
+                    if drop:
+                        del recent[:drop]
+                recent.append(a)
         if len(batch) > 1:
             batch.sort(key=self._completion_order)
         events = self.ruleset.resolve(state, seg, batch, self.dice)
