@@ -97,6 +97,9 @@ def toward_point(
     )
 
 
+NOTHING_FORCED: list[Declaration] = []
+"""What :meth:`RinKaNou.forced` answers when nothing is imposed (one list, never
+modified: the engine only asks whether it is empty)."""
 LOCK = Declaration("lock")
 """The lock the rules impose after a strike (a value: one serves every time)."""
 
@@ -565,9 +568,9 @@ class RinKaNou(BaseRuleset):
         if c.status.must_lock:
             for a in c.actions:
                 if a.kind == "lock":
-                    return []  # the lock is under way
+                    return NOTHING_FORCED  # the lock is under way
             return [LOCK]
-        return []
+        return NOTHING_FORCED  # (shared, not a new list: once a fighter and phase)
 
     def plan(
         self,
