@@ -25,10 +25,13 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
+from heapq import heappop, heappush
+from itertools import count
 from typing import Any, cast
 
 import attrs
 import simpy
+from simpy.core import EmptySchedule, StopSimulation
 from simpy.events import EventPriority
 
 from segsim.actions import (
@@ -79,6 +82,53 @@ disengage stances...): a 1.x record would not replay under these rules."""
 Subscriber = Callable[[Event], None]
 
 
+class _OwnEnvironment(simpy.Environment):
+    """The environment of a fight that has its own: SimPy's, less the binding of all
+    its event classes to it when it is made (``BoundClass.bind_early``), which a duel
+    would pay for each fight to use one of them (``process``), found when used."""
+
+    def __init__(self) -> None:
+        self._now = 0
+        self._queue = []
+        self._eid = count()
+        self._active_proc = None
+
+    def run(self, until: simpy.core.SimTime | simpy.Event | None = None) -> Any:
+        """SimPy's ``run``, stepping through the events without a call of ``step`` for
+        each (the same steps, in the same order, with the same outcome) when it runs
+        until an event, as :meth:`Fight.run` does; otherwise SimPy's own."""
+        if not isinstance(until, simpy.Event) or until.callbacks is None:
+            return super().run(until)
+        until.callbacks.append(StopSimulation.callback)
+        queue = self._queue
+        try:
+            while True:
+                # Environment.step(), without its call.
+                try:
+                    self._now, _, _, event = heappop(queue)
+                except IndexError:
+                    raise EmptySchedule from None
+                callbacks, event.callbacks = event.callbacks, None  # type: ignore[assignment]
+                try:
+                    for callback in callbacks:
+                        callback(event)
+                except StopSimulation:
+                    event.callbacks = callbacks[callbacks.index(callback) + 1 :]
+                    self.schedule(event, EventPriority(-1))
+                    raise
+                if not event._ok and not hasattr(event, "_defused"):
+                    exc = type(event._value)(*event._value.args)
+                    exc.__cause__ = event._value
+                    raise exc
+        except StopSimulation as stop:
+            return stop.args[0]
+        except EmptySchedule:
+            assert not until.triggered
+            raise RuntimeError(
+                f'No scheduled events left but "until" event was not triggered: {until}'
+            ) from None
+
+
 class _Scheduled(simpy.Event):
     """An event triggered on creation, processed at ``now + delay`` with ``priority``."""
 
@@ -118,9 +168,17 @@ class _Departure(_Scheduled):
 class _Phase(_Scheduled):
     """A segment boundary's event (its settlement, then its declaration phase), or a
     declaration phase alone, and who is called to the phase (whether each must act:
-    set by whoever makes the event)."""
+    set by whoever makes the event). Made triggered but not yet scheduled: the fight
+    books it (:meth:`Fight._boundary_event`, :meth:`Fight._book`)."""
 
     members: dict[str, bool]
+
+    def __init__(self, env: simpy.Environment, at: int, callback: Callable[[Any], None]) -> None:
+        self.env = env
+        self.callbacks = [callback]
+        self.at = at
+        self._value = at
+        self._ok = True
 
 
 _Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec]]]
@@ -176,7 +234,7 @@ class Fight:
         *("_awareness", "_forces", "_turns", "_combatants", "_completion_order", "_told"),
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
-        *("_sleepers", "_queue", "_t"),
+        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster"),
     )
 
     def __init__(
@@ -211,7 +269,7 @@ class Fight:
         self.fight_id = fight_id
         self.max_segments = max_segments
         self._own_env = env is None
-        self.env: simpy.Environment = env if env is not None else simpy.Environment()
+        self.env: simpy.Environment = env if env is not None else _OwnEnvironment()
         self._scale = scale
         self.clock = Clock(scale=scale, origin=self.env.now, tick=getattr(ruleset, "tick", 1))
         self.state = FightState(
@@ -245,6 +303,10 @@ class Fight:
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
         self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
+        # Whether the ruleset's outcome is BaseRuleset's (who is left on which side), and
+        # the state's roster when it last said the fight goes on (-1: never asked).
+        self._plain_outcome = getattr(type(ruleset), "outcome", None) is BaseRuleset.outcome
+        self._quiet_roster = -1
         # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
         self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
         # The kinds of action whose start the ruleset is told of (BaseRuleset.started).
@@ -294,7 +356,10 @@ class Fight:
         if self._started:
             raise RuntimeError("this fight has already started")
         self._started = True
-        self.clock = attrs.evolve(self.clock, origin=self.env.now)
+        now = self.env.now
+        origin = self.clock.origin
+        if type(origin) is not type(now) or origin != now:  # a host's clock moved on
+            self.clock = attrs.evolve(self.clock, origin=now)
         self._t = 0
         for c in self.state.combatants.values():
             _bind(c.policy, c.id, self.seed, self)
@@ -647,11 +712,24 @@ class Fight:
         return who is called to its phase (nobody yet)."""
         if seg > self.max_segments:
             self._mind_the_limit(seg)
-        delay = self.clock.until(seg, self.env._now)
+        env = self.env
+        now = env._now
         if seg > self._boundary_done:
-            event = _Phase(self.env, delay, SETTLE, seg, self._on_boundary)
+            event = _Phase(env, seg, self._on_boundary)
+            priority = SETTLE
         else:
-            event = _Phase(self.env, delay, DECIDE, seg, self._on_phase)
+            event = _Phase(env, seg, self._on_phase)
+            priority = DECIDE
+        if self._own_env:
+            # Clock.until() and Environment.schedule(), without their calls: the
+            # fight's own environment is SimPy's, its queue a heap (once a boundary).
+            scale = self._scale
+            delay = (seg * scale if scale != 1.0 else seg) - (now - self.clock.origin)
+            if not delay > 0:
+                delay = 0
+            heappush(env._queue, (now + delay, priority, next(env._eid), event))
+        else:
+            env.schedule(event, priority, self.clock.until(seg, now))
         members: dict[str, bool] = {}
         event.members = self._phases[seg] = members
         return members
@@ -673,7 +751,8 @@ class Fight:
             # Something of this time comes before a declaration phase (an event a
             # subscriber triggered, a host's join): the phase waits for it, with the same
             # members (whoever is called to it meanwhile too).
-            deferred = _Phase(self.env, 0, DECIDE, seg, self._on_phase)
+            deferred = _Phase(self.env, seg, self._on_phase)
+            self.env.schedule(deferred, DECIDE, 0)
             deferred.members = event.members
             return
         self._run_phase(event)
@@ -740,7 +819,18 @@ class Fight:
                 )
             self._paused = _Paused(seg, decided, external, musts)
             return
-        self._close_phase(seg, decided)
+        # _close_phase(seg, decided), without its call (once a phase).
+        observable: set[str] | None = None
+        watched = self._any_reactive
+        for c, items in decided:
+            if self._apply(c, items, seg) and watched:
+                if observable is None:
+                    observable = set()
+                observable.add(c.id)
+        if observable:
+            self._notify_observers(observable, seg + 1)
+        if not state.pending and not any(self._phases.values()):
+            self._end(seg, Outcome("stalemate", None))
 
     def _declarations(
         self, c: Combatant, out: PolicyOutput, must: bool, seg: int
@@ -880,7 +970,7 @@ class Fight:
         history = self.history
         subscribers = self._subscribers
         for item in items:
-            if isinstance(item, Cancel):
+            if type(item) is not Action and isinstance(item, Cancel):
                 old = next(a for a in c.actions if a.id == item.action)
                 new = old.cancelled_at(seg)
                 self._unschedule(old)
@@ -912,7 +1002,19 @@ class Fight:
                 self.ruleset.started(state, action)
             duration = action.duration
             if duration is not None:
-                self._schedule(action, seg + duration, c)
+                # _schedule(action, seg + duration, c), without its call (once an action).
+                end = seg + duration
+                pending = state.pending
+                batch = pending.get(end)
+                if batch is None:
+                    pending[end] = [action]
+                else:
+                    batch.append(action)
+                members = self._phases.get(end)
+                if members is None:
+                    members = self._boundary_event(end)
+                if cid not in members:
+                    members[cid] = False
                 if not action.visible and "clear" in action.params:
                     self._sleep(c, action)
             # The stamped action is its action.declared event.
@@ -1039,17 +1141,50 @@ class Fight:
         autonomous = state.autonomous
         for a in batch:
             if not autonomous or autonomous.pop(a.id, None) is None:
-                combatants[a.actor].finish(a)
+                # Combatant.finish(a), without its call (once an action).
+                c = combatants[a.actor]
+                actions = c.actions
+                if actions and actions[0] is a:  # the oldest in progress, most often
+                    del actions[0]
+                else:
+                    aid = a.id
+                    i = 0
+                    for other in actions:
+                        if other.id == aid:
+                            del actions[i]
+                            break
+                        i += 1  # noqa: SIM113
+                recent = c.recent
+                if recent:
+                    horizon = a.start
+                    for other in actions:
+                        if other.start < horizon:
+                            horizon = other.start
+                    drop = 0
+                    for other in recent:
+                        d = other.duration
+                        if d is None or other.start + d >= horizon:
+                            break
+                        drop += 1
+                    if drop:
+                        del recent[:drop]
+                recent.append(a)
         if len(batch) > 1:
             batch.sort(key=self._completion_order)
         events = self.ruleset.resolve(state, seg, batch, self.dice)
         if events:
             self._emit_all(events)
         state.segment = time
-        outcome = self.ruleset.outcome(state)  # _check_outcome(), without its call
-        if outcome is not None:
-            self._end(seg, outcome)
-            return
+        # _check_outcome(), without its call; and without asking the rules again when
+        # their outcome is BaseRuleset's (who is left on which side) and nobody has come
+        # or gone since they last said the fight goes on (most settlements).
+        if state.roster != self._quiet_roster:
+            outcome = self.ruleset.outcome(state)
+            if outcome is not None:
+                self._end(seg, outcome)
+                return
+            if self._plain_outcome:
+                self._quiet_roster = state.roster
         if state.vacated:
             self._clear_ways(seg)
         observable = False
@@ -1061,7 +1196,8 @@ class Fight:
             if not actor.in_fight:
                 observers: Sequence[Combatant] = ()
             elif self._awareness is None:  # what _observers() finds, without its call
-                observers = state.against(actor.side)
+                found = state._against.get(actor.side)  # FightState.against()'s list
+                observers = found if found is not None else state.against(actor.side)
             else:
                 observers = self._observers(actors)
         else:

@@ -87,7 +87,8 @@ class Combatant:
         return any(not a.continuous for a in self.actions)
 
     def finish(self, action: Action) -> None:
-        """Move an action from in progress to recent, keeping only what still overlaps."""
+        """Move an action from in progress to recent, keeping only what still overlaps.
+        (The engine's settlement does the same without calling it: keep both alike.)"""
         actions = self.actions
         if actions and actions[0] is action:  # the oldest in progress, most often
             del actions[0]

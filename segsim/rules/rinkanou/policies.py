@@ -17,7 +17,7 @@ from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
 from segsim.native import mypyc_attr
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
-from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, within
+from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
 from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 
@@ -133,7 +133,9 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
     if not me.armed:
         return ARM
     weapon = me.weapon
-    score = me.ps_against.get(target, 0)
+    # A score of 0 is 0 against everyone: ps_against (a table of every opponent in
+    # view) is made only for another score.
+    score = 0 if me._c.status.ps == 0 else me.ps_against.get(target, 0)
     usable = min(score, me.usable_ps - spent) if score > 0 else score
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
@@ -254,7 +256,8 @@ class Aggressive:
         near = me.nearest_at()  # its id and position: its view is built to walk to it
         if near is None:
             return advance(obs, self.last)
-        if not within(me.position, near[1], me.reach):
+        # within(), without its call (once a decision)
+        if math.dist(me.position, near[1]) > me.reach + REACH_TOLERANCE:
             target = me.nearest()
             assert target is not None
             return approach(obs, target, self.last)
@@ -300,7 +303,8 @@ class Defender:
             if t is not None and t >= segment:
                 landings.append(t)
         missile = False
-        for a in me.incoming():
+        incoming = me._incoming  # () when nothing was in flight: no call to say so
+        for a in incoming if incoming is not None else me.incoming():
             if a.ends_in is not None:
                 missile = True
                 if a.ends_in >= segment:
@@ -342,10 +346,11 @@ class Defender:
                 else:
                     defending = shared_declaration("wait", None, ("until",), (), start)
         target = me.nearest()
+        dist = math.dist  # within(), without its calls
         if (
             obs.must_act
             and defending is None
-            and (target is None or not within(here, target.position, 2 * me.reach))
+            and (target is None or dist(here, target.position) > 2 * me.reach + REACH_TOLERANCE)
         ):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
@@ -353,7 +358,7 @@ class Defender:
             if target is not threat:
                 motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
-            if opening and within(here, target.position, me.reach):
+            if opening and dist(here, target.position) <= me.reach + REACH_TOLERANCE:
                 attacking = _strike_or_arm(me, target.id, spent)
             elif not me.armed:
                 attacking = _strike_or_arm(me, target.id, spent)  # arms: on guard

@@ -50,7 +50,7 @@ from segsim.rules.rinkanou.events import (
 from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
-from segsim.rules.rinkanou.views import SelfView
+from segsim.rules.rinkanou.views import Reaches, SelfView, SharedSeen
 from segsim.state import Combatant, FightState, by_order
 
 if TYPE_CHECKING:
@@ -97,6 +97,9 @@ def toward_point(
     )
 
 
+NOTHING_FORCED: list[Declaration] = []
+"""What :meth:`RinKaNou.forced` answers when nothing is imposed (one list, never
+modified: the engine only asks whether it is empty)."""
 LOCK = Declaration("lock")
 """The lock the rules impose after a strike (a value: one serves every time)."""
 
@@ -269,6 +272,13 @@ class RinKaNou(BaseRuleset):
         self._settlement = Settlement
         self._quiet = quiet
         self._sheet_facts: dict[int, SheetFacts] = {}  # by id of the sheet each one keeps
+        # What the views ask again and again, kept by the ruleset rather than in a
+        # fight's state (DESIGN, principle 11): each fighter's reach, and what every
+        # observer who has not read an action sees of it. Both are worked out from what
+        # never changes (a fighter's sheet, a stamped action), so whichever fight asks
+        # first, the value is the same; each fight's start lets go of the last one's.
+        self._fighter_reaches: Reaches = {}
+        self._seen_actions: SharedSeen = {}
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         if after_dodge not in AFTER_DODGE_READINGS:
@@ -367,6 +377,9 @@ class RinKaNou(BaseRuleset):
     def begin(self, state: FightState, dice: Dice) -> list[Event]:
         """Surprise (Réflexes), then the start-of-fight Combat + Raison roll (RinKaNou,
         "Surprise" and "Points de situation / En duel"), fighter by fighter."""
+        # What the views kept of the previous fight is let go with it.
+        self._fighter_reaches.clear()
+        self._seen_actions.clear()
         events: list[Event] = []
         for c in state.combatants.values():
             events += self.enter(state, c.id, dice, 0)
@@ -555,9 +568,9 @@ class RinKaNou(BaseRuleset):
         if c.status.must_lock:
             for a in c.actions:
                 if a.kind == "lock":
-                    return []  # the lock is under way
+                    return NOTHING_FORCED  # the lock is under way
             return [LOCK]
-        return []
+        return NOTHING_FORCED  # (shared, not a new list: once a fighter and phase)
 
     def plan(
         self,

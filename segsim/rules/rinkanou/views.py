@@ -96,7 +96,6 @@ class SelfView(LiveView):
         "_near",
         "_nearest_o",
         "_opponents",
-        "_reaches",
         "_rules",
         "_threats",
         "actions",
@@ -131,11 +130,9 @@ class SelfView(LiveView):
         self.actions: tuple[Action, ...] = tuple(c.actions)
         self.sheet: Sheet = (sheet := c.sheet)
         self.weapon: Weapon = sheet.weapon  # the sheet's contact weapon
-        table = state.extra.get(REACHES)
-        if table is None:
-            table = state.extra[REACHES] = Reaches(rules)
-        self._reaches: Reaches = table
-        self.reach: float = table[c]  # its weapon's, in metres (the rules say)
+        # Its weapon's reach, in metres (the rules say), asked once per fighter.
+        reach = rules._fighter_reaches.get(c)
+        self.reach: float = reach if reach is not None else reach_of(rules, c)
         self._rules = rules
         self._c = c
         self._opponents: list[Combatant] | None = None  # the opponents in view, found once
@@ -165,7 +162,9 @@ class SelfView(LiveView):
         if found is None:
             rules = self._rules
             if rules.awareness is None:  # all in view: the state's list (do not modify it)
-                found = self._opponents = self._state.against(self.side)
+                state = self._state
+                kept = state._against.get(self.side)  # FightState.against(), without its call
+                found = self._opponents = kept if kept is not None else state.against(self.side)
             else:
                 found = self._opponents = rules._opponents_in_view(
                     self._state, self._c, self._in_view
@@ -207,7 +206,10 @@ class SelfView(LiveView):
     @live
     def ps_against(self) -> Mapping[str, int]:
         """The score as it applies against each opponent in view."""
-        return self._rules._ps_against(self._state, self._c, self._seen())
+        seen = self._opponents  # found already, most often: no call
+        return self._rules._ps_against(
+            self._state, self._c, seen if seen is not None else self._seen()
+        )
 
     wounds: live[SelfView, int] = live_attr("_c.status.wounds")
     wound_level: live[SelfView, str] = live_attr("_c.status.wound_level")
@@ -249,7 +251,7 @@ class SelfView(LiveView):
                 view = views.get(o.id)
                 if view is not None:
                     return view
-        view = OtherView(self._state, self._segment, o, self._c.status.revealed)
+        view = OtherView(self._state, self._segment, o, self._c.status.revealed, self._rules)
         if views is None:
             self._first = view
         else:
@@ -276,8 +278,11 @@ class SelfView(LiveView):
         if threats is None:
             if self._state.version != self._version:
                 self.check()  # raises
-            seen = self._seen()
-            here, reaches, dist = self.position, self._reaches, math.dist
+            seen = self._opponents
+            if seen is None:
+                seen = self._seen()
+            rules = self._rules
+            here, reaches, dist = self.position, rules._fighter_reaches, math.dist
             found: list[OtherView] = []
             # The nearest comes with the same distances (closest(): the first of equals).
             best: Combatant | None = None
@@ -286,7 +291,10 @@ class SelfView(LiveView):
             for o in seen:
                 d = dist(o.position, here)
                 view: OtherView | None = None
-                if d <= reaches[o] + REACH_TOLERANCE:  # within(), as on the view
+                reach = reaches.get(o)
+                if reach is None:
+                    reach = reach_of(rules, o)
+                if d <= reach + REACH_TOLERANCE:  # within(), as on the view
                     view = self._view(o)
                     found.append(view)
                 if d < best_d:
@@ -349,7 +357,9 @@ class SelfView(LiveView):
         """The nearest opponent in view and its id and position, found once."""
         if self._state.version != self._version:
             self.check()  # raises
-        seen = self._seen()
+        seen = self._opponents
+        if seen is None:
+            seen = self._seen()
         # A duel: no distance to compare (positions are finite).
         o = seen[0] if len(seen) == 1 else closest(self.position, seen)
         found = self._nearest_o = (None, None) if o is None else (o, (o.id, o.position))
@@ -399,6 +409,7 @@ class OtherView(LiveView):
         "_actions",
         "_o",
         "_revealed",
+        "_rules",
         "armed",
         "id",
         "position",
@@ -415,6 +426,7 @@ class OtherView(LiveView):
         segment: int,
         o: Combatant,
         revealed: Mapping[int, tuple[str, str | None, int | None]],
+        rules: RinKaNou,
     ) -> None:
         self._state = state  # LiveView's phase (as SelfView's)
         self._version = state.version
@@ -425,6 +437,7 @@ class OtherView(LiveView):
         self.armed: bool = o.status.armed
         self.weapon: Weapon = o.sheet.weapon
         self._o = o
+        self._rules = rules
         self._revealed = revealed
         self._actions: tuple[SeenAction, ...] | None = None  # found on first read
 
@@ -442,9 +455,8 @@ class OtherView(LiveView):
 
     @property
     def reach(self) -> float:
-        """Its weapon's reach, in metres (the rules say: see :class:`Reaches`)."""
-        reaches: Reaches = self._state.extra[REACHES]
-        return reaches[self._o]
+        """Its weapon's reach, in metres (the rules say: see :data:`Reaches`)."""
+        return reach_of(self._rules, self._o)
 
     wound_level: live[OtherView, str] = live_attr("_o.status.wound_level")
     wielding: live[OtherView, str] = live_attr("_o.status.wielding")
@@ -458,7 +470,9 @@ class OtherView(LiveView):
         if actions is None:
             if self._state.version != self._version:
                 self.check()  # raises
-            actions = self._actions = seen_actions(self._state, self._o, self._revealed)
+            actions = self._actions = seen_actions(
+                self._state, self._o, self._revealed, self._rules._seen_actions
+            )
         return actions
 
     def freeze(self) -> OtherView:
@@ -483,43 +497,53 @@ class OtherView(LiveView):
         return None
 
 
-REACHES = "reaches"
-"""``state.extra``: the fight's :class:`Reaches`."""
+Reaches = dict["Combatant", float]
+"""Each fighter's reach, in metres, as the rules give it (``RinKaNou.reach``, which a
+ruleset may override), asked once per fighter (a fighter keeps its sheet for the whole
+fight): a ruleset's own, not a fight's state, since the value is the sheet's whichever
+fight asks. It holds no reference to the ruleset, which holds it (no cycle for the
+garbage collector)."""
 
 
-@python_class
-class Reaches(dict["Combatant", float]):
-    """Each fighter's reach in one fight, in metres, as the rules give it
-    (``RinKaNou.reach``, which a ruleset may override), asked once per fighter: a
-    fighter keeps its sheet for the whole fight. Read as ``reaches[combatant]``."""
+def reach_of(rules: RinKaNou, c: Combatant) -> float:
+    """``c``'s reach, from the ruleset's :data:`Reaches` or asked of it the first time."""
+    reaches = rules._fighter_reaches
+    reach = reaches.get(c)
+    if reach is None:
+        if len(reaches) >= KNOWN_FIGHTERS:
+            reaches.clear()  # a bound, should no fight's start clear it
+        reach = reaches[c] = rules.reach(c.sheet)
+    return reach
 
-    __slots__ = ("rules",)
 
-    def __init__(self, rules: RinKaNou) -> None:
-        super().__init__()
-        self.rules = rules
-
-    def __missing__(self, c: Combatant) -> float:
-        reach = self[c] = self.rules.reach(c.sheet)
-        return reach
+KNOWN_FIGHTERS = 1 << 16
+"""How many fighters' reaches a ruleset keeps at most."""
 
 
 SHARED_SEEN = 4096
-"""How many actions' shared :class:`SeenAction` a fight keeps at most (a bound on a
+"""How many actions' shared :class:`SeenAction` a ruleset keeps at most (a bound on a
 long battle's memory; an action seen again after a clear-out gets an equal value)."""
+
+SharedSeen = dict[int, tuple[Action, SeenAction]]
+"""What every observer who has not read an action sees of it, by action id; the entry
+keeps the action, whose identity tells one fight's action from another's of the same id
+(or from its own cancelled form, a new object)."""
 
 
 def seen_actions(
     state: FightState,
     o: Combatant,
     revealed: Mapping[int, tuple[str, str | None, int | None]],
+    shared: SharedSeen,
 ) -> tuple[SeenAction, ...]:
     """``o``'s actions (and its missiles in flight) as an observer who has read
     ``revealed`` sees them.
 
     What everyone sees of an action (its public form, or its motion alone while unread)
-    is one shared value per action, built on first sight; only what this observer has
-    read is built for it.
+    is one shared value per action, built on first sight and kept in ``shared`` (the
+    ruleset's, outside the fight's state: a stamped action does not change, so the
+    value is the same whoever first asks for it, in whichever fight); only what this
+    observer has read is built for it.
     """
     actions, autonomous = o.actions, state.autonomous
     if not actions and not autonomous:
@@ -527,9 +551,6 @@ def seen_actions(
     if o.setup.get("hidden", False):
         return ()
     flying = _flying(state).get(o.id, ()) if autonomous else ()
-    shared = state.extra.get("seen_actions")
-    if shared is None:
-        shared = state.extra["seen_actions"] = {}
     seen = []
     for a in [*actions, *flying] if flying else actions:
         if not a.visible:
@@ -558,14 +579,9 @@ def _seen_by_all(a: Action) -> SeenAction:
 
 
 def _flying(state: FightState) -> Mapping[str, list[Action]]:
-    """Missiles in flight by shooter, computed once per state version."""
-    if not state.autonomous:
-        return {}
-    cached = state.extra.get("flying")
-    if cached is not None and cached[0] == state.version:
-        return cached[1]  # type: ignore[no-any-return]
+    """Missiles in flight by shooter (found when asked: few are ever in flight, and
+    nothing of it is kept in the fight's state)."""
     by_actor: dict[str, list[Action]] = {}
     for a in state.autonomous.values():
         by_actor.setdefault(a.actor, []).append(a)
-    state.extra["flying"] = (state.version, by_actor)
     return by_actor
