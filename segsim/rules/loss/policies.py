@@ -25,6 +25,10 @@ from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
 from segsim.rules.loss.status import Incoming
 from segsim.rules.loss.views import OtherView, SelfView
 
+GET_UP = Declaration("get_up")
+PICK_UP = Declaration("pick_up")
+PASS = Declaration("pass")
+
 
 def chance(score: int, difficulty: int) -> float:
     """Chance that d10 + ``score`` reaches ``difficulty``."""
@@ -139,13 +143,15 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
 
 def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
     me: SelfView = obs.me
-    for kind in ("get_up", "pick_up"):
-        recover = Declaration(kind)
-        if me.accepts(recover):
-            return recover
+    # The rules refuse getting up to a fighter on its feet and picking up a weapon to
+    # one who holds it: asked only of one who is down or disarmed.
+    if me.prone and me.accepts(GET_UP):
+        return GET_UP
+    if me.disarmed and me.accepts(PICK_UP):
+        return PICK_UP
     targets = opponents(obs)
     if not targets:
-        return Declaration("pass")
+        return PASS
     if me.in_chase:
         return chase_turn(me, targets, most)
     near = reach(me, targets)

@@ -187,6 +187,7 @@ class Loss(BaseRuleset):
             isinstance(group_initiative, bool),
             f"group_initiative must be true or false, not {group_initiative!r}",
         )
+        self._memo: tuple[Declaration, FightState, int, int, str, ActionSpec] | None = None
         self.prepare_saving = prepare_saving
         self.gm_fursa = gm_fursa
         self.group_initiative = group_initiative
@@ -381,6 +382,39 @@ class Loss(BaseRuleset):
     # ------------------------------------------------------------ declarations
 
     def plan(
+        self,
+        state: FightState,
+        cid: str,
+        declaration: Declaration,
+        segment: int,
+        planned: Sequence[ActionSpec],
+    ) -> ActionSpec:
+        memo = self._memo
+        if memo is not None:
+            self._memo = None
+            if (
+                memo[0] is declaration
+                and memo[1] is state
+                and memo[2] == state.version
+                and memo[3] == segment
+                and memo[4] == cid
+                and not planned
+            ):
+                return memo[5]
+        return self._plan(state, cid, declaration, segment, planned)
+
+    def plan_alone(
+        self, state: FightState, cid: str, declaration: Declaration, segment: int
+    ) -> ActionSpec:
+        """:meth:`plan` of one declaration on its own (what a fighter's view asks), its
+        verdict kept for the engine's plan of that very declaration, in the same phase
+        of the same fight, if it comes next (a policy asks about what it then declares:
+        the rules' checks are not made twice)."""
+        spec = self._plan(state, cid, declaration, segment, ())
+        self._memo = (declaration, state, state.version, segment, cid, spec)
+        return spec
+
+    def _plan(
         self,
         state: FightState,
         cid: str,

@@ -114,7 +114,7 @@ class SelfView(OtherView):
         """Whether the rules would accept this declaration now (on its own)."""
         self.check()
         try:
-            self._rules.plan(self._state, self.id, declaration, self._segment_now, [])
+            self._rules.plan_alone(self._state, self.id, declaration, self._segment_now)
         except IllegalDeclaration:
             return False
         return True
@@ -123,7 +123,7 @@ class SelfView(OtherView):
         """Action points the declaration would cost now (None if the rules refuse it)."""
         self.check()
         try:
-            spec = self._rules.plan(self._state, self.id, declaration, self._segment_now, [])
+            spec = self._rules.plan_alone(self._state, self.id, declaration, self._segment_now)
         except IllegalDeclaration:
             return None
         return int(spec.params.get("cost", 0))
