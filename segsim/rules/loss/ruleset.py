@@ -81,6 +81,9 @@ UNTARGETED = frozenset(
     {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
 )
 """Kinds that take no target (a defence answers the attack its ``against`` names)."""
+TURN_DECLARATION = Declaration(TURN)
+AWAIT_DECLARATION = Declaration(AWAIT)
+"""The rules' own declarations (forced), shared: they never change."""
 DECLARATION_ORDERS = ("together", "initiative")
 SETUP_FLAGS = (
     "surprised",
@@ -330,32 +333,42 @@ class Loss(BaseRuleset):
         clock = clock_of(state)
         k = self.phase_segments
         st: Status = c.status
-        end = clock.end(k)
+        first = clock.start + clock.lead
+        end = first + clock.top * k  # clock.end(k)
         if st.round == clock.round and st.pa >= 1:
-            end = min(end, clock.phase_segment(st.pa, k))
+            end = min(end, first + (clock.top - st.pa) * k)  # clock.phase_segment(st.pa, k)
         return max(end, segment + 1)
 
     def _turn_now(self, state: FightState, c: Combatant, segment: int) -> bool:
         clock = clock_of(state)
-        phase = clock.phase_at(segment, self.phase_segments)
         st: Status = c.status
-        return phase is not None and st.round == clock.round and st.pa >= max(phase, 1)
+        if st.round != clock.round:
+            return False
+        k = self.phase_segments
+        first = clock.start + clock.lead
+        # clock.phase_at(segment, k), without its call: None between phase boundaries
+        if segment < first or (segment - first) % k:
+            return False
+        return st.pa >= max(clock.top - (segment - first) // k, 1)
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         """A turn when the round reaches the fighter's phase, else a wait until it does."""
         c = state.combatants[cid]
-        if any(a.kind == TURN for a in c.actions):
-            return []
+        current = None
+        for a in c.actions:
+            kind = a.kind
+            if kind == TURN:
+                return []
+            if kind == AWAIT and current is None:
+                current = a
         if self._turn_now(state, c, segment):
-            return [Declaration(TURN)]
-        want = self._await_end(state, c, segment)
-        current = next((a for a in c.actions if a.kind == AWAIT), None)
-        if current is not None and current.end == want:
+            return [TURN_DECLARATION]
+        if current is not None and current.end == self._await_end(state, c, segment):
             return []
-        return [Declaration(AWAIT)]
+        return [AWAIT_DECLARATION]
 
     def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
-        return Declaration(AWAIT)
+        return AWAIT_DECLARATION
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """Who the rules call now: everyone when a round begins, a target that may parry
@@ -424,6 +437,9 @@ class Loss(BaseRuleset):
     ) -> ActionSpec:
         c = state.combatants[cid]
         d = declaration
+        if d is TURN_DECLARATION or d is AWAIT_DECLARATION:
+            # the rules' own (forced), shared: a known kind with no target or parameter
+            return self._plan_phase(state, c, d.kind, segment)
         if d.kind not in KINDS:
             known = ", ".join(k for k in KINDS if k not in (TURN, AWAIT))
             raise IllegalDeclaration(f"unknown action {d.kind!r} (known: {known})", rule=RULE_COSTS)
@@ -432,20 +448,8 @@ class Loss(BaseRuleset):
         if d.kind in UNTARGETED:
             untargeted(d, accepted)
         known_target(state, d)
-        k = self.phase_segments
-        if d.kind == TURN:
-            if not self._turn_now(state, c, segment):
-                raise IllegalDeclaration(f"it is not {cid}'s phase", rule=RULE_PHASES)
-            return ActionSpec(
-                TURN,
-                k,
-                TURN_CHANNEL,
-                public=True,
-                params={"phase": clock_of(state).phase_at(segment, k)},
-            )
-        if d.kind == AWAIT:
-            end = self._await_end(state, c, segment)
-            return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+        if d.kind == TURN or d.kind == AWAIT:
+            return self._plan_phase(state, c, d.kind, segment)
         if d.kind == "wait":
             return _plan_wait(d, segment)
         if d.kind == INTEND:
@@ -513,6 +517,22 @@ class Loss(BaseRuleset):
             rolled=d.kind not in ("move", "get_up", "pick_up", "aim", "social", "prepare", "pass"),
             params=params,
         )
+
+    def _plan_phase(self, state: FightState, c: Combatant, kind: str, segment: int) -> ActionSpec:
+        """The rules' own turn at the fighter's phase, or its wait until that phase."""
+        k = self.phase_segments
+        if kind == TURN:
+            if not self._turn_now(state, c, segment):
+                raise IllegalDeclaration(f"it is not {c.id}'s phase", rule=RULE_PHASES)
+            return ActionSpec(
+                TURN,
+                k,
+                TURN_CHANNEL,
+                public=True,
+                params={"phase": clock_of(state).phase_at(segment, k)},
+            )
+        end = self._await_end(state, c, segment)
+        return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
 
     def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
         """A counter-attack right after a successful parry or dodge with the counter
