@@ -22,6 +22,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import (
     BaseRuleset,
@@ -72,7 +73,7 @@ from segsim.rules.loss.pursuit import (
 )
 from segsim.rules.loss.settle import BLOW, intentions, new_round, settle
 from segsim.rules.loss.status import Status
-from segsim.rules.loss.views import OtherView, SelfView
+from segsim.rules.loss.views import SelfView
 from segsim.state import Combatant, FightState
 
 KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, *FREE, "wait", INTEND, TURN, AWAIT)
@@ -755,39 +756,26 @@ class Loss(BaseRuleset):
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
         st: Status = c.status
-        turn = any(a.kind == TURN and a.start == segment for a in c.actions) and not any(
-            a.channel == ACT_CHANNEL for a in c.actions
-        )
-        me = SelfView(state, segment, c, turn, self)
-        answer = any(i.granted == segment for i in st.incoming.values())
-        intend = cid in clock_of(state).intending(segment) and st.intended != clock_of(state).round
-        counter = segment in st.counters.values()
-
-        def others() -> tuple[OtherView, ...]:
-            return tuple(
-                OtherView(state, segment, o)
-                for o in state.combatants.values()
-                if o.in_fight and o.id != cid
-            )
-
-        def other(oid: str) -> OtherView | None:
-            o = state.combatants.get(oid)
-            if o is None or oid == cid or not o.in_fight:
-                return None
-            return OtherView(state, segment, o)
-
-        def legal() -> tuple[DeclarationLike, ...]:
-            return self._legal(state, cid, segment)
-
-        return Observation(
+        turn = acting = False
+        for a in c.actions:
+            if a.kind == TURN and a.start == segment:
+                turn = True
+            if a.channel == ACT_CHANNEL:
+                acting = True
+        me = SelfView(state, segment, c, turn and not acting, self)
+        # What every decision reads, copied now (true of this phase for good): the
+        # attacks it may answer and the opponents it may counter-attack now.
+        incoming = me.answerable()
+        counters = me.counterable()
+        clock = clock_of(state)
+        intend = bool(clock.order) and cid in clock.intending(segment)
+        intend = intend and st.intended != clock.round
+        return ViewObservation(
             segment,
             cid,
-            turn or answer or counter or intend,
+            (turn and not acting) or bool(incoming) or bool(counters) or intend,
             me,
-            others,
-            legal=legal,
-            other=other,
-            state=state,
+            state,
         )
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, ClassVar
 
-from segsim.actions import Action, Declaration
+from segsim.actions import Action, Declaration, DeclarationLike
 from segsim.errors import IllegalDeclaration
 from segsim.observation import LiveView, live
 from segsim.rules.loss.content import Sheet, Weapon
@@ -109,6 +109,41 @@ class SelfView(OtherView):
         self._turn = turn
         self._segment_now = segment
         self._rules = rules
+
+    def answerable(self) -> tuple[Incoming, ...]:
+        """The attacks it may parry or dodge now, kept as its ``incoming``."""
+        st: Status = self._o.status
+        now = self._segment_now
+        found = tuple(i for i in st.incoming.values() if i.granted == now) if st.incoming else ()
+        self.__dict__["incoming"] = found
+        return found
+
+    def counterable(self) -> tuple[str, ...]:
+        """The opponents it may counter-attack now, kept as its ``counters``."""
+        st: Status = self._o.status
+        now = self._segment_now
+        found = tuple(o for o, g in st.counters.items() if g == now) if st.counters else ()
+        self.__dict__["counters"] = found
+        return found
+
+    # What its observation (a ViewObservation) finds through it.
+    def _others(self) -> tuple[OtherView, ...]:
+        state, segment, cid = self._state, self._segment_now, self.id
+        return tuple(
+            OtherView(state, segment, o)
+            for o in state.combatants.values()
+            if o.in_fight and o.id != cid
+        )
+
+    def _other(self, oid: str) -> OtherView | None:
+        state = self._state
+        o = state.combatants.get(oid)
+        if o is None or oid == self.id or not o.in_fight:
+            return None
+        return OtherView(state, self._segment_now, o)
+
+    def _legal(self) -> tuple[DeclarationLike, ...]:
+        return self._rules._legal(self._state, self.id, self._segment_now)
 
     def accepts(self, declaration: Declaration) -> bool:
         """Whether the rules would accept this declaration now (on its own)."""
