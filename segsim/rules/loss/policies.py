@@ -32,12 +32,15 @@ PASS = Declaration("pass")
 
 def chance(score: int, difficulty: int) -> float:
     """Chance that d10 + ``score`` reaches ``difficulty``."""
-    return sum(1 for face in range(1, 11) if face + score >= difficulty) / 10
+    # the faces from max(1, difficulty - score) to 10, counted without a loop
+    return max(0, min(10, 11 - max(1, difficulty - score))) / 10
 
 
 def opponents(obs: Observation) -> list[OtherView]:
+    """The views of the deciding fighter's opponents (``obs.others`` of the other
+    sides), made without views of its allies."""
     me: SelfView = obs.me
-    return [o for o in obs.others if o.side != me.side]
+    return me.foes()
 
 
 def defence_score(me: SelfView, kind: str) -> int:
@@ -204,7 +207,7 @@ def chase_turn(me: SelfView, targets: list[OtherView], most: int) -> Declaration
         options.append(Declaration("tackle", target.id))
     if units == 2 and most and chance(score, 20) >= 0.5:
         options.append(Declaration("charge", target.id))
-    if me.weapon.ranged:
+    if me.weapon.ranged and (most or units <= 3):  # the legs are shot from 3 at most
         options.append(
             Declaration("attack", target.id) if most else Declaration("shoot_legs", target.id)
         )

@@ -424,6 +424,16 @@ class Loss(BaseRuleset):
         verdict kept for the engine's plan of that very declaration, in the same phase
         of the same fight, if it comes next (a policy asks about what it then declares:
         the rules' checks are not made twice)."""
+        memo = self._memo
+        if (
+            memo is not None
+            and memo[0] is declaration
+            and memo[1] is state
+            and memo[2] == state.version
+            and memo[3] == segment
+            and memo[4] == cid
+        ):
+            return memo[5]  # asked again (its cost after whether it is accepted)
         spec = self._plan(state, cid, declaration, segment, ())
         self._memo = (declaration, state, state.version, segment, cid, spec)
         return spec

@@ -31,7 +31,10 @@ class OtherView(LiveView):
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "minion")
 
     def __init__(self, state: FightState, segment: int, o: Combatant) -> None:
-        super().__init__(state, segment)
+        # LiveView.__init__, without its call (a view per opponent a decision reads)
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.id = o.id
         self.side = o.side
         self.name = o.name
@@ -104,11 +107,29 @@ class SelfView(OtherView):
     def __init__(
         self, state: FightState, segment: int, c: Combatant, turn: bool, rules: Loss
     ) -> None:
-        super().__init__(state, segment, c)
-        self.sheet: Sheet = c.sheet
+        # OtherView.__init__ and LiveView's, without their calls (once a decision)
+        self._state = state
+        self._version = state.version
+        self._segment = segment
+        self.id = c.id
+        self.side = c.side
+        self.name = c.name
+        self.is_pc = c.is_pc
+        self._o = c
+        sheet: Sheet = c.sheet
+        self.minion: bool = sheet.minion
+        self.sheet: Sheet = sheet
         self._turn = turn
         self._segment_now = segment
         self._rules = rules
+        self.__dict__["my_turn"] = turn  # what every decision reads, true of its phase
+
+    def foes(self) -> list[OtherView]:
+        """The views of its opponents in the fight, in the fight's order (what
+        ``observation.others`` holds of the other sides, without views of its allies)."""
+        self.check()
+        state, segment = self._state, self._segment_now
+        return [OtherView(state, segment, o) for o in state.against(self.side)]
 
     def answerable(self) -> tuple[Incoming, ...]:
         """The attacks it may parry or dodge now, kept as its ``incoming``."""
