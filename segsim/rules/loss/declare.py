@@ -13,8 +13,6 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import attrs
-
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.rules.loss.content import TEXT, Sheet, Weapon
@@ -147,23 +145,18 @@ def fursa_of(state: FightState, c: Combatant) -> int:
     return clock_of(state).reserve
 
 
-@attrs.frozen
 class Check:
-    """What the rules need to know to check one fighter's declaration."""
+    """What the rules need to know to check one fighter's declaration (a plain slotted
+    class: one is made for each declaration checked)."""
 
-    state: FightState
-    c: Combatant
-    segment: int
+    __slots__ = ("c", "segment", "sheet", "state", "status")
 
-    @property
-    def status(self) -> Status:
-        status: Status = self.c.status
-        return status
-
-    @property
-    def sheet(self) -> Sheet:
-        sheet: Sheet = self.c.sheet
-        return sheet
+    def __init__(self, state: FightState, c: Combatant, segment: int) -> None:
+        self.state = state
+        self.c = c
+        self.segment = segment
+        self.status: Status = c.status
+        self.sheet: Sheet = c.sheet
 
     def opponent(self, target: object, rule: str = RULE_TEST) -> Combatant:
         if not isinstance(target, str):

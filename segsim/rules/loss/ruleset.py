@@ -77,6 +77,7 @@ from segsim.rules.loss.views import SelfView
 from segsim.state import Combatant, FightState
 
 KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, *FREE, "wait", INTEND, TURN, AWAIT)
+KNOWN = frozenset(KINDS)
 RULE_AIM_ROUND = "Loss, Modificateurs de combat à distance (Viser durant un Tour de Combat)"
 UNTARGETED = frozenset(
     {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
@@ -375,14 +376,19 @@ class Loss(BaseRuleset):
         """Who the rules call now: everyone when a round begins, a target that may parry
         or dodge, a defender that may counter-attack."""
         clock = clock_of(state)
+        combatants = state.combatants.values()
+        if clock.start == time:
+            return [c.id for c in combatants if c.in_fight]
+        intending = clock.intending(time)
         out = []
-        for c in state.in_fight():
+        for c in combatants:
+            if not c.in_fight:
+                continue
             st: Status = c.status
             if (
-                clock.start == time
-                or c.id in clock.intending(time)
-                or any(i.granted == time for i in st.incoming.values())
-                or time in st.counters.values()
+                (intending and c.id in intending)
+                or (st.incoming and any(i.granted == time for i in st.incoming.values()))
+                or (st.counters and time in st.counters.values())
             ):
                 out.append(c.id)
         return out
@@ -451,7 +457,7 @@ class Loss(BaseRuleset):
         if d is TURN_DECLARATION or d is AWAIT_DECLARATION:
             # the rules' own (forced), shared: a known kind with no target or parameter
             return self._plan_phase(state, c, d.kind, segment)
-        if d.kind not in KINDS:
+        if d.kind not in KNOWN:
             known = ", ".join(k for k in KINDS if k not in (TURN, AWAIT))
             raise IllegalDeclaration(f"unknown action {d.kind!r} (known: {known})", rule=RULE_COSTS)
         accepted = PARAMS.get(d.kind, frozenset())
@@ -483,11 +489,16 @@ class Loss(BaseRuleset):
             )
         if d.kind == "attack" and d.params.get("counter"):
             return self._plan_counter(ch, d, planned)
-        if any(p.channel == ACT_CHANNEL for p in planned) or any(
-            a.channel == ACT_CHANNEL for a in c.actions
-        ):
-            raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
-        if not any(a.kind == TURN and a.start == segment for a in c.actions):
+        for p in planned:
+            if p.channel == ACT_CHANNEL:
+                raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
+        turn = False
+        for a in c.actions:  # (loops: a generator is a call of its own)
+            if a.channel == ACT_CHANNEL:
+                raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
+            if a.kind == TURN and a.start == segment:
+                turn = True
+        if not turn:
             raise IllegalDeclaration(f"{cid} acts at phase {st.pa}: not now", rule=RULE_PHASES)
         if (
             st.disarmed

@@ -19,6 +19,7 @@ from segsim.events import ActionSpawned, Event, Moved, OutOfFight
 from segsim.rules.loss.content import UNARMED, Sheet, Weapon
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
+    AWAIT,
     CONTACT,
     INTEND,
     TURN,
@@ -1050,10 +1051,35 @@ def settle(
     defences), then the ends of turns, then the round's end."""
     s = Settlement(rules, state, segment, dice)
     time = segment + 1
-    acts = [a for a in batch if a.channel == ACT_CHANNEL and not a.cancelled]
-    s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    # One pass sorts the batch (most of it is the rules' own turns and waits); each
+    # kind is then settled in the batch's order, as before.
+    acts: list[Action] = []
+    intends: list[Action] = []
+    speeches: list[Action] = []
+    defences: list[Action] = []
+    blows: list[Action] = []
+    turns: list[Action] = []
     for a in batch:
-        if a.kind == INTEND and not a.cancelled and s.standing(a.actor):
+        kind = a.kind
+        if kind == AWAIT:
+            continue
+        if kind == TURN:
+            turns.append(a)
+        elif kind == BLOW:
+            blows.append(a)
+        elif a.cancelled:
+            continue
+        elif a.channel == ACT_CHANNEL:
+            acts.append(a)
+        elif kind == INTEND:
+            intends.append(a)
+        elif kind == "speak":
+            speeches.append(a)
+        if kind == "parry" or kind == "dodge":
+            defences.append(a)
+    s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    for a in intends:
+        if s.standing(a.actor):
             s.emit(
                 Intended(
                     segment,
@@ -1063,18 +1089,15 @@ def settle(
                     a.target,
                 )
             )
-    for a in batch:
-        if a.kind == "speak" and not a.cancelled and s.standing(a.actor):
+    for a in speeches:
+        if s.standing(a.actor):
             s.emit(Spoke(segment, a.actor, str(a.params.get("what", "")), a.target))
     for a in acts:
         if s.standing(a.actor):
             s.act(a)
-    defences = [a for a in batch if a.kind in ("parry", "dodge") and not a.cancelled]
-    for a in batch:
-        if a.kind == BLOW:
-            s.blow(a, defences)
-    for a in batch:
-        if a.kind == TURN:
-            s.turn_end(a)
+    for a in blows:
+        s.blow(a, defences)
+    for a in turns:
+        s.turn_end(a)
     s.round_end(time)
     return s.events
