@@ -34,7 +34,7 @@ from segsim.rules.loss.pursuit import (
     chase_of,
 )
 from segsim.rules.loss.status import Incoming, Status
-from segsim.state import Combatant, FightState
+from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
 
 RULE_COSTS = f"{TEXT}, Dépenser les Points d'Action"
 RULE_PHASES = f"{TEXT}, Déroulement du Tour de Combat"
@@ -114,6 +114,46 @@ def distance(a: Combatant, b: Combatant) -> float:
 
 def in_contact(a: Combatant, b: Combatant) -> bool:
     return distance(a, b) <= CONTACT + 1e-9
+
+
+def foes_near(state: FightState, c: Combatant, radius: float) -> list[Combatant]:
+    """The opponents of ``c`` in the fight within ``radius`` metres of it, in the fight's
+    order: a scan of them all in a small fight, the other sides' grids in a large one
+    (the grid's test is the same ``math.dist(...) <= radius``)."""
+    if len(state.grid) <= SMALL_FIGHT:
+        here = c.position
+        return [o for o in state.against(c.side) if math.dist(here, o.position) <= radius]
+    combatants = state.combatants
+    found = [
+        combatants[oid]
+        for side, grid in state.side_grids.items()
+        if side != c.side
+        for oid in grid.near(c.position, radius)
+    ]
+    found.sort(key=by_order)
+    return found
+
+
+def nearest_foe(state: FightState, c: Combatant) -> Combatant | None:
+    """The opponent nearest to ``c`` (ties: the lowest id), or None: a scan in a small
+    fight; in a large one the grids' nearest, then every opponent as near as it (a
+    hair beyond, so that rounding never leaves a tie out) ranked the same way."""
+    here = c.position
+    if len(state.grid) <= SMALL_FIGHT:
+        foes = state.against(c.side)
+    else:
+        best = min(
+            (
+                math.dist(here, grid.where[found[0]])
+                for side, grid in state.side_grids.items()
+                if side != c.side and (found := grid.nearest(here, 1, None, state.order_of))
+            ),
+            default=None,
+        )
+        if best is None:
+            return None
+        foes = foes_near(state, c, best + 1e-6)
+    return min(foes, key=lambda o: (math.dist(here, o.position), o.id), default=None)
 
 
 PREPARE_SAVINGS = ("example", "sentence")

@@ -20,6 +20,7 @@ from typing import Any
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.policies import register_rule_helpers
 from segsim.policy import Observation, register_policy
+from segsim.rules.loss.declare import CONTACT
 from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
 from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
 from segsim.rules.loss.status import Incoming
@@ -152,12 +153,15 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
         return GET_UP
     if me.disarmed and me.accepts(PICK_UP):
         return PICK_UP
-    targets = opponents(obs)
-    if not targets:
-        return PASS
     if me.in_chase:
+        targets = opponents(obs)
+        if not targets:
+            return PASS
         return chase_turn(me, targets, most)
-    near = reach(me, targets)
+    # Those within reach, then the nearest, asked of the view: in a battle it looks
+    # around itself only (what reach() and min() over every opponent would find).
+    weapon = me.weapon
+    near = me.foes_within(weapon.limit if weapon.ranged else CONTACT + 1e-9)
     if near:
         target = min(near, key=lambda o: (not o.minion, o.health, o.id))
         d = attack(me, target, most)
@@ -167,7 +171,9 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
         if reserve and me.phase - cost < reserve and me.phase > reserve + 1:
             return None
         return d
-    nearest = min(targets, key=lambda o: (me.distance(o), o.id))
+    nearest = me.nearest_foe()
+    if nearest is None:
+        return PASS
     move = Declaration("move", nearest.id)
     return move if me.accepts(move) else None
 

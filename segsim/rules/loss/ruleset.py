@@ -119,7 +119,10 @@ class Loss(BaseRuleset):
     ``prepare_saving`` ("example": waiting saves only what the next action needs, as the
     text's example; "sentence": every phase waited saves a point), ``gm_fursa`` (the game
     master's Fursa reserve, spent by non-player characters), ``group_initiative``
-    (identical adversaries share one initiative roll, as the text's griffons).
+    (identical adversaries share one initiative roll, as the text's griffons),
+    ``awareness`` (metres: a fighter sees the actions of opponents within it only, so
+    that a battle's size does not weigh on each action; everyone sees everything by
+    default, as at a table).
     """
 
     name: ClassVar[str] = "loss"
@@ -139,6 +142,7 @@ class Loss(BaseRuleset):
         prepare_saving: str = "example",
         gm_fursa: int = 0,
         group_initiative: bool = False,
+        awareness: float | None = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -192,6 +196,17 @@ class Loss(BaseRuleset):
             isinstance(group_initiative, bool),
             f"group_initiative must be true or false, not {group_initiative!r}",
         )
+        _check(
+            awareness is None
+            or (
+                isinstance(awareness, int | float)
+                and not isinstance(awareness, bool)
+                and math.isfinite(awareness)
+                and 1.0 <= awareness <= 1000.0
+            ),
+            f"awareness must be a radius in metres from 1 to 1000, not {awareness!r}",
+        )
+        self.awareness = None if awareness is None else float(awareness)
         self._memo: tuple[Declaration, FightState, int, int, str, ActionSpec] | None = None
         self.prepare_saving = prepare_saving
         self.gm_fursa = gm_fursa
@@ -225,6 +240,8 @@ class Loss(BaseRuleset):
             self.options = {**self.options, "gm_fursa": gm_fursa}
         if group_initiative:
             self.options = {**self.options, "group_initiative": True}
+        if awareness is not None:
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets and setup
 

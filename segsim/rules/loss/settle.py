@@ -24,6 +24,7 @@ from segsim.rules.loss.declare import (
     INTEND,
     TURN,
     distance,
+    foes_near,
     fursa_of,
     weapon_for,
 )
@@ -298,9 +299,7 @@ class Settlement:
                 mods["cover"] = 10
             if chase is None:
                 near = [
-                    o
-                    for o in self.state.opponents(c.id)
-                    if distance(o, c) <= CONTACT + 1e-9 and not o.sheet.structure
+                    o for o in foes_near(self.state, c, CONTACT + 1e-9) if not o.sheet.structure
                 ]
                 mods["outnumbered"] = 5 if len(near) >= 3 else 0
         if a.params.get("hand") == "off" and not sheet.has("deux_armes", weapon):

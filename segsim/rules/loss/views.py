@@ -14,7 +14,7 @@ from segsim.actions import Action, Declaration, DeclarationLike
 from segsim.errors import IllegalDeclaration
 from segsim.observation import LiveView, live
 from segsim.rules.loss.content import Sheet, Weapon
-from segsim.rules.loss.declare import CONTACT, fursa_of, weapon_for
+from segsim.rules.loss.declare import CONTACT, foes_near, fursa_of, nearest_foe, weapon_for
 from segsim.rules.loss.events import clock_of
 from segsim.rules.loss.pursuit import chase_of
 from segsim.rules.loss.status import Incoming, Status
@@ -123,6 +123,19 @@ class SelfView(OtherView):
         self._segment_now = segment
         self._rules = rules
         self.__dict__["my_turn"] = turn  # what every decision reads, true of its phase
+
+    def foes_within(self, radius: float) -> list[OtherView]:
+        """The views of its opponents within ``radius`` metres, in the fight's order
+        (found through the spatial grid in a large fight)."""
+        self.check()
+        state, segment = self._state, self._segment_now
+        return [OtherView(state, segment, o) for o in foes_near(state, self._o, radius)]
+
+    def nearest_foe(self) -> OtherView | None:
+        """The view of its nearest opponent (ties: the lowest id), None if none is left."""
+        self.check()
+        o = nearest_foe(self._state, self._o)
+        return None if o is None else OtherView(self._state, self._segment_now, o)
 
     def foes(self) -> list[OtherView]:
         """The views of its opponents in the fight, in the fight's order (what
