@@ -15,6 +15,7 @@ from typing import Any
 
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
+from segsim.native import mypyc_attr
 from segsim.rules.loss.content import TEXT, Sheet, Weapon
 from segsim.rules.loss.effects import (
     EFFECTS,
@@ -185,6 +186,7 @@ def fursa_of(state: FightState, c: Combatant) -> int:
     return clock_of(state).reserve
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Check:
     """What the rules need to know to check one fighter's declaration (a plain slotted
     class: one is made for each declaration checked)."""

@@ -14,10 +14,11 @@ Both are reactive: the rules call them when an attack may be answered.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policies import register_rule_helpers
 from segsim.policy import Observation, register_policy
 from segsim.rules.loss.declare import CONTACT
@@ -29,6 +30,32 @@ from segsim.rules.loss.views import OtherView, SelfView
 GET_UP = Declaration("get_up")
 PICK_UP = Declaration("pick_up")
 PASS = Declaration("pass")
+SHAPES = 4096
+"""How many declarations of different shapes the built-in policies keep to hand out
+again (then they start anew)."""
+COUNTER: Mapping[str, Any] = {"counter": True}
+AWAY: Mapping[str, Any] = {"direction": "away"}
+CLOSER: Mapping[str, Any] = {"direction": "closer"}
+_SHARED: dict[tuple[Any, ...], Declaration] = {}
+
+
+def declared(
+    kind: str, target: str | None = None, params: Mapping[str, Any] | None = None
+) -> Declaration:
+    """The declaration of that shape, made once and handed out again (a declaration
+    never changes; the engine checks its shape once): what the policies weigh at each
+    decision costs no new declarations."""
+    key = (
+        kind,
+        target,
+        *((k, tuple(v) if type(v) is list else v) for k, v in (params.items() if params else ())),
+    )
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) >= SHAPES:
+            _SHARED.clear()
+        found = _SHARED[key] = Declaration(kind, target, params or {})
+    return found
 
 
 def chance(score: int, difficulty: int) -> float:
@@ -61,7 +88,7 @@ def answer(me: SelfView, inc: Incoming, effects: Sequence[str] = ()) -> Declarat
         params: dict[str, object] = {"against": inc.attack}
         if effects:
             params["effects"] = list(effects)
-        d = Declaration(kind, params=params)
+        d = declared(kind, None, params)
         if me.accepts(d):
             options.append((defence_score(me, kind), kind == "dodge", d))
     if not options:
@@ -100,7 +127,7 @@ def counter_attacks(me: SelfView) -> list[DeclarationLike]:
     out: list[DeclarationLike] = []
     left = me.phase
     for oid in me.counters:
-        d = Declaration("attack", oid, {"counter": True})
+        d = declared("attack", oid, COUNTER)
         cost = me.cost(d)
         if cost is not None and cost <= left:
             out.append(d)
@@ -139,7 +166,7 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
                     break
         options.append({})
     for params in options:
-        d = Declaration("attack", target.id, params)
+        d = declared("attack", target.id, params)
         if me.accepts(d):
             return d
     return None
@@ -174,7 +201,7 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
     nearest = me.nearest_foe()
     if nearest is None:
         return PASS
-    move = Declaration("move", nearest.id)
+    move = declared("move", nearest.id)
     return move if me.accepts(move) else None
 
 
@@ -201,26 +228,24 @@ def chase_turn(me: SelfView, targets: list[OtherView], most: int) -> Declaration
             spend = boost(me, score, UNIT_DIFFICULTY[units] + EXPLOIT_STEP * e)
             if spend is not None:
                 params = {"direction": "away", "exploits": e, **spend}
-                run.append(Declaration("change_distance", params=params))
+                run.append(declared("change_distance", None, params))
         if units <= 2 and chance(score, BASE_DIFFICULTY) >= 0.5:
-            run.insert(1, Declaration("zigzag"))
-        run.append(Declaration("change_distance", params={"direction": "away"}))
+            run.insert(1, declared("zigzag"))
+        run.append(declared("change_distance", None, AWAY))
         return first_accepted(me, run)
     options: list[Declaration] = []
     if units == 1:
         strike = attack(me, target, most) if not me.weapon.ranged else None
         options += [strike] if strike is not None and most else []
-        options.append(Declaration("tackle", target.id))
+        options.append(declared("tackle", target.id))
     if units == 2 and most and chance(score, 20) >= 0.5:
-        options.append(Declaration("charge", target.id))
+        options.append(declared("charge", target.id))
     if me.weapon.ranged and (most or units <= 3):  # the legs are shot from 3 at most
-        options.append(
-            Declaration("attack", target.id) if most else Declaration("shoot_legs", target.id)
-        )
+        options.append(declared("attack", target.id) if most else declared("shoot_legs", target.id))
     spend = boost(me, score, UNIT_DIFFICULTY[units]) if units > 2 else None
     closer: dict[str, object] = {"direction": "closer", **(spend or {})}
-    options.append(Declaration("change_distance", target.id, closer))
-    options.append(Declaration("change_distance", target.id, {"direction": "closer"}))
+    options.append(declared("change_distance", target.id, closer))
+    options.append(declared("change_distance", target.id, CLOSER))
     return first_accepted(me, options)
 
 
@@ -240,6 +265,7 @@ def boost(me: SelfView, score: int, difficulty: int) -> dict[str, object] | None
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Attacks at every phase it can afford, with extra damage Exploits."""
 
@@ -257,6 +283,7 @@ class Aggressive:
         return turn(obs, most=3, reserve=0)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Defensive:
     """Keeps action points for defences, counter-attacks whenever it can."""
 

@@ -22,6 +22,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import (
@@ -104,6 +105,7 @@ def _check(condition: bool, message: str) -> None:
         raise TypeError(message)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Loss(BaseRuleset):
     """Les Chants de Loss (text 000): d10 + Trait + Talent against 15 + 5 per Exploit;
     action points spent in descending phases.

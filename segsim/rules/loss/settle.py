@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
-from segsim.rules.loss.content import UNARMED, Sheet, Weapon
+from segsim.native import mypyc_attr
+from segsim.rules.loss.content import UNARMED, Health, Sheet, Weapon
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
     AWAIT,
@@ -110,6 +111,22 @@ def weapon_by_id(sheet: Sheet, wid: object) -> Weapon:
     return UNARMED
 
 
+_MALUS: dict[int, tuple[Health, tuple[int, ...]]] = {}
+
+
+def wound_malus(health: Health, left: int) -> int:
+    """``health.malus(left)``, from a table made once per health track (by identity:
+    a sheet's track is shared by every fight of it)."""
+    entry = _MALUS.get(id(health))
+    if entry is None or entry[0] is not health:
+        if len(_MALUS) >= 1024:
+            _MALUS.clear()
+        entry = _MALUS[id(health)] = (health, tuple(health.malus(n) for n in range(64)))
+    table = entry[1]
+    return table[left] if 0 <= left < 64 else health.malus(left)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one segment's batch."""
 
@@ -175,7 +192,7 @@ class Settlement:
 
     def wounds(self, cid: str) -> int:
         sheet: Sheet = self.fighter(cid).sheet
-        return sheet.health.malus(self.health_of(cid))
+        return wound_malus(sheet.health, self.health_of(cid))
 
     def situation(self, c: Combatant) -> dict[str, int]:
         """Difficulty modifiers of a fighter's own situation (Loss, "Modificateurs de

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from segsim.actions import Action, Declaration, DeclarationLike
 from segsim.errors import IllegalDeclaration
+from segsim.native import python_class
 from segsim.observation import LiveView, live
 from segsim.rules.loss.content import Sheet, Weapon
 from segsim.rules.loss.declare import CONTACT, foes_near, fursa_of, nearest_foe, weapon_for
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from segsim.state import Combatant, FightState
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
@@ -96,6 +98,7 @@ class OtherView(LiveView):
         return self.distance(other) <= CONTACT + 1e-9
 
 
+@python_class
 class SelfView(OtherView):
     """The deciding fighter's own state: ``my_turn`` when the round reaches its phase,
     ``incoming`` the attacks it may parry or dodge now, ``counter`` the opponent it may
