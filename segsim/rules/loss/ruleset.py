@@ -79,6 +79,8 @@ from segsim.state import Combatant, FightState
 
 KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, *FREE, "wait", INTEND, TURN, AWAIT)
 KNOWN = frozenset(KINDS)
+INTENDED = (*ACTS, *PURSUIT_ACTS)
+"""What an intention may name."""
 RULE_AIM_ROUND = "Loss, Modificateurs de combat à distance (Viser durant un Tour de Combat)"
 UNTARGETED = frozenset(
     {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
@@ -621,10 +623,9 @@ class Loss(BaseRuleset):
         if st.intended == clock.round:
             raise IllegalDeclaration(f"{c.id} has declared its intention", rule=RULE_INTENTIONS)
         action = d.params.get("action")
-        if action not in (*ACTS, *PURSUIT_ACTS):
+        if action not in INTENDED:
             raise IllegalDeclaration(
-                f"an intention names an action ({', '.join((*ACTS, *PURSUIT_ACTS))}), "
-                f"not {action!r}",
+                f"an intention names an action ({', '.join(INTENDED)}), not {action!r}",
                 rule=RULE_INTENTIONS,
             )
         if d.target is not None:
