@@ -409,9 +409,9 @@ def _targets(
     raw = d.params.get("targets", [])
     if not isinstance(raw, list | tuple) or not all(isinstance(t, str) for t in raw):
         raise IllegalDeclaration("targets must be a list of fighter ids")
-    multi = [e for e in effects if e in MULTI_TARGET]
     if not raw:
         return ()
+    multi = [e for e in effects if e in MULTI_TARGET]
     if not multi:
         raise IllegalDeclaration(
             "more targets need a multi-target effect (two weapons, moulinet, storm of blades, "

@@ -80,6 +80,7 @@ from segsim.state import Combatant, FightState
 KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, *FREE, "wait", INTEND, TURN, AWAIT)
 KNOWN = frozenset(KINDS)
 INTENDED = (*ACTS, *PURSUIT_ACTS)
+NONE: frozenset[str] = frozenset()
 """What an intention may name."""
 RULE_AIM_ROUND = "Loss, Modificateurs de combat à distance (Viser durant un Tour de Combat)"
 UNTARGETED = frozenset(
@@ -481,11 +482,14 @@ class Loss(BaseRuleset):
         if d.kind not in KNOWN:
             known = ", ".join(k for k in KINDS if k not in (TURN, AWAIT))
             raise IllegalDeclaration(f"unknown action {d.kind!r} (known: {known})", rule=RULE_COSTS)
-        accepted = PARAMS.get(d.kind, frozenset())
-        unknown_params(d.kind, d.params, accepted)
-        if d.kind in UNTARGETED:
-            untargeted(d, accepted)
-        known_target(state, d)
+        accepted = PARAMS.get(d.kind, NONE)
+        for name in d.params:  # unknown_params() is called to name what it refuses
+            if name not in accepted:
+                unknown_params(d.kind, d.params, accepted)
+        if d.target is not None:
+            if d.kind in UNTARGETED:
+                untargeted(d, accepted)
+            known_target(state, d)
         if d.kind == TURN or d.kind == AWAIT:
             return self._plan_phase(state, c, d.kind, segment)
         if d.kind == "wait":

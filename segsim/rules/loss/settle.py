@@ -281,7 +281,7 @@ class Settlement:
         if not self.standing(a.target):
             self.emit(ActionWasted(self.segment, a.actor, a.id, a.kind, f"{a.target} is down"))
             return
-        weapon = weapon_by_id(sheet, a.params.get("weapon"))
+        weapon = weapon_now
         effects: tuple[str, ...] = tuple(a.params.get("effects", ()))
         exploits = int(a.params.get("exploits", 0))
         target = self.fighter(a.target)
