@@ -16,7 +16,7 @@ from typing import Any
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.native import mypyc_attr
-from segsim.rules.loss.content import TEXT, Sheet, Weapon
+from segsim.rules.loss.content import DEFAULT_TESTS, SPOTTING, TEXT, Sheet, Weapon
 from segsim.rules.loss.effects import (
     EFFECTS,
     MAX_EXPLOITS,
@@ -26,15 +26,17 @@ from segsim.rules.loss.effects import (
     RULE_TEST,
     exploits_of,
 )
-from segsim.rules.loss.events import clock_of
+from segsim.rules.loss.events import CLOCK
+from segsim.rules.loss.events import clock_of as new_clock
 from segsim.rules.loss.pursuit import (
     COSTS as PURSUIT_COSTS,
 )
 from segsim.rules.loss.pursuit import (
+    PURSUIT,
     RULE_PURSUIT,
-    chase_of,
+    Chase,
 )
-from segsim.rules.loss.status import Incoming, Status
+from segsim.rules.loss.status import Incoming, RoundClock, Status
 from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
 
 RULE_COSTS = f"{TEXT}, Dépenser les Points d'Action"
@@ -101,6 +103,27 @@ PARAMS: Mapping[str, frozenset[str]] = {
     "wait": frozenset({"until"}),
     "intend": frozenset({"action"}),
 }
+
+
+def clock_of(state: FightState) -> RoundClock:
+    """The round clock (``events.clock_of``: the same lookup, compiled with the modules
+    that ask for it at every declaration and settlement)."""
+    clock: RoundClock | None = state.extra.get(CLOCK)
+    return new_clock(state) if clock is None else clock
+
+
+def chase_of(state: FightState) -> Chase | None:
+    """The running chase (``pursuit.chase_of``, compiled with its callers)."""
+    chase = state.extra.get(PURSUIT)
+    if chase is None or not isinstance(chase, Chase) or chase.over:
+        return None
+    return chase
+
+
+def score_of(sheet: Sheet, test: str) -> int:
+    """``sheet.score(test)``: Trait + Talent of a test, compiled with its callers."""
+    trait, talent = sheet.tests.get(test, DEFAULT_TESTS.get(test, SPOTTING))
+    return sheet.traits.get(trait, 0) + sheet.talents.get(talent, 0)
 
 
 def _int(value: Any, name: str, low: int, high: int, rule: str = RULE_TEST) -> int:
@@ -467,7 +490,10 @@ def check_defence(
         )
     if any(p.params.get("against") == against for p in planned):
         raise IllegalDeclaration(f"attack #{against} is already answered", rule=RULE_DEFENCE)
-    spent = sum(1 for p in planned if p.kind in DEFENCES)
+    spent = 0
+    for p in planned:
+        if p.kind in DEFENCES:
+            spent += 1
     if st.pa - spent < 1:
         raise IllegalDeclaration(f"{ch.c.id} has no action point left to {d.kind}", rule=RULE_COSTS)
     if st.surprised:

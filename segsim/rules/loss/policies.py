@@ -21,7 +21,7 @@ from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.native import mypyc_attr
 from segsim.policies import register_rule_helpers
 from segsim.policy import Observation, register_policy
-from segsim.rules.loss.declare import CONTACT
+from segsim.rules.loss.declare import CONTACT, score_of
 from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
 from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
 from segsim.rules.loss.status import Incoming
@@ -72,7 +72,7 @@ def opponents(obs: Observation) -> list[OtherView]:
 
 
 def defence_score(me: SelfView, kind: str) -> int:
-    score = me.sheet.score(kind)
+    score = score_of(me.sheet, kind)
     shield = me.sheet.shield
     if kind == "parry" and shield is not None:
         score += shield.parry_bonus
@@ -146,7 +146,7 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
     """An attack with as many extra damage dice (up to ``most``) as keep the chance of
     success at one in two, spending Fursa then Inspiration (one each at most) when that
     is what it takes; one Exploit (or none) against a minion."""
-    score = me.sheet.score(me.weapon.test)
+    score = score_of(me.sheet, me.weapon.test)
     options: list[dict[str, object]] = []
     if target.minion:
         options = [{"exploits": 1}, {}]
@@ -217,7 +217,7 @@ def chase_turn(me: SelfView, targets: list[OtherView], most: int) -> Declaration
     if not seen:
         return None
     units, target = min(seen, key=lambda x: (x[0], x[1].id))
-    score = me.sheet.score("pursuit")
+    score = score_of(me.sheet, "pursuit")
     if me.pursued:
         if units == 1 and most and not me.weapon.ranged:
             strike = attack(me, target, most)

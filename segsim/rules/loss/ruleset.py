@@ -55,22 +55,23 @@ from segsim.rules.loss.declare import (
     TURN,
     TURN_CHANNEL,
     Check,
+    chase_of,
     check_attack,
     check_can_attack,
     check_defence,
     check_pursuit,
+    clock_of,
     distance,
     in_contact,
     prepared_cost,
     weapon_for,
 )
-from segsim.rules.loss.events import Joined, ReserveSet, SetUp, clock_of
+from segsim.rules.loss.events import Joined, ReserveSet, SetUp
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
     PURSUIT,
     Chase,
     PursuitStarted,
-    chase_of,
 )
 from segsim.rules.loss.settle import BLOW, intentions, new_round, settle
 from segsim.rules.loss.status import Status
@@ -598,7 +599,9 @@ class Loss(BaseRuleset):
         ):
             raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
         cost, params = check_attack(ch, d, counter=True)
-        left = st.pa - sum(int(p.params.get("cost", 0)) for p in others)
+        left = st.pa
+        for p in others:
+            left -= int(p.params.get("cost", 0))
         if cost > left:
             raise IllegalDeclaration(
                 f"the counter-attack costs {cost} PA; {c.id} has {left} left", rule=RULE_COSTS

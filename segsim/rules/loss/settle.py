@@ -24,9 +24,12 @@ from segsim.rules.loss.declare import (
     CONTACT,
     INTEND,
     TURN,
+    chase_of,
+    clock_of,
     distance,
     foes_near,
     fursa_of,
+    score_of,
     weapon_for,
 )
 from segsim.rules.loss.effects import (
@@ -61,7 +64,6 @@ from segsim.rules.loss.events import (
     Tested,
     Unhidden,
     Waited,
-    clock_of,
 )
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
@@ -73,7 +75,6 @@ from segsim.rules.loss.pursuit import (
     PursuitEnded,
     PursuitStalled,
     Zigzagged,
-    chase_of,
     zigzag_against,
 )
 from segsim.rules.loss.status import Status
@@ -325,7 +326,7 @@ class Settlement:
         mods = {k: v for k, v in mods.items() if v}
         difficulty = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{label} test", a.actor)
-        score = sheet.score(test)
+        score = score_of(sheet, test)
         total = roll + score + sum(bonuses.values())
         success = total >= difficulty
         self.emit(
@@ -477,7 +478,7 @@ class Settlement:
         bonuses = {"wounds": -self.wounds(cid)}
         bonuses = {k: v for k, v in bonuses.items() if v}
         roll = self.dice.roll(10, "vigilance test", cid)
-        score = sheet.score("vigilance")
+        score = score_of(sheet, "vigilance")
         total = roll + score + sum(bonuses.values())
         success = total >= diff
         self.emit(
@@ -616,7 +617,7 @@ class Settlement:
         mods = {k: v for k, v in self.situation(target).items() if v}
         diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{d.kind} test", target.id)
-        score = sheet.score(d.kind)
+        score = score_of(sheet, d.kind)
         total = roll + score + sum(bonuses.values())
         success = total >= diff
         self.emit(
@@ -803,7 +804,7 @@ class Settlement:
         mods = {k: v for k, v in mods.items() if v}
         diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{label} test", a.actor)
-        score = sheet.score(test)
+        score = score_of(sheet, test)
         total = roll + score + sum(bonuses.values())
         success = total >= diff
         self.emit(

@@ -15,9 +15,15 @@ from segsim.errors import IllegalDeclaration
 from segsim.native import python_class
 from segsim.observation import LiveView, live
 from segsim.rules.loss.content import Sheet, Weapon
-from segsim.rules.loss.declare import CONTACT, foes_near, fursa_of, nearest_foe, weapon_for
-from segsim.rules.loss.events import clock_of
-from segsim.rules.loss.pursuit import chase_of
+from segsim.rules.loss.declare import (
+    CONTACT,
+    chase_of,
+    clock_of,
+    foes_near,
+    fursa_of,
+    nearest_foe,
+    weapon_for,
+)
 from segsim.rules.loss.status import Incoming, Status
 
 if TYPE_CHECKING:
