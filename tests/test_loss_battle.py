@@ -69,7 +69,7 @@ def test_awareness_is_an_option_recorded_only_when_set() -> None:
     assert Loss(awareness=8).options["awareness"] == 8.0
     for bad in (0.5, True, float("nan"), "far"):
         with pytest.raises(TypeError, match="awareness must be a radius"):
-            Loss(awareness=bad)  # type: ignore[arg-type]
+            Loss(awareness=bad)
 
 
 def _scan_near(state: FightState, c: Combatant, radius: float) -> list[str]:

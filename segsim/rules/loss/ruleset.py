@@ -137,18 +137,21 @@ class Loss(BaseRuleset):
     def __init__(
         self,
         *,
-        phase_segments: int = 5,
-        darkness: bool = False,
-        disasters: bool = False,
-        move_metres: float = 5.0,
-        pursuit: str | None = None,
-        start_distance: int = 3,
-        stalled_chase: int | None = None,
-        declaration_order: str = "together",
-        prepare_saving: str = "example",
-        gm_fursa: int = 0,
-        group_initiative: bool = False,
-        awareness: float | None = None,
+        # The options come from a scenario's data and are checked below, so that a
+        # wrong one is named: typed Any, not as the int, bool, float, str they must be,
+        # which a compiled build would check first, unnamed.
+        phase_segments: Any = 5,
+        darkness: Any = False,
+        disasters: Any = False,
+        move_metres: Any = 5.0,
+        pursuit: Any = None,
+        start_distance: Any = 3,
+        stalled_chase: Any = None,
+        declaration_order: Any = "together",
+        prepare_saving: Any = "example",
+        gm_fursa: Any = 0,
+        group_initiative: Any = False,
+        awareness: Any = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -212,20 +215,20 @@ class Loss(BaseRuleset):
             ),
             f"awareness must be a radius in metres from 1 to 1000, not {awareness!r}",
         )
-        self.awareness = None if awareness is None else float(awareness)
+        self.awareness: float | None = None if awareness is None else float(awareness)
         self._memo: tuple[Declaration, FightState, int, int, str, ActionSpec] | None = None
-        self.prepare_saving = prepare_saving
-        self.gm_fursa = gm_fursa
-        self.group_initiative = group_initiative
-        self.declaration_order = declaration_order
-        self.stalled_chase = stalled_chase
-        self.pursuit = pursuit
-        self.start_distance = start_distance
+        self.prepare_saving: str = prepare_saving
+        self.gm_fursa: int = gm_fursa
+        self.group_initiative: bool = group_initiative
+        self.declaration_order: str = declaration_order
+        self.stalled_chase: int | None = stalled_chase
+        self.pursuit: str | None = pursuit
+        self.start_distance: int = start_distance
         self.content = given_content(content, Content, default_content)
-        self.phase_segments = phase_segments
-        self.tick = phase_segments
-        self.darkness = darkness
-        self.disasters = disasters
+        self.phase_segments: int = phase_segments
+        self.tick: int = phase_segments
+        self.darkness: bool = darkness
+        self.disasters: bool = disasters
         self.move_metres = float(move_metres)
         self.options: Mapping[str, Any] = {
             "phase_segments": phase_segments,
