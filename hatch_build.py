@@ -55,6 +55,13 @@ COMPILED_MODULES = (
     "segsim/rules/rupture/settle.py",
     "segsim/rules/rupture/views.py",
     "segsim/rules/rupture/policies.py",
+    # Loss: the planner and observer, the declarations' checks, settlement, views and
+    # the built-in policies
+    "segsim/rules/loss/ruleset.py",
+    "segsim/rules/loss/declare.py",
+    "segsim/rules/loss/settle.py",
+    "segsim/rules/loss/views.py",
+    "segsim/rules/loss/policies.py",
 )
 """The modules compiled (``segsim/native.py`` says what lets a module compile). The
 rest stays pure Python: the events other than actions (``events.py`` and the rulesets'

@@ -13,11 +13,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import attrs
-
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
-from segsim.rules.loss.content import TEXT, Sheet, Weapon
+from segsim.native import mypyc_attr
+from segsim.rules.loss.content import DEFAULT_TESTS, SPOTTING, TEXT, Sheet, Weapon
 from segsim.rules.loss.effects import (
     EFFECTS,
     MAX_EXPLOITS,
@@ -27,16 +26,18 @@ from segsim.rules.loss.effects import (
     RULE_TEST,
     exploits_of,
 )
-from segsim.rules.loss.events import clock_of
+from segsim.rules.loss.events import CLOCK
+from segsim.rules.loss.events import clock_of as new_clock
 from segsim.rules.loss.pursuit import (
     COSTS as PURSUIT_COSTS,
 )
 from segsim.rules.loss.pursuit import (
+    PURSUIT,
     RULE_PURSUIT,
-    chase_of,
+    Chase,
 )
-from segsim.rules.loss.status import Incoming, Status
-from segsim.state import Combatant, FightState
+from segsim.rules.loss.status import Incoming, RoundClock, Status
+from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
 
 RULE_COSTS = f"{TEXT}, Dépenser les Points d'Action"
 RULE_PHASES = f"{TEXT}, Déroulement du Tour de Combat"
@@ -104,6 +105,27 @@ PARAMS: Mapping[str, frozenset[str]] = {
 }
 
 
+def clock_of(state: FightState) -> RoundClock:
+    """The round clock (``events.clock_of``: the same lookup, compiled with the modules
+    that ask for it at every declaration and settlement)."""
+    clock: RoundClock | None = state.extra.get(CLOCK)
+    return new_clock(state) if clock is None else clock
+
+
+def chase_of(state: FightState) -> Chase | None:
+    """The running chase (``pursuit.chase_of``, compiled with its callers)."""
+    chase = state.extra.get(PURSUIT)
+    if chase is None or not isinstance(chase, Chase) or chase.over:
+        return None
+    return chase
+
+
+def score_of(sheet: Sheet, test: str) -> int:
+    """``sheet.score(test)``: Trait + Talent of a test, compiled with its callers."""
+    trait, talent = sheet.tests.get(test, DEFAULT_TESTS.get(test, SPOTTING))
+    return sheet.traits.get(trait, 0) + sheet.talents.get(talent, 0)
+
+
 def _int(value: Any, name: str, low: int, high: int, rule: str = RULE_TEST) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise IllegalDeclaration(f"{name} must be a whole number from {low} to {high}", rule=rule)
@@ -116,6 +138,46 @@ def distance(a: Combatant, b: Combatant) -> float:
 
 def in_contact(a: Combatant, b: Combatant) -> bool:
     return distance(a, b) <= CONTACT + 1e-9
+
+
+def foes_near(state: FightState, c: Combatant, radius: float) -> list[Combatant]:
+    """The opponents of ``c`` in the fight within ``radius`` metres of it, in the fight's
+    order: a scan of them all in a small fight, the other sides' grids in a large one
+    (the grid's test is the same ``math.dist(...) <= radius``)."""
+    if len(state.grid) <= SMALL_FIGHT:
+        here = c.position
+        return [o for o in state.against(c.side) if math.dist(here, o.position) <= radius]
+    combatants = state.combatants
+    found = [
+        combatants[oid]
+        for side, grid in state.side_grids.items()
+        if side != c.side
+        for oid in grid.near(c.position, radius)
+    ]
+    found.sort(key=by_order)
+    return found
+
+
+def nearest_foe(state: FightState, c: Combatant) -> Combatant | None:
+    """The opponent nearest to ``c`` (ties: the lowest id), or None: a scan in a small
+    fight; in a large one the grids' nearest, then every opponent as near as it (a
+    hair beyond, so that rounding never leaves a tie out) ranked the same way."""
+    here = c.position
+    if len(state.grid) <= SMALL_FIGHT:
+        foes = state.against(c.side)
+    else:
+        best = min(
+            (
+                math.dist(here, grid.where[found[0]])
+                for side, grid in state.side_grids.items()
+                if side != c.side and (found := grid.nearest(here, 1, None, state.order_of))
+            ),
+            default=None,
+        )
+        if best is None:
+            return None
+        foes = foes_near(state, c, best + 1e-6)
+    return min(foes, key=lambda o: (math.dist(here, o.position), o.id), default=None)
 
 
 PREPARE_SAVINGS = ("example", "sentence")
@@ -147,23 +209,19 @@ def fursa_of(state: FightState, c: Combatant) -> int:
     return clock_of(state).reserve
 
 
-@attrs.frozen
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Check:
-    """What the rules need to know to check one fighter's declaration."""
+    """What the rules need to know to check one fighter's declaration (a plain slotted
+    class: one is made for each declaration checked)."""
 
-    state: FightState
-    c: Combatant
-    segment: int
+    __slots__ = ("c", "segment", "sheet", "state", "status")
 
-    @property
-    def status(self) -> Status:
-        status: Status = self.c.status
-        return status
-
-    @property
-    def sheet(self) -> Sheet:
-        sheet: Sheet = self.c.sheet
-        return sheet
+    def __init__(self, state: FightState, c: Combatant, segment: int) -> None:
+        self.state = state
+        self.c = c
+        self.segment = segment
+        self.status: Status = c.status
+        self.sheet: Sheet = c.sheet
 
     def opponent(self, target: object, rule: str = RULE_TEST) -> Combatant:
         if not isinstance(target, str):
@@ -374,9 +432,9 @@ def _targets(
     raw = d.params.get("targets", [])
     if not isinstance(raw, list | tuple) or not all(isinstance(t, str) for t in raw):
         raise IllegalDeclaration("targets must be a list of fighter ids")
-    multi = [e for e in effects if e in MULTI_TARGET]
     if not raw:
         return ()
+    multi = [e for e in effects if e in MULTI_TARGET]
     if not multi:
         raise IllegalDeclaration(
             "more targets need a multi-target effect (two weapons, moulinet, storm of blades, "
@@ -432,7 +490,10 @@ def check_defence(
         )
     if any(p.params.get("against") == against for p in planned):
         raise IllegalDeclaration(f"attack #{against} is already answered", rule=RULE_DEFENCE)
-    spent = sum(1 for p in planned if p.kind in DEFENCES)
+    spent = 0
+    for p in planned:
+        if p.kind in DEFENCES:
+            spent += 1
     if st.pa - spent < 1:
         raise IllegalDeclaration(f"{ch.c.id} has no action point left to {d.kind}", rule=RULE_COSTS)
     if st.surprised:

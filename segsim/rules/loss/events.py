@@ -22,10 +22,9 @@ CLOCK = "loss"
 
 
 def clock_of(state: FightState) -> RoundClock:
-    clock = state.extra.get(CLOCK)
+    clock: RoundClock | None = state.extra.get(CLOCK)  # only ever a RoundClock
     if clock is None:
         clock = state.extra[CLOCK] = RoundClock()
-    assert isinstance(clock, RoundClock)
     return clock
 
 

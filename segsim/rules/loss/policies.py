@@ -14,30 +14,65 @@ Both are reactive: the rules call them when an attack may be answered.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policies import register_rule_helpers
 from segsim.policy import Observation, register_policy
+from segsim.rules.loss.declare import CONTACT, score_of
 from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
 from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
 from segsim.rules.loss.status import Incoming
 from segsim.rules.loss.views import OtherView, SelfView
 
+GET_UP = Declaration("get_up")
+PICK_UP = Declaration("pick_up")
+PASS = Declaration("pass")
+SHAPES = 4096
+"""How many declarations of different shapes the built-in policies keep to hand out
+again (then they start anew)."""
+COUNTER: Mapping[str, Any] = {"counter": True}
+AWAY: Mapping[str, Any] = {"direction": "away"}
+CLOSER: Mapping[str, Any] = {"direction": "closer"}
+_SHARED: dict[tuple[Any, ...], Declaration] = {}
+
+
+def declared(
+    kind: str, target: str | None = None, params: Mapping[str, Any] | None = None
+) -> Declaration:
+    """The declaration of that shape, made once and handed out again (a declaration
+    never changes; the engine checks its shape once): what the policies weigh at each
+    decision costs no new declarations."""
+    key = (
+        kind,
+        target,
+        *((k, tuple(v) if type(v) is list else v) for k, v in (params.items() if params else ())),
+    )
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) >= SHAPES:
+            _SHARED.clear()
+        found = _SHARED[key] = Declaration(kind, target, params or {})
+    return found
+
 
 def chance(score: int, difficulty: int) -> float:
     """Chance that d10 + ``score`` reaches ``difficulty``."""
-    return sum(1 for face in range(1, 11) if face + score >= difficulty) / 10
+    # the faces from max(1, difficulty - score) to 10, counted without a loop
+    return max(0, min(10, 11 - max(1, difficulty - score))) / 10
 
 
 def opponents(obs: Observation) -> list[OtherView]:
+    """The views of the deciding fighter's opponents (``obs.others`` of the other
+    sides), made without views of its allies."""
     me: SelfView = obs.me
-    return [o for o in obs.others if o.side != me.side]
+    return me.foes()
 
 
 def defence_score(me: SelfView, kind: str) -> int:
-    score = me.sheet.score(kind)
+    score = score_of(me.sheet, kind)
     shield = me.sheet.shield
     if kind == "parry" and shield is not None:
         score += shield.parry_bonus
@@ -53,7 +88,7 @@ def answer(me: SelfView, inc: Incoming, effects: Sequence[str] = ()) -> Declarat
         params: dict[str, object] = {"against": inc.attack}
         if effects:
             params["effects"] = list(effects)
-        d = Declaration(kind, params=params)
+        d = declared(kind, None, params)
         if me.accepts(d):
             options.append((defence_score(me, kind), kind == "dodge", d))
     if not options:
@@ -92,7 +127,7 @@ def counter_attacks(me: SelfView) -> list[DeclarationLike]:
     out: list[DeclarationLike] = []
     left = me.phase
     for oid in me.counters:
-        d = Declaration("attack", oid, {"counter": True})
+        d = declared("attack", oid, COUNTER)
         cost = me.cost(d)
         if cost is not None and cost <= left:
             out.append(d)
@@ -111,7 +146,7 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
     """An attack with as many extra damage dice (up to ``most``) as keep the chance of
     success at one in two, spending Fursa then Inspiration (one each at most) when that
     is what it takes; one Exploit (or none) against a minion."""
-    score = me.sheet.score(me.weapon.test)
+    score = score_of(me.sheet, me.weapon.test)
     options: list[dict[str, object]] = []
     if target.minion:
         options = [{"exploits": 1}, {}]
@@ -131,7 +166,7 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
                     break
         options.append({})
     for params in options:
-        d = Declaration("attack", target.id, params)
+        d = declared("attack", target.id, params)
         if me.accepts(d):
             return d
     return None
@@ -139,16 +174,21 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
 
 def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
     me: SelfView = obs.me
-    for kind in ("get_up", "pick_up"):
-        recover = Declaration(kind)
-        if me.accepts(recover):
-            return recover
-    targets = opponents(obs)
-    if not targets:
-        return Declaration("pass")
+    # The rules refuse getting up to a fighter on its feet and picking up a weapon to
+    # one who holds it: asked only of one who is down or disarmed.
+    if me.prone and me.accepts(GET_UP):
+        return GET_UP
+    if me.disarmed and me.accepts(PICK_UP):
+        return PICK_UP
     if me.in_chase:
+        targets = opponents(obs)
+        if not targets:
+            return PASS
         return chase_turn(me, targets, most)
-    near = reach(me, targets)
+    # Those within reach, then the nearest, asked of the view: in a battle it looks
+    # around itself only (what reach() and min() over every opponent would find).
+    weapon = me.weapon
+    near = me.foes_within(weapon.limit if weapon.ranged else CONTACT + 1e-9)
     if near:
         target = min(near, key=lambda o: (not o.minion, o.health, o.id))
         d = attack(me, target, most)
@@ -158,8 +198,10 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
         if reserve and me.phase - cost < reserve and me.phase > reserve + 1:
             return None
         return d
-    nearest = min(targets, key=lambda o: (me.distance(o), o.id))
-    move = Declaration("move", nearest.id)
+    nearest = me.nearest_foe()
+    if nearest is None:
+        return PASS
+    move = declared("move", nearest.id)
     return move if me.accepts(move) else None
 
 
@@ -175,7 +217,7 @@ def chase_turn(me: SelfView, targets: list[OtherView], most: int) -> Declaration
     if not seen:
         return None
     units, target = min(seen, key=lambda x: (x[0], x[1].id))
-    score = me.sheet.score("pursuit")
+    score = score_of(me.sheet, "pursuit")
     if me.pursued:
         if units == 1 and most and not me.weapon.ranged:
             strike = attack(me, target, most)
@@ -186,26 +228,24 @@ def chase_turn(me: SelfView, targets: list[OtherView], most: int) -> Declaration
             spend = boost(me, score, UNIT_DIFFICULTY[units] + EXPLOIT_STEP * e)
             if spend is not None:
                 params = {"direction": "away", "exploits": e, **spend}
-                run.append(Declaration("change_distance", params=params))
+                run.append(declared("change_distance", None, params))
         if units <= 2 and chance(score, BASE_DIFFICULTY) >= 0.5:
-            run.insert(1, Declaration("zigzag"))
-        run.append(Declaration("change_distance", params={"direction": "away"}))
+            run.insert(1, declared("zigzag"))
+        run.append(declared("change_distance", None, AWAY))
         return first_accepted(me, run)
     options: list[Declaration] = []
     if units == 1:
         strike = attack(me, target, most) if not me.weapon.ranged else None
         options += [strike] if strike is not None and most else []
-        options.append(Declaration("tackle", target.id))
+        options.append(declared("tackle", target.id))
     if units == 2 and most and chance(score, 20) >= 0.5:
-        options.append(Declaration("charge", target.id))
-    if me.weapon.ranged:
-        options.append(
-            Declaration("attack", target.id) if most else Declaration("shoot_legs", target.id)
-        )
+        options.append(declared("charge", target.id))
+    if me.weapon.ranged and (most or units <= 3):  # the legs are shot from 3 at most
+        options.append(declared("attack", target.id) if most else declared("shoot_legs", target.id))
     spend = boost(me, score, UNIT_DIFFICULTY[units]) if units > 2 else None
     closer: dict[str, object] = {"direction": "closer", **(spend or {})}
-    options.append(Declaration("change_distance", target.id, closer))
-    options.append(Declaration("change_distance", target.id, {"direction": "closer"}))
+    options.append(declared("change_distance", target.id, closer))
+    options.append(declared("change_distance", target.id, CLOSER))
     return first_accepted(me, options)
 
 
@@ -225,6 +265,7 @@ def boost(me: SelfView, score: int, difficulty: int) -> dict[str, object] | None
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Attacks at every phase it can afford, with extra damage Exploits."""
 
@@ -242,6 +283,7 @@ class Aggressive:
         return turn(obs, most=3, reserve=0)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Defensive:
     """Keeps action points for defences, counter-attacks whenever it can."""
 

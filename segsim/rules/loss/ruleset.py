@@ -22,6 +22,8 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import mypyc_attr
+from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import (
     BaseRuleset,
@@ -53,34 +55,42 @@ from segsim.rules.loss.declare import (
     TURN,
     TURN_CHANNEL,
     Check,
+    chase_of,
     check_attack,
     check_can_attack,
     check_defence,
     check_pursuit,
+    clock_of,
     distance,
     in_contact,
     prepared_cost,
     weapon_for,
 )
-from segsim.rules.loss.events import Joined, ReserveSet, SetUp, clock_of
+from segsim.rules.loss.events import Joined, ReserveSet, SetUp
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
     PURSUIT,
     Chase,
     PursuitStarted,
-    chase_of,
 )
 from segsim.rules.loss.settle import BLOW, intentions, new_round, settle
 from segsim.rules.loss.status import Status
-from segsim.rules.loss.views import OtherView, SelfView
+from segsim.rules.loss.views import SelfView
 from segsim.state import Combatant, FightState
 
 KINDS = (*ACTS, *PURSUIT_ACTS, *DEFENCES, *FREE, "wait", INTEND, TURN, AWAIT)
+KNOWN = frozenset(KINDS)
+INTENDED = (*ACTS, *PURSUIT_ACTS)
+NONE: frozenset[str] = frozenset()
+"""What an intention may name."""
 RULE_AIM_ROUND = "Loss, Modificateurs de combat à distance (Viser durant un Tour de Combat)"
 UNTARGETED = frozenset(
     {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
 )
 """Kinds that take no target (a defence answers the attack its ``against`` names)."""
+TURN_DECLARATION = Declaration(TURN)
+AWAIT_DECLARATION = Declaration(AWAIT)
+"""The rules' own declarations (forced), shared: they never change."""
 DECLARATION_ORDERS = ("together", "initiative")
 SETUP_FLAGS = (
     "surprised",
@@ -99,6 +109,7 @@ def _check(condition: bool, message: str) -> None:
         raise TypeError(message)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Loss(BaseRuleset):
     """Les Chants de Loss (text 000): d10 + Trait + Talent against 15 + 5 per Exploit;
     action points spent in descending phases.
@@ -114,7 +125,10 @@ class Loss(BaseRuleset):
     ``prepare_saving`` ("example": waiting saves only what the next action needs, as the
     text's example; "sentence": every phase waited saves a point), ``gm_fursa`` (the game
     master's Fursa reserve, spent by non-player characters), ``group_initiative``
-    (identical adversaries share one initiative roll, as the text's griffons).
+    (identical adversaries share one initiative roll, as the text's griffons),
+    ``awareness`` (metres: a fighter sees the actions of opponents within it only, so
+    that a battle's size does not weigh on each action; everyone sees everything by
+    default, as at a table).
     """
 
     name: ClassVar[str] = "loss"
@@ -123,17 +137,21 @@ class Loss(BaseRuleset):
     def __init__(
         self,
         *,
-        phase_segments: int = 5,
-        darkness: bool = False,
-        disasters: bool = False,
-        move_metres: float = 5.0,
-        pursuit: str | None = None,
-        start_distance: int = 3,
-        stalled_chase: int | None = None,
-        declaration_order: str = "together",
-        prepare_saving: str = "example",
-        gm_fursa: int = 0,
-        group_initiative: bool = False,
+        # The options come from a scenario's data and are checked below, so that a
+        # wrong one is named: typed Any, not as the int, bool, float, str they must be,
+        # which a compiled build would check first, unnamed.
+        phase_segments: Any = 5,
+        darkness: Any = False,
+        disasters: Any = False,
+        move_metres: Any = 5.0,
+        pursuit: Any = None,
+        start_distance: Any = 3,
+        stalled_chase: Any = None,
+        declaration_order: Any = "together",
+        prepare_saving: Any = "example",
+        gm_fursa: Any = 0,
+        group_initiative: Any = False,
+        awareness: Any = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -187,18 +205,30 @@ class Loss(BaseRuleset):
             isinstance(group_initiative, bool),
             f"group_initiative must be true or false, not {group_initiative!r}",
         )
-        self.prepare_saving = prepare_saving
-        self.gm_fursa = gm_fursa
-        self.group_initiative = group_initiative
-        self.declaration_order = declaration_order
-        self.stalled_chase = stalled_chase
-        self.pursuit = pursuit
-        self.start_distance = start_distance
+        _check(
+            awareness is None
+            or (
+                isinstance(awareness, int | float)
+                and not isinstance(awareness, bool)
+                and math.isfinite(awareness)
+                and 1.0 <= awareness <= 1000.0
+            ),
+            f"awareness must be a radius in metres from 1 to 1000, not {awareness!r}",
+        )
+        self.awareness: float | None = None if awareness is None else float(awareness)
+        self._memo: tuple[Declaration, FightState, int, int, str, ActionSpec] | None = None
+        self.prepare_saving: str = prepare_saving
+        self.gm_fursa: int = gm_fursa
+        self.group_initiative: bool = group_initiative
+        self.declaration_order: str = declaration_order
+        self.stalled_chase: int | None = stalled_chase
+        self.pursuit: str | None = pursuit
+        self.start_distance: int = start_distance
         self.content = given_content(content, Content, default_content)
-        self.phase_segments = phase_segments
-        self.tick = phase_segments
-        self.darkness = darkness
-        self.disasters = disasters
+        self.phase_segments: int = phase_segments
+        self.tick: int = phase_segments
+        self.darkness: bool = darkness
+        self.disasters: bool = disasters
         self.move_metres = float(move_metres)
         self.options: Mapping[str, Any] = {
             "phase_segments": phase_segments,
@@ -219,6 +249,8 @@ class Loss(BaseRuleset):
             self.options = {**self.options, "gm_fursa": gm_fursa}
         if group_initiative:
             self.options = {**self.options, "group_initiative": True}
+        if awareness is not None:
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets and setup
 
@@ -329,45 +361,60 @@ class Loss(BaseRuleset):
         clock = clock_of(state)
         k = self.phase_segments
         st: Status = c.status
-        end = clock.end(k)
+        first = clock.start + clock.lead
+        end = first + clock.top * k  # clock.end(k)
         if st.round == clock.round and st.pa >= 1:
-            end = min(end, clock.phase_segment(st.pa, k))
+            end = min(end, first + (clock.top - st.pa) * k)  # clock.phase_segment(st.pa, k)
         return max(end, segment + 1)
 
     def _turn_now(self, state: FightState, c: Combatant, segment: int) -> bool:
         clock = clock_of(state)
-        phase = clock.phase_at(segment, self.phase_segments)
         st: Status = c.status
-        return phase is not None and st.round == clock.round and st.pa >= max(phase, 1)
+        if st.round != clock.round:
+            return False
+        k = self.phase_segments
+        first = clock.start + clock.lead
+        # clock.phase_at(segment, k), without its call: None between phase boundaries
+        if segment < first or (segment - first) % k:
+            return False
+        return st.pa >= max(clock.top - (segment - first) // k, 1)
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         """A turn when the round reaches the fighter's phase, else a wait until it does."""
         c = state.combatants[cid]
-        if any(a.kind == TURN for a in c.actions):
-            return []
+        current = None
+        for a in c.actions:
+            kind = a.kind
+            if kind == TURN:
+                return []
+            if kind == AWAIT and current is None:
+                current = a
         if self._turn_now(state, c, segment):
-            return [Declaration(TURN)]
-        want = self._await_end(state, c, segment)
-        current = next((a for a in c.actions if a.kind == AWAIT), None)
-        if current is not None and current.end == want:
+            return [TURN_DECLARATION]
+        if current is not None and current.end == self._await_end(state, c, segment):
             return []
-        return [Declaration(AWAIT)]
+        return [AWAIT_DECLARATION]
 
     def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
-        return Declaration(AWAIT)
+        return AWAIT_DECLARATION
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """Who the rules call now: everyone when a round begins, a target that may parry
         or dodge, a defender that may counter-attack."""
         clock = clock_of(state)
+        combatants = state.combatants.values()
+        if clock.start == time:
+            return [c.id for c in combatants if c.in_fight]
+        intending = clock.intending(time)
         out = []
-        for c in state.in_fight():
+        for c in combatants:
+            if not c.in_fight:
+                continue
             st: Status = c.status
             if (
-                clock.start == time
-                or c.id in clock.intending(time)
-                or any(i.granted == time for i in st.incoming.values())
-                or time in st.counters.values()
+                (intending and c.id in intending)
+                or (st.incoming and any(i.granted == time for i in st.incoming.values()))
+                or (st.counters and time in st.counters.values())
             ):
                 out.append(c.id)
         return out
@@ -388,30 +435,67 @@ class Loss(BaseRuleset):
         segment: int,
         planned: Sequence[ActionSpec],
     ) -> ActionSpec:
+        memo = self._memo
+        if memo is not None:
+            self._memo = None
+            if (
+                memo[0] is declaration
+                and memo[1] is state
+                and memo[2] == state.version
+                and memo[3] == segment
+                and memo[4] == cid
+                and not planned
+            ):
+                return memo[5]
+        return self._plan(state, cid, declaration, segment, planned)
+
+    def plan_alone(
+        self, state: FightState, cid: str, declaration: Declaration, segment: int
+    ) -> ActionSpec:
+        """:meth:`plan` of one declaration on its own (what a fighter's view asks), its
+        verdict kept for the engine's plan of that very declaration, in the same phase
+        of the same fight, if it comes next (a policy asks about what it then declares:
+        the rules' checks are not made twice)."""
+        memo = self._memo
+        if (
+            memo is not None
+            and memo[0] is declaration
+            and memo[1] is state
+            and memo[2] == state.version
+            and memo[3] == segment
+            and memo[4] == cid
+        ):
+            return memo[5]  # asked again (its cost after whether it is accepted)
+        spec = self._plan(state, cid, declaration, segment, ())
+        self._memo = (declaration, state, state.version, segment, cid, spec)
+        return spec
+
+    def _plan(
+        self,
+        state: FightState,
+        cid: str,
+        declaration: Declaration,
+        segment: int,
+        planned: Sequence[ActionSpec],
+    ) -> ActionSpec:
         c = state.combatants[cid]
         d = declaration
-        if d.kind not in KINDS:
+        if d is TURN_DECLARATION or d is AWAIT_DECLARATION:
+            # the rules' own (forced), shared: a known kind with no target or parameter
+            return self._plan_phase(state, c, d.kind, segment)
+        if d.kind not in KNOWN:
             known = ", ".join(k for k in KINDS if k not in (TURN, AWAIT))
             raise IllegalDeclaration(f"unknown action {d.kind!r} (known: {known})", rule=RULE_COSTS)
-        accepted = PARAMS.get(d.kind, frozenset())
-        unknown_params(d.kind, d.params, accepted)
-        if d.kind in UNTARGETED:
-            untargeted(d, accepted)
-        known_target(state, d)
-        k = self.phase_segments
-        if d.kind == TURN:
-            if not self._turn_now(state, c, segment):
-                raise IllegalDeclaration(f"it is not {cid}'s phase", rule=RULE_PHASES)
-            return ActionSpec(
-                TURN,
-                k,
-                TURN_CHANNEL,
-                public=True,
-                params={"phase": clock_of(state).phase_at(segment, k)},
-            )
-        if d.kind == AWAIT:
-            end = self._await_end(state, c, segment)
-            return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+        accepted = PARAMS.get(d.kind, NONE)
+        for name in d.params:  # unknown_params() is called to name what it refuses
+            if name not in accepted:
+                unknown_params(d.kind, d.params, accepted)
+        if d.target is not None:
+            if d.kind in UNTARGETED:
+                untargeted(d, accepted)
+            known_target(state, d)
+        if d.kind == TURN or d.kind == AWAIT:
+            return self._plan_phase(state, c, d.kind, segment)
         if d.kind == "wait":
             return _plan_wait(d, segment)
         if d.kind == INTEND:
@@ -434,11 +518,16 @@ class Loss(BaseRuleset):
             )
         if d.kind == "attack" and d.params.get("counter"):
             return self._plan_counter(ch, d, planned)
-        if any(p.channel == ACT_CHANNEL for p in planned) or any(
-            a.channel == ACT_CHANNEL for a in c.actions
-        ):
-            raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
-        if not any(a.kind == TURN and a.start == segment for a in c.actions):
+        for p in planned:
+            if p.channel == ACT_CHANNEL:
+                raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
+        turn = False
+        for a in c.actions:  # (loops: a generator is a call of its own)
+            if a.channel == ACT_CHANNEL:
+                raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
+            if a.kind == TURN and a.start == segment:
+                turn = True
+        if not turn:
             raise IllegalDeclaration(f"{cid} acts at phase {st.pa}: not now", rule=RULE_PHASES)
         if (
             st.disarmed
@@ -480,6 +569,22 @@ class Loss(BaseRuleset):
             params=params,
         )
 
+    def _plan_phase(self, state: FightState, c: Combatant, kind: str, segment: int) -> ActionSpec:
+        """The rules' own turn at the fighter's phase, or its wait until that phase."""
+        k = self.phase_segments
+        if kind == TURN:
+            if not self._turn_now(state, c, segment):
+                raise IllegalDeclaration(f"it is not {c.id}'s phase", rule=RULE_PHASES)
+            return ActionSpec(
+                TURN,
+                k,
+                TURN_CHANNEL,
+                public=True,
+                params={"phase": clock_of(state).phase_at(segment, k)},
+            )
+        end = self._await_end(state, c, segment)
+        return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+
     def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
         """A counter-attack right after a successful parry or dodge with the counter
         effect, against that attacker; several in one segment against different
@@ -497,7 +602,9 @@ class Loss(BaseRuleset):
         ):
             raise IllegalDeclaration("one action at a time", rule=RULE_PHASES)
         cost, params = check_attack(ch, d, counter=True)
-        left = st.pa - sum(int(p.params.get("cost", 0)) for p in others)
+        left = st.pa
+        for p in others:
+            left -= int(p.params.get("cost", 0))
         if cost > left:
             raise IllegalDeclaration(
                 f"the counter-attack costs {cost} PA; {c.id} has {left} left", rule=RULE_COSTS
@@ -526,10 +633,9 @@ class Loss(BaseRuleset):
         if st.intended == clock.round:
             raise IllegalDeclaration(f"{c.id} has declared its intention", rule=RULE_INTENTIONS)
         action = d.params.get("action")
-        if action not in (*ACTS, *PURSUIT_ACTS):
+        if action not in INTENDED:
             raise IllegalDeclaration(
-                f"an intention names an action ({', '.join((*ACTS, *PURSUIT_ACTS))}), "
-                f"not {action!r}",
+                f"an intention names an action ({', '.join(INTENDED)}), not {action!r}",
                 rule=RULE_INTENTIONS,
             )
         if d.target is not None:
@@ -701,39 +807,26 @@ class Loss(BaseRuleset):
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
         c = state.combatants[cid]
         st: Status = c.status
-        turn = any(a.kind == TURN and a.start == segment for a in c.actions) and not any(
-            a.channel == ACT_CHANNEL for a in c.actions
-        )
-        me = SelfView(state, segment, c, turn, self)
-        answer = any(i.granted == segment for i in st.incoming.values())
-        intend = cid in clock_of(state).intending(segment) and st.intended != clock_of(state).round
-        counter = segment in st.counters.values()
-
-        def others() -> tuple[OtherView, ...]:
-            return tuple(
-                OtherView(state, segment, o)
-                for o in state.combatants.values()
-                if o.in_fight and o.id != cid
-            )
-
-        def other(oid: str) -> OtherView | None:
-            o = state.combatants.get(oid)
-            if o is None or oid == cid or not o.in_fight:
-                return None
-            return OtherView(state, segment, o)
-
-        def legal() -> tuple[DeclarationLike, ...]:
-            return self._legal(state, cid, segment)
-
-        return Observation(
+        turn = acting = False
+        for a in c.actions:
+            if a.kind == TURN and a.start == segment:
+                turn = True
+            if a.channel == ACT_CHANNEL:
+                acting = True
+        me = SelfView(state, segment, c, turn and not acting, self)
+        # What every decision reads, copied now (true of this phase for good): the
+        # attacks it may answer and the opponents it may counter-attack now.
+        incoming = me.answerable()
+        counters = me.counterable()
+        clock = clock_of(state)
+        intend = bool(clock.order) and cid in clock.intending(segment)
+        intend = intend and st.intended != clock.round
+        return ViewObservation(
             segment,
             cid,
-            turn or answer or counter or intend,
+            (turn and not acting) or bool(incoming) or bool(counters) or intend,
             me,
-            others,
-            legal=legal,
-            other=other,
-            state=state,
+            state,
         )
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:

@@ -16,14 +16,20 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
-from segsim.rules.loss.content import UNARMED, Sheet, Weapon
+from segsim.native import mypyc_attr
+from segsim.rules.loss.content import UNARMED, Health, Sheet, Weapon
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
+    AWAIT,
     CONTACT,
     INTEND,
     TURN,
+    chase_of,
+    clock_of,
     distance,
+    foes_near,
     fursa_of,
+    score_of,
     weapon_for,
 )
 from segsim.rules.loss.effects import (
@@ -58,7 +64,6 @@ from segsim.rules.loss.events import (
     Tested,
     Unhidden,
     Waited,
-    clock_of,
 )
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
@@ -70,7 +75,6 @@ from segsim.rules.loss.pursuit import (
     PursuitEnded,
     PursuitStalled,
     Zigzagged,
-    chase_of,
     zigzag_against,
 )
 from segsim.rules.loss.status import Status
@@ -108,6 +112,22 @@ def weapon_by_id(sheet: Sheet, wid: object) -> Weapon:
     return UNARMED
 
 
+_MALUS: dict[int, tuple[Health, tuple[int, ...]]] = {}
+
+
+def wound_malus(health: Health, left: int) -> int:
+    """``health.malus(left)``, from a table made once per health track (by identity:
+    a sheet's track is shared by every fight of it)."""
+    entry = _MALUS.get(id(health))
+    if entry is None or entry[0] is not health:
+        if len(_MALUS) >= 1024:
+            _MALUS.clear()
+        entry = _MALUS[id(health)] = (health, tuple(health.malus(n) for n in range(64)))
+    table = entry[1]
+    return table[left] if 0 <= left < 64 else health.malus(left)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one segment's batch."""
 
@@ -173,7 +193,7 @@ class Settlement:
 
     def wounds(self, cid: str) -> int:
         sheet: Sheet = self.fighter(cid).sheet
-        return sheet.health.malus(self.health_of(cid))
+        return wound_malus(sheet.health, self.health_of(cid))
 
     def situation(self, c: Combatant) -> dict[str, int]:
         """Difficulty modifiers of a fighter's own situation (Loss, "Modificateurs de
@@ -262,7 +282,7 @@ class Settlement:
         if not self.standing(a.target):
             self.emit(ActionWasted(self.segment, a.actor, a.id, a.kind, f"{a.target} is down"))
             return
-        weapon = weapon_by_id(sheet, a.params.get("weapon"))
+        weapon = weapon_now
         effects: tuple[str, ...] = tuple(a.params.get("effects", ()))
         exploits = int(a.params.get("exploits", 0))
         target = self.fighter(a.target)
@@ -297,9 +317,7 @@ class Settlement:
                 mods["cover"] = 10
             if chase is None:
                 near = [
-                    o
-                    for o in self.state.opponents(c.id)
-                    if distance(o, c) <= CONTACT + 1e-9 and not o.sheet.structure
+                    o for o in foes_near(self.state, c, CONTACT + 1e-9) if not o.sheet.structure
                 ]
                 mods["outnumbered"] = 5 if len(near) >= 3 else 0
         if a.params.get("hand") == "off" and not sheet.has("deux_armes", weapon):
@@ -308,7 +326,7 @@ class Settlement:
         mods = {k: v for k, v in mods.items() if v}
         difficulty = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{label} test", a.actor)
-        score = sheet.score(test)
+        score = score_of(sheet, test)
         total = roll + score + sum(bonuses.values())
         success = total >= difficulty
         self.emit(
@@ -460,7 +478,7 @@ class Settlement:
         bonuses = {"wounds": -self.wounds(cid)}
         bonuses = {k: v for k, v in bonuses.items() if v}
         roll = self.dice.roll(10, "vigilance test", cid)
-        score = sheet.score("vigilance")
+        score = score_of(sheet, "vigilance")
         total = roll + score + sum(bonuses.values())
         success = total >= diff
         self.emit(
@@ -599,7 +617,7 @@ class Settlement:
         mods = {k: v for k, v in self.situation(target).items() if v}
         diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{d.kind} test", target.id)
-        score = sheet.score(d.kind)
+        score = score_of(sheet, d.kind)
         total = roll + score + sum(bonuses.values())
         success = total >= diff
         self.emit(
@@ -786,7 +804,7 @@ class Settlement:
         mods = {k: v for k, v in mods.items() if v}
         diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{label} test", a.actor)
-        score = sheet.score(test)
+        score = score_of(sheet, test)
         total = roll + score + sum(bonuses.values())
         success = total >= diff
         self.emit(
@@ -1050,10 +1068,35 @@ def settle(
     defences), then the ends of turns, then the round's end."""
     s = Settlement(rules, state, segment, dice)
     time = segment + 1
-    acts = [a for a in batch if a.channel == ACT_CHANNEL and not a.cancelled]
-    s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    # One pass sorts the batch (most of it is the rules' own turns and waits); each
+    # kind is then settled in the batch's order, as before.
+    acts: list[Action] = []
+    intends: list[Action] = []
+    speeches: list[Action] = []
+    defences: list[Action] = []
+    blows: list[Action] = []
+    turns: list[Action] = []
     for a in batch:
-        if a.kind == INTEND and not a.cancelled and s.standing(a.actor):
+        kind = a.kind
+        if kind == AWAIT:
+            continue
+        if kind == TURN:
+            turns.append(a)
+        elif kind == BLOW:
+            blows.append(a)
+        elif a.cancelled:
+            continue
+        elif a.channel == ACT_CHANNEL:
+            acts.append(a)
+        elif kind == INTEND:
+            intends.append(a)
+        elif kind == "speak":
+            speeches.append(a)
+        if kind == "parry" or kind == "dodge":
+            defences.append(a)
+    s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    for a in intends:
+        if s.standing(a.actor):
             s.emit(
                 Intended(
                     segment,
@@ -1063,18 +1106,15 @@ def settle(
                     a.target,
                 )
             )
-    for a in batch:
-        if a.kind == "speak" and not a.cancelled and s.standing(a.actor):
+    for a in speeches:
+        if s.standing(a.actor):
             s.emit(Spoke(segment, a.actor, str(a.params.get("what", "")), a.target))
     for a in acts:
         if s.standing(a.actor):
             s.act(a)
-    defences = [a for a in batch if a.kind in ("parry", "dodge") and not a.cancelled]
-    for a in batch:
-        if a.kind == BLOW:
-            s.blow(a, defences)
-    for a in batch:
-        if a.kind == TURN:
-            s.turn_end(a)
+    for a in blows:
+        s.blow(a, defences)
+    for a in turns:
+        s.turn_end(a)
     s.round_end(time)
     return s.events

@@ -10,13 +10,20 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, ClassVar
 
-from segsim.actions import Action, Declaration
+from segsim.actions import Action, Declaration, DeclarationLike
 from segsim.errors import IllegalDeclaration
+from segsim.native import python_class
 from segsim.observation import LiveView, live
 from segsim.rules.loss.content import Sheet, Weapon
-from segsim.rules.loss.declare import CONTACT, fursa_of, weapon_for
-from segsim.rules.loss.events import clock_of
-from segsim.rules.loss.pursuit import chase_of
+from segsim.rules.loss.declare import (
+    CONTACT,
+    chase_of,
+    clock_of,
+    foes_near,
+    fursa_of,
+    nearest_foe,
+    weapon_for,
+)
 from segsim.rules.loss.status import Incoming, Status
 
 if TYPE_CHECKING:
@@ -24,6 +31,7 @@ if TYPE_CHECKING:
     from segsim.state import Combatant, FightState
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
@@ -31,7 +39,10 @@ class OtherView(LiveView):
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "minion")
 
     def __init__(self, state: FightState, segment: int, o: Combatant) -> None:
-        super().__init__(state, segment)
+        # LiveView.__init__, without its call (a view per opponent a decision reads)
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.id = o.id
         self.side = o.side
         self.name = o.name
@@ -93,6 +104,7 @@ class OtherView(LiveView):
         return self.distance(other) <= CONTACT + 1e-9
 
 
+@python_class
 class SelfView(OtherView):
     """The deciding fighter's own state: ``my_turn`` when the round reaches its phase,
     ``incoming`` the attacks it may parry or dodge now, ``counter`` the opponent it may
@@ -104,17 +116,83 @@ class SelfView(OtherView):
     def __init__(
         self, state: FightState, segment: int, c: Combatant, turn: bool, rules: Loss
     ) -> None:
-        super().__init__(state, segment, c)
-        self.sheet: Sheet = c.sheet
+        # OtherView.__init__ and LiveView's, without their calls (once a decision)
+        self._state = state
+        self._version = state.version
+        self._segment = segment
+        self.id = c.id
+        self.side = c.side
+        self.name = c.name
+        self.is_pc = c.is_pc
+        self._o = c
+        sheet: Sheet = c.sheet
+        self.minion: bool = sheet.minion
+        self.sheet: Sheet = sheet
         self._turn = turn
         self._segment_now = segment
         self._rules = rules
+        self.__dict__["my_turn"] = turn  # what every decision reads, true of its phase
+
+    def foes_within(self, radius: float) -> list[OtherView]:
+        """The views of its opponents within ``radius`` metres, in the fight's order
+        (found through the spatial grid in a large fight)."""
+        self.check()
+        state, segment = self._state, self._segment_now
+        return [OtherView(state, segment, o) for o in foes_near(state, self._o, radius)]
+
+    def nearest_foe(self) -> OtherView | None:
+        """The view of its nearest opponent (ties: the lowest id), None if none is left."""
+        self.check()
+        o = nearest_foe(self._state, self._o)
+        return None if o is None else OtherView(self._state, self._segment_now, o)
+
+    def foes(self) -> list[OtherView]:
+        """The views of its opponents in the fight, in the fight's order (what
+        ``observation.others`` holds of the other sides, without views of its allies)."""
+        self.check()
+        state, segment = self._state, self._segment_now
+        return [OtherView(state, segment, o) for o in state.against(self.side)]
+
+    def answerable(self) -> tuple[Incoming, ...]:
+        """The attacks it may parry or dodge now, kept as its ``incoming``."""
+        st: Status = self._o.status
+        now = self._segment_now
+        found = tuple(i for i in st.incoming.values() if i.granted == now) if st.incoming else ()
+        self.__dict__["incoming"] = found
+        return found
+
+    def counterable(self) -> tuple[str, ...]:
+        """The opponents it may counter-attack now, kept as its ``counters``."""
+        st: Status = self._o.status
+        now = self._segment_now
+        found = tuple(o for o, g in st.counters.items() if g == now) if st.counters else ()
+        self.__dict__["counters"] = found
+        return found
+
+    # What its observation (a ViewObservation) finds through it.
+    def _others(self) -> tuple[OtherView, ...]:
+        state, segment, cid = self._state, self._segment_now, self.id
+        return tuple(
+            OtherView(state, segment, o)
+            for o in state.combatants.values()
+            if o.in_fight and o.id != cid
+        )
+
+    def _other(self, oid: str) -> OtherView | None:
+        state = self._state
+        o = state.combatants.get(oid)
+        if o is None or oid == self.id or not o.in_fight:
+            return None
+        return OtherView(state, self._segment_now, o)
+
+    def _legal(self) -> tuple[DeclarationLike, ...]:
+        return self._rules._legal(self._state, self.id, self._segment_now)
 
     def accepts(self, declaration: Declaration) -> bool:
         """Whether the rules would accept this declaration now (on its own)."""
         self.check()
         try:
-            self._rules.plan(self._state, self.id, declaration, self._segment_now, [])
+            self._rules.plan_alone(self._state, self.id, declaration, self._segment_now)
         except IllegalDeclaration:
             return False
         return True
@@ -123,7 +201,7 @@ class SelfView(OtherView):
         """Action points the declaration would cost now (None if the rules refuse it)."""
         self.check()
         try:
-            spec = self._rules.plan(self._state, self.id, declaration, self._segment_now, [])
+            spec = self._rules.plan_alone(self._state, self.id, declaration, self._segment_now)
         except IllegalDeclaration:
             return None
         return int(spec.params.get("cost", 0))
