@@ -136,6 +136,10 @@ class Chroniques(BaseRuleset):
             f"two_weapon_criticals must be true or false, not {two_weapon_criticals!r}",
         )
         self.content = given_content(content, Content, default_content)
+        # next_due() and turn_in_progress() of the last state version asked about: the
+        # engine asks due(), forced() and plan() about one state several times.
+        self._due: tuple[object, int, int, Combatant | None] = (None, -1, 0, None)
+        self._turn: tuple[object, int, bool] = (None, -1, False)
         self.ambush = ambush
         self.ambush_difficulty = ambush_difficulty
         self.surprise_modifier = surprise_modifier
@@ -203,17 +207,36 @@ class Chroniques(BaseRuleset):
         c = state.combatants[cid]
         if any(a.kind == TURN for a in c.actions):
             return []
-        if not turn_in_progress(state) and next_due(state, segment) is c:
+        if not self._in_turn(state) and self._next_due(state, segment) is c:
             return [Declaration(TURN)]
         if any(a.channel == TURN_CHANNEL for a in c.actions):
             return []
         return [Declaration(AWAIT)]
 
+    def _next_due(self, state: FightState, segment: int) -> Combatant | None:
+        """:func:`next_due`, worked out once per state of the fight and round."""
+        rnd = round_of(segment)
+        memo = self._due
+        if memo[0] is state and memo[1] == state.version and memo[2] == rnd:
+            return memo[3]
+        c = next_due(state, segment)
+        self._due = (state, state.version, rnd, c)
+        return c
+
+    def _in_turn(self, state: FightState) -> bool:
+        """:func:`turn_in_progress`, worked out once per state of the fight."""
+        memo = self._turn
+        if memo[0] is state and memo[1] == state.version:
+            return memo[2]
+        busy = turn_in_progress(state)
+        self._turn = (state, state.version, busy)
+        return busy
+
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """The next fighter in initiative order once no turn is in progress."""
-        if turn_in_progress(state):
+        if self._in_turn(state):
             return ()
-        c = next_due(state, time)
+        c = self._next_due(state, time)
         return () if c is None else (c.id,)
 
     def plan(
@@ -263,9 +286,9 @@ class Chroniques(BaseRuleset):
         )
 
     def _plan_turn(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
-        if any(a.kind == TURN for a in c.actions) or turn_in_progress(state):
+        if any(a.kind == TURN for a in c.actions) or self._in_turn(state):
             raise IllegalDeclaration("a turn is already in progress", rule=RULE_INITIATIVE)
-        if next_due(state, segment) is not c:
+        if self._next_due(state, segment) is not c:
             raise IllegalDeclaration(f"it is not {c.id}'s turn", rule=RULE_INITIATIVE)
         rnd = round_of(segment)
         length = turn_length(state, segment, self.turn_segments)
@@ -274,7 +297,7 @@ class Chroniques(BaseRuleset):
     def _plan_await(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
         if any(a.channel == TURN_CHANNEL for a in c.actions):
             raise IllegalDeclaration(f"{c.id} already has its turn or awaits it")
-        if next_due(state, segment) is None:
+        if self._next_due(state, segment) is None:
             # Nobody is left to act: the await ends with the round, which calls the next.
             length = round_start(round_of(segment) + 1) - segment
             return ActionSpec(AWAIT, length, TURN_CHANNEL, continuous=True)
