@@ -62,6 +62,12 @@ from segsim.rules.chroniques.views import OtherView, SelfView
 from segsim.state import Combatant, FightState
 
 
+_TURN = Declaration(TURN)
+_AWAIT = Declaration(AWAIT)
+"""The rules' own declarations, made once (a declaration never changes): the engine
+checks their shape once, and :meth:`Chroniques.plan` knows them at once."""
+
+
 def _check(condition: bool, message: str) -> None:
     if not condition:
         raise TypeError(message)
@@ -208,10 +214,10 @@ class Chroniques(BaseRuleset):
         if any(a.kind == TURN for a in c.actions):
             return []
         if not self._in_turn(state) and self._next_due(state, segment) is c:
-            return [Declaration(TURN)]
+            return [_TURN]
         if any(a.channel == TURN_CHANNEL for a in c.actions):
             return []
-        return [Declaration(AWAIT)]
+        return [_AWAIT]
 
     def _next_due(self, state: FightState, segment: int) -> Combatant | None:
         """:func:`next_due`, worked out once per state of the fight and round."""
@@ -248,6 +254,10 @@ class Chroniques(BaseRuleset):
         planned: Sequence[ActionSpec],
     ) -> ActionSpec:
         c = state.combatants[cid]
+        if declaration is _TURN:  # the rules' own, well formed: no need to look it over
+            return self._plan_turn(state, c, segment)
+        if declaration is _AWAIT:
+            return self._plan_await(state, c, segment)
         kind = KINDS.get(declaration.kind)
         if kind is None:
             known = ", ".join(k for k, v in KINDS.items() if v.category != "rules")
