@@ -18,6 +18,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, known_target, unknown_params, untargeted
 from segsim.rules.chroniques.attack import (
@@ -58,9 +59,8 @@ from segsim.rules.chroniques.turns import (
     turn_in_progress,
     turn_length,
 )
-from segsim.rules.chroniques.views import OtherView, SelfView
+from segsim.rules.chroniques.views import SelfView
 from segsim.state import Combatant, FightState
-
 
 _TURN = Declaration(TURN)
 _AWAIT = Declaration(AWAIT)
@@ -345,30 +345,17 @@ class Chroniques(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        """The fighter's own view finds the others and the legal declarations when asked
+        (a :class:`ViewObservation`: no function made for each observation)."""
         c = state.combatants[cid]
         rnd = round_of(segment)
-        marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
+        marker = None
+        for a in c.actions:
+            if a.kind == TURN and a.start == segment:
+                marker = a
+                break
         me = SelfView(state, segment, self, c, rnd, marker)
-
-        def others() -> tuple[OtherView, ...]:
-            return tuple(
-                OtherView(state, segment, self, o, rnd)
-                for o in state.combatants.values()
-                if o.in_fight and o.id != cid
-            )
-
-        def other(oid: str) -> OtherView | None:
-            o = state.combatants.get(oid)
-            if o is None or oid == cid or not o.in_fight:
-                return None
-            return OtherView(state, segment, self, o, rnd)
-
-        def legal() -> tuple[DeclarationLike, ...]:
-            return self._legal(state, cid, segment)
-
-        return Observation(
-            segment, cid, marker is not None, me, others, legal=legal, other=other, state=state
-        )
+        return ViewObservation(segment, cid, marker is not None, me, state)
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
