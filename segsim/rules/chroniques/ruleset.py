@@ -53,11 +53,10 @@ from segsim.rules.chroniques.turns import (
     ROUND_SEGMENTS,
     TURN,
     initiative,
-    next_due,
+    initiative_order,
     round_of,
     round_start,
     turn_in_progress,
-    turn_length,
 )
 from segsim.rules.chroniques.views import SelfView
 from segsim.state import Combatant, FightState
@@ -146,6 +145,9 @@ class Chroniques(BaseRuleset):
         # engine asks due(), forced() and plan() about one state several times.
         self._due: tuple[object, int, int, Combatant | None] = (None, -1, 0, None)
         self._turn: tuple[object, int, bool] = (None, -1, False)
+        # The round's initiative order, kept while nobody comes, goes or lowers its
+        # initiative: (who is in the fight, the round, who lowered what, the order).
+        self._order: tuple[object, int, tuple[Any, ...], list[Combatant]] = (None, 0, (), [])
         self.ambush = ambush
         self.ambush_difficulty = ambush_difficulty
         self.surprise_modifier = surprise_modifier
@@ -225,9 +227,25 @@ class Chroniques(BaseRuleset):
         memo = self._due
         if memo[0] is state and memo[1] == state.version and memo[2] == rnd:
             return memo[3]
-        c = next_due(state, segment)
+        c = None
+        for o in self._initiative_order(state, rnd):
+            if o.status.acted_round < rnd:
+                c = o  # next_due(state, segment), from the order kept
+                break
         self._due = (state, state.version, rnd, c)
         return c
+
+    def _initiative_order(self, state: FightState, rnd: int) -> list[Combatant]:
+        """:func:`initiative_order`, sorted again only when who is in the fight, the
+        round or someone's lowered initiative changes (do not modify the list)."""
+        fighters = state.against(None)  # everyone in the fight, kept until that changes
+        lowered = tuple([c.status.lowered for c in fighters])
+        memo = self._order
+        if memo[0] is fighters and memo[1] == rnd and memo[2] == lowered:
+            return memo[3]
+        order = initiative_order(state, rnd)
+        self._order = (fighters, rnd, lowered, order)
+        return order
 
     def _in_turn(self, state: FightState) -> bool:
         """:func:`turn_in_progress`, worked out once per state of the fight."""
@@ -301,7 +319,10 @@ class Chroniques(BaseRuleset):
         if self._next_due(state, segment) is not c:
             raise IllegalDeclaration(f"it is not {c.id}'s turn", rule=RULE_INITIATIVE)
         rnd = round_of(segment)
-        length = turn_length(state, segment, self.turn_segments)
+        left = round_start(rnd + 1) - segment
+        waiting = sum(1 for o in self._initiative_order(state, rnd) if o.status.acted_round < rnd)
+        # turn_length(state, segment, self.turn_segments), from the order kept
+        length = max(1, min(self.turn_segments, left // max(1, waiting)))
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params={"round": rnd})
 
     def _plan_await(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
