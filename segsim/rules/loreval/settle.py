@@ -7,12 +7,13 @@ copies kept here, since the engine applies the events only once the settlement i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
+from segsim.rules.lazy import Lazy
 from segsim.rules.loreval.attention import (
     focus_modifier,
     movement_modifier,
@@ -151,29 +152,6 @@ def round_started(
 
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
-
-V = TypeVar("V")
-
-
-class Lazy(dict[str, V]):
-    """A fighter's value as this settlement sees it: read from the state the first time
-    it is asked for, then kept (and overwritten by what the settlement changes), so a
-    settlement costs nothing for the fighters it does not touch."""
-
-    __slots__ = ("_read",)
-
-    def __init__(self, read: Callable[[str], V]) -> None:
-        self._read = read  # starts empty: dict.__new__ made it
-
-    def __missing__(self, cid: str) -> V:
-        value = self[cid] = self._read(cid)
-        return value
-
-    def get(self, cid: str, default: Any = None) -> Any:
-        try:
-            return self[cid]
-        except KeyError:
-            return default
 
 
 def _plan_of(c: Combatant, rnd: int) -> Plan | None:
