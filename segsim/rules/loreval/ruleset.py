@@ -85,6 +85,13 @@ de surprise")."""
 NEVER_SURPRISED = {"allies": 1, "careless": 2}
 """Environment from which a fighter is never surprised by each of them."""
 DROP = "drop"
+_STEPS = {
+    step: Declaration(TURN, params={"step": step})
+    for step in (DECLARE, HEROIC, RESOLVE, CHANGE, LOCK, END)
+}
+_AWAIT = Declaration(AWAIT)
+"""The rules' own declarations, made once (a declaration never changes): the engine
+checks their shape once."""
 
 
 def _check(condition: bool, message: str) -> None:
@@ -288,10 +295,10 @@ class Loreval(BaseRuleset):
         if not self._busy(state):
             step = self._step(state, segment)
             if step is not None and step[0] is c:
-                return [Declaration(TURN, params={"step": step[1]})]
+                return [_STEPS[step[1]]]
         if any(a.kind == AWAIT for a in c.actions):
             return []
-        return [Declaration(AWAIT)]
+        return [_AWAIT]
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         if self._busy(state):
