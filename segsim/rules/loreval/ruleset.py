@@ -20,11 +20,11 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, unknown_params
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
-from segsim.rules.loreval.combat import attention_scores
 from segsim.rules.loreval.content import (
     TEXT,
     Content,
@@ -72,7 +72,7 @@ from segsim.rules.loreval.rounds import (
 )
 from segsim.rules.loreval.settle import Settlement, initiative_roll, round_started
 from segsim.rules.loreval.status import Status
-from segsim.rules.loreval.views import OtherView, SelfView
+from segsim.rules.loreval.views import SelfView
 from segsim.state import Combatant, FightState
 
 RULE_ROUND = f"{TEXT}, Déroulement d'un round de combat"
@@ -481,36 +481,18 @@ class Loreval(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        """The fighter's own view finds the others and the legal declarations when asked
+        (a :class:`ViewObservation`: no function made for each observation)."""
         c = state.combatants[cid]
         rnd, _ = current_round(state, segment, self.round_segments)
-        marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
-        me = SelfView(state, segment, c, rnd, marker)
+        marker = None
+        for a in c.actions:
+            if a.kind == TURN and a.start == segment:
+                marker = a
+                break
+        me = SelfView(state, segment, c, rnd, marker, self)
         step = None if marker is None else marker.params.get("step")
-
-        def knows() -> bool:
-            """With 1 in Environment the fighter knows others' attention (worked out
-            only when another fighter is looked at)."""
-            return attention_scores(c, rnd).environment >= 1
-
-        def others() -> tuple[OtherView, ...]:
-            k = knows()
-            return tuple(
-                OtherView(state, segment, o, rnd, k)
-                for o in state.combatants.values()
-                if o.in_fight and o.id != cid
-            )
-
-        def other(oid: str) -> OtherView | None:
-            o = state.combatants.get(oid)
-            if o is None or oid == cid or not o.in_fight:
-                return None
-            return OtherView(state, segment, o, rnd, knows())
-
-        def legal() -> tuple[DeclarationLike, ...]:
-            return self._legal(state, cid, segment)
-
-        must = step in (DECLARE, CHANGE)
-        return Observation(segment, cid, must, me, others, legal=legal, other=other, state=state)
+        return ViewObservation(segment, cid, step in (DECLARE, CHANGE), me, state)
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         from segsim.rules.loreval.legal import candidates
