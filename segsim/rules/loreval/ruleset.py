@@ -65,7 +65,6 @@ from segsim.rules.loreval.rounds import (
     next_step,
     rank_key,
     resolve_order,
-    status_of,
     steps_left,
     turn_in_progress,
     voided_on,
@@ -234,9 +233,9 @@ class Loreval(BaseRuleset):
         events: list[Event] = []
         points: dict[str, int] = {}
         grace: dict[str, str] = {}
-        for c in state.in_fight():
+        for c in state.against(None):
             events += self._setup(state, c, dice, 0)
-        for c in state.in_fight():
+        for c in state.against(None):
             if c.setup.get("surprised") and not self._escapes(c, dice, events):
                 events.append(Surprised(0, c.id))
                 points[c.id] = 0
@@ -330,7 +329,7 @@ class Loreval(BaseRuleset):
         rnd, start = current_round(state, segment, self.round_segments)
         step = next_step(state, rnd)
         if step is None and segment >= start + self.round_segments:
-            fighters = state.in_fight()
+            fighters = state.against(None)
             if fighters:
                 return min(fighters, key=rank_key), END
         return step
@@ -373,7 +372,7 @@ class Loreval(BaseRuleset):
         mine = [a for a in c.actions if a.channel == ACT_CHANNEL and a.start == segment]
         if mine or any(p.channel == ACT_CHANNEL for p in planned):
             raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
-        status = status_of(c)
+        status = c.status
         changed = status.plan if step == CHANGE else None
         if changed is not None and changed.kind == "counter" and kind != "counter":
             if not _voided(state, c, rnd):
@@ -420,7 +419,7 @@ class Loreval(BaseRuleset):
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
         mine = rank_key(c)
-        params["rank"] = sum(1 for o in state.in_fight() if rank_key(o) < mine)
+        params["rank"] = sum(1 for o in state.against(None) if rank_key(o) < mine)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
@@ -450,7 +449,7 @@ class Loreval(BaseRuleset):
                 continue
             acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
             step = marker.params.get("step")
-            status = status_of(state.combatants[cid])
+            status = state.combatants[cid].status
             if step == DECLARE:
                 settlement.declare(marker, acts, None)
             elif step == HEROIC:
@@ -539,7 +538,8 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
 def _voided(state: FightState, c: Combatant, rnd: int) -> bool:
     """Whether the fighter's counter was voided because its target changed its action
     (the counterer may then change to any action of the counter's category or lower)."""
-    return status_of(c).counter_round == rnd and status_of(c).change_round == rnd
+    status: Status = c.status
+    return status.counter_round == rnd and status.change_round == rnd
 
 
 def _speed_effect(ctx: Context, category: int) -> int:
