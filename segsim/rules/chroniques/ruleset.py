@@ -18,6 +18,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, known_target, unknown_params, untargeted
 from segsim.rules.chroniques.attack import (
@@ -52,14 +53,18 @@ from segsim.rules.chroniques.turns import (
     ROUND_SEGMENTS,
     TURN,
     initiative,
-    next_due,
+    initiative_order,
     round_of,
     round_start,
     turn_in_progress,
-    turn_length,
 )
-from segsim.rules.chroniques.views import OtherView, SelfView
+from segsim.rules.chroniques.views import SelfView
 from segsim.state import Combatant, FightState
+
+_TURN = Declaration(TURN)
+_AWAIT = Declaration(AWAIT)
+"""The rules' own declarations, made once (a declaration never changes): the engine
+checks their shape once, and :meth:`Chroniques.plan` knows them at once."""
 
 
 def _check(condition: bool, message: str) -> None:
@@ -136,6 +141,13 @@ class Chroniques(BaseRuleset):
             f"two_weapon_criticals must be true or false, not {two_weapon_criticals!r}",
         )
         self.content = given_content(content, Content, default_content)
+        # next_due() and turn_in_progress() of the last state version asked about: the
+        # engine asks due(), forced() and plan() about one state several times.
+        self._due: tuple[object, int, int, Combatant | None] = (None, -1, 0, None)
+        self._turn: tuple[object, int, bool] = (None, -1, False)
+        # The round's initiative order, kept while nobody comes, goes or lowers its
+        # initiative: (who is in the fight, the round, who lowered what, the order).
+        self._order: tuple[object, int, tuple[Any, ...], list[Combatant]] = (None, 0, (), [])
         self.ambush = ambush
         self.ambush_difficulty = ambush_difficulty
         self.surprise_modifier = surprise_modifier
@@ -203,17 +215,52 @@ class Chroniques(BaseRuleset):
         c = state.combatants[cid]
         if any(a.kind == TURN for a in c.actions):
             return []
-        if not turn_in_progress(state) and next_due(state, segment) is c:
-            return [Declaration(TURN)]
+        if not self._in_turn(state) and self._next_due(state, segment) is c:
+            return [_TURN]
         if any(a.channel == TURN_CHANNEL for a in c.actions):
             return []
-        return [Declaration(AWAIT)]
+        return [_AWAIT]
+
+    def _next_due(self, state: FightState, segment: int) -> Combatant | None:
+        """:func:`next_due`, worked out once per state of the fight and round."""
+        rnd = round_of(segment)
+        memo = self._due
+        if memo[0] is state and memo[1] == state.version and memo[2] == rnd:
+            return memo[3]
+        c = None
+        for o in self._initiative_order(state, rnd):
+            if o.status.acted_round < rnd:
+                c = o  # next_due(state, segment), from the order kept
+                break
+        self._due = (state, state.version, rnd, c)
+        return c
+
+    def _initiative_order(self, state: FightState, rnd: int) -> list[Combatant]:
+        """:func:`initiative_order`, sorted again only when who is in the fight, the
+        round or someone's lowered initiative changes (do not modify the list)."""
+        fighters = state.against(None)  # everyone in the fight, kept until that changes
+        lowered = tuple([c.status.lowered for c in fighters])
+        memo = self._order
+        if memo[0] is fighters and memo[1] == rnd and memo[2] == lowered:
+            return memo[3]
+        order = initiative_order(state, rnd)
+        self._order = (fighters, rnd, lowered, order)
+        return order
+
+    def _in_turn(self, state: FightState) -> bool:
+        """:func:`turn_in_progress`, worked out once per state of the fight."""
+        memo = self._turn
+        if memo[0] is state and memo[1] == state.version:
+            return memo[2]
+        busy = turn_in_progress(state)
+        self._turn = (state, state.version, busy)
+        return busy
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """The next fighter in initiative order once no turn is in progress."""
-        if turn_in_progress(state):
+        if self._in_turn(state):
             return ()
-        c = next_due(state, time)
+        c = self._next_due(state, time)
         return () if c is None else (c.id,)
 
     def plan(
@@ -225,6 +272,10 @@ class Chroniques(BaseRuleset):
         planned: Sequence[ActionSpec],
     ) -> ActionSpec:
         c = state.combatants[cid]
+        if declaration is _TURN:  # the rules' own, well formed: no need to look it over
+            return self._plan_turn(state, c, segment)
+        if declaration is _AWAIT:
+            return self._plan_await(state, c, segment)
         kind = KINDS.get(declaration.kind)
         if kind is None:
             known = ", ".join(k for k, v in KINDS.items() if v.category != "rules")
@@ -263,18 +314,21 @@ class Chroniques(BaseRuleset):
         )
 
     def _plan_turn(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
-        if any(a.kind == TURN for a in c.actions) or turn_in_progress(state):
+        if any(a.kind == TURN for a in c.actions) or self._in_turn(state):
             raise IllegalDeclaration("a turn is already in progress", rule=RULE_INITIATIVE)
-        if next_due(state, segment) is not c:
+        if self._next_due(state, segment) is not c:
             raise IllegalDeclaration(f"it is not {c.id}'s turn", rule=RULE_INITIATIVE)
         rnd = round_of(segment)
-        length = turn_length(state, segment, self.turn_segments)
+        left = round_start(rnd + 1) - segment
+        waiting = sum(1 for o in self._initiative_order(state, rnd) if o.status.acted_round < rnd)
+        # turn_length(state, segment, self.turn_segments), from the order kept
+        length = max(1, min(self.turn_segments, left // max(1, waiting)))
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params={"round": rnd})
 
     def _plan_await(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
         if any(a.channel == TURN_CHANNEL for a in c.actions):
             raise IllegalDeclaration(f"{c.id} already has its turn or awaits it")
-        if next_due(state, segment) is None:
+        if self._next_due(state, segment) is None:
             # Nobody is left to act: the await ends with the round, which calls the next.
             length = round_start(round_of(segment) + 1) - segment
             return ActionSpec(AWAIT, length, TURN_CHANNEL, continuous=True)
@@ -312,30 +366,17 @@ class Chroniques(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        """The fighter's own view finds the others and the legal declarations when asked
+        (a :class:`ViewObservation`: no function made for each observation)."""
         c = state.combatants[cid]
         rnd = round_of(segment)
-        marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
+        marker = None
+        for a in c.actions:
+            if a.kind == TURN and a.start == segment:
+                marker = a
+                break
         me = SelfView(state, segment, self, c, rnd, marker)
-
-        def others() -> tuple[OtherView, ...]:
-            return tuple(
-                OtherView(state, segment, self, o, rnd)
-                for o in state.combatants.values()
-                if o.in_fight and o.id != cid
-            )
-
-        def other(oid: str) -> OtherView | None:
-            o = state.combatants.get(oid)
-            if o is None or oid == cid or not o.in_fight:
-                return None
-            return OtherView(state, segment, self, o, rnd)
-
-        def legal() -> tuple[DeclarationLike, ...]:
-            return self._legal(state, cid, segment)
-
-        return Observation(
-            segment, cid, marker is not None, me, others, legal=legal, other=other, state=state
-        )
+        return ViewObservation(segment, cid, marker is not None, me, state)
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]

@@ -44,6 +44,7 @@ from segsim.rules.chroniques.events import (
 )
 from segsim.rules.chroniques.status import Hands, Status
 from segsim.rules.chroniques.turns import initiative_order, round_start
+from segsim.rules.lazy import Lazy
 from segsim.state import Combatant, FightState
 
 if TYPE_CHECKING:
@@ -71,10 +72,10 @@ class Settlement:
         self.segment = segment
         self.dice = dice
         self.events: list[Event] = []
-        self.positions: dict[str, Point] = {c.id: c.position for c in state.combatants.values()}
-        self.hit_points: dict[str, int] = {
-            c.id: c.status.hit_points for c in state.combatants.values()
-        }
+        combatants = state.combatants
+        # what this turn changes is written over the state's values, read on demand
+        self.positions: Lazy[Point] = Lazy(lambda cid: combatants[cid].position)
+        self.hit_points: Lazy[int] = Lazy(lambda cid: combatants[cid].status.hit_points)
         self.out: set[str] = set()
         self.done: set[str] = set()  # whose turn of the round is over
         self.assists_used: set[tuple[str, str]] = set()
@@ -92,21 +93,11 @@ class Settlement:
         lost = delay is not None and int(delay.params["initiative"]) <= 0
         if (delay is None or lost) and c.status.defence_bonus:
             self.emit(DefenceEnded(self.segment, c.id))
-        handlers: dict[str, Callable[[Action], None]] = {
-            "attack": self.attack,
-            "concerted_attack": self.concerted,
-            "two_weapons": self.two_weapons,
-            "move": self.move,
-            "draw": self.draw,
-            "simple_defence": self.simple_defence,
-            "total_defence": self.total_defence,
-            "capability": self.capability,
-            "free": self.free,
-        }
+        handlers = _HANDLERS
         for action in actions:
             handler = handlers.get(action.kind)
             if handler is not None:
-                handler(action)
+                handler(self, action)
         if delay is not None and not lost:
             value = int(delay.params["initiative"])
             self.emit(InitiativeLowered(self.segment, c.id, rnd, value))
@@ -326,3 +317,17 @@ class Settlement:
 
     def free(self, action: Action) -> None:
         self.emit(FreeActionTaken(self.segment, action.actor, str(action.params["what"])))
+
+
+_HANDLERS: dict[str, Callable[[Settlement, Action], None]] = {
+    "attack": Settlement.attack,
+    "concerted_attack": Settlement.concerted,
+    "two_weapons": Settlement.two_weapons,
+    "move": Settlement.move,
+    "draw": Settlement.draw,
+    "simple_defence": Settlement.simple_defence,
+    "total_defence": Settlement.total_defence,
+    "capability": Settlement.capability,
+    "free": Settlement.free,
+}
+"""What each kind of a turn's actions does (made once, not for each turn)."""

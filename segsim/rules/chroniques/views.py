@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from segsim.actions import Action
+from segsim.actions import Action, DeclarationLike
 from segsim.observation import LiveView, live
 from segsim.rules.chroniques.attack import (
     CONTACT,
@@ -154,6 +154,30 @@ class SelfView(OtherView):
 
     def distance(self, other: OtherView | SelfView) -> float:
         return distance(self.position, other.position)
+
+    # What its observation (a ViewObservation) asks of the deciding fighter's view.
+    def _others(self) -> tuple[OtherView, ...]:
+        state, segment, rules, rnd, cid = (
+            self._state,
+            self._segment,
+            self._rules,
+            self._round,
+            self.id,
+        )
+        return tuple(
+            OtherView(state, segment, rules, o, rnd)
+            for o in state.combatants.values()
+            if o.in_fight and o.id != cid
+        )
+
+    def _other(self, oid: str) -> OtherView | None:
+        o = self._state.combatants.get(oid)
+        if o is None or oid == self.id or not o.in_fight:
+            return None
+        return OtherView(self._state, self._segment, self._rules, o, self._round)
+
+    def _legal(self) -> tuple[DeclarationLike, ...]:
+        return self._rules._legal(self._state, self.id, self._segment)
 
     def in_contact(self, other: OtherView) -> bool:
         return within(self.position, other.position, CONTACT)

@@ -60,7 +60,7 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
     Environment capped at 1 under a closed helm; Security counts as 0 while surprised
     (surprise round) or charging, a charge declared as a counter too (Loreval,
     "Critères d'attention", "Charge": "quel que soit son score")."""
-    status = status_of(c)
+    status = c.status
     sheet: Sheet = c.sheet
     s = scores(
         status.attention,
@@ -104,7 +104,7 @@ def condition_modifiers(c: Combatant, rnd: int, defending: bool) -> dict[str, in
     """Combat maluses of the fighter's condition: held in a grapple (-2 to defences),
     lifted or taken down (-4 to everything), prone (-4); the bonus of juggling to
     attacks and of moving in melee to defences."""
-    status = status_of(c)
+    status = c.status
     mods: dict[str, int] = {}
     if status.held_by is not None and defending:
         mods["held"] = HELD_DEFENCE
@@ -123,7 +123,7 @@ def condition_modifiers(c: Combatant, rnd: int, defending: bool) -> dict[str, in
 
 def round_moves(c: Combatant, rnd: int) -> int:
     """Extra moves the fighter declared for this round (their malus holds all round)."""
-    status = status_of(c)
+    status: Status = c.status
     if status.plan is None or status.declared_round != rnd:
         return 0
     return status.plan.extra_moves
@@ -138,15 +138,15 @@ def dangers(
     one while the defender is surprised) are sources it is not aware of."""
     here = positions.get(defender.id, defender.position)
     aware = unaware = 0
-    for o in state.in_fight():
+    for o in state.against(None):
         if o.side == defender.side:
             continue
-        st = status_of(o)
+        st = o.status
         plan = st.plan
         hostile = plan is not None and st.declared_round == rnd and plan.target == defender.id
         if not hostile and not within(positions.get(o.id, o.position), here, CONTACT):
             continue
-        if st.hidden or st.invisible or status_of(defender).surprised:
+        if st.hidden or st.invisible or defender.status.surprised:
             unaware += 1
         else:
             aware += 1
@@ -167,7 +167,7 @@ def defence_value(
     s = attention_scores(defender, rnd)
     aware, unaware = dangers(state, defender, positions, rnd)
     exposed = exposure(s.security, aware, unaware)
-    if status_of(defender).hold == "pinned":
+    if defender.status.hold == "pinned":
         exposed = min(exposed, -4)  # immobilisé: always exposed
     parts = {
         which: base,
@@ -203,7 +203,7 @@ def attack_modifiers(
     extra moves (not on a charge's attack), a changed action's -2, untrained armour and
     shield."""
     sheet: Sheet = attacker.sheet
-    status = status_of(attacker)
+    status = attacker.status
     s = attention_scores(attacker, rnd)
     name = "strength_attack" if skill == "strength" else "skilful_attack"
     if plan is None:
@@ -242,7 +242,7 @@ def range_modifiers(
         o.id not in (shooter.id, target.id)
         and o.side != target.side
         and within(positions.get(o.id, o.position), there, CONTACT)
-        for o in state.in_fight()
+        for o in state.against(None)
     )
     if in_melee:
         mods["into melee"] = INTO_MELEE

@@ -63,7 +63,7 @@ def current_round(state: FightState, segment: int, length: int) -> tuple[int, in
     recorded them (a round stretches when its steps need more than its length)."""
     for c in state.combatants.values():
         if c.in_fight:
-            status = status_of(c)
+            status = c.status
             if status.round:
                 return status.round, status.round_start
     rnd = round_of(segment, length)
@@ -79,26 +79,26 @@ def rank_key(c: Combatant) -> tuple[int, int, int, int]:
     """Who acts first: the most initiative points at the start of the round, then the
     higher dexterity, then the round's tie-break die (not part of the points), then the
     scenario order (Loreval, "Initiative...")."""
-    status = status_of(c)
+    status = c.status
     return (-status.start_points, -c.sheet.characteristics["dexterity"], -status.tie, c.order)
 
 
 def action_order(state: FightState) -> list[Combatant]:
     """Fighters in the fight in the order their actions resolve (descending)."""
-    return sorted(state.in_fight(), key=rank_key)
+    return sorted(state.against(None), key=rank_key)
 
 
 def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
     """The fighter whose step comes next in round ``rnd`` and its kind (None: the round
     has nothing left but waiting for its end)."""
-    fighters = state.in_fight()
+    fighters = state.against(None)
     for c in fighters:
-        if status_of(c).lock_choice:
+        if c.status.lock_choice:
             return c, LOCK
     for c in fighters:
-        if status_of(c).change_round == rnd and waits_for(state, c, rnd) is None:
+        if c.status.change_round == rnd and waits_for(state, c, rnd) is None:
             return c, CHANGE
-    to_declare = [c for c in fighters if status_of(c).declared_round < rnd]
+    to_declare = [c for c in fighters if c.status.declared_round < rnd]
     if to_declare:
         return max(to_declare, key=rank_key), DECLARE
     heroes = [c for c in fighters if may_go_heroic(c, rnd)]
@@ -114,33 +114,33 @@ def waits_for(state: FightState, c: Combatant, rnd: int) -> Combatant | None:
     """The fighter whose new declaration a voided counter waits for: the counterer
     declares its new action after the one it meant to counter (Loreval, "Modifier son
     action")."""
-    plan = status_of(c).plan
+    plan = c.status.plan
     if plan is None or plan.kind != "counter" or plan.target is None:
         return None
     other = state.combatants.get(plan.target)
     if other is None or not other.in_fight or other is c:
         return None
-    return other if status_of(other).change_round == rnd else None
+    return other if other.status.change_round == rnd else None
 
 
 def voided_on(state: FightState, cid: str, rnd: int) -> bool:
     """Whether a counter voided by ``cid``'s change still waits for its new declaration."""
     return any(
         waits_for(state, c, rnd) is state.combatants[cid]
-        for c in state.in_fight()
-        if c.id != cid and status_of(c).change_round == rnd
+        for c in state.against(None)
+        if c.id != cid and c.status.change_round == rnd
     )
 
 
 def resolve_order(state: FightState, rnd: int) -> list[Combatant]:
     """Fighters whose resolve steps are still to come, in the order they come."""
-    return sorted((c for c in state.in_fight() if _to_resolve(state, c, rnd)), key=resolve_key)
+    return sorted((c for c in state.against(None) if _to_resolve(state, c, rnd)), key=resolve_key)
 
 
 def may_go_heroic(c: Combatant, rnd: int) -> bool:
     """Offered a heroic action this round: a heroism point, 6 points left, not in a
     grace round, not yet asked (Loreval, "Action d'éclat")."""
-    status = status_of(c)
+    status = c.status
     return (
         status.heroism > 0
         and status.initiative >= HEROIC_POINTS
@@ -153,13 +153,13 @@ def may_go_heroic(c: Combatant, rnd: int) -> bool:
 
 def resolve_key(c: Combatant) -> tuple[int, tuple[int, int, int, int]]:
     """Heroic actions first, then descending initiative."""
-    status = status_of(c)
+    status = c.status
     plan = status.plan
     return (int(not (plan is not None and plan.heroic)), rank_key(c))
 
 
 def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
-    status = status_of(c)
+    status = c.status
     if status.declared_round != rnd or status.resolved_round >= rnd:
         return False
     plan = status.plan
@@ -170,7 +170,7 @@ def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
         # its own while that partner's action waits
         p = state.combatants.get(partner)
         if p is not None and p.in_fight:
-            ps = status_of(p)
+            ps = p.status
             if ps.declared_round == rnd and ps.resolved_round < rnd:
                 return False
     return True
@@ -180,10 +180,10 @@ def steps_left(state: FightState, rnd: int) -> int:
     """Resolve steps still to come in the round (for sharing out its segments)."""
     return sum(
         1
-        for c in state.in_fight()
-        if status_of(c).resolved_round < rnd and status_of(c).change_round != rnd
+        for c in state.against(None)
+        if c.status.resolved_round < rnd and c.status.change_round != rnd
     )
 
 
 def turn_in_progress(state: FightState) -> bool:
-    return any(a.kind == TURN for c in state.in_fight() for a in c.actions)
+    return any(a.kind == TURN for c in state.against(None) for a in c.actions)

@@ -20,11 +20,11 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, unknown_params
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
-from segsim.rules.loreval.combat import attention_scores
 from segsim.rules.loreval.content import (
     TEXT,
     Content,
@@ -65,14 +65,13 @@ from segsim.rules.loreval.rounds import (
     next_step,
     rank_key,
     resolve_order,
-    status_of,
     steps_left,
     turn_in_progress,
     voided_on,
 )
 from segsim.rules.loreval.settle import Settlement, initiative_roll, round_started
 from segsim.rules.loreval.status import Status
-from segsim.rules.loreval.views import OtherView, SelfView
+from segsim.rules.loreval.views import SelfView
 from segsim.state import Combatant, FightState
 
 RULE_ROUND = f"{TEXT}, Déroulement d'un round de combat"
@@ -85,6 +84,13 @@ de surprise")."""
 NEVER_SURPRISED = {"allies": 1, "careless": 2}
 """Environment from which a fighter is never surprised by each of them."""
 DROP = "drop"
+_STEPS = {
+    step: Declaration(TURN, params={"step": step})
+    for step in (DECLARE, HEROIC, RESOLVE, CHANGE, LOCK, END)
+}
+_AWAIT = Declaration(AWAIT)
+"""The rules' own declarations, made once (a declaration never changes): the engine
+checks their shape once."""
 
 
 def _check(condition: bool, message: str) -> None:
@@ -227,9 +233,9 @@ class Loreval(BaseRuleset):
         events: list[Event] = []
         points: dict[str, int] = {}
         grace: dict[str, str] = {}
-        for c in state.in_fight():
+        for c in state.against(None):
             events += self._setup(state, c, dice, 0)
-        for c in state.in_fight():
+        for c in state.against(None):
             if c.setup.get("surprised") and not self._escapes(c, dice, events):
                 events.append(Surprised(0, c.id))
                 points[c.id] = 0
@@ -288,10 +294,10 @@ class Loreval(BaseRuleset):
         if not self._busy(state):
             step = self._step(state, segment)
             if step is not None and step[0] is c:
-                return [Declaration(TURN, params={"step": step[1]})]
+                return [_STEPS[step[1]]]
         if any(a.kind == AWAIT for a in c.actions):
             return []
-        return [Declaration(AWAIT)]
+        return [_AWAIT]
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         if self._busy(state):
@@ -323,7 +329,7 @@ class Loreval(BaseRuleset):
         rnd, start = current_round(state, segment, self.round_segments)
         step = next_step(state, rnd)
         if step is None and segment >= start + self.round_segments:
-            fighters = state.in_fight()
+            fighters = state.against(None)
             if fighters:
                 return min(fighters, key=rank_key), END
         return step
@@ -366,7 +372,7 @@ class Loreval(BaseRuleset):
         mine = [a for a in c.actions if a.channel == ACT_CHANNEL and a.start == segment]
         if mine or any(p.channel == ACT_CHANNEL for p in planned):
             raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
-        status = status_of(c)
+        status = c.status
         changed = status.plan if step == CHANGE else None
         if changed is not None and changed.kind == "counter" and kind != "counter":
             if not _voided(state, c, rnd):
@@ -413,7 +419,7 @@ class Loreval(BaseRuleset):
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
         mine = rank_key(c)
-        params["rank"] = sum(1 for o in state.in_fight() if rank_key(o) < mine)
+        params["rank"] = sum(1 for o in state.against(None) if rank_key(o) < mine)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
@@ -443,7 +449,7 @@ class Loreval(BaseRuleset):
                 continue
             acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
             step = marker.params.get("step")
-            status = status_of(state.combatants[cid])
+            status = state.combatants[cid].status
             if step == DECLARE:
                 settlement.declare(marker, acts, None)
             elif step == HEROIC:
@@ -474,36 +480,18 @@ class Loreval(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        """The fighter's own view finds the others and the legal declarations when asked
+        (a :class:`ViewObservation`: no function made for each observation)."""
         c = state.combatants[cid]
         rnd, _ = current_round(state, segment, self.round_segments)
-        marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
-        me = SelfView(state, segment, c, rnd, marker)
+        marker = None
+        for a in c.actions:
+            if a.kind == TURN and a.start == segment:
+                marker = a
+                break
+        me = SelfView(state, segment, c, rnd, marker, self)
         step = None if marker is None else marker.params.get("step")
-
-        def knows() -> bool:
-            """With 1 in Environment the fighter knows others' attention (worked out
-            only when another fighter is looked at)."""
-            return attention_scores(c, rnd).environment >= 1
-
-        def others() -> tuple[OtherView, ...]:
-            k = knows()
-            return tuple(
-                OtherView(state, segment, o, rnd, k)
-                for o in state.combatants.values()
-                if o.in_fight and o.id != cid
-            )
-
-        def other(oid: str) -> OtherView | None:
-            o = state.combatants.get(oid)
-            if o is None or oid == cid or not o.in_fight:
-                return None
-            return OtherView(state, segment, o, rnd, knows())
-
-        def legal() -> tuple[DeclarationLike, ...]:
-            return self._legal(state, cid, segment)
-
-        must = step in (DECLARE, CHANGE)
-        return Observation(segment, cid, must, me, others, legal=legal, other=other, state=state)
+        return ViewObservation(segment, cid, step in (DECLARE, CHANGE), me, state)
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         from segsim.rules.loreval.legal import candidates
@@ -550,7 +538,8 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
 def _voided(state: FightState, c: Combatant, rnd: int) -> bool:
     """Whether the fighter's counter was voided because its target changed its action
     (the counterer may then change to any action of the counter's category or lower)."""
-    return status_of(c).counter_round == rnd and status_of(c).change_round == rnd
+    status: Status = c.status
+    return status.counter_round == rnd and status.change_round == rnd
 
 
 def _speed_effect(ctx: Context, category: int) -> int:

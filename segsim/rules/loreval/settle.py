@@ -7,12 +7,13 @@ copies kept here, since the engine applies the events only once the settlement i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
+from segsim.rules.lazy import Lazy
 from segsim.rules.loreval.attention import (
     focus_modifier,
     movement_modifier,
@@ -111,7 +112,7 @@ def round_started(
     """The start of a round at segment ``t``: tie-break dice for fighters equal in
     points and dexterity (rolled again until they differ), the order, and who sits the
     round out."""
-    fighters = [c for c in state.in_fight() if c.id in points]
+    fighters = [c for c in state.against(None) if c.id in points]
     ties: dict[str, int] = {}
     groups: dict[tuple[int, int], list[Combatant]] = {}
     for c in fighters:
@@ -152,32 +153,9 @@ def round_started(
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
 
-V = TypeVar("V")
-
-
-class Lazy(dict[str, V]):
-    """A fighter's value as this settlement sees it: read from the state the first time
-    it is asked for, then kept (and overwritten by what the settlement changes), so a
-    settlement costs nothing for the fighters it does not touch."""
-
-    __slots__ = ("_read",)
-
-    def __init__(self, read: Callable[[str], V]) -> None:
-        self._read = read  # starts empty: dict.__new__ made it
-
-    def __missing__(self, cid: str) -> V:
-        value = self[cid] = self._read(cid)
-        return value
-
-    def get(self, cid: str, default: Any = None) -> Any:
-        try:
-            return self[cid]
-        except KeyError:
-            return default
-
 
 def _plan_of(c: Combatant, rnd: int) -> Plan | None:
-    status = status_of(c)
+    status = c.status
     return status.plan if status.declared_round == rnd else None
 
 
@@ -196,15 +174,15 @@ class Settlement:
         combatants = state.combatants
         # what this settlement changes is written over the state's values, read on demand
         self.positions: Lazy[Point] = Lazy(lambda cid: combatants[cid].position)
-        self.hit_points: Lazy[int] = Lazy(lambda cid: status_of(combatants[cid]).hit_points)
-        self.heroism: Lazy[int] = Lazy(lambda cid: status_of(combatants[cid]).heroism)
+        self.hit_points: Lazy[int] = Lazy(lambda cid: combatants[cid].status.hit_points)
+        self.heroism: Lazy[int] = Lazy(lambda cid: combatants[cid].status.heroism)
         self.plans: Lazy[Plan | None] = Lazy(lambda cid: _plan_of(combatants[cid], rnd))
         self.resolved: set[str] = set()
         self.used_counters: set[str] = set()
         self.blocked: set[str] = set()
         self.locked: set[str] = set()
         for c in combatants.values():
-            status = status_of(c)
+            status = c.status
             if status.resolved_round >= rnd:
                 self.resolved.add(c.id)
             if status.counter_round == rnd:
@@ -237,7 +215,7 @@ class Settlement:
         falls during the settlement changes it)."""
         order = self._order
         if order is None:
-            order = self._order = sorted(self.state.in_fight(), key=rank_key)
+            order = self._order = sorted(self.state.against(None), key=rank_key)
         out = self.out
         return [c for c in order if c.id not in out] if out else list(order)
 
@@ -260,7 +238,7 @@ class Settlement:
             elif heroic:
                 self.emit(HeroicPassed(self.segment, c.id, self.rnd))
             else:
-                attention = status_of(c).attention.as_dict()
+                attention = c.status.attention.as_dict()
                 self.emit(Declared(self.segment, c.id, self.rnd, "inaction", None, 1, attention))
             return None
         params = dict(act.params)
@@ -363,7 +341,7 @@ class Settlement:
         if plan.kind == "grapple" and plan.params.get("move", "grab") != "grab":
             return None
         c = self.fighter(cid)
-        status = status_of(c)
+        status = c.status
         wid = plan.params.get("weapon")
         weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), status.weapon)
         if weapon.ranged and plan.kind == "attack":
@@ -394,10 +372,10 @@ class Settlement:
                 if armed:
                     return False  # its lock step comes next
         rnd = self.rnd
-        for c in self.state.in_fight():
+        for c in self.state.against(None):
             if c.id in self.out:
                 continue
-            status = status_of(c)
+            status = c.status
             if status.lock_choice and c.id not in chosen:
                 return False
             if status.declared_round < rnd and c.id not in declared:
@@ -420,7 +398,7 @@ class Settlement:
             "move": self.move,
             "spell": self.spell,
         }.get(plan.kind)
-        if plan.params.get("stand") and status_of(c).prone:
+        if plan.params.get("stand") and c.status.prone:
             self.emit(Prone(self.segment, cid, False))  # stands up as part of its action
         if plan.kind == "grapple":
             note = resolve_grapple(self, c, plan)
@@ -589,7 +567,7 @@ class Settlement:
             k, counter = found
             malus = CHANGED_MALUS if counter.params.get("hypothetical") else 0
             difficulty, against = self.counter_roll(k, counter, c, defender, malus)
-        mods = attack_modifiers(c, status_of(c).weapon, "skilful", self.rnd, plan=plan)
+        mods = attack_modifiers(c, c.status.weapon, "skilful", self.rnd, plan=plan)
         name = str(plan.params.get("spell"))
         if plan.heroic and defender.sheet.heroism == 0:
             roll = 20
@@ -652,7 +630,7 @@ class Settlement:
         if not self.standing(target):
             return f"{target} is out of the fight"
         assert target is not None
-        status = status_of(c)
+        status = c.status
         sheet: Sheet = c.sheet
         wid = plan.params.get("weapon")
         weapon = status.weapon
@@ -710,7 +688,7 @@ class Settlement:
 
     def charge_attack(self, c: Combatant, target: str, plan: Plan) -> str | None:
         sheet: Sheet = c.sheet
-        status = status_of(c)
+        status = c.status
         weapon = status.weapon
         units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
         self.move_toward(c, target, units * sheet.speed, CONTACT)
@@ -754,7 +732,7 @@ class Settlement:
                 continue
             self.used_counters.add(k.id)
             self.emit_counter_use(k, charger.id, "receive")
-            weapon = status_of(k).weapon
+            weapon = k.status.weapon
             mods = attack_modifiers(k, weapon, weapon.skill, self.rnd, plan=plan)
             if plan.params.get("hypothetical"):
                 mods["hypothetical"] = CHANGED_MALUS
@@ -782,7 +760,7 @@ class Settlement:
                 or c.id != plan.target
                 or c.id in self.resolved
                 or c.id in self.blocked
-                or status_of(c).momentum_round != self.rnd - 1
+                or c.status.momentum_round != self.rnd - 1
             ):
                 continue
             before = len(self.events)
@@ -924,7 +902,7 @@ class Settlement:
             sheet: Sheet = c.sheet
             mods = {
                 "perception": sheet.skill("perception"),
-                "perception lost": -status_of(c).perception_malus,
+                "perception lost": -c.status.perception_malus,
                 "environment": perception_modifier(environment),
                 "extra moves": movement_modifier(round_moves(c, self.rnd)),
             }
@@ -1107,7 +1085,7 @@ class Settlement:
         the action (a hit; a caster hit keeps its spell if it wins a concentration
         roll)."""
         self.used_counters.add(k.id)
-        weapon = status_of(k).weapon
+        weapon = k.status.weapon
         sheet: Sheet = k.sheet
         before_hp = self.hit_points.get(cid, 0)
         if how == "charge":
@@ -1267,7 +1245,7 @@ class Settlement:
 
     def let_go(self, cid: str) -> None:
         """A fighter out of the fight holds nobody and is held by nobody any more."""
-        holds = {(c.id, status_of(c).holding) for c in self.state.combatants.values()}
+        holds = {(c.id, c.status.holding) for c in self.state.combatants.values()}
         for e in self.events:
             if isinstance(e, Grappled):
                 pair = (str(e.actor), e.held)
@@ -1281,7 +1259,7 @@ class Settlement:
         locks = {
             (c.id, other)
             for c in self.state.combatants.values()
-            if (other := status_of(c).locked_with) is not None and status_of(c).lock_roll
+            if (other := c.status.locked_with) is not None and c.status.lock_roll
         }
         for e in self.events:
             if isinstance(e, Locked):
@@ -1319,10 +1297,10 @@ class Settlement:
         rnd = self.rnd
         spent: dict[str, int] = {}
         points: dict[str, int] = {}
-        for c in self.state.in_fight():
+        for c in self.state.against(None):
             if c.id in self.out:
                 continue
-            status = status_of(c)
+            status = c.status
             plan = self.plans.get(c.id)
             cost = 0
             if plan is not None and plan.kind != "grace":
@@ -1332,10 +1310,10 @@ class Settlement:
         self.emit(RoundEnded(self.segment, None, rnd, spent))
         t = self.segment + 1
         grace: dict[str, str] = {}
-        for c in self.state.in_fight():
+        for c in self.state.against(None):
             if c.id in self.out:
                 continue
-            status = status_of(c)
+            status = c.status
             plan = self.plans.get(c.id)
             chose = plan is not None and plan.kind == "grace"
             if (status.grace and status.grace != "joined") or chose:  # a grace round ends

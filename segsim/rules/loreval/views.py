@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from segsim.actions import Action
+from segsim.actions import Action, DeclarationLike
 from segsim.observation import LiveView, live
 from segsim.rules.loreval.combat import CONTACT, Point, attention_scores, distance, within
 from segsim.rules.loreval.content import Sheet, Weapon
 from segsim.rules.loreval.status import Status
 
 if TYPE_CHECKING:
+    from segsim.rules.loreval.ruleset import Loreval
     from segsim.state import Combatant, FightState
 
 
@@ -117,16 +118,48 @@ class SelfView(OtherView):
     by a block, it may ``drop`` its weapon ("resolve" while its action is being
     resolved, None otherwise)."""
 
-    __slots__ = ("_marker", "round", "sheet")
+    __slots__ = ("_marker", "_rules", "round", "sheet")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc", "sheet", "round")
 
     def __init__(
-        self, state: FightState, segment: int, c: Combatant, rnd: int, marker: Action | None
+        self,
+        state: FightState,
+        segment: int,
+        c: Combatant,
+        rnd: int,
+        marker: Action | None,
+        rules: Loreval | None = None,
     ) -> None:
         super().__init__(state, segment, c, rnd, True)
         self.sheet: Sheet = c.sheet
         self.round = rnd
         self._marker = marker
+        self._rules = rules
+
+    # What its observation (a ViewObservation) asks of the deciding fighter's view.
+    def _reads_attention(self) -> bool:
+        """With 1 in Environment the fighter knows others' attention (worked out only
+        when another fighter is looked at)."""
+        return attention_scores(self._o, self._round).environment >= 1
+
+    def _others(self) -> tuple[OtherView, ...]:
+        state, segment, rnd, cid = self._state, self._segment, self._round, self.id
+        k = self._reads_attention()
+        return tuple(
+            OtherView(state, segment, o, rnd, k)
+            for o in state.combatants.values()
+            if o.in_fight and o.id != cid
+        )
+
+    def _other(self, oid: str) -> OtherView | None:
+        o = self._state.combatants.get(oid)
+        if o is None or oid == self.id or not o.in_fight:
+            return None
+        return OtherView(self._state, self._segment, o, self._round, self._reads_attention())
+
+    def _legal(self) -> tuple[DeclarationLike, ...]:
+        assert self._rules is not None
+        return self._rules._legal(self._state, self.id, self._segment)
 
     @live
     def step(self) -> str | None:
