@@ -1,0 +1,47 @@
+"""The reports of ``segsim balance`` and ``segsim optimize`` in a real browser
+(headless Chromium): their charts are drawn at a real size, with every cell and line
+(issue 43)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from browser import dump_dom, elements, with_script
+
+from segsim.experiment.balance import balance
+from segsim.experiment.balance_report import write_balance_report
+
+ROOT = Path(__file__).resolve().parent.parent
+DUEL = str(ROOT / "examples/scenarios/duel.toml")
+
+MEASURE = """
+const sizes = [...document.querySelectorAll("svg.chart")].map((s) => {
+  const r = s.getBoundingClientRect();
+  return [s.getAttribute("class"), Math.round(r.width), Math.round(r.height)];
+});
+document.body.setAttribute("data-charts", JSON.stringify(sizes));
+document.body.setAttribute("data-cells", String(document.querySelectorAll("g.cell").length));
+const bands = [...document.querySelectorAll("polygon.band")].map(
+  (p) => Math.round(p.getBBox().height));
+document.body.setAttribute("data-bands", JSON.stringify(bands));
+"""
+
+
+def measured(page: Path, tmp_path: Path) -> dict[str, str]:
+    shown = with_script(page, MEASURE, tmp_path / "measured.html")
+    found = elements(dump_dom(shown))
+    return next(a for tag, a in found.tags if tag == "body")
+
+
+def test_the_balance_report_draws_its_matrix_and_its_curve_with_a_band(tmp_path: Path) -> None:
+    result = balance(DUEL, ["red.armour=none,mail", "blue.skills.sabre=40..60:10"], 6, seed=1)
+    page = tmp_path / "balance.html"
+    write_balance_report(result, page, command="segsim balance ...")
+    body = measured(page, tmp_path)
+    charts = json.loads(body["data-charts"])
+    assert {c[0] for c in charts} == {"chart balance-matrix", "chart balance-curve"}
+    assert all(w > 200 and h > 80 for _, w, h in charts)
+    assert body["data-cells"] == "6"
+    bands = json.loads(body["data-bands"])
+    assert len(bands) == 2 and all(h > 10 for h in bands)  # one band per armour, drawn
