@@ -64,6 +64,51 @@ def _cmd_balance(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
     return 0
 
 
+def _cmd_optimize(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from pathlib import Path
+
+    from segsim.cli import _assignments, _command_line, _readable
+    from segsim.experiment.design import ExperimentError
+    from segsim.experiment.optimize import optimize
+    from segsim.experiment.optimize_report import write_optimization_report
+    from segsim.experiment.outputs import check_path
+
+    policy = _assignments(args.policy, "--policy", parser)
+    if len(policy) != 1:
+        parser.error("optimize takes one --policy WHO=FILE (the rule list to tune)")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise ExperimentError(f"--out {out}: is a file, not a folder")
+    if not out.exists():
+        check_path(out, "--out")  # its parent folder exists and is writable
+    _readable(args.scenario)
+    result = optimize(
+        args.scenario,
+        policy,
+        args.budget,
+        against=_assignments(args.against, "--against", parser),
+        fights=args.fights,
+        eval_fights=args.eval_fights,
+        metric=args.metric,
+        seed=args.seed,
+        top=args.top,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        progress=_progress(args),
+    )
+    sys.stdout.write(result.text())
+    out.mkdir(exist_ok=True)
+    best = out / f"{Path(result.path).stem}_tuned.toml"
+    result.write_best(best)
+    report = out / "report.html"
+    write_optimization_report(result, report, command=_command_line())
+    who = next(iter(policy))
+    print(f"best policy written to {best} (try: segsim sweep SCENARIO --policy {who}={best})")
+    print(f"report written to {report}")
+    return 0
+
+
 def add_commands(sub: Any, seed_type: Any) -> None:
     """Add ``balance`` and ``optimize`` to the ``segsim`` sub-commands."""
     bal = sub.add_parser(
@@ -97,3 +142,43 @@ def add_commands(sub: Any, seed_type: Any) -> None:
     bal.add_argument("--table", metavar="OUT", help="one row per combination: .csv or .jsonl")
     bal.add_argument("--report", metavar="OUT.html", help="a self-contained HTML report")
     bal.set_defaults(func=_cmd_balance)
+
+    opt = sub.add_parser(
+        "optimize",
+        help="search a rule-list policy's [tune] parameters (Optuna TPE, seeded) on common "
+        "seeds; the best against the start on fresh seeds",
+        description="Every candidate plays the same --fights training fights; the best "
+        "--top and the starting parameters then play --eval-fights fresh seeds, never used "
+        "in the search, and each is compared with the start fight by fight (paired 95%% "
+        "interval). Writes OUT/<policy>_tuned.toml (a rule list run and sweep take as is) "
+        "and OUT/report.html. Needs the optimize extra (Optuna).",
+    )
+    opt.add_argument("scenario", help="scenario file (TOML)")
+    opt.add_argument(
+        "--policy",
+        action="append",
+        required=True,
+        metavar="WHO=FILE",
+        help="the rule list to tune, for a combatant id or a side",
+    )
+    opt.add_argument(
+        "--against",
+        action="append",
+        metavar="WHO=POLICY",
+        help="the opponents' policies (default: the scenario's)",
+    )
+    opt.add_argument("--budget", type=int, default=30, help="candidates to try (default 30)")
+    opt.add_argument("--fights", type=int, default=100, help="training fights per candidate")
+    opt.add_argument(
+        "--eval-fights", type=int, default=400, help="fresh fights for the final comparison"
+    )
+    opt.add_argument(
+        "--metric",
+        choices=("win", "damage", "length"),
+        default="win",
+        help="maximise the win rate or the damage dealt, or minimise the fight's length",
+    )
+    opt.add_argument("--top", type=int, default=3, help="best candidates compared on fresh seeds")
+    _backend_options(opt, seed_type)
+    opt.add_argument("--out", default="optimized", help="folder for the policy and the report")
+    opt.set_defaults(func=_cmd_optimize)

@@ -45,3 +45,39 @@ def test_the_balance_report_draws_its_matrix_and_its_curve_with_a_band(tmp_path:
     assert body["data-cells"] == "6"
     bands = json.loads(body["data-bands"])
     assert len(bands) == 2 and all(h > 10 for h in bands)  # one band per armour, drawn
+
+
+def test_the_optimize_report_draws_its_progress_its_intervals_and_importances(
+    tmp_path: Path,
+) -> None:
+    from segsim.experiment.optimize import optimize
+    from segsim.experiment.optimize_report import write_optimization_report
+
+    tempo = str(ROOT / "examples/policies/tempo.toml")
+    result = optimize(
+        DUEL, {"red": tempo}, 10, against={"blue": "pressure"}, fights=6, eval_fights=6, seed=1
+    )
+    page = tmp_path / "optimize.html"
+    write_optimization_report(result, page, command="segsim optimize ...")
+    shown = with_script(
+        page,
+        MEASURE
+        + """
+const count = (selector) => String(document.querySelectorAll(selector).length);
+document.body.setAttribute("data-trials", count("circle.trial"));
+document.body.setAttribute("data-rows", count("svg.difference g.row"));
+document.body.setAttribute("data-parameters", count("g.parameter"));
+""",
+        tmp_path / "measured.html",
+    )
+    body = next(a for tag, a in elements(dump_dom(shown)).tags if tag == "body")
+    charts = json.loads(body["data-charts"])
+    assert {c[0] for c in charts} == {
+        "chart progress",
+        "chart difference",
+        "chart importance",
+    }
+    assert all(w > 200 and h > 40 for _, w, h in charts)
+    assert body["data-trials"] == "10"
+    assert body["data-rows"] == str(len(result.comparisons))
+    assert body["data-parameters"] == str(len(result.tunable))
