@@ -160,3 +160,19 @@ def test_a_shipped_tunable_rule_list_starts_as_the_built_in_policy_plays(
         (r.winner, r.segments, r.damage, r.actions) for r in second
     ]
     assert {r.winner for r in first} != {None}
+
+
+def test_without_optuna_optimize_says_which_extra_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "optuna" else real(name, *a)
+    )
+    out = tmp_path / "out"
+    args = ["optimize", DUEL, "--policy", f"red={TEMPO}", "--budget", "2", "--out", str(out)]
+    assert main(args) == 2
+    assert "pip install 'segsim[optimize]'" in capsys.readouterr().err
+    assert not out.exists()  # nothing written
