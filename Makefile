@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORE := $(VENV)/.installed-core
 BENCH := $(VENV)/.installed-bench
-TEST_EXTRAS := [dev,ray,rl,plot,parquet,progress,table]
+TEST_EXTRAS := [dev,ray,rl,plot,parquet,progress,table,optimize]
 
 .PHONY: demo test bench lint clean browser fuzz soak
 

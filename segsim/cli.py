@@ -1,5 +1,6 @@
 """The ``segsim`` command: run a scenario or a fight script, replay or branch a record,
-draw a timeline, run experiments (sweep, tournament), list rulesets and their content.
+draw a timeline, run experiments (sweep, tournament; balance and optimize in
+:mod:`segsim.cli_questions`), list rulesets and their content.
 
 Exit codes (:data:`EXIT_CODES`, documented in docs/cli.md): 0 done (a replay identical
 to its record), 1 a replay that diverges or an experiment in which some fights failed,
@@ -711,6 +712,10 @@ def build_parser() -> argparse.ArgumentParser:
     from segsim.table.cli import add_parser as add_table
 
     add_table(sub, _seed).set_defaults(func=_cmd_table)
+
+    from segsim.cli_questions import add_commands
+
+    add_commands(sub, _seed)
 
     rules = sub.add_parser("rules", help="list the rulesets")
     rules.set_defaults(func=_cmd_rules)

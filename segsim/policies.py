@@ -36,6 +36,7 @@ from segsim.errors import InputError, SegsimError
 from segsim.input import Node, Source, did_you_mean
 from segsim.policy import ANY_RULESET, Observation, register_policy
 from segsim.rules import ruleset_names
+from segsim.tuning import Tunable, read_tune
 
 # ---------------------------------------------------------------- seeding
 
@@ -342,9 +343,11 @@ class RuleList:
         name: str = "rules",
         reactive: bool = True,
         helpers: Mapping[str, Callable[..., Any]] | None = None,
+        tunable: Mapping[str, Tunable] | None = None,
     ) -> None:
         self.rules = tuple(rules)
         self.params = dict(params or {})
+        self.tunable = dict(tunable or {})  # the [tune] table: what optimize may change
         self.name = name
         self.reactive = reactive
         self.helpers = dict(helpers or {})
@@ -364,6 +367,7 @@ class RuleList:
             name=self.name,
             reactive=self.reactive,
             helpers=self.helpers,
+            tunable=self.tunable,
         )
 
     def decide(self, observation: Observation) -> PolicyOutput:
@@ -647,6 +651,9 @@ def load_rule_list(path: str | Path, **params: Any) -> RuleList:
         when = "me.armed and in_reach(target)"
         do = { kind = "strike", target = "target", params = { blow = "cut" } }
 
+    A ``[tune]`` table gives the parameters ``segsim optimize`` may change and their
+    ranges (:mod:`segsim.tuning`).
+
     A parameter written ``"=expression"`` is computed when deciding (``bonus =
     "=min(me.usable_ps, params.max_bonus) or None"``); None leaves it out.
 
@@ -669,6 +676,7 @@ def load_rule_list(path: str | Path, **params: Any) -> RuleList:
     for key, value in defaults.items():
         if not isinstance(value, int | float | str | bool):
             raise root.error("params", f"{key}: a parameter is a number, a string or a boolean")
+    tunable = read_tune(root, defaults)
     unknown = sorted(set(params) - set(defaults))
     if unknown:
         raise InputError(
@@ -689,7 +697,12 @@ def load_rule_list(path: str | Path, **params: Any) -> RuleList:
         node.finish()
     root.finish()
     return RuleList(
-        rules, params={**defaults, **params}, name=name, reactive=reactive, helpers=helpers
+        rules,
+        params={**defaults, **params},
+        name=name,
+        reactive=reactive,
+        helpers=helpers,
+        tunable=tunable,
     )
 
 

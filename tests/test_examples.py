@@ -7,6 +7,7 @@ import runpy
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from segsim import load_scenario
@@ -25,7 +26,7 @@ def test_example_scenarios_run_to_an_end(path: Path) -> None:
     assert outcome.result in ("victory", "stalemate", "time limit", "all out", "escaped")
 
 
-LEARNING = ("gym_agent.py", "pettingzoo_agents.py")
+LEARNING = ("gym_agent.py", "pettingzoo_agents.py", "rl_tournament.py")
 """The reinforcement-learning examples: run once each, by the test that checks what
 they print (below), not twice."""
 
@@ -81,3 +82,28 @@ def test_the_pettingzoo_example_learns_to_fight_rather_than_stall(
     assert sum(before.values()) == sum(after.values()) == 8
     assert after.get("stalemate", 0) < before.get("stalemate", 0)
     assert "robert prefers: " in out and "margaret prefers: " in out
+
+
+def test_the_rl_tournament_agent_learns_to_win_by_a_margin_outside_both_intervals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A short version of examples/rl_tournament.py: 40 training episodes against the
+    random policy, then the untrained and the trained agent on the same 30 fight seeds
+    (its full run is in docs/experiments.md)."""
+    from segsim.envs.learner import wins
+    from segsim.experiment import wilson
+
+    monkeypatch.chdir(ROOT)
+    example = runpy.run_path(str(ROOT / "examples/rl_tournament.py"))
+    untrained, trained = example["trained_agent"](40)
+    env = example["make_env"]("random")
+    before = wins(env, untrained, 30, 2000, "red")
+    after = wins(env, trained, 30, 2000, "red")
+    assert wilson(after, 30)[0] > wilson(before, 30)[1]  # apart: both intervals
+    again = example["trained_agent"](40)[1]
+    assert np.array_equal(again.weights, trained.weights)  # seeded: the same agent
+    # The tournament's table: the agents and every built-in, on the same seeds.
+    found = example["table"]({"trained agent": trained}, ("aggressive",), 3)
+    assert set(found) == {"trained agent", *example["BUILT_INS"]}
+    assert all(0 <= row["aggressive"] <= 3 for row in found.values())
+    assert "trained agent" in example["show"](found, ("aggressive",), 3)

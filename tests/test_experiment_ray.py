@@ -46,3 +46,19 @@ def test_ray_backend_matches_serial(local_ray: object) -> None:
 def test_ray_backend_stop_rules_match_serial(local_ray: object) -> None:
     exp = tournament(DUEL, ["aggressive", "random"], 200, seed=8, chunk=4, sprt=SPRT())
     assert run(exp, backend="ray", workers=2).sprt == run(exp).sprt
+
+
+def test_balance_and_optimize_on_ray_match_one_process(local_ray: object) -> None:
+    """The designer's commands (issue 43) run on the same backends as a sweep, with the
+    same figures."""
+    from segsim.experiment.balance import balance
+    from segsim.experiment.optimize import optimize
+
+    varied = ["blue.weapon=sabre,spear", "red.armour=none,mail"]
+    serial = balance(DUEL, varied, 6, seed=4)
+    assert balance(DUEL, varied, 6, seed=4, backend="ray", workers=2).text() == serial.text()
+    tempo = str(Path(DUEL).parent.parent / "policies/tempo.toml")
+    args = {"against": {"blue": "pressure"}, "fights": 4, "eval_fights": 4, "seed": 2}
+    here = optimize(DUEL, {"red": tempo}, 3, **args)  # type: ignore[arg-type]
+    there = optimize(DUEL, {"red": tempo}, 3, backend="ray", workers=2, **args)  # type: ignore[arg-type]
+    assert there.trials == here.trials and there.comparisons == here.comparisons

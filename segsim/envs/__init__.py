@@ -5,6 +5,8 @@
 * :class:`FightEnv`: Gymnasium, one agent against the scenario's other policies.
 * :class:`Catalogue`: the stable action numbering with its mask;
   :class:`FightDriver`: the stepping both build on (usable without either library).
+* :mod:`segsim.envs.learner`: a small numpy learner (a linear softmax policy trained by
+  REINFORCE) for the Gymnasium env.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import html
 import platform
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,8 +55,10 @@ def interval_chart(
     high: float = 1.0,
     percent: bool = True,
     kind: str = "rates",
+    fmt: Callable[[float], str] | None = None,
 ) -> str:
-    """Points with their intervals, one row each, and a dashed reference line."""
+    """Points with their intervals, one row each, and a dashed reference line
+    (``fmt`` writes a value and a tick, when neither a rate nor points of one)."""
     label_w, plot_w, row_h = 300, 420, 22
     width, height = label_w + plot_w + 70, 30 + row_h * len(rows) + 20
 
@@ -69,7 +71,7 @@ def interval_chart(
     ]
     for k in range(5):
         v = low + (high - low) * k / 4
-        tick = f"{100 * v:.0f}%" if percent else f"{100 * v:+.0f}"
+        tick = fmt(v) if fmt else f"{100 * v:.0f}%" if percent else f"{100 * v:+.0f}"
         out.append(
             f'<line x1="{_n(x(v))}" y1="20" x2="{_n(x(v))}" y2="{height - 18}" stroke="#eee"/>'
             f'<text x="{_n(x(v))}" y="14" text-anchor="middle" fill="#555">{tick}</text>'
@@ -81,7 +83,7 @@ def interval_chart(
     for i, (label, value, lo, hi) in enumerate(rows):
         y = 30 + i * row_h + row_h / 2
         colour = _BLUE if value >= reference else _RED
-        shown = _pct(value) if percent else f"{100 * value:+.1f} pts"
+        shown = fmt(value) if fmt else _pct(value) if percent else f"{100 * value:+.1f} pts"
         out.append(
             f'<g class="row" data-label="{_e(label)}" data-value="{value:.4f}" '
             f'data-low="{lo:.4f}" data-high="{hi:.4f}">'

@@ -318,4 +318,42 @@ def _units(ctx: Any, other: Any) -> int | None:
     return me.units(other if isinstance(other, str) else other.id)
 
 
-register_rule_helpers("loss", {"accepts": _accepts, "units": _units})
+def _hit_chance(ctx: Any, exploits: int = 0, bonus: int = 0) -> float:
+    """Rule-list helper: the chance that the fighter's attack with its weapon succeeds
+    with ``exploits`` Exploits (difficulty +5 each) and ``bonus`` added to its score (+5
+    a pool point), as the built-in policies reckon it (d10 + score against the
+    difficulty)."""
+    me: SelfView = ctx.me
+    score = me.sheet.score(me.weapon.test) + bonus
+    return chance(score, BASE_DIFFICULTY + EXPLOIT_STEP * exploits)
+
+
+def _defence_chance(ctx: Any, incoming: Incoming | None, exploits: int = 0) -> float:
+    """Rule-list helper: the chance that the better of a parry and a dodge meets
+    ``incoming`` (one of ``me.incoming``) with ``exploits`` Exploits (a counter is one);
+    0 when there is nothing to meet."""
+    if incoming is None:
+        return 0.0
+    me: SelfView = ctx.me
+    best = max(defence_score(me, "parry"), defence_score(me, "dodge"))
+    return chance(best, incoming.difficulty + EXPLOIT_STEP * exploits)
+
+
+def _best_defence(ctx: Any) -> str:
+    """Rule-list helper: "parry" or "dodge", whichever the fighter's score is better at
+    (a dodge on a tie, as the built-in policies choose)."""
+    me: SelfView = ctx.me
+    parry, dodge = defence_score(me, "parry"), defence_score(me, "dodge")
+    return "parry" if parry > dodge else "dodge"
+
+
+register_rule_helpers(
+    "loss",
+    {
+        "best_defence": _best_defence,
+        "accepts": _accepts,
+        "units": _units,
+        "hit_chance": _hit_chance,
+        "defence_chance": _defence_chance,
+    },
+)
