@@ -146,17 +146,24 @@ def compiled_tree(root: Path, target: Path) -> Path:
     """A copy of the package at ``target/segsim`` with the compiled modules beside their
     sources, for a process run with ``PYTHONPATH=target``; made again only when
     :func:`_fingerprint` has changed. Returns ``target``."""
-    stamp = target / ".fingerprint"
-    wanted = _fingerprint(root)
-    if stamp.exists() and stamp.read_text() == wanted:
+    import fcntl  # the tests' and the benchmarks' tree: Unix only, as they are
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # One process builds at a time: another asking meanwhile (the test suite's compiled
+    # run and a benchmark test, say) waits, then finds the tree made.
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = target / ".fingerprint"
+        wanted = _fingerprint(root)
+        if stamp.exists() and stamp.read_text() == wanted:
+            return target
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(root / "segsim", target / "segsim", ignore=shutil.ignore_patterns("*.so"))
+        shutil.copytree(root / "models", target / "segsim" / "models")
+        compile_modules(root, target)
+        stamp.write_text(wanted)
         return target
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(root / "segsim", target / "segsim", ignore=shutil.ignore_patterns("*.so"))
-    shutil.copytree(root / "models", target / "segsim" / "models")
-    compile_modules(root, target)
-    stamp.write_text(wanted)
-    return target
 
 
 class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
