@@ -12,6 +12,7 @@ validated on load; errors name the file, the line and the field.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,26 @@ class _Memo:
         self.difficulty: dict[str, int] = {}
 
 
+_memos: dict[int, tuple[weakref.ref[Any], _Memo]] = {}
+"""What each sheet's methods worked out, by the sheet's id, kept beside the sheet
+rather than in it (a sheet is shared content: what a fight reaches of it never
+changes) and dropped with the sheet."""
+
+
+def _memo_of(sheet: Sheet) -> _Memo:
+    key = id(sheet)
+    entry = _memos.get(key)
+    if entry is not None and entry[0]() is sheet:
+        return entry[1]
+    memo = _Memo()
+
+    def forget(_: object) -> None:
+        _memos.pop(key, None)
+
+    _memos[key] = (weakref.ref(sheet, forget), memo)
+    return memo
+
+
 @attrs.frozen
 class Sheet:
     """A Rupture fighter's sheet.
@@ -129,10 +150,6 @@ class Sheet:
     speed: float = 6.0
     defences: Mapping[str, tuple[str, ...]] = attrs.field(factory=lambda: dict(DEFAULT_DEFENCES))
     flaws: tuple[Flaw, ...] = ()
-    # What the methods below work out, by argument: a sheet is immutable, and they are
-    # asked at every decision and every test. (Not a dict: segsim.frozen would make it
-    # read-only with the sheet's tables.)
-    _memo: _Memo = attrs.field(init=False, factory=lambda: _Memo(), eq=False, repr=False)
 
     def skill(self, name: str) -> int:
         """Dice in the pool of a skill (0 if the fighter lacks it)."""
@@ -140,27 +157,27 @@ class Sheet:
 
     def difficulty(self, skill: str) -> int:
         """What the fighter's flaws add to the difficulty of a test of ``skill``."""
-        known = self._memo.difficulty.get(skill)
+        known = _memo_of(self).difficulty.get(skill)
         if known is None:
-            known = self._memo.difficulty[skill] = sum(
+            known = _memo_of(self).difficulty[skill] = sum(
                 f.difficulty for f in self.flaws if skill in f.skills
             )
         return known
 
     def means(self, kind: str) -> tuple[Weapon, ...]:
         """The weapons or manoeuvres serving a targeted action kind."""
-        known = self._memo.means.get(kind)
+        known = _memo_of(self).means.get(kind)
         if known is None:
-            known = self._memo.means[kind] = tuple(w for w in self.weapons if w.kind == kind)
+            known = _memo_of(self).means[kind] = tuple(w for w in self.weapons if w.kind == kind)
         return known
 
     def best_defence(self, domain: str) -> str:
         """The skill allowed to defend against an action of ``domain`` with the most
         dice left once its flaws are counted (the first listed on a tie)."""
-        known = self._memo.defence.get(domain)
+        known = _memo_of(self).defence.get(domain)
         if known is None:
             skills = self.defences[domain]
-            known = self._memo.defence[domain] = max(
+            known = _memo_of(self).defence[domain] = max(
                 skills, key=lambda s: (self.skill(s) - self.difficulty(s), -skills.index(s))
             )
         return known
@@ -170,9 +187,11 @@ class Sheet:
 
     def covers(self, domain: str) -> tuple[Weapon, ...]:
         """What may lend its Cover to a defence against an action of ``domain``."""
-        known = self._memo.covers.get(domain)
+        known = _memo_of(self).covers.get(domain)
         if known is None:
-            known = self._memo.covers[domain] = tuple(w for w in self.weapons if w.domain == domain)
+            known = _memo_of(self).covers[domain] = tuple(
+                w for w in self.weapons if w.domain == domain
+            )
         return known
 
 
