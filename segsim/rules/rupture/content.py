@@ -121,9 +121,10 @@ def _memo_of(sheet: Sheet) -> _Memo:
     if entry is not None and entry[0]() is sheet:
         return entry[1]
     memo = _Memo()
+    memos = _memos  # held here: at exit the module's globals may be gone first
 
     def forget(_: object) -> None:
-        _memos.pop(key, None)
+        memos.pop(key, None)
 
     _memos[key] = (weakref.ref(sheet, forget), memo)
     return memo
