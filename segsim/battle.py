@@ -70,12 +70,52 @@ def line_battle(
     """
     from segsim.rules.rinkanou import RinKaNou
 
+    rules = RinKaNou(awareness=awareness)
+    return two_sides(
+        rules,
+        per_side,
+        seed=seed,
+        width=width,
+        gap=gap,
+        fighters=fighters,
+        policies=policies,
+        offsets=offsets,
+        **kwargs,
+    )
+
+
+def two_sides(
+    rules: Any,
+    per_side: int,
+    *,
+    seed: int,
+    width: int,
+    gap: float,
+    fighters: Sequence[str],
+    policies: Sequence[str],
+    offsets: tuple[int, int] = (0, 0),
+    spacing: float = 1.6,
+    max_segments: int = 20_000,
+    **kwargs: Any,
+) -> Fight:
+    """The fight every ruleset's ``line_battle`` builds: two sides (west at x = 0,
+    east ``gap`` metres away) of ``per_side`` fighters of ``rules``' content in ranks of
+    ``width`` (:func:`ranks`, ``spacing`` metres apart), taking ``fighters`` (sheets by
+    name) and ``policies`` (the ruleset's registered names) in turn, the west side from
+    index ``offsets[0]`` of both cycles and the east side from ``offsets[1]``. Other
+    keywords go to :class:`Fight`. Bad arguments are a ValueError naming them."""
+    if type(per_side) is not int or per_side < 1:
+        raise ValueError(f"per_side is a whole number from 1, not {per_side!r}")
     if len(offsets) != 2 or not all(type(o) is int and o >= 0 for o in offsets):
         raise ValueError(f"offsets are two whole numbers from 0 (west, east), not {offsets!r}")
-    rules = RinKaNou(awareness=awareness)
-    sheets = [frozen_sheet(rules, rules.content.fighters[name]) for name in fighters]
+    known = rules.content.fighters
+    for name in fighters:
+        if name not in known:
+            raise ValueError(
+                f"no {type(rules).__name__} fighter {name!r} (known: {', '.join(sorted(known))})"
+            )
+    sheets = [frozen_sheet(rules, known[name]) for name in fighters]
     width = max(1, min(width, per_side))
-    spacing = 1.6
     specs = []
     for side, front, facing, prefix, offset in (
         ("west", 0.0, 1.0, "w", offsets[0]),
@@ -91,11 +131,11 @@ def line_battle(
             prefix=prefix,
             sheets=sheets,
             policies=policies,
-            ruleset="rinkanou",
+            ruleset=rules.name,
             offset=offset,
         )
-    kwargs.setdefault("max_segments", 20_000)
-    return Fight(rules, specs, seed=seed, name=f"{per_side} v {per_side}", **kwargs)
+    name = f"{per_side} v {per_side}"
+    return Fight(rules, specs, seed=seed, name=name, max_segments=max_segments, **kwargs)
 
 
 def battle(ruleset: str, per_side: int, *, seed: int = 0, **kwargs: Any) -> Fight:

@@ -21,3 +21,11 @@ def test_rinkanou_s_battle_is_its_line_battle_whatever_the_name_s_case() -> None
 def test_an_unknown_ruleset_is_named_with_the_known_ones() -> None:
     with pytest.raises(ValueError, match=r"no ruleset named 'nope'.*rinkanou"):
         battle("nope", 2)
+
+
+@pytest.mark.parametrize("ruleset", ["rinkanou", "loss", "chroniques", "loreval", "rupture"])
+def test_every_ruleset_s_battle_names_a_fighter_it_does_not_have(ruleset: str) -> None:
+    with pytest.raises(ValueError, match=r"no \w+ fighter 'nobody' \(known: "):
+        battle(ruleset, 2, fighters=("nobody",))
+    with pytest.raises(ValueError, match="per_side is a whole number from 1"):
+        battle(ruleset, 0)

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from segsim.battle import ranks
+from segsim.battle import two_sides
 from segsim.fight import Fight
-from segsim.rules import frozen_sheet
 
 
 def line_battle(
@@ -31,28 +30,14 @@ def line_battle(
     (``max_segments``: 20,000 unless given)."""
     from segsim.rules.chroniques.ruleset import Chroniques
 
-    if len(offsets) != 2 or not all(type(o) is int and o >= 0 for o in offsets):
-        raise ValueError(f"offsets are two whole numbers from 0 (west, east), not {offsets!r}")
-    rules = Chroniques()
-    sheets = [frozen_sheet(rules, rules.content.fighters[name]) for name in fighters]
-    width = max(1, min(width, per_side))
-    specs = []
-    for side, front, facing, prefix, offset in (
-        ("west", 0.0, 1.0, "w", offsets[0]),
-        ("east", gap, -1.0, "e", offsets[1]),
-    ):
-        specs += ranks(
-            side,
-            per_side,
-            front=front,
-            facing=facing,
-            width=width,
-            spacing=1.6,
-            prefix=prefix,
-            sheets=sheets,
-            policies=policies,
-            ruleset="chroniques",
-            offset=offset,
-        )
-    kwargs.setdefault("max_segments", 20_000)
-    return Fight(rules, specs, seed=seed, name=f"{per_side} v {per_side}", **kwargs)
+    return two_sides(
+        Chroniques(),
+        per_side,
+        seed=seed,
+        width=width,
+        gap=gap,
+        fighters=fighters,
+        policies=policies,
+        offsets=offsets,
+        **kwargs,
+    )

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from segsim.battle import ranks
+from segsim.battle import two_sides
 from segsim.fight import Fight
-from segsim.rules import frozen_sheet
 
 
 def line_battle(
@@ -39,34 +38,15 @@ def line_battle(
     """
     from segsim.rules.loss import Loss
 
-    if type(per_side) is not int or per_side < 1:
-        raise ValueError(f"per_side is a whole number from 1, not {per_side!r}")
-    if len(offsets) != 2 or not all(type(o) is int and o >= 0 for o in offsets):
-        raise ValueError(f"offsets are two whole numbers from 0 (west, east), not {offsets!r}")
     rules = Loss(awareness=awareness, **dict(kwargs.pop("options", {})))
-    known = rules.content.fighters
-    for name in fighters:
-        if name not in known:
-            raise ValueError(f"no Loss fighter {name!r} (known: {', '.join(sorted(known))})")
-    sheets = [frozen_sheet(rules, known[name]) for name in fighters]
-    width = max(1, min(width, per_side))
-    specs = []
-    for side, front, facing, prefix, offset in (
-        ("west", 0.0, 1.0, "w", offsets[0]),
-        ("east", gap, -1.0, "e", offsets[1]),
-    ):
-        specs += ranks(
-            side,
-            per_side,
-            front=front,
-            facing=facing,
-            width=width,
-            spacing=1.6,
-            prefix=prefix,
-            sheets=sheets,
-            policies=policies,
-            ruleset="loss",
-            offset=offset,
-        )
-    kwargs.setdefault("max_segments", 20_000)
-    return Fight(rules, specs, seed=seed, name=f"{per_side} v {per_side}", **kwargs)
+    return two_sides(
+        rules,
+        per_side,
+        seed=seed,
+        width=width,
+        gap=gap,
+        fighters=fighters,
+        policies=policies,
+        offsets=offsets,
+        **kwargs,
+    )

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from segsim.battle import ranks
+from segsim.battle import two_sides
 from segsim.fight import Fight
-from segsim.rules import frozen_sheet
 from segsim.rules.rupture.ruleset import Rupture
 
 
@@ -41,21 +40,14 @@ def line_battle(
         if key in kwargs
     }
     rules = Rupture(awareness=awareness, **options)
-    sheets = [frozen_sheet(rules, rules.content.fighters[name]) for name in fighters]
-    width = max(1, min(width, per_side))
-    specs = []
-    for side, front, facing, prefix in (("west", 0.0, 1.0, "w"), ("east", gap, -1.0, "e")):
-        specs += ranks(
-            side,
-            per_side,
-            front=front,
-            facing=facing,
-            width=width,
-            spacing=1.6,
-            prefix=prefix,
-            sheets=sheets,
-            policies=policies,
-            ruleset="rupture",
-        )
     kwargs.setdefault("max_segments", 3_000)
-    return Fight(rules, specs, seed=seed, name=f"{per_side} v {per_side}", **kwargs)
+    return two_sides(
+        rules,
+        per_side,
+        seed=seed,
+        width=width,
+        gap=gap,
+        fighters=fighters,
+        policies=policies,
+        **kwargs,
+    )
