@@ -258,6 +258,10 @@
       return;
     }
     const s = r.data;
+    // Two refreshes may be in flight at once (one after a request, one for a live
+    // update) and their answers may arrive out of order: never show an older state
+    // over a newer one (no further update would come to put the newer one back).
+    if (shown.version !== undefined && s.version < shown.version) return;
     current = s;
     renderCommon(s);
     if (role === "gm") await renderGm(s);
