@@ -195,6 +195,9 @@ def test_undo_and_a_restart_with_resume_give_the_fight_played_straight_through(
         phase = gm.phase
         gm.page.click("#undo")
         gm.page.wait_for_function("(p) => Number(document.body.dataset.phase) < p", arg=phase)
+        for seat in players:  # each player's page too, before anyone plays on (a page
+            # still showing the later phase would be taken as not called in it)
+            seat.page.wait_for_function("(p) => Number(document.body.dataset.phase) < p", arg=phase)
         assert (tmp_path / "resumed.jsonl").read_text().count("\n") < lines
         assert "undone" in gm.page.inner_text("#notice")
         play(gm, players, phases=2)
