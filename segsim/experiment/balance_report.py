@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from segsim.experiment.balance import Balance, crossing_text, grid, shown
-from segsim.experiment.reports import _e, _heat, _n, _pct, _versions
+from segsim.experiment.reports import _e, _heat, _n, _pct, _versions, html_page
 
 _COLOURS = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#b07aa1", "#9c755f")
 
@@ -171,19 +171,7 @@ def balance_html(result: Balance, *, command: str | None = None) -> str:
     for name, version in _versions():
         w(f"<tr><th>{_e(name)}</th><td>{_e(version)}</td></tr>")
     w("</table></section>")
-    style = (
-        "body{font-family:sans-serif;margin:16px 24px;color:#222;max-width:1200px}"
-        "h1{font-size:20px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #ddd}"
-        "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;"
-        "padding:3px 8px;text-align:right}th{background:#f6f6f6}pre{background:#f6f6f6;"
-        "padding:8px;overflow:auto;font-size:12px}"
-    )
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_e(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n"
-        + "\n".join(parts)
-        + "\n</body>\n</html>\n"
-    )
+    return html_page(title, parts)
 
 
 def write_balance_report(result: Balance, path: str | Path, *, command: str | None = None) -> None:

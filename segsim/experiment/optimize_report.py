@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from segsim.experiment.optimize import METRICS, Optimization
-from segsim.experiment.reports import _e, _n, _versions, interval_chart
+from segsim.experiment.reports import _e, _n, _versions, html_page, interval_chart
 from segsim.scriptline import toml_value
 
 
@@ -224,19 +224,7 @@ def optimization_html(result: Optimization, *, command: str | None = None) -> st
     for name, version in _versions():
         w(f"<tr><th>{_e(name)}</th><td>{_e(version)}</td></tr>")
     w("</table></section>")
-    style = (
-        "body{font-family:sans-serif;margin:16px 24px;color:#222;max-width:1200px}"
-        "h1{font-size:20px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #ddd}"
-        "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;"
-        "padding:3px 8px;text-align:right}th{background:#f6f6f6}pre{background:#f6f6f6;"
-        "padding:8px;overflow:auto;font-size:12px}"
-    )
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_e(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n"
-        + "\n".join(parts)
-        + "\n</body>\n</html>\n"
-    )
+    return html_page(title, parts)
 
 
 def write_optimization_report(

@@ -189,6 +189,24 @@ def _heat(rate: float) -> str:
 # ---------------------------------------------------------------- the report
 
 
+def html_page(title: str, parts: Sequence[str], *, extra_style: str = "") -> str:
+    """A whole report page: ``parts`` (HTML, one per line) under the reports' one style
+    sheet (``extra_style``: rules of a report's own, set before the ``pre`` rule)."""
+    style = (
+        "body{font-family:sans-serif;margin:16px 24px;color:#222;max-width:1200px}"
+        "h1{font-size:20px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #ddd}"
+        "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;"
+        f"padding:3px 8px;text-align:right}}th{{background:#f6f6f6}}{extra_style}"
+        "pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:12px}"
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{_e(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n"
+        + "\n".join(parts)
+        + "\n</body>\n</html>\n"
+    )
+
+
 def _versions() -> list[tuple[str, str]]:
     out = [("python", platform.python_version()), ("platform", platform.platform())]
     for dist in ("segsim", "simpy", "attrs", "structlog"):
@@ -392,20 +410,7 @@ def report_html(results: Results, *, command: str | None = None) -> str:
     for name, version in _versions():
         w(f"<tr><th>{_e(name)}</th><td>{_e(version)}</td></tr>")
     w("</table></section>")
-    style = (
-        "body{font-family:sans-serif;margin:16px 24px;color:#222;max-width:1200px}"
-        "h1{font-size:20px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #ddd}"
-        "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;"
-        "padding:3px 8px;text-align:right}th{background:#f6f6f6}"
-        ".grid{display:flex;flex-wrap:wrap;gap:8px}pre{background:#f6f6f6;padding:8px;"
-        "overflow:auto;font-size:12px}"
-    )
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_e(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n"
-        + "\n".join(parts)
-        + "\n</body>\n</html>\n"
-    )
+    return html_page(title, parts, extra_style=".grid{display:flex;flex-wrap:wrap;gap:8px}")
 
 
 def write_report(results: Results, path: str | Path, *, command: str | None = None) -> None:
