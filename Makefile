@@ -69,7 +69,8 @@ fuzz: $(STAMP)
 # Record, replay and branch fights of every ruleset and example scenario for
 # SOAK_SECONDS (default 300; 0: no time limit), or until every ruleset has SOAK_FIGHTS
 # (default 0: none), on SOAK_WORKERS processes (0: one per CPU), branching one fight in
-# SOAK_BRANCH_EVERY: per ruleset, fights, identical replays, branches, divergences (0).
+# SOAK_BRANCH_EVERY: per ruleset, fights, identical replays, branches, divergences and
+# declarations the rules refused to a live policy (both 0).
 # `make soak SOAK_FIGHTS=10000 SOAK_SECONDS=0 SOAK_WORKERS=0 SOAK_BRANCH_EVERY=10`
 # replays 10,000 fights of every ruleset.
 SOAK_SECONDS ?= 300

@@ -15,6 +15,7 @@ from segsim.errors import (
     InputError,
     RecordError,
     SegsimError,
+    StaleDeclaration,
 )
 from segsim.events import Event
 from segsim.fight import CombatantSpec, Fight
@@ -50,6 +51,7 @@ __all__ = [
     "Result",
     "Scenario",
     "SegsimError",
+    "StaleDeclaration",
     "Threat",
     "get_ruleset",
     "load_scenario",

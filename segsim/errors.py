@@ -61,6 +61,12 @@ class IllegalDeclaration(SegsimError):
         )
 
 
+class StaleDeclaration(IllegalDeclaration):
+    """A recorded declaration that a branch replays after its branch point (its combatant
+    kept on ``replay``) and that the branched fight no longer allows: the fight changed
+    around it. The branch stops there, as documented; the policy named is ``replay``."""
+
+
 class DiceExhausted(SegsimError):
     """Loaded dice ran out of recorded values, or the next value is for another die."""
 

@@ -31,7 +31,14 @@ from segsim.actions import (
     declaration_problem,
 )
 from segsim.dice import Dice, LoadedDice
-from segsim.errors import DiceExhausted, InputError, RecordError, SegsimError
+from segsim.errors import (
+    DiceExhausted,
+    IllegalDeclaration,
+    InputError,
+    RecordError,
+    SegsimError,
+    StaleDeclaration,
+)
 from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, PathKey, Source, seed_field
 from segsim.policy import Observation, UnknownPolicy, is_reactive, make_policy, policy_name
@@ -837,7 +844,26 @@ def branch(
         if cid not in joined:
             for seg in segs:
                 fight.call_at(cid, seg)
-    _run(fight, switches, lambda: _host(fight, plan, policies, calls), _interruption(plan))
+    try:
+        _run(fight, switches, lambda: _host(fight, plan, policies, calls), _interruption(plan))
+    except IllegalDeclaration as exc:
+        actor, segment = exc.actor, exc.segment
+        if (
+            actor is None
+            or segment is None
+            or segment < until
+            or exc.policy is None  # a forced action: the rules' own, not a declaration
+            or names.get(actor) != REPLAY
+        ):
+            raise
+        raise StaleDeclaration(
+            f"{exc.message} (its recorded declaration, replayed in the branch from segment "
+            f"{until}, no longer fits the branched fight: give {actor} a live policy)",
+            rule=exc.rule,
+            actor=actor,
+            segment=segment,
+            policy=REPLAY,
+        ) from None
     return Branch(plan, fight, until, names, tuple(notes), seed, bool(later))
 
 

@@ -152,7 +152,8 @@ def test_a_scripted_fighter_keeps_its_recorded_declarations(
     argv = ["replay", str(path), "--until", "9", "--then", "margaret=aggressive", "--seed", "2"]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "segment 19, robert, policy script: spends 2 PS" in err
+    assert "segment 19, robert, policy replay: spends 2 PS" in err
+    assert "replayed in the branch from segment 9, no longer fits" in err
 
 
 # ---------------------------------------------------------------- records of every example
@@ -284,3 +285,54 @@ def test_an_old_cancellation_without_its_kind_still_reads(tmp_path: Path) -> Non
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = replay(path)
     assert result.divergence is not None and '"kind":"arm"' in str(result.divergence.produced)
+
+
+AMBUSH = ROOT / "examples/scenarios/chroniques_ambush.toml"
+
+
+def _ambush_branch_kept_on_replay() -> tuple[Record, int, dict[str, str]]:
+    """A Chroniques ambush, everyone on ``random``, branched at segment 88 with two
+    fighters given a policy and aldric kept on his recorded declarations: the fight
+    changes around him, and by segment 260 his recorded attack comes out of turn."""
+    from segsim.policies import RandomLegal
+
+    scenario = load_scenario(AMBUSH)
+    policies = {c.id: RandomLegal() for c in scenario.combatants}
+    fight = scenario.fight(3268245658, policies=policies, max_segments=3000)
+    fight.run()
+    return fight_record(fight), 88, {"aldric": "replay", "melisande": "random"}
+
+
+def test_a_recorded_declaration_the_branch_made_illegal_is_a_stale_declaration() -> None:
+    """docs/replay.md: a combatant kept on ``replay`` declares what it declared in the
+    record; once the branch has changed the fight, that can be illegal. The branch
+    stops with a StaleDeclaration naming the policy ``replay`` and the branch point, not
+    the recorded policy (``random``), which never declared it in this fight."""
+    from segsim import IllegalDeclaration, StaleDeclaration
+
+    record, until, then = _ambush_branch_kept_on_replay()
+    with pytest.raises(StaleDeclaration) as caught:
+        branch(record, until, {**then, "anselm": "random"}, seed=815398389)
+    exc = caught.value
+    assert isinstance(exc, IllegalDeclaration)
+    assert exc.actor == "aldric" and exc.policy == "replay"
+    assert exc.segment is not None and exc.segment >= until
+    assert f"replayed in the branch from segment {until}" in str(exc)
+    assert "give aldric a live policy" in str(exc) and "[Chroniques" in str(exc)
+    # The same branch with aldric on a live policy goes on to the end, and replays.
+    live = branch(record, until, {**then, "aldric": "random", "anselm": "random"}, seed=815398389)
+    assert live.fight.history[-1].TYPE == "end"
+    assert replay(fight_record(live.fight)).identical
+
+
+def test_a_stale_declaration_exits_2_from_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record, until, _ = _ambush_branch_kept_on_replay()
+    path = tmp_path / "ambush.jsonl"
+    path.write_text("".join(line + "\n" for line in record.lines), encoding="utf-8")
+    args = ["replay", str(path), "--until", str(until), "--seed", "815398389"]
+    args += ["--then", "aldric=replay", "--then", "melisande=random", "--then", "anselm=random"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "aldric, policy replay" in err and "no longer fits the branched fight" in err

@@ -7,8 +7,11 @@ fresh seed: its own policies, random policies for everyone, or a mix; the fight 
 recorded, read back and replayed (it must be identical); then it is branched at a
 random segment with other policies (registered names, random, or the recorded
 declarations), and the branch's own record must replay identically too. Prints per
-ruleset the fights, identical replays, branches, events and divergences (must be 0);
-exit 1 otherwise, with the first divergences listed.
+ruleset the fights, identical replays, branches, events, divergences and declarations a
+live policy made that the rules refused (both must be 0); exit 1 otherwise, with the
+first of them listed. A branch that keeps a combatant on its recorded declarations may
+stop on one the branched fight no longer allows (a StaleDeclaration, as documented):
+those are counted apart (``stale``), not as findings.
 
     python tests/fuzz/soak.py --fights 10000 --seconds 0 --workers 0 --branch-every 10
 
@@ -32,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import attrs
 
 from fuzz.strategies import EXAMPLES
-from segsim.errors import IllegalDeclaration
+from segsim.errors import IllegalDeclaration, StaleDeclaration
 from segsim.policies import RandomLegal
 from segsim.policy import policy_names
 from segsim.record import Record, RecordBuilder, read_record, visit_fight, write_record
@@ -58,6 +61,7 @@ class Tally:
     events: int = 0
     divergences: int = 0
     refused: int = 0
+    stale: int = 0
 
     def add(self, other: Tally) -> None:
         for field in attrs.fields(Tally):
@@ -126,9 +130,12 @@ def soak(
             if again.divergence is not None:
                 tally.divergences += 1
                 problems.append(f"{where}, branch at {until} {then}: {again.divergence}")
+        except StaleDeclaration:
+            # A combatant kept on its recorded declarations in a branch declared one that
+            # the branched fight no longer allows: the documented stop, not a finding.
+            tally.stale += 1
         except IllegalDeclaration as exc:
-            # A policy declared what the rules refuse (a policy's own limits, shown
-            # apart): the fight stopped cleanly, nothing diverged.
+            # A policy (built in, or random) declared what the rules refuse: a finding.
             tally.refused += 1
             refusals.append(f"{where}, {stage}: {exc}")
         except Exception:
@@ -147,8 +154,9 @@ def _work(job: tuple[float, int, int, int]) -> tuple[dict[str, Tally], list[str]
 
 
 def table(tallies: dict[str, Tally]) -> str:
-    """Per ruleset: fights, identical replays, branches, events, divergences, refused."""
-    names = ("fights", "identical", "branches", "events", "divergences", "refused")
+    """Per ruleset: fights, identical replays, branches (and those stopped by a stale
+    recorded declaration), events, divergences, refused declarations."""
+    names = ("fights", "identical", "branches", "stale", "events", "divergences", "refused")
     rows = [f"{'ruleset':<12}" + "".join(f"{n:>13}" for n in names)]
     total = Tally()
     for name in sorted(tallies):
@@ -210,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         print(problem)
     for refusal in sorted(set(refusals))[:10]:
         print(f"refused: {refusal}")
-    return 1 if divergences else 0
+    return 1 if divergences or refusals else 0
 
 
 if __name__ == "__main__":
