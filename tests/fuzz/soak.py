@@ -97,6 +97,14 @@ def soak(
         tally = tallies[name]
         sc = by_ruleset[name][tally.fights % len(by_ruleset[name])]
         count += 1
+        if count % 1000 == 0:  # a long soak shows it is alive, and how far it is
+            bad = sum(t.divergences + t.refused for t in tallies.values())
+            print(
+                f"soak {seed}: {count} fights, {time.monotonic() - started:.0f} s, "
+                f"divergences and refusals: {bad}",
+                file=sys.stderr,
+                flush=True,
+            )
         fight_seed = rng.randrange(2**32)
         mode = rng.choice(["own", "random", "mixed"])
         ids = [c.id for c in sc.combatants]
