@@ -138,6 +138,7 @@ def test_a_bad_tune_table_names_the_file_the_line_and_the_field(
     [
         ("duel.toml", "red", "tempo.toml", "pressure", {"blue": "pressure"}),
         ("loss_duel.toml", "diego", "loss_duellist.toml", "aggressive", {"rival": "aggressive"}),
+        ("loreval_duel.toml", "red", "loreval_duellist.toml", "cautious", {"blue": "cautious"}),
     ],
 )
 def test_a_shipped_tunable_rule_list_starts_as_the_built_in_policy_plays(
@@ -145,7 +146,8 @@ def test_a_shipped_tunable_rule_list_starts_as_the_built_in_policy_plays(
 ) -> None:
     """The documented comparison: at its starting parameters the rule list declares
     what the built-in policy declares, fight for fight (the Loss one through the
-    helpers hit_chance, defence_chance and best_defence)."""
+    helpers hit_chance, defence_chance and best_defence, the Loreval one through
+    category, moves_to and focus_for)."""
     path = str(ROOT / "examples/scenarios" / scenario)
     experiment = sweep(
         path,
@@ -160,6 +162,44 @@ def test_a_shipped_tunable_rule_list_starts_as_the_built_in_policy_plays(
         (r.winner, r.segments, r.damage, r.actions) for r in second
     ]
     assert {r.winner for r in first} != {None}
+
+
+TUNABLE = [
+    "tempo.toml",
+    "loss_duellist.toml",
+    "rupture_duellist.toml",
+    "loreval_duellist.toml",
+    "loreval_duellist_tuned.toml",
+]
+
+
+@pytest.mark.parametrize("rules", TUNABLE)
+def test_a_shipped_tunable_rule_list_loads_with_its_starting_point_in_its_ranges(
+    rules: str,
+) -> None:
+    policy = load_rule_list(ROOT / "examples/policies" / rules)
+    assert policy.tunable and set(policy.tunable) <= set(policy.params)
+    for key, tunable in policy.tunable.items():
+        assert tunable.contains(policy.params[key]), key
+
+
+def test_the_shipped_tuned_loreval_duellist_is_the_duellist_with_other_parameters() -> None:
+    """examples/policies/loreval_duellist_tuned.toml is what segsim optimize wrote
+    (docs/experiments.md, "Optimize"): the same rules and ranges, parameters changed
+    only where the search went (all attention to Focus, the heroic action when hurt),
+    and it plays the duel to its end."""
+    start = load_rule_list(ROOT / "examples/policies/loreval_duellist.toml")
+    tuned = load_rule_list(ROOT / "examples/policies/loreval_duellist_tuned.toml")
+    assert [r.name for r in tuned.rules] == [r.name for r in start.rules]
+    assert tuned.tunable == start.tunable
+    changed = {k: v for k, v in tuned.params.items() if start.params[k] != v}
+    assert changed["spare"] == "focus" and changed["environment"] == 0
+    assert changed["heroic_below"] > start.params["heroic_below"]
+    path = str(ROOT / "examples/scenarios/loreval_duel.toml")
+    red = str(ROOT / "examples/policies/loreval_duellist_tuned.toml")
+    experiment = sweep(path, 4, seed=5, policies={"blue": "cautious", "red": red})
+    results = run(experiment).arm_results(experiment.arms[0].label)
+    assert len(results) == 4 and all(r.winner is not None for r in results)
 
 
 def test_without_optuna_optimize_says_which_extra_to_install(

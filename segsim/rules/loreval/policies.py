@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from segsim.actions import Declaration, PolicyOutput
+from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.loreval.attention import focus_needed
 from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
@@ -265,3 +266,42 @@ register_policy("loreval", "aggressive", Aggressive)
 register_policy("loreval", "counter", Counter)
 register_policy("loreval", "grappler", Grappler)
 register_policy("loreval", "cautious", Cautious)
+
+
+def _moves_to(ctx: RuleContext, target: OtherView) -> int:
+    """Rule-list helper: the extra moves needed to come into contact with ``target`` (0
+    at range or in contact; 99 in a grapple or a lock, which forbid moving)."""
+    return moves_to_reach(ctx.me, target)
+
+
+def _category(
+    ctx: RuleContext, target: OtherView, attacks: int = 1, moves: int | None = None
+) -> int | None:
+    """Rule-list helper: the category of an attack of ``attacks`` blows on ``target``
+    with ``moves`` extra moves (by default those it needs to come into contact) and the
+    readying of the weapon when it is not ready, as the built-in policies reckon it; None
+    when no mode of attack has that many blows with what the fighter holds, or the
+    category is above the fighter's highest, or the moves beyond its armour's pace
+    (Loreval, "Catégorie des actions", "Mode d'action")."""
+    me: SelfView = ctx.me
+    if moves is None:
+        moves = moves_to_reach(me, target)
+    base = attack_category(mode_of(me.weapon, me.off_hand, attacks), attacks)
+    if base is None:
+        return None
+    category = adjusted_category(base, extra_moves=moves, ready=int(not me.weapon_ready))
+    if category > me.sheet.max_category or moves > me.sheet.pace:
+        return None
+    return category
+
+
+def _focus_for(ctx: RuleContext, category: int) -> int:
+    """Rule-list helper: the Focus an attack of this category needs (0 for 1-2, 1 for
+    3-4, 2 for 5; 1 at least with a thrown or missile weapon) (Loreval, "Attention")."""
+    return max(focus_needed(category), 1 if ctx.me.weapon.ranged else 0)
+
+
+register_rule_helpers(
+    "loreval", {"moves_to": _moves_to, "category": _category, "focus_for": _focus_for}
+)
+register_rule_views("loreval", SelfView, OtherView)
