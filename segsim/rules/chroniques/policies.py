@@ -42,8 +42,16 @@ def average_damage(me: SelfView, weapon: Weapon) -> float:
 
 
 def opponents(obs: Observation) -> list[OtherView]:
+    """The opponents in view; with none in view (a battle's rear ranks, beyond the
+    ruleset's ``awareness``), the nearest one still in the fight; none when none is
+    left."""
     me: SelfView = obs.me
-    return [o for o in obs.others if o.side != me.side]
+    found = [o for o in obs.others if o.side != me.side]
+    if not found:
+        nearest = me.nearest_opponent
+        if nearest is not None:
+            found.append(nearest)
+    return found
 
 
 def pick_target(me: SelfView, targets: list[OtherView]) -> OtherView:

@@ -10,6 +10,7 @@ soon as a turn resolves, so the order of a round follows initiative however it c
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -52,10 +53,11 @@ from segsim.rules.chroniques.surprise import AMBUSH_DIFFICULTY, surprise_difficu
 from segsim.rules.chroniques.turns import (
     ROUND_SEGMENTS,
     TURN,
+    RoundOrder,
     initiative,
-    initiative_order,
     round_of,
     round_start,
+    turn_counts,
     turn_in_progress,
 )
 from segsim.rules.chroniques.views import SelfView
@@ -84,8 +86,10 @@ class Chroniques(BaseRuleset):
     average DEX modifier + stealth), ``surprise_modifier`` (for distance and terrain),
     ``surprised_defence_malus``, ``dim_light``, ``dim_light_magic`` (whether dim light
     weighs on magic attacks too), ``total_defence_move`` (whether total defence allows a
-    free move), ``turn_segments`` and
-    ``two_weapon_criticals`` (see docs/rules/chroniques.md).
+    free move), ``turn_segments``,
+    ``two_weapon_criticals`` and ``awareness`` (metres: a fighter sees only those within
+    it, and a built-in policy with no opponent in view goes for the nearest one; None,
+    the default: everyone, as at a table; for battles) (see docs/rules/chroniques.md).
     """
 
     name: ClassVar[str] = "chroniques"
@@ -104,6 +108,7 @@ class Chroniques(BaseRuleset):
         total_defence_move: bool = False,
         turn_segments: int = 10,
         two_weapon_criticals: bool = True,
+        awareness: float | None = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -140,14 +145,25 @@ class Chroniques(BaseRuleset):
             isinstance(two_weapon_criticals, bool),
             f"two_weapon_criticals must be true or false, not {two_weapon_criticals!r}",
         )
+        _check(
+            awareness is None
+            or (
+                isinstance(awareness, int | float)
+                and not isinstance(awareness, bool)
+                and 0 < awareness < math.inf
+            ),
+            f"awareness is a distance in metres, not {awareness!r}",
+        )
         self.content = given_content(content, Content, default_content)
         # next_due() and turn_in_progress() of the last state version asked about: the
         # engine asks due(), forced() and plan() about one state several times.
         self._due: tuple[object, int, int, Combatant | None] = (None, -1, 0, None)
         self._turn: tuple[object, int, bool] = (None, -1, False)
-        # The round's initiative order, kept while nobody comes, goes or lowers its
-        # initiative: (who is in the fight, the round, who lowered what, the order).
-        self._order: tuple[object, int, tuple[Any, ...], list[Combatant]] = (None, 0, (), [])
+        # The round's initiative order as the fight goes on (turns.RoundOrder), and the
+        # fighter whose turn was planned last in which state (a turn in progress can only
+        # be its: the rules plan one turn at a time).
+        self._order: RoundOrder | None = None
+        self._holder: tuple[object, Combatant | None] = (None, None)
         self.ambush = ambush
         self.ambush_difficulty = ambush_difficulty
         self.surprise_modifier = surprise_modifier
@@ -168,6 +184,9 @@ class Chroniques(BaseRuleset):
             "turn_segments": turn_segments,
             "two_weapon_criticals": two_weapon_criticals,
         }
+        self.awareness: float | None = None if awareness is None else float(awareness)
+        if awareness is not None:  # only then: the records of fights without it hold
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets
 
@@ -227,32 +246,36 @@ class Chroniques(BaseRuleset):
         memo = self._due
         if memo[0] is state and memo[1] == state.version and memo[2] == rnd:
             return memo[3]
-        c = None
-        for o in self._initiative_order(state, rnd):
-            if o.status.acted_round < rnd:
-                c = o  # next_due(state, segment), from the order kept
-                break
+        c = self._round_order(state, rnd).next_due()
         self._due = (state, state.version, rnd, c)
         return c
 
-    def _initiative_order(self, state: FightState, rnd: int) -> list[Combatant]:
-        """:func:`initiative_order`, sorted again only when who is in the fight, the
-        round or someone's lowered initiative changes (do not modify the list)."""
-        fighters = state.against(None)  # everyone in the fight, kept until that changes
-        lowered = tuple([c.status.lowered for c in fighters])
-        memo = self._order
-        if memo[0] is fighters and memo[1] == rnd and memo[2] == lowered:
-            return memo[3]
-        order = initiative_order(state, rnd)
-        self._order = (fighters, rnd, lowered, order)
+    def _round_order(self, state: FightState, rnd: int) -> RoundOrder:
+        """The round's initiative order (:class:`RoundOrder`), sorted again only when
+        someone joins the fight, the round changes or someone lowers its initiative."""
+        counts = turn_counts(state)
+        order = self._order
+        if order is None or not order.fits(state, rnd, counts):
+            order = self._order = RoundOrder(state, rnd, counts)
         return order
 
     def _in_turn(self, state: FightState) -> bool:
-        """:func:`turn_in_progress`, worked out once per state of the fight."""
+        """:func:`turn_in_progress`, worked out once per state of the fight: only the
+        fighter whose turn was planned last can hold one (a state the rules have not
+        planned a turn in yet is looked over whole)."""
         memo = self._turn
         if memo[0] is state and memo[1] == state.version:
             return memo[2]
-        busy = turn_in_progress(state)
+        holder = self._holder
+        if holder[0] is state:
+            c = holder[1]
+            busy = c is not None and any(a.kind == TURN for a in c.actions)
+        else:
+            busy = turn_in_progress(state)
+            self._holder = (
+                state,
+                next((c for c in state.in_fight() if any(a.kind == TURN for a in c.actions)), None),
+            )
         self._turn = (state, state.version, busy)
         return busy
 
@@ -320,9 +343,10 @@ class Chroniques(BaseRuleset):
             raise IllegalDeclaration(f"it is not {c.id}'s turn", rule=RULE_INITIATIVE)
         rnd = round_of(segment)
         left = round_start(rnd + 1) - segment
-        waiting = sum(1 for o in self._initiative_order(state, rnd) if o.status.acted_round < rnd)
+        waiting = self._round_order(state, rnd).still_to_act(turn_counts(state))
         # turn_length(state, segment, self.turn_segments), from the order kept
         length = max(1, min(self.turn_segments, left // max(1, waiting)))
+        self._holder = (state, c)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params={"round": rnd})
 
     def _plan_await(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:

@@ -155,6 +155,17 @@ class SelfView(OtherView):
     def distance(self, other: OtherView | SelfView) -> float:
         return distance(self.position, other.position)
 
+    @live
+    def nearest_opponent(self) -> OtherView | None:
+        """The nearest opponent still in the fight, seen or not (ties: the fight's
+        order), found through the fight's grid; None when none is left. With the
+        ruleset's ``awareness``, what a fighter with no opponent in view goes for."""
+        found = self._state.nearest_opponents(self.id, 1)
+        if not found:
+            return None
+        o = self._state.combatants[found[0]]
+        return OtherView(self._state, self._segment, self._rules, o, self._round)
+
     # What its observation (a ViewObservation) asks of the deciding fighter's view.
     def _others(self) -> tuple[OtherView, ...]:
         state, segment, rules, rnd, cid = (
@@ -164,6 +175,13 @@ class SelfView(OtherView):
             self._round,
             self.id,
         )
+        radius = rules.awareness
+        if radius is not None:  # those around it, found through the fight's grid
+            return tuple(
+                OtherView(state, segment, rules, o, rnd)
+                for o in state.near(self._o.position, radius)
+                if o.id != cid
+            )
         return tuple(
             OtherView(state, segment, rules, o, rnd)
             for o in state.combatants.values()
