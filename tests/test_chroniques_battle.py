@@ -13,20 +13,20 @@ from segsim.events import OutOfFight
 from segsim.policy import policy_name
 from segsim.record import fight_lines, fight_record
 from segsim.replay import replay
-from segsim.rules.chroniques import turns
 from segsim.rules.chroniques.battle import line_battle
 from segsim.rules.chroniques.declare import TURN_CHANNEL
 from segsim.rules.chroniques.events import AttackRolled, InitiativeLowered
 from segsim.rules.chroniques.ruleset import Chroniques
 from segsim.rules.chroniques.turns import (
     TURN,
+    RoundOrder,
     next_due,
     round_of,
     still_to_act,
     turn_counts,
     turn_in_progress,
 )
-from segsim.state import Combatant, FightState
+from segsim.state import FightState
 
 
 def test_battle_by_name_is_chroniques_line_battle() -> None:
@@ -158,22 +158,38 @@ def test_the_rounds_kept_order_agrees_with_the_rules_at_every_turn() -> None:
     assert lowered and out and _Checked.checks > 100
 
 
-def test_the_rounds_bookkeeping_sorts_once_a_round_however_many_fight(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+class _Orders(Chroniques):
+    """Chroniques noting each round order it keeps (a new one is a new sort)."""
+
+    def __init__(self) -> None:
+        super().__init__(awareness=2.5)
+        self.orders: list[RoundOrder] = []
+
+    def due(self, state: FightState, time: int) -> Sequence[str]:
+        found = super().due(state, time)
+        kept = self._order
+        if kept is not None and (not self.orders or self.orders[-1] is not kept):
+            self.orders.append(kept)
+        return found
+
+
+def test_the_rounds_bookkeeping_sorts_once_a_round_however_many_fight() -> None:
     """Who is due next and how many are still to act are read from an order sorted once
-    a round (and again only when someone lowers its initiative or joins): a turn's
-    bookkeeping does not look at every fighter."""
-    calls = []
-    real = turns.initiative_order
-
-    def counted(state: FightState, rnd: int) -> list[Combatant]:
-        calls.append(rnd)
-        return real(state, rnd)
-
-    monkeypatch.setattr(turns, "initiative_order", counted)
-    fight = line_battle(100, seed=3, max_segments=300)
+    a round (and again only when someone lowers its initiative or joins the fight), not
+    when fighters fall: a turn's bookkeeping does not look at every fighter."""
+    rules = _Orders()
+    fight = two_sides(
+        rules,
+        100,
+        seed=3,
+        width=50,
+        gap=1.5,
+        fighters=("bandit", "aldric"),
+        policies=("aggressive", "cautious"),
+        max_segments=300,
+    )
     fight.run()
     assert any(isinstance(e, OutOfFight) for e in fight.history)
     assert not any(isinstance(e, InitiativeLowered) for e in fight.history)
-    assert calls == [1, 2, 3, 4]  # round 4 begins with the 300th segment
+    # round 4 begins with the 300th segment
+    assert [order.rnd for order in rules.orders] == [1, 2, 3, 4]

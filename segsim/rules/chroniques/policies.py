@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policies import register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.chroniques.attack import (
@@ -114,6 +115,7 @@ def attack_turn(me: SelfView, target: OtherView) -> list[DeclarationLike]:
     return [Declaration("move", params={"to": to})]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Attacks the weakest opponent in reach, closing in when nobody is."""
 
@@ -130,6 +132,7 @@ class Aggressive:
         return attack_turn(me, pick_target(me, targets))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Cautious:
     """Attacks like ``aggressive`` while healthy; below a third of its hit points it
     takes total defence when an opponent is in contact; after a move that leaves it out of
@@ -161,6 +164,7 @@ class Cautious:
         return turn
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Support:
     """Helps an ally with a concerted attack when its own attack would hit less often than
     the concerted test succeeds and an ally who has yet to act this round (or any ally)

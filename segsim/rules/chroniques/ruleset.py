@@ -19,6 +19,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, known_target, unknown_params, untargeted
@@ -78,6 +79,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Chroniques(BaseRuleset):
     """Chroniques (text 001): d20 + modifiers against DEF, turns in initiative order.
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
+from segsim.native import mypyc_attr
 from segsim.rules.chroniques.attack import (
     CONCERTED_DIFFICULTY,
     SIMPLE_DEFENCE,
@@ -62,6 +63,7 @@ def round_started(state: FightState, rnd: int, out: frozenset[str]) -> RoundStar
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one turn (and of a round's end): events in the order they
     happen, with what earlier events of the same turn changed (positions, hit points)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from segsim.native import mypyc_attr
 from segsim.rules.chroniques.content import Sheet
 from segsim.rules.chroniques.status import Status
 
@@ -96,6 +97,7 @@ TURN_COUNTS = "chroniques.turns"
 """The key of the fight's :class:`TurnCounts` in ``state.extra``."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TurnCounts:
     """What the events that change a fighter's turn have done so far in a fight (kept in
     ``state.extra``, written by those events' ``apply``): the turns taken or lost, by
@@ -118,6 +120,7 @@ def turn_counts(state: FightState) -> TurnCounts:
     return counts
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RoundOrder:
     """A round's initiative order as the fight goes on, kept so that who acts next and
     how many are still to act cost the same however many fight.

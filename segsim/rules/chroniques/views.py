@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from segsim.actions import Action, DeclarationLike
+from segsim.native import python_class
 from segsim.observation import LiveView, live
 from segsim.rules.chroniques.attack import (
     CONTACT,
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from segsim.state import Combatant, FightState
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
@@ -91,6 +93,7 @@ class OtherView(LiveView):
         return distance(self.position, other.position)
 
 
+@python_class
 class SelfView(OtherView):
     """The deciding fighter's own state.
 
