@@ -130,7 +130,7 @@ class _Checked(Chroniques):
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         rnd = round_of(time)
-        kept = self._round_order(state, rnd)
+        kept = self.round_order(state, rnd)
         assert kept.next_due() is next_due(state, time)
         assert kept.still_to_act(turn_counts(state)) == len(still_to_act(state, rnd))
         assert self._in_turn(state) == turn_in_progress(state)

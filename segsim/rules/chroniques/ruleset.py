@@ -214,7 +214,7 @@ class Chroniques(BaseRuleset):
                 events.append(ForbiddenEquipment(0, c.id, tuple(items), taboo))
         if self.ambush is not None:
             events.extend(self._surprise(state, dice))
-        events.append(round_started(state, 1, frozenset()))
+        events.append(round_started(state, 1, frozenset(), self.round_order(state, 1).order))
         return events
 
     def surprise_difficulty(self, state: FightState) -> tuple[int, dict[str, int]]:
@@ -234,13 +234,15 @@ class Chroniques(BaseRuleset):
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         """Its turn when it is due, otherwise an ``await`` until it is."""
         c = state.combatants[cid]
-        if any(a.kind == TURN for a in c.actions):
-            return []
+        waits = False  # whether it awaits its turn already (loops, not any(): per action)
+        for a in c.actions:
+            if a.kind == TURN:
+                return []
+            if a.channel == TURN_CHANNEL:
+                waits = True
         if not self._in_turn(state) and self._next_due(state, segment) is c:
             return [_TURN]
-        if any(a.channel == TURN_CHANNEL for a in c.actions):
-            return []
-        return [_AWAIT]
+        return [] if waits else [_AWAIT]
 
     def _next_due(self, state: FightState, segment: int) -> Combatant | None:
         """:func:`next_due`, worked out once per state of the fight and round."""
@@ -248,11 +250,11 @@ class Chroniques(BaseRuleset):
         memo = self._due
         if memo[0] is state and memo[1] == state.version and memo[2] == rnd:
             return memo[3]
-        c = self._round_order(state, rnd).next_due()
+        c = self.round_order(state, rnd).next_due()
         self._due = (state, state.version, rnd, c)
         return c
 
-    def _round_order(self, state: FightState, rnd: int) -> RoundOrder:
+    def round_order(self, state: FightState, rnd: int) -> RoundOrder:
         """The round's initiative order (:class:`RoundOrder`), sorted again only when
         someone joins the fight, the round changes or someone lowers its initiative."""
         counts = turn_counts(state)
@@ -270,8 +272,13 @@ class Chroniques(BaseRuleset):
             return memo[2]
         holder = self._holder
         if holder[0] is state:
+            busy = False
             c = holder[1]
-            busy = c is not None and any(a.kind == TURN for a in c.actions)
+            if c is not None:
+                for a in c.actions:
+                    if a.kind == TURN:
+                        busy = True
+                        break
         else:
             busy = turn_in_progress(state)
             self._holder = (
@@ -339,21 +346,25 @@ class Chroniques(BaseRuleset):
         )
 
     def _plan_turn(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
-        if any(a.kind == TURN for a in c.actions) or self._in_turn(state):
+        for a in c.actions:
+            if a.kind == TURN:
+                raise IllegalDeclaration("a turn is already in progress", rule=RULE_INITIATIVE)
+        if self._in_turn(state):
             raise IllegalDeclaration("a turn is already in progress", rule=RULE_INITIATIVE)
         if self._next_due(state, segment) is not c:
             raise IllegalDeclaration(f"it is not {c.id}'s turn", rule=RULE_INITIATIVE)
         rnd = round_of(segment)
         left = round_start(rnd + 1) - segment
-        waiting = self._round_order(state, rnd).still_to_act(turn_counts(state))
+        waiting = self.round_order(state, rnd).still_to_act(turn_counts(state))
         # turn_length(state, segment, self.turn_segments), from the order kept
         length = max(1, min(self.turn_segments, left // max(1, waiting)))
         self._holder = (state, c)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params={"round": rnd})
 
     def _plan_await(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
-        if any(a.channel == TURN_CHANNEL for a in c.actions):
-            raise IllegalDeclaration(f"{c.id} already has its turn or awaits it")
+        for a in c.actions:
+            if a.channel == TURN_CHANNEL:
+                raise IllegalDeclaration(f"{c.id} already has its turn or awaits it")
         if self._next_due(state, segment) is None:
             # Nobody is left to act: the await ends with the round, which calls the next.
             length = round_start(round_of(segment) + 1) - segment

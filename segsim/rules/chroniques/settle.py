@@ -52,8 +52,14 @@ if TYPE_CHECKING:
     from segsim.rules.chroniques.ruleset import Chroniques
 
 
-def round_started(state: FightState, rnd: int, out: frozenset[str]) -> RoundStarted:
-    order = [c for c in initiative_order(state, rnd) if c.id not in out]
+def round_started(
+    state: FightState, rnd: int, out: frozenset[str], order: list[Combatant] | None = None
+) -> RoundStarted:
+    """The round begins: its initiative order (``order``: the round's, sorted already;
+    those in ``out`` are leaving the fight)."""
+    if order is None:
+        order = initiative_order(state, rnd)
+    order = [c for c in order if c.id not in out]
     return RoundStarted(
         round_start(rnd),
         None,
@@ -118,7 +124,9 @@ class Settlement:
             if c.status.defence_bonus:
                 self.emit(DefenceEnded(self.segment, c.id))
             self.emit(TurnLost(self.segment, c.id, rnd - 1, "the round ran out of segments"))
-        self.emit(round_started(self.state, rnd, frozenset(self.out)))
+        # The order the rules keep for the round, sorted once for both.
+        order = self.rules.round_order(self.state, rnd).order
+        self.emit(round_started(self.state, rnd, frozenset(self.out), order))
 
     # -------------------------------------------------------- helpers
 
