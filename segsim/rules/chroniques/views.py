@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from segsim.actions import Action, DeclarationLike
 from segsim.native import python_class
-from segsim.observation import LiveView, live
+from segsim.observation import LiveView, live, live_attr
 from segsim.rules.chroniques.attack import (
     CONTACT,
     Point,
@@ -52,29 +52,17 @@ class OtherView(LiveView):
         status: Status = self._o.status
         return status
 
-    @live
-    def position(self) -> Point:
-        return self._o.position
-
-    @live
-    def weapon(self) -> Weapon:
-        return self._st.weapon
-
-    @live
-    def off_hand(self) -> Weapon | None:
-        return self._st.off_hand
+    # Plain attribute paths, read without a Python call (live_attr).
+    position: live[OtherView, Point] = live_attr("_o.position")
+    weapon: live[OtherView, Weapon] = live_attr("_o.status.weapon")
+    off_hand: live[OtherView, Weapon | None] = live_attr("_o.status.off_hand")
 
     @live
     def defence(self) -> int:
         return defence(self._o, self._rules.surprised_defence_malus)[0]
 
-    @live
-    def hit_points(self) -> int:
-        return self._st.hit_points
-
-    @live
-    def max_hit_points(self) -> int:
-        return self._st.max_hit_points
+    hit_points: live[OtherView, int] = live_attr("_o.status.hit_points")
+    max_hit_points: live[OtherView, int] = live_attr("_o.status.max_hit_points")
 
     @live
     def initiative(self) -> int:
@@ -85,9 +73,7 @@ class OtherView(LiveView):
         """Has taken (or lost) its turn of the current round."""
         return self._st.acted_round >= self._round
 
-    @live
-    def surprised(self) -> bool:
-        return self._st.surprised
+    surprised: live[OtherView, bool] = live_attr("_o.status.surprised")
 
     def distance(self, other: OtherView | SelfView) -> float:
         return distance(self.position, other.position)
