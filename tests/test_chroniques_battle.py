@@ -13,6 +13,7 @@ from segsim.events import OutOfFight
 from segsim.policy import policy_name
 from segsim.record import fight_lines, fight_record
 from segsim.replay import replay
+from segsim.rules.chroniques.attack import CONTACT, ENGAGED_SCAN, Point, engaged_with
 from segsim.rules.chroniques.battle import line_battle
 from segsim.rules.chroniques.declare import TURN_CHANNEL
 from segsim.rules.chroniques.events import AttackRolled, InitiativeLowered
@@ -26,6 +27,7 @@ from segsim.rules.chroniques.turns import (
     turn_counts,
     turn_in_progress,
 )
+from segsim.rules.lazy import Lazy
 from segsim.state import FightState
 
 
@@ -193,3 +195,32 @@ def test_the_rounds_bookkeeping_sorts_once_a_round_however_many_fight() -> None:
     assert not any(isinstance(e, InitiativeLowered) for e in fight.history)
     # round 4 begins with the 300th segment
     assert [order.rnd for order in rules.orders] == [1, 2, 3, 4]
+
+
+def test_who_engages_a_target_is_found_through_the_grid_as_by_looking_at_everyone() -> None:
+    """A ranged attack's malus looks for the fighters engaging its target (Chroniques,
+    "Résolution des attaques"): in a battle too large to look at everyone, the grid's
+    answer is the one a look at every fighter gives, for every target and shooter, with
+    the positions a settlement has changed taken into account."""
+    fight = line_battle(30, seed=2, width=6, gap=1.5, fighters=("bandit_archer", "aldric"))
+    state = fight.state
+    assert len(state.grid) > ENGAGED_SCAN
+    ids = list(state.combatants)
+    moved = {"w7": (1.0, 0.0)}  # a fighter the settlement has moved into the melee
+    positions: Lazy[Point] = Lazy(lambda cid: state.combatants[cid].position)
+    positions.update(moved)
+    engaged = 0
+    for target in ids:
+        t = state.combatants[target]
+        where = positions[target]
+        for shooter in ids[::7]:
+            everyone = [
+                c.id
+                for c in state.in_fight()
+                if c.id not in (target, shooter)
+                and c.side != t.side
+                and math.dist(positions.get(c.id, c.position), where) <= CONTACT + 0.01
+            ]
+            assert engaged_with(state, target, shooter, positions) == everyone
+            engaged += bool(everyone)
+    assert engaged > 100

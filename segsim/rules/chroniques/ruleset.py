@@ -389,10 +389,11 @@ class Chroniques(BaseRuleset):
         settlement = Settlement(self, state, segment, dice)
         for marker in batch:
             if marker.kind == TURN and not marker.cancelled:
+                actor = marker.actor
                 own = [
                     a
                     for a in batch
-                    if a.actor == marker.actor and a.channel == ACT_CHANNEL and not a.cancelled
+                    if a.actor == actor and a.channel == ACT_CHANNEL and not a.cancelled
                 ]
                 settlement.turn(marker, own)
         time = segment + 1

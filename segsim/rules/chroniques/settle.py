@@ -97,7 +97,11 @@ class Settlement:
     def turn(self, marker: Action, actions: Sequence[Action]) -> None:
         c = self.state.combatants[marker.actor]
         rnd = int(marker.params["round"])
-        delay = next((a for a in actions if a.kind == "delay"), None)
+        delay = None
+        for a in actions:  # (a loop, not next() over a generator: once a turn)
+            if a.kind == "delay":
+                delay = a
+                break
         lost = delay is not None and int(delay.params["initiative"]) <= 0
         if (delay is None or lost) and c.status.defence_bonus:
             self.emit(DefenceEnded(self.segment, c.id))
