@@ -88,7 +88,7 @@ def test_awareness_is_a_distance_and_off_by_default() -> None:
     with pytest.raises(TypeError, match="awareness is a distance in metres"):
         Chroniques(awareness=-1.0)
     with pytest.raises(TypeError, match="awareness is a distance in metres"):
-        Chroniques(awareness=True)  # type: ignore[arg-type]
+        Chroniques(awareness=True)
     assert Chroniques().awareness is None and "awareness" not in Chroniques().options
     assert line_battle(2, awareness=None).ruleset.awareness is None
 

@@ -101,16 +101,18 @@ class Chroniques(BaseRuleset):
     def __init__(
         self,
         *,
-        ambush: str | None = None,
-        ambush_difficulty: str = "lowest",
-        surprise_modifier: int = 0,
-        surprised_defence_malus: int = 5,
-        dim_light: bool = False,
-        dim_light_magic: bool = False,
-        total_defence_move: bool = False,
-        turn_segments: int = 10,
-        two_weapon_criticals: bool = True,
-        awareness: float | None = None,
+        # Any: read from data, checked below (the compiled build would refuse a wrong
+        # type at the call, before the check names the option).
+        ambush: Any = None,
+        ambush_difficulty: Any = "lowest",
+        surprise_modifier: Any = 0,
+        surprised_defence_malus: Any = 5,
+        dim_light: Any = False,
+        dim_light_magic: Any = False,
+        total_defence_move: Any = False,
+        turn_segments: Any = 10,
+        two_weapon_criticals: Any = True,
+        awareness: Any = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -166,15 +168,15 @@ class Chroniques(BaseRuleset):
         # be its: the rules plan one turn at a time).
         self._order: RoundOrder | None = None
         self._holder: tuple[object, Combatant | None] = (None, None)
-        self.ambush = ambush
-        self.ambush_difficulty = ambush_difficulty
-        self.surprise_modifier = surprise_modifier
-        self.surprised_defence_malus = surprised_defence_malus
-        self.dim_light = dim_light
-        self.dim_light_magic = dim_light_magic
-        self.total_defence_move = total_defence_move
-        self.turn_segments = turn_segments
-        self.two_weapon_criticals = two_weapon_criticals
+        self.ambush: str | None = ambush
+        self.ambush_difficulty: str = ambush_difficulty
+        self.surprise_modifier: int = surprise_modifier
+        self.surprised_defence_malus: int = surprised_defence_malus
+        self.dim_light: bool = dim_light
+        self.dim_light_magic: bool = dim_light_magic
+        self.total_defence_move: bool = total_defence_move
+        self.turn_segments: int = turn_segments
+        self.two_weapon_criticals: bool = two_weapon_criticals
         self.options: Mapping[str, Any] = {
             "ambush": ambush,
             "ambush_difficulty": ambush_difficulty,
