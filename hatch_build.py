@@ -62,6 +62,15 @@ COMPILED_MODULES = (
     "segsim/rules/loss/settle.py",
     "segsim/rules/loss/views.py",
     "segsim/rules/loss/policies.py",
+    # Chroniques: the planner and observer, the rounds' bookkeeping, the declarations'
+    # checks, the settlement and attacks, the views and the built-in policies
+    "segsim/rules/chroniques/ruleset.py",
+    "segsim/rules/chroniques/turns.py",
+    "segsim/rules/chroniques/declare.py",
+    "segsim/rules/chroniques/settle.py",
+    "segsim/rules/chroniques/attack.py",
+    "segsim/rules/chroniques/views.py",
+    "segsim/rules/chroniques/policies.py",
 )
 """The modules compiled (``segsim/native.py`` says what lets a module compile). The
 rest stays pure Python: the events other than actions (``events.py`` and the rulesets'

@@ -70,16 +70,41 @@ def can_use_capabilities(sheet: Sheet, status: Status) -> bool:
 def engaged_with(
     state: FightState, target: str, shooter: str, positions: Mapping[str, Point]
 ) -> list[str]:
-    """Fighters other than the shooter, hostile to the target, in contact with it."""
+    """Fighters other than the shooter, hostile to the target, in contact with it, in the
+    fight's order (in a larger fight, looked for among those the fight's grid finds
+    within reach and those the settlement has moved, not among everyone)."""
     t = state.combatants[target]
     where = positions.get(target, t.position)
+    if len(state.grid) <= ENGAGED_SCAN:
+        return [
+            c.id
+            for c in state.against(None)  # everyone in the fight (a list kept)
+            if c.side != t.side
+            and c.id != target
+            and c.id != shooter
+            and within(positions.get(c.id, c.position), where, CONTACT)
+        ]
+    combatants = state.combatants
+    found = set(state.grid.near(where, CONTACT + 2 * _EPS))
+    found.update(positions)  # positions this settlement changed (or read)
     return [
         c.id
-        for c in state.in_fight()
-        if c.id not in (target, shooter)
+        for c in sorted([combatants[cid] for cid in found], key=_by_order)
+        if c.in_fight
         and c.side != t.side
+        and c.id != target
+        and c.id != shooter
         and within(positions.get(c.id, c.position), where, CONTACT)
     ]
+
+
+def _by_order(c: Combatant) -> int:
+    return c.order
+
+
+ENGAGED_SCAN = 32
+"""Fighters in the fight up to which :func:`engaged_with` looks over them all (the grid
+answers larger fights; only whether anyone is engaged, and where, matters)."""
 
 
 def range_modifiers(

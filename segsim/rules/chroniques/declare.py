@@ -17,6 +17,7 @@ import attrs
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.rules.chroniques.attack import (
+    _EPS,
     CONTACT,
     Point,
     can_use_capabilities,
@@ -90,6 +91,8 @@ def check_shape(
     unless ``total_defence_move`` (Chroniques, "Actions défensives": the fighter "ne fait
     que se défendre")."""
     new = _category(d.kind, d.params)
+    if not mine and new != "free":
+        return  # the turn's first action, alone: every shape holds one (the usual case)
     cats = [_category(k, p) for k, p in mine]
     whole = [k for k, _ in mine if KINDS[k].category == "whole"]
     if new == "whole" and d.kind == "delay" and mine:
@@ -149,8 +152,8 @@ def plan_attack(
     hand = d.params.get("hand", "main")
     if hand not in ("main", "off"):
         raise IllegalDeclaration(f"hand must be 'main' or 'off', not {hand!r}")
-    hands = _hands_after(c, planned)
-    weapon = hands.weapon if hand == "main" else hands.off_hand
+    main, off = _weapons_after(c, planned)
+    weapon = main if hand == "main" else off
     if weapon is None:
         raise IllegalDeclaration(f"{c.id} holds no weapon in its off hand")
     _check_reach(state, c, target, weapon, planned)
@@ -174,7 +177,7 @@ def plan_concerted(
             f"fight, not {partner!r}",
             rule=RULE_CONCERTED,
         )
-    weapon = _hands_after(c, planned).weapon
+    weapon = _weapons_after(c, planned)[0]
     if weapon.kind != "melee":
         raise IllegalDeclaration(
             f"a concerted attack is a melee attack test: {c.id} holds a {weapon.name}",
@@ -379,6 +382,17 @@ def _position_after(c: Combatant, planned: Sequence[ActionSpec]) -> Point:
     return where
 
 
+def _weapons_after(c: Combatant, planned: Sequence[ActionSpec]) -> tuple[Weapon, Weapon | None]:
+    """The weapons in hand (main, off) after the draws already declared for this turn
+    (:func:`_hands_after`'s, without making the hands when nothing is drawn)."""
+    for p in planned:
+        if p.kind == "draw":
+            hands = _hands_after(c, planned)
+            return hands.weapon, hands.off_hand
+    status: Status = c.status
+    return status.weapon, status.off_hand
+
+
 def _hands_after(c: Combatant, planned: Sequence[ActionSpec]) -> Hands:
     """The fighter's weapons after the draws already declared for this turn."""
     status: Status = c.status
@@ -396,12 +410,12 @@ def _check_reach(
     there = state.combatants[target].position
     gap = distance(where, there)
     if weapon.kind == "melee":
-        if not within(where, there, CONTACT):
+        if not gap <= CONTACT + _EPS:  # within(where, there, CONTACT)
             raise IllegalDeclaration(
                 f"{target} is {gap:.1f} m away: a melee attack needs contact ({CONTACT:g} m)",
                 rule=RULE_ATTACK,
             )
-    elif not within(where, there, weapon.range):
+    elif not gap <= weapon.range + _EPS:  # within(where, there, weapon.range)
         raise IllegalDeclaration(
             f"{target} is {gap:.1f} m away, beyond the {weapon.name}'s range ({weapon.range:g} m)",
             rule=RULE_ATTACK,

@@ -12,6 +12,7 @@ import attrs
 
 from segsim.eventbase import ROUTINE_KINDS
 from segsim.events import Event
+from segsim.rules.chroniques.turns import turn_counts
 
 if TYPE_CHECKING:
     from segsim.state import FightState
@@ -119,6 +120,7 @@ class InitiativeLowered(Event):
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
         state.combatants[self.actor].status.lowered = (self.round, self.initiative)
+        turn_counts(state).lowered += 1
 
     def describe(self) -> str:
         return f"{self.actor} lowers its initiative to {self.initiative}"
@@ -136,6 +138,8 @@ class TurnEnded(Event):
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
         state.combatants[self.actor].status.acted_round = self.round
+        acted = turn_counts(state).acted
+        acted[self.round] = acted.get(self.round, 0) + 1
 
     def describe(self) -> str:
         return f"{self.actor}'s turn of round {self.round} is over"
@@ -154,6 +158,8 @@ class TurnLost(Event):
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
         state.combatants[self.actor].status.acted_round = self.round
+        acted = turn_counts(state).acted
+        acted[self.round] = acted.get(self.round, 0) + 1
 
     def describe(self) -> str:
         return f"{self.actor} loses its turn of round {self.round} ({self.reason})"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policies import register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.chroniques.attack import (
@@ -42,8 +43,16 @@ def average_damage(me: SelfView, weapon: Weapon) -> float:
 
 
 def opponents(obs: Observation) -> list[OtherView]:
+    """The opponents in view; with none in view (a battle's rear ranks, beyond the
+    ruleset's ``awareness``), the nearest one still in the fight; none when none is
+    left."""
     me: SelfView = obs.me
-    return [o for o in obs.others if o.side != me.side]
+    found = [o for o in obs.others if o.side != me.side]
+    if not found:
+        nearest = me.nearest_opponent
+        if nearest is not None:
+            found.append(nearest)
+    return found
 
 
 def pick_target(me: SelfView, targets: list[OtherView]) -> OtherView:
@@ -106,6 +115,7 @@ def attack_turn(me: SelfView, target: OtherView) -> list[DeclarationLike]:
     return [Declaration("move", params={"to": to})]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Attacks the weakest opponent in reach, closing in when nobody is."""
 
@@ -122,6 +132,7 @@ class Aggressive:
         return attack_turn(me, pick_target(me, targets))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Cautious:
     """Attacks like ``aggressive`` while healthy; below a third of its hit points it
     takes total defence when an opponent is in contact; after a move that leaves it out of
@@ -153,6 +164,7 @@ class Cautious:
         return turn
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Support:
     """Helps an ally with a concerted attack when its own attack would hit less often than
     the concerted test succeeds and an ally who has yet to act this round (or any ally)

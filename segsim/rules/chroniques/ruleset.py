@@ -10,6 +10,7 @@ soon as a turn resolves, so the order of a round follows initiative however it c
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, known_target, unknown_params, untargeted
@@ -52,10 +54,11 @@ from segsim.rules.chroniques.surprise import AMBUSH_DIFFICULTY, surprise_difficu
 from segsim.rules.chroniques.turns import (
     ROUND_SEGMENTS,
     TURN,
+    RoundOrder,
     initiative,
-    initiative_order,
     round_of,
     round_start,
+    turn_counts,
     turn_in_progress,
 )
 from segsim.rules.chroniques.views import SelfView
@@ -76,6 +79,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Chroniques(BaseRuleset):
     """Chroniques (text 001): d20 + modifiers against DEF, turns in initiative order.
 
@@ -84,8 +88,10 @@ class Chroniques(BaseRuleset):
     average DEX modifier + stealth), ``surprise_modifier`` (for distance and terrain),
     ``surprised_defence_malus``, ``dim_light``, ``dim_light_magic`` (whether dim light
     weighs on magic attacks too), ``total_defence_move`` (whether total defence allows a
-    free move), ``turn_segments`` and
-    ``two_weapon_criticals`` (see docs/rules/chroniques.md).
+    free move), ``turn_segments``,
+    ``two_weapon_criticals`` and ``awareness`` (metres: a fighter sees only those within
+    it, and a built-in policy with no opponent in view goes for the nearest one; None,
+    the default: everyone, as at a table; for battles) (see docs/rules/chroniques.md).
     """
 
     name: ClassVar[str] = "chroniques"
@@ -95,15 +101,18 @@ class Chroniques(BaseRuleset):
     def __init__(
         self,
         *,
-        ambush: str | None = None,
-        ambush_difficulty: str = "lowest",
-        surprise_modifier: int = 0,
-        surprised_defence_malus: int = 5,
-        dim_light: bool = False,
-        dim_light_magic: bool = False,
-        total_defence_move: bool = False,
-        turn_segments: int = 10,
-        two_weapon_criticals: bool = True,
+        # Any: read from data, checked below (the compiled build would refuse a wrong
+        # type at the call, before the check names the option).
+        ambush: Any = None,
+        ambush_difficulty: Any = "lowest",
+        surprise_modifier: Any = 0,
+        surprised_defence_malus: Any = 5,
+        dim_light: Any = False,
+        dim_light_magic: Any = False,
+        total_defence_move: Any = False,
+        turn_segments: Any = 10,
+        two_weapon_criticals: Any = True,
+        awareness: Any = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -140,23 +149,34 @@ class Chroniques(BaseRuleset):
             isinstance(two_weapon_criticals, bool),
             f"two_weapon_criticals must be true or false, not {two_weapon_criticals!r}",
         )
+        _check(
+            awareness is None
+            or (
+                isinstance(awareness, int | float)
+                and not isinstance(awareness, bool)
+                and 0 < awareness < math.inf
+            ),
+            f"awareness is a distance in metres, not {awareness!r}",
+        )
         self.content = given_content(content, Content, default_content)
         # next_due() and turn_in_progress() of the last state version asked about: the
         # engine asks due(), forced() and plan() about one state several times.
         self._due: tuple[object, int, int, Combatant | None] = (None, -1, 0, None)
         self._turn: tuple[object, int, bool] = (None, -1, False)
-        # The round's initiative order, kept while nobody comes, goes or lowers its
-        # initiative: (who is in the fight, the round, who lowered what, the order).
-        self._order: tuple[object, int, tuple[Any, ...], list[Combatant]] = (None, 0, (), [])
-        self.ambush = ambush
-        self.ambush_difficulty = ambush_difficulty
-        self.surprise_modifier = surprise_modifier
-        self.surprised_defence_malus = surprised_defence_malus
-        self.dim_light = dim_light
-        self.dim_light_magic = dim_light_magic
-        self.total_defence_move = total_defence_move
-        self.turn_segments = turn_segments
-        self.two_weapon_criticals = two_weapon_criticals
+        # The round's initiative order as the fight goes on (turns.RoundOrder), and the
+        # fighter whose turn was planned last in which state (a turn in progress can only
+        # be its: the rules plan one turn at a time).
+        self._order: RoundOrder | None = None
+        self._holder: tuple[object, Combatant | None] = (None, None)
+        self.ambush: str | None = ambush
+        self.ambush_difficulty: str = ambush_difficulty
+        self.surprise_modifier: int = surprise_modifier
+        self.surprised_defence_malus: int = surprised_defence_malus
+        self.dim_light: bool = dim_light
+        self.dim_light_magic: bool = dim_light_magic
+        self.total_defence_move: bool = total_defence_move
+        self.turn_segments: int = turn_segments
+        self.two_weapon_criticals: bool = two_weapon_criticals
         self.options: Mapping[str, Any] = {
             "ambush": ambush,
             "ambush_difficulty": ambush_difficulty,
@@ -168,6 +188,9 @@ class Chroniques(BaseRuleset):
             "turn_segments": turn_segments,
             "two_weapon_criticals": two_weapon_criticals,
         }
+        self.awareness: float | None = None if awareness is None else float(awareness)
+        if awareness is not None:  # only then: the records of fights without it hold
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets
 
@@ -193,7 +216,7 @@ class Chroniques(BaseRuleset):
                 events.append(ForbiddenEquipment(0, c.id, tuple(items), taboo))
         if self.ambush is not None:
             events.extend(self._surprise(state, dice))
-        events.append(round_started(state, 1, frozenset()))
+        events.append(round_started(state, 1, frozenset(), self.round_order(state, 1).order))
         return events
 
     def surprise_difficulty(self, state: FightState) -> tuple[int, dict[str, int]]:
@@ -213,13 +236,15 @@ class Chroniques(BaseRuleset):
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         """Its turn when it is due, otherwise an ``await`` until it is."""
         c = state.combatants[cid]
-        if any(a.kind == TURN for a in c.actions):
-            return []
+        waits = False  # whether it awaits its turn already (loops, not any(): per action)
+        for a in c.actions:
+            if a.kind == TURN:
+                return []
+            if a.channel == TURN_CHANNEL:
+                waits = True
         if not self._in_turn(state) and self._next_due(state, segment) is c:
             return [_TURN]
-        if any(a.channel == TURN_CHANNEL for a in c.actions):
-            return []
-        return [_AWAIT]
+        return [] if waits else [_AWAIT]
 
     def _next_due(self, state: FightState, segment: int) -> Combatant | None:
         """:func:`next_due`, worked out once per state of the fight and round."""
@@ -227,32 +252,41 @@ class Chroniques(BaseRuleset):
         memo = self._due
         if memo[0] is state and memo[1] == state.version and memo[2] == rnd:
             return memo[3]
-        c = None
-        for o in self._initiative_order(state, rnd):
-            if o.status.acted_round < rnd:
-                c = o  # next_due(state, segment), from the order kept
-                break
+        c = self.round_order(state, rnd).next_due()
         self._due = (state, state.version, rnd, c)
         return c
 
-    def _initiative_order(self, state: FightState, rnd: int) -> list[Combatant]:
-        """:func:`initiative_order`, sorted again only when who is in the fight, the
-        round or someone's lowered initiative changes (do not modify the list)."""
-        fighters = state.against(None)  # everyone in the fight, kept until that changes
-        lowered = tuple([c.status.lowered for c in fighters])
-        memo = self._order
-        if memo[0] is fighters and memo[1] == rnd and memo[2] == lowered:
-            return memo[3]
-        order = initiative_order(state, rnd)
-        self._order = (fighters, rnd, lowered, order)
+    def round_order(self, state: FightState, rnd: int) -> RoundOrder:
+        """The round's initiative order (:class:`RoundOrder`), sorted again only when
+        someone joins the fight, the round changes or someone lowers its initiative."""
+        counts = turn_counts(state)
+        order = self._order
+        if order is None or not order.fits(state, rnd, counts):
+            order = self._order = RoundOrder(state, rnd, counts)
         return order
 
     def _in_turn(self, state: FightState) -> bool:
-        """:func:`turn_in_progress`, worked out once per state of the fight."""
+        """:func:`turn_in_progress`, worked out once per state of the fight: only the
+        fighter whose turn was planned last can hold one (a state the rules have not
+        planned a turn in yet is looked over whole)."""
         memo = self._turn
         if memo[0] is state and memo[1] == state.version:
             return memo[2]
-        busy = turn_in_progress(state)
+        holder = self._holder
+        if holder[0] is state:
+            busy = False
+            c = holder[1]
+            if c is not None:
+                for a in c.actions:
+                    if a.kind == TURN:
+                        busy = True
+                        break
+        else:
+            busy = turn_in_progress(state)
+            self._holder = (
+                state,
+                next((c for c in state.in_fight() if any(a.kind == TURN for a in c.actions)), None),
+            )
         self._turn = (state, state.version, busy)
         return busy
 
@@ -314,20 +348,25 @@ class Chroniques(BaseRuleset):
         )
 
     def _plan_turn(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
-        if any(a.kind == TURN for a in c.actions) or self._in_turn(state):
+        for a in c.actions:
+            if a.kind == TURN:
+                raise IllegalDeclaration("a turn is already in progress", rule=RULE_INITIATIVE)
+        if self._in_turn(state):
             raise IllegalDeclaration("a turn is already in progress", rule=RULE_INITIATIVE)
         if self._next_due(state, segment) is not c:
             raise IllegalDeclaration(f"it is not {c.id}'s turn", rule=RULE_INITIATIVE)
         rnd = round_of(segment)
         left = round_start(rnd + 1) - segment
-        waiting = sum(1 for o in self._initiative_order(state, rnd) if o.status.acted_round < rnd)
+        waiting = self.round_order(state, rnd).still_to_act(turn_counts(state))
         # turn_length(state, segment, self.turn_segments), from the order kept
         length = max(1, min(self.turn_segments, left // max(1, waiting)))
+        self._holder = (state, c)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params={"round": rnd})
 
     def _plan_await(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
-        if any(a.channel == TURN_CHANNEL for a in c.actions):
-            raise IllegalDeclaration(f"{c.id} already has its turn or awaits it")
+        for a in c.actions:
+            if a.channel == TURN_CHANNEL:
+                raise IllegalDeclaration(f"{c.id} already has its turn or awaits it")
         if self._next_due(state, segment) is None:
             # Nobody is left to act: the await ends with the round, which calls the next.
             length = round_start(round_of(segment) + 1) - segment
@@ -352,10 +391,11 @@ class Chroniques(BaseRuleset):
         settlement = Settlement(self, state, segment, dice)
         for marker in batch:
             if marker.kind == TURN and not marker.cancelled:
+                actor = marker.actor
                 own = [
                     a
                     for a in batch
-                    if a.actor == marker.actor and a.channel == ACT_CHANNEL and not a.cancelled
+                    if a.actor == actor and a.channel == ACT_CHANNEL and not a.cancelled
                 ]
                 settlement.turn(marker, own)
         time = segment + 1

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
+from segsim.native import mypyc_attr
 from segsim.rules.chroniques.attack import (
     CONCERTED_DIFFICULTY,
     SIMPLE_DEFENCE,
@@ -51,8 +52,14 @@ if TYPE_CHECKING:
     from segsim.rules.chroniques.ruleset import Chroniques
 
 
-def round_started(state: FightState, rnd: int, out: frozenset[str]) -> RoundStarted:
-    order = [c for c in initiative_order(state, rnd) if c.id not in out]
+def round_started(
+    state: FightState, rnd: int, out: frozenset[str], order: list[Combatant] | None = None
+) -> RoundStarted:
+    """The round begins: its initiative order (``order``: the round's, sorted already;
+    those in ``out`` are leaving the fight)."""
+    if order is None:
+        order = initiative_order(state, rnd)
+    order = [c for c in order if c.id not in out]
     return RoundStarted(
         round_start(rnd),
         None,
@@ -62,6 +69,7 @@ def round_started(state: FightState, rnd: int, out: frozenset[str]) -> RoundStar
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one turn (and of a round's end): events in the order they
     happen, with what earlier events of the same turn changed (positions, hit points)."""
@@ -89,7 +97,11 @@ class Settlement:
     def turn(self, marker: Action, actions: Sequence[Action]) -> None:
         c = self.state.combatants[marker.actor]
         rnd = int(marker.params["round"])
-        delay = next((a for a in actions if a.kind == "delay"), None)
+        delay = None
+        for a in actions:  # (a loop, not next() over a generator: once a turn)
+            if a.kind == "delay":
+                delay = a
+                break
         lost = delay is not None and int(delay.params["initiative"]) <= 0
         if (delay is None or lost) and c.status.defence_bonus:
             self.emit(DefenceEnded(self.segment, c.id))
@@ -116,7 +128,9 @@ class Settlement:
             if c.status.defence_bonus:
                 self.emit(DefenceEnded(self.segment, c.id))
             self.emit(TurnLost(self.segment, c.id, rnd - 1, "the round ran out of segments"))
-        self.emit(round_started(self.state, rnd, frozenset(self.out)))
+        # The order the rules keep for the round, sorted once for both.
+        order = self.rules.round_order(self.state, rnd).order
+        self.emit(round_started(self.state, rnd, frozenset(self.out), order))
 
     # -------------------------------------------------------- helpers
 

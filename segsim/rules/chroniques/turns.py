@@ -11,8 +11,10 @@ lower their initiative, fall or have already acted are simply skipped or re-plac
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import TYPE_CHECKING
 
+from segsim.native import mypyc_attr
 from segsim.rules.chroniques.content import Sheet
 from segsim.rules.chroniques.status import Status
 
@@ -89,3 +91,107 @@ def turn_length(state: FightState, segment: int, turn_segments: int) -> int:
     left = round_start(rnd + 1) - segment
     waiting = max(1, len(still_to_act(state, rnd)))
     return max(1, min(turn_segments, left // waiting))
+
+
+TURN_COUNTS = "chroniques.turns"
+"""The key of the fight's :class:`TurnCounts` in ``state.extra``."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TurnCounts:
+    """What the events that change a fighter's turn have done so far in a fight (kept in
+    ``state.extra``, written by those events' ``apply``): the turns taken or lost, by
+    round, and how many times someone lowered its initiative. The rounds' bookkeeping
+    (:class:`RoundOrder`) reads them to know what changed without looking at every
+    fighter."""
+
+    __slots__ = ("acted", "lowered")
+
+    def __init__(self) -> None:
+        self.acted: dict[int, int] = {}
+        self.lowered = 0
+
+
+def turn_counts(state: FightState) -> TurnCounts:
+    """The fight's :class:`TurnCounts` (made the first time it is asked for)."""
+    counts: TurnCounts | None = state.extra.get(TURN_COUNTS)
+    if counts is None:
+        counts = state.extra[TURN_COUNTS] = TurnCounts()
+    return counts
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class RoundOrder:
+    """A round's initiative order as the fight goes on, kept so that who acts next and
+    how many are still to act cost the same however many fight.
+
+    The order is sorted once (:func:`initiative_order`) and kept while nobody joins the
+    fight, the round lasts and nobody lowers its initiative: a fighter who leaves the
+    fight is skipped where it stands (taking it out of a sorted list leaves the list
+    sorted). ``cursor`` only moves forward: every fighter before it has taken or lost its
+    turn, or left the fight, and stays so for the round. ``waiting`` counts the
+    fighters still to act from the cursor on; it is counted again when someone leaves
+    the fight, and otherwise lowered by the turns taken or lost since
+    (:class:`TurnCounts`), each of which was one of them.
+    """
+
+    __slots__ = (
+        "acted",
+        "cursor",
+        "entries",
+        "lowered",
+        "order",
+        "rnd",
+        "roster",
+        "state",
+        "waiting",
+    )
+
+    def __init__(self, state: FightState, rnd: int, counts: TurnCounts) -> None:
+        self.state = state
+        self.rnd = rnd
+        self.entries = len(state.combatants)
+        self.lowered = counts.lowered
+        self.order = initiative_order(state, rnd)
+        self.cursor = 0
+        self.waiting = 0
+        self.roster = 0
+        self.acted = 0
+        self._count(counts)
+
+    def fits(self, state: FightState, rnd: int, counts: TurnCounts) -> bool:
+        """Whether this order is still the one of ``state``'s round ``rnd``."""
+        return (
+            self.state is state
+            and self.rnd == rnd
+            and self.lowered == counts.lowered
+            and self.entries == len(state.combatants)
+        )
+
+    def _count(self, counts: TurnCounts) -> None:
+        rnd = self.rnd
+        self.waiting = sum(
+            1
+            for o in islice(self.order, self.cursor, None)
+            if o.in_fight and o.status.acted_round < rnd
+        )
+        self.roster = self.state.roster
+        self.acted = counts.acted.get(rnd, 0)
+
+    def next_due(self) -> Combatant | None:
+        """:func:`next_due`: the first fighter from the cursor on still to act."""
+        order, i, rnd = self.order, self.cursor, self.rnd
+        n = len(order)
+        while i < n:
+            o = order[i]
+            if o.in_fight and o.status.acted_round < rnd:
+                break
+            i += 1
+        self.cursor = i
+        return order[i] if i < n else None
+
+    def still_to_act(self, counts: TurnCounts) -> int:
+        """``len(still_to_act(state, rnd))``, from the counts."""
+        if self.state.roster != self.roster:
+            self._count(counts)
+        return self.waiting - (counts.acted.get(self.rnd, 0) - self.acted)

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from segsim.actions import Action, DeclarationLike
-from segsim.observation import LiveView, live
+from segsim.native import python_class
+from segsim.observation import LiveView, live, live_attr
 from segsim.rules.chroniques.attack import (
     CONTACT,
     Point,
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from segsim.state import Combatant, FightState
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
@@ -50,29 +52,17 @@ class OtherView(LiveView):
         status: Status = self._o.status
         return status
 
-    @live
-    def position(self) -> Point:
-        return self._o.position
-
-    @live
-    def weapon(self) -> Weapon:
-        return self._st.weapon
-
-    @live
-    def off_hand(self) -> Weapon | None:
-        return self._st.off_hand
+    # Plain attribute paths, read without a Python call (live_attr).
+    position: live[OtherView, Point] = live_attr("_o.position")
+    weapon: live[OtherView, Weapon] = live_attr("_o.status.weapon")
+    off_hand: live[OtherView, Weapon | None] = live_attr("_o.status.off_hand")
 
     @live
     def defence(self) -> int:
         return defence(self._o, self._rules.surprised_defence_malus)[0]
 
-    @live
-    def hit_points(self) -> int:
-        return self._st.hit_points
-
-    @live
-    def max_hit_points(self) -> int:
-        return self._st.max_hit_points
+    hit_points: live[OtherView, int] = live_attr("_o.status.hit_points")
+    max_hit_points: live[OtherView, int] = live_attr("_o.status.max_hit_points")
 
     @live
     def initiative(self) -> int:
@@ -83,14 +73,13 @@ class OtherView(LiveView):
         """Has taken (or lost) its turn of the current round."""
         return self._st.acted_round >= self._round
 
-    @live
-    def surprised(self) -> bool:
-        return self._st.surprised
+    surprised: live[OtherView, bool] = live_attr("_o.status.surprised")
 
     def distance(self, other: OtherView | SelfView) -> float:
         return distance(self.position, other.position)
 
 
+@python_class
 class SelfView(OtherView):
     """The deciding fighter's own state.
 
@@ -155,6 +144,17 @@ class SelfView(OtherView):
     def distance(self, other: OtherView | SelfView) -> float:
         return distance(self.position, other.position)
 
+    @live
+    def nearest_opponent(self) -> OtherView | None:
+        """The nearest opponent still in the fight, seen or not (ties: the fight's
+        order), found through the fight's grid; None when none is left. With the
+        ruleset's ``awareness``, what a fighter with no opponent in view goes for."""
+        found = self._state.nearest_opponents(self.id, 1)
+        if not found:
+            return None
+        o = self._state.combatants[found[0]]
+        return OtherView(self._state, self._segment, self._rules, o, self._round)
+
     # What its observation (a ViewObservation) asks of the deciding fighter's view.
     def _others(self) -> tuple[OtherView, ...]:
         state, segment, rules, rnd, cid = (
@@ -164,6 +164,13 @@ class SelfView(OtherView):
             self._round,
             self.id,
         )
+        radius = rules.awareness
+        if radius is not None:  # those around it, found through the fight's grid
+            return tuple(
+                OtherView(state, segment, rules, o, rnd)
+                for o in state.near(self._o.position, radius)
+                if o.id != cid
+            )
         return tuple(
             OtherView(state, segment, rules, o, rnd)
             for o in state.combatants.values()
