@@ -10,6 +10,7 @@ calls the fighter of the next step through :meth:`Loreval.due` as soon as a step
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -23,6 +24,7 @@ from segsim.input import Node
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, unknown_params
+from segsim.rules.loreval import steps
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.content import (
@@ -71,6 +73,7 @@ from segsim.rules.loreval.rounds import (
 )
 from segsim.rules.loreval.settle import Settlement, initiative_roll, round_started
 from segsim.rules.loreval.status import Status
+from segsim.rules.loreval.steps import tracker
 from segsim.rules.loreval.views import SelfView
 from segsim.state import Combatant, FightState
 
@@ -108,7 +111,10 @@ class Loreval(BaseRuleset):
     Options: ``round_segments`` (60: a round of 6 s), ``resolve_segments`` (the longest
     step of a resolution, 6), ``heroism_saves`` (a fighter with heroism points spends one
     to cancel the blow that would take it out, true), ``detection_difficulty`` (the
-    detection roll of a fighter with 2 in Environment against a surprise, 15).
+    detection roll of a fighter with 2 in Environment against a surprise, 15),
+    ``awareness`` (metres: a fighter sees only the fighters within it, and the nearest
+    opponent beyond it when none is within it; None, the default: everyone, as at a
+    table; for battles, see docs/rules/loreval.md).
     """
 
     name: ClassVar[str] = "loreval"
@@ -123,6 +129,7 @@ class Loreval(BaseRuleset):
         resolve_segments: int = 6,
         heroism_saves: bool = True,
         detection_difficulty: int = 15,
+        awareness: float | None = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -142,6 +149,16 @@ class Loreval(BaseRuleset):
             _is_int(detection_difficulty),
             f"detection_difficulty must be an integer, not {detection_difficulty!r}",
         )
+        _check(
+            awareness is None
+            or (
+                isinstance(awareness, int | float)
+                and not isinstance(awareness, bool)
+                and 0 < awareness < math.inf
+            ),
+            f"awareness is a distance in metres, not {awareness!r}",
+        )
+        self.awareness: float | None = None if awareness is None else float(awareness)
         self.content = given_content(content, Content, default_content)
         self._steps: tuple[object, tuple[int, int], tuple[Combatant, str] | None] = (
             None,
@@ -160,6 +177,8 @@ class Loreval(BaseRuleset):
             "heroism_saves": heroism_saves,
             "detection_difficulty": detection_difficulty,
         }
+        if awareness is not None:
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets
 
@@ -244,6 +263,10 @@ class Loreval(BaseRuleset):
             event, points[c.id] = initiative_roll(dice, c, 0)
             events.append(event)
         events.append(round_started(state, dice, 1, 0, points, grace))
+        state.extra[TURNS] = []
+        kept = tracker(state)
+        if kept is not None:
+            kept.touch(state, events)
         return events
 
     def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
@@ -282,6 +305,9 @@ class Loreval(BaseRuleset):
         events.append(event)
         rnd, _ = current_round(state, segment, self.round_segments)
         events.append(SitsOut(segment, cid, rnd, "joined"))
+        kept = tracker(state)
+        if kept is not None:
+            kept.touch(state, events)
         return events
 
     # ------------------------------------------------------------ steps
@@ -321,13 +347,37 @@ class Loreval(BaseRuleset):
         """Whether a step is in progress, worked out once per state of the fight."""
         if self._turns[0] is state and self._turns[1] == state.version:
             return self._turns[2]
-        busy = turn_in_progress(state)
+        turns: list[Action] | None = state.extra.get(TURNS)
+        if turns is None:  # none started in this fight (or a state made without them)
+            busy = turn_in_progress(state)
+        else:
+            combatants = state.combatants
+            turns[:] = [a for a in turns if _going(a, combatants[a.actor].actions)]
+            busy = bool(turns)
+            if steps.CHECK:
+                assert busy == turn_in_progress(state)
         self._turns = (state, state.version, busy)
         return busy
 
+    started_kinds: ClassVar[frozenset[str]] = frozenset({TURN})
+
+    def started(self, state: FightState, action: Action) -> None:
+        """A step has begun: kept, so that whether a step is in progress is asked of
+        the steps begun and not yet over rather than of every fighter."""
+        turns = state.extra.get(TURNS)
+        if turns is None:
+            turns = state.extra[TURNS] = []
+        turns.append(action)
+
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         rnd, start = current_round(state, segment, self.round_segments)
-        step = next_step(state, rnd)
+        kept = tracker(state)
+        if kept is None:
+            step = next_step(state, rnd)
+        else:
+            step = kept.next_step(state, rnd)
+            if steps.CHECK:
+                assert step == next_step(state, rnd), (segment, step, next_step(state, rnd))
         if step is None and segment >= start + self.round_segments:
             fighters = state.against(None)
             if fighters:
@@ -410,7 +460,10 @@ class Loreval(BaseRuleset):
         params: dict[str, Any] = {"step": step, "round": rnd}
         if step == RESOLVE:
             left = start + self.round_segments - segment
-            waiting = steps_left(state, rnd)
+            kept = tracker(state)
+            waiting = steps_left(state, rnd) if kept is None else kept.steps_left(state, rnd)
+            if steps.CHECK and kept is not None:
+                assert waiting == steps_left(state, rnd)
             length = max(1, min(self.resolve_segments, left // max(1, waiting)))
             if waiting > left > 0:
                 # more resolutions than segments left: they share steps (RULE_ROUND)
@@ -418,8 +471,15 @@ class Loreval(BaseRuleset):
                 group = resolve_order(state, rnd)[:share]
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
-        mine = rank_key(c)
-        params["rank"] = sum(1 for o in state.against(None) if rank_key(o) < mine)
+        kept = tracker(state)
+        if kept is None:
+            mine = rank_key(c)
+            params["rank"] = sum(1 for o in state.against(None) if rank_key(o) < mine)
+        else:
+            params["rank"] = kept.rank(state, c, rnd)
+            if steps.CHECK:
+                mine = rank_key(c)
+                assert params["rank"] == sum(1 for o in state.against(None) if rank_key(o) < mine)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
@@ -475,6 +535,9 @@ class Loreval(BaseRuleset):
                         break  # the change step comes next; the rest wait for their steps
         if ended or (segment + 1 >= start + self.round_segments and settlement.round_over()):
             settlement.end_round()
+        kept = state.extra.get(steps.KEY)
+        if kept is not None:
+            kept.touch(state, settlement.events)
         return settlement.events
 
     # ------------------------------------------------------------ observation
@@ -533,6 +596,15 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
         )
     assert marker.end is not None
     return ActionSpec(DROP, marker.end - segment, ACT_CHANNEL)
+
+
+TURNS = "loreval.turns"
+"""Where the steps begun in a fight and maybe not over are kept (``state.extra``)."""
+
+
+def _going(action: Action, actions: list[Action]) -> bool:
+    """Whether the action is still among its fighter's actions in progress."""
+    return any(a is action for a in actions)
 
 
 def _voided(state: FightState, c: Combatant, rnd: int) -> bool:

@@ -7,7 +7,7 @@ copies kept here, since the engine applies the events only once the settlement i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
@@ -159,6 +159,59 @@ def _plan_of(c: Combatant, rnd: int) -> Plan | None:
     return status.plan if status.declared_round == rnd else None
 
 
+def _resolved(status: Any, rnd: int) -> bool:
+    return bool(status.resolved_round >= rnd)
+
+
+def _countered(status: Any, rnd: int) -> bool:
+    return bool(status.counter_round == rnd)
+
+
+def _blocked(status: Any, rnd: int) -> bool:
+    return bool(status.blocked)
+
+
+def _locked(status: Any, rnd: int) -> bool:
+    return bool(status.locked_with)
+
+
+class Marks:
+    """A set of fighters as a settlement sees it: a fighter's membership read from its
+    status when first asked (``test(status, round)``), then kept, and changed by what
+    the settlement marks (``add``, ``update``, ``difference_update``); the same as a set
+    filled from every fighter's status when the settlement begins, without reading
+    every fighter's."""
+
+    __slots__ = ("_combatants", "_rnd", "_seen", "_test")
+
+    def __init__(
+        self, combatants: Mapping[str, Combatant], test: Callable[[Any, int], bool], rnd: int
+    ) -> None:
+        self._combatants = combatants
+        self._test = test
+        self._rnd = rnd
+        self._seen: dict[str, bool] = {}
+
+    def __contains__(self, cid: object) -> bool:
+        key = str(cid)
+        seen = self._seen.get(key)
+        if seen is None:
+            c = self._combatants.get(key)
+            seen = self._seen[key] = c is not None and self._test(c.status, self._rnd)
+        return seen
+
+    def add(self, cid: str) -> None:
+        self._seen[cid] = True
+
+    def update(self, cids: Iterable[str]) -> None:
+        for cid in cids:
+            self._seen[cid] = True
+
+    def difference_update(self, cids: Iterable[str]) -> None:
+        for cid in cids:
+            self._seen[cid] = False
+
+
 class Settlement:
     """The resolution of one settlement: steps of a round, the end of a round."""
 
@@ -177,20 +230,13 @@ class Settlement:
         self.hit_points: Lazy[int] = Lazy(lambda cid: combatants[cid].status.hit_points)
         self.heroism: Lazy[int] = Lazy(lambda cid: combatants[cid].status.heroism)
         self.plans: Lazy[Plan | None] = Lazy(lambda cid: _plan_of(combatants[cid], rnd))
-        self.resolved: set[str] = set()
-        self.used_counters: set[str] = set()
-        self.blocked: set[str] = set()
-        self.locked: set[str] = set()
-        for c in combatants.values():
-            status = c.status
-            if status.resolved_round >= rnd:
-                self.resolved.add(c.id)
-            if status.counter_round == rnd:
-                self.used_counters.add(c.id)
-            if status.blocked:
-                self.blocked.add(c.id)
-            if status.locked_with:
-                self.locked.add(c.id)
+        # who has resolved, countered, is blocked or locked: read from a fighter's
+        # status when first asked (the state does not change during a settlement), then
+        # as the settlement marks them
+        self.resolved = Marks(combatants, _resolved, rnd)
+        self.used_counters = Marks(combatants, _countered, rnd)
+        self.blocked = Marks(combatants, _blocked, rnd)
+        self.locked = Marks(combatants, _locked, rnd)
         self.no_move: set[str] = set()
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}

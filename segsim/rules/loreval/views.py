@@ -145,11 +145,24 @@ class SelfView(OtherView):
     def _others(self) -> tuple[OtherView, ...]:
         state, segment, rnd, cid = self._state, self._segment, self._round, self.id
         k = self._reads_attention()
+        radius = None if self._rules is None else self._rules.awareness
+        if radius is not None:
+            return self._around(radius, k)
         return tuple(
             OtherView(state, segment, o, rnd, k)
             for o in state.combatants.values()
             if o.in_fight and o.id != cid
         )
+
+    def _around(self, radius: float, k: bool) -> tuple[OtherView, ...]:
+        """With the ruleset's ``awareness``: the fighters within it (found through the
+        fight's grid), and the nearest opponent when no opponent is within it."""
+        state, segment, rnd, cid, side = self._state, self._segment, self._round, self.id, self.side
+        near = [o for o in state.near(self._o.position, radius) if o.id != cid]
+        if not any(o.side != side for o in near):
+            for oid in state.nearest_opponents(cid, 1):
+                near.append(state.combatants[oid])
+        return tuple(OtherView(state, segment, o, rnd, k) for o in near)
 
     def _other(self, oid: str) -> OtherView | None:
         o = self._state.combatants.get(oid)
