@@ -371,7 +371,7 @@ class Loreval(BaseRuleset):
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         rnd, start = current_round(state, segment, self.round_segments)
-        kept = tracker(state)
+        kept = state.extra.get(steps.KEY)
         if kept is None:
             step = next_step(state, rnd)
         else:
@@ -460,7 +460,7 @@ class Loreval(BaseRuleset):
         params: dict[str, Any] = {"step": step, "round": rnd}
         if step == RESOLVE:
             left = start + self.round_segments - segment
-            kept = tracker(state)
+            kept = state.extra.get(steps.KEY)
             waiting = steps_left(state, rnd) if kept is None else kept.steps_left(state, rnd)
             if steps.CHECK and kept is not None:
                 assert waiting == steps_left(state, rnd)
@@ -471,7 +471,7 @@ class Loreval(BaseRuleset):
                 group = resolve_order(state, rnd)[:share]
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
-        kept = tracker(state)
+        kept = state.extra.get(steps.KEY)
         if kept is None:
             mine = rank_key(c)
             params["rank"] = sum(1 for o in state.against(None) if rank_key(o) < mine)

@@ -152,6 +152,8 @@ def round_started(
 
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
+MOVING = frozenset(("attack", "charge", "grapple", *MANOEUVRES))
+"""Actions that carry their declared moves toward their target."""
 
 
 def _plan_of(c: Combatant, rnd: int) -> Plan | None:
@@ -367,7 +369,7 @@ class Settlement:
         if plan.kind == "move":
             self.move(c, plan)
             return
-        if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES):
+        if plan.kind not in MOVING:
             return
         units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
         if units and plan.target is not None and self.standing(plan.target):
@@ -378,7 +380,7 @@ class Settlement:
         """Why the action can no longer be carried out as declared, seen at the
         fighter's step: its target is out of the fight, or out of reach even with the
         moves declared (Loreval, "Modifier son action")."""
-        if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES) or plan.target is None:
+        if plan.kind not in MOVING or plan.target is None:
             return None
         if plan.kind == "whirlwind":
             return None

@@ -51,7 +51,8 @@ LARGE = 24
 
 
 def tracker(state: FightState) -> StepTracker | None:
-    """The fight's tracker, None for a small fight."""
+    """The fight's tracker, made for a large fight (None for a small one) when it
+    begins or someone joins it; read from ``state.extra[KEY]`` afterwards."""
     found: StepTracker | None = state.extra.get(KEY)
     if found is None and len(state.combatants) >= LARGE:
         found = state.extra[KEY] = StepTracker()
