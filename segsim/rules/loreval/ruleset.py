@@ -166,6 +166,7 @@ class Loreval(BaseRuleset):
             None,
         )
         self._turns: tuple[object, int, bool] = (None, 0, False)
+        self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
         self.round_segments = round_segments
         self.tick = round_segments
         self.resolve_segments = resolve_segments
@@ -263,9 +264,9 @@ class Loreval(BaseRuleset):
             event, points[c.id] = initiative_roll(dice, c, 0)
             events.append(event)
         events.append(round_started(state, dice, 1, 0, points, grace))
-        state.extra[TURNS] = []
         kept = tracker(state)
         if kept is not None:
+            state.extra[TURNS] = []  # the steps begun (see started)
             kept.touch(state, events)
         return events
 
@@ -348,7 +349,7 @@ class Loreval(BaseRuleset):
         if self._turns[0] is state and self._turns[1] == state.version:
             return self._turns[2]
         turns: list[Action] | None = state.extra.get(TURNS)
-        if turns is None:  # none started in this fight (or a state made without them)
+        if turns is None:  # a small fight: a scan of everyone's actions is cheaper
             busy = turn_in_progress(state)
         else:
             combatants = state.combatants
@@ -362,12 +363,12 @@ class Loreval(BaseRuleset):
     started_kinds: ClassVar[frozenset[str]] = frozenset({TURN})
 
     def started(self, state: FightState, action: Action) -> None:
-        """A step has begun: kept, so that whether a step is in progress is asked of
-        the steps begun and not yet over rather than of every fighter."""
+        """A step has begun: kept in a large fight, so that whether a step is in
+        progress is asked of the steps begun and not yet over rather than of every
+        fighter."""
         turns = state.extra.get(TURNS)
-        if turns is None:
-            turns = state.extra[TURNS] = []
-        turns.append(action)
+        if turns is not None:  # a large fight (see begin)
+            turns.append(action)
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         rnd, start = current_round(state, segment, self.round_segments)
@@ -472,15 +473,23 @@ class Loreval(BaseRuleset):
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
         kept = state.extra.get(steps.KEY)
-        if kept is None:
+        rank = params["rank"] = (
+            self._rank(state, c, rnd) if kept is None else kept.rank(state, c, rnd)
+        )
+        if steps.CHECK:
             mine = rank_key(c)
-            params["rank"] = sum(1 for o in state.against(None) if rank_key(o) < mine)
-        else:
-            params["rank"] = kept.rank(state, c, rnd)
-            if steps.CHECK:
-                mine = rank_key(c)
-                assert params["rank"] == sum(1 for o in state.against(None) if rank_key(o) < mine)
+            assert rank == sum(1 for o in state.against(None) if rank_key(o) < mine)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
+
+    def _rank(self, state: FightState, c: Combatant, rnd: int) -> int:
+        """How many fighters in the fight come before ``c`` in the round's order: the
+        order sorted once per round and who is in the fight (the points and tie-break
+        dice that set it change only when a round starts)."""
+        ranks = self._ranks
+        if ranks[0] is not state or ranks[1] != state.roster or ranks[2] != rnd:
+            order = sorted(state.against(None), key=rank_key)
+            ranks = self._ranks = (state, state.roster, rnd, {o.id: i for i, o in enumerate(order)})
+        return ranks[3][c.id]
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         raise IllegalDeclaration(
