@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from segsim.actions import Declaration, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policy import Observation, register_policy
 from segsim.rules.loreval.attention import focus_needed
 from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
@@ -146,6 +147,7 @@ def change(me: SelfView, obs: Observation) -> PolicyOutput:
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Attacks the nearest opponent as hard as its points allow."""
 
@@ -186,6 +188,7 @@ class Aggressive:
         return Declaration("inaction", params={"attention": keep})
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Cautious(Aggressive):
     """Attacks with category 3 at most, keeps a point in Environment, rests sooner."""
 
@@ -195,6 +198,7 @@ class Cautious(Aggressive):
     grace_below = 4
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Grappler(Aggressive):
     """Wrestles: escapes a hold, crushes whom it holds, grabs the nearest opponent in
     reach; otherwise closes in like ``aggressive``."""
@@ -233,6 +237,7 @@ class Grappler(Aggressive):
         return super().decide(obs)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Counter(Aggressive):
     """Counters: an opponent who declared an attack on it gets an offensive counter (a
     strike before its action); in contact with an opponent of higher initiative it

@@ -21,6 +21,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, unknown_params
@@ -71,7 +72,7 @@ from segsim.rules.loreval.rounds import (
     turn_in_progress,
     voided_on,
 )
-from segsim.rules.loreval.settle import Settlement, initiative_roll, round_started
+from segsim.rules.loreval.settle import Settlement, initiative_roll, lookup, round_started
 from segsim.rules.loreval.status import Status
 from segsim.rules.loreval.steps import tracker
 from segsim.rules.loreval.views import SelfView
@@ -105,6 +106,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Loreval(BaseRuleset):
     """Loreval (text 003), a D&D 3 adaptation: initiative points, attention, categories.
 
@@ -315,16 +317,18 @@ class Loreval(BaseRuleset):
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         """The fighter's step when it comes, otherwise an ``await`` until the round ends."""
-        c = state.combatants[cid]
-        if any(a.kind == TURN for a in c.actions):
-            return []
+        waiting = False
+        for a in state.combatants[cid].actions:  # one pass: a step in progress, a wait
+            kind = a.kind
+            if kind == TURN:
+                return []
+            if kind == AWAIT:
+                waiting = True
         if not self._busy(state):
             step = self._step(state, segment)
-            if step is not None and step[0] is c:
+            if step is not None and step[0].id == cid:
                 return [_STEPS[step[1]]]
-        if any(a.kind == AWAIT for a in c.actions):
-            return []
-        return [_AWAIT]
+        return [] if waiting else [_AWAIT]
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         if self._busy(state):
@@ -539,7 +543,7 @@ class Loreval(BaseRuleset):
                 for gid in group:
                     if gid != cid and (gid in settlement.resolved or not settlement.standing(gid)):
                         continue
-                    settlement.resolve(gid, settlement.plans.get(gid))
+                    settlement.resolve(gid, lookup(settlement.plans, gid))
                     if settlement.change_pending():
                         break  # the change step comes next; the rest wait for their steps
         if ended or (segment + 1 >= start + self.round_segments and settlement.round_over()):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
+from segsim.native import mypyc_attr
 from segsim.rules.lazy import Lazy
 from segsim.rules.loreval.attention import (
     focus_modifier,
@@ -161,6 +162,13 @@ def _plan_of(c: Combatant, rnd: int) -> Plan | None:
     return status.plan if status.declared_round == rnd else None
 
 
+def lookup(values: Mapping[str, Any], cid: str, default: Any = None) -> Any:
+    """``values.get(cid, default)`` of a settlement's :class:`Lazy` values, called as a
+    mapping's method (the compiled build calls a dict's own ``get`` on a value typed as
+    a dict, which would not read the state)."""
+    return values.get(cid, default)
+
+
 def _resolved(status: Any, rnd: int) -> bool:
     return bool(status.resolved_round >= rnd)
 
@@ -177,6 +185,7 @@ def _locked(status: Any, rnd: int) -> bool:
     return bool(status.locked_with)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Marks:
     """A set of fighters as a settlement sees it: a fighter's membership read from its
     status when first asked (``test(status, round)``), then kept, and changed by what
@@ -214,6 +223,7 @@ class Marks:
             self._seen[cid] = False
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one settlement: steps of a round, the end of a round."""
 
@@ -477,7 +487,7 @@ class Settlement:
         while todo:
             current = todo.pop()
             for c in self.in_order():
-                plan = self.plans.get(c.id)
+                plan = lookup(self.plans, c.id)
                 if plan is not None and plan.params.get("concert") == current:
                     found.append(c.id)
                     todo.append(c.id)
@@ -489,7 +499,7 @@ class Settlement:
         beyond the first (Interpretations)."""
         counts: dict[str, int] = {}
         for cid in group:
-            plan = self.plans.get(cid)
+            plan = lookup(self.plans, cid)
             if plan is not None and plan.target is not None:
                 counts[plan.target] = counts.get(plan.target, 0) + 1
         return {t: CONCERT_MALUS * (n - 1) for t, n in counts.items() if n > 1}
@@ -498,7 +508,7 @@ class Settlement:
         """Counters aimed at a fighter who must change its action cannot be carried out;
         their fighters may change theirs (Loreval, "Modifier son action")."""
         for c in self.in_order():
-            plan = self.plans.get(c.id)
+            plan = lookup(self.plans, c.id)
             if (
                 plan is not None
                 and plan.kind == "counter"
@@ -584,7 +594,7 @@ class Settlement:
         aimed at the caster or hypothetical (Loreval, "Les différents contres": a
         defensive counter-spell only protects the counterer)."""
         for k in self.in_order():
-            plan = self.plans.get(k.id)
+            plan = lookup(self.plans, k.id)
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -767,7 +777,7 @@ class Settlement:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
         the charge (Loreval, "Réception de charge")."""
         for k in self.in_order():
-            plan = self.plans.get(k.id)
+            plan = lookup(self.plans, k.id)
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -800,7 +810,7 @@ class Settlement:
         if plan.kind == "charge" or plan.target is None:
             return
         for c in self.in_order():
-            other = self.plans.get(c.id)
+            other = lookup(self.plans, c.id)
             if (
                 other is None
                 or other.kind != "charge"
@@ -1021,7 +1031,7 @@ class Settlement:
         counter (against this attacker, hypothetical, or turned against this second
         assailant as a changed action at -2), or an ally's offensive parry."""
         for k in self.in_order():
-            plan = self.plans.get(k.id)
+            plan = lookup(self.plans, k.id)
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -1039,7 +1049,7 @@ class Settlement:
             if p.get("against") == "defensive" and k.id == defender.id:
                 if plan.target == attacker.id or hypothetical:
                     return k, plan, malus
-                aimed = self.plans.get(plan.target or "")
+                aimed = lookup(self.plans, plan.target or "")
                 if aimed is None or aimed.target != defender.id:
                     return k, plan, CHANGED_MALUS  # the expected assailant went elsewhere
             if (
@@ -1099,7 +1109,7 @@ class Settlement:
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
         me = self.fighter(cid)
         for k in self.in_order():
-            counter = self.plans.get(k.id)
+            counter = lookup(self.plans, k.id)
             if (
                 counter is None
                 or counter.kind != "counter"
@@ -1135,7 +1145,7 @@ class Settlement:
         self.used_counters.add(k.id)
         weapon = k.status.weapon
         sheet: Sheet = k.sheet
-        before_hp = self.hit_points.get(cid, 0)
+        before_hp = lookup(self.hit_points, cid, 0)
         if how == "charge":
             self.emit_counter_use(k, cid, how)
             before = len(self.events)
@@ -1349,7 +1359,7 @@ class Settlement:
             if c.id in self.out:
                 continue
             status = c.status
-            plan = self.plans.get(c.id)
+            plan = lookup(self.plans, c.id)
             cost = 0
             if plan is not None and plan.kind != "grace":
                 cost = status.initiative if plan.heroic else plan.spent
@@ -1362,7 +1372,7 @@ class Settlement:
             if c.id in self.out:
                 continue
             status = c.status
-            plan = self.plans.get(c.id)
+            plan = lookup(self.plans, c.id)
             chose = plan is not None and plan.kind == "grace"
             if (status.grace and status.grace != "joined") or chose:  # a grace round ends
                 malus = -2 if chose and plan is not None and plan.changed else 0

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from segsim.native import mypyc_attr
 from segsim.rules.loreval.rounds import (
     CHANGE,
     DECLARE,
@@ -72,6 +73,7 @@ def _names(cls: type) -> tuple[str, ...]:
     return names
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StepTracker:
     """The round's order and how far each kind of step has come (see the module)."""
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from segsim.actions import Action, DeclarationLike
+from segsim.native import python_class
 from segsim.observation import LiveView, live
 from segsim.rules.loreval.combat import CONTACT, Point, attention_scores, distance, within
 from segsim.rules.loreval.content import Sheet, Weapon
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from segsim.state import Combatant, FightState
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
@@ -112,6 +114,7 @@ class OtherView(LiveView):
         return distance(self.position, other.position)
 
 
+@python_class
 class SelfView(OtherView):
     """The deciding fighter's own state: ``step`` is "declare" or "change" when it must
     declare now, "heroic" when it may declare a heroic action, "lock" when, just locked
