@@ -162,9 +162,9 @@ class Loreval(BaseRuleset):
         )
         self.awareness: float | None = None if awareness is None else float(awareness)
         self.content = given_content(content, Content, default_content)
-        self._steps: tuple[object, tuple[int, int], tuple[Combatant, str] | None] = (
+        self._steps: tuple[object, tuple[int, int, int], tuple[Combatant, str] | None] = (
             None,
-            (0, 0),
+            (0, 0, 0),
             None,
         )
         self._turns: tuple[object, int, bool] = (None, 0, False)
@@ -225,6 +225,8 @@ class Loreval(BaseRuleset):
 
     def _setup(self, state: FightState, c: Combatant, dice: Dice, t: int) -> list[Event]:
         setup = c.setup
+        if not setup:  # nothing called: no event, and no attention put to check
+            return []
         sheet: Sheet = c.sheet
         raw = setup.get("attention", {})
         attention = Attention(**raw) if raw else Attention()
@@ -269,7 +271,8 @@ class Loreval(BaseRuleset):
         kept = tracker(state)
         if kept is not None:
             state.extra[TURNS] = []  # the steps begun (see started)
-            kept.touch(state, events)
+            kept.everyone = True  # the round starts: everyone's status changes
+            kept.changing(state, len(events))
         return events
 
     def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
@@ -340,10 +343,20 @@ class Loreval(BaseRuleset):
         """The next step of the round in progress; past the round's length with nothing
         left, the step that ends it (a round stretched by its steps). Worked out once
         per state of the fight: the engine asks for it from ``due``, then ``forced``,
-        then ``plan`` with nothing changed in between."""
-        key = (state.version, segment)
+        then ``plan`` with nothing changed in between. In a large fight, once per
+        change of what sets it (the rules' events, who is in the fight): the engine's
+        own records of the many waits begun at a round's start change nothing of it."""
+        kept = state.extra.get(steps.KEY)
+        key = (
+            (kept.generation, state.roster, segment)
+            if kept is not None and kept.settled(state)
+            else (state.version, -1, segment)
+        )
         if self._steps[0] is state and self._steps[1] == key:
-            return self._steps[2]
+            step = self._steps[2]
+            if steps.CHECK:
+                assert step == self._next(state, segment)
+            return step
         step = self._next(state, segment)
         self._steps = (state, key, step)
         return step

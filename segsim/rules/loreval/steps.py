@@ -94,10 +94,16 @@ class StepTracker:
         self.kept = -1  # who was in the fight when the sets above were last cleaned
         self.dirty: set[str] = set()
         self.everyone = True
+        self.generation = 0  # counts the events touched: what was worked out from the
+        # fighters' statuses holds while it stays the same (and nobody comes or goes),
+        # once they are applied: from state.version settled_at on
+        self.settled_at = 0
 
     def touch(self, state: FightState, events: Iterable[Event]) -> None:
         """The fighters whose status the events may change (an event of no fighter
         changes them all: the round's start and end)."""
+        events = list(events)
+        self.changing(state, len(events))
         combatants = state.combatants
         dirty = self.dirty
         for e in events:
@@ -110,6 +116,16 @@ class StepTracker:
                 value = getattr(e, name)
                 if type(value) is str and value in combatants:
                     dirty.add(value)
+
+    def changing(self, state: FightState, events: int) -> None:
+        """``events`` events are about to be applied (each adds one to the state's
+        version): what was worked out before they all are does not hold after."""
+        self.generation += 1
+        self.settled_at = state.version + events
+
+    def settled(self, state: FightState) -> bool:
+        """Whether the events last touched have all been applied."""
+        return state.version >= self.settled_at
 
     def _rebuild(self, state: FightState, rnd: int) -> None:
         fighters = state.against(None)
