@@ -67,18 +67,19 @@ def test_offsets_are_two_whole_numbers() -> None:
 
 def test_a_battle_record_names_its_awareness_and_replays_identically() -> None:
     fight = line_battle(4, seed=7, max_segments=200)
-    assert fight.ruleset.awareness == 3.0
+    assert fight.ruleset.awareness == 2.0
     fight.run()
     record = fight_record(fight)
-    assert record.header["options"]["awareness"] == 3.0
+    assert record.header["options"]["awareness"] == 2.0
     assert replay(record).identical
 
 
 def test_a_fighter_sees_those_within_its_awareness_and_else_the_nearest_opponent() -> None:
     """In a battle of 60 a side (ranks of 10), a fighter of the sixth rank has nobody
-    within 3 m but its own neighbours: it sees them and the nearest opponent (found
-    through the grid), and closes in on it; a front-rank fighter sees its surroundings
-    only (so a decision costs what it does in a small fight, however many fight)."""
+    within 2 m but its own neighbours: it sees them and the nearest opponent (found
+    through the grid); a front-rank fighter sees its surroundings only, the opponent in
+    contact in front of it among them (so a decision costs what it does in a small
+    fight, however many fight)."""
     fight = line_battle(60, seed=1, width=10, max_segments=1)
     fight.run()  # the first round's initiative, so that the fighters may decide
     rules: Loreval = fight.ruleset
@@ -87,13 +88,13 @@ def test_a_fighter_sees_those_within_its_awareness_and_else_the_nearest_opponent
     obs = rules.observe(state, "w55", 0, True)
     foes = [o for o in obs.others if o.side == "east"]
     assert [o.id for o in foes] == ["e5"]  # the nearest opponent, 9.5 m away
-    assert math.dist(foes[0].position, rear.position) > 3.0
+    assert math.dist(foes[0].position, rear.position) > 2.0
     friends = [o for o in obs.others if o.side == "west"]
-    assert friends and all(math.dist(o.position, rear.position) <= 3.0 for o in friends)
+    assert friends and all(math.dist(o.position, rear.position) <= 2.0 for o in friends)
     front = rules.observe(state, "w5", 0, True)
     assert {o.side for o in front.others} == {"west", "east"}
-    assert all(math.dist(o.position, state.combatants["w5"].position) <= 3.0 for o in front.others)
-    assert len(front.others) < 12
+    assert all(math.dist(o.position, state.combatants["w5"].position) <= 2.0 for o in front.others)
+    assert len(front.others) <= 6
     # without awareness, everyone sees everyone, as at a table
     table = line_battle(60, seed=1, width=10, max_segments=1, awareness=None)
     table.run()

@@ -26,16 +26,17 @@ def line_battle(
     fighters: Sequence[str] = ("bandit", "aldren"),
     policies: Sequence[str] = ("aggressive", "counter"),
     offsets: tuple[int, int] = (0, 0),
-    awareness: float | None = 3.0,
+    awareness: float | None = 2.0,
     **kwargs: Any,
 ) -> Fight:
     """Two Loreval sides of ``per_side`` fighters, ``gap`` metres apart (in contact:
     the first ranks fight from their first turns), full rules. Each side's fighters
     take ``fighters`` (the default content's sheets) and ``policies`` in turn, the west
     side from index ``offsets[0]`` of both cycles and the east side from ``offsets[1]``.
-    The rules' options are the defaults but ``awareness`` (3 m: each fighter sees those
-    around it, and the nearest opponent when none is around it, which keeps an action's
-    cost that of a small fight however large the battle; None: everyone sees everyone);
+    The rules' options are the defaults but ``awareness`` (2 m: each fighter sees those
+    around it, contact's 1.5 m and a little more, and the nearest opponent when none is
+    around it, which keeps an action's cost that of a small fight however large the
+    battle; None: everyone sees everyone);
     other keywords go to :class:`Fight` (``max_segments``: 20,000 unless given)."""
     from segsim.rules.loreval.ruleset import Loreval
 
