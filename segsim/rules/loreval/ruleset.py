@@ -127,11 +127,14 @@ class Loreval(BaseRuleset):
     def __init__(
         self,
         *,
-        round_segments: int = ROUND_SEGMENTS,
-        resolve_segments: int = 6,
-        heroism_saves: bool = True,
-        detection_difficulty: int = 15,
-        awareness: float | None = None,
+        # The options come from a scenario's data and are checked below, so that a
+        # wrong one is named: typed Any, not as the int, bool, float they must be,
+        # which a compiled build would check first, unnamed.
+        round_segments: Any = ROUND_SEGMENTS,
+        resolve_segments: Any = 6,
+        heroism_saves: Any = True,
+        detection_difficulty: Any = 15,
+        awareness: Any = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -169,11 +172,11 @@ class Loreval(BaseRuleset):
         )
         self._turns: tuple[object, int, bool] = (None, 0, False)
         self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
-        self.round_segments = round_segments
+        self.round_segments: int = round_segments
         self.tick = round_segments
-        self.resolve_segments = resolve_segments
-        self.heroism_saves = heroism_saves
-        self.detection_difficulty = detection_difficulty
+        self.resolve_segments: int = resolve_segments
+        self.heroism_saves: bool = heroism_saves
+        self.detection_difficulty: int = detection_difficulty
         self.options: Mapping[str, Any] = {
             "round_segments": round_segments,
             "resolve_segments": resolve_segments,
