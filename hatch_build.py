@@ -1,5 +1,5 @@
-"""segsim's optional compiled build: the engine's and RinKaNou's hot modules compiled
-with mypyc.
+"""segsim's optional compiled build: the engine's and the rulesets' hot modules
+compiled with mypyc.
 
 The pure-Python package is the default and what ``pip install segsim`` gives. Setting
 ``HATCH_BUILD_HOOK_ENABLE_CUSTOM=1`` while building a wheel (``pip install .`` from a
@@ -71,6 +71,19 @@ COMPILED_MODULES = (
     "segsim/rules/chroniques/attack.py",
     "segsim/rules/chroniques/views.py",
     "segsim/rules/chroniques/policies.py",
+    # Loreval: the planner and observer, the round's steps (and their tracker in large
+    # fights), the declarations' checks, settlement, combat and attention arithmetic,
+    # views and the built-in policies
+    "segsim/rules/loreval/ruleset.py",
+    "segsim/rules/loreval/rounds.py",
+    "segsim/rules/loreval/steps.py",
+    "segsim/rules/loreval/declare.py",
+    "segsim/rules/loreval/settle.py",
+    "segsim/rules/loreval/combat.py",
+    "segsim/rules/loreval/attention.py",
+    "segsim/rules/loreval/categories.py",
+    "segsim/rules/loreval/views.py",
+    "segsim/rules/loreval/policies.py",
 )
 """The modules compiled (``segsim/native.py`` says what lets a module compile). The
 rest stays pure Python: the events other than actions (``events.py`` and the rulesets'

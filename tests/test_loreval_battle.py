@@ -1,6 +1,11 @@
-"""Loreval line battles (segsim.rules.loreval.battle, segsim.battle.battle)."""
+"""Loreval line battles (segsim.rules.loreval.battle, segsim.battle.battle): two sides
+in ranks, an ``awareness`` radius and the round's bookkeeping kept from step to step
+(segsim.rules.loreval.steps), which keep an action's cost flat as the battle grows."""
 
 from __future__ import annotations
+
+import math
+from pathlib import Path
 
 import pytest
 
@@ -8,9 +13,15 @@ from segsim.actions import Action
 from segsim.battle import battle
 from segsim.events import OutOfFight
 from segsim.policy import policy_name
-from segsim.record import fight_lines
+from segsim.record import fight_lines, fight_record
+from segsim.replay import replay
+from segsim.rules.loreval import steps
 from segsim.rules.loreval.battle import line_battle
 from segsim.rules.loreval.events import AttackRolled
+from segsim.rules.loreval.ruleset import Loreval
+from segsim.scenario import load_scenario
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "examples" / "scenarios"
 
 
 def test_battle_by_name_is_loreval_line_battle() -> None:
@@ -52,3 +63,82 @@ def test_the_front_ranks_fight_in_their_first_turns_and_the_battle_replays() -> 
 def test_offsets_are_two_whole_numbers() -> None:
     with pytest.raises(ValueError, match="offsets are two whole numbers"):
         line_battle(2, offsets=(0, -1))
+
+
+def test_a_battle_record_names_its_awareness_and_replays_identically() -> None:
+    fight = line_battle(4, seed=7, max_segments=200)
+    assert fight.ruleset.awareness == 2.0
+    fight.run()
+    record = fight_record(fight)
+    assert record.header["options"]["awareness"] == 2.0
+    assert replay(record).identical
+
+
+def test_a_fighter_sees_those_within_its_awareness_and_else_the_nearest_opponent() -> None:
+    """In a battle of 60 a side (ranks of 10), a fighter of the sixth rank has nobody
+    within 2 m but its own neighbours: it sees them and the nearest opponent (found
+    through the grid); a front-rank fighter sees its surroundings only, the opponent in
+    contact in front of it among them (so a decision costs what it does in a small
+    fight, however many fight)."""
+    fight = line_battle(60, seed=1, width=10, max_segments=1)
+    fight.run()  # the first round's initiative, so that the fighters may decide
+    rules: Loreval = fight.ruleset
+    state = fight.state
+    rear = state.combatants["w55"]
+    obs = rules.observe(state, "w55", 0, True)
+    foes = [o for o in obs.others if o.side == "east"]
+    assert [o.id for o in foes] == ["e5"]  # the nearest opponent, 9.5 m away
+    assert math.dist(foes[0].position, rear.position) > 2.0
+    friends = [o for o in obs.others if o.side == "west"]
+    assert friends and all(math.dist(o.position, rear.position) <= 2.0 for o in friends)
+    front = rules.observe(state, "w5", 0, True)
+    assert {o.side for o in front.others} == {"west", "east"}
+    assert all(math.dist(o.position, state.combatants["w5"].position) <= 2.0 for o in front.others)
+    assert len(front.others) <= 6
+    # without awareness, everyone sees everyone, as at a table
+    table = line_battle(60, seed=1, width=10, max_segments=1, awareness=None)
+    table.run()
+    assert len(table.ruleset.observe(table.state, "w55", 0, True).others) == 119
+
+
+def test_awareness_is_a_distance_and_off_by_default() -> None:
+    with pytest.raises(TypeError, match="awareness is a distance in metres"):
+        Loreval(awareness=-1.0)
+    with pytest.raises(TypeError, match="awareness is a distance in metres"):
+        Loreval(awareness=True)  # type: ignore[arg-type]
+    assert Loreval().awareness is None
+    assert "awareness" not in Loreval().options
+
+
+@pytest.mark.parametrize("awareness", [3.0, None])
+def test_who_is_due_next_kept_from_step_to_step_is_the_scan_of_everyone(
+    monkeypatch: pytest.MonkeyPatch, awareness: float | None
+) -> None:
+    """A large fight keeps the round's order and how far its steps have come
+    (segsim.rules.loreval.steps); with CHECK set, every answer (the next step, the steps
+    left to resolve, a step's rank, whether a step is in progress) is compared with the
+    scan of every fighter, over whole rounds of declarations, heroic actions, counters,
+    changes and resolutions, with fighters falling."""
+    monkeypatch.setattr(steps, "CHECK", True)
+    fight = line_battle(15, seed=3, max_segments=1500, awareness=awareness)
+    fight.run()
+    kept = fight.state.extra[steps.KEY]
+    assert isinstance(kept, steps.StepTracker) and kept.round >= 3
+    assert any(isinstance(e, OutOfFight) for e in fight.history)
+
+
+def test_the_examples_play_the_same_with_the_steps_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kept from the first fighter (``LARGE`` 0), the example scenarios play the same
+    fights, and every answer is the scan's."""
+    fights = {}
+    for large in (steps.LARGE, 0):
+        monkeypatch.setattr(steps, "LARGE", large)
+        monkeypatch.setattr(steps, "CHECK", large == 0)
+        for name in ("loreval_duel", "loreval_skirmish"):
+            scenario = load_scenario(SCENARIOS / f"{name}.toml")
+            for seed in range(4):
+                fight = scenario.fight(seed)
+                fight.run()
+                assert (steps.KEY in fight.state.extra) == (large == 0)
+                fights.setdefault((name, seed), []).append(list(fight_lines(fight)))
+    assert all(a == b for a, b in fights.values())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from segsim.rules.loreval.attention import (
     Attention,
@@ -62,18 +62,27 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
     "Critères d'attention", "Charge": "quel que soit son score")."""
     status = c.status
     sheet: Sheet = c.sheet
+    plan = status.plan
+    if (
+        not status.senses_lost
+        and not status.surprised
+        and status.holding is None
+        and status.held_by is None
+        and status.locked_with is None
+        and status.hold != "pinned"
+        and not sheet.closed_helm
+        and (plan is None or status.declared_round != rnd or not _charging(plan))
+    ):
+        # nothing lowers or caps a criterion: the points put in them (most of the time)
+        attention: Attention = status.attention
+        return attention
     s = scores(
         status.attention,
         malus=status.senses_lost,
         environment_limit=1 if sheet.closed_helm else None,
         floor=0 if sheet.has("blind_fight") else None,
     )
-    plan = status.plan
-    charging = (
-        plan is not None
-        and status.declared_round == rnd
-        and (plan.kind == "charge" or plan.params.get("how") == "charge")
-    )
+    charging = plan is not None and status.declared_round == rnd and _charging(plan)
     security = s.security
     if status.surprised or charging:
         security = 0
@@ -86,6 +95,11 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
     if status.locked_with is not None:
         security += LOCK_SECURITY
     return Attention(s.environment, security, s.focus)
+
+
+def _charging(plan: Any) -> bool:
+    """A charge, or a counter made by charging (Security counts as 0)."""
+    return bool(plan.kind == "charge" or plan.params.get("how") == "charge")
 
 
 LOCK_SECURITY = -2

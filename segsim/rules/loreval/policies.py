@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from segsim.actions import Declaration, PolicyOutput
+from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.loreval.attention import focus_needed
@@ -147,6 +148,7 @@ def change(me: SelfView, obs: Observation) -> PolicyOutput:
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Aggressive:
     """Attacks the nearest opponent as hard as its points allow."""
 
@@ -187,6 +189,7 @@ class Aggressive:
         return Declaration("inaction", params={"attention": keep})
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Cautious(Aggressive):
     """Attacks with category 3 at most, keeps a point in Environment, rests sooner."""
 
@@ -196,6 +199,7 @@ class Cautious(Aggressive):
     grace_below = 4
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Grappler(Aggressive):
     """Wrestles: escapes a hold, crushes whom it holds, grabs the nearest opponent in
     reach; otherwise closes in like ``aggressive``."""
@@ -234,6 +238,7 @@ class Grappler(Aggressive):
         return super().decide(obs)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Counter(Aggressive):
     """Counters: an opponent who declared an attack on it gets an offensive counter (a
     strike before its action); in contact with an opponent of higher initiative it

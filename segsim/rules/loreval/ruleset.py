@@ -10,6 +10,7 @@ calls the fighter of the next step through :meth:`Loreval.due` as soon as a step
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -20,9 +21,11 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
+from segsim.native import mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, unknown_params
+from segsim.rules.loreval import steps
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
 from segsim.rules.loreval.content import (
@@ -69,8 +72,9 @@ from segsim.rules.loreval.rounds import (
     turn_in_progress,
     voided_on,
 )
-from segsim.rules.loreval.settle import Settlement, initiative_roll, round_started
+from segsim.rules.loreval.settle import Settlement, initiative_roll, lookup, round_started
 from segsim.rules.loreval.status import Status
+from segsim.rules.loreval.steps import tracker
 from segsim.rules.loreval.views import SelfView
 from segsim.state import Combatant, FightState
 
@@ -102,13 +106,17 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Loreval(BaseRuleset):
     """Loreval (text 003), a D&D 3 adaptation: initiative points, attention, categories.
 
     Options: ``round_segments`` (60: a round of 6 s), ``resolve_segments`` (the longest
     step of a resolution, 6), ``heroism_saves`` (a fighter with heroism points spends one
     to cancel the blow that would take it out, true), ``detection_difficulty`` (the
-    detection roll of a fighter with 2 in Environment against a surprise, 15).
+    detection roll of a fighter with 2 in Environment against a surprise, 15),
+    ``awareness`` (metres: a fighter sees only the fighters within it, and the nearest
+    opponent beyond it when none is within it; None, the default: everyone, as at a
+    table; for battles, see docs/rules/loreval.md).
     """
 
     name: ClassVar[str] = "loreval"
@@ -119,10 +127,14 @@ class Loreval(BaseRuleset):
     def __init__(
         self,
         *,
-        round_segments: int = ROUND_SEGMENTS,
-        resolve_segments: int = 6,
-        heroism_saves: bool = True,
-        detection_difficulty: int = 15,
+        # The options come from a scenario's data and are checked below, so that a
+        # wrong one is named: typed Any, not as the int, bool, float they must be,
+        # which a compiled build would check first, unnamed.
+        round_segments: Any = ROUND_SEGMENTS,
+        resolve_segments: Any = 6,
+        heroism_saves: Any = True,
+        detection_difficulty: Any = 15,
+        awareness: Any = None,
         content: Content | None = None,
     ) -> None:
         _check(
@@ -142,24 +154,37 @@ class Loreval(BaseRuleset):
             _is_int(detection_difficulty),
             f"detection_difficulty must be an integer, not {detection_difficulty!r}",
         )
+        _check(
+            awareness is None
+            or (
+                isinstance(awareness, int | float)
+                and not isinstance(awareness, bool)
+                and 0 < awareness < math.inf
+            ),
+            f"awareness is a distance in metres, not {awareness!r}",
+        )
+        self.awareness: float | None = None if awareness is None else float(awareness)
         self.content = given_content(content, Content, default_content)
-        self._steps: tuple[object, tuple[int, int], tuple[Combatant, str] | None] = (
+        self._steps: tuple[object, tuple[int, int, int], tuple[Combatant, str] | None] = (
             None,
-            (0, 0),
+            (0, 0, 0),
             None,
         )
         self._turns: tuple[object, int, bool] = (None, 0, False)
-        self.round_segments = round_segments
+        self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
+        self.round_segments: int = round_segments
         self.tick = round_segments
-        self.resolve_segments = resolve_segments
-        self.heroism_saves = heroism_saves
-        self.detection_difficulty = detection_difficulty
+        self.resolve_segments: int = resolve_segments
+        self.heroism_saves: bool = heroism_saves
+        self.detection_difficulty: int = detection_difficulty
         self.options: Mapping[str, Any] = {
             "round_segments": round_segments,
             "resolve_segments": resolve_segments,
             "heroism_saves": heroism_saves,
             "detection_difficulty": detection_difficulty,
         }
+        if awareness is not None:
+            self.options = {**self.options, "awareness": self.awareness}
 
     # ------------------------------------------------------------ sheets
 
@@ -203,6 +228,8 @@ class Loreval(BaseRuleset):
 
     def _setup(self, state: FightState, c: Combatant, dice: Dice, t: int) -> list[Event]:
         setup = c.setup
+        if not setup:  # nothing called: no event, and no attention put to check
+            return []
         sheet: Sheet = c.sheet
         raw = setup.get("attention", {})
         attention = Attention(**raw) if raw else Attention()
@@ -244,6 +271,11 @@ class Loreval(BaseRuleset):
             event, points[c.id] = initiative_roll(dice, c, 0)
             events.append(event)
         events.append(round_started(state, dice, 1, 0, points, grace))
+        kept = tracker(state)
+        if kept is not None:
+            state.extra[TURNS] = []  # the steps begun (see started)
+            kept.everyone = True  # the round starts: everyone's status changes
+            kept.changing(state, len(events))
         return events
 
     def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
@@ -282,22 +314,27 @@ class Loreval(BaseRuleset):
         events.append(event)
         rnd, _ = current_round(state, segment, self.round_segments)
         events.append(SitsOut(segment, cid, rnd, "joined"))
+        kept = tracker(state)
+        if kept is not None:
+            kept.touch(state, events)
         return events
 
     # ------------------------------------------------------------ steps
 
     def forced(self, state: FightState, cid: str, segment: int) -> list[Declaration]:
         """The fighter's step when it comes, otherwise an ``await`` until the round ends."""
-        c = state.combatants[cid]
-        if any(a.kind == TURN for a in c.actions):
-            return []
+        waiting = False
+        for a in state.combatants[cid].actions:  # one pass: a step in progress, a wait
+            kind = a.kind
+            if kind == TURN:
+                return []
+            if kind == AWAIT:
+                waiting = True
         if not self._busy(state):
             step = self._step(state, segment)
-            if step is not None and step[0] is c:
+            if step is not None and step[0].id == cid:
                 return [_STEPS[step[1]]]
-        if any(a.kind == AWAIT for a in c.actions):
-            return []
-        return [_AWAIT]
+        return [] if waiting else [_AWAIT]
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         if self._busy(state):
@@ -309,10 +346,20 @@ class Loreval(BaseRuleset):
         """The next step of the round in progress; past the round's length with nothing
         left, the step that ends it (a round stretched by its steps). Worked out once
         per state of the fight: the engine asks for it from ``due``, then ``forced``,
-        then ``plan`` with nothing changed in between."""
-        key = (state.version, segment)
+        then ``plan`` with nothing changed in between. In a large fight, once per
+        change of what sets it (the rules' events, who is in the fight): the engine's
+        own records of the many waits begun at a round's start change nothing of it."""
+        kept = state.extra.get(steps.KEY)
+        key = (
+            (kept.generation, state.roster, segment)
+            if kept is not None and kept.settled(state)
+            else (state.version, -1, segment)
+        )
         if self._steps[0] is state and self._steps[1] == key:
-            return self._steps[2]
+            step = self._steps[2]
+            if steps.CHECK:
+                assert step == self._next(state, segment)
+            return step
         step = self._next(state, segment)
         self._steps = (state, key, step)
         return step
@@ -321,13 +368,37 @@ class Loreval(BaseRuleset):
         """Whether a step is in progress, worked out once per state of the fight."""
         if self._turns[0] is state and self._turns[1] == state.version:
             return self._turns[2]
-        busy = turn_in_progress(state)
+        turns: list[Action] | None = state.extra.get(TURNS)
+        if turns is None:  # a small fight: a scan of everyone's actions is cheaper
+            busy = turn_in_progress(state)
+        else:
+            combatants = state.combatants
+            turns[:] = [a for a in turns if _going(a, combatants[a.actor].actions)]
+            busy = bool(turns)
+            if steps.CHECK:
+                assert busy == turn_in_progress(state)
         self._turns = (state, state.version, busy)
         return busy
 
+    started_kinds: ClassVar[frozenset[str]] = frozenset({TURN})
+
+    def started(self, state: FightState, action: Action) -> None:
+        """A step has begun: kept in a large fight, so that whether a step is in
+        progress is asked of the steps begun and not yet over rather than of every
+        fighter."""
+        turns = state.extra.get(TURNS)
+        if turns is not None:  # a large fight (see begin)
+            turns.append(action)
+
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         rnd, start = current_round(state, segment, self.round_segments)
-        step = next_step(state, rnd)
+        kept = state.extra.get(steps.KEY)
+        if kept is None:
+            step = next_step(state, rnd)
+        else:
+            step = kept.next_step(state, rnd)
+            if steps.CHECK:
+                assert step == next_step(state, rnd), (segment, step, next_step(state, rnd))
         if step is None and segment >= start + self.round_segments:
             fighters = state.against(None)
             if fighters:
@@ -410,7 +481,10 @@ class Loreval(BaseRuleset):
         params: dict[str, Any] = {"step": step, "round": rnd}
         if step == RESOLVE:
             left = start + self.round_segments - segment
-            waiting = steps_left(state, rnd)
+            kept = state.extra.get(steps.KEY)
+            waiting = steps_left(state, rnd) if kept is None else kept.steps_left(state, rnd)
+            if steps.CHECK and kept is not None:
+                assert waiting == steps_left(state, rnd)
             length = max(1, min(self.resolve_segments, left // max(1, waiting)))
             if waiting > left > 0:
                 # more resolutions than segments left: they share steps (RULE_ROUND)
@@ -418,9 +492,24 @@ class Loreval(BaseRuleset):
                 group = resolve_order(state, rnd)[:share]
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
-        mine = rank_key(c)
-        params["rank"] = sum(1 for o in state.against(None) if rank_key(o) < mine)
+        kept = state.extra.get(steps.KEY)
+        rank = params["rank"] = (
+            self._rank(state, c, rnd) if kept is None else kept.rank(state, c, rnd)
+        )
+        if steps.CHECK:
+            mine = rank_key(c)
+            assert rank == sum(1 for o in state.against(None) if rank_key(o) < mine)
         return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
+
+    def _rank(self, state: FightState, c: Combatant, rnd: int) -> int:
+        """How many fighters in the fight come before ``c`` in the round's order: the
+        order sorted once per round and who is in the fight (the points and tie-break
+        dice that set it change only when a round starts)."""
+        ranks = self._ranks
+        if ranks[0] is not state or ranks[1] != state.roster or ranks[2] != rnd:
+            order = sorted(state.against(None), key=rank_key)
+            ranks = self._ranks = (state, state.roster, rnd, {o.id: i for i, o in enumerate(order)})
+        return ranks[3][c.id]
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         raise IllegalDeclaration(
@@ -470,11 +559,14 @@ class Loreval(BaseRuleset):
                 for gid in group:
                     if gid != cid and (gid in settlement.resolved or not settlement.standing(gid)):
                         continue
-                    settlement.resolve(gid, settlement.plans.get(gid))
+                    settlement.resolve(gid, lookup(settlement.plans, gid))
                     if settlement.change_pending():
                         break  # the change step comes next; the rest wait for their steps
         if ended or (segment + 1 >= start + self.round_segments and settlement.round_over()):
             settlement.end_round()
+        kept = state.extra.get(steps.KEY)
+        if kept is not None:
+            kept.touch(state, settlement.events)
         return settlement.events
 
     # ------------------------------------------------------------ observation
@@ -533,6 +625,15 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
         )
     assert marker.end is not None
     return ActionSpec(DROP, marker.end - segment, ACT_CHANNEL)
+
+
+TURNS = "loreval.turns"
+"""Where the steps begun in a fight and maybe not over are kept (``state.extra``)."""
+
+
+def _going(action: Action, actions: list[Action]) -> bool:
+    """Whether the action is still among its fighter's actions in progress."""
+    return any(a is action for a in actions)
 
 
 def _voided(state: FightState, c: Combatant, rnd: int) -> bool:

@@ -7,12 +7,13 @@ copies kept here, since the engine applies the events only once the settlement i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
+from segsim.native import mypyc_attr
 from segsim.rules.lazy import Lazy
 from segsim.rules.loreval.attention import (
     focus_modifier,
@@ -152,6 +153,8 @@ def round_started(
 
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
+MOVING = frozenset(("attack", "charge", "grapple", *MANOEUVRES))
+"""Actions that carry their declared moves toward their target."""
 
 
 def _plan_of(c: Combatant, rnd: int) -> Plan | None:
@@ -159,6 +162,68 @@ def _plan_of(c: Combatant, rnd: int) -> Plan | None:
     return status.plan if status.declared_round == rnd else None
 
 
+def lookup(values: Mapping[str, Any], cid: str, default: Any = None) -> Any:
+    """``values.get(cid, default)`` of a settlement's :class:`Lazy` values, called as a
+    mapping's method (the compiled build calls a dict's own ``get`` on a value typed as
+    a dict, which would not read the state)."""
+    return values.get(cid, default)
+
+
+def _resolved(status: Any, rnd: int) -> bool:
+    return bool(status.resolved_round >= rnd)
+
+
+def _countered(status: Any, rnd: int) -> bool:
+    return bool(status.counter_round == rnd)
+
+
+def _blocked(status: Any, rnd: int) -> bool:
+    return bool(status.blocked)
+
+
+def _locked(status: Any, rnd: int) -> bool:
+    return bool(status.locked_with)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Marks:
+    """A set of fighters as a settlement sees it: a fighter's membership read from its
+    status when first asked (``test(status, round)``), then kept, and changed by what
+    the settlement marks (``add``, ``update``, ``difference_update``); the same as a set
+    filled from every fighter's status when the settlement begins, without reading
+    every fighter's."""
+
+    __slots__ = ("_combatants", "_rnd", "_seen", "_test")
+
+    def __init__(
+        self, combatants: Mapping[str, Combatant], test: Callable[[Any, int], bool], rnd: int
+    ) -> None:
+        self._combatants = combatants
+        self._test = test
+        self._rnd = rnd
+        self._seen: dict[str, bool] = {}
+
+    def __contains__(self, cid: object) -> bool:
+        key = str(cid)
+        seen = self._seen.get(key)
+        if seen is None:
+            c = self._combatants.get(key)
+            seen = self._seen[key] = c is not None and self._test(c.status, self._rnd)
+        return seen
+
+    def add(self, cid: str) -> None:
+        self._seen[cid] = True
+
+    def update(self, cids: Iterable[str]) -> None:
+        for cid in cids:
+            self._seen[cid] = True
+
+    def difference_update(self, cids: Iterable[str]) -> None:
+        for cid in cids:
+            self._seen[cid] = False
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one settlement: steps of a round, the end of a round."""
 
@@ -177,20 +242,13 @@ class Settlement:
         self.hit_points: Lazy[int] = Lazy(lambda cid: combatants[cid].status.hit_points)
         self.heroism: Lazy[int] = Lazy(lambda cid: combatants[cid].status.heroism)
         self.plans: Lazy[Plan | None] = Lazy(lambda cid: _plan_of(combatants[cid], rnd))
-        self.resolved: set[str] = set()
-        self.used_counters: set[str] = set()
-        self.blocked: set[str] = set()
-        self.locked: set[str] = set()
-        for c in combatants.values():
-            status = c.status
-            if status.resolved_round >= rnd:
-                self.resolved.add(c.id)
-            if status.counter_round == rnd:
-                self.used_counters.add(c.id)
-            if status.blocked:
-                self.blocked.add(c.id)
-            if status.locked_with:
-                self.locked.add(c.id)
+        # who has resolved, countered, is blocked or locked: read from a fighter's
+        # status when first asked (the state does not change during a settlement), then
+        # as the settlement marks them
+        self.resolved = Marks(combatants, _resolved, rnd)
+        self.used_counters = Marks(combatants, _countered, rnd)
+        self.blocked = Marks(combatants, _blocked, rnd)
+        self.locked = Marks(combatants, _locked, rnd)
         self.no_move: set[str] = set()
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
@@ -321,7 +379,7 @@ class Settlement:
         if plan.kind == "move":
             self.move(c, plan)
             return
-        if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES):
+        if plan.kind not in MOVING:
             return
         units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
         if units and plan.target is not None and self.standing(plan.target):
@@ -332,7 +390,7 @@ class Settlement:
         """Why the action can no longer be carried out as declared, seen at the
         fighter's step: its target is out of the fight, or out of reach even with the
         moves declared (Loreval, "Modifier son action")."""
-        if plan.kind not in ("attack", "charge", "grapple", *MANOEUVRES) or plan.target is None:
+        if plan.kind not in MOVING or plan.target is None:
             return None
         if plan.kind == "whirlwind":
             return None
@@ -429,7 +487,7 @@ class Settlement:
         while todo:
             current = todo.pop()
             for c in self.in_order():
-                plan = self.plans.get(c.id)
+                plan = lookup(self.plans, c.id)
                 if plan is not None and plan.params.get("concert") == current:
                     found.append(c.id)
                     todo.append(c.id)
@@ -441,7 +499,7 @@ class Settlement:
         beyond the first (Interpretations)."""
         counts: dict[str, int] = {}
         for cid in group:
-            plan = self.plans.get(cid)
+            plan = lookup(self.plans, cid)
             if plan is not None and plan.target is not None:
                 counts[plan.target] = counts.get(plan.target, 0) + 1
         return {t: CONCERT_MALUS * (n - 1) for t, n in counts.items() if n > 1}
@@ -450,7 +508,7 @@ class Settlement:
         """Counters aimed at a fighter who must change its action cannot be carried out;
         their fighters may change theirs (Loreval, "Modifier son action")."""
         for c in self.in_order():
-            plan = self.plans.get(c.id)
+            plan = lookup(self.plans, c.id)
             if (
                 plan is not None
                 and plan.kind == "counter"
@@ -536,7 +594,7 @@ class Settlement:
         aimed at the caster or hypothetical (Loreval, "Les différents contres": a
         defensive counter-spell only protects the counterer)."""
         for k in self.in_order():
-            plan = self.plans.get(k.id)
+            plan = lookup(self.plans, k.id)
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -719,7 +777,7 @@ class Settlement:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
         the charge (Loreval, "Réception de charge")."""
         for k in self.in_order():
-            plan = self.plans.get(k.id)
+            plan = lookup(self.plans, k.id)
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -752,7 +810,7 @@ class Settlement:
         if plan.kind == "charge" or plan.target is None:
             return
         for c in self.in_order():
-            other = self.plans.get(c.id)
+            other = lookup(self.plans, c.id)
             if (
                 other is None
                 or other.kind != "charge"
@@ -973,7 +1031,7 @@ class Settlement:
         counter (against this attacker, hypothetical, or turned against this second
         assailant as a changed action at -2), or an ally's offensive parry."""
         for k in self.in_order():
-            plan = self.plans.get(k.id)
+            plan = lookup(self.plans, k.id)
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -991,7 +1049,7 @@ class Settlement:
             if p.get("against") == "defensive" and k.id == defender.id:
                 if plan.target == attacker.id or hypothetical:
                     return k, plan, malus
-                aimed = self.plans.get(plan.target or "")
+                aimed = lookup(self.plans, plan.target or "")
                 if aimed is None or aimed.target != defender.id:
                     return k, plan, CHANGED_MALUS  # the expected assailant went elsewhere
             if (
@@ -1051,7 +1109,7 @@ class Settlement:
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
         me = self.fighter(cid)
         for k in self.in_order():
-            counter = self.plans.get(k.id)
+            counter = lookup(self.plans, k.id)
             if (
                 counter is None
                 or counter.kind != "counter"
@@ -1087,7 +1145,7 @@ class Settlement:
         self.used_counters.add(k.id)
         weapon = k.status.weapon
         sheet: Sheet = k.sheet
-        before_hp = self.hit_points.get(cid, 0)
+        before_hp = lookup(self.hit_points, cid, 0)
         if how == "charge":
             self.emit_counter_use(k, cid, how)
             before = len(self.events)
@@ -1301,7 +1359,7 @@ class Settlement:
             if c.id in self.out:
                 continue
             status = c.status
-            plan = self.plans.get(c.id)
+            plan = lookup(self.plans, c.id)
             cost = 0
             if plan is not None and plan.kind != "grace":
                 cost = status.initiative if plan.heroic else plan.spent
@@ -1314,7 +1372,7 @@ class Settlement:
             if c.id in self.out:
                 continue
             status = c.status
-            plan = self.plans.get(c.id)
+            plan = lookup(self.plans, c.id)
             chose = plan is not None and plan.kind == "grace"
             if (status.grace and status.grace != "joined") or chose:  # a grace round ends
                 malus = -2 if chose and plan is not None and plan.changed else 0

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from segsim.actions import Action, DeclarationLike
+from segsim.native import python_class
 from segsim.observation import LiveView, live
 from segsim.rules.loreval.combat import CONTACT, Point, attention_scores, distance, within
 from segsim.rules.loreval.content import Sheet, Weapon
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from segsim.state import Combatant, FightState
 
 
+@python_class
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
@@ -112,6 +114,7 @@ class OtherView(LiveView):
         return distance(self.position, other.position)
 
 
+@python_class
 class SelfView(OtherView):
     """The deciding fighter's own state: ``step`` is "declare" or "change" when it must
     declare now, "heroic" when it may declare a heroic action, "lock" when, just locked
@@ -145,11 +148,24 @@ class SelfView(OtherView):
     def _others(self) -> tuple[OtherView, ...]:
         state, segment, rnd, cid = self._state, self._segment, self._round, self.id
         k = self._reads_attention()
+        radius = None if self._rules is None else self._rules.awareness
+        if radius is not None:
+            return self._around(radius, k)
         return tuple(
             OtherView(state, segment, o, rnd, k)
             for o in state.combatants.values()
             if o.in_fight and o.id != cid
         )
+
+    def _around(self, radius: float, k: bool) -> tuple[OtherView, ...]:
+        """With the ruleset's ``awareness``: the fighters within it (found through the
+        fight's grid), and the nearest opponent when no opponent is within it."""
+        state, segment, rnd, cid, side = self._state, self._segment, self._round, self.id, self.side
+        near = [o for o in state.near(self._o.position, radius) if o.id != cid]
+        if not any(o.side != side for o in near):
+            for oid in state.nearest_opponents(cid, 1):
+                near.append(state.combatants[oid])
+        return tuple(OtherView(state, segment, o, rnd, k) for o in near)
 
     def _other(self, oid: str) -> OtherView | None:
         o = self._state.combatants.get(oid)
