@@ -783,7 +783,7 @@ class Fight:
             for c in members:
                 forced = ruleset.forced(state, c.id, seg)
                 if forced:
-                    specs = self._plan_all(c, forced, seg, forced=True)
+                    specs = self._plan_all(c, forced, seg, True)  # (forced: positional)
                     self._apply(c, specs, seg)
         # Everyone decides from the same state; nothing is applied until all are checked.
         decided: _Decided = []

@@ -758,7 +758,8 @@ class RinKaNou(BaseRuleset):
                     "a wait for the way to clear needs an until bound (nobody waits forever)",
                     rule="RULES-NOTES, Waiting",
                 )
-            return ActionSpec("wait", None, "wait", continuous=True, visible=False)
+            # (Positional: a class called with keywords builds a dictionary of them.)
+            return ActionSpec("wait", None, "wait", None, False, 0, True, False, False, False)
         if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
             raise IllegalDeclaration(
                 f"wait until must be a later segment than {segment}, not {until!r}"
@@ -782,7 +783,7 @@ class RinKaNou(BaseRuleset):
                 table["clear"] = clear
             params = self._tables.keep(key, table)
         return ActionSpec(
-            "wait", until - segment, "wait", continuous=True, visible=False, params=params
+            "wait", until - segment, "wait", None, False, 0, True, False, False, False, params
         )
 
     def _usable_weapon(self, c: Combatant) -> None:
@@ -847,14 +848,18 @@ class RinKaNou(BaseRuleset):
         )
         if p.get("disarm") is not None or p.get("grab"):
             params.update(self._disarm_params(state, c, target, d))
-        return ActionSpec(
+        return ActionSpec(  # (positional: no dictionary of keywords made for the call)
             "strike",
             weapon.speed,
             "hands",
-            target=target,
-            rolled=True,
-            difficulty=difficulty,
-            params=MappingProxyType(params),  # frozen here: no copy of a table of its own
+            target,
+            True,
+            difficulty,
+            False,
+            False,
+            False,
+            True,
+            MappingProxyType(params),  # frozen here: no copy of a table of its own
         )
 
     def _disarm_params(
@@ -954,7 +959,10 @@ class RinKaNou(BaseRuleset):
         p = d.params
         difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0
         params = {"difficulty": difficulty} if difficulty else EMPTY
-        return ActionSpec(d.kind, duration, "legs", None, True, difficulty, params=params)
+        # (Positional: no dictionary of keywords made for the call.)
+        return ActionSpec(
+            d.kind, duration, "legs", None, True, difficulty, False, False, False, True, params
+        )
 
     def _plan_move(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
