@@ -39,7 +39,8 @@ def slot_init(cls: type) -> Callable[..., None] | None:
     if hasattr(cls, "__attrs_pre_init__") or hasattr(cls, "__attrs_post_init__"):
         return None
     params: list[str] = []
-    lines: list[str] = []
+    lines: list[str] = []  # each field set through its slot's descriptor
+    stores: list[str] = []  # each field assigned (on the twin)
     names: dict[str, Any] = {"NOTHING": attrs.NOTHING}
     for f in attrs.fields(cls):
         name = f.name
@@ -68,6 +69,21 @@ def slot_init(cls: type) -> Callable[..., None] | None:
             names[f"_default_{name}"] = default
             params.append(f"{name}=_default_{name}")
         lines.append(f"    _set_{name}(self, {value})")
+        stores.append(f"    self.{name} = {value}")
+    twin = _twin(cls) if len(stores) >= TWIN_FIELDS else None
+    if twin is not None:
+        # Its fields set by plain assignments on a mutable twin of the class (the same
+        # layout), which the interpreter specialises; then it is the class again. (An
+        # object of a subclass without an __init__ of its own is set field by field.)
+        names.update(_Cls=cls, _Twin=twin, _set_class=_SET_CLASS)
+        lines = [
+            "    if type(self) is not _Cls:",
+            *[f"    {line}" for line in lines],
+            "        return",
+            "    _set_class(self, _Twin)",
+            *stores,
+            "    self.__class__ = _Cls",
+        ]
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines or ["    pass"])
     exec(compile(source, f"<slot init {cls.__module__}.{cls.__qualname__}>", "exec"), names)
     init: Callable[..., None] = names["__init__"]
@@ -76,6 +92,37 @@ def slot_init(cls: type) -> Callable[..., None] | None:
     init.__doc__ = made.__doc__
     init.__wrapped__ = made  # type: ignore[attr-defined]
     return init
+
+
+TWIN_FIELDS = 3
+"""The fewest fields for which :func:`slot_init` builds through a twin class: setting
+the class twice costs about what two or three fields set through their descriptors
+do (measured: from three fields on, the twin is cheaper)."""
+
+_SET_CLASS = object.__dict__[
+    "__class__"
+].__set__  # sets an object's class, whatever its __setattr__
+
+
+def _twin(cls: type) -> type | None:
+    """A mutable class of the same layout as the frozen ``cls`` (its bases, its own
+    slots): an object of ``cls`` can be made one, its fields set by plain assignments,
+    then made a ``cls`` again. None where the interpreter refuses the exchange (a
+    native base in the compiled build, say)."""
+    own = vars(cls).get("__slots__")
+    if own is None or "__dict__" in own:
+        return None
+    twin = type(
+        f"_{cls.__name__}Twin", cls.__bases__, {"__slots__": own, "__setattr__": object.__setattr__}
+    )
+    made: Any = cls
+    try:
+        probe = made.__new__(made)
+        _SET_CLASS(probe, twin)
+        probe.__class__ = cls
+    except TypeError:
+        return None
+    return twin
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -90,3 +90,26 @@ def test_a_cached_hash_keeps_attrs_own_init() -> None:
 
     assert "__wrapped__" not in vars(Hashed.__init__)
     assert hash(Hashed(1, "a", 2)) == hash(Hashed(1, "a", 2))
+
+
+def test_an_event_built_through_its_twin_is_of_its_own_class_and_frozen() -> None:
+    """From three fields on, the slot init sets the fields on a mutable twin of the class
+    and makes the object the class again: the object is of the class, frozen, equal to
+    attrs' own; a plain subclass without an __init__ of its own keeps its class."""
+
+    @attrs.frozen
+    class Noted(Event):
+        note: str
+        level: int = 3
+
+    class Louder(Noted):
+        pass
+
+    made, reference = _both(Noted, t=1, actor="a", note="x")
+    assert type(made) is Noted and made == reference
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        made.note = "y"  # type: ignore[misc]
+    louder = Louder(2, "b", "z", 4)
+    assert type(louder) is Louder and (louder.t, louder.note, louder.level) == (2, "z", 4)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        louder.level = 5  # type: ignore[misc]
