@@ -81,6 +81,8 @@ disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
 
+_new = object.__new__  # an object of a class, made without calling the class
+
 
 class _OwnEnvironment(simpy.Environment):
     """The environment of a fight that has its own: SimPy's, less the binding of all
@@ -714,12 +716,18 @@ class Fight:
             self._mind_the_limit(seg)
         env = self.env
         now = env._now
+        # _Phase(env, seg, callback), without the class's call (once a boundary: a call
+        # of a Python class costs about as much again as the stores of its __init__).
+        event = _new(_Phase)
+        event.env = env
         if seg > self._boundary_done:
-            event = _Phase(env, seg, self._on_boundary)
+            event.callbacks = [self._on_boundary]
             priority = SETTLE
         else:
-            event = _Phase(env, seg, self._on_phase)
+            event.callbacks = [self._on_phase]
             priority = DECIDE
+        event.at = event._value = seg
+        event._ok = True
         if self._own_env:
             # Clock.until() and Environment.schedule(), without their calls: the
             # fight's own environment is SimPy's, its queue a heap (once a boundary).
