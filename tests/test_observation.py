@@ -469,3 +469,40 @@ def test_a_seen_action_is_built_by_the_slot_init_as_attrs_would() -> None:
         assert SeenAction(*args) == reference
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         SeenAction(3, 4, "weapon").kind = "strike"  # type: ignore[misc]
+
+
+def _slots(obj: Any) -> dict[str, Any]:
+    """What the object's slots hold (not what its class shadows them with)."""
+    import inspect
+    import types
+
+    names = {n for klass in type(obj).__mro__ for n in getattr(klass, "__slots__", ())}
+    return {
+        n: getattr(obj, n)
+        for n in sorted(names - {"__dict__"})
+        if isinstance(inspect.getattr_static(type(obj), n), types.MemberDescriptorType)
+    }
+
+
+def test_a_rinkanou_observation_is_made_as_its_classes_would_make_it() -> None:
+    """RinKaNou.observe makes the fighter's view and its observation without calling
+    their classes: every slot holds what SelfView's and ViewObservation's __init__
+    would put there, with or without a missile in flight."""
+    from segsim.observation import ViewObservation
+    from segsim.rules.rinkanou.views import SelfView
+
+    fight = duel(Keeper(), Keeper())
+    fight.run()
+    rules, state = fight.ruleset, fight.state
+    for autonomous in (False, True):
+        if autonomous:
+            state.autonomous[999] = state.combatants["margaret"].recent[-1]
+        for cid, must in (("robert", True), ("margaret", False)):
+            obs = rules.observe(state, cid, state.segment, must)
+            me = SelfView(state, state.segment, rules, state.combatants[cid])
+            made = ViewObservation(state.segment, cid, must, me, state)
+            assert type(obs) is ViewObservation and type(obs.me) is SelfView
+            assert _slots(obs.me) == _slots(me) and vars(obs.me) == vars(me) == {}
+            assert {k: v for k, v in _slots(obs).items() if k != "me"} == {
+                k: v for k, v in _slots(made).items() if k != "me"
+            }

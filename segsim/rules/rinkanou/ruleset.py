@@ -50,8 +50,10 @@ from segsim.rules.rinkanou.events import (
 from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
-from segsim.rules.rinkanou.views import Reaches, SelfView, SharedSeen
+from segsim.rules.rinkanou.views import Reaches, SelfView, SharedSeen, reach_of
 from segsim.state import Combatant, FightState, by_order
+
+_new = object.__new__  # an object of a class, made without calling the class
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import SheetFacts
@@ -1294,9 +1296,41 @@ class RinKaNou(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
-        # The view of the fighter itself finds, on first use, who else it sees.
-        me = SelfView(state, segment, self, state.combatants[cid])
-        return ViewObservation(segment, cid, must_act, me, state)
+        # The view of the fighter itself finds, on first use, who else it sees. Both are
+        # made without a call of their classes (once a decision: a Python class's call
+        # costs about as much again as the stores of its __init__): these stores are
+        # SelfView(state, segment, self, c)'s and ViewObservation(segment, cid,
+        # must_act, me, state)'s, which tests/test_rinkanou_views.py checks they match.
+        c = state.combatants[cid]
+        me = _new(SelfView)
+        me._state = state
+        me._version = version = state.version
+        me._segment = segment
+        me.side = c.side
+        me.position = c.position
+        status = c.status
+        me.armed = status.armed
+        me.must_lock = status.must_lock
+        me.weapon_pr = status.weapon_pr
+        me.actions = tuple(c.actions)
+        me.sheet = sheet = c.sheet
+        me.weapon = sheet.weapon
+        reach = self._fighter_reaches.get(c)
+        me.reach = reach if reach is not None else reach_of(self, c)
+        me._rules = self
+        me._c = c
+        me._opponents = me._threats = me._nearest_o = me._first = None
+        me._incoming = None if state.autonomous else ()
+        me._near = False
+        obs = _new(ViewObservation)
+        obs.segment = segment
+        obs.actor = cid
+        obs.must_act = must_act
+        obs.me = me
+        obs._others = obs._by_id = obs._legal = None
+        obs._state = state
+        obs._version = version
+        return obs
 
     def _in_view(self, state: FightState, c: Combatant) -> list[Combatant]:
         """Everyone ``c`` sees (itself included), in the fight's order."""
