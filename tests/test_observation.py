@@ -161,19 +161,23 @@ class _Looker(Keeper):
 def _views_spied() -> Iterator[list[str]]:
     """The ids of the other fighters whose views are built meanwhile, as they are."""
     built: list[str] = []
+    made: list[Any] = []  # the views built (kept, so that no id is reused meanwhile)
     from segsim.rules.rinkanou import views
 
-    original = views.OtherView.__init__
+    original = views.SelfView._view  # where every view of another fighter is made
 
-    def spy(self: Any, state: Any, segment: int, o: Any, *rest: Any) -> None:
-        built.append(o.id)
-        original(self, state, segment, o, *rest)
+    def spy(self: Any, o: Any) -> Any:
+        view = original(self, o)
+        if all(view is not v for v in made):
+            made.append(view)
+            built.append(o.id)
+        return view
 
-    views.OtherView.__init__ = spy  # type: ignore[method-assign]
+    views.SelfView._view = spy  # type: ignore[method-assign]
     try:
         yield built
     finally:
-        views.OtherView.__init__ = original  # type: ignore[method-assign]
+        views.SelfView._view = original  # type: ignore[method-assign]
 
 
 def _views_built(policy: type[Keeper]) -> list[str]:
@@ -485,11 +489,12 @@ def _slots(obj: Any) -> dict[str, Any]:
 
 
 def test_a_rinkanou_observation_is_made_as_its_classes_would_make_it() -> None:
-    """RinKaNou.observe makes the fighter's view and its observation without calling
-    their classes: every slot holds what SelfView's and ViewObservation's __init__
-    would put there, with or without a missile in flight."""
+    """RinKaNou.observe makes the fighter's view and its observation, and the view the
+    others' views, without calling their classes: every slot holds what SelfView's,
+    ViewObservation's and OtherView's __init__ would put there, with or without a
+    missile in flight."""
     from segsim.observation import ViewObservation
-    from segsim.rules.rinkanou.views import SelfView
+    from segsim.rules.rinkanou.views import OtherView, SelfView
 
     fight = duel(Keeper(), Keeper())
     fight.run()
@@ -506,3 +511,11 @@ def test_a_rinkanou_observation_is_made_as_its_classes_would_make_it() -> None:
             assert {k: v for k, v in _slots(obs).items() if k != "me"} == {
                 k: v for k, v in _slots(made).items() if k != "me"
             }
+            # So is the view of another fighter (SelfView._view).
+            other = "margaret" if cid == "robert" else "robert"
+            view = obs.me._view(state.combatants[other])
+            built = OtherView(
+                state, state.segment, state.combatants[other], me._c.status.revealed, rules
+            )
+            assert type(view) is OtherView and _slots(view) == _slots(built)
+            assert vars(view) == vars(built) == {}

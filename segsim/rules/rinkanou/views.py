@@ -81,6 +81,8 @@ class SeenAction:
 SeenAction.__init__ = slot_init(SeenAction) or SeenAction.__init__  # type: ignore[method-assign]
 
 
+_new = object.__new__  # an object of a class, made without calling the class
+
 _Nearest = tuple["Combatant", tuple[str, tuple[float, float]]] | tuple[None, None]
 """The nearest opponent in view, and its id and position as it stood (or no one)."""
 
@@ -251,7 +253,21 @@ class SelfView(LiveView):
                 view = views.get(o.id)
                 if view is not None:
                     return view
-        view = OtherView(self._state, self._segment, o, self._c.status.revealed, self._rules)
+        # OtherView(self._state, self._segment, o, self._c.status.revealed, self._rules),
+        # without a call of its class (the same stores as its __init__, which
+        # tests/test_observation.py checks they match).
+        view = _new(OtherView)
+        view._state = state = self._state
+        view._version = state.version
+        view._segment = self._segment
+        view.id = o.id
+        view.position = o.position
+        view.armed = o.status.armed
+        view.weapon = o.sheet.weapon
+        view._o = o
+        view._rules = self._rules
+        view._revealed = self._c.status.revealed
+        view._actions = None
         if views is None:
             self._first = view
         else:
