@@ -46,6 +46,7 @@ from segsim.actions import (
 from segsim.clock import Clock
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import IllegalDeclaration
+from segsim.eventbase import maker
 from segsim.events import (
     ActionCancelled,
     CombatantJoined,
@@ -82,6 +83,7 @@ disengage stances...): a 1.x record would not replay under these rules."""
 Subscriber = Callable[[Event], None]
 
 _new = object.__new__  # an object of a class, made without calling the class
+_die_rolled = maker(DieRolled)  # DieRolled(...), without a call of the class (a draw's)
 
 
 class _OwnEnvironment(simpy.Environment):
@@ -1260,7 +1262,7 @@ class Fight:
     # ------------------------------------------------------------------ events & end
 
     def _on_draw(self, die: str, value: int, purpose: str, actor: str | None) -> DieRolled:
-        event = DieRolled(self._t, actor, die, value, purpose)
+        event = _die_rolled(self._t, actor, die, value, purpose)  # (no class call)
         self._record(event)
         return event
 
