@@ -58,6 +58,8 @@ PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone e
 # The settlement's most frequent events, made without a call of their classes.
 _weapon_state = maker(WeaponState)
 _situation_changed = maker(SituationChanged)
+_attack_resolved = maker(AttackResolved)
+_wound_taken = maker(WoundTaken)
 
 
 def ps_from_result(result: Rolled, divisor: int) -> int:
@@ -322,7 +324,9 @@ class Settlement:
 
     def resolved(self, attacker: str, action: Action, target: str, blow: str, result: str) -> None:
         """What became of a blow (``attack.resolved``)."""
-        self.events.append(AttackResolved(self.segment, attacker, action.id, target, blow, result))
+        self.events.append(
+            _attack_resolved(self.segment, attacker, action.id, target, blow, result)
+        )
 
     def strike(self, action: Action) -> None:
         combatants = self.combatants
@@ -578,7 +582,7 @@ class Settlement:
                 detail[k] = v
         detail["absorption"] = -absorption
         self.events.append(
-            WoundTaken(
+            _wound_taken(
                 self.segment,
                 defender.id,
                 attacker.id,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 import attrs
 
 from segsim.actions import Action, DeclarationLike
-from segsim.eventbase import slot_init
+from segsim.eventbase import maker, slot_init
 from segsim.native import python_class
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
@@ -65,8 +65,8 @@ def closest(here: tuple[float, float], items: Iterable[P]) -> P | None:
     return best
 
 
-@attrs.frozen
-class SeenAction:
+@attrs.frozen(weakref_slot=False)  # (no weak reference: a class of the same layout, its
+class SeenAction:  # twin, can then make one without a call of the class: see maker)
     """Another fighter's action as an observer sees it; hidden fields are None."""
 
     id: int
@@ -79,6 +79,7 @@ class SeenAction:
 
 # Built per action seen (and per read one): the cheaper slot-storing __init__.
 SeenAction.__init__ = slot_init(SeenAction) or SeenAction.__init__  # type: ignore[method-assign]
+_seen_action = maker(SeenAction)  # SeenAction(...), without a call of the class
 
 
 _new = object.__new__  # an object of a class, made without calling the class
@@ -574,7 +575,7 @@ def seen_actions(
         aid = a.id
         if revealed and not a.public and aid in revealed:  # (most observers read none)
             kind, target, ends_in = revealed[aid]
-            seen.append(SeenAction(aid, a.start, MOTION.get(a.kind, ""), kind, target, ends_in))
+            seen.append(_seen_action(aid, a.start, MOTION.get(a.kind, ""), kind, target, ends_in))
             continue
         entry = shared.get(aid)
         if entry is None or entry[0] is not a:  # a cancelled action is a new object
@@ -590,8 +591,8 @@ def _seen_by_all(a: Action) -> SeenAction:
     fields do not change: a cancelled one is a new object)."""
     motion = MOTION.get(a.kind, "")
     if a.public:
-        return SeenAction(a.id, a.start, motion, a.kind, a.target, a.last)
-    return SeenAction(a.id, a.start, motion)
+        return _seen_action(a.id, a.start, motion, a.kind, a.target, a.last)
+    return _seen_action(a.id, a.start, motion)
 
 
 def _flying(state: FightState) -> Mapping[str, list[Action]]:
