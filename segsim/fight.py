@@ -1082,7 +1082,10 @@ class Fight:
                     side = other
                 elif other != side:
                     return self.state.against(None)
-            return [] if side is None else self.state.against(side)
+            if side is None:
+                return []
+            found = self.state._against.get(side)  # FightState.against(), without its call
+            return found if found is not None else self.state.against(side)
         seen: dict[str, Combatant] = {}
         grids = self.state.side_grids
         for cid in actors:

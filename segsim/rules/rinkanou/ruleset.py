@@ -1319,7 +1319,10 @@ class RinKaNou(BaseRuleset):
         me.reach = reach if reach is not None else reach_of(self, c)
         me._rules = self
         me._c = c
-        me._opponents = me._threats = me._nearest_o = me._first = None
+        # With no awareness radius every opponent is in view: the state's list, when it
+        # has one (as _seen() finds it, without its call).
+        me._opponents = state._against.get(c.side) if self.awareness is None else None
+        me._threats = me._nearest_o = me._first = None
         me._incoming = None if state.autonomous else ()
         me._near = False
         obs = _new(ViewObservation)

@@ -138,7 +138,11 @@ class SelfView(LiveView):
         self.reach: float = reach if reach is not None else reach_of(rules, c)
         self._rules = rules
         self._c = c
-        self._opponents: list[Combatant] | None = None  # the opponents in view, found once
+        # The opponents in view, found once (with no awareness radius, everyone's: the
+        # state's list, when it has one already).
+        self._opponents: list[Combatant] | None = (
+            state._against.get(c.side) if rules.awareness is None else None
+        )
         self._threats: tuple[OtherView, ...] | None = None
         # Nothing in flight (most fights): no missile to look for, now or later.
         self._incoming: tuple[SeenAction, ...] | None = None if state.autonomous else ()
