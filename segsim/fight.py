@@ -1266,7 +1266,12 @@ class Fight:
 
     def _on_draw(self, die: str, value: int, purpose: str, actor: str | None) -> DieRolled:
         event = _die_rolled(self._t, actor, die, value, purpose)  # (no class call)
-        self._record(event)
+        # _record(event), without its call (once a draw).
+        self.state.version += 1
+        self.history.append(event)
+        for callback, types in self._subscribers:
+            if types is None or event.TYPE in types:
+                callback(event)
         return event
 
     def _emit(self, event: Event) -> None:
