@@ -316,9 +316,13 @@ class Fight:
         # The kinds of action whose start the ruleset is told of (BaseRuleset.started).
         self._told: frozenset[str] = frozenset(getattr(ruleset, "started_kinds", ()))
         self._combatants = self.state.combatants
+        # A ruleset's order of completion may come as a table by kind (order_table()),
+        # which the sort reads without a call of order_key() per action.
+        order_table = getattr(ruleset, "order_table", None)
         self._completion_order = _completion_order(
             None if type(ruleset).order_key is BaseRuleset.order_key else ruleset.order_key,
             self._combatants,
+            order_table() if order_table is not None else None,
         )
         # A boundary's event calls one of these: bound once, not at each boundary.
         self._on_boundary: Callable[[_Phase], None] = self._at_boundary
@@ -1366,11 +1370,21 @@ def _ours(event: simpy.Event, fight: Fight) -> bool:
 
 
 def _completion_order(
-    order_key: Callable[[Action], tuple[Any, ...]] | None, combatants: Mapping[str, Combatant]
+    order_key: Callable[[Action], tuple[Any, ...]] | None,
+    combatants: Mapping[str, Combatant],
+    table: tuple[Mapping[str, tuple[Any, ...]], tuple[Any, ...]] | None = None,
 ) -> Callable[[Action], tuple[Any, ...]]:
     """The sort key of actions completing together: the ruleset's order (None: the
-    ruleset has none), then the fighters' order, then their ids (made once per fight,
-    not at each settlement)."""
+    ruleset has none; ``table``: its keys by kind and for any other kind, as its
+    ``order_key`` gives them), then the fighters' order, then their ids (made once per
+    fight, not at each settlement)."""
+    if table is not None:
+        keys, other = table
+
+        def by_table(a: Action) -> tuple[Any, ...]:
+            return (*keys.get(a.kind, other), combatants[a.actor].order, a.id)
+
+        return by_table
     if order_key is None:
 
         def plain(a: Action) -> tuple[Any, ...]:

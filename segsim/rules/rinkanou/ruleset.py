@@ -616,7 +616,10 @@ class RinKaNou(BaseRuleset):
                 + (f" (it goes to {spec.target})" if spec.target is not None else ""),
                 rule=f"{TEXT}, Actions de combat",
             )
-        situational = situation or (spec.rolled and recomputes(spec))
+        # recomputes(spec), without its call
+        situational = situation or (
+            spec.rolled and (spec.kind in SITUATION_KINDS or spec.kind == "move")
+        )
         if not situational and bare:
             return spec  # no points to check and no engagement to add (arming, waiting)
         params = declaration.params
@@ -1284,6 +1287,14 @@ class RinKaNou(BaseRuleset):
 
     def order_key(self, action: Action) -> tuple[Any, ...]:
         return _ORDER_KEYS.get(action.kind, _OTHER_KEY)
+
+    def order_table(self) -> tuple[Mapping[str, tuple[Any, ...]], tuple[Any, ...]] | None:
+        """:meth:`order_key` as a table by kind and the key of any other kind, which the
+        engine's sort reads without a call per action; None for a ruleset derived from
+        this one that orders otherwise."""
+        if type(self).order_key is not RinKaNou.order_key:
+            return None
+        return _ORDER_KEYS, _OTHER_KEY
 
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice

@@ -45,7 +45,7 @@ from segsim.rules.rinkanou.events import (
     WoundTaken,
 )
 from segsim.rules.rinkanou.roll import Rolled, tens
-from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
+from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
 from segsim.state import Combatant, FightState, by_order
@@ -162,7 +162,8 @@ class Settlement:
         handlers = _HANDLERS
         used = self.used
         for action in self.batch:
-            if recomputes(action):
+            kind = action.kind  # recomputes(action), without its call:
+            if kind in SITUATION_KINDS or (kind == "move" and action.rolled):
                 self.engage[action.actor] = tuple(action.params.get("engage", ()))
             if action.id in used:
                 continue
@@ -211,7 +212,8 @@ class Settlement:
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
-        if recomputes(action):
+        kind = action.kind  # recomputes(action), without its call:
+        if kind in SITUATION_KINDS or (kind == "move" and action.rolled):
             results = self.results.get(actor)
             if results is None:
                 self.results[actor] = [result]
