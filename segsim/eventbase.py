@@ -113,9 +113,9 @@ TWIN_FIELDS = 3
 the class twice costs about what two or three fields set through their descriptors
 do (measured: from three fields on, the twin is cheaper)."""
 
-_SET_CLASS = object.__dict__[
-    "__class__"
-].__set__  # sets an object's class, whatever its __setattr__
+# Sets an object's class, whatever its __setattr__ (read through vars(): the compiled
+# build's compiler fails on object.__dict__).
+_SET_CLASS: Any = vars(object)["__class__"].__set__
 
 
 def _twin(cls: type) -> type | None:
