@@ -83,6 +83,7 @@ disengage stances...): a 1.x record would not replay under these rules."""
 Subscriber = Callable[[Event], None]
 
 _new = object.__new__  # an object of a class, made without calling the class
+_NO_PLANS: tuple[ActionSpec, ...] = ()  # what a fighter's first declaration follows
 _die_rolled = maker(DieRolled)  # DieRolled(...), without a call of the class (a draw's)
 
 
@@ -818,7 +819,7 @@ class Fight:
                 continue
             out = c.policy.decide(obs)
             if type(out) is Declaration:
-                decided.append((c, self._plan_all(c, (out,), seg)))
+                decided.append((c, self._plan_one(c, out, seg)))
                 continue
             if out is None and not must:
                 continue  # nothing new (over a third of the decisions of a duel)
@@ -950,6 +951,24 @@ class Fight:
             policy = None if forced else policy_name(c.policy)
             raise exc.located(actor=c.id, segment=seg, policy=policy) from None
         return planned
+
+    def _plan_one(self, c: Combatant, d: Declaration, seg: int) -> list[ActionSpec]:
+        """``_plan_all(c, (d,), seg)`` for a policy's one declaration (most decisions),
+        with less to look over when it is a checked declaration and the fighter has
+        cancelled nothing in this segment; whatever the rules refuse, or a value of the
+        wrong type, is planned again by :meth:`_plan_all`, which raises the error it
+        names (a refused plan changes nothing)."""
+        cancelled = self.state.cancelled_in
+        if not d.checked or (cancelled and cancelled.get(c.id) == seg):
+            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
+        try:
+            spec: ActionSpec = self.ruleset.plan(self.state, c.id, d, seg, _NO_PLANS)
+        except (IllegalDeclaration, TypeError, ValueError, KeyError, IndexError, OverflowError):
+            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
+        if spec.duration is not None and spec.duration > MAX_DURATION:
+            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
+        spec.declaration = d
+        return [spec]
 
     def _check_cancels(self, c: Combatant, cancels: Sequence[Cancel], seg: int) -> list[Cancel]:
         for i, cancel in enumerate(cancels):
