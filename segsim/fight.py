@@ -82,7 +82,6 @@ disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
 
-_new = object.__new__  # an object of a class, made without calling the class
 _NO_PLANS: tuple[ActionSpec, ...] = ()  # what a fighter's first declaration follows
 _die_rolled = maker(DieRolled)  # DieRolled(...), without a call of the class (a draw's)
 
@@ -185,6 +184,10 @@ class _Phase(_Scheduled):
         self._value = at
         self._ok = True
 
+
+# A boundary's event made without calling its class (its own __new__: object.__new__
+# in the pure build, the class's own where the compiled build makes it).
+_new_phase = _Phase.__new__
 
 _Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec]]]
 
@@ -725,7 +728,7 @@ class Fight:
         now = env._now
         # _Phase(env, seg, callback), without the class's call (once a boundary: a call
         # of a Python class costs about as much again as the stores of its __init__).
-        event = _new(_Phase)
+        event = _new_phase(_Phase)
         event.env = env
         if seg > self._boundary_done:
             event.callbacks = [self._on_boundary]

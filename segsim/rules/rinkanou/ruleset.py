@@ -53,8 +53,6 @@ from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_
 from segsim.rules.rinkanou.views import Reaches, SelfView, SharedSeen, reach_of
 from segsim.state import Combatant, FightState, by_order
 
-_new = object.__new__  # an object of a class, made without calling the class
-
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import SheetFacts
 
@@ -1313,7 +1311,7 @@ class RinKaNou(BaseRuleset):
         # SelfView(state, segment, self, c)'s and ViewObservation(segment, cid,
         # must_act, me, state)'s, which tests/test_rinkanou_views.py checks they match.
         c = state.combatants[cid]
-        me = _new(SelfView)
+        me = _new_self_view(SelfView)
         me._state = state
         me._version = version = state.version
         me._segment = segment
@@ -1336,7 +1334,7 @@ class RinKaNou(BaseRuleset):
         me._threats = me._nearest_o = me._first = None
         me._incoming = None if state.autonomous else ()
         me._near = False
-        obs = _new(ViewObservation)
+        obs = _new_observation(ViewObservation)
         obs.segment = segment
         obs.actor = cid
         obs.must_act = must_act
@@ -1401,6 +1399,11 @@ class RinKaNou(BaseRuleset):
             out.append(d)
         return tuple(out)
 
+
+# The deciding fighter's view and its observation, made without calling their classes
+# (by their own __new__: object.__new__ in the pure build).
+_new_self_view = SelfView.__new__
+_new_observation = ViewObservation.__new__
 
 _PLANNERS: dict[str, Callable[[RinKaNou, FightState, Combatant, Declaration, int], ActionSpec]] = {
     name: getattr(RinKaNou, f"_plan_{name}") for name in KINDS

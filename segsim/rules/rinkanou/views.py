@@ -82,8 +82,6 @@ SeenAction.__init__ = slot_init(SeenAction) or SeenAction.__init__  # type: igno
 _seen_action = maker(SeenAction)  # SeenAction(...), without a call of the class
 
 
-_new = object.__new__  # an object of a class, made without calling the class
-
 _Nearest = tuple["Combatant", tuple[str, tuple[float, float]]] | tuple[None, None]
 """The nearest opponent in view, and its id and position as it stood (or no one)."""
 
@@ -261,7 +259,7 @@ class SelfView(LiveView):
         # OtherView(self._state, self._segment, o, self._c.status.revealed, self._rules),
         # without a call of its class (the same stores as its __init__, which
         # tests/test_observation.py checks they match).
-        view = _new(OtherView)
+        view = _new_other_view(OtherView)
         view._state = state = self._state
         view._version = state.version
         view._segment = self._segment
@@ -517,6 +515,10 @@ class OtherView(LiveView):
                 return a
         return None
 
+
+# Another fighter's view made without calling its class (by its own __new__:
+# object.__new__ in the pure build).
+_new_other_view = OtherView.__new__
 
 Reaches = dict["Combatant", float]
 """Each fighter's reach, in metres, as the rules give it (``RinKaNou.reach``, which a
