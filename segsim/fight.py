@@ -185,9 +185,10 @@ class _Phase(_Scheduled):
         self._ok = True
 
 
-# A boundary's event made without calling its class (its own __new__: object.__new__
-# in the pure build, the class's own where the compiled build makes it).
+# A boundary's event made without calling its class, where its __new__ is object's (the
+# pure build; the compiled build's class has a __new__ of its own that calls __init__).
 _new_phase = _Phase.__new__
+_PLAIN_PHASE = _new_phase is object.__new__
 
 _Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec]]]
 
@@ -726,18 +727,20 @@ class Fight:
             self._mind_the_limit(seg)
         env = self.env
         now = env._now
-        # _Phase(env, seg, callback), without the class's call (once a boundary: a call
-        # of a Python class costs about as much again as the stores of its __init__).
-        event = _new_phase(_Phase)
-        event.env = env
         if seg > self._boundary_done:
-            event.callbacks = [self._on_boundary]
-            priority = SETTLE
+            callback, priority = self._on_boundary, SETTLE
         else:
-            event.callbacks = [self._on_phase]
-            priority = DECIDE
-        event.at = event._value = seg
-        event._ok = True
+            callback, priority = self._on_phase, DECIDE
+        if _PLAIN_PHASE:
+            # _Phase(env, seg, callback), without the class's call (once a boundary: a
+            # call of a Python class costs about as much again as its __init__'s stores).
+            event = _new_phase(_Phase)
+            event.env = env
+            event.callbacks = [callback]
+            event.at = event._value = seg
+            event._ok = True
+        else:  # the compiled build's class, whose __new__ calls its __init__
+            event = _Phase(env, seg, callback)
         if self._own_env:
             # Clock.until() and Environment.schedule(), without their calls: the
             # fight's own environment is SimPy's, its queue a heap (once a boundary).
