@@ -131,9 +131,11 @@ def test_an_event_s_maker_makes_what_its_class_makes() -> None:
         assert make(**required) == cls(**required)
         args = [values[f.name] for f in fields]
         assert make(*args) == cls(*args)
+    from segsim.eventbase import _twin
     from segsim.events import DieRolled
 
-    assert maker(DieRolled) is not DieRolled  # the engine's draws are made by one
+    if _twin(DieRolled) is not None:  # not in the compiled build: its Event is native
+        assert maker(DieRolled) is not DieRolled  # the engine's draws are made by one
 
     @attrs.frozen(cache_hash=True)
     class Hashed(Event):
