@@ -94,6 +94,9 @@ class Dice:
         self._random = random.Random(seed).random
         self.draws: list[DrawLike] = []
         self.sink: DrawSink | None = None
+        # Whether its faces are the seed's stream's (_face not overridden): roll() then
+        # draws without a call of _face.
+        self._streamed = type(self)._face is Dice._face
 
     def _face(self, sides: int, purpose: str, actor: str | None) -> int:
         return int(self._random() * sides) + 1
@@ -102,7 +105,10 @@ class Dice:
         """Roll one die of ``sides`` faces (1..sides)."""
         if sides < 1:
             raise ValueError(f"a die has at least one face, not {sides}")
-        value = self._face(sides, purpose, actor)
+        if self._streamed:  # _face(), without its call
+            value = int(self._random() * sides) + 1
+        else:
+            value = self._face(sides, purpose, actor)
         die = _DIE.get(sides) or f"d{sides}"
         sink = self.sink
         self.draws.append(

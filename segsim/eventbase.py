@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import types
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 import attr
 import attrs
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from segsim.state import FightState
 
 EVENT_TYPES: dict[str, type[Event]] = {}
+
+E = TypeVar("E")
 """Every event class by its ``TYPE`` name: the class a record line is read back as."""
 
 
@@ -39,7 +41,8 @@ def slot_init(cls: type) -> Callable[..., None] | None:
     if hasattr(cls, "__attrs_pre_init__") or hasattr(cls, "__attrs_post_init__"):
         return None
     params: list[str] = []
-    lines: list[str] = []
+    lines: list[str] = []  # each field set through its slot's descriptor
+    stores: list[str] = []  # each field assigned (on the twin)
     names: dict[str, Any] = {"NOTHING": attrs.NOTHING}
     for f in attrs.fields(cls):
         name = f.name
@@ -68,14 +71,89 @@ def slot_init(cls: type) -> Callable[..., None] | None:
             names[f"_default_{name}"] = default
             params.append(f"{name}=_default_{name}")
         lines.append(f"    _set_{name}(self, {value})")
+        stores.append(f"    self.{name} = {value}")
+    twin = _twin(cls) if len(stores) >= TWIN_FIELDS else None
+    if twin is not None:
+        # Its fields set by plain assignments on a mutable twin of the class (the same
+        # layout), which the interpreter specialises; then it is the class again. (An
+        # object of a subclass without an __init__ of its own is set field by field.)
+        names.update(_Cls=cls, _Twin=twin, _set_class=_SET_CLASS)
+        lines = [
+            "    if type(self) is not _Cls:",
+            *[f"    {line}" for line in lines],
+            "        return",
+            "    _set_class(self, _Twin)",
+            *stores,
+            "    self.__class__ = _Cls",
+        ]
+        # And the same object made without a call of the class (see :func:`maker`).
+        names["_new"] = twin.__new__
+        lines += [
+            f"def make({', '.join(params)}):",
+            "    self = _new(_Twin)",
+            *stores,
+            "    self.__class__ = _Cls",
+            "    return self",
+        ]
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines or ["    pass"])
     exec(compile(source, f"<slot init {cls.__module__}.{cls.__qualname__}>", "exec"), names)
     init: Callable[..., None] = names["__init__"]
+    if "make" in names:
+        names["make"].__qualname__ = f"{cls.__qualname__}.make"
+        _MAKERS[cls] = names["make"]
     made = vars(cls)["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = made.__doc__
     init.__wrapped__ = made  # type: ignore[attr-defined]
     return init
+
+
+TWIN_FIELDS = 3
+"""The fewest fields for which :func:`slot_init` builds through a twin class: setting
+the class twice costs about what two or three fields set through their descriptors
+do (measured: from three fields on, the twin is cheaper)."""
+
+# Sets an object's class, whatever its __setattr__ (read through vars(): the compiled
+# build's compiler fails on object.__dict__).
+_SET_CLASS: Any = vars(object)["__class__"].__set__
+
+
+def _twin(cls: type) -> type | None:
+    """A mutable class of the same layout as the frozen ``cls`` (its bases, its own
+    slots): an object of ``cls`` can be made one, its fields set by plain assignments,
+    then made a ``cls`` again. None where the interpreter refuses the exchange (a
+    native base in the compiled build, say)."""
+    own = vars(cls).get("__slots__")
+    if own is None or "__dict__" in own:
+        return None
+    twin = type(
+        f"_{cls.__name__}Twin", cls.__bases__, {"__slots__": own, "__setattr__": object.__setattr__}
+    )
+    made: Any = cls
+    try:
+        probe = made.__new__(made)
+        _SET_CLASS(probe, twin)
+        probe.__class__ = cls
+        fresh: Any = twin
+        probe = fresh.__new__(fresh)  # as maker's functions make an object
+        probe.__class__ = cls
+    except TypeError:
+        return None
+    return twin
+
+
+_MAKERS: dict[type, Callable[..., Any]] = {}
+
+
+def maker(cls: type[E]) -> Callable[..., E]:
+    """A function that makes an object of the event class ``cls`` from the arguments of
+    its ``__init__`` without calling the class: a Python class's call costs about as
+    much again as the stores of its ``__init__``. For a class :func:`slot_init` builds
+    through a twin, its fields are set on a new object of the twin, which is then made a
+    ``cls`` (the same object as ``cls(...)`` makes); for any other, the class itself.
+    For the engine's and the rulesets' hottest events (a die's draw, a test's roll)."""
+    made: Callable[..., E] = _MAKERS.get(cls, cls)
+    return made
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

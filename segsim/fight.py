@@ -46,6 +46,7 @@ from segsim.actions import (
 from segsim.clock import Clock
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import IllegalDeclaration
+from segsim.eventbase import maker
 from segsim.events import (
     ActionCancelled,
     CombatantJoined,
@@ -80,6 +81,9 @@ RECORD_VERSION = "2.0"
 disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
+
+_NO_PLANS: tuple[ActionSpec, ...] = ()  # what a fighter's first declaration follows
+_die_rolled = maker(DieRolled)  # DieRolled(...), without a call of the class (a draw's)
 
 
 class _OwnEnvironment(simpy.Environment):
@@ -180,6 +184,11 @@ class _Phase(_Scheduled):
         self._value = at
         self._ok = True
 
+
+# A boundary's event made without calling its class, where its __new__ is object's (the
+# pure build; the compiled build's class has a __new__ of its own that calls __init__).
+_new_phase = _Phase.__new__
+_PLAIN_PHASE = _new_phase is object.__new__
 
 _Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec]]]
 
@@ -312,9 +321,13 @@ class Fight:
         # The kinds of action whose start the ruleset is told of (BaseRuleset.started).
         self._told: frozenset[str] = frozenset(getattr(ruleset, "started_kinds", ()))
         self._combatants = self.state.combatants
+        # A ruleset's order of completion may come as a table by kind (order_table()),
+        # which the sort reads without a call of order_key() per action.
+        order_table = getattr(ruleset, "order_table", None)
         self._completion_order = _completion_order(
             None if type(ruleset).order_key is BaseRuleset.order_key else ruleset.order_key,
             self._combatants,
+            order_table() if order_table is not None else None,
         )
         # A boundary's event calls one of these: bound once, not at each boundary.
         self._on_boundary: Callable[[_Phase], None] = self._at_boundary
@@ -715,11 +728,19 @@ class Fight:
         env = self.env
         now = env._now
         if seg > self._boundary_done:
-            event = _Phase(env, seg, self._on_boundary)
-            priority = SETTLE
+            callback, priority = self._on_boundary, SETTLE
         else:
-            event = _Phase(env, seg, self._on_phase)
-            priority = DECIDE
+            callback, priority = self._on_phase, DECIDE
+        if _PLAIN_PHASE:
+            # _Phase(env, seg, callback), without the class's call (once a boundary: a
+            # call of a Python class costs about as much again as its __init__'s stores).
+            event = _new_phase(_Phase)
+            event.env = env
+            event.callbacks = [callback]
+            event.at = event._value = seg
+            event._ok = True
+        else:  # the compiled build's class, whose __new__ calls its __init__
+            event = _Phase(env, seg, callback)
         if self._own_env:
             # Clock.until() and Environment.schedule(), without their calls: the
             # fight's own environment is SimPy's, its queue a heap (once a boundary).
@@ -783,7 +804,7 @@ class Fight:
             for c in members:
                 forced = ruleset.forced(state, c.id, seg)
                 if forced:
-                    specs = self._plan_all(c, forced, seg, forced=True)
+                    specs = self._plan_all(c, forced, seg, True)  # (forced: positional)
                     self._apply(c, specs, seg)
         # Everyone decides from the same state; nothing is applied until all are checked.
         decided: _Decided = []
@@ -804,7 +825,7 @@ class Fight:
                 continue
             out = c.policy.decide(obs)
             if type(out) is Declaration:
-                decided.append((c, self._plan_all(c, (out,), seg)))
+                decided.append((c, self._plan_one(c, out, seg)))
                 continue
             if out is None and not must:
                 continue  # nothing new (over a third of the decisions of a duel)
@@ -936,6 +957,24 @@ class Fight:
             policy = None if forced else policy_name(c.policy)
             raise exc.located(actor=c.id, segment=seg, policy=policy) from None
         return planned
+
+    def _plan_one(self, c: Combatant, d: Declaration, seg: int) -> list[ActionSpec]:
+        """``_plan_all(c, (d,), seg)`` for a policy's one declaration (most decisions),
+        with less to look over when it is a checked declaration and the fighter has
+        cancelled nothing in this segment; whatever the rules refuse, or a value of the
+        wrong type, is planned again by :meth:`_plan_all`, which raises the error it
+        names (a refused plan changes nothing)."""
+        cancelled = self.state.cancelled_in
+        if not d.checked or (cancelled and cancelled.get(c.id) == seg):
+            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
+        try:
+            spec: ActionSpec = self.ruleset.plan(self.state, c.id, d, seg, _NO_PLANS)
+        except (IllegalDeclaration, TypeError, ValueError, KeyError, IndexError, OverflowError):
+            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
+        if spec.duration is not None and spec.duration > MAX_DURATION:
+            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
+        spec.declaration = d
+        return [spec]
 
     def _check_cancels(self, c: Combatant, cancels: Sequence[Cancel], seg: int) -> list[Cancel]:
         for i, cancel in enumerate(cancels):
@@ -1072,7 +1111,10 @@ class Fight:
                     side = other
                 elif other != side:
                     return self.state.against(None)
-            return [] if side is None else self.state.against(side)
+            if side is None:
+                return []
+            found = self.state._against.get(side)  # FightState.against(), without its call
+            return found if found is not None else self.state.against(side)
         seen: dict[str, Combatant] = {}
         grids = self.state.side_grids
         for cid in actors:
@@ -1252,8 +1294,13 @@ class Fight:
     # ------------------------------------------------------------------ events & end
 
     def _on_draw(self, die: str, value: int, purpose: str, actor: str | None) -> DieRolled:
-        event = DieRolled(self._t, actor, die, value, purpose)
-        self._record(event)
+        event = _die_rolled(self._t, actor, die, value, purpose)  # (no class call)
+        # _record(event), without its call (once a draw).
+        self.state.version += 1
+        self.history.append(event)
+        for callback, types in self._subscribers:
+            if types is None or event.TYPE in types:
+                callback(event)
         return event
 
     def _emit(self, event: Event) -> None:
@@ -1348,11 +1395,21 @@ def _ours(event: simpy.Event, fight: Fight) -> bool:
 
 
 def _completion_order(
-    order_key: Callable[[Action], tuple[Any, ...]] | None, combatants: Mapping[str, Combatant]
+    order_key: Callable[[Action], tuple[Any, ...]] | None,
+    combatants: Mapping[str, Combatant],
+    table: tuple[Mapping[str, tuple[Any, ...]], tuple[Any, ...]] | None = None,
 ) -> Callable[[Action], tuple[Any, ...]]:
     """The sort key of actions completing together: the ruleset's order (None: the
-    ruleset has none), then the fighters' order, then their ids (made once per fight,
-    not at each settlement)."""
+    ruleset has none; ``table``: its keys by kind and for any other kind, as its
+    ``order_key`` gives them), then the fighters' order, then their ids (made once per
+    fight, not at each settlement)."""
+    if table is not None:
+        keys, other = table
+
+        def by_table(a: Action) -> tuple[Any, ...]:
+            return (*keys.get(a.kind, other), combatants[a.actor].order, a.id)
+
+        return by_table
     if order_key is None:
 
         def plain(a: Action) -> tuple[Any, ...]:

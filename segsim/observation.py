@@ -68,7 +68,8 @@ class live(Generic[V, T]):
             return self
         if obj._state.version != obj._version:
             raise _stale(f"{type(obj).__name__}.{self.name}", obj._segment)
-        value = obj.__dict__[self.name] = self.fn(obj)
+        fn = self.fn  # read from its slot, then called (a method lookup would not be)
+        value = obj.__dict__[self.name] = fn(obj)
         return value
 
 

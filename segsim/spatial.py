@@ -64,7 +64,14 @@ class Grid:
         e = self._extent
         if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
             self._stretch(pos)
-        self._cells.setdefault(self._key(pos), {})[item] = pos
+        # _key(pos), without its call; a new cell's dictionary made only when needed.
+        cell = self.cell
+        key = (math.floor(x / cell), math.floor(y / cell))
+        bucket = self._cells.get(key)
+        if bucket is None:
+            self._cells[key] = {item: pos}
+        else:
+            bucket[item] = pos
 
     def remove(self, item: str) -> None:
         pos = self.where.pop(item, None)
@@ -123,8 +130,14 @@ class Grid:
             e[1], grew = y, True
         if y > e[3]:
             e[3], grew = y, True
-        if grew:
-            self._bounds = (*self._key((e[0], e[1])), *self._key((e[2], e[3])))
+        if grew:  # the corners' cells (_key(), without its calls)
+            cell, floor = self.cell, math.floor
+            self._bounds = (
+                floor(e[0] / cell),
+                floor(e[1] / cell),
+                floor(e[2] / cell),
+                floor(e[3] / cell),
+            )
 
     def _ring(self, centre: Cell, r: int, bounds: tuple[int, int, int, int]) -> Iterator[Cell]:
         """The cells at Chebyshev distance ``r`` from ``centre`` that lie within

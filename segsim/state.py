@@ -194,7 +194,10 @@ class FightState:
     def _enter(self, c: Combatant) -> None:
         self._forget()
         self.grid.add(c.id, c.position)
-        self.side_grids.setdefault(c.side, Grid(self.grid.cell)).add(c.id, c.position)
+        grid = self.side_grids.get(c.side)
+        if grid is None:  # (not setdefault(): a grid made only for a new side)
+            grid = self.side_grids[c.side] = Grid(self.grid.cell)
+        grid.add(c.id, c.position)
         self.side_counts[c.side] = self.side_counts.get(c.side, 0) + 1
 
     def add(self, c: Combatant) -> None:

@@ -161,19 +161,23 @@ class _Looker(Keeper):
 def _views_spied() -> Iterator[list[str]]:
     """The ids of the other fighters whose views are built meanwhile, as they are."""
     built: list[str] = []
+    made: list[Any] = []  # the views built (kept, so that no id is reused meanwhile)
     from segsim.rules.rinkanou import views
 
-    original = views.OtherView.__init__
+    original = views.SelfView._view  # where every view of another fighter is made
 
-    def spy(self: Any, state: Any, segment: int, o: Any, *rest: Any) -> None:
-        built.append(o.id)
-        original(self, state, segment, o, *rest)
+    def spy(self: Any, o: Any) -> Any:
+        view = original(self, o)
+        if all(view is not v for v in made):
+            made.append(view)
+            built.append(o.id)
+        return view
 
-    views.OtherView.__init__ = spy  # type: ignore[method-assign]
+    views.SelfView._view = spy  # type: ignore[method-assign]
     try:
         yield built
     finally:
-        views.OtherView.__init__ = original  # type: ignore[method-assign]
+        views.SelfView._view = original  # type: ignore[method-assign]
 
 
 def _views_built(policy: type[Keeper]) -> list[str]:
@@ -469,3 +473,49 @@ def test_a_seen_action_is_built_by_the_slot_init_as_attrs_would() -> None:
         assert SeenAction(*args) == reference
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         SeenAction(3, 4, "weapon").kind = "strike"  # type: ignore[misc]
+
+
+def _slots(obj: Any) -> dict[str, Any]:
+    """What the object's slots hold (not what its class shadows them with)."""
+    import inspect
+    import types
+
+    names = {n for klass in type(obj).__mro__ for n in getattr(klass, "__slots__", ())}
+    return {
+        n: getattr(obj, n)
+        for n in sorted(names - {"__dict__"})
+        if isinstance(inspect.getattr_static(type(obj), n), types.MemberDescriptorType)
+    }
+
+
+def test_a_rinkanou_observation_is_made_as_its_classes_would_make_it() -> None:
+    """RinKaNou.observe makes the fighter's view and its observation, and the view the
+    others' views, without calling their classes: every slot holds what SelfView's,
+    ViewObservation's and OtherView's __init__ would put there, with or without a
+    missile in flight."""
+    from segsim.observation import ViewObservation
+    from segsim.rules.rinkanou.views import OtherView, SelfView
+
+    fight = duel(Keeper(), Keeper())
+    fight.run()
+    rules, state = fight.ruleset, fight.state
+    for autonomous in (False, True):
+        if autonomous:
+            state.autonomous[999] = state.combatants["margaret"].recent[-1]
+        for cid, must in (("robert", True), ("margaret", False)):
+            obs = rules.observe(state, cid, state.segment, must)
+            me = SelfView(state, state.segment, rules, state.combatants[cid])
+            made = ViewObservation(state.segment, cid, must, me, state)
+            assert type(obs) is ViewObservation and type(obs.me) is SelfView
+            assert _slots(obs.me) == _slots(me) and vars(obs.me) == vars(me) == {}
+            assert {k: v for k, v in _slots(obs).items() if k != "me"} == {
+                k: v for k, v in _slots(made).items() if k != "me"
+            }
+            # So is the view of another fighter (SelfView._view).
+            other = "margaret" if cid == "robert" else "robert"
+            view = obs.me._view(state.combatants[other])
+            built = OtherView(
+                state, state.segment, state.combatants[other], me._c.status.revealed, rules
+            )
+            assert type(view) is OtherView and _slots(view) == _slots(built)
+            assert vars(view) == vars(built) == {}

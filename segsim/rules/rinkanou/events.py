@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from segsim.eventbase import maker
 from segsim.events import Event
 from segsim.rules.rinkanou.roll import Margins, is_double
 
@@ -95,7 +96,8 @@ class TestRolled(Event, Margins):
             kept = counted
         success = roll <= chance
         margin = chance - roll if success else roll - chance
-        return cls(
+        make = _test_rolled if cls is TestRolled else cls  # (made without a class call)
+        return make(
             segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
         )
 
@@ -129,6 +131,9 @@ class TestRolled(Event, Margins):
         mods = " ".join(f"{k} {v:+d}" for k, v in self.modifiers.items() if v)
         mods = f" [{mods}]" if mods else ""
         return f"{self.actor} {self.test}: rolls {self.roll} vs {self.chance}{mods} -> {result}"
+
+
+_test_rolled = maker(TestRolled)  # TestRolled(...), without a call of the class
 
 
 @attrs.frozen

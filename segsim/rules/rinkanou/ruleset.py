@@ -50,7 +50,7 @@ from segsim.rules.rinkanou.events import (
 from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
-from segsim.rules.rinkanou.views import Reaches, SelfView, SharedSeen
+from segsim.rules.rinkanou.views import Reaches, SelfView, SharedSeen, reach_of
 from segsim.state import Combatant, FightState, by_order
 
 if TYPE_CHECKING:
@@ -614,7 +614,10 @@ class RinKaNou(BaseRuleset):
                 + (f" (it goes to {spec.target})" if spec.target is not None else ""),
                 rule=f"{TEXT}, Actions de combat",
             )
-        situational = situation or (spec.rolled and recomputes(spec))
+        # recomputes(spec), without its call
+        situational = situation or (
+            spec.rolled and (spec.kind in SITUATION_KINDS or spec.kind == "move")
+        )
         if not situational and bare:
             return spec  # no points to check and no engagement to add (arming, waiting)
         params = declaration.params
@@ -758,7 +761,8 @@ class RinKaNou(BaseRuleset):
                     "a wait for the way to clear needs an until bound (nobody waits forever)",
                     rule="RULES-NOTES, Waiting",
                 )
-            return ActionSpec("wait", None, "wait", continuous=True, visible=False)
+            # (Positional: a class called with keywords builds a dictionary of them.)
+            return ActionSpec("wait", None, "wait", None, False, 0, True, False, False, False)
         if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
             raise IllegalDeclaration(
                 f"wait until must be a later segment than {segment}, not {until!r}"
@@ -782,7 +786,7 @@ class RinKaNou(BaseRuleset):
                 table["clear"] = clear
             params = self._tables.keep(key, table)
         return ActionSpec(
-            "wait", until - segment, "wait", continuous=True, visible=False, params=params
+            "wait", until - segment, "wait", None, False, 0, True, False, False, False, params
         )
 
     def _usable_weapon(self, c: Combatant) -> None:
@@ -847,14 +851,18 @@ class RinKaNou(BaseRuleset):
         )
         if p.get("disarm") is not None or p.get("grab"):
             params.update(self._disarm_params(state, c, target, d))
-        return ActionSpec(
+        return ActionSpec(  # (positional: no dictionary of keywords made for the call)
             "strike",
             weapon.speed,
             "hands",
-            target=target,
-            rolled=True,
-            difficulty=difficulty,
-            params=MappingProxyType(params),  # frozen here: no copy of a table of its own
+            target,
+            True,
+            difficulty,
+            False,
+            False,
+            False,
+            True,
+            MappingProxyType(params),  # frozen here: no copy of a table of its own
         )
 
     def _disarm_params(
@@ -954,7 +962,10 @@ class RinKaNou(BaseRuleset):
         p = d.params
         difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0
         params = {"difficulty": difficulty} if difficulty else EMPTY
-        return ActionSpec(d.kind, duration, "legs", None, True, difficulty, params=params)
+        # (Positional: no dictionary of keywords made for the call.)
+        return ActionSpec(
+            d.kind, duration, "legs", None, True, difficulty, False, False, False, True, params
+        )
 
     def _plan_move(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1275,6 +1286,14 @@ class RinKaNou(BaseRuleset):
     def order_key(self, action: Action) -> tuple[Any, ...]:
         return _ORDER_KEYS.get(action.kind, _OTHER_KEY)
 
+    def order_table(self) -> tuple[Mapping[str, tuple[Any, ...]], tuple[Any, ...]] | None:
+        """:meth:`order_key` as a table by kind and the key of any other kind, which the
+        engine's sort reads without a call per action; None for a ruleset derived from
+        this one that orders otherwise."""
+        if type(self).order_key is not RinKaNou.order_key:
+            return None
+        return _ORDER_KEYS, _OTHER_KEY
+
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
@@ -1286,9 +1305,44 @@ class RinKaNou(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
-        # The view of the fighter itself finds, on first use, who else it sees.
-        me = SelfView(state, segment, self, state.combatants[cid])
-        return ViewObservation(segment, cid, must_act, me, state)
+        # The view of the fighter itself finds, on first use, who else it sees. Both are
+        # made without a call of their classes (once a decision: a Python class's call
+        # costs about as much again as the stores of its __init__): these stores are
+        # SelfView(state, segment, self, c)'s and ViewObservation(segment, cid,
+        # must_act, me, state)'s, which tests/test_rinkanou_views.py checks they match.
+        c = state.combatants[cid]
+        me = _new_self_view(SelfView)
+        me._state = state
+        me._version = version = state.version
+        me._segment = segment
+        me.side = c.side
+        me.position = c.position
+        status = c.status
+        me.armed = status.armed
+        me.must_lock = status.must_lock
+        me.weapon_pr = status.weapon_pr
+        me.actions = tuple(c.actions)
+        me.sheet = sheet = c.sheet
+        me.weapon = sheet.weapon
+        reach = self._fighter_reaches.get(c)
+        me.reach = reach if reach is not None else reach_of(self, c)
+        me._rules = self
+        me._c = c
+        # With no awareness radius every opponent is in view: the state's list, when it
+        # has one (as _seen() finds it, without its call).
+        me._opponents = state._against.get(c.side) if self.awareness is None else None
+        me._threats = me._nearest_o = me._first = None
+        me._incoming = None if state.autonomous else ()
+        me._near = False
+        obs = _new_observation(ViewObservation)
+        obs.segment = segment
+        obs.actor = cid
+        obs.must_act = must_act
+        obs.me = me
+        obs._others = obs._by_id = obs._legal = None
+        obs._state = state
+        obs._version = version
+        return obs
 
     def _in_view(self, state: FightState, c: Combatant) -> list[Combatant]:
         """Everyone ``c`` sees (itself included), in the fight's order."""
@@ -1345,6 +1399,11 @@ class RinKaNou(BaseRuleset):
             out.append(d)
         return tuple(out)
 
+
+# The deciding fighter's view and its observation, made without calling their classes
+# (by their own __new__: object.__new__ in the pure build).
+_new_self_view = SelfView.__new__
+_new_observation = ViewObservation.__new__
 
 _PLANNERS: dict[str, Callable[[RinKaNou, FightState, Combatant, Declaration, int], ActionSpec]] = {
     name: getattr(RinKaNou, f"_plan_{name}") for name in KINDS

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from segsim.actions import Action
 from segsim.dice import Dice
+from segsim.eventbase import maker
 from segsim.events import Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
 from segsim.rules.rinkanou import manoeuvres, ranged
@@ -44,7 +45,7 @@ from segsim.rules.rinkanou.events import (
     WoundTaken,
 )
 from segsim.rules.rinkanou.roll import Rolled, tens
-from segsim.rules.rinkanou.ruleset import recomputes, toward_point, within
+from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
 from segsim.state import Combatant, FightState, by_order
@@ -53,6 +54,12 @@ if TYPE_CHECKING:
     from segsim.rules.rinkanou.ruleset import RinKaNou
 
 PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone else
+
+# The settlement's most frequent events, made without a call of their classes.
+_weapon_state = maker(WeaponState)
+_situation_changed = maker(SituationChanged)
+_attack_resolved = maker(AttackResolved)
+_wound_taken = maker(WoundTaken)
 
 
 def ps_from_result(result: Rolled, divisor: int) -> int:
@@ -155,7 +162,8 @@ class Settlement:
         handlers = _HANDLERS
         used = self.used
         for action in self.batch:
-            if recomputes(action):
+            kind = action.kind  # recomputes(action), without its call:
+            if kind in SITUATION_KINDS or (kind == "move" and action.rolled):
                 self.engage[action.actor] = tuple(action.params.get("engage", ()))
             if action.id in used:
                 continue
@@ -204,7 +212,8 @@ class Settlement:
         self.events.append(result)
         if surprised:
             self.events.append(SurpriseMalus(self.segment, actor, 0))
-        if recomputes(action):
+        kind = action.kind  # recomputes(action), without its call:
+        if kind in SITUATION_KINDS or (kind == "move" and action.rolled):
             results = self.results.get(actor)
             if results is None:
                 self.results[actor] = [result]
@@ -301,23 +310,25 @@ class Settlement:
     def arm(self, action: Action) -> None:
         if action.id in self.spoiled or action.id == self.combatants[action.actor].status.lost_arm:
             return  # its blow was lost coming close to a keeper (Tenir à distance)
-        self.events.append(WeaponState(self.segment, action.actor, True, False))
+        self.events.append(_weapon_state(self.segment, action.actor, True, False))
 
     def lock(self, action: Action) -> None:
-        self.events.append(WeaponState(self.segment, action.actor, False, False))
+        self.events.append(_weapon_state(self.segment, action.actor, False, False))
 
     def cancelled(self, action: Action) -> None:
         """A cancelled action counts as resolved (no roll); an armed blow is lost."""
         if action.kind in ("arm", "strike") or (
             action.kind == "parry" and action.params.get("with") != "shield"
         ):
-            self.events.append(WeaponState(self.segment, action.actor, False, False))
+            self.events.append(_weapon_state(self.segment, action.actor, False, False))
         if recomputes(action):
             self.results.setdefault(action.actor, []).append(None)
 
     def resolved(self, attacker: str, action: Action, target: str, blow: str, result: str) -> None:
         """What became of a blow (``attack.resolved``)."""
-        self.events.append(AttackResolved(self.segment, attacker, action.id, target, blow, result))
+        self.events.append(
+            _attack_resolved(self.segment, attacker, action.id, target, blow, result)
+        )
 
     def strike(self, action: Action) -> None:
         combatants = self.combatants
@@ -329,7 +340,7 @@ class Settlement:
         params = action.params
         blow = str(params["blow"])
         use = self.rules.ps_use(self.state, action)
-        self.events.append(WeaponState(self.segment, attacker.id, False, True))
+        self.events.append(_weapon_state(self.segment, attacker.id, False, True))
         aid, did = attacker.id, defender.id
         facts = self.known(sheet)
         if not within(attacker.position, defender.position, facts.reach):
@@ -408,7 +419,7 @@ class Settlement:
         sheet: Sheet = defender.sheet
         shield = parry.params.get("with") == "shield"
         if not shield:  # the armed blow is spent on the parry
-            self.events.append(WeaponState(self.segment, defender.id, False, False))
+            self.events.append(_weapon_state(self.segment, defender.id, False, False))
         blow = strike.params["blow"]
         chance, force = self.defence_points(parry, defender, attacker.id)
         facts = self.known(sheet)
@@ -482,7 +493,7 @@ class Settlement:
             mods = {"shield": sheet.skill("shield")}
         else:
             mods = {sheet.weapon.skill: facts.weapon_skill}
-            self.events.append(WeaponState(self.segment, action.actor, False, False))
+            self.events.append(_weapon_state(self.segment, action.actor, False, False))
         mods["agility"] = facts.agility
         if action.target is None and c.status.ps:
             nearest = self.rules.default_engaged(self.state, c.id)
@@ -573,7 +584,7 @@ class Settlement:
                 detail[k] = v
         detail["absorption"] = -absorption
         self.events.append(
-            WoundTaken(
+            _wound_taken(
                 self.segment,
                 defender.id,
                 attacker.id,
@@ -787,7 +798,7 @@ class Settlement:
             engaged = self.engage.get(cid, ())
             if len(engaged) > 1:
                 ps -= len(engaged) - 1
-            events.append(SituationChanged(segment, cid, ps, since, engaged, "result"))
+            events.append(_situation_changed(segment, cid, ps, since, engaged, "result"))
         # Who watched them: everyone (one list, kept by the state) or those around each.
         awareness = self.rules.awareness
         if awareness is None:
@@ -826,7 +837,7 @@ class Settlement:
                 if not a.continuous:
                     break  # "En duel": a busy fighter finishes its action, its score as it is
             else:
-                events.append(SituationChanged(segment, c.id, 0, since, (), "reset"))
+                events.append(_situation_changed(segment, c.id, 0, since, (), "reset"))
 
 
 QUIET_KINDS = frozenset({"arm", "lock", "wait"})
@@ -848,9 +859,9 @@ def quiet(state: FightState, segment: int, batch: Sequence[Action]) -> list[Even
             return None
         if kind == "arm":
             if action.id != combatants[action.actor].status.lost_arm:
-                events.append(WeaponState(segment, action.actor, True, False))
+                events.append(_weapon_state(segment, action.actor, True, False))
         elif kind == "lock":
-            events.append(WeaponState(segment, action.actor, False, False))
+            events.append(_weapon_state(segment, action.actor, False, False))
     return events
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 import attrs
 
 from segsim.actions import Action, DeclarationLike
-from segsim.eventbase import slot_init
+from segsim.eventbase import maker, slot_init
 from segsim.native import python_class
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
@@ -65,8 +65,8 @@ def closest(here: tuple[float, float], items: Iterable[P]) -> P | None:
     return best
 
 
-@attrs.frozen
-class SeenAction:
+@attrs.frozen(weakref_slot=False)  # (no weak reference: a class of the same layout, its
+class SeenAction:  # twin, can then make one without a call of the class: see maker)
     """Another fighter's action as an observer sees it; hidden fields are None."""
 
     id: int
@@ -79,6 +79,7 @@ class SeenAction:
 
 # Built per action seen (and per read one): the cheaper slot-storing __init__.
 SeenAction.__init__ = slot_init(SeenAction) or SeenAction.__init__  # type: ignore[method-assign]
+_seen_action = maker(SeenAction)  # SeenAction(...), without a call of the class
 
 
 _Nearest = tuple["Combatant", tuple[str, tuple[float, float]]] | tuple[None, None]
@@ -135,7 +136,11 @@ class SelfView(LiveView):
         self.reach: float = reach if reach is not None else reach_of(rules, c)
         self._rules = rules
         self._c = c
-        self._opponents: list[Combatant] | None = None  # the opponents in view, found once
+        # The opponents in view, found once (with no awareness radius, everyone's: the
+        # state's list, when it has one already).
+        self._opponents: list[Combatant] | None = (
+            state._against.get(c.side) if rules.awareness is None else None
+        )
         self._threats: tuple[OtherView, ...] | None = None
         # Nothing in flight (most fights): no missile to look for, now or later.
         self._incoming: tuple[SeenAction, ...] | None = None if state.autonomous else ()
@@ -251,7 +256,21 @@ class SelfView(LiveView):
                 view = views.get(o.id)
                 if view is not None:
                     return view
-        view = OtherView(self._state, self._segment, o, self._c.status.revealed, self._rules)
+        # OtherView(self._state, self._segment, o, self._c.status.revealed, self._rules),
+        # without a call of its class (the same stores as its __init__, which
+        # tests/test_observation.py checks they match).
+        view = _new_other_view(OtherView)
+        view._state = state = self._state
+        view._version = state.version
+        view._segment = self._segment
+        view.id = o.id
+        view.position = o.position
+        view.armed = o.status.armed
+        view.weapon = o.sheet.weapon
+        view._o = o
+        view._rules = self._rules
+        view._revealed = self._c.status.revealed
+        view._actions = None
         if views is None:
             self._first = view
         else:
@@ -497,6 +516,10 @@ class OtherView(LiveView):
         return None
 
 
+# Another fighter's view made without calling its class (by its own __new__:
+# object.__new__ in the pure build).
+_new_other_view = OtherView.__new__
+
 Reaches = dict["Combatant", float]
 """Each fighter's reach, in metres, as the rules give it (``RinKaNou.reach``, which a
 ruleset may override), asked once per fighter (a fighter keeps its sheet for the whole
@@ -558,7 +581,7 @@ def seen_actions(
         aid = a.id
         if revealed and not a.public and aid in revealed:  # (most observers read none)
             kind, target, ends_in = revealed[aid]
-            seen.append(SeenAction(aid, a.start, MOTION.get(a.kind, ""), kind, target, ends_in))
+            seen.append(_seen_action(aid, a.start, MOTION.get(a.kind, ""), kind, target, ends_in))
             continue
         entry = shared.get(aid)
         if entry is None or entry[0] is not a:  # a cancelled action is a new object
@@ -574,8 +597,8 @@ def _seen_by_all(a: Action) -> SeenAction:
     fields do not change: a cancelled one is a new object)."""
     motion = MOTION.get(a.kind, "")
     if a.public:
-        return SeenAction(a.id, a.start, motion, a.kind, a.target, a.last)
-    return SeenAction(a.id, a.start, motion)
+        return _seen_action(a.id, a.start, motion, a.kind, a.target, a.last)
+    return _seen_action(a.id, a.start, motion)
 
 
 def _flying(state: FightState) -> Mapping[str, list[Action]]:

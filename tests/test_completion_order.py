@@ -1,0 +1,45 @@
+"""The engine's sort of actions completing together reads a ruleset's order of
+completion as a table by kind when the ruleset gives one (``order_table()``): the same
+key as its ``order_key``, then the fighters' order, then the actions' ids."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from segsim.actions import Action
+from segsim.rules.rinkanou import RinKaNou
+from segsim.rules.rinkanou.ruleset import KINDS
+from segsim.testing import build_fight
+
+
+def _fight(rules: Any) -> Any:
+    return build_fight(
+        {"robert": ("blue", "robert", None), "margaret": ("red", "margaret", None)},
+        dice=[],
+        ruleset=rules,
+    )
+
+
+def test_the_table_gives_the_order_key_of_every_kind() -> None:
+    rules = RinKaNou()
+    fight = _fight(rules)
+    order = {c.id: c.order for c in fight.state.combatants.values()}
+    for i, kind in enumerate([*KINDS, "projectile", "no such kind"]):
+        for actor in order:
+            a = Action(kind, 3, id=i + 1, actor=actor)
+            assert fight._completion_order(a) == (*rules.order_key(a), order[actor], i + 1)
+
+
+def test_a_ruleset_that_orders_otherwise_gets_its_own_order_key() -> None:
+    class Reversed(RinKaNou):
+        def order_key(self, action: Action) -> tuple[Any, ...]:
+            return (-super().order_key(action)[0],)
+
+    rules = Reversed()
+    assert rules.order_table() is None
+    fight = _fight(rules)
+    a, b = Action("strike", 3, id=1, actor="robert"), Action("dodge", 3, id=2, actor="robert")
+    assert sorted([a, b], key=fight._completion_order) == sorted(
+        [a, b], key=lambda x: (rules.order_key(x), x.id)
+    )
+    assert fight._completion_order(a)[0] == -RinKaNou().order_key(a)[0]
