@@ -7,6 +7,7 @@ into events. It never touches SimPy; the engine applies the events it returns.
 from __future__ import annotations
 
 import importlib
+import math
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
@@ -259,6 +260,12 @@ def ruleset_from_data(root: Node, head: Node) -> Any:
         raise head.error("ruleset", f"unknown ruleset {name!r} (known: {known})") from None
     except (TypeError, ValueError) as exc:
         raise root.error("options", f"bad ruleset options: {exc}") from None
+
+
+def is_distance(value: object) -> bool:
+    """Whether ``value`` is a distance in metres a ruleset option may hold (``awareness``):
+    a finite number above 0, not a boolean."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < math.inf
 
 
 def given_content(content: Any, kind: type[T], default: Callable[[], T]) -> T:

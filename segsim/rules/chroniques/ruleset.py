@@ -10,7 +10,6 @@ soon as a turn resolves, so the order of a round follows initiative however it c
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -22,7 +21,14 @@ from segsim.input import Node
 from segsim.native import mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, given_content, known_target, unknown_params, untargeted
+from segsim.rules import (
+    BaseRuleset,
+    given_content,
+    is_distance,
+    known_target,
+    unknown_params,
+    untargeted,
+)
 from segsim.rules.chroniques.attack import (
     uses_forbidden,
 )
@@ -150,12 +156,7 @@ class Chroniques(BaseRuleset):
             f"two_weapon_criticals must be true or false, not {two_weapon_criticals!r}",
         )
         _check(
-            awareness is None
-            or (
-                isinstance(awareness, int | float)
-                and not isinstance(awareness, bool)
-                and 0 < awareness < math.inf
-            ),
+            awareness is None or is_distance(awareness),
             f"awareness is a distance in metres, not {awareness!r}",
         )
         self.content = given_content(content, Content, default_content)

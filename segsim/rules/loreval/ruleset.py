@@ -10,7 +10,6 @@ calls the fighter of the next step through :meth:`Loreval.due` as soon as a step
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -24,7 +23,7 @@ from segsim.input import Node
 from segsim.native import mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, given_content, unknown_params
+from segsim.rules import BaseRuleset, given_content, is_distance, unknown_params
 from segsim.rules.loreval import steps
 from segsim.rules.loreval.attention import RULE_ATTENTION, Attention, perception_modifier
 from segsim.rules.loreval.categories import adjusted_category
@@ -155,12 +154,7 @@ class Loreval(BaseRuleset):
             f"detection_difficulty must be an integer, not {detection_difficulty!r}",
         )
         _check(
-            awareness is None
-            or (
-                isinstance(awareness, int | float)
-                and not isinstance(awareness, bool)
-                and 0 < awareness < math.inf
-            ),
+            awareness is None or is_distance(awareness),
             f"awareness is a distance in metres, not {awareness!r}",
         )
         self.awareness: float | None = None if awareness is None else float(awareness)

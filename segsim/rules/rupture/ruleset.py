@@ -11,7 +11,6 @@ blow lands at the end of that segment.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -22,7 +21,7 @@ from segsim.events import Event
 from segsim.input import Node
 from segsim.native import mypyc_attr
 from segsim.policy import Observation
-from segsim.rules import BaseRuleset, given_content
+from segsim.rules import BaseRuleset, given_content, is_distance
 from segsim.rules.rupture.content import (
     TARGETED,
     Content,
@@ -98,12 +97,7 @@ class Rupture(BaseRuleset):
             isinstance(stress_out, bool), f"stress_out must be true or false, not {stress_out!r}"
         )
         _check(
-            awareness is None
-            or (
-                isinstance(awareness, int | float)
-                and not isinstance(awareness, bool)
-                and 0 < awareness < math.inf
-            ),
+            awareness is None or is_distance(awareness),
             f"awareness is a distance in metres, not {awareness!r}",
         )
         self.content = given_content(content, Content, default_content)
