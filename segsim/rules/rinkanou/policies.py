@@ -338,7 +338,7 @@ class Defender:
                 defending = defence
                 self.defend_at = None
                 hands_planned = defence.kind == "parry"
-                spent = _ps_cost(defence)
+                spent = ps_spent(defence)
             elif start > segment:
                 for action in me.actions:
                     if action.kind == "wait" and action.params.get("until") == start:
@@ -448,7 +448,7 @@ class Archer:
             for d in (guard if isinstance(guard, list) else [guard] if guard else [])
             if isinstance(d, Declaration) and d.kind in ("dodge", "wait")
         ]
-        shot = self.shoot(obs, sum(_ps_cost(d) for d in dodges))
+        shot = self.shoot(obs, sum(ps_spent(d) for d in dodges))
         if (
             shot is not None
             and shot.kind == "move"
@@ -521,7 +521,7 @@ def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
 _NO_SEGMENTS: frozenset[int | None] = frozenset()
 
 
-def _ps_cost(d: DeclarationLike) -> int:
+def ps_spent(d: DeclarationLike) -> int:
     """PS a declaration spends (spends only; what it buys serves itself alone)."""
     if not isinstance(d, Declaration):
         return 0

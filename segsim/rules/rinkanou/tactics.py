@@ -26,7 +26,6 @@ from segsim.policies import RuleContext, register_rule_helpers, register_rule_vi
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.policies import (
     Defender,
-    _ps_cost,
     approach,
     arm_for,
     best_blow,
@@ -34,6 +33,7 @@ from segsim.rules.rinkanou.policies import (
     expected_landing,
     in_reach,
     nearest_opponent,
+    ps_spent,
     shared_declaration,
 )
 from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
@@ -110,7 +110,7 @@ class CounterPuncher(Defender):
             and self._opening(obs, target)
         ):
             # the riposte spends only what the defences declared beside it left
-            riposte = _strike(me, target, spent=sum(_ps_cost(d) for d in decls))
+            riposte = _strike(me, target, spent=sum(ps_spent(d) for d in decls))
             if riposte is not None:
                 decls.append(riposte)
         for d in decls:
