@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed
 CORE := $(VENV)/.installed-core
 BENCH := $(VENV)/.installed-bench
 TEST_EXTRAS := [dev,ray,rl,plot,parquet,progress,table,optimize]
+# (kept in variables: a comma written inside $(call ...) would split its argument)
+BENCH_EXTRAS := [compile,table]
 
 .PHONY: demo test bench lint clean browser fuzz soak
 
@@ -27,7 +29,7 @@ $(STAMP): pyproject.toml
 	$(call install,$(TEST_EXTRAS))
 
 $(BENCH): pyproject.toml
-	$(call install,[compile,table])
+	$(call install,$(BENCH_EXTRAS))
 
 demo: $(CORE)
 	$(BIN)/segsim run examples/scenarios/duel.toml --seed 7 --record demo-record.jsonl

@@ -92,3 +92,22 @@ def test_the_readme_says_what_make_test_takes_and_how_to_avoid_installing_chromi
     assert "apt-get install -y -q chromium" in recipe.group(1)
     assert '[ -n "$$SEGSIM_CHROMIUM" ]; then :;' in recipe.group(1)
     assert re.search(r"^test: .*\bbrowser\b", makefile, re.M)
+
+
+def test_each_make_target_installs_segsim_with_its_whole_list_of_extras() -> None:
+    """`make demo`, `make test` and `make bench` install segsim with their extras; a
+    comma written inside make's $(call ...) splits the argument, and `make bench` once
+    ran `pip install -e '.[compile'` and failed. Printed with -n (nothing runs), -B
+    (every stamp taken as out of date)."""
+    stamps = [".venv/.installed-core", ".venv/.installed", ".venv/.installed-bench"]
+    printed = subprocess.run(
+        ["make", "-n", "-B", "-C", str(ROOT), *stamps],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    installs = re.findall(r"pip install --quiet -e '([^']*)'", printed)
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    extras = dict(re.findall(r"^(TEST|BENCH)_EXTRAS := (\S+)$", makefile, re.MULTILINE))
+    assert installs == [".", f".{extras['TEST']}", f".{extras['BENCH']}"]
+    assert extras["BENCH"] == "[compile,table]" and "optimize" in extras["TEST"]
