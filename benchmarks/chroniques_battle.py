@@ -17,9 +17,6 @@ ratios of the big size's figures to the small one's are the battles' scaling
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -47,24 +44,11 @@ def units(per_side: int, battles: int, window: int, awareness: float | None) -> 
 
 
 def _valgrind(args: list[str]) -> tuple[int, int, int]:
-    command = [
-        "valgrind",
-        "--tool=cachegrind",
-        "--cache-sim=no",
-        "--cachegrind-out-file=/dev/null",
-        sys.executable,
-        "-P",
-        str(Path(__file__).resolve()),
-        "--units",
-        *args,
-    ]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if found is None:
-        raise RuntimeError(f"no instruction count in valgrind's report: {done.stderr[-300:]!r}")
-    started, working = done.stdout.split()[-2:]
-    return int(found.group(1).replace(",", "")), int(started), int(working)
+    from cost import cachegrind  # (a sibling script; not importable in the -P child)
+
+    count, words = cachegrind(Path(__file__).resolve(), args)
+    started, working = words[-2:]
+    return count, int(started), int(working)
 
 
 def per_action(

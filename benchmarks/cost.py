@@ -24,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -70,7 +71,9 @@ def cpu_per_action(path: Path, n: int, rounds: int) -> tuple[float, float]:
     return statistics.median(times), actions / n
 
 
-def _valgrind(path: Path, n: int) -> tuple[int, int]:
+def cachegrind(script: Path, args: Sequence[str]) -> tuple[int, list[str]]:
+    """Run ``python -P SCRIPT --units ARGS`` in a process of its own under valgrind's
+    cachegrind (hash seed 0): the instructions it executed, and the words it printed."""
     command = [
         "valgrind",
         "--tool=cachegrind",
@@ -78,17 +81,21 @@ def _valgrind(path: Path, n: int) -> tuple[int, int]:
         "--cachegrind-out-file=/dev/null",
         sys.executable,
         "-P",
-        str(Path(__file__).resolve()),
+        str(script),
         "--units",
-        str(path),
-        str(n),
+        *args,
     ]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if found is None:
         raise RuntimeError(f"no instruction count in valgrind's report: {done.stderr[-300:]!r}")
-    return int(found.group(1).replace(",", "")), int(done.stdout.split()[-1])
+    return int(found.group(1).replace(",", "")), done.stdout.split()
+
+
+def _valgrind(path: Path, n: int) -> tuple[int, int]:
+    count, words = cachegrind(Path(__file__).resolve(), [str(path), str(n)])
+    return count, int(words[-1])
 
 
 def instructions_per_action(path: Path, short: int, long: int) -> float:
