@@ -263,8 +263,8 @@ class Fight:
         if not combatants:
             raise ValueError("a fight needs combatants")
         ids = [c.id for c in combatants]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
-        if dupes:
+        if len(set(ids)) != len(ids):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
             raise ValueError(f"combatant ids must be unique: {', '.join(dupes)}")
         if max_segments < 1:
             raise ValueError("max_segments must be at least 1")
@@ -281,23 +281,34 @@ class Fight:
         self.env: simpy.Environment = env if env is not None else _OwnEnvironment()
         self._scale = scale
         self.clock = Clock(scale=scale, origin=self.env.now, tick=getattr(ruleset, "tick", 1))
-        self.state = FightState(
-            combatants={
-                spec.id: Combatant(
-                    id=spec.id,
-                    side=spec.side,
-                    sheet=spec.sheet,
-                    status=ruleset.new_status(spec.sheet),
-                    policy=spec.policy,
-                    name=spec.name or spec.id,
-                    position=spec.position,
-                    is_pc=spec.is_pc,
-                    order=i,
-                    setup=spec.setup,
-                )
-                for i, spec in enumerate(combatants)
-            }
-        )
+        # The combatants, and what the engine keeps of each policy, in one pass (not a
+        # comprehension each: a call of its own, and a pass over them each).
+        made: dict[str, Combatant] = {}
+        reactive: dict[str, bool] = {}
+        external: dict[str, bool] = {}
+        policies: dict[str, list[tuple[int, str, bool]]] = {}
+        new_status = ruleset.new_status
+        order = 0
+        for spec in combatants:
+            cid = spec.id
+            policy = spec.policy
+            made[cid] = Combatant(
+                cid,
+                spec.side,
+                spec.sheet,
+                new_status(spec.sheet),
+                policy,
+                spec.name or cid,
+                spec.position,
+                spec.is_pc,
+                order,
+                spec.setup,
+            )
+            order += 1  # noqa: SIM113
+            reactive[cid] = watches = is_reactive(policy)
+            external[cid] = is_external(policy)
+            policies[cid] = [(0, policy_name(policy), watches)]
+        self.state = FightState(made)
         self.history: list[Event] = []
         self.outcome: Outcome | None = None
         self.ended = False
@@ -306,8 +317,8 @@ class Fight:
         # Who is called to each declaration phase still to come (the dict its event holds
         # as ``members``), by segment.
         self._phases: dict[int, dict[str, bool]] = {}
-        self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
-        self._any_reactive = any(self._reactive.values())
+        self._reactive = reactive
+        self._any_reactive = True in reactive.values()
         self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
@@ -332,12 +343,10 @@ class Fight:
         # A boundary's event calls one of these: bound once, not at each boundary.
         self._on_boundary: Callable[[_Phase], None] = self._at_boundary
         self._on_phase: Callable[[_Phase], None] = self._run_phase
-        self._external = {c.id: is_external(c.policy) for c in combatants}
+        self._external = external
         self._paused: _Paused | None = None
         self._stepping = False
-        self._policies: dict[str, list[tuple[int, str, bool]]] = {
-            c.id: [(0, policy_name(c.policy), self._reactive[c.id])] for c in combatants
-        }
+        self._policies = policies
         self._calls: list[tuple[str, int]] = []
         self._started = False
         self._process: simpy.Process | None = None
@@ -809,17 +818,18 @@ class Fight:
         # Everyone decides from the same state; nothing is applied until all are checked.
         decided: _Decided = []
         external: dict[str, Observation] | None = None  # made when an external policy is met
-        musts: dict[str, bool] = {}
+        musts: dict[str, bool] | None = None  # likewise
         reactive = self._reactive
+        externals = self._external
         for c in members:
             cid = c.id
             must = not c.actions
             if not must and not reactive[cid] and not called[cid]:
                 continue
             obs = ruleset.observe(state, cid, seg, must)
-            if self._external[cid]:
-                if external is None:
-                    external = {}
+            if externals[cid]:
+                if external is None or musts is None:
+                    external, musts = {}, {}
                 external[cid] = obs
                 musts[cid] = must
                 continue
@@ -838,6 +848,7 @@ class Fight:
                     f"{', '.join(external)}: an external policy decides through "
                     "Fight.advance() and Fight.submit(), not run()"
                 )
+            assert musts is not None
             self._paused = _Paused(seg, decided, external, musts)
             return
         # _close_phase(seg, decided), without its call (once a phase).
@@ -1090,11 +1101,15 @@ class Fight:
             members[caller.id] = False
 
     def _unschedule(self, action: Action) -> None:
+        """Drop ``action`` (in progress, scheduled) from its batch: marked as dropped, and
+        skipped when the batch is settled (:meth:`_settle`), rather than looked for in a
+        batch that may hold hundreds."""
         if action.end is None:
             return
-        batch = self.state.pending.get(action.end)
-        if batch is not None:
-            batch[:] = [a for a in batch if a.id != action.id]
+        if action.end in self.state.pending:
+            # Kept by identity (an action's equality compares its fields), and held, so
+            # that its id names no other object until its batch is settled.
+            self.state.dropped[id(action)] = action
 
     def _observers(self, actors: Iterable[str]) -> list[Combatant]:
         """The opponents of ``actors`` who see what they do (RULES-NOTES, "Waiting": an
@@ -1176,6 +1191,17 @@ class Fight:
         batch = state.pending.pop(time, None)
         if self.ended or not batch:
             return
+        dropped = state.dropped
+        if dropped:  # what the fight dropped from the batch (_unschedule) is not settled
+            kept = []
+            for a in batch:
+                if dropped.get(id(a)) is a:
+                    del dropped[id(a)]
+                else:
+                    kept.append(a)
+            if not kept:
+                return
+            batch = kept
         seg = time - 1
         self._t = seg
         combatants = self._combatants
@@ -1312,15 +1338,16 @@ class Fight:
         state = self.state
         history = self.history
         subscribers = self._subscribers
+        spawned = state.spawned  # (a list the rules append to, never another)
         for event in events:
             state.version += 1
             if event.CHANGES_STATE:
                 event.apply(state)
             history.append(event)
-            if state.spawned:
-                for action in state.spawned:
+            if spawned:
+                for action in spawned:
                     self._schedule(action)
-                state.spawned.clear()
+                spawned.clear()
             for callback, types in subscribers:
                 if types is None or event.TYPE in types:
                     callback(event)

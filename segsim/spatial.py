@@ -61,12 +61,16 @@ class Grid:
             self._nearest_memo.clear()
         self.where[item] = pos
         x, y = pos
-        e = self._extent
-        if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
-            self._stretch(pos)
         # _key(pos), without its call; a new cell's dictionary made only when needed.
         cell = self.cell
-        key = (math.floor(x / cell), math.floor(y / cell))
+        kx, ky = key = (math.floor(x / cell), math.floor(y / cell))
+        if self._bounds is None:  # the grid's first point: the extent and bounds are its
+            self._extent = [x, y, x, y]
+            self._bounds = (kx, ky, kx, ky)
+        else:
+            e = self._extent
+            if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
+                self._stretch(pos)
         bucket = self._cells.get(key)
         if bucket is None:
             self._cells[key] = {item: pos}
