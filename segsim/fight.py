@@ -24,6 +24,7 @@ it takes part in are the boundary events', so no phase wakes the process.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
 from heapq import heappop, heappush
 from itertools import count
@@ -61,7 +62,7 @@ from segsim.native import mypyc_attr
 from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import BaseRuleset, Outcome
 from segsim.sleepers import Sleepers
-from segsim.state import Combatant, FightState, by_order
+from segsim.state import SMALL_NEAR, Combatant, FightState, by_order
 
 SETTLE = EventPriority(2)
 """Priority of a settlement: after every NORMAL (1) and URGENT (0) event of its time."""
@@ -1130,13 +1131,24 @@ class Fight:
                 return []
             found = self.state._against.get(side)  # FightState.against(), without its call
             return found if found is not None else self.state.against(side)
+        # (Found in the grids' order or the fighters' as it comes: whoever finds them
+        # calls them to a phase, whose members are taken in the fight's order.)
         seen: dict[str, Combatant] = {}
         grids = self.state.side_grids
+        dist = math.dist
         for cid in actors:
             actor = combatants[cid]
+            here = actor.position
             for side, grid in grids.items():
-                if side != actor.side:  # only the other sides' grids: allies never count
-                    for other in grid.near(actor.position, radius):
+                if side == actor.side:  # only the other sides' grids: allies never count
+                    continue
+                where = grid.where
+                if len(where) <= SMALL_NEAR:  # a look at each: cheaper than the cells
+                    for other, at in where.items():
+                        if other not in seen and dist(here, at) <= radius:
+                            seen[other] = combatants[other]
+                else:
+                    for other in grid.near(here, radius):
                         if other not in seen:
                             seen[other] = combatants[other]
         return list(seen.values())

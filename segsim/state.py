@@ -253,8 +253,21 @@ class FightState:
         modify it)."""
         if radius is None:
             return self.against(None)
-        found = [self.combatants[cid] for cid in self.grid.near(position, radius)]
-        found.sort(key=by_order)
+        where = self.grid.where
+        combatants = self.combatants
+        if len(where) <= SMALL_NEAR:
+            # A few fighters: a look at each costs less than the grid's cells and memo
+            # (whose answer a move clears: a skirmish's looks nearly all miss it). The
+            # same test on the same positions (the grid's), so the same fighters.
+            found = []
+            dist = math.dist
+            for cid, at in where.items():
+                if dist(position, at) <= radius:
+                    found.append(combatants[cid])
+        else:
+            found = [combatants[cid] for cid in self.grid.near(position, radius)]
+        if len(found) > 1:
+            found.sort(key=by_order)
         return found
 
     def order_of(self, cid: str) -> int:
@@ -322,6 +335,7 @@ class FightState:
 
 
 SMALL_FIGHT = 32  # combatants: below this, queries scan instead of using the grid
+SMALL_NEAR = 12  # combatants in the fight: up to this, near() looks at each
 
 
 by_order = attrgetter("order")
