@@ -814,7 +814,11 @@ class Fight:
             for c in members:
                 forced = ruleset.forced(state, c.id, seg)
                 if forced:
-                    specs = self._plan_all(c, forced, seg, True)  # (forced: positional)
+                    specs: list[Cancel] | list[ActionSpec]
+                    if len(forced) == 1 and type(forced[0]) is Declaration:
+                        specs = self._plan_one(c, forced[0], seg, True)  # (most of them)
+                    else:
+                        specs = self._plan_all(c, forced, seg, True)  # (forced: positional)
                     self._apply(c, specs, seg)
         # Everyone decides from the same state; nothing is applied until all are checked.
         decided: _Decided = []
@@ -841,6 +845,11 @@ class Fight:
             if out is None and not must:
                 continue  # nothing new (over a third of the decisions of a duel)
             decls = self._declarations(c, out, must, seg)
+            if len(decls) == 1:  # one declaration in a list, or the idling of who must act
+                d = decls[0]
+                if type(d) is Declaration and d.checked:
+                    decided.append((c, self._plan_one(c, d, seg)))
+                    continue
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
         if external:
@@ -970,20 +979,25 @@ class Fight:
             raise exc.located(actor=c.id, segment=seg, policy=policy) from None
         return planned
 
-    def _plan_one(self, c: Combatant, d: Declaration, seg: int) -> list[ActionSpec]:
-        """``_plan_all(c, (d,), seg)`` for a policy's one declaration (most decisions),
-        with less to look over when it is a checked declaration and the fighter has
-        cancelled nothing in this segment; whatever the rules refuse, or a value of the
-        wrong type, is planned again by :meth:`_plan_all`, which raises the error it
-        names (a refused plan changes nothing)."""
+    def _plan_one(
+        self, c: Combatant, d: Declaration, seg: int, forced: bool = False
+    ) -> list[ActionSpec]:
+        """``_plan_all(c, (d,), seg, forced)`` for one declaration (most decisions, and
+        most of what the rules impose), with less to look over when it is a checked
+        declaration and the fighter has cancelled nothing in this segment; whatever the
+        rules refuse, or a value of the wrong type, is planned again by
+        :meth:`_plan_all`, which raises the error it names (a refused plan changes
+        nothing)."""
         cancelled = self.state.cancelled_in
         if not d.checked or (cancelled and cancelled.get(c.id) == seg):
-            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
+            return self._plan_all(c, (d,), seg, forced)  # type: ignore[return-value]
         try:
             spec: ActionSpec = self.ruleset.plan(self.state, c.id, d, seg, _NO_PLANS)
         except (IllegalDeclaration, TypeError, ValueError, KeyError, IndexError, OverflowError):
-            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
-        if spec.duration is not None and spec.duration > MAX_DURATION:
+            return self._plan_all(c, (d,), seg, forced)  # type: ignore[return-value]
+        if forced:
+            spec.forced = spec.public = True
+        elif spec.duration is not None and spec.duration > MAX_DURATION:
             return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
         spec.declaration = d
         return [spec]
