@@ -224,11 +224,17 @@ class FightState:
             self.side_grids[c.side].move(cid, position)
 
     def in_fight(self) -> list[Combatant]:
-        return [c for c in self.combatants.values() if c.in_fight]
+        """The combatants in the fight, in the fight's order (a new list: a copy of what
+        :meth:`against` keeps, made in C rather than by a pass over everyone)."""
+        found = self._against.get(None)
+        return (found if found is not None else self.against(None)).copy()
 
     def opponents(self, cid: str) -> list[Combatant]:
+        """The combatants in the fight on other sides than ``cid``'s (a new list, as
+        :meth:`in_fight`'s)."""
         side = self.combatants[cid].side
-        return [c for c in self.combatants.values() if c.in_fight and c.side != side]
+        found = self._against.get(side)
+        return (found if found is not None else self.against(side)).copy()
 
     def against(self, side: str | None) -> list[Combatant]:
         """The combatants in the fight of every side but ``side`` (all of them: None), in
