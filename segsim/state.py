@@ -333,10 +333,9 @@ class FightState:
         self.side_grids[c.side].remove(cid)
         self.side_counts[c.side] -= 1
         for a in c.actions:
-            if a.end is not None:
-                batch = self.pending.get(a.end)
-                if batch is not None:
-                    batch[:] = [b for b in batch if b.id != a.id]
+            if a.end is not None and a.end in self.pending:
+                # Dropped from its batch by a mark (see ``dropped``), not a pass over it.
+                self.dropped[id(a)] = a
         c.actions = []
 
 

@@ -136,3 +136,24 @@ def test_near_finds_whoever_stands_within_the_radius_in_the_fights_order(
         c for c in fighters.values() if c.in_fight and math.dist(here, c.position) <= radius
     ]
     assert state.near(here, radius) == expected
+
+
+def test_a_fighter_out_of_the_fight_has_its_actions_dropped_by_a_mark() -> None:
+    """Whoever leaves the fight loses its actions in progress: each is marked as dropped
+    (the settlement of its batch skips it), its batch left as it was, and nothing is
+    marked for an action that is in no batch (one that lasts until the fighter acts)."""
+    fighters = {
+        cid: Combatant(id=cid, side=side, sheet=None, status=None, policy=None)  # type: ignore[arg-type]
+        for cid, side in (("a", "red"), ("b", "blue"))
+    }
+    state = FightState(fighters)
+    timed, endless, other = Action("strike", 3), Action("guard", None), Action("strike", 3)
+    for action, cid in ((timed, "a"), (endless, "a"), (other, "b")):
+        action.stamp(state.next_action_id, cid, 2)
+        state.next_action_id += 1
+        fighters[cid].actions.append(action)
+    state.pending[timed.end] = [timed, other]  # type: ignore[index]
+    state.remove("a")
+    assert state.dropped == {id(timed): timed}
+    assert state.pending[timed.end] == [timed, other]  # type: ignore[index]
+    assert fighters["a"].actions == [] and fighters["b"].actions == [other]
