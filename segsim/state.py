@@ -127,10 +127,10 @@ class FightState:
     compiled build's sake, like :class:`Combatant`).
 
     ``pending`` holds the actions by the simulation time they complete, and among
-    them those the engine dropped before they completed (a continuous action a new one
-    ended, one cancelled), which ``dropped`` holds by ``id()`` until their batch is
-    settled and skips them: dropping one costs no look through its batch, which in a
-    battle holds hundreds;
+    them those dropped before they completed (a continuous action a new one ended, one
+    cancelled, those of a fighter who left), which ``dropped`` holds by ``id()`` until
+    their batch is settled and skips them: dropping one costs no look through its
+    batch, which in a battle holds hundreds;
     ``cancelled_in`` the segment in which each combatant last cancelled; ``spawned``
     the actions the rules started, to schedule; ``autonomous`` those in flight by id;
     ``extra`` ruleset-wide state (dropped weapons); ``grid`` where the combatants in
