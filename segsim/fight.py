@@ -1119,12 +1119,16 @@ class Fight:
         """Drop ``action`` (in progress, scheduled) from its batch: marked as dropped, and
         skipped when the batch is settled (:meth:`_settle`), rather than looked for in a
         batch that may hold hundreds."""
-        if action.end is None:
+        end = action.end
+        if end is None or end not in self.state.pending:
             return
-        if action.end in self.state.pending:
-            # Kept by identity (an action's equality compares its fields), and held, so
-            # that its id names no other object until its batch is settled.
-            self.state.dropped[id(action)] = action
+        # Kept by identity (an action's equality compares its fields), and held, so that
+        # its id names no other object until its batch is settled.
+        marks = self.state.dropped.get(end)
+        if marks is None:
+            self.state.dropped[end] = {id(action): action}
+        else:
+            marks[id(action)] = action
 
     def _observers(self, actors: Iterable[str]) -> list[Combatant]:
         """The opponents of ``actors`` who see what they do (RULES-NOTES, "Waiting": an
@@ -1217,13 +1221,11 @@ class Fight:
         batch = state.pending.pop(time, None)
         if self.ended or not batch:
             return
-        dropped = state.dropped
-        if dropped:  # what the fight dropped from the batch (_unschedule) is not settled
+        marks = state.dropped.pop(time, None) if state.dropped else None
+        if marks:  # what was dropped from the batch (_unschedule) is not settled
             kept = []
             for a in batch:
-                if dropped.get(id(a)) is a:
-                    del dropped[id(a)]
-                else:
+                if marks.get(id(a)) is not a:
                     kept.append(a)
             if not kept:
                 return

@@ -128,9 +128,10 @@ class FightState:
 
     ``pending`` holds the actions by the simulation time they complete, and among
     them those dropped before they completed (a continuous action a new one ended, one
-    cancelled, those of a fighter who left), which ``dropped`` holds by ``id()`` until
-    their batch is settled and skips them: dropping one costs no look through its
-    batch, which in a battle holds hundreds;
+    cancelled, those of a fighter who left), which ``dropped`` holds by their batch's
+    time and their ``id()`` until that batch is settled and skips them: dropping one
+    costs no look through its batch, which in a battle holds hundreds, and a batch
+    with nothing dropped is settled without a look for marks;
     ``cancelled_in`` the segment in which each combatant last cancelled; ``spawned``
     the actions the rules started, to schedule; ``autonomous`` those in flight by id;
     ``extra`` ruleset-wide state (dropped weapons); ``grid`` where the combatants in
@@ -145,7 +146,7 @@ class FightState:
     combatants: dict[str, Combatant]
     segment: int
     pending: dict[int, list[Action]]
-    dropped: dict[int, Action]
+    dropped: dict[int, dict[int, Action]]
     next_action_id: int
     cancelled_in: dict[str, int]
     spawned: list[Action]
@@ -333,9 +334,14 @@ class FightState:
         self.side_grids[c.side].remove(cid)
         self.side_counts[c.side] -= 1
         for a in c.actions:
-            if a.end is not None and a.end in self.pending:
+            end = a.end
+            if end is not None and end in self.pending:
                 # Dropped from its batch by a mark (see ``dropped``), not a pass over it.
-                self.dropped[id(a)] = a
+                marks = self.dropped.get(end)
+                if marks is None:
+                    self.dropped[end] = {id(a): a}
+                else:
+                    marks[id(a)] = a
         c.actions = []
 
 

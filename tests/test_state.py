@@ -154,6 +154,6 @@ def test_a_fighter_out_of_the_fight_has_its_actions_dropped_by_a_mark() -> None:
         fighters[cid].actions.append(action)
     state.pending[timed.end] = [timed, other]  # type: ignore[index]
     state.remove("a")
-    assert state.dropped == {id(timed): timed}
+    assert state.dropped == {timed.end: {id(timed): timed}}
     assert state.pending[timed.end] == [timed, other]  # type: ignore[index]
     assert fighters["a"].actions == [] and fighters["b"].actions == [other]
