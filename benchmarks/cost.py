@@ -10,6 +10,10 @@ engine started, waits included), the CPU time per action (median of ``--rounds``
 interpreter executes per action, counted by valgrind's cachegrind as the difference
 between a long and a short run in processes of their own (not load-dependent: use it to
 compare a change before and after). With ``--profile``, cProfile's top functions.
+With ``--census``, what the engine does per action over ``--fights`` fights (the pure
+build: it counts by wrapping methods): declaration phases, fighters called to them,
+observations, decisions and plans, settlements and events, which say how much of a
+scenario's cost is the engine's per-phase and per-fighter work.
 A bare name is looked up in ``examples/scenarios``.
 """
 
@@ -27,6 +31,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -57,6 +62,59 @@ def fights(path: Path, n: int, first: int = 0) -> int:
         fight.run()
         actions += fight.state.next_action_id - 1
     return actions
+
+
+def census(path: Path, n: int) -> dict[str, float]:
+    """Per action, over ``n`` fights of the scenario (seeds 0..n-1): the declaration
+    phases, the fighters called to them, the observations made (the ruleset's
+    ``observe``), the declarations planned (its ``plan``), the settlements of a batch and
+    the events recorded. Counted by wrapping the fight's and the ruleset's methods, so
+    in the pure build only (a compiled class refuses the wrappers)."""
+    from segsim.fight import Fight
+
+    scenario = load_scenario(path)
+    counts = dict.fromkeys(("phases", "called", "observations", "plans", "settlements"), 0)
+    ruleset = scenario.ruleset
+    observe, plan = ruleset.observe, ruleset.plan
+    run_phase, settle = Fight._run_phase, Fight._settle
+
+    def phase(fight: Any, event: Any) -> None:
+        counts["phases"] += 1
+        counts["called"] += len(fight._phases.get(event.at) or ())
+        run_phase(fight, event)
+
+    def settled(fight: Any, time: int) -> None:
+        counts["settlements"] += bool(fight.state.pending.get(time))
+        settle(fight, time)
+
+    def observed(*args: Any) -> Any:
+        counts["observations"] += 1
+        return observe(*args)
+
+    def planned(*args: Any) -> Any:
+        counts["plans"] += 1
+        return plan(*args)
+
+    actions = events = 0
+    wrappers: dict[str, Any] = {"_run_phase": phase, "_settle": settled}
+    originals: dict[str, Any] = {"_run_phase": run_phase, "_settle": settle}
+    for name, wrapper in wrappers.items():  # (the pure build's class takes them)
+        setattr(Fight, name, wrapper)
+    ruleset.observe, ruleset.plan = observed, planned
+    try:
+        for seed in range(n):
+            fight = scenario.fight(seed)
+            fight.run()
+            actions += fight.state.next_action_id - 1
+            events += len(fight.history)
+    finally:
+        for name, original in originals.items():
+            setattr(Fight, name, original)
+        del ruleset.observe, ruleset.plan
+    out = {name: value / actions for name, value in counts.items()}
+    out["events"] = events / actions
+    out["actions per fight"] = actions / n
+    return out
 
 
 def cpu_per_action(path: Path, n: int, rounds: int) -> tuple[float, float]:
@@ -114,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short", type=int, default=1, help="fights of the short run")
     parser.add_argument("--long", type=int, default=11, help="fights of the long run")
     parser.add_argument("--profile", action="store_true", help="cProfile the first scenario")
+    parser.add_argument(
+        "--census", action="store_true", help="phases, observations, plans... per action"
+    )
     parser.add_argument("--units", nargs=2, metavar=("SCENARIO", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.units:
@@ -126,6 +187,12 @@ def main(argv: list[str] | None = None) -> int:
         profile = cProfile.Profile()
         profile.runcall(fights, paths[0], args.fights)
         pstats.Stats(profile).sort_stats("tottime").print_stats(40)
+        return 0
+    if args.census:
+        for path in paths:
+            got = census(path, args.fights)
+            shown = ", ".join(f"{value:,.2f} {name}" for name, value in got.items())
+            print(f"{path.name} per action: {shown}", flush=True)
         return 0
     for path in paths:
         cpu, per_fight = cpu_per_action(path, args.fights, args.rounds)

@@ -24,6 +24,7 @@ it takes part in are the boundary events', so no phase wakes the process.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
 from heapq import heappop, heappush
 from itertools import count
@@ -61,7 +62,7 @@ from segsim.native import mypyc_attr
 from segsim.policy import Observation, is_external, is_reactive, policy_name
 from segsim.rules import BaseRuleset, Outcome
 from segsim.sleepers import Sleepers
-from segsim.state import Combatant, FightState, by_order
+from segsim.state import SMALL_NEAR, Combatant, FightState, by_order
 
 SETTLE = EventPriority(2)
 """Priority of a settlement: after every NORMAL (1) and URGENT (0) event of its time."""
@@ -263,8 +264,8 @@ class Fight:
         if not combatants:
             raise ValueError("a fight needs combatants")
         ids = [c.id for c in combatants]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
-        if dupes:
+        if len(set(ids)) != len(ids):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
             raise ValueError(f"combatant ids must be unique: {', '.join(dupes)}")
         if max_segments < 1:
             raise ValueError("max_segments must be at least 1")
@@ -281,23 +282,34 @@ class Fight:
         self.env: simpy.Environment = env if env is not None else _OwnEnvironment()
         self._scale = scale
         self.clock = Clock(scale=scale, origin=self.env.now, tick=getattr(ruleset, "tick", 1))
-        self.state = FightState(
-            combatants={
-                spec.id: Combatant(
-                    id=spec.id,
-                    side=spec.side,
-                    sheet=spec.sheet,
-                    status=ruleset.new_status(spec.sheet),
-                    policy=spec.policy,
-                    name=spec.name or spec.id,
-                    position=spec.position,
-                    is_pc=spec.is_pc,
-                    order=i,
-                    setup=spec.setup,
-                )
-                for i, spec in enumerate(combatants)
-            }
-        )
+        # The combatants, and what the engine keeps of each policy, in one pass (not a
+        # comprehension each: a call of its own, and a pass over them each).
+        made: dict[str, Combatant] = {}
+        reactive: dict[str, bool] = {}
+        external: dict[str, bool] = {}
+        policies: dict[str, list[tuple[int, str, bool]]] = {}
+        new_status = ruleset.new_status
+        order = 0
+        for spec in combatants:
+            cid = spec.id
+            policy = spec.policy
+            made[cid] = Combatant(
+                cid,
+                spec.side,
+                spec.sheet,
+                new_status(spec.sheet),
+                policy,
+                spec.name or cid,
+                spec.position,
+                spec.is_pc,
+                order,
+                spec.setup,
+            )
+            order += 1  # noqa: SIM113
+            reactive[cid] = watches = is_reactive(policy)
+            external[cid] = is_external(policy)
+            policies[cid] = [(0, policy_name(policy), watches)]
+        self.state = FightState(made)
         self.history: list[Event] = []
         self.outcome: Outcome | None = None
         self.ended = False
@@ -306,8 +318,8 @@ class Fight:
         # Who is called to each declaration phase still to come (the dict its event holds
         # as ``members``), by segment.
         self._phases: dict[int, dict[str, bool]] = {}
-        self._reactive = {c.id: is_reactive(c.policy) for c in combatants}
-        self._any_reactive = any(self._reactive.values())
+        self._reactive = reactive
+        self._any_reactive = True in reactive.values()
         self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
@@ -332,12 +344,10 @@ class Fight:
         # A boundary's event calls one of these: bound once, not at each boundary.
         self._on_boundary: Callable[[_Phase], None] = self._at_boundary
         self._on_phase: Callable[[_Phase], None] = self._run_phase
-        self._external = {c.id: is_external(c.policy) for c in combatants}
+        self._external = external
         self._paused: _Paused | None = None
         self._stepping = False
-        self._policies: dict[str, list[tuple[int, str, bool]]] = {
-            c.id: [(0, policy_name(c.policy), self._reactive[c.id])] for c in combatants
-        }
+        self._policies = policies
         self._calls: list[tuple[str, int]] = []
         self._started = False
         self._process: simpy.Process | None = None
@@ -804,22 +814,27 @@ class Fight:
             for c in members:
                 forced = ruleset.forced(state, c.id, seg)
                 if forced:
-                    specs = self._plan_all(c, forced, seg, True)  # (forced: positional)
+                    specs: list[Cancel] | list[ActionSpec]
+                    if len(forced) == 1 and type(forced[0]) is Declaration:
+                        specs = self._plan_one(c, forced[0], seg, True)  # (most of them)
+                    else:
+                        specs = self._plan_all(c, forced, seg, True)  # (forced: positional)
                     self._apply(c, specs, seg)
         # Everyone decides from the same state; nothing is applied until all are checked.
         decided: _Decided = []
         external: dict[str, Observation] | None = None  # made when an external policy is met
-        musts: dict[str, bool] = {}
+        musts: dict[str, bool] | None = None  # likewise
         reactive = self._reactive
+        externals = self._external
         for c in members:
             cid = c.id
             must = not c.actions
             if not must and not reactive[cid] and not called[cid]:
                 continue
             obs = ruleset.observe(state, cid, seg, must)
-            if self._external[cid]:
-                if external is None:
-                    external = {}
+            if externals[cid]:
+                if external is None or musts is None:
+                    external, musts = {}, {}
                 external[cid] = obs
                 musts[cid] = must
                 continue
@@ -830,6 +845,11 @@ class Fight:
             if out is None and not must:
                 continue  # nothing new (over a third of the decisions of a duel)
             decls = self._declarations(c, out, must, seg)
+            if len(decls) == 1:  # one declaration in a list, or the idling of who must act
+                d = decls[0]
+                if type(d) is Declaration and d.checked:
+                    decided.append((c, self._plan_one(c, d, seg)))
+                    continue
             if decls:
                 decided.append((c, self._plan_all(c, decls, seg)))
         if external:
@@ -838,6 +858,7 @@ class Fight:
                     f"{', '.join(external)}: an external policy decides through "
                     "Fight.advance() and Fight.submit(), not run()"
                 )
+            assert musts is not None
             self._paused = _Paused(seg, decided, external, musts)
             return
         # _close_phase(seg, decided), without its call (once a phase).
@@ -958,20 +979,25 @@ class Fight:
             raise exc.located(actor=c.id, segment=seg, policy=policy) from None
         return planned
 
-    def _plan_one(self, c: Combatant, d: Declaration, seg: int) -> list[ActionSpec]:
-        """``_plan_all(c, (d,), seg)`` for a policy's one declaration (most decisions),
-        with less to look over when it is a checked declaration and the fighter has
-        cancelled nothing in this segment; whatever the rules refuse, or a value of the
-        wrong type, is planned again by :meth:`_plan_all`, which raises the error it
-        names (a refused plan changes nothing)."""
+    def _plan_one(
+        self, c: Combatant, d: Declaration, seg: int, forced: bool = False
+    ) -> list[ActionSpec]:
+        """``_plan_all(c, (d,), seg, forced)`` for one declaration (most decisions, and
+        most of what the rules impose), with less to look over when it is a checked
+        declaration and the fighter has cancelled nothing in this segment; whatever the
+        rules refuse, or a value of the wrong type, is planned again by
+        :meth:`_plan_all`, which raises the error it names (a refused plan changes
+        nothing)."""
         cancelled = self.state.cancelled_in
         if not d.checked or (cancelled and cancelled.get(c.id) == seg):
-            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
+            return self._plan_all(c, (d,), seg, forced)  # type: ignore[return-value]
         try:
             spec: ActionSpec = self.ruleset.plan(self.state, c.id, d, seg, _NO_PLANS)
         except (IllegalDeclaration, TypeError, ValueError, KeyError, IndexError, OverflowError):
-            return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
-        if spec.duration is not None and spec.duration > MAX_DURATION:
+            return self._plan_all(c, (d,), seg, forced)  # type: ignore[return-value]
+        if forced:
+            spec.forced = spec.public = True
+        elif spec.duration is not None and spec.duration > MAX_DURATION:
             return self._plan_all(c, (d,), seg)  # type: ignore[return-value]
         spec.declaration = d
         return [spec]
@@ -1090,11 +1116,19 @@ class Fight:
             members[caller.id] = False
 
     def _unschedule(self, action: Action) -> None:
-        if action.end is None:
+        """Drop ``action`` (in progress, scheduled) from its batch: marked as dropped, and
+        skipped when the batch is settled (:meth:`_settle`), rather than looked for in a
+        batch that may hold hundreds."""
+        end = action.end
+        if end is None or end not in self.state.pending:
             return
-        batch = self.state.pending.get(action.end)
-        if batch is not None:
-            batch[:] = [a for a in batch if a.id != action.id]
+        # Kept by identity (an action's equality compares its fields), and held, so that
+        # its id names no other object until its batch is settled.
+        marks = self.state.dropped.get(end)
+        if marks is None:
+            self.state.dropped[end] = {id(action): action}
+        else:
+            marks[id(action)] = action
 
     def _observers(self, actors: Iterable[str]) -> list[Combatant]:
         """The opponents of ``actors`` who see what they do (RULES-NOTES, "Waiting": an
@@ -1115,13 +1149,24 @@ class Fight:
                 return []
             found = self.state._against.get(side)  # FightState.against(), without its call
             return found if found is not None else self.state.against(side)
+        # (Found in the grids' order or the fighters' as it comes: whoever finds them
+        # calls them to a phase, whose members are taken in the fight's order.)
         seen: dict[str, Combatant] = {}
         grids = self.state.side_grids
+        dist = math.dist
         for cid in actors:
             actor = combatants[cid]
+            here = actor.position
             for side, grid in grids.items():
-                if side != actor.side:  # only the other sides' grids: allies never count
-                    for other in grid.near(actor.position, radius):
+                if side == actor.side:  # only the other sides' grids: allies never count
+                    continue
+                where = grid.where
+                if len(where) <= SMALL_NEAR:  # a look at each: cheaper than the cells
+                    for other, at in where.items():
+                        if other not in seen and dist(here, at) <= radius:
+                            seen[other] = combatants[other]
+                else:
+                    for other in grid.near(here, radius):
                         if other not in seen:
                             seen[other] = combatants[other]
         return list(seen.values())
@@ -1176,6 +1221,15 @@ class Fight:
         batch = state.pending.pop(time, None)
         if self.ended or not batch:
             return
+        marks = state.dropped.pop(time, None) if state.dropped else None
+        if marks:  # what was dropped from the batch (_unschedule) is not settled
+            kept = []
+            for a in batch:
+                if marks.get(id(a)) is not a:
+                    kept.append(a)
+            if not kept:
+                return
+            batch = kept
         seg = time - 1
         self._t = seg
         combatants = self._combatants
@@ -1312,15 +1366,16 @@ class Fight:
         state = self.state
         history = self.history
         subscribers = self._subscribers
+        spawned = state.spawned  # (a list the rules append to, never another)
         for event in events:
             state.version += 1
             if event.CHANGES_STATE:
                 event.apply(state)
             history.append(event)
-            if state.spawned:
-                for action in state.spawned:
+            if spawned:
+                for action in spawned:
                     self._schedule(action)
-                state.spawned.clear()
+                spawned.clear()
             for callback, types in subscribers:
                 if types is None or event.TYPE in types:
                     callback(event)

@@ -15,6 +15,9 @@ from collections.abc import Callable, Container, Iterator
 from segsim.native import mypyc_attr
 
 Position = tuple[float, float]
+SMALL = 12
+"""Items: up to this many, a question whose answer does not depend on the grid's order
+(:meth:`Grid.crowded`) looks at each item rather than at the cells."""
 Cell = tuple[int, int]
 
 
@@ -61,12 +64,16 @@ class Grid:
             self._nearest_memo.clear()
         self.where[item] = pos
         x, y = pos
-        e = self._extent
-        if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
-            self._stretch(pos)
         # _key(pos), without its call; a new cell's dictionary made only when needed.
         cell = self.cell
-        key = (math.floor(x / cell), math.floor(y / cell))
+        kx, ky = key = (math.floor(x / cell), math.floor(y / cell))
+        if self._bounds is None:  # the grid's first point: the extent and bounds are its
+            self._extent = [x, y, x, y]
+            self._bounds = (kx, ky, kx, ky)
+        else:
+            e = self._extent
+            if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
+                self._stretch(pos)
         bucket = self._cells.get(key)
         if bucket is None:
             self._cells[key] = {item: pos}
@@ -105,7 +112,11 @@ class Grid:
         e = self._extent
         if x < e[0] or x > e[2] or y < e[1] or y > e[3]:
             self._stretch(pos)
-        key, was = self._key(pos), self._key(old)
+        # _key(pos) and _key(old), without their calls (once a move).
+        cell = self.cell
+        floor = math.floor
+        key = (floor(x / cell), floor(y / cell))
+        was = (floor(old[0] / cell), floor(old[1] / cell))
         cells = self._cells
         if key == was:
             cells[key][item] = pos  # the same key: its place in the cell holds
@@ -229,6 +240,13 @@ class Grid:
         ``radius`` metres of ``pos``: whether :meth:`near` would name one, without the
         list (it stops at the first) and without remembering the answer (a spot where a
         move may end is asked about once)."""
+        where = self.where
+        if len(where) <= SMALL:  # a look at each costs less than the cells
+            dist = math.dist
+            for item, at in where.items():
+                if dist(pos, at) <= radius and item != but and item not in skip:
+                    return True
+            return False
         square = self._square(pos, radius)
         if square is None:
             return False

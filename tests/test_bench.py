@@ -105,6 +105,34 @@ def test_the_census_counts_calls_and_objects(bench: ModuleType) -> None:
     assert census.calls > 10 * actions
 
 
+def test_cost_census_counts_what_the_engine_does_per_action(bench: ModuleType) -> None:
+    """cost.py --census: its actions and events are the fights' own, every declared
+    action of a duel was planned, a phase or a settlement comes at most once an action,
+    no more fighters are observed than called, and the fight's own methods are back
+    afterwards."""
+    import cost
+
+    from segsim import load_scenario
+    from segsim.fight import Fight
+
+    path = SCENARIOS / "duel.toml"
+    events = actions = 0
+    scenario = load_scenario(path)
+    for seed in range(2):
+        fight = scenario.fight(seed)
+        fight.run()
+        actions += fight.state.next_action_id - 1
+        events += len(fight.history)
+    methods = (Fight.__dict__["_run_phase"], Fight.__dict__["_settle"])
+    got = cost.census(path, 2)
+    assert got["actions per fight"] == actions / 2
+    assert got["events"] == events / actions
+    assert got["plans"] >= 1.0
+    assert 0 < got["phases"] <= 1 and 0 < got["settlements"] <= 1
+    assert 0 < got["observations"] <= got["called"]
+    assert (Fight.__dict__["_run_phase"], Fight.__dict__["_settle"]) == methods
+
+
 # ------------------------------------------------------------------ resolved attacks
 
 

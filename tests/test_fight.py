@@ -128,6 +128,33 @@ def test_cancellation_before_the_last_segment_resolves_the_action_at_once() -> N
     assert [o.segment for o in margaret.seen if o.must_act] == [0, 2]
 
 
+def test_a_cancelled_action_is_dropped_from_its_batch_without_a_look_through_it() -> None:
+    """The engine drops the action a cancellation replaces by marking it (no pass over
+    its batch): the ruleset is never handed it, and once its batch's time has come the
+    mark is gone."""
+    fight, _, _ = duel({}, {0: declare("arm"), 1: lambda obs: Cancel(hands(obs).id)})
+    handed: list[tuple[int, str, bool]] = []
+    marks: list[int] = []
+    resolve = fight.ruleset.resolve
+
+    def spy(state: Any, segment: int, batch: Any, dice: Any) -> Any:
+        handed.extend((segment, a.kind, a.cancelled) for a in batch if a.actor == "margaret")
+        marks.append(len(state.dropped))
+        return resolve(state, segment, batch, dice)
+
+    fight.ruleset.resolve = spy
+    fight.run()
+    [arm] = [
+        a
+        for a in fight.history
+        if a.TYPE == "action.declared" and a.actor == "margaret" and a.kind == "arm"
+    ]
+    assert arm.end is not None and arm.end - 1 < fight.state.segment  # its batch came
+    assert [h for h in handed if h[1] == "arm"] == [(1, "arm", True)]
+    assert 1 in marks  # marked while its batch was pending
+    assert fight.state.dropped == {}
+
+
 def test_no_cancellation_in_the_last_segment() -> None:
     fight, _, _ = duel({}, {0: declare("arm"), 2: lambda obs: Cancel(hands(obs).id)})
     with pytest.raises(IllegalDeclaration, match="last segment") as err:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from segsim.actions import Action
-from segsim.state import Combatant
+from segsim.state import Combatant, FightState
 
 
 def _reference_recent(recent: list[Action], actions: list[Action], done: Action) -> list[Action]:
@@ -92,3 +94,66 @@ def test_opponents_by_side_follow_who_comes_and_goes() -> None:
     roster = state.roster
     state.remove("b")  # already out: nothing changes
     assert state.roster == roster
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-40, 40), st.integers(-40, 40), st.booleans()),
+        min_size=1,
+        max_size=30,
+    ),
+    st.integers(-40, 40),
+    st.integers(-40, 40),
+    st.sampled_from([0.0, 0.5, 1.0, 2.5, 7.0, 30.0]),
+)
+def test_near_finds_whoever_stands_within_the_radius_in_the_fights_order(
+    spots: list[tuple[int, int, bool]], x: int, y: int, radius: float
+) -> None:
+    """near() is everyone in the fight within the radius, in the fight's order, whether
+    it looks at each fighter (a few in the fight) or asks the grid (more): fighters
+    placed at quarter-metre steps, some moved once and some out of the fight."""
+    fighters = {
+        f"c{i}": Combatant(
+            id=f"c{i}",
+            side="ab"[i % 2],
+            sheet=None,
+            status=None,
+            policy=None,  # type: ignore[arg-type]
+            position=(px / 4, py / 4),
+            order=i,
+        )
+        for i, (px, py, _) in enumerate(spots)
+    }
+    state = FightState(fighters)
+    for i, (px, py, moves) in enumerate(spots):
+        if moves:
+            state.move(f"c{i}", (py / 4, -px / 4))
+        if i % 5 == 4:
+            state.remove(f"c{i}")
+    here = (x / 4, y / 4)
+    expected = [
+        c for c in fighters.values() if c.in_fight and math.dist(here, c.position) <= radius
+    ]
+    assert state.near(here, radius) == expected
+
+
+def test_a_fighter_out_of_the_fight_has_its_actions_dropped_by_a_mark() -> None:
+    """Whoever leaves the fight loses its actions in progress: each is marked as dropped
+    (the settlement of its batch skips it), its batch left as it was, and nothing is
+    marked for an action that is in no batch (one that lasts until the fighter acts)."""
+    fighters = {
+        cid: Combatant(id=cid, side=side, sheet=None, status=None, policy=None)  # type: ignore[arg-type]
+        for cid, side in (("a", "red"), ("b", "blue"))
+    }
+    state = FightState(fighters)
+    timed, endless, other = Action("strike", 3), Action("guard", None), Action("strike", 3)
+    for action, cid in ((timed, "a"), (endless, "a"), (other, "b")):
+        action.stamp(state.next_action_id, cid, 2)
+        state.next_action_id += 1
+        fighters[cid].actions.append(action)
+    state.pending[timed.end] = [timed, other]  # type: ignore[index]
+    state.remove("a")
+    assert state.dropped == {timed.end: {id(timed): timed}}
+    assert state.pending[timed.end] == [timed, other]  # type: ignore[index]
+    assert fighters["a"].actions == [] and fighters["b"].actions == [other]
