@@ -50,7 +50,7 @@ from segsim.rules.rinkanou.events import (
 from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
-from segsim.rules.rinkanou.views import Reaches, SelfView, SharedSeen, reach_of
+from segsim.rules.rinkanou.views import Flights, Reaches, SelfView, SharedSeen, reach_of
 from segsim.state import Combatant, FightState, by_order
 
 if TYPE_CHECKING:
@@ -279,6 +279,7 @@ class RinKaNou(BaseRuleset):
         # first, the value is the same; each fight's start lets go of the last one's.
         self._fighter_reaches: Reaches = {}
         self._seen_actions: SharedSeen = {}
+        self._flights: Flights | None = None  # the missiles in flight, while unchanged
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         if after_dodge not in AFTER_DODGE_READINGS:
@@ -380,6 +381,7 @@ class RinKaNou(BaseRuleset):
         # What the views kept of the previous fight is let go with it.
         self._fighter_reaches.clear()
         self._seen_actions.clear()
+        self._flights = None
         events: list[Event] = []
         for c in state.combatants.values():
             events += self.enter(state, c.id, dice, 0)

@@ -336,7 +336,7 @@ class SelfView(LiveView):
             state = self._state
             if state.version != self._version:
                 self.check()  # raises
-            flying = _flying(state) if state.autonomous else None
+            flying = _flying(state, self._rules) if state.autonomous else None
             if not flying:
                 incoming = self._incoming = ()  # nothing in flight
             else:
@@ -490,7 +490,7 @@ class OtherView(LiveView):
             if self._state.version != self._version:
                 self.check()  # raises
             actions = self._actions = seen_actions(
-                self._state, self._o, self._revealed, self._rules._seen_actions
+                self._state, self._o, self._revealed, self._rules
             )
         return actions
 
@@ -502,7 +502,7 @@ class OtherView(LiveView):
         """Its missiles in flight toward ``me``."""
         state = self._state
         if state.version == self._version and (
-            not state.autonomous or not _flying(state).get(self._o.id)
+            not state.autonomous or not _flying(state, self._rules).get(self._o.id)
         ):
             return []  # nothing in flight: its other actions need not be looked at
         # In flight, or a view past its phase: what it showed (or StaleObservation).
@@ -557,14 +557,14 @@ def seen_actions(
     state: FightState,
     o: Combatant,
     revealed: Mapping[int, tuple[str, str | None, int | None]],
-    shared: SharedSeen,
+    rules: RinKaNou,
 ) -> tuple[SeenAction, ...]:
     """``o``'s actions (and its missiles in flight) as an observer who has read
     ``revealed`` sees them.
 
     What everyone sees of an action (its public form, or its motion alone while unread)
-    is one shared value per action, built on first sight and kept in ``shared`` (the
-    ruleset's, outside the fight's state: a stamped action does not change, so the
+    is one shared value per action, built on first sight and kept in the ruleset's
+    :data:`SharedSeen` (outside the fight's state: a stamped action does not change, so the
     value is the same whoever first asks for it, in whichever fight); only what this
     observer has read is built for it.
     """
@@ -573,7 +573,8 @@ def seen_actions(
         return ()  # nothing to see (most often: between two actions)
     if o.setup.get("hidden", False):
         return ()
-    flying = _flying(state).get(o.id, ()) if autonomous else ()
+    flying = _flying(state, rules).get(o.id, ()) if autonomous else ()
+    shared = rules._seen_actions
     seen = []
     for a in [*actions, *flying] if flying else actions:
         if not a.visible:
@@ -601,10 +602,29 @@ def _seen_by_all(a: Action) -> SeenAction:
     return _seen_action(a.id, a.start, motion)
 
 
-def _flying(state: FightState) -> Mapping[str, list[Action]]:
+def _flying(state: FightState, rules: RinKaNou) -> Mapping[str, list[Action]]:
     """Missiles in flight by shooter (found when asked: few are ever in flight, and
-    nothing of it is kept in the fight's state)."""
+    nothing of it is kept in the fight's state). The ruleset keeps the last answer
+    (:data:`Flights`) for as long as the fight's state has not changed since, so the
+    fighters deciding in one phase, and each view of them, find it once."""
+    autonomous = state.autonomous
+    kept = rules._flights
+    if (
+        kept is not None
+        and kept[0] is autonomous
+        and kept[1] == state.version
+        and kept[2] == len(autonomous)
+    ):
+        return kept[3]
     by_actor: dict[str, list[Action]] = {}
-    for a in state.autonomous.values():
+    for a in autonomous.values():
         by_actor.setdefault(a.actor, []).append(a)
+    rules._flights = (autonomous, state.version, len(autonomous), by_actor)
     return by_actor
+
+
+Flights = tuple[dict[int, Action], int, int, dict[str, list[Action]]]
+"""The missiles in flight by shooter as :func:`_flying` last found them, with what
+says they are still so: the fight state's ``autonomous`` mapping itself (kept, so no
+other can take its place), its ``version`` and its size then. A ruleset's own, let go
+at each fight's start."""
