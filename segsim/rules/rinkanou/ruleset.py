@@ -51,7 +51,7 @@ from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import Flights, Reaches, SelfView, SharedSeen, reach_of
-from segsim.state import Combatant, FightState, by_order
+from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import SheetFacts
@@ -1084,6 +1084,24 @@ class RinKaNou(BaseRuleset):
             return False
         end = toward_point(c.position, goal, budget, stop)
         longest = max(self.content.tables.reach.values())
+        if len(state.grid) <= SMALL_FIGHT:
+            # A small fight: its opponents scanned (the state's list), rather than two
+            # searches of the grid. The grid's search names those within the longest
+            # reach of a spot, then each is tested against its own: both tests here.
+            here = c.position
+            bound = longest + REACH_TOLERANCE
+            kept = state._against.get(c.side)  # FightState.against(), without its call
+            dist = math.dist
+            for o in kept if kept is not None else state.against(c.side):
+                known = self._fighter_reaches.get(o)
+                reach = (known if known is not None else reach_of(self, o)) + REACH_TOLERANCE
+                d = dist(o.position, here)
+                if d <= reach and d <= bound:
+                    return True
+                d = dist(o.position, end)
+                if d <= reach and d <= bound:
+                    return True
+            return False
         for spot in (c.position, end):
             for o in state.near(spot, longest + REACH_TOLERANCE):
                 if o.side != c.side and within(o.position, spot, self.reach(o.sheet)):
