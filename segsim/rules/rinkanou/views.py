@@ -605,26 +605,32 @@ def _seen_by_all(a: Action) -> SeenAction:
 def _flying(state: FightState, rules: RinKaNou) -> Mapping[str, list[Action]]:
     """Missiles in flight by shooter (found when asked: few are ever in flight, and
     nothing of it is kept in the fight's state). The ruleset keeps the last answer
-    (:data:`Flights`) for as long as the fight's state has not changed since, so the
-    fighters deciding in one phase, and each view of them, find it once."""
+    (:data:`Flights`) for as long as the same missiles are in flight, so the fighters
+    deciding in one phase, and each view of them, find it once, and the phases until
+    one is loosed or lands."""
     autonomous = state.autonomous
     kept = rules._flights
-    if (
-        kept is not None
-        and kept[0] is autonomous
-        and kept[1] == state.version
-        and kept[2] == len(autonomous)
-    ):
-        return kept[3]
+    version = state.version
+    if kept is not None and kept[0] is autonomous:
+        if kept[1] == version:  # nothing has changed since (the fighters of one phase)
+            return kept[3]
+        ids = tuple(autonomous)
+        if kept[2] == ids:  # other changes, the same missiles
+            rules._flights = (autonomous, version, ids, kept[3])
+            return kept[3]
+    else:
+        ids = tuple(autonomous)
     by_actor: dict[str, list[Action]] = {}
     for a in autonomous.values():
         by_actor.setdefault(a.actor, []).append(a)
-    rules._flights = (autonomous, state.version, len(autonomous), by_actor)
+    rules._flights = (autonomous, version, ids, by_actor)
     return by_actor
 
 
-Flights = tuple[dict[int, Action], int, int, dict[str, list[Action]]]
+Flights = tuple[dict[int, Action], int, tuple[int, ...], dict[str, list[Action]]]
 """The missiles in flight by shooter as :func:`_flying` last found them, with what
 says they are still so: the fight state's ``autonomous`` mapping itself (kept, so no
-other can take its place), its ``version`` and its size then. A ruleset's own, let go
-at each fight's start."""
+other can take its place), the state's ``version`` when they were last asked for, and
+the ids the mapping held then, in order (a missile is added once under a new id, and
+taken out when it lands: the same ids, the same missiles). A ruleset's own, let go at
+each fight's start."""
