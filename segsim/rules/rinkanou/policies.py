@@ -288,6 +288,9 @@ class Defender:
         self.defend_at: int | None = None
         self.blows = 1
         self.last: dict[str, object] = {}
+        # False: its defences, waits and steps alone, without the strikes and armings
+        # (an archer's guard, which would not keep them).
+        self.attacks = True
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
@@ -354,7 +357,22 @@ class Defender:
         ):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
-        if target is not None and not hands_planned and self.defend_at is None:
+        if not self.attacks:
+            # An archer's guard: of the attacks below, only a step toward the target
+            # (which may be a wait, when the last one got nowhere) is kept; it is taken
+            # when armed, bound to act, with no defence declared and out of reach (a
+            # lock seen makes no difference there).
+            if (
+                target is not None
+                and not hands_planned
+                and self.defend_at is None
+                and me.armed
+                and obs.must_act
+                and defending is None
+                and not within(here, target.position, me.reach)
+            ):
+                attacking = approach(obs, target, self.last)
+        elif target is not None and not hands_planned and self.defend_at is None:
             if target is not threat:
                 motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
@@ -440,22 +458,31 @@ class Archer:
 
     def __init__(self) -> None:
         self.guard = Defender()
+        self.guard.attacks = False  # its strikes and armings would be dropped
 
     def decide(self, obs: Observation) -> PolicyOutput:
+        # Its guard's dodges and waits (it declares a Declaration, a list of them, or
+        # nothing; its strikes and armings are not asked for: they would be dropped).
         guard = self.guard.decide(obs)
-        dodges: list[DeclarationLike] = [
-            d
-            for d in (guard if isinstance(guard, list) else [guard] if guard else [])
-            if isinstance(d, Declaration) and d.kind in ("dodge", "wait")
-        ]
-        shot = self.shoot(obs, sum(ps_spent(d) for d in dodges))
-        if (
-            shot is not None
-            and shot.kind == "move"
-            and any(isinstance(d, Declaration) and d.kind == "dodge" for d in dodges)
-        ):
-            shot = None  # the legs are dodging
-        return [*dodges, shot] if shot is not None else (dodges or None)
+        dodges: list[DeclarationLike] = []
+        spent = 0  # PS the dodges spend
+        dodging = False
+        for d in guard if type(guard) is list else () if guard is None else (guard,):
+            if isinstance(d, Declaration):
+                kind = d.kind
+                if kind == "dodge":
+                    dodging = True
+                elif kind != "wait":
+                    continue
+                dodges.append(d)
+                spent += ps_spent(d)
+        shot = self.shoot(obs, spent)
+        if shot is None:
+            return dodges or None
+        if dodging and shot.kind == "move":
+            return dodges  # the legs are dodging
+        dodges.append(shot)
+        return dodges
 
     def shoot(self, obs: Observation, spent: int = 0) -> Declaration | None:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
