@@ -301,6 +301,21 @@ class SelfView(LiveView):
             if seen is None:
                 seen = self._seen()
             rules = self._rules
+            if len(seen) == 1:  # a duel: one opponent, the nearest (positions are finite)
+                o = seen[0]
+                reach = rules._fighter_reaches.get(o)
+                if reach is None:
+                    reach = reach_of(rules, o)
+                if math.dist(o.position, self.position) <= reach + REACH_TOLERANCE:
+                    view = self._view(o)
+                    threats = self._threats = (view,)
+                    if self._near is False:
+                        self._near = view
+                else:
+                    threats = self._threats = ()
+                    if self._near is False and self._nearest_o is None:
+                        self._nearest_o = (o, (o.id, o.position))
+                return threats
             here, reaches, dist = self.position, rules._fighter_reaches, math.dist
             found: list[OtherView] = []
             # The nearest comes with the same distances (closest(): the first of equals).
