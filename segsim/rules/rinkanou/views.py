@@ -307,10 +307,10 @@ class SelfView(LiveView):
                 if reach is None:
                     reach = reach_of(rules, o)
                 if math.dist(o.position, self.position) <= reach + REACH_TOLERANCE:
-                    view = self._view(o)
-                    threats = self._threats = (view,)
+                    only = self._view(o)
+                    threats = self._threats = (only,)
                     if self._near is False:
-                        self._near = view
+                        self._near = only
                 else:
                     threats = self._threats = ()
                     if self._near is False and self._nearest_o is None:
