@@ -46,7 +46,8 @@ def buy_back(
 ) -> Declaration:
     """Add the PS buys a negative score requires: slower first (unless the timing must
     hold), then a malus to the roll."""
-    score = me.ps_against.get(against, 0) if against is not None else me.ps
+    # (its own status read straight, as its live fields would read it in this phase)
+    score = me.ps_against.get(against, 0) if against is not None else me._c.status.ps
     if score >= 0:
         return decl
     slower, malus = buy_back_amounts(score, duration, keep_timing)
@@ -112,7 +113,7 @@ def best_blow(weapon: Weapon) -> str:
 def arm_for(me: SelfView) -> Declaration:
     """How to get the melee weapon ready: draw it first when another weapon (a crossbow,
     a bow) is in hand, else arm it."""
-    return DRAW_MELEE if me.wielding != "melee" else ARM
+    return DRAW_MELEE if me._c.status.wielding != "melee" else ARM  # (me.wielding)
 
 
 def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declaration | None:
@@ -128,7 +129,9 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
     ``target`` (whose view need not be built for it)."""
     if me.must_lock or me.doing("hands") is not None or me.weapon_pr <= 0:
         return None
-    if me.wielding != "melee":  # a crossbow or bow in hand: the melee weapon first
+    # A crossbow or bow in hand: the melee weapon first. (Its own status read straight,
+    # as me.wielding would read it in this phase, without a live field's first read.)
+    if me._c.status.wielding != "melee":
         return DRAW_MELEE
     if not me.armed:
         return ARM
@@ -207,7 +210,8 @@ def advance(obs: Observation, last: dict[str, object] | None = None) -> Declarat
     foe = me.nearest_foe()
     if foe is None:
         return None
-    _, malus = buy_back_amounts(me.ps, None, True)  # buy_back against no one in particular
+    # buy_back against no one in particular (me.ps, read straight)
+    _, malus = buy_back_amounts(me._c.status.ps, None, True)
     walk = ("toward", "segments")
     return shared_declaration("move", None, walk, ("malus",), foe, ADVANCE_SEGMENTS, malus)
 
@@ -397,7 +401,13 @@ class Defender:
         """When to start which defence so that it ends in ``land``."""
         me: SelfView = obs.me
         shield = me.sheet.shield
-        if shield is not None and me.shield_pr > 0 and not me.shield_aside and not self.missile:
+        status = me._c.status  # its own, read straight (as its live fields would, now)
+        if (
+            shield is not None
+            and status.shield_pr > 0
+            and not status.shield_aside
+            and not self.missile
+        ):
             if me.doing("shield") is not None:
                 return -1, None
             params: dict[str, object] = {"with": "shield"}
@@ -427,19 +437,21 @@ class Defender:
                 return -1, None
         elif left > DODGE_SEGMENTS:
             return land - DODGE_SEGMENTS + 1, None
-        if self.missile and me.command_points > 0:
+        command_points = status.command_points
+        if self.missile and command_points > 0:
             # Against missiles command points serve: a multiple dodge or a bonus.
             pc: dict[str, int] = {}
-            if self.blows > 1 and me.command_points >= self.blows - 1:
+            if self.blows > 1 and command_points >= self.blows - 1:
                 pc["multiple"] = self.blows - 1
-            left_pc = me.command_points - pc.get("multiple", 0)
+            left_pc = command_points - pc.get("multiple", 0)
             if left_pc > 0:
                 pc["bonus"] = left_pc
             return obs.segment, Declaration("dodge", params={"pc": pc})
         multiple = None
         if self.blows > 1 and me.usable_ps - faster >= self.blows - 1:
             multiple = self.blows - 1
-        _, malus = buy_back_amounts(me.ps, DODGE_SEGMENTS, True)  # buy_back, keeping the timing
+        # buy_back, keeping the timing
+        _, malus = buy_back_amounts(status.ps, DODGE_SEGMENTS, True)
         ps = ("faster", "multiple", "malus")
         return obs.segment, shared_declaration(
             "dodge", None, (), ps, faster or None, multiple, malus
@@ -492,21 +504,23 @@ class Archer:
         if target is None or me.doing("hands") is not None or me.must_lock:
             return None
         close = in_reach(obs, target, max(target.reach, me.reach) + 1.0)
+        status = me._c.status  # its own, read straight (as its live fields would, now)
         if close or me.sheet.ranged is None:
-            if me.wielding != "melee":
+            if status.wielding != "melee":
                 return Declaration("draw", params={"weapon": "melee"})
             if not in_reach(obs, target, me.reach):
                 return approach(obs, target)
             return _strike_or_arm(me, target.id, spent)
-        if me.wielding != "ranged":
+        if status.wielding != "ranged":
             return Declaration("draw", params={"weapon": "ranged"})
-        if not me.loaded:
+        if not status.loaded:
             return Declaration("ready")
         params: dict[str, object] = {}
-        if me.command_points > 0:
-            params["pc"] = {"bonus": me.command_points}
-        elif me.command_points < 0:
-            params["pc"] = {"malus": -me.command_points}
+        command_points = status.command_points
+        if command_points > 0:
+            params["pc"] = {"bonus": command_points}
+        elif command_points < 0:
+            params["pc"] = {"malus": -command_points}
         return Declaration("shoot", target.id, params)
 
 
