@@ -173,8 +173,11 @@ def approach(
             until = obs.segment + APPROACH_SEGMENTS
             return shared_declaration("wait", None, ("until", "clear"), (), until, way)
         last["walk"] = (me.position, obs.segment + APPROACH_SEGMENTS)
-    # buy_back against the target, keeping the timing: a malus (if the move rolls)
-    _, malus = buy_back_amounts(me.ps_against.get(target.id, 0), None, True)
+    # buy_back against the target, keeping the timing: a malus (if the move rolls). Only
+    # a negative score is bought back, and the score against anyone is negative only if
+    # the score itself is: ps_against (a table of every opponent in view) is made then.
+    score = me.ps_against.get(target.id, 0) if me._c.status.ps < 0 else 0
+    _, malus = buy_back_amounts(score, None, True)
     walk = ("toward", "segments")
     return shared_declaration("move", None, walk, ("malus",), target.id, APPROACH_SEGMENTS, malus)
 
