@@ -324,15 +324,16 @@ class SelfView(LiveView):
             best_d = math.inf
             for o in seen:
                 d = dist(o.position, here)
-                view: OtherView | None = None
                 reach = reaches.get(o)
                 if reach is None:
                     reach = reach_of(rules, o)
                 if d <= reach + REACH_TOLERANCE:  # within(), as on the view
                     view = self._view(o)
                     found.append(view)
-                if d < best_d:
-                    best, best_view, best_d = o, view, d
+                    if d < best_d:
+                        best, best_view, best_d = o, view, d
+                elif d < best_d:
+                    best, best_view, best_d = o, None, d
             threats = self._threats = tuple(found)
             if self._near is False:
                 if best is None or best_view is not None:  # nearest() has its answer
