@@ -413,13 +413,13 @@ class Defender:
         ):
             if me.doing("shield") is not None:
                 return -1, None
-            params: dict[str, object] = {"with": "shield"}
-            if me.usable_ps >= 1:
-                params["ps"] = {"parry_force": 1}
-            parry = Declaration("parry", params=params)
-            return land - shield.speed + 1, buy_back(
-                me, parry, against=None, duration=shield.speed, keep_timing=True
-            )
+            # A point on parry force when one is usable (only a positive score has any),
+            # and a negative score bought back as buy_back does, keeping the timing: a
+            # malus. The declaration is a shared one of its shape (checked once).
+            _, malus = buy_back_amounts(status.ps, shield.speed, True)
+            force = 1 if status.ps > 0 and me.usable_ps >= 1 else None
+            parry = shared_declaration("parry", None, ("with",), _PARRY_PS, "shield", force, malus)
+            return land - shield.speed + 1, parry
         speed = me.weapon.speed
         parrying = (
             self.prefer == "parry" and me.weapon_pr > 0 and not me.must_lock and not self.missile
@@ -427,16 +427,18 @@ class Defender:
         if parrying and me.armed and me.doing("hands") is None:
             start = land - speed + 1
             if start >= obs.segment:
-                force = {"ps": {"parry_force": 1}} if me.usable_ps >= 1 else {}
-                parry = Declaration("parry", params=force)
-                return start, buy_back(me, parry, against=None, duration=speed, keep_timing=True)
+                # (as the shield's parry above)
+                _, malus = buy_back_amounts(status.ps, speed, True)
+                force = 1 if status.ps > 0 and me.usable_ps >= 1 else None
+                return start, shared_declaration("parry", None, (), _PARRY_PS, force, malus)
         if me.doing("legs") is not None:
             return -1, None
         left = land - obs.segment + 1  # segments available, this one included
         faster = 0
         if left < DODGE_SEGMENTS:
             faster = DODGE_SEGMENTS - left
-            if faster > math.ceil(DODGE_SEGMENTS / 2) or me.usable_ps < faster:
+            # (a score of 0 or less leaves nothing usable: faster is 1 or more here)
+            if faster > math.ceil(DODGE_SEGMENTS / 2) or status.ps <= 0 or me.usable_ps < faster:
                 return -1, None
         elif left > DODGE_SEGMENTS:
             return land - DODGE_SEGMENTS + 1, None
@@ -451,7 +453,7 @@ class Defender:
                 pc["bonus"] = left_pc
             return obs.segment, Declaration("dodge", params={"pc": pc})
         multiple = None
-        if self.blows > 1 and me.usable_ps - faster >= self.blows - 1:
+        if self.blows > 1 and status.ps > 0 and me.usable_ps - faster >= self.blows - 1:
             multiple = self.blows - 1
         # buy_back, keeping the timing
         _, malus = buy_back_amounts(status.ps, DODGE_SEGMENTS, True)
@@ -563,6 +565,9 @@ def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
 
 
 _NO_SEGMENTS: frozenset[int | None] = frozenset()
+
+_PARRY_PS = ("parry_force", "malus")
+"""A parry's PS choices, in the order the defender makes them (its shared shape)."""
 
 
 def ps_spent(d: DeclarationLike) -> int:
