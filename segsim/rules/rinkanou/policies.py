@@ -23,6 +23,8 @@ from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 
 ARM = Declaration("arm")
 DRAW_MELEE = Declaration("draw", params={"weapon": "melee"})
+DRAW_RANGED = Declaration("draw", params={"weapon": "ranged"})
+READY = Declaration("ready")
 """A declaration is a value: the same one serves every time."""
 
 SHAPES = 4096
@@ -512,14 +514,14 @@ class Archer:
         status = me._c.status  # its own, read straight (as its live fields would, now)
         if close or me.sheet.ranged is None:
             if status.wielding != "melee":
-                return Declaration("draw", params={"weapon": "melee"})
+                return DRAW_MELEE
             if not in_reach(obs, target, me.reach):
                 return approach(obs, target)
             return _strike_or_arm(me, target.id, spent)
         if status.wielding != "ranged":
-            return Declaration("draw", params={"weapon": "ranged"})
+            return DRAW_RANGED
         if not status.loaded:
-            return Declaration("ready")
+            return READY
         params: dict[str, object] = {}
         command_points = status.command_points
         if command_points > 0:
@@ -548,7 +550,7 @@ class Keeper:
                 return strike_or_arm(obs, target)
             return approach(obs, target)
         if not keeping and me.doing("hands") is None and not me.must_lock:
-            return Declaration("keep", target.id)
+            return shared_declaration("keep", target.id, (), ())
         return None
 
 
