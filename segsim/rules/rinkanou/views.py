@@ -9,7 +9,7 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 
 import attrs
@@ -358,7 +358,12 @@ class SelfView(LiveView):
             else:
                 cid, view = self.id, self._view
                 incoming = self._incoming = tuple(
-                    [a for o in self._seen() if o.id in flying for a in view(o).incoming(cid)]
+                    [
+                        a
+                        for o in self._seen()
+                        if o.id in flying
+                        for a in view(o)._incoming(cid, flying)
+                    ]
                 )
         return incoming
 
@@ -524,6 +529,16 @@ class OtherView(LiveView):
         # In flight, or a view past its phase: what it showed (or StaleObservation).
         return [a for a in self.actions if a.kind == "projectile" and a.target == me]
 
+    def _incoming(self, me: str, flying: Mapping[str, list[Action]]) -> list[SeenAction]:
+        """:meth:`incoming` in the view's phase, with the missiles in flight by shooter
+        (``flying``) found already (by the observer's view, which checked the phase)."""
+        actions = self._actions
+        if actions is None:
+            actions = self._actions = seen_actions(
+                self._state, self._o, self._revealed, self._rules, flying
+            )
+        return [a for a in actions if a.kind == "projectile" and a.target == me]
+
     def motion(self, motion: str) -> SeenAction | None:
         """Its action of that motion class ("weapon", "movement"...), or None."""
         for a in self.actions:
@@ -574,9 +589,11 @@ def seen_actions(
     o: Combatant,
     revealed: Mapping[int, tuple[str, str | None, int | None]],
     rules: RinKaNou,
+    in_flight: Mapping[str, list[Action]] | None = None,
 ) -> tuple[SeenAction, ...]:
     """``o``'s actions (and its missiles in flight) as an observer who has read
-    ``revealed`` sees them.
+    ``revealed`` sees them (``in_flight``: the missiles in flight by shooter, when the
+    caller has found them in this phase).
 
     What everyone sees of an action (its public form, or its motion alone while unread)
     is one shared value per action, built on first sight and kept in the ruleset's
@@ -589,7 +606,10 @@ def seen_actions(
         return ()  # nothing to see (most often: between two actions)
     if o.setup.get("hidden", False):
         return ()
-    flying = _flying(state, rules).get(o.id, ()) if autonomous else ()
+    if not autonomous:
+        flying: Sequence[Action] = ()
+    else:
+        flying = (in_flight if in_flight is not None else _flying(state, rules)).get(o.id, ())
     shared = rules._seen_actions
     seen = []
     for a in [*actions, *flying] if flying else actions:
