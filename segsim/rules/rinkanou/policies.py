@@ -507,7 +507,7 @@ class Archer:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
         already take this segment (a strike's bonus takes what is left)."""
         me: SelfView = obs.me
-        target = nearest_opponent(obs)
+        target = me.nearest()  # nearest_opponent(obs), without its call
         if target is None or me.doing("hands") is not None or me.must_lock:
             return None
         close = in_reach(obs, target, max(target.reach, me.reach) + 1.0)
