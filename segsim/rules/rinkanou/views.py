@@ -357,14 +357,11 @@ class SelfView(LiveView):
                 incoming = self._incoming = ()  # nothing in flight
             else:
                 cid, view = self.id, self._view
-                incoming = self._incoming = tuple(
-                    [
-                        a
-                        for o in self._seen()
-                        if o.id in flying
-                        for a in view(o)._incoming(cid, flying)
-                    ]
-                )
+                found: list[SeenAction] = []  # (a plain loop: no comprehension's frame)
+                for o in self._seen():
+                    if o.id in flying:
+                        found += view(o)._incoming(cid, flying)
+                incoming = self._incoming = tuple(found)
         return incoming
 
     def nearest(self) -> OtherView | None:
