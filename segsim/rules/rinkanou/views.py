@@ -534,7 +534,11 @@ class OtherView(LiveView):
             actions = self._actions = seen_actions(
                 self._state, self._o, self._revealed, self._rules, flying
             )
-        return [a for a in actions if a.kind == "projectile" and a.target == me]
+        found: list[SeenAction] = []  # (a plain loop: no comprehension's frame)
+        for a in actions:
+            if a.kind == "projectile" and a.target == me:
+                found.append(a)
+        return found
 
     def motion(self, motion: str) -> SeenAction | None:
         """Its action of that motion class ("weapon", "movement"...), or None."""
