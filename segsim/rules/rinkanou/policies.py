@@ -165,6 +165,14 @@ def approach(
     away or leaves the fight, and at most as long as a walk (it keeps the same pace of
     decisions, without a move that others must watch).
     """
+    return _approach(obs, target.id, last)
+
+
+def _approach(
+    obs: Observation, target: str, last: dict[str, object] | None = None
+) -> Declaration | None:
+    """:func:`approach` toward the opponent of id ``target`` (whose view need not be
+    built for it)."""
     me: SelfView = obs.me
     if me.doing("legs") is not None:
         return None
@@ -178,10 +186,10 @@ def approach(
     # buy_back against the target, keeping the timing: a malus (if the move rolls). Only
     # a negative score is bought back, and the score against anyone is negative only if
     # the score itself is: ps_against (a table of every opponent in view) is made then.
-    score = me.ps_against.get(target.id, 0) if me._c.status.ps < 0 else 0
+    score = me.ps_against.get(target, 0) if me._c.status.ps < 0 else 0
     _, malus = buy_back_amounts(score, None, True)
     walk = ("toward", "segments")
-    return shared_declaration("move", None, walk, ("malus",), target.id, APPROACH_SEGMENTS, malus)
+    return shared_declaration("move", None, walk, ("malus",), target, APPROACH_SEGMENTS, malus)
 
 
 APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time
@@ -262,14 +270,12 @@ class Aggressive:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        near = me.nearest_at()  # its id and position: its view is built to walk to it
+        near = me.nearest_at()  # its id and position: no view of it is built
         if near is None:
             return advance(obs, self.last)
         # within(), without its call (once a decision)
         if math.dist(me.position, near[1]) > me.reach + REACH_TOLERANCE:
-            target = me.nearest()
-            assert target is not None
-            return approach(obs, target, self.last)
+            return _approach(obs, near[0], self.last)  # (its view is not needed)
         return _strike_or_arm(me, near[0])
 
 
