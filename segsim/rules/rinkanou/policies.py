@@ -547,15 +547,20 @@ class Keeper:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        target = nearest_opponent(obs)
+        target = me.nearest()  # nearest_opponent(obs), without its call
         if target is None:
             return None
-        keeping = any(a.kind == "keep" for a in me.actions)
-        if in_reach(obs, target, target.reach) or not me.reach > target.reach:
-            if in_reach(obs, target, me.reach):
-                return strike_or_arm(obs, target)
-            return approach(obs, target)
-        if not keeping and me.doing("hands") is None and not me.must_lock:
+        # in_reach() and strike_or_arm(), without their calls: one distance, two reaches
+        apart = math.dist(me.position, target.position)
+        reach, theirs = me.reach, target.reach
+        if apart <= theirs + REACH_TOLERANCE or not reach > theirs:
+            if apart <= reach + REACH_TOLERANCE:
+                return _strike_or_arm(me, target.id)
+            return _approach(obs, target.id)
+        if me.doing("hands") is None and not me.must_lock:
+            for a in me.actions:
+                if a.kind == "keep":
+                    return None  # keeping already
             return shared_declaration("keep", target.id, (), ())
         return None
 
