@@ -138,9 +138,17 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
     if not me.armed:
         return ARM
     weapon = me.weapon
-    # A score of 0 is 0 against everyone: ps_against (a table of every opponent in
-    # view) is made only for another score.
-    score = 0 if me._c.status.ps == 0 else me.ps_against.get(target, 0)
+    # A score of 0 is 0 against everyone, and a positive one is the usable score
+    # against an opponent taken into account (the target is in view), else 0:
+    # ps_against (a table of every opponent in view) is made only for a negative score.
+    status = me._c.status
+    ps = status.ps
+    if ps == 0:
+        score = 0
+    elif ps > 0:
+        score = me.usable_ps if target in status.engaged else 0
+    else:
+        score = me.ps_against.get(target, 0)
     usable = min(score, me.usable_ps - spent) if score > 0 else score
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
