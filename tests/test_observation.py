@@ -375,10 +375,10 @@ def test_nearest_at_is_where_the_nearest_stands_without_its_view() -> None:
         later.me.nearest_at()
 
 
-def test_an_attacker_strikes_by_id_and_builds_a_view_only_to_walk() -> None:
+def test_an_attacker_strikes_and_walks_by_id_without_a_view() -> None:
     """The aggressive policy reads where its nearest opponent stands (nearest_at()): in
-    reach, it arms and strikes without the opponent's view; out of reach, it walks to
-    it through its view."""
+    reach, it arms and strikes without the opponent's view; out of reach, it walks
+    toward it by its id, without its view either."""
     from segsim.rules.rinkanou.policies import Aggressive
 
     fight = duel(Aggressive(), Keeper())
@@ -392,7 +392,7 @@ def test_an_attacker_strikes_by_id_and_builds_a_view_only_to_walk() -> None:
         state.version += 1
         walk = Aggressive().decide(fight.ruleset.observe(state, "robert", 0, True))
         assert isinstance(walk, Declaration) and walk.kind == "move"
-        assert built == ["margaret"]
+        assert (walk.params["toward"], built) == ("margaret", [])
 
 
 def test_a_duel_s_threat_is_its_one_opponent_when_in_its_reach() -> None:

@@ -23,6 +23,8 @@ from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 
 ARM = Declaration("arm")
 DRAW_MELEE = Declaration("draw", params={"weapon": "melee"})
+DRAW_RANGED = Declaration("draw", params={"weapon": "ranged"})
+READY = Declaration("ready")
 """A declaration is a value: the same one serves every time."""
 
 SHAPES = 4096
@@ -46,7 +48,8 @@ def buy_back(
 ) -> Declaration:
     """Add the PS buys a negative score requires: slower first (unless the timing must
     hold), then a malus to the roll."""
-    score = me.ps_against.get(against, 0) if against is not None else me.ps
+    # (its own status read straight, as its live fields would read it in this phase)
+    score = me.ps_against.get(against, 0) if against is not None else me._c.status.ps
     if score >= 0:
         return decl
     slower, malus = buy_back_amounts(score, duration, keep_timing)
@@ -112,7 +115,7 @@ def best_blow(weapon: Weapon) -> str:
 def arm_for(me: SelfView) -> Declaration:
     """How to get the melee weapon ready: draw it first when another weapon (a crossbow,
     a bow) is in hand, else arm it."""
-    return DRAW_MELEE if me.wielding != "melee" else ARM
+    return DRAW_MELEE if me._c.status.wielding != "melee" else ARM  # (me.wielding)
 
 
 def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declaration | None:
@@ -128,14 +131,24 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
     ``target`` (whose view need not be built for it)."""
     if me.must_lock or me.doing("hands") is not None or me.weapon_pr <= 0:
         return None
-    if me.wielding != "melee":  # a crossbow or bow in hand: the melee weapon first
+    # A crossbow or bow in hand: the melee weapon first. (Its own status read straight,
+    # as me.wielding would read it in this phase, without a live field's first read.)
+    if me._c.status.wielding != "melee":
         return DRAW_MELEE
     if not me.armed:
         return ARM
     weapon = me.weapon
-    # A score of 0 is 0 against everyone: ps_against (a table of every opponent in
-    # view) is made only for another score.
-    score = 0 if me._c.status.ps == 0 else me.ps_against.get(target, 0)
+    # A score of 0 is 0 against everyone, and a positive one is the usable score
+    # against an opponent taken into account (the target is in view), else 0:
+    # ps_against (a table of every opponent in view) is made only for a negative score.
+    status = me._c.status
+    ps = status.ps
+    if ps == 0:
+        score = 0
+    elif ps > 0:
+        score = me.usable_ps if target in status.engaged else 0
+    else:
+        score = me.ps_against.get(target, 0)
     usable = min(score, me.usable_ps - spent) if score > 0 else score
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
@@ -160,6 +173,14 @@ def approach(
     away or leaves the fight, and at most as long as a walk (it keeps the same pace of
     decisions, without a move that others must watch).
     """
+    return _approach(obs, target.id, last)
+
+
+def _approach(
+    obs: Observation, target: str, last: dict[str, object] | None = None
+) -> Declaration | None:
+    """:func:`approach` toward the opponent of id ``target`` (whose view need not be
+    built for it)."""
     me: SelfView = obs.me
     if me.doing("legs") is not None:
         return None
@@ -170,10 +191,13 @@ def approach(
             until = obs.segment + APPROACH_SEGMENTS
             return shared_declaration("wait", None, ("until", "clear"), (), until, way)
         last["walk"] = (me.position, obs.segment + APPROACH_SEGMENTS)
-    # buy_back against the target, keeping the timing: a malus (if the move rolls)
-    _, malus = buy_back_amounts(me.ps_against.get(target.id, 0), None, True)
+    # buy_back against the target, keeping the timing: a malus (if the move rolls). Only
+    # a negative score is bought back, and the score against anyone is negative only if
+    # the score itself is: ps_against (a table of every opponent in view) is made then.
+    score = me.ps_against.get(target, 0) if me._c.status.ps < 0 else 0
+    _, malus = buy_back_amounts(score, None, True)
     walk = ("toward", "segments")
-    return shared_declaration("move", None, walk, ("malus",), target.id, APPROACH_SEGMENTS, malus)
+    return shared_declaration("move", None, walk, ("malus",), target, APPROACH_SEGMENTS, malus)
 
 
 APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time
@@ -207,7 +231,8 @@ def advance(obs: Observation, last: dict[str, object] | None = None) -> Declarat
     foe = me.nearest_foe()
     if foe is None:
         return None
-    _, malus = buy_back_amounts(me.ps, None, True)  # buy_back against no one in particular
+    # buy_back against no one in particular (me.ps, read straight)
+    _, malus = buy_back_amounts(me._c.status.ps, None, True)
     walk = ("toward", "segments")
     return shared_declaration("move", None, walk, ("malus",), foe, ADVANCE_SEGMENTS, malus)
 
@@ -253,14 +278,12 @@ class Aggressive:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        near = me.nearest_at()  # its id and position: its view is built to walk to it
+        near = me.nearest_at()  # its id and position: no view of it is built
         if near is None:
             return advance(obs, self.last)
         # within(), without its call (once a decision)
         if math.dist(me.position, near[1]) > me.reach + REACH_TOLERANCE:
-            target = me.nearest()
-            assert target is not None
-            return approach(obs, target, self.last)
+            return _approach(obs, near[0], self.last)  # (its view is not needed)
         return _strike_or_arm(me, near[0])
 
 
@@ -288,6 +311,9 @@ class Defender:
         self.defend_at: int | None = None
         self.blows = 1
         self.last: dict[str, object] = {}
+        # False: its defences, waits and steps alone, without the strikes and armings
+        # (an archer's guard, which would not keep them).
+        self.attacks = True
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
@@ -354,7 +380,22 @@ class Defender:
         ):
             step = advance(obs, self.last) if target is None else approach(obs, target, self.last)
             return step
-        if target is not None and not hands_planned and self.defend_at is None:
+        if not self.attacks:
+            # An archer's guard: of the attacks below, only a step toward the target
+            # (which may be a wait, when the last one got nowhere) is kept; it is taken
+            # when armed, bound to act, with no defence declared and out of reach (a
+            # lock seen makes no difference there).
+            if (
+                target is not None
+                and not hands_planned
+                and self.defend_at is None
+                and me.armed
+                and obs.must_act
+                and defending is None
+                and not within(here, target.position, me.reach)
+            ):
+                attacking = approach(obs, target, self.last)
+        elif target is not None and not hands_planned and self.defend_at is None:
             if target is not threat:
                 motion = target.motion("weapon")
             opening = motion is not None and motion.kind == "lock"
@@ -379,16 +420,22 @@ class Defender:
         """When to start which defence so that it ends in ``land``."""
         me: SelfView = obs.me
         shield = me.sheet.shield
-        if shield is not None and me.shield_pr > 0 and not me.shield_aside and not self.missile:
+        status = me._c.status  # its own, read straight (as its live fields would, now)
+        if (
+            shield is not None
+            and status.shield_pr > 0
+            and not status.shield_aside
+            and not self.missile
+        ):
             if me.doing("shield") is not None:
                 return -1, None
-            params: dict[str, object] = {"with": "shield"}
-            if me.usable_ps >= 1:
-                params["ps"] = {"parry_force": 1}
-            parry = Declaration("parry", params=params)
-            return land - shield.speed + 1, buy_back(
-                me, parry, against=None, duration=shield.speed, keep_timing=True
-            )
+            # A point on parry force when one is usable (only a positive score has any),
+            # and a negative score bought back as buy_back does, keeping the timing: a
+            # malus. The declaration is a shared one of its shape (checked once).
+            _, malus = buy_back_amounts(status.ps, shield.speed, True)
+            force = 1 if status.ps > 0 and me.usable_ps >= 1 else None
+            parry = shared_declaration("parry", None, ("with",), _PARRY_PS, "shield", force, malus)
+            return land - shield.speed + 1, parry
         speed = me.weapon.speed
         parrying = (
             self.prefer == "parry" and me.weapon_pr > 0 and not me.must_lock and not self.missile
@@ -396,32 +443,36 @@ class Defender:
         if parrying and me.armed and me.doing("hands") is None:
             start = land - speed + 1
             if start >= obs.segment:
-                force = {"ps": {"parry_force": 1}} if me.usable_ps >= 1 else {}
-                parry = Declaration("parry", params=force)
-                return start, buy_back(me, parry, against=None, duration=speed, keep_timing=True)
+                # (as the shield's parry above)
+                _, malus = buy_back_amounts(status.ps, speed, True)
+                force = 1 if status.ps > 0 and me.usable_ps >= 1 else None
+                return start, shared_declaration("parry", None, (), _PARRY_PS, force, malus)
         if me.doing("legs") is not None:
             return -1, None
         left = land - obs.segment + 1  # segments available, this one included
         faster = 0
         if left < DODGE_SEGMENTS:
             faster = DODGE_SEGMENTS - left
-            if faster > math.ceil(DODGE_SEGMENTS / 2) or me.usable_ps < faster:
+            # (a score of 0 or less leaves nothing usable: faster is 1 or more here)
+            if faster > math.ceil(DODGE_SEGMENTS / 2) or status.ps <= 0 or me.usable_ps < faster:
                 return -1, None
         elif left > DODGE_SEGMENTS:
             return land - DODGE_SEGMENTS + 1, None
-        if self.missile and me.command_points > 0:
+        command_points = status.command_points
+        if self.missile and command_points > 0:
             # Against missiles command points serve: a multiple dodge or a bonus.
             pc: dict[str, int] = {}
-            if self.blows > 1 and me.command_points >= self.blows - 1:
+            if self.blows > 1 and command_points >= self.blows - 1:
                 pc["multiple"] = self.blows - 1
-            left_pc = me.command_points - pc.get("multiple", 0)
+            left_pc = command_points - pc.get("multiple", 0)
             if left_pc > 0:
                 pc["bonus"] = left_pc
             return obs.segment, Declaration("dodge", params={"pc": pc})
         multiple = None
-        if self.blows > 1 and me.usable_ps - faster >= self.blows - 1:
+        if self.blows > 1 and status.ps > 0 and me.usable_ps - faster >= self.blows - 1:
             multiple = self.blows - 1
-        _, malus = buy_back_amounts(me.ps, DODGE_SEGMENTS, True)  # buy_back, keeping the timing
+        # buy_back, keeping the timing
+        _, malus = buy_back_amounts(status.ps, DODGE_SEGMENTS, True)
         ps = ("faster", "multiple", "malus")
         return obs.segment, shared_declaration(
             "dodge", None, (), ps, faster or None, multiple, malus
@@ -440,46 +491,57 @@ class Archer:
 
     def __init__(self) -> None:
         self.guard = Defender()
+        self.guard.attacks = False  # its strikes and armings would be dropped
 
     def decide(self, obs: Observation) -> PolicyOutput:
+        # Its guard's dodges and waits (it declares a Declaration, a list of them, or
+        # nothing; its strikes and armings are not asked for: they would be dropped).
         guard = self.guard.decide(obs)
-        dodges: list[DeclarationLike] = [
-            d
-            for d in (guard if isinstance(guard, list) else [guard] if guard else [])
-            if isinstance(d, Declaration) and d.kind in ("dodge", "wait")
-        ]
-        shot = self.shoot(obs, sum(ps_spent(d) for d in dodges))
-        if (
-            shot is not None
-            and shot.kind == "move"
-            and any(isinstance(d, Declaration) and d.kind == "dodge" for d in dodges)
-        ):
-            shot = None  # the legs are dodging
-        return [*dodges, shot] if shot is not None else (dodges or None)
+        dodges: list[DeclarationLike] = []
+        spent = 0  # PS the dodges spend
+        dodging = False
+        for d in guard if type(guard) is list else () if guard is None else (guard,):
+            if isinstance(d, Declaration):
+                kind = d.kind
+                if kind == "dodge":
+                    dodging = True
+                elif kind != "wait":
+                    continue
+                dodges.append(d)
+                spent += ps_spent(d)
+        shot = self.shoot(obs, spent)
+        if shot is None:
+            return dodges or None
+        if dodging and shot.kind == "move":
+            return dodges  # the legs are dodging
+        dodges.append(shot)
+        return dodges
 
     def shoot(self, obs: Observation, spent: int = 0) -> Declaration | None:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
         already take this segment (a strike's bonus takes what is left)."""
         me: SelfView = obs.me
-        target = nearest_opponent(obs)
+        target = me.nearest()  # nearest_opponent(obs), without its call
         if target is None or me.doing("hands") is not None or me.must_lock:
             return None
         close = in_reach(obs, target, max(target.reach, me.reach) + 1.0)
+        status = me._c.status  # its own, read straight (as its live fields would, now)
         if close or me.sheet.ranged is None:
-            if me.wielding != "melee":
-                return Declaration("draw", params={"weapon": "melee"})
+            if status.wielding != "melee":
+                return DRAW_MELEE
             if not in_reach(obs, target, me.reach):
                 return approach(obs, target)
             return _strike_or_arm(me, target.id, spent)
-        if me.wielding != "ranged":
-            return Declaration("draw", params={"weapon": "ranged"})
-        if not me.loaded:
-            return Declaration("ready")
+        if status.wielding != "ranged":
+            return DRAW_RANGED
+        if not status.loaded:
+            return READY
         params: dict[str, object] = {}
-        if me.command_points > 0:
-            params["pc"] = {"bonus": me.command_points}
-        elif me.command_points < 0:
-            params["pc"] = {"malus": -me.command_points}
+        command_points = status.command_points
+        if command_points > 0:
+            params["pc"] = {"bonus": command_points}
+        elif command_points < 0:
+            params["pc"] = {"malus": -command_points}
         return Declaration("shoot", target.id, params)
 
 
@@ -493,16 +555,21 @@ class Keeper:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        target = nearest_opponent(obs)
+        target = me.nearest()  # nearest_opponent(obs), without its call
         if target is None:
             return None
-        keeping = any(a.kind == "keep" for a in me.actions)
-        if in_reach(obs, target, target.reach) or not me.reach > target.reach:
-            if in_reach(obs, target, me.reach):
-                return strike_or_arm(obs, target)
-            return approach(obs, target)
-        if not keeping and me.doing("hands") is None and not me.must_lock:
-            return Declaration("keep", target.id)
+        # in_reach() and strike_or_arm(), without their calls: one distance, two reaches
+        apart = math.dist(me.position, target.position)
+        reach, theirs = me.reach, target.reach
+        if apart <= theirs + REACH_TOLERANCE or not reach > theirs:
+            if apart <= reach + REACH_TOLERANCE:
+                return _strike_or_arm(me, target.id)
+            return _approach(obs, target.id)
+        if me.doing("hands") is None and not me.must_lock:
+            for a in me.actions:
+                if a.kind == "keep":
+                    return None  # keeping already
+            return shared_declaration("keep", target.id, (), ())
         return None
 
 
@@ -519,6 +586,9 @@ def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
 
 
 _NO_SEGMENTS: frozenset[int | None] = frozenset()
+
+_PARRY_PS = ("parry_force", "malus")
+"""A parry's PS choices, in the order the defender makes them (its shared shape)."""
 
 
 def ps_spent(d: DeclarationLike) -> int:

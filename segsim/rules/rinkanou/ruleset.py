@@ -50,8 +50,8 @@ from segsim.rules.rinkanou.events import (
 from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
-from segsim.rules.rinkanou.views import Reaches, SelfView, SharedSeen, reach_of
-from segsim.state import Combatant, FightState, by_order
+from segsim.rules.rinkanou.views import Flights, Reaches, SelfView, SharedSeen, reach_of
+from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.settle import SheetFacts
@@ -279,6 +279,7 @@ class RinKaNou(BaseRuleset):
         # first, the value is the same; each fight's start lets go of the last one's.
         self._fighter_reaches: Reaches = {}
         self._seen_actions: SharedSeen = {}
+        self._flights: Flights | None = None  # the missiles in flight, while unchanged
         if not isinstance(move_roll, bool):
             raise TypeError(f"move_roll is true or false, not {move_roll!r}")
         if after_dodge not in AFTER_DODGE_READINGS:
@@ -380,6 +381,7 @@ class RinKaNou(BaseRuleset):
         # What the views kept of the previous fight is let go with it.
         self._fighter_reaches.clear()
         self._seen_actions.clear()
+        self._flights = None
         events: list[Event] = []
         for c in state.combatants.values():
             events += self.enter(state, c.id, dice, 0)
@@ -1082,6 +1084,24 @@ class RinKaNou(BaseRuleset):
             return False
         end = toward_point(c.position, goal, budget, stop)
         longest = max(self.content.tables.reach.values())
+        if len(state.grid) <= SMALL_FIGHT:
+            # A small fight: its opponents scanned (the state's list), rather than two
+            # searches of the grid. The grid's search names those within the longest
+            # reach of a spot, then each is tested against its own: both tests here.
+            here = c.position
+            bound = longest + REACH_TOLERANCE
+            kept = state._against.get(c.side)  # FightState.against(), without its call
+            dist = math.dist
+            for o in kept if kept is not None else state.against(c.side):
+                known = self._fighter_reaches.get(o)
+                reach = (known if known is not None else reach_of(self, o)) + REACH_TOLERANCE
+                d = dist(o.position, here)
+                if d <= reach and d <= bound:
+                    return True
+                d = dist(o.position, end)
+                if d <= reach and d <= bound:
+                    return True
+            return False
         for spot in (c.position, end):
             for o in state.near(spot, longest + REACH_TOLERANCE):
                 if o.side != c.side and within(o.position, spot, self.reach(o.sheet)):

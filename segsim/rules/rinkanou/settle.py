@@ -48,7 +48,7 @@ from segsim.rules.rinkanou.roll import Rolled, tens
 from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
-from segsim.state import Combatant, FightState, by_order
+from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.ruleset import RinKaNou
@@ -119,6 +119,7 @@ class Settlement:
         "segment",
         "spawned",
         "spoiled",
+        "spots",
         "state",
         "surprise_spent",
         "tables",
@@ -154,6 +155,7 @@ class Settlement:
         self.moving: set[str] = set()  # moved this segment (their old spots are free)
         # Where they moved to (a grid: a big battle moves many), made at the first move.
         self.claimed: Grid | None = None
+        self.spots: list[tuple[float, float]] | None = None  # the same, in a small fight
         self.directions: dict[int, float] = {}  # dodge id -> bearing of what it dodges
         self.engage: dict[str, tuple[str, ...]] = {}
         self.spoiled: set[int] = set()  # arms whose blow a keeper spoiled (Tenir à distance)
@@ -713,6 +715,9 @@ class Settlement:
         """Where a move ends: its destination, or half way if that keeps PERSONAL_SPACE
         from everyone else, or where it began (see the rules page)."""
         start = c.position
+        state = self.state
+        if len(state.grid) <= SMALL_FIGHT:
+            return self._free_spot_scanned(c, dest)
         for f in (1.0, 0.5):
             spot = (
                 round(start[0] + (dest[0] - start[0]) * f, 6),
@@ -720,7 +725,7 @@ class Settlement:
             )
             # Someone else stands there (those moving in this settlement are leaving),
             # or a move of this settlement already ends there.
-            if not self.state.grid.crowded(spot, PERSONAL_SPACE, c.id, self.moving) and (
+            if not state.grid.crowded(spot, PERSONAL_SPACE, c.id, self.moving) and (
                 self.claimed is None or not self.claimed.crowded(spot, PERSONAL_SPACE)
             ):
                 self.moving.add(c.id)
@@ -728,6 +733,43 @@ class Settlement:
                     self.claimed = Grid(1.0)
                 self.claimed.add(str(len(self.claimed)), spot)
                 return spot
+        return start
+
+    def _free_spot_scanned(self, c: Combatant, dest: tuple[float, float]) -> tuple[float, float]:
+        """:meth:`free_spot` in a small fight (at most ``SMALL_FIGHT`` fighters): everyone
+        in the fight, and the spots this settlement's moves already end on, scanned
+        with the grids' own test (within ``PERSONAL_SPACE``), rather than asked of the
+        fight's grid and of a grid of claimed spots made for the settlement."""
+        start = c.position
+        moving = self.moving
+        claimed = self.spots
+        dist = math.dist
+        everyone = self.state.against(None)  # everyone in the fight (do not modify it)
+        for f in (1.0, 0.5):
+            spot = (
+                round(start[0] + (dest[0] - start[0]) * f, 6),
+                round(start[1] + (dest[1] - start[1]) * f, 6),
+            )
+            crowded = False
+            for o in everyone:
+                if dist(spot, o.position) <= PERSONAL_SPACE and o is not c and o.id not in moving:
+                    crowded = True
+                    break
+            if crowded:
+                continue
+            if claimed is not None:
+                for at in claimed:
+                    if dist(spot, at) <= PERSONAL_SPACE:
+                        crowded = True
+                        break
+                if crowded:
+                    continue
+            moving.add(c.id)
+            if claimed is None:
+                self.spots = [spot]
+            else:
+                claimed.append(spot)
+            return spot
         return start
 
     def moved(self, c: Combatant) -> None:

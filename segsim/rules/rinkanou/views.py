@@ -9,7 +9,7 @@ public by nature (a forced lock) or the observer has read it (RULES-NOTES,
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 
 import attrs
@@ -301,6 +301,21 @@ class SelfView(LiveView):
             if seen is None:
                 seen = self._seen()
             rules = self._rules
+            if len(seen) == 1:  # a duel: one opponent, the nearest (positions are finite)
+                o = seen[0]
+                reach = rules._fighter_reaches.get(o)
+                if reach is None:
+                    reach = reach_of(rules, o)
+                if math.dist(o.position, self.position) <= reach + REACH_TOLERANCE:
+                    only = self._view(o)
+                    threats = self._threats = (only,)
+                    if self._near is False:
+                        self._near = only
+                else:
+                    threats = self._threats = ()
+                    if self._near is False and self._nearest_o is None:
+                        self._nearest_o = (o, (o.id, o.position))
+                return threats
             here, reaches, dist = self.position, rules._fighter_reaches, math.dist
             found: list[OtherView] = []
             # The nearest comes with the same distances (closest(): the first of equals).
@@ -309,15 +324,16 @@ class SelfView(LiveView):
             best_d = math.inf
             for o in seen:
                 d = dist(o.position, here)
-                view: OtherView | None = None
                 reach = reaches.get(o)
                 if reach is None:
                     reach = reach_of(rules, o)
                 if d <= reach + REACH_TOLERANCE:  # within(), as on the view
                     view = self._view(o)
                     found.append(view)
-                if d < best_d:
-                    best, best_view, best_d = o, view, d
+                    if d < best_d:
+                        best, best_view, best_d = o, view, d
+                elif d < best_d:
+                    best, best_view, best_d = o, None, d
             threats = self._threats = tuple(found)
             if self._near is False:
                 if best is None or best_view is not None:  # nearest() has its answer
@@ -336,14 +352,16 @@ class SelfView(LiveView):
             state = self._state
             if state.version != self._version:
                 self.check()  # raises
-            flying = _flying(state) if state.autonomous else None
+            flying = _flying(state, self._rules) if state.autonomous else None
             if not flying:
                 incoming = self._incoming = ()  # nothing in flight
             else:
                 cid, view = self.id, self._view
-                incoming = self._incoming = tuple(
-                    [a for o in self._seen() if o.id in flying for a in view(o).incoming(cid)]
-                )
+                found: list[SeenAction] = []  # (a plain loop: no comprehension's frame)
+                for o in self._seen():
+                    if o.id in flying:
+                        found += view(o)._incoming(cid, flying)
+                incoming = self._incoming = tuple(found)
         return incoming
 
     def nearest(self) -> OtherView | None:
@@ -490,7 +508,7 @@ class OtherView(LiveView):
             if self._state.version != self._version:
                 self.check()  # raises
             actions = self._actions = seen_actions(
-                self._state, self._o, self._revealed, self._rules._seen_actions
+                self._state, self._o, self._revealed, self._rules
             )
         return actions
 
@@ -502,11 +520,25 @@ class OtherView(LiveView):
         """Its missiles in flight toward ``me``."""
         state = self._state
         if state.version == self._version and (
-            not state.autonomous or not _flying(state).get(self._o.id)
+            not state.autonomous or not _flying(state, self._rules).get(self._o.id)
         ):
             return []  # nothing in flight: its other actions need not be looked at
         # In flight, or a view past its phase: what it showed (or StaleObservation).
         return [a for a in self.actions if a.kind == "projectile" and a.target == me]
+
+    def _incoming(self, me: str, flying: Mapping[str, list[Action]]) -> list[SeenAction]:
+        """:meth:`incoming` in the view's phase, with the missiles in flight by shooter
+        (``flying``) found already (by the observer's view, which checked the phase)."""
+        actions = self._actions
+        if actions is None:
+            actions = self._actions = seen_actions(
+                self._state, self._o, self._revealed, self._rules, flying
+            )
+        found: list[SeenAction] = []  # (a plain loop: no comprehension's frame)
+        for a in actions:
+            if a.kind == "projectile" and a.target == me:
+                found.append(a)
+        return found
 
     def motion(self, motion: str) -> SeenAction | None:
         """Its action of that motion class ("weapon", "movement"...), or None."""
@@ -557,14 +589,16 @@ def seen_actions(
     state: FightState,
     o: Combatant,
     revealed: Mapping[int, tuple[str, str | None, int | None]],
-    shared: SharedSeen,
+    rules: RinKaNou,
+    in_flight: Mapping[str, list[Action]] | None = None,
 ) -> tuple[SeenAction, ...]:
     """``o``'s actions (and its missiles in flight) as an observer who has read
-    ``revealed`` sees them.
+    ``revealed`` sees them (``in_flight``: the missiles in flight by shooter, when the
+    caller has found them in this phase).
 
     What everyone sees of an action (its public form, or its motion alone while unread)
-    is one shared value per action, built on first sight and kept in ``shared`` (the
-    ruleset's, outside the fight's state: a stamped action does not change, so the
+    is one shared value per action, built on first sight and kept in the ruleset's
+    :data:`SharedSeen` (outside the fight's state: a stamped action does not change, so the
     value is the same whoever first asks for it, in whichever fight); only what this
     observer has read is built for it.
     """
@@ -573,7 +607,11 @@ def seen_actions(
         return ()  # nothing to see (most often: between two actions)
     if o.setup.get("hidden", False):
         return ()
-    flying = _flying(state).get(o.id, ()) if autonomous else ()
+    if not autonomous:
+        flying: Sequence[Action] = ()
+    else:
+        flying = (in_flight if in_flight is not None else _flying(state, rules)).get(o.id, ())
+    shared = rules._seen_actions
     seen = []
     for a in [*actions, *flying] if flying else actions:
         if not a.visible:
@@ -601,10 +639,35 @@ def _seen_by_all(a: Action) -> SeenAction:
     return _seen_action(a.id, a.start, motion)
 
 
-def _flying(state: FightState) -> Mapping[str, list[Action]]:
+def _flying(state: FightState, rules: RinKaNou) -> Mapping[str, list[Action]]:
     """Missiles in flight by shooter (found when asked: few are ever in flight, and
-    nothing of it is kept in the fight's state)."""
+    nothing of it is kept in the fight's state). The ruleset keeps the last answer
+    (:data:`Flights`) for as long as the same missiles are in flight, so the fighters
+    deciding in one phase, and each view of them, find it once, and the phases until
+    one is loosed or lands."""
+    autonomous = state.autonomous
+    kept = rules._flights
+    version = state.version
+    if kept is not None and kept[0] is autonomous:
+        if kept[1] == version:  # nothing has changed since (the fighters of one phase)
+            return kept[3]
+        ids = tuple(autonomous)
+        if kept[2] == ids:  # other changes, the same missiles
+            rules._flights = (autonomous, version, ids, kept[3])
+            return kept[3]
+    else:
+        ids = tuple(autonomous)
     by_actor: dict[str, list[Action]] = {}
-    for a in state.autonomous.values():
+    for a in autonomous.values():
         by_actor.setdefault(a.actor, []).append(a)
+    rules._flights = (autonomous, version, ids, by_actor)
     return by_actor
+
+
+Flights = tuple[dict[int, Action], int, tuple[int, ...], dict[str, list[Action]]]
+"""The missiles in flight by shooter as :func:`_flying` last found them, with what
+says they are still so: the fight state's ``autonomous`` mapping itself (kept, so no
+other can take its place), the state's ``version`` when they were last asked for, and
+the ids the mapping held then, in order (a missile is added once under a new id, and
+taken out when it lands: the same ids, the same missiles). A ruleset's own, let go at
+each fight's start."""
