@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from segsim.actions import ActionSpec, Declaration
+from segsim.actions import Action, ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.rules.chroniques.attack import (
     _EPS,
@@ -351,12 +351,12 @@ def _category(kind: str, params: Mapping[str, Any]) -> str:
 def plan_wait(d: Declaration, segment: int) -> ActionSpec:
     until = d.params.get("until")
     if until is None:
-        return ActionSpec("wait", None, "wait", continuous=True)
+        return Action("wait", None, "wait", continuous=True)
     if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
         raise IllegalDeclaration(
             f"wait until must be a later segment than {segment}, not {until!r}"
         )
-    return ActionSpec("wait", until - segment, "wait", continuous=True, params={"until": until})
+    return Action("wait", until - segment, "wait", continuous=True, params={"until": until})
 
 
 def _opponent(state: FightState, c: Combatant, target: str | None) -> str:

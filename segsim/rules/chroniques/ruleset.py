@@ -339,7 +339,7 @@ class Chroniques(BaseRuleset):
         ] + [(p.kind, p.params) for p in planned if p.channel == ACT_CHANNEL]
         check_shape(c, declaration, mine, self.total_defence_move)
         target, params = PLANNERS[declaration.kind](state, c, declaration, planned)
-        return ActionSpec(
+        return Action(
             declaration.kind,
             marker.end - segment,
             ACT_CHANNEL,
@@ -362,7 +362,7 @@ class Chroniques(BaseRuleset):
         # turn_length(state, segment, self.turn_segments), from the order kept
         length = max(1, min(self.turn_segments, left // max(1, waiting)))
         self._holder = (state, c)
-        return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params={"round": rnd})
+        return Action(TURN, length, TURN_CHANNEL, public=True, params={"round": rnd})
 
     def _plan_await(self, state: FightState, c: Combatant, segment: int) -> ActionSpec:
         for a in c.actions:
@@ -371,8 +371,8 @@ class Chroniques(BaseRuleset):
         if self._next_due(state, segment) is None:
             # Nobody is left to act: the await ends with the round, which calls the next.
             length = round_start(round_of(segment) + 1) - segment
-            return ActionSpec(AWAIT, length, TURN_CHANNEL, continuous=True)
-        return ActionSpec(AWAIT, None, TURN_CHANNEL, continuous=True)
+            return Action(AWAIT, length, TURN_CHANNEL, continuous=True)
+        return Action(AWAIT, None, TURN_CHANNEL, continuous=True)
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         raise IllegalDeclaration(

@@ -764,7 +764,7 @@ class RinKaNou(BaseRuleset):
                     rule="RULES-NOTES, Waiting",
                 )
             # (Positional: a class called with keywords builds a dictionary of them.)
-            return ActionSpec("wait", None, "wait", None, False, 0, True, False, False, False)
+            return Action("wait", None, "wait", None, False, 0, True, False, False, False)
         if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
             raise IllegalDeclaration(
                 f"wait until must be a later segment than {segment}, not {until!r}"
@@ -787,7 +787,7 @@ class RinKaNou(BaseRuleset):
             if clear is not None:
                 table["clear"] = clear
             params = self._tables.keep(key, table)
-        return ActionSpec(
+        return Action(
             "wait", until - segment, "wait", None, False, 0, True, False, False, False, params
         )
 
@@ -818,7 +818,7 @@ class RinKaNou(BaseRuleset):
         status: Status = c.status
         if status.armed:
             raise IllegalDeclaration("the blow is already armed", rule=f"{TEXT}, Attaque")
-        return ActionSpec("arm", c.sheet.weapon.speed, "hands")
+        return Action("arm", c.sheet.weapon.speed, "hands")
 
     def _plan_strike(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -853,7 +853,7 @@ class RinKaNou(BaseRuleset):
         )
         if p.get("disarm") is not None or p.get("grab"):
             params.update(self._disarm_params(state, c, target, d))
-        return ActionSpec(  # (positional: no dictionary of keywords made for the call)
+        return Action(  # (positional: no dictionary of keywords made for the call)
             "strike",
             weapon.speed,
             "hands",
@@ -916,9 +916,7 @@ class RinKaNou(BaseRuleset):
                     f"the {shield.name} was pushed aside: regrip it first",
                     rule=f"{TEXT}, Manœuvres de combat (Désarmement)",
                 )
-            return ActionSpec(
-                "parry", shield.speed, "shield", target, True, difficulty, params=common
-            )
+            return Action("parry", shield.speed, "shield", target, True, difficulty, params=common)
         if using != "weapon":
             raise IllegalDeclaration(f"parry with 'weapon' or 'shield', not {using!r}")
         self._usable_weapon(c)
@@ -926,7 +924,7 @@ class RinKaNou(BaseRuleset):
         speed = c.sheet.weapon.speed
         # A parry lasts a strike once armed, or arm + strike when not armed.
         duration = speed if status.armed else 2 * speed
-        return ActionSpec(
+        return Action(
             "parry", duration, "hands", target, True, difficulty, params=MappingProxyType(common)
         )
 
@@ -935,7 +933,7 @@ class RinKaNou(BaseRuleset):
     ) -> ActionSpec:
         if not c.status.must_lock:
             raise IllegalDeclaration("only a strike is followed by a lock")
-        return ActionSpec("lock", LOCK_SEGMENTS, "hands")
+        return Action("lock", LOCK_SEGMENTS, "hands")
 
     def _plan_dodge(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -965,7 +963,7 @@ class RinKaNou(BaseRuleset):
         difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0
         params = {"difficulty": difficulty} if difficulty else EMPTY
         # (Positional: no dictionary of keywords made for the call.)
-        return ActionSpec(
+        return Action(
             d.kind, duration, "legs", None, True, difficulty, False, False, False, True, params
         )
 
@@ -1034,12 +1032,12 @@ class RinKaNou(BaseRuleset):
                 )
             # A buy-back offered for it is moot (nothing to buy back): it is dropped, so a
             # policy need not guess whether its move will roll.
-            return ActionSpec("move", segments, "legs", params=params)
+            return Action("move", segments, "legs", params=params)
         # Within an opponent's reach it is a combat action: Combat + Souplesse, and it
         # recomputes situation points (RinKaNou, "Points de situation").
         difficulty = difficulty_value(p.get("difficulty", 0))
         target = params.get("toward")
-        return ActionSpec(
+        return Action(
             "move",
             segments,
             "legs",
@@ -1132,7 +1130,7 @@ class RinKaNou(BaseRuleset):
                 rule=f"{TEXT}, Échelonnement des actions dans le temps",
             )
         difficulty = difficulty_value(d.params.get("difficulty", 0))
-        return ActionSpec(
+        return Action(
             "read",
             READ_SEGMENTS,
             "eyes",
@@ -1159,7 +1157,7 @@ class RinKaNou(BaseRuleset):
         ranged = self._ranged(c)
         if c.status.loaded:
             raise IllegalDeclaration(f"the {ranged.name} is already ready")
-        return ActionSpec("ready", ranged.ready, "hands")
+        return Action("ready", ranged.ready, "hands")
 
     def _plan_shoot(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1204,7 +1202,7 @@ class RinKaNou(BaseRuleset):
                 )
             params["disarm"] = "weapon"
         difficulty = difficulty_value(d.params.get("difficulty", 0))
-        return ActionSpec("shoot", ranged.shoot, "hands", target, True, difficulty, params=params)
+        return Action("shoot", ranged.shoot, "hands", target, True, difficulty, params=params)
 
     def _plan_draw(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1216,7 +1214,7 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(f"{c.id} has no ranged weapon to draw")
         if which == c.status.wielding:
             raise IllegalDeclaration(f"the {which} weapon is already in hand")
-        return ActionSpec("draw", DRAW_SEGMENTS, "hands", params={"weapon": which})
+        return Action("draw", DRAW_SEGMENTS, "hands", params={"weapon": which})
 
     def _plan_regrip(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1226,12 +1224,12 @@ class RinKaNou(BaseRuleset):
             if not c.status.shield_aside or c.sheet.shield is None:
                 raise IllegalDeclaration("the shield is in hand already")
             # As long as a parry with the shield (RinKaNou, Désarmement).
-            return ActionSpec("regrip", c.sheet.shield.speed, "shield", params={"item": "shield"})
+            return Action("regrip", c.sheet.shield.speed, "shield", params={"item": "shield"})
         if c.status.grip != "loose":
             raise IllegalDeclaration("there is no loosened grip to recover")
         # Half the arming time, rounded up (RULES-NOTES: "PI" means segments).
         duration = math.ceil(c.sheet.weapon.speed / 2)
-        return ActionSpec("regrip", duration, "hands", params={"item": "weapon"})
+        return Action("regrip", duration, "hands", params={"item": "weapon"})
 
     def _plan_pick_up(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1243,7 +1241,7 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(
                 f"the weapon lies {math.dist(c.position, spot):.2f} m away: walk to it first"
             )
-        return ActionSpec("pick_up", PICK_UP_SEGMENTS, "hands")
+        return Action("pick_up", PICK_UP_SEGMENTS, "hands")
 
     def _plan_keep(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1259,7 +1257,7 @@ class RinKaNou(BaseRuleset):
                 rule=f"{TEXT}, Manœuvres de combat (Tenir à distance)",
             )
         # Continuous like waiting (text 004): it lasts until the fighter does something else.
-        return ActionSpec("keep", None, "hands", target, continuous=True, public=True)
+        return Action("keep", None, "hands", target, continuous=True, public=True)
 
     def _plan_stance(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
@@ -1278,7 +1276,7 @@ class RinKaNou(BaseRuleset):
                 rule=f"{TEXT}, Se désengager",
             )
         params = {"oppose_disengage": oppose, "ps_bonus": bonus}
-        return ActionSpec("stance", 1, "stance", visible=False, params=params)
+        return Action("stance", 1, "stance", visible=False, params=params)
 
     def _opponent(self, state: FightState, c: Combatant, target: str | None, what: str) -> str:
         if target is None:
