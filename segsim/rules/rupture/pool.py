@@ -53,6 +53,5 @@ class TestRoll:
 
 def roll_test(dice: Dice, pool: int, difficulty: int, purpose: str, actor: str | None) -> TestRoll:
     """Roll ``pool`` d6 (none when the pool is empty: a sure failure)."""
-    roll = dice.roll
-    faces = [roll(6, purpose, actor) for _ in range(pool)] if pool > 0 else []
+    faces = dice.roll_many(pool, 6, purpose, actor) if pool > 0 else ()
     return TestRoll(tuple(faces), difficulty)
