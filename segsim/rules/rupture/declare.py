@@ -118,7 +118,7 @@ def plan(
         if d.target is not None:
             raise IllegalDeclaration("pass takes no target")
         return ActionSpec("pass", duration, ACT, continuous=True)
-    if settling(c, segment, passe, boundary):
+    if settling(c, segment, passe):
         raise IllegalDeclaration(
             f"{c.id}'s targeted action is settled as its slot ends (segment "
             f"{boundary - 1}): one action at a time, {sheet.actions} per passe",
@@ -161,19 +161,17 @@ def roll_duration(left: int) -> int:
     return left - 1 if left >= 2 else left
 
 
-def settling(c: Combatant, segment: int, passe: int, boundary: int = -1) -> bool:
+def settling(c: Combatant, segment: int, passe: int) -> bool:
     """Whether ``c``'s targeted action of the slot in progress has been rolled (or came
     to nothing) one segment before the slot's end: its blow lands as the slot ends, and
-    until then its action is not over. (``boundary``: the slot's end, if the caller has
-    it.)"""
+    until then its action is not over. (Rolled in an earlier segment of the same slot:
+    the slot of that segment ends after this one.)"""
     status: Status = c.status
     done = status.targeted_at
     if done < 0 or done >= segment:
         return False
     sheet: Sheet = c.sheet
-    if boundary < 0:
-        boundary = next_boundary(segment, sheet.actions, passe)
-    return next_boundary(done, sheet.actions, passe) == boundary
+    return next_boundary(done, sheet.actions, passe) > segment
 
 
 _landing: list[Any] = [(None, -1, -1, {})]
