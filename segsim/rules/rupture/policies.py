@@ -138,7 +138,11 @@ class Aggressive:
         if me.free and obs.must_act:
             choice = self.choose(me, opponents(obs))
             if choice is not None:
+                if not out:
+                    return choice  # one declaration, as itself: the engine's short path
                 out.append(choice)
+        if len(out) == 1:
+            return out[0]
         return out or None
 
     def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:
