@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rupture_helpers import arena, sheet
 
 from segsim.observation import StaleObservation, ViewObservation
 from segsim.rules.rupture.declare import settling
 from segsim.rules.rupture.passe import next_boundary
 from segsim.rules.rupture.views import OtherView, SelfView, other_view
 from segsim.scenario import load_scenario
+from segsim.testing import Scripted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,6 +118,17 @@ def test_what_a_view_copies_stays_that_of_its_phase() -> None:
         _ = other.wounds
 
 
+_FIGHTERS: dict[int, Any] = {}
+
+
+def _fighter(actions: int) -> Any:
+    """A fighter whose sheet has ``actions`` actions per passe (made once for each)."""
+    if actions not in _FIGHTERS:
+        fight = arena({"a": ("x", sheet("bran", actions=actions), Scripted({}))})
+        _FIGHTERS[actions] = fight.state.combatants["a"]
+    return _FIGHTERS[actions]
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     passe=st.integers(1, 60),
@@ -128,20 +141,9 @@ def test_a_targeted_action_is_being_settled_while_its_roll_s_slot_lasts(
 ) -> None:
     """``settling`` is true when the roll fell earlier in the slot in progress: the
     roll's slot and this segment's end at the same boundary."""
-
-    class Status:
-        targeted_at = max(-1, segment - back)
-
-    class Sheet:
-        pass
-
-    class Fighter:
-        status = Status()
-        sheet = Sheet()
-
-    Fighter.sheet.actions = actions  # type: ignore[attr-defined]
-    done = Status.targeted_at
+    c = _fighter(actions)
+    done = c.status.targeted_at = max(-1, segment - back)
     expected = 0 <= done < segment and next_boundary(done, actions, passe) == next_boundary(
         segment, actions, passe
     )
-    assert settling(Fighter(), segment, passe) == expected  # type: ignore[arg-type]
+    assert settling(c, segment, passe) == expected

@@ -174,6 +174,19 @@ def settling(c: Combatant, segment: int, passe: int) -> bool:
     return next_boundary(done, sheet.actions, passe) > segment
 
 
+def free_now(state: FightState, c: Combatant, segment: int, passe: int) -> bool:
+    """Whether ``c`` may begin an action in ``segment``: nothing but a ``pass`` in its
+    slot, no targeted action of its own being settled at the slot's end
+    (:func:`settling`), and no blow it gave or takes landing at the end of this segment
+    (:func:`in_exchange`: it acts once the blow has landed)."""
+    for a in c.actions:
+        if a.channel == ACT and not a.continuous:
+            return False
+    if settling(c, segment, passe):
+        return False
+    return not state.autonomous or in_exchange(state, c.id, segment) is None
+
+
 _landing: list[Any] = [(None, -1, -1, {})]
 """The last index :func:`landing` made, as one tuple (read and replaced at once):
 the state's autonomous actions, the state's version, the segment, the index."""

@@ -21,9 +21,10 @@ class TestRoll:
     several times). A value: never changed once made, equal to another of the same
     faces and difficulty. (A plain class rather than a frozen attrs one: one is made
     for each test, and attrs' frozen ``__init__`` sets each field through
-    ``object.__setattr__``.)
+    ``object.__setattr__``; and a native class in the compiled build.)
     """
 
+    __slots__ = ("difficulty", "faces", "qualities", "raw", "success")
     __test__: ClassVar[bool] = False  # not a pytest class
 
     def __init__(self, faces: tuple[int, ...], difficulty: int = 0) -> None:
@@ -34,8 +35,7 @@ class TestRoll:
         qualities = raw - difficulty if raw > difficulty else 0
         self.faces = faces
         self.difficulty = difficulty
-        self.raw = raw
-        """Dice showing 5 or 6."""
+        self.raw = raw  # dice showing 5 or 6
         self.qualities = qualities
         self.success = qualities >= 1
 

@@ -36,6 +36,7 @@ from segsim.rules.rupture.declare import (
     RULE_TARGETED,
     UNTARGETED,
     defends_against,
+    free_now,
     in_exchange,
     plan,
 )
@@ -238,6 +239,7 @@ class Rupture(BaseRuleset):
         me.bonus = status.bonus
         me.malus = status.malus
         me.incoming = incoming_of(state, segment, c) if state.autonomous else ()
+        me.free = free_now(state, c, segment, passe)
         obs = _new_observation(ViewObservation)
         obs.segment = segment
         obs.actor = cid

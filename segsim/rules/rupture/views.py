@@ -12,13 +12,11 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-import attrs
-
 from segsim.actions import Action, DeclarationLike
 from segsim.native import python_class
 from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rupture.content import TARGETED, Sheet, Weapon
-from segsim.rules.rupture.declare import ACT, in_exchange, landing, settling
+from segsim.rules.rupture.declare import ACT, free_now, landing, settling
 from segsim.rules.rupture.passe import slots_left
 from segsim.rules.rupture.status import Status, Wound
 
@@ -29,31 +27,81 @@ if TYPE_CHECKING:
 Point = tuple[float, float]
 
 
-@attrs.frozen
-class Incoming:
+class _Value:
+    """A small read-only record of a view: plain slots set once in ``__init__`` (a
+    native class in the compiled build, where an attrs one stays a Python class built
+    through ``object.__setattr__``), equal to another of its class with the same
+    fields, shown as attrs shows its classes."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self._FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(self._FIELDS, self._values(), strict=True))
+        return f"{type(self).__name__}({shown})"
+
+
+class Incoming(_Value):
     """An attack rolled against the viewer, landing at the end of this segment unless
     defended: who, with what, and its published attack value."""
 
-    attacker: str
-    blow: int
-    kind: str
-    domain: str
-    weapon: str
-    qualities: int
-    threat: int
-    value: int
+    __slots__ = ("attacker", "blow", "domain", "kind", "qualities", "threat", "value", "weapon")
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "attacker",
+        "blow",
+        "kind",
+        "domain",
+        "weapon",
+        "qualities",
+        "threat",
+        "value",
+    )
+
+    def __init__(
+        self,
+        attacker: str,
+        blow: int,
+        kind: str,
+        domain: str,
+        weapon: str,
+        qualities: int,
+        threat: int,
+        value: int,
+    ) -> None:
+        self.attacker = attacker
+        self.blow = blow
+        self.kind = kind
+        self.domain = domain
+        self.weapon = weapon
+        self.qualities = qualities
+        self.threat = threat
+        self.value = value
 
 
-@attrs.frozen
-class Declared:
+class Declared(_Value):
     """A targeted action declared against the viewer, to be rolled at the end of
     ``rolls_at``: who, which action, of what kind and with what."""
 
-    attacker: str
-    action: int
-    kind: str
-    weapon: str
-    rolls_at: int
+    __slots__ = ("action", "attacker", "kind", "rolls_at", "weapon")
+    _FIELDS: ClassVar[tuple[str, ...]] = ("attacker", "action", "kind", "weapon", "rolls_at")
+
+    def __init__(self, attacker: str, action: int, kind: str, weapon: str, rolls_at: int) -> None:
+        self.attacker = attacker
+        self.action = action
+        self.kind = kind
+        self.weapon = weapon
+        self.rolls_at = rolls_at
 
 
 @python_class
@@ -220,9 +268,12 @@ class SelfView(OtherView):
     """The deciding fighter's own state.
 
     ``free`` says whether it may begin an action now (nothing but a ``pass`` in its
-    slot); ``actions_left`` counts the actions it may still take this passe;
+    slot, no targeted action of its own being settled at the slot's end, and no blow
+    it gave or takes landing at the end of this segment: it acts once the blow has
+    landed); ``actions_left`` counts the actions it may still take this passe;
     ``incoming`` the attacks rolled against it that it may defend against now (every
-    built-in policy reads it at every decision: worked out when the view is made);
+    built-in policy reads it and ``free`` at every decision: both are worked out when
+    the view is made);
     ``declared_against`` the targeted actions against it not rolled yet, against which it
     may announce its defence. Its bonus and malus dice are copied when it is made, as
     its position, effort and stress are.
@@ -231,7 +282,7 @@ class SelfView(OtherView):
     others in view, one of them by id and the legal declarations.
     """
 
-    __slots__ = ("_passe", "_rules", "bonus", "incoming", "malus", "passe", "sheet")
+    __slots__ = ("_passe", "_rules", "bonus", "free", "incoming", "malus", "passe", "sheet")
     _fixed: ClassVar[tuple[str, ...]] = (
         "id",
         "side",
@@ -246,6 +297,7 @@ class SelfView(OtherView):
         "bonus",
         "malus",
         "incoming",
+        "free",
     )
 
     def __init__(self, state: FightState, segment: int, c: Combatant, rules: Rupture) -> None:
@@ -276,17 +328,11 @@ class SelfView(OtherView):
         self.incoming: tuple[Incoming, ...] = (
             incoming_of(state, segment, c) if state.autonomous else ()
         )
+        self.free: bool = free_now(state, c, segment, rules.passe)
 
     @live
     def actions(self) -> tuple[Action, ...]:
         return tuple(self._o.actions)
-
-    @live
-    def free(self) -> bool:
-        """Whether it may begin an action now: nothing but a ``pass`` in its slot, no
-        targeted action of its own being settled at the slot's end, and no blow it gave
-        or takes landing at the end of this segment (it acts once the blow has landed)."""
-        return self._slot_free() and in_exchange(self._state, self.id, self._segment) is None
 
     def _slot_free(self) -> bool:
         c = self._o
