@@ -48,12 +48,13 @@ COMPILED_MODULES = (
     "segsim/rules/rinkanou/manoeuvres.py",
     "segsim/rules/rinkanou/ranged.py",
     # Rupture: the planner and its checks, the passe's slots, the settlement and its
-    # tests, the fighters' status, the views and the built-in policies
+    # tests, the fighters' sheets and status, the views and the built-in policies
     "segsim/rules/rupture/ruleset.py",
     "segsim/rules/rupture/declare.py",
     "segsim/rules/rupture/passe.py",
     "segsim/rules/rupture/settle.py",
     "segsim/rules/rupture/pool.py",
+    "segsim/rules/rupture/content.py",
     "segsim/rules/rupture/status.py",
     "segsim/rules/rupture/views.py",
     "segsim/rules/rupture/policies.py",

@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from segsim import native
 from segsim.input import Node, Source
 from segsim.models import models_dir
 
@@ -128,9 +129,9 @@ class Sheet:
     actions: int = 2
     stress_max: int = 10
     speed: float = 6.0
-    defences: Mapping[str, tuple[str, ...]] = attrs.field(factory=lambda: dict(DEFAULT_DEFENCES))
+    defences: Mapping[str, tuple[str, ...]] = native.field(factory=lambda: dict(DEFAULT_DEFENCES))
     flaws: tuple[Flaw, ...] = ()
-    _memo: _Memo = attrs.field(init=False, factory=_Memo, eq=False, repr=False)
+    _memo: _Memo = native.field(init=False, factory=_Memo, eq=False, repr=False)
     """What its methods answer, worked out once when the sheet is made and kept on it
     (read in one attribute lookup): not a field of the sheet's data, and never changed
     by a fight (:func:`segsim.frozen.freeze` leaves it as it is)."""
@@ -148,11 +149,13 @@ class Sheet:
         for skill in skills:
             memo.difficulty[skill] = self._flaws(skill)
         for domain, listed in self.defences.items():
-            if listed:
-                memo.defence[domain] = max(
-                    listed,
-                    key=lambda s: (self.skill(s) - self.difficulty(s), -listed.index(s)),
-                )
+            best: tuple[int, str] | None = None  # the most dice left, the first on a tie
+            for skill in listed:
+                left = self.skill(skill) - self.difficulty(skill)
+                if best is None or left > best[0]:
+                    best = (left, skill)
+            if best is not None:
+                memo.defence[domain] = best[1]
 
     def _flaws(self, skill: str) -> int:
         return sum(f.difficulty for f in self.flaws if skill in f.skills)

@@ -85,7 +85,7 @@ class Rupture(BaseRuleset):
         wound_from: int = 1,
         stress_out: bool = True,
         awareness: float | None = None,
-        content: Content | None = None,
+        content: Any = None,  # a Content or None: read as Any until checked (native.py)
     ) -> None:
         _check(
             _is_int(passe_segments) and 1 <= passe_segments <= 600,
