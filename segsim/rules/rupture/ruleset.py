@@ -225,8 +225,6 @@ class Rupture(BaseRuleset):
         me._o = c
         me.id = cid
         me.side = c.side
-        me.name = c.name
-        me.is_pc = c.is_pc
         me.position = c.position
         status: Status = c.status
         me.effort = status.effort

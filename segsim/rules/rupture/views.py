@@ -110,14 +110,14 @@ class OtherView(LiveView):
 
     What the built-in policies read of nearly every opponent (its position, effort,
     stress and stress maximum) is copied when the view is made: plain values, true of the
-    view's phase for good; the rest is read from the live state when first asked."""
+    view's phase for good; the rest is read from the live state when first asked (its
+    name and whether it is a player's character too, which a fight never changes).
+    """
 
-    __slots__ = ("_o", "effort", "id", "is_pc", "name", "position", "side", "stress", "stress_max")
+    __slots__ = ("_o", "effort", "id", "position", "side", "stress", "stress_max")
     _fixed: ClassVar[tuple[str, ...]] = (
         "id",
         "side",
-        "name",
-        "is_pc",
         "position",
         "effort",
         "stress",
@@ -133,8 +133,6 @@ class OtherView(LiveView):
         self._o = o
         self.id = o.id
         self.side = o.side
-        self.name = o.name
-        self.is_pc = o.is_pc
         self.position: Point = o.position
         status: Status = o.status
         self.effort: int = status.effort
@@ -153,6 +151,8 @@ class OtherView(LiveView):
         return sheet
 
     # Fields read straight from the fighter (by attribute path, without a call).
+    name: live[OtherView, str] = live_attr("_o.name")
+    is_pc: live[OtherView, bool] = live_attr("_o.is_pc")
     max_effort: live[OtherView, int] = live_attr("_o.status.max_effort")
 
     @live
@@ -219,8 +219,6 @@ def other_view(state: FightState, segment: int, o: Combatant) -> OtherView:
     view._o = o
     view.id = o.id
     view.side = o.side
-    view.name = o.name
-    view.is_pc = o.is_pc
     view.position = o.position
     status: Status = o.status
     view.effort = status.effort
@@ -286,8 +284,6 @@ class SelfView(OtherView):
     _fixed: ClassVar[tuple[str, ...]] = (
         "id",
         "side",
-        "name",
-        "is_pc",
         "position",
         "effort",
         "stress",
@@ -308,8 +304,6 @@ class SelfView(OtherView):
         self._o = c
         self.id = c.id
         self.side = c.side
-        self.name = c.name
-        self.is_pc = c.is_pc
         self.position = c.position
         status: Status = c.status
         self.effort = status.effort
