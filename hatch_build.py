@@ -47,12 +47,15 @@ COMPILED_MODULES = (
     "segsim/rules/rinkanou/tactics.py",
     "segsim/rules/rinkanou/manoeuvres.py",
     "segsim/rules/rinkanou/ranged.py",
-    # Rupture: the planner and its checks, the passe's slots, the settlement, the
-    # views and the built-in policies
+    # Rupture: the planner and its checks, the passe's slots, the settlement and its
+    # tests, the fighters' sheets and status, the views and the built-in policies
     "segsim/rules/rupture/ruleset.py",
     "segsim/rules/rupture/declare.py",
     "segsim/rules/rupture/passe.py",
     "segsim/rules/rupture/settle.py",
+    "segsim/rules/rupture/pool.py",
+    "segsim/rules/rupture/content.py",
+    "segsim/rules/rupture/status.py",
     "segsim/rules/rupture/views.py",
     "segsim/rules/rupture/policies.py",
     # Loss: the planner and observer, the declarations' checks, settlement, views and

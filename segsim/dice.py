@@ -116,6 +116,29 @@ class Dice:
         )
         return value
 
+    def roll_many(
+        self, count: int, sides: int, purpose: str, actor: str | None = None
+    ) -> list[int]:
+        """``count`` dice of ``sides`` faces rolled for one purpose (a pool): what as many
+        calls of :meth:`roll` return and record, in the same order, in one call."""
+        if sides < 1:
+            raise ValueError(f"a die has at least one face, not {sides}")
+        die = _DIE.get(sides) or f"d{sides}"
+        draws = self.draws
+        faces: list[int] = []
+        for _ in range(count):
+            if self._streamed:  # _face(), without its call
+                value = int(self._random() * sides) + 1
+            else:
+                value = self._face(sides, purpose, actor)
+            faces.append(value)
+            sink = self.sink
+            if sink is None:
+                draws.append(Draw(die, value, purpose, actor))
+            else:
+                draws.append(sink(die, value, purpose, actor))
+        return faces
+
     def d100(self, purpose: str, actor: str | None = None) -> int:
         """:meth:`roll` of a d100."""
         return self.roll(100, purpose, actor)

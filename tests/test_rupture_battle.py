@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from segsim.actions import Declaration
 from segsim.battle import battle
 from segsim.record import fight_record
 from segsim.replay import replay
@@ -52,7 +53,8 @@ def test_a_fighter_sees_only_those_within_its_awareness_and_the_rear_closes_in()
     assert seen and all(
         o.side == "west" and math.dist(o.position, rear.position) <= 2.5 for o in obs.others
     )
-    [choice] = rear.policy.decide(obs)
+    choice = rear.policy.decide(obs)  # one declaration (a policy may return it alone)
+    assert isinstance(choice, Declaration)
     assert (choice.kind, choice.target) == ("move", "e5")
     # The front rank sees the enemy front within reach, and no more than its surroundings.
     front = rules.observe(state, "w5", 0, True)

@@ -12,13 +12,13 @@ validated on load; errors name the file, the line and the field.
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from segsim import native
 from segsim.input import Node, Source
 from segsim.models import models_dir
 
@@ -98,7 +98,8 @@ class Flaw:
 
 
 class _Memo:
-    """What a sheet's methods worked out, by argument."""
+    """What a sheet's methods worked out, by argument (a sheet is shared content: what a
+    fight reaches of it never changes)."""
 
     __slots__ = ("covers", "defence", "difficulty", "means")
 
@@ -107,27 +108,6 @@ class _Memo:
         self.means: dict[str, tuple[Weapon, ...]] = {}
         self.covers: dict[str, tuple[Weapon, ...]] = {}
         self.difficulty: dict[str, int] = {}
-
-
-_memos: dict[int, tuple[weakref.ref[Any], _Memo]] = {}
-"""What each sheet's methods worked out, by the sheet's id, kept beside the sheet
-rather than in it (a sheet is shared content: what a fight reaches of it never
-changes) and dropped with the sheet."""
-
-
-def _memo_of(sheet: Sheet) -> _Memo:
-    key = id(sheet)
-    entry = _memos.get(key)
-    if entry is not None and entry[0]() is sheet:
-        return entry[1]
-    memo = _Memo()
-    memos = _memos  # held here: at exit the module's globals may be gone first
-
-    def forget(_: object) -> None:
-        memos.pop(key, None)
-
-    _memos[key] = (weakref.ref(sheet, forget), memo)
-    return memo
 
 
 @attrs.frozen
@@ -149,8 +129,36 @@ class Sheet:
     actions: int = 2
     stress_max: int = 10
     speed: float = 6.0
-    defences: Mapping[str, tuple[str, ...]] = attrs.field(factory=lambda: dict(DEFAULT_DEFENCES))
+    defences: Mapping[str, tuple[str, ...]] = native.field(factory=lambda: dict(DEFAULT_DEFENCES))
     flaws: tuple[Flaw, ...] = ()
+    _memo: _Memo = native.field(init=False, factory=_Memo, eq=False, repr=False)
+    """What its methods answer, worked out once when the sheet is made and kept on it
+    (read in one attribute lookup): not a field of the sheet's data, and never changed
+    by a fight (:func:`segsim.frozen.freeze` leaves it as it is)."""
+
+    def __attrs_post_init__(self) -> None:
+        memo = self._memo
+        weapons = self.weapons
+        for kind in TARGETED:
+            memo.means[kind] = tuple(w for w in weapons if w.kind == kind)
+        for domain in DOMAINS:
+            memo.covers[domain] = tuple(w for w in weapons if w.domain == domain)
+        skills = [*self.skills, *(w.skill for w in weapons)]
+        skills += [s for listed in self.defences.values() for s in listed]
+        skills += [s for f in self.flaws for s in f.skills]
+        for skill in skills:
+            memo.difficulty[skill] = self._flaws(skill)
+        for domain, listed in self.defences.items():
+            best: tuple[int, str] | None = None  # the most dice left, the first on a tie
+            for skill in listed:
+                left = self.skill(skill) - self.difficulty(skill)
+                if best is None or left > best[0]:
+                    best = (left, skill)
+            if best is not None:
+                memo.defence[domain] = best[1]
+
+    def _flaws(self, skill: str) -> int:
+        return sum(f.difficulty for f in self.flaws if skill in f.skills)
 
     def skill(self, name: str) -> int:
         """Dice in the pool of a skill (0 if the fighter lacks it)."""
@@ -158,42 +166,26 @@ class Sheet:
 
     def difficulty(self, skill: str) -> int:
         """What the fighter's flaws add to the difficulty of a test of ``skill``."""
-        known = _memo_of(self).difficulty.get(skill)
-        if known is None:
-            known = _memo_of(self).difficulty[skill] = sum(
-                f.difficulty for f in self.flaws if skill in f.skills
-            )
-        return known
+        known = self._memo.difficulty.get(skill)
+        return self._flaws(skill) if known is None else known
 
     def means(self, kind: str) -> tuple[Weapon, ...]:
         """The weapons or manoeuvres serving a targeted action kind."""
-        known = _memo_of(self).means.get(kind)
-        if known is None:
-            known = _memo_of(self).means[kind] = tuple(w for w in self.weapons if w.kind == kind)
-        return known
+        known = self._memo.means.get(kind)
+        return tuple(w for w in self.weapons if w.kind == kind) if known is None else known
 
     def best_defence(self, domain: str) -> str:
         """The skill allowed to defend against an action of ``domain`` with the most
         dice left once its flaws are counted (the first listed on a tie)."""
-        known = _memo_of(self).defence.get(domain)
-        if known is None:
-            skills = self.defences[domain]
-            known = _memo_of(self).defence[domain] = max(
-                skills, key=lambda s: (self.skill(s) - self.difficulty(s), -skills.index(s))
-            )
-        return known
+        return self._memo.defence[domain]
 
     def weapon(self, wid: str) -> Weapon | None:
         return next((w for w in self.weapons if w.id == wid), None)
 
     def covers(self, domain: str) -> tuple[Weapon, ...]:
         """What may lend its Cover to a defence against an action of ``domain``."""
-        known = _memo_of(self).covers.get(domain)
-        if known is None:
-            known = _memo_of(self).covers[domain] = tuple(
-                w for w in self.weapons if w.domain == domain
-            )
-        return known
+        known = self._memo.covers.get(domain)
+        return tuple(w for w in self.weapons if w.domain == domain) if known is None else known
 
 
 @attrs.frozen

@@ -26,6 +26,10 @@ from segsim.rules.rupture.passe import next_boundary
 from segsim.rules.rupture.status import Status
 from segsim.state import Combatant, FightState
 
+# Planned actions are made as Action(...), not through its alias ActionSpec: the
+# compiled build calls a native class's constructor directly only by the class's own
+# name (through the alias it is a call of a Python object, its arguments parsed).
+
 RULE_TARGETED = f"{TEXT}, Les actions ciblées"
 RULE_DEFENCE = f"{TEXT}, Se défendre"
 RULE_UNTARGETED = f"{TEXT}, Les actions non ciblées"
@@ -117,8 +121,8 @@ def plan(
     if what == "pass":
         if d.target is not None:
             raise IllegalDeclaration("pass takes no target")
-        return ActionSpec("pass", duration, ACT, continuous=True)
-    if settling(c, segment, passe, boundary):
+        return Action("pass", duration, ACT, continuous=True)
+    if settling(c, segment, passe):
         raise IllegalDeclaration(
             f"{c.id}'s targeted action is settled as its slot ends (segment "
             f"{boundary - 1}): one action at a time, {sheet.actions} per passe",
@@ -135,11 +139,9 @@ def plan(
         )
     if d.kind in TARGETED:
         foe, params = _plan_targeted(state, c, d)
-        return ActionSpec(
-            d.kind, roll_duration(duration), ACT, target=foe, rolled=True, params=params
-        )
+        return Action(d.kind, roll_duration(duration), ACT, target=foe, rolled=True, params=params)
     target, params = _plan_untargeted(state, c, d)
-    return ActionSpec(d.kind, duration, ACT, target=target, rolled=d.kind in TESTED, params=params)
+    return Action(d.kind, duration, ACT, target=target, rolled=d.kind in TESTED, params=params)
 
 
 def _busy(c: Combatant, doing: str) -> None:
@@ -161,19 +163,30 @@ def roll_duration(left: int) -> int:
     return left - 1 if left >= 2 else left
 
 
-def settling(c: Combatant, segment: int, passe: int, boundary: int = -1) -> bool:
+def settling(c: Combatant, segment: int, passe: int) -> bool:
     """Whether ``c``'s targeted action of the slot in progress has been rolled (or came
     to nothing) one segment before the slot's end: its blow lands as the slot ends, and
-    until then its action is not over. (``boundary``: the slot's end, if the caller has
-    it.)"""
+    until then its action is not over. (Rolled in an earlier segment of the same slot:
+    the slot of that segment ends after this one.)"""
     status: Status = c.status
     done = status.targeted_at
     if done < 0 or done >= segment:
         return False
     sheet: Sheet = c.sheet
-    if boundary < 0:
-        boundary = next_boundary(segment, sheet.actions, passe)
-    return next_boundary(done, sheet.actions, passe) == boundary
+    return next_boundary(done, sheet.actions, passe) > segment
+
+
+def free_now(state: FightState, c: Combatant, segment: int, passe: int) -> bool:
+    """Whether ``c`` may begin an action in ``segment``: nothing but a ``pass`` in its
+    slot, no targeted action of its own being settled at the slot's end
+    (:func:`settling`), and no blow it gave or takes landing at the end of this segment
+    (:func:`in_exchange`: it acts once the blow has landed)."""
+    for a in c.actions:
+        if a.channel == ACT and not a.continuous:
+            return False
+    if settling(c, segment, passe):
+        return False
+    return not state.autonomous or in_exchange(state, c.id, segment) is None
 
 
 _landing: list[Any] = [(None, -1, -1, {})]
@@ -225,12 +238,12 @@ def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
         raise IllegalDeclaration("wait takes no target")
     until = d.params.get("until")
     if until is None:
-        return ActionSpec(WAIT, None, WAIT, continuous=True)
+        return Action(WAIT, None, WAIT, continuous=True)
     if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
         raise IllegalDeclaration(
             f"wait until must be a later segment than {segment}, not {until!r}"
         )
-    return ActionSpec(WAIT, until - segment, WAIT, continuous=True, params={"until": until})
+    return Action(WAIT, until - segment, WAIT, continuous=True, params={"until": until})
 
 
 def opponent(state: FightState, c: Combatant, target: str | None, what: str) -> Combatant:
@@ -368,12 +381,12 @@ def _plan_defence(
             )
         params["with"] = cover
     if blow is not None:
-        return ActionSpec("defend", 1, DEFENCE, target=d.target, rolled=True, params=params)
+        return Action("defend", 1, DEFENCE, target=d.target, rolled=True, params=params)
     # Announced: it waits for the blow, which lands one segment after the attack's roll
     # (at its end), and is settled with it. A hold of its own channel, so that it neither
     # keeps the defender from its slots nor ends another announced defence.
     assert attack is not None and attack.end is not None
-    return ActionSpec(
+    return Action(
         "defend",
         attack.end + 1 - segment,
         f"{DEFENCE} {d.target}",

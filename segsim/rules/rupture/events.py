@@ -103,7 +103,7 @@ class AttackRolled(Event):
     malus: int = 0
 
     def apply(self, state: FightState) -> None:
-        status = _status(state, self.actor)
+        status: Status = state.combatants[self.actor].status  # (_status(), without its call)
         status.targeted_at = self.t
         status.rolled = (self.kind, self.target, self.malus)
         if self.bonus:
@@ -185,7 +185,7 @@ class BlowSettled(Event):
         return self.effort_lost + self.stress_taken
 
     def apply(self, state: FightState) -> None:
-        status = _status(state, self.actor)
+        status: Status = state.combatants[self.actor].status  # (_status(), without its call)
         status.effort = self.effort
         status.stress = self.stress
 

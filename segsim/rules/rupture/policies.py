@@ -90,13 +90,16 @@ def best_means(me: SelfView, target: OtherView, kinds: tuple[str, ...]) -> Weapo
     # max() by (expected_value(me, w) - threshold, threat, id), the first of equals,
     # with what every weapon shares read once.
     sheet = me.sheet
+    skills = sheet.skills  # sheet.skill(), without its call
+    flawed = bool(sheet.flaws)  # a sheet without flaws adds no difficulty to any test
     extra = me.bonus - me.malus
     rupture = target.rupture
     best = usable[0]
     best_key: tuple[float, int, str] | None = None
     for w in usable:
-        pool = sheet.skill(w.skill) + extra
-        value = max(0, pool) * QUALITY_CHANCE - sheet.difficulty(w.skill) + w.threat
+        pool = skills.get(w.skill, 0) + extra
+        difficulty = sheet.difficulty(w.skill) if flawed else 0
+        value = max(0, pool) * QUALITY_CHANCE - difficulty + w.threat
         key = (value - rupture[w.domain], w.threat, w.id)
         if best_key is None or key > best_key:
             best, best_key = w, key
@@ -138,7 +141,11 @@ class Aggressive:
         if me.free and obs.must_act:
             choice = self.choose(me, opponents(obs))
             if choice is not None:
+                if not out:
+                    return choice  # one declaration, as itself: the engine's short path
                 out.append(choice)
+        if len(out) == 1:
+            return out[0]
         return out or None
 
     def choose(self, me: SelfView, targets: list[OtherView]) -> Declaration | None:

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-import attrs
+from typing import ClassVar
 
 from segsim.dice import Dice
 
@@ -12,38 +12,46 @@ QUALITY_FACE = 5
 """A die showing this face or more is a quality (qualité)."""
 
 
-@attrs.frozen
 class TestRoll:
     """What a test gave: the faces, the qualities before and after difficulty.
 
     It succeeds with at least one quality left once the difficulty has removed its
     share; ``qualities`` is what is left (0 on a failure). ``raw``, ``qualities`` and
     ``success`` are worked out once, when the roll is made (a settlement reads them
-    several times).
+    several times). A value: never changed once made, equal to another of the same
+    faces and difficulty. (A plain class rather than a frozen attrs one: one is made
+    for each test, and attrs' frozen ``__init__`` sets each field through
+    ``object.__setattr__``; and a native class in the compiled build.)
     """
 
-    __test__ = False  # not a pytest class
+    __slots__ = ("difficulty", "faces", "qualities", "raw", "success")
+    __test__: ClassVar[bool] = False  # not a pytest class
 
-    faces: tuple[int, ...]
-    difficulty: int = 0
-    raw: int = attrs.field(init=False, eq=False, repr=False)
-    """Dice showing 5 or 6."""
-    qualities: int = attrs.field(init=False, eq=False, repr=False)
-    success: bool = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
+    def __init__(self, faces: tuple[int, ...], difficulty: int = 0) -> None:
         raw = 0
-        for f in self.faces:
+        for f in faces:
             if f >= QUALITY_FACE:
                 raw += 1
-        qualities = raw - self.difficulty if raw > self.difficulty else 0
-        object.__setattr__(self, "raw", raw)
-        object.__setattr__(self, "qualities", qualities)
-        object.__setattr__(self, "success", qualities >= 1)
+        qualities = raw - difficulty if raw > difficulty else 0
+        self.faces = faces
+        self.difficulty = difficulty
+        self.raw = raw  # dice showing 5 or 6
+        self.qualities = qualities
+        self.success = qualities >= 1
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not TestRoll:
+            return NotImplemented
+        return self.faces == other.faces and self.difficulty == other.difficulty
+
+    def __hash__(self) -> int:
+        return hash((self.faces, self.difficulty))
+
+    def __repr__(self) -> str:
+        return f"TestRoll(faces={self.faces!r}, difficulty={self.difficulty!r})"
 
 
 def roll_test(dice: Dice, pool: int, difficulty: int, purpose: str, actor: str | None) -> TestRoll:
     """Roll ``pool`` d6 (none when the pool is empty: a sure failure)."""
-    roll = dice.roll
-    faces = [roll(6, purpose, actor) for _ in range(pool)] if pool > 0 else []
+    faces = dice.roll_many(pool, 6, purpose, actor) if pool > 0 else ()
     return TestRoll(tuple(faces), difficulty)

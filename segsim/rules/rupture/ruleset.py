@@ -20,6 +20,7 @@ from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
 from segsim.native import mypyc_attr
+from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, is_distance
 from segsim.rules.rupture.content import (
@@ -35,6 +36,7 @@ from segsim.rules.rupture.declare import (
     RULE_TARGETED,
     UNTARGETED,
     defends_against,
+    free_now,
     in_exchange,
     plan,
 )
@@ -42,7 +44,7 @@ from segsim.rules.rupture.events import PasseStarted
 from segsim.rules.rupture.passe import next_boundary, passe_of
 from segsim.rules.rupture.settle import Settlement
 from segsim.rules.rupture.status import Status
-from segsim.rules.rupture.views import OtherView, SelfView
+from segsim.rules.rupture.views import SelfView, incoming_of
 from segsim.state import FightState
 
 _PASS = Declaration("pass")
@@ -83,7 +85,7 @@ class Rupture(BaseRuleset):
         wound_from: int = 1,
         stress_out: bool = True,
         awareness: float | None = None,
-        content: Content | None = None,
+        content: Any = None,  # a Content or None: read as Any until checked (native.py)
     ) -> None:
         _check(
             _is_int(passe_segments) and 1 <= passe_segments <= 600,
@@ -209,36 +211,42 @@ class Rupture(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        # The fighter's own view finds, on first use, who else it sees and what it may
+        # declare (a ViewObservation: no function made for each observation). Both are
+        # made without a call of their classes (once a decision: a Python class's call
+        # costs about as much again as the stores of its __init__): these stores are
+        # SelfView(state, segment, c, self)'s and ViewObservation(segment, cid,
+        # must_act, me, state)'s, which tests/test_rupture_views.py checks they match.
         c = state.combatants[cid]
-        me = SelfView(state, segment, c, self.passe)
-
-        radius = self.awareness
-
-        def others() -> tuple[OtherView, ...]:
-            if radius is not None:  # those around it, found through the grid
-                return tuple(
-                    OtherView(state, segment, o)
-                    for o in state.near(c.position, radius)
-                    if o.id != cid
-                )
-            return tuple(
-                OtherView(state, segment, o)
-                for o in state.combatants.values()
-                if o.in_fight and o.id != cid
-            )
-
-        def other(oid: str) -> OtherView | None:
-            o = state.combatants.get(oid)
-            if o is None or oid == cid or not o.in_fight:
-                return None
-            return OtherView(state, segment, o)
-
-        def legal() -> tuple[DeclarationLike, ...]:
-            return self._legal(state, cid, segment)
-
-        return Observation(
-            segment, cid, must_act, me, others, legal=legal, other=other, state=state
-        )
+        me = _new_self_view(SelfView)
+        me._state = state
+        me._version = version = state.version
+        me._segment = segment
+        me._o = c
+        me.id = cid
+        me.side = c.side
+        me.position = c.position
+        status: Status = c.status
+        me.effort = status.effort
+        me.stress = status.stress
+        me.sheet = sheet = c.sheet
+        me.stress_max = sheet.stress_max
+        me._rules = self
+        me._passe = passe = self.passe
+        me.passe = segment // passe + 1  # passe_of()
+        me.bonus = status.bonus
+        me.malus = status.malus
+        me.incoming = incoming_of(state, segment, c) if state.autonomous else ()
+        me.free = free_now(state, c, segment, passe)
+        obs = _new_observation(ViewObservation)
+        obs.segment = segment
+        obs.actor = cid
+        obs.must_act = must_act
+        obs.me = me
+        obs._others = obs._by_id = obs._legal = None
+        obs._state = state
+        obs._version = version
+        return obs
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
@@ -265,5 +273,10 @@ class Rupture(BaseRuleset):
             out.append(d)
         return tuple(out)
 
+
+# The deciding fighter's view and its observation, made without calling their classes
+# (by their own __new__: object.__new__ in the pure build).
+_new_self_view = SelfView.__new__
+_new_observation = ViewObservation.__new__
 
 __all__ = ["PASSE_SEGMENTS", "UNTARGETED", "Rupture"]

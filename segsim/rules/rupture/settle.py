@@ -136,7 +136,8 @@ class Settlement:
         self.bonus[cid] = 0
         self.malus[cid] = 0
         total = max(0, difficulty + self.difficulty(cid, skill))
-        roll = roll_test(self.dice, sheet.skill(skill) + bonus - malus, total, purpose, cid)
+        pool = sheet.skills.get(skill, 0)  # sheet.skill(), without its call
+        roll = roll_test(self.dice, pool + bonus - malus, total, purpose, cid)
         return roll, bonus, malus
 
     def malus_of(self, cid: str) -> int:
@@ -149,9 +150,11 @@ class Settlement:
         c = self.state.combatants[cid]
         sheet: Sheet = c.sheet
         circumstances = c.setup.get("circumstances") if c.setup else None
+        # A sheet without flaws adds nothing to any test (most sheets: no call then).
+        flaws = sheet.difficulty(skill) if sheet.flaws else 0
         if not circumstances:
-            return max(0, sheet.difficulty(skill))
-        return max(0, sheet.difficulty(skill) + int(circumstances.get(skill, 0)))
+            return max(0, flaws)
+        return max(0, flaws + int(circumstances.get(skill, 0)))
 
     # -------------------------------------------------------- the segment
 
@@ -252,7 +255,7 @@ class Settlement:
         skill = str(action.params["skill"])
         roll = roll_test(
             self.dice,
-            sheet.skill(skill),
+            sheet.skills.get(skill, 0),  # sheet.skill(), without its call
             self.difficulty(defender.id, skill),
             f"defence ({skill})",
             defender.id,
