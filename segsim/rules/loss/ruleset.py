@@ -66,7 +66,7 @@ from segsim.rules.loss.declare import (
     prepared_cost,
     weapon_for,
 )
-from segsim.rules.loss.events import Joined, ReserveSet, SetUp
+from segsim.rules.loss.events import CLOCK, Joined, ReserveSet, SetUp
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
     PURSUIT,
@@ -390,10 +390,18 @@ class Loss(BaseRuleset):
             if kind == AWAIT and current is None:
                 current = a
         if self._turn_now(state, c, segment):
-            return [TURN_DECLARATION]
-        if current is not None and current.end == self._await_end(state, c, segment):
-            return []
-        return [AWAIT_DECLARATION]
+            d = TURN_DECLARATION
+            spec = self._turn_spec(state, segment)
+        else:
+            end = self._await_end(state, c, segment)
+            if current is not None and current.end == end:
+                return []
+            d = AWAIT_DECLARATION
+            spec = ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+        # What plan() of it would find (the engine plans it next): kept, as a view's
+        # verdict is, so that the turn's phase and the wait's end are not found twice.
+        self._memo = (d, state, state.version, segment, cid, spec)
+        return [d]
 
     def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
         return AWAIT_DECLARATION
@@ -571,19 +579,23 @@ class Loss(BaseRuleset):
 
     def _plan_phase(self, state: FightState, c: Combatant, kind: str, segment: int) -> ActionSpec:
         """The rules' own turn at the fighter's phase, or its wait until that phase."""
-        k = self.phase_segments
         if kind == TURN:
             if not self._turn_now(state, c, segment):
                 raise IllegalDeclaration(f"it is not {c.id}'s phase", rule=RULE_PHASES)
-            return ActionSpec(
-                TURN,
-                k,
-                TURN_CHANNEL,
-                public=True,
-                params={"phase": clock_of(state).phase_at(segment, k)},
-            )
+            return self._turn_spec(state, segment)
         end = self._await_end(state, c, segment)
         return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+
+    def _turn_spec(self, state: FightState, segment: int) -> ActionSpec:
+        """The turn of a fighter whose phase begins at ``segment``."""
+        k = self.phase_segments
+        return ActionSpec(
+            TURN,
+            k,
+            TURN_CHANNEL,
+            public=True,
+            params={"phase": clock_of(state).phase_at(segment, k)},
+        )
 
     def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
         """A counter-attack right after a successful parry or dodge with the counter
@@ -805,29 +817,60 @@ class Loss(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        # SelfView(state, segment, c, turn, self) and ViewObservation(segment, cid,
+        # called, me, state), without calls of their classes, and the view's answerable()
+        # and counterable() without theirs (once a decision: tests/test_loss_views.py
+        # checks that they match).
         c = state.combatants[cid]
         st: Status = c.status
-        turn = acting = False
+        turn = False
         for a in c.actions:
+            if a.channel == ACT_CHANNEL:
+                turn = False  # acting already: not its turn to declare
+                break
             if a.kind == TURN and a.start == segment:
                 turn = True
-            if a.channel == ACT_CHANNEL:
-                acting = True
-        me = SelfView(state, segment, c, turn and not acting, self)
-        # What every decision reads, copied now (true of this phase for good): the
-        # attacks it may answer and the opponents it may counter-attack now.
-        incoming = me.answerable()
-        counters = me.counterable()
-        clock = clock_of(state)
-        intend = bool(clock.order) and cid in clock.intending(segment)
-        intend = intend and st.intended != clock.round
-        return ViewObservation(
-            segment,
-            cid,
-            (turn and not acting) or bool(incoming) or bool(counters) or intend,
-            me,
-            state,
-        )
+        me = _new_self_view(SelfView)
+        me._state = state
+        me._version = version = state.version
+        me._segment = me._segment_now = segment
+        me.id = cid
+        me.side = c.side
+        me.name = c.name
+        me.is_pc = c.is_pc
+        me._o = c
+        sheet: Sheet = c.sheet
+        me.minion = sheet.minion
+        me.sheet = sheet
+        me._turn = turn
+        me._rules = self
+        # What every decision reads, copied now (true of this phase for good): whether
+        # it is its turn, the attacks it may answer and the opponents it may
+        # counter-attack now.
+        found = me.__dict__
+        found["my_turn"] = turn
+        pending = st.incoming
+        incoming = tuple(i for i in pending.values() if i.granted == segment) if pending else ()
+        found["incoming"] = incoming
+        granted = st.counters
+        counters = tuple(o for o, g in granted.items() if g == segment) if granted else ()
+        found["counters"] = counters
+        called = turn or bool(incoming) or bool(counters)
+        if not called:
+            clock = state.extra.get(CLOCK)
+            if clock is None:
+                clock = clock_of(state)
+            called = bool(clock.order) and cid in clock.intending(segment)
+            called = called and st.intended != clock.round
+        obs = _new_observation(ViewObservation)
+        obs.segment = segment
+        obs.actor = cid
+        obs.must_act = called
+        obs.me = me
+        obs._others = obs._by_id = obs._legal = None
+        obs._state = state
+        obs._version = version
+        return obs
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
@@ -956,6 +999,12 @@ class Loss(BaseRuleset):
                 if accepts(d):
                     out.append(d)
         return out
+
+
+# The deciding fighter's view and its observation, made without calling their classes
+# (by their own __new__: object.__new__ in the pure build).
+_new_self_view = SelfView.__new__
+_new_observation = ViewObservation.__new__
 
 
 def _npc_fursa(c: Combatant) -> int:
