@@ -134,6 +134,7 @@ class Settlement:
     def __init__(self, rules: Loss, state: FightState, segment: int, dice: Dice) -> None:
         self.rules = rules
         self.state = state
+        self.combatants = state.combatants
         self.segment = segment
         self.dice = dice
         self.events: list[Event] = []
@@ -150,25 +151,37 @@ class Settlement:
         self.events.append(event)
 
     def fighter(self, cid: str) -> Combatant:
-        return self.state.combatants[cid]
+        return self.combatants[cid]
 
     def status(self, cid: str) -> Status:
-        st: Status = self.fighter(cid).status
+        st: Status = self.combatants[cid].status
         return st
 
     def pa_of(self, cid: str) -> int:
-        return self.pa.get(cid, self.status(cid).pa)
+        left = self.pa.get(cid)
+        if left is None:
+            st: Status = self.combatants[cid].status
+            return st.pa
+        return left
 
     def health_of(self, cid: str) -> int:
-        return self.health.get(cid, self.status(cid).health)
+        left = self.health.get(cid)
+        if left is None:
+            st: Status = self.combatants[cid].status
+            return st.health
+        return left
 
     def standing(self, cid: str) -> bool:
-        return cid not in self.out and self.fighter(cid).in_fight
+        return cid not in self.out and self.combatants[cid].in_fight
 
     def spend(
         self, cid: str, what: str, cost: int, *, saved: int = 0, defence: bool = False
     ) -> None:
-        left = max(0, self.pa_of(cid) - cost)
+        left = self.pa.get(cid)
+        if left is None:
+            st: Status = self.combatants[cid].status
+            left = st.pa
+        left = max(0, left - cost)
         self.pa[cid] = left
         self.emit(ActionPointsSpent(self.segment, cid, what, cost, left, saved, defence))
 
@@ -944,12 +957,15 @@ class Settlement:
     def turn_end(self, marker: Action) -> None:
         """A phase the fighter let go by without acting lowers its phase by one."""
         cid = marker.actor
-        if not self.standing(cid):
+        c = self.combatants[cid]
+        if cid in self.out or not c.in_fight:
             return
-        st = self.status(cid)
+        st: Status = c.status
         if st.last_act == marker.start:
             return
-        left = self.pa_of(cid)
+        left = self.pa.get(cid)
+        if left is None:
+            left = st.pa
         if left >= 1:
             self.pa[cid] = left - 1
             self.emit(Waited(self.segment, cid, 1, left - 1))
@@ -982,11 +998,16 @@ class Settlement:
             return False
         return not any(isinstance(e, ActionPointsSpent) for e in self.events)
 
-    def lapse_counters(self, time: int, used: set[str]) -> None:
-        for c in self.state.in_fight():
+    def lapse_counters(self, time: int, acts: Sequence[Action]) -> None:
+        """A counter-attack not taken in its segment lapses (those of ``acts`` are taken)."""
+        used: set[str] | None = None
+        for c in self.combatants.values():  # (in_fight()'s order, without its list)
             st: Status = c.status
-            if st.counters and any(g < time for g in st.counters.values()) and c.id not in used:
-                self.emit(CounterLapsed(self.segment, c.id))
+            if st.counters and c.in_fight and any(g < time for g in st.counters.values()):
+                if used is None:
+                    used = {a.actor for a in acts if a.params.get("counter")}
+                if c.id not in used:
+                    self.emit(CounterLapsed(self.segment, c.id))
 
     def round_end(self, time: int) -> None:
         """The round ends at a phase boundary once everyone has spent its action points,
@@ -1094,7 +1115,7 @@ def settle(
             speeches.append(a)
         if kind == "parry" or kind == "dodge":
             defences.append(a)
-    s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    s.lapse_counters(time, acts)
     for a in intends:
         if s.standing(a.actor):
             s.emit(
