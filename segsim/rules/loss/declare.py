@@ -234,7 +234,9 @@ class Check:
         return other
 
     def pools(self, params: Mapping[str, Any]) -> dict[str, int]:
-        out = {}
+        out: dict[str, int] = {}
+        if "fursa" not in params and "inspiration" not in params:
+            return out  # none spent (a pool is never below 0)
         fursa = fursa_of(self.state, self.c)
         for pool, have in (("fursa", fursa), ("inspiration", self.status.inspiration)):
             n = params.get(pool, 0)
@@ -251,6 +253,8 @@ class Check:
         self, params: Mapping[str, Any], test: str, ranged: bool
     ) -> tuple[tuple[str, ...], int]:
         """The declared effects and Exploits, checked against the test they ride on."""
+        if "effects" not in params and "exploits" not in params:
+            return (), 0  # none declared, and so no Exploit (most tests)
         raw = params.get("effects", [])
         if not isinstance(raw, list | tuple) or not all(isinstance(e, str) for e in raw):
             raise IllegalDeclaration(
@@ -429,6 +433,8 @@ def _targets(
 ) -> tuple[str, ...]:
     """Extra targets of a multi-target effect (two weapons, moulinet, storm of blades,
     shoot through, rain of projectiles)."""
+    if "targets" not in d.params:
+        return ()
     raw = d.params.get("targets", [])
     if not isinstance(raw, list | tuple) or not all(isinstance(t, str) for t in raw):
         raise IllegalDeclaration("targets must be a list of fighter ids")
