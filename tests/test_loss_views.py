@@ -1,5 +1,6 @@
 """The Loss observation made without calls of its classes (``Loss.observe``) matches the
-view and observation its classes make: the same fields, the same copied answers."""
+view and observation its classes make: the same fields, the same copied answers; and the
+rules' forced turn or wait (``Loss.forced``) is the one their planner makes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import attrs
 import pytest
 
 from segsim.observation import ViewObservation
-from segsim.rules.loss.declare import ACT_CHANNEL, TURN, clock_of
+from segsim.rules.loss.declare import ACT_CHANNEL, AWAIT, TURN, clock_of
 from segsim.rules.loss.ruleset import Loss
 from segsim.rules.loss.views import SelfView
 from segsim.scenario import load_scenario
@@ -42,7 +43,7 @@ class Compared(Loss):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.called = self.answers = 0
+        self.called = self.answers = self.turns = 0
 
     def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Any:
         obs = super().observe(state, cid, segment, must_act)
@@ -58,6 +59,31 @@ class Compared(Loss):
         self.answers += bool(obs.me.incoming or obs.me.counters)
         return obs
 
+    def forced(self, state: Any, cid: str, segment: int) -> Any:
+        """forced() finds what _turn_now(), _await_end() and _plan_phase() find."""
+        found = super().forced(state, cid, segment)
+        c = state.combatants[cid]
+        kinds = [a.kind for a in c.actions]
+        waiting = next((a for a in c.actions if a.kind == AWAIT), None)
+        if TURN in kinds:
+            expected = []
+        elif self._turn_now(state, c, segment):
+            expected = [TURN]
+        elif waiting is not None and waiting.end == self._await_end(state, c, segment):
+            expected = []
+        else:
+            expected = [AWAIT]
+        assert [d.kind for d in found] == expected
+        if found:
+            memo = self._memo
+            assert memo is not None and memo[0] is found[0] and memo[4] == cid
+            kept, ref = memo[5], self._plan_phase(state, c, found[0].kind, segment)
+            for field in ("kind", "duration", "channel", "target", "continuous", "public"):
+                assert getattr(kept, field) == getattr(ref, field), field
+            assert (kept.visible, dict(kept.params)) == (ref.visible, dict(ref.params))
+            self.turns += found[0].kind == TURN
+        return found
+
 
 @pytest.mark.parametrize("name", ["loss_duel", "loss_street_brawl", "loss_chase"])
 def test_observe_matches_the_views_made_by_their_classes(name: str) -> None:
@@ -66,6 +92,6 @@ def test_observe_matches_the_views_made_by_their_classes(name: str) -> None:
     checked = attrs.evolve(scenario, ruleset=rules)
     for seed in range(2):
         checked.fight(seed).run()
-    assert rules.called > 0
+    assert rules.called > 0 and rules.turns > 0
     if name != "loss_chase":
         assert rules.answers > 0  # parries, dodges or counter-attacks were offered

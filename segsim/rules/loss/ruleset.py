@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
@@ -389,15 +390,41 @@ class Loss(BaseRuleset):
                 return []
             if kind == AWAIT and current is None:
                 current = a
-        if self._turn_now(state, c, segment):
+        # _turn_now() and _await_end(), without their calls and with one look at the clock
+        clock = state.extra.get(CLOCK) or clock_of(state)
+        st: Status = c.status
+        k = self.phase_segments
+        first = clock.start + clock.lead
+        current_round = st.round == clock.round
+        aligned = current_round and segment >= first and not (segment - first) % k
+        phase = clock.top - (segment - first) // k
+        if aligned and st.pa >= max(phase, 1):
             d = TURN_DECLARATION
-            spec = self._turn_spec(state, segment)
+            spec = ActionSpec(
+                TURN,
+                k,
+                TURN_CHANNEL,
+                None,
+                False,
+                0,
+                False,
+                True,
+                False,
+                True,
+                _phase_params(phase),
+            )
         else:
-            end = self._await_end(state, c, segment)
+            end = first + clock.top * k  # clock.end(k)
+            if current_round and st.pa >= 1:
+                end = min(end, first + (clock.top - st.pa) * k)  # clock.phase_segment(st.pa, k)
+            if end <= segment:
+                end = segment + 1
             if current is not None and current.end == end:
                 return []
             d = AWAIT_DECLARATION
-            spec = ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+            spec = ActionSpec(
+                AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True, False, False, False
+            )
         # What plan() of it would find (the engine plans it next): kept, as a view's
         # verdict is, so that the turn's phase and the wait's end are not found twice.
         self._memo = (d, state, state.version, segment, cid, spec)
@@ -589,13 +616,9 @@ class Loss(BaseRuleset):
     def _turn_spec(self, state: FightState, segment: int) -> ActionSpec:
         """The turn of a fighter whose phase begins at ``segment``."""
         k = self.phase_segments
-        return ActionSpec(
-            TURN,
-            k,
-            TURN_CHANNEL,
-            public=True,
-            params={"phase": clock_of(state).phase_at(segment, k)},
-        )
+        phase = clock_of(state).phase_at(segment, k)
+        params = {"phase": phase} if phase is None else _phase_params(phase)
+        return ActionSpec(TURN, k, TURN_CHANNEL, public=True, params=params)
 
     def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
         """A counter-attack right after a successful parry or dodge with the counter
@@ -999,6 +1022,20 @@ class Loss(BaseRuleset):
                 if accepts(d):
                     out.append(d)
         return out
+
+
+_PHASES: dict[int, Mapping[str, Any]] = {}
+
+
+def _phase_params(phase: int) -> Mapping[str, Any]:
+    """A turn's parameters (its phase), read-only and shared by every turn at that phase
+    (an action's parameters never change)."""
+    params = _PHASES.get(phase)
+    if params is None:
+        if len(_PHASES) >= 1024:
+            _PHASES.clear()
+        params = _PHASES[phase] = MappingProxyType({"phase": phase})
+    return params
 
 
 # The deciding fighter's view and its observation, made without calling their classes
