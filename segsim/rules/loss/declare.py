@@ -373,6 +373,8 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
     if (
         not weapon.ranged
         and chase is None
+        # (with no more opponents than that in the fight, the attacker is among them)
+        and (len(ch.state.against(target.side)) > MOST_ASSAILANTS or not ch.c.in_fight)
         and ch.c.id not in ch.state.nearest_opponents(target.id, MOST_ASSAILANTS)
     ):
         raise IllegalDeclaration(

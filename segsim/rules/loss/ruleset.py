@@ -89,6 +89,8 @@ UNTARGETED = frozenset(
     {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
 )
 """Kinds that take no target (a defence answers the attack its ``against`` names)."""
+UNROLLED = frozenset({"move", "get_up", "pick_up", "aim", "social", "prepare", "pass"})
+"""Acts that take no test."""
 TURN_DECLARATION = Declaration(TURN)
 AWAIT_DECLARATION = Declaration(AWAIT)
 """The rules' own declarations (forced), shared: they never change."""
@@ -583,10 +585,12 @@ class Loss(BaseRuleset):
                 f"{cid} is on the ground: it must get up first",
                 rule="Loss, Renverser son adversaire",
             )
-        self._check_intention(ch, d)
+        if st.intention is not None:  # (what _check_intention() first asks)
+            self._check_intention(ch, d)
         target, cost, params = self._plan_act(ch, d)
         saved = 0
-        if d.kind not in ("prepare", "pass"):
+        # prepared_cost() when it may save anything (after a phase waited)
+        if st.waited > 0 and cost > 2 and d.kind not in ("prepare", "pass"):
             cost, saved = prepared_cost(cost, st.waited, st.pa, self.prepare_saving)
         if cost > st.pa:
             raise IllegalDeclaration(
@@ -599,9 +603,14 @@ class Loss(BaseRuleset):
             d.kind,
             1,
             ACT_CHANNEL,
-            target=target,
-            rolled=d.kind not in ("move", "get_up", "pick_up", "aim", "social", "prepare", "pass"),
-            params=params,
+            target,
+            d.kind not in UNROLLED,
+            0,
+            False,
+            False,
+            False,
+            True,
+            params,
         )
 
     def _plan_phase(self, state: FightState, c: Combatant, kind: str, segment: int) -> ActionSpec:

@@ -329,10 +329,18 @@ class Settlement:
             if target.setup.get("cover") and "ricochet" not in effects:
                 mods["cover"] = 10
             if chase is None:
-                near = [
-                    o for o in foes_near(self.state, c, CONTACT + 1e-9) if not o.sheet.structure
-                ]
-                mods["outnumbered"] = 5 if len(near) >= 3 else 0
+                # (fewer than three opponents in the fight: none to count around it)
+                outnumbered = len(self.state.against(c.side)) >= 3 and (
+                    len(
+                        [
+                            o
+                            for o in foes_near(self.state, c, CONTACT + 1e-9)
+                            if not o.sheet.structure
+                        ]
+                    )
+                    >= 3
+                )
+                mods["outnumbered"] = 5 if outnumbered else 0
         if a.params.get("hand") == "off" and not sheet.has("deux_armes", weapon):
             mods["off hand"] = 5
         mods["defensive wall"] = self.status(target.id).wall
