@@ -220,6 +220,7 @@ class Loss(BaseRuleset):
         )
         self.awareness: float | None = None if awareness is None else float(awareness)
         self._memo: tuple[Declaration, FightState, int, int, str, ActionSpec] | None = None
+        self._earlier: tuple[Declaration, FightState, int, int, str, ActionSpec] | None = None
         self.prepare_saving: str = prepare_saving
         self.gm_fursa: int = gm_fursa
         self.group_initiative: bool = group_initiative
@@ -430,6 +431,7 @@ class Loss(BaseRuleset):
         # What plan() of it would find (the engine plans it next): kept, as a view's
         # verdict is, so that the turn's phase and the wait's end are not found twice.
         self._memo = (d, state, state.version, segment, cid, spec)
+        self._earlier = None
         return [d]
 
     def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
@@ -442,7 +444,7 @@ class Loss(BaseRuleset):
         combatants = state.combatants.values()
         if clock.start == time:
             return [c.id for c in combatants if c.in_fight]
-        intending = clock.intending(time)
+        intending = clock.intending(time) if clock.order else ()
         out = []
         for c in combatants:
             if not c.in_fight:
@@ -474,16 +476,19 @@ class Loss(BaseRuleset):
     ) -> ActionSpec:
         memo = self._memo
         if memo is not None:
-            self._memo = None
+            earlier = self._earlier
+            self._memo = self._earlier = None
             if (
-                memo[0] is declaration
-                and memo[1] is state
+                memo[1] is state
                 and memo[2] == state.version
                 and memo[3] == segment
                 and memo[4] == cid
                 and not planned
             ):
-                return memo[5]
+                if memo[0] is declaration:
+                    return memo[5]
+                if earlier is not None and earlier[0] is declaration:
+                    return earlier[5]  # (the same phase, fighter and state as memo's)
         return self._plan(state, cid, declaration, segment, planned)
 
     def plan_alone(
@@ -492,18 +497,25 @@ class Loss(BaseRuleset):
         """:meth:`plan` of one declaration on its own (what a fighter's view asks), its
         verdict kept for the engine's plan of that very declaration, in the same phase
         of the same fight, if it comes next (a policy asks about what it then declares:
-        the rules' checks are not made twice)."""
+        the rules' checks are not made twice); and the verdict before it, in the same
+        phase of the same fighter and state (a parry asked about before a dodge)."""
         memo = self._memo
-        if (
+        same = (
             memo is not None
-            and memo[0] is declaration
             and memo[1] is state
             and memo[2] == state.version
             and memo[3] == segment
             and memo[4] == cid
-        ):
-            return memo[5]  # asked again (its cost after whether it is accepted)
+        )
+        if same:
+            assert memo is not None
+            if memo[0] is declaration:
+                return memo[5]  # asked again (its cost after whether it is accepted)
+            earlier = self._earlier
+            if earlier is not None and earlier[0] is declaration:
+                return earlier[5]
         spec = self._plan(state, cid, declaration, segment, ())
+        self._earlier = memo if same else None
         self._memo = (declaration, state, state.version, segment, cid, spec)
         return spec
 

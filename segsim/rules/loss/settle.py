@@ -1022,15 +1022,24 @@ class Settlement:
         or after phase 1; the next one begins with fresh initiative rolls."""
         k = self.rules.phase_segments
         clock = clock_of(self.state)
-        if time < clock.first or (time - clock.first) % k:
+        first = clock.start + clock.lead  # clock.first
+        if time < first or (time - first) % k:
             return
-        fighters = [c for c in self.state.in_fight() if c.id not in self.out]
+        out = self.out
+        fighters = [c for c in self.combatants.values() if c.in_fight and c.id not in out]
         if not fighters:
             return
         if any(a.kind == BLOW for a in self.state.autonomous.values() if a.end and a.end > time):
             return  # pragma: no cover - blows end within a phase
-        if time < clock.end(k) and any(self.pa_of(c.id) > 0 for c in fighters):
-            return
+        if time < first + clock.top * k:  # clock.end(k)
+            pa = self.pa
+            for c in fighters:  # anyone with points left (pa_of(), without its call)
+                left = pa.get(c.id)
+                if left is None:
+                    st: Status = c.status
+                    left = st.pa
+                if left > 0:
+                    return
         if self.stalled(clock.round):
             return
         if self.broken_off():
