@@ -16,7 +16,7 @@ from typing import Any
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.native import mypyc_attr
-from segsim.rules.loss.content import DEFAULT_TESTS, SPOTTING, TEXT, Sheet, Weapon
+from segsim.rules.loss.content import DEFAULT_TESTS, SPOTTING, TEXT, UNARMED, Sheet, Weapon
 from segsim.rules.loss.effects import (
     EFFECTS,
     MAX_EXPLOITS,
@@ -293,8 +293,6 @@ class Check:
 
 
 def weapon_for(sheet: Sheet, status: Status, hand: str) -> Weapon:
-    from segsim.rules.loss.content import UNARMED
-
     if status.disarmed:
         return UNARMED
     if hand == "off":
