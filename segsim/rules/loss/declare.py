@@ -209,6 +209,11 @@ def fursa_of(state: FightState, c: Combatant) -> int:
     return clock_of(state).reserve
 
 
+_EFFECTS_FOUND: dict[tuple[Any, ...], tuple[tuple[str, ...], int]] = {}
+"""Declared effects and Exploits found well formed, by the test, whether it is ranged,
+the Exploits declared (None: not given) and the effects' names."""
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Check:
     """What the rules need to know to check one fighter's declaration (a plain slotted
@@ -256,6 +261,18 @@ class Check:
         if "effects" not in params and "exploits" not in params:
             return (), 0  # none declared, and so no Exploit (most tests)
         raw = params.get("effects", [])
+        given = params.get("exploits")
+        key: tuple[Any, ...] | None = None
+        if type(raw) in (list, tuple) and ("exploits" not in params or type(given) is int):
+            # What these effects and Exploits were found to be before (the policies
+            # declare the same few again and again): the checks depend on nothing else.
+            key = (test, ranged, given, *raw)
+            try:
+                found = _EFFECTS_FOUND.get(key)
+            except TypeError:  # an effect's name that is no name: checked below
+                key = found = None
+            if found is not None:
+                return found
         if not isinstance(raw, list | tuple) or not all(isinstance(e, str) for e in raw):
             raise IllegalDeclaration(
                 "effects must be a list of effect names", rule=RULE_MELEE_EFFECTS
@@ -289,7 +306,12 @@ class Check:
             raise IllegalDeclaration(
                 f"the effects {', '.join(raw)} need {needed} Exploit(s), not {exploits}", rule=rule
             )
-        return tuple(raw), exploits
+        found = (tuple(raw), exploits)
+        if key is not None:
+            if len(_EFFECTS_FOUND) >= 1024:
+                _EFFECTS_FOUND.clear()
+            _EFFECTS_FOUND[key] = found
+        return found
 
 
 def weapon_for(sheet: Sheet, status: Status, hand: str) -> Weapon:

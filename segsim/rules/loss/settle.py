@@ -10,7 +10,7 @@ points, health, who is down) because the engine applies them only afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
@@ -224,9 +224,9 @@ class Settlement:
     # -------------------------------------------------------- acts
 
     def act(self, a: Action) -> None:
-        handler = getattr(self, f"act_{a.kind}", None)
+        handler = _ACTS.get(a.kind)  # act_<kind>, found once (see below)
         if handler is not None:
-            handler(a)
+            handler(self, a)
 
     def _cost(self, a: Action, what: str) -> None:
         self.spend(a.actor, what, int(a.params.get("cost", 0)), saved=int(a.params.get("saved", 0)))
@@ -1052,6 +1052,12 @@ class Settlement:
         called = intentions(self.rules, started)
         if called is not None:
             self.emit(called)
+
+
+_ACTS: dict[str, Callable[[Settlement, Action], None]] = {
+    name[4:]: getattr(Settlement, name) for name in dir(Settlement) if name.startswith("act_")
+}
+"""The settlement of each kind of act (``Settlement.act_<kind>``), found once."""
 
 
 def new_round(
