@@ -637,8 +637,10 @@ class Loss(BaseRuleset):
     def _turn_spec(self, state: FightState, segment: int) -> ActionSpec:
         """The turn of a fighter whose phase begins at ``segment``."""
         k = self.phase_segments
-        phase = clock_of(state).phase_at(segment, k)
-        params = {"phase": phase} if phase is None else _phase_params(phase)
+        phase: int | None = clock_of(state).phase_at(segment, k)
+        params: Mapping[str, Any] = {"phase": None}
+        if phase is not None:
+            params = _phase_params(phase)
         return ActionSpec(TURN, k, TURN_CHANNEL, public=True, params=params)
 
     def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
