@@ -338,14 +338,22 @@ class Loss(BaseRuleset):
 
     def outcome(self, state: FightState) -> Outcome | None:
         """A chase ends when every pursued fighter has escaped (out of sight)."""
-        if clock_of(state).over:
+        extra = state.extra
+        clock = extra.get(CLOCK)
+        if (clock if clock is not None else clock_of(state)).over:
             return Outcome("broken off", None)
-        chase = state.extra.get(PURSUIT)
-        if isinstance(chase, Chase) and chase.escaped:
+        chase = extra.get(PURSUIT)
+        if chase is not None and isinstance(chase, Chase) and chase.escaped:
             left = [c for c in state.in_fight() if c.side == chase.pursued_side]
             if not left:
                 return Outcome("escaped", chase.pursued_side)
-        return super().outcome(state)
+        # BaseRuleset.outcome(), without its call (once a settlement): one side left
+        sides = state.sides_in_fight()
+        if len(sides) > 1:
+            return None
+        if not sides:
+            return Outcome("all out", None)
+        return Outcome("victory", sides[0])
 
     def enter(self, state: FightState, cid: str, dice: Dice, segment: int) -> list[Event]:
         """A fighter joining a fight in progress acts from the next round (Loss,
