@@ -495,9 +495,10 @@ def check_defence(
     """A parry or dodge against one pending attack (Loss, "L'Esquive et la Parade")."""
     st, sheet = ch.status, ch.sheet
     against = d.params.get("against")
-    now = [a for a, i in st.incoming.items() if i.granted == ch.segment]
-    if against is None and len(now) == 1:
-        against = now[0]  # the only attack to answer (what a fight script writes)
+    if against is None:
+        now = [a for a, i in st.incoming.items() if i.granted == ch.segment]
+        if len(now) == 1:
+            against = now[0]  # the only attack to answer (what a fight script writes)
     inc = st.incoming.get(against) if isinstance(against, int) else None
     if inc is None or inc.granted != ch.segment:
         pending = ", ".join(
