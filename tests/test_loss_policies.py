@@ -78,3 +78,47 @@ def test_the_defensive_rule_list_keeps_points_for_defences() -> None:
             fired[name] = fired.get(name, 0) + n
     assert fired.get("let the phase go by", 0) > 0
     assert fired.get("parry and counter", 0) + fired.get("dodge and counter", 0) > 0
+
+
+def test_aggressive_takes_the_most_extra_dice_that_keep_one_chance_in_two() -> None:
+    """The policies' attack: as many extra damage dice (up to three) as keep the chance of
+    the test at one in two, spending no pool, then Fursa, then Inspiration too when that
+    is what it takes; none when even both pools fall short (d10 + score against 15 + 5
+    per Exploit), for every score and pool the sheets may hold."""
+    from types import SimpleNamespace
+
+    from segsim.rules.loss.policies import attack, chance
+
+    def expected(score: int, fursa: int, inspiration: int) -> dict[str, object]:
+        for e in (3, 2, 1):
+            for spend in ({}, {"fursa": 1}, {"fursa": 1, "inspiration": 1}, {"inspiration": 1}):
+                if ("fursa" in spend and not fursa) or ("inspiration" in spend and not inspiration):
+                    continue
+                if "fursa" not in spend and "inspiration" in spend and fursa:
+                    continue  # Fursa is spent first
+                if chance(score + 5 * len(spend), 15 + 5 * e) >= 0.5:
+                    return {"effects": ["extra_damage"] * e, **spend}
+        return {}
+
+    target = SimpleNamespace(id="rival", minion=False)
+    seen = set()
+    for score in range(0, 30):
+        for fursa in (0, 1, 3):
+            for inspiration in (0, 2):
+                sheet = SimpleNamespace(
+                    tests={"blade": ("t", "s")}, traits={"t": score}, talents={}
+                )
+                me = SimpleNamespace(
+                    sheet=sheet,
+                    weapon=SimpleNamespace(test="blade"),
+                    fursa=fursa,
+                    inspiration=inspiration,
+                    accepts=lambda d: True,
+                )
+                d = attack(me, target, 3)  # type: ignore[arg-type]
+                assert d is not None and d.target == "rival"
+                want = expected(score, fursa, inspiration)
+                got = {k: list(v) if isinstance(v, tuple) else v for k, v in d.params.items()}
+                assert got == want, (score, fursa, inspiration)
+                seen.add(len(want.get("effects", ())))  # type: ignore[arg-type]
+    assert seen == {0, 1, 2, 3}

@@ -16,7 +16,7 @@ from typing import Any
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.native import mypyc_attr
-from segsim.rules.loss.content import DEFAULT_TESTS, SPOTTING, TEXT, Sheet, Weapon
+from segsim.rules.loss.content import DEFAULT_TESTS, SPOTTING, TEXT, UNARMED, Sheet, Weapon
 from segsim.rules.loss.effects import (
     EFFECTS,
     MAX_EXPLOITS,
@@ -209,6 +209,11 @@ def fursa_of(state: FightState, c: Combatant) -> int:
     return clock_of(state).reserve
 
 
+_EFFECTS_FOUND: dict[tuple[Any, ...], tuple[tuple[str, ...], int]] = {}
+"""Declared effects and Exploits found well formed, by the test, whether it is ranged,
+the Exploits declared (None: not given) and the effects' names."""
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Check:
     """What the rules need to know to check one fighter's declaration (a plain slotted
@@ -234,7 +239,9 @@ class Check:
         return other
 
     def pools(self, params: Mapping[str, Any]) -> dict[str, int]:
-        out = {}
+        out: dict[str, int] = {}
+        if "fursa" not in params and "inspiration" not in params:
+            return out  # none spent (a pool is never below 0)
         fursa = fursa_of(self.state, self.c)
         for pool, have in (("fursa", fursa), ("inspiration", self.status.inspiration)):
             n = params.get(pool, 0)
@@ -251,7 +258,21 @@ class Check:
         self, params: Mapping[str, Any], test: str, ranged: bool
     ) -> tuple[tuple[str, ...], int]:
         """The declared effects and Exploits, checked against the test they ride on."""
+        if "effects" not in params and "exploits" not in params:
+            return (), 0  # none declared, and so no Exploit (most tests)
         raw = params.get("effects", [])
+        given = params.get("exploits")
+        key: tuple[Any, ...] | None = None
+        if type(raw) in (list, tuple) and ("exploits" not in params or type(given) is int):
+            # What these effects and Exploits were found to be before (the policies
+            # declare the same few again and again): the checks depend on nothing else.
+            key = (test, ranged, given, *raw)
+            try:
+                found = _EFFECTS_FOUND.get(key)
+            except TypeError:  # an effect's name that is no name: checked below
+                key = found = None
+            if found is not None:
+                return found
         if not isinstance(raw, list | tuple) or not all(isinstance(e, str) for e in raw):
             raise IllegalDeclaration(
                 "effects must be a list of effect names", rule=RULE_MELEE_EFFECTS
@@ -285,12 +306,15 @@ class Check:
             raise IllegalDeclaration(
                 f"the effects {', '.join(raw)} need {needed} Exploit(s), not {exploits}", rule=rule
             )
-        return tuple(raw), exploits
+        found = (tuple(raw), exploits)
+        if key is not None:
+            if len(_EFFECTS_FOUND) >= 1024:
+                _EFFECTS_FOUND.clear()
+            _EFFECTS_FOUND[key] = found
+        return found
 
 
 def weapon_for(sheet: Sheet, status: Status, hand: str) -> Weapon:
-    from segsim.rules.loss.content import UNARMED
-
     if status.disarmed:
         return UNARMED
     if hand == "off":
@@ -369,6 +393,8 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
     if (
         not weapon.ranged
         and chase is None
+        # (with no more opponents than that in the fight, the attacker is among them)
+        and (len(ch.state.against(target.side)) > MOST_ASSAILANTS or not ch.c.in_fight)
         and ch.c.id not in ch.state.nearest_opponents(target.id, MOST_ASSAILANTS)
     ):
         raise IllegalDeclaration(
@@ -429,6 +455,8 @@ def _targets(
 ) -> tuple[str, ...]:
     """Extra targets of a multi-target effect (two weapons, moulinet, storm of blades,
     shoot through, rain of projectiles)."""
+    if "targets" not in d.params:
+        return ()
     raw = d.params.get("targets", [])
     if not isinstance(raw, list | tuple) or not all(isinstance(t, str) for t in raw):
         raise IllegalDeclaration("targets must be a list of fighter ids")
@@ -467,9 +495,10 @@ def check_defence(
     """A parry or dodge against one pending attack (Loss, "L'Esquive et la Parade")."""
     st, sheet = ch.status, ch.sheet
     against = d.params.get("against")
-    now = [a for a, i in st.incoming.items() if i.granted == ch.segment]
-    if against is None and len(now) == 1:
-        against = now[0]  # the only attack to answer (what a fight script writes)
+    if against is None:
+        now = [a for a, i in st.incoming.items() if i.granted == ch.segment]
+        if len(now) == 1:
+            against = now[0]  # the only attack to answer (what a fight script writes)
     inc = st.incoming.get(against) if isinstance(against, int) else None
     if inc is None or inc.granted != ch.segment:
         pending = ", ".join(

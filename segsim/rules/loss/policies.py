@@ -151,19 +151,21 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
     if target.minion:
         options = [{"exploits": 1}, {}]
     else:
-        pools = [("fursa", me.fursa), ("inspiration", me.inspiration)]
+        # chance(score + bonus, difficulty) >= 0.5 exactly when difficulty - score -
+        # bonus <= 6 (six faces or more of the d10 reach it): the pools tried in turn
+        # (none, then Fursa, then Inspiration too), without a call of chance() each.
+        fursa, inspiration = me.fursa, me.inspiration
         for e in range(most, 0, -1):
-            spend: dict[str, object] = {}
-            bonus = 0
-            for pool, left in [("", 1), *pools]:
-                if pool:
-                    if not left:
-                        continue
-                    spend[pool] = 1
-                    bonus += 5
-                if chance(score + bonus, BASE_DIFFICULTY + EXPLOIT_STEP * e) >= 0.5:
-                    options.append({"effects": ["extra_damage"] * e, **spend})
-                    break
+            short = BASE_DIFFICULTY + EXPLOIT_STEP * e - score - 6
+            if short <= 0:
+                options.append({"effects": ["extra_damage"] * e})
+            elif fursa:
+                if short <= 5:
+                    options.append({"effects": ["extra_damage"] * e, "fursa": 1})
+                elif inspiration and short <= 10:
+                    options.append({"effects": ["extra_damage"] * e, "fursa": 1, "inspiration": 1})
+            elif inspiration and short <= 5:
+                options.append({"effects": ["extra_damage"] * e, "inspiration": 1})
         options.append({})
     for params in options:
         d = declared("attack", target.id, params)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
@@ -66,7 +67,7 @@ from segsim.rules.loss.declare import (
     prepared_cost,
     weapon_for,
 )
-from segsim.rules.loss.events import Joined, ReserveSet, SetUp
+from segsim.rules.loss.events import CLOCK, Joined, ReserveSet, SetUp
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
     PURSUIT,
@@ -88,6 +89,8 @@ UNTARGETED = frozenset(
     {*DEFENCES, "get_up", "pick_up", "aim", "prepare", "pass", "wait", "zigzag", TURN, AWAIT}
 )
 """Kinds that take no target (a defence answers the attack its ``against`` names)."""
+UNROLLED = frozenset({"move", "get_up", "pick_up", "aim", "social", "prepare", "pass"})
+"""Acts that take no test."""
 TURN_DECLARATION = Declaration(TURN)
 AWAIT_DECLARATION = Declaration(AWAIT)
 """The rules' own declarations (forced), shared: they never change."""
@@ -217,6 +220,7 @@ class Loss(BaseRuleset):
         )
         self.awareness: float | None = None if awareness is None else float(awareness)
         self._memo: tuple[Declaration, FightState, int, int, str, ActionSpec] | None = None
+        self._earlier: tuple[Declaration, FightState, int, int, str, ActionSpec] | None = None
         self.prepare_saving: str = prepare_saving
         self.gm_fursa: int = gm_fursa
         self.group_initiative: bool = group_initiative
@@ -334,14 +338,22 @@ class Loss(BaseRuleset):
 
     def outcome(self, state: FightState) -> Outcome | None:
         """A chase ends when every pursued fighter has escaped (out of sight)."""
-        if clock_of(state).over:
+        extra = state.extra
+        clock = extra.get(CLOCK)
+        if (clock if clock is not None else clock_of(state)).over:
             return Outcome("broken off", None)
-        chase = state.extra.get(PURSUIT)
-        if isinstance(chase, Chase) and chase.escaped:
+        chase = extra.get(PURSUIT)
+        if chase is not None and isinstance(chase, Chase) and chase.escaped:
             left = [c for c in state.in_fight() if c.side == chase.pursued_side]
             if not left:
                 return Outcome("escaped", chase.pursued_side)
-        return super().outcome(state)
+        # BaseRuleset.outcome(), without its call (once a settlement): one side left
+        sides = state.sides_in_fight()
+        if len(sides) > 1:
+            return None
+        if not sides:
+            return Outcome("all out", None)
+        return Outcome("victory", sides[0])
 
     def enter(self, state: FightState, cid: str, dice: Dice, segment: int) -> list[Event]:
         """A fighter joining a fight in progress acts from the next round (Loss,
@@ -389,11 +401,46 @@ class Loss(BaseRuleset):
                 return []
             if kind == AWAIT and current is None:
                 current = a
-        if self._turn_now(state, c, segment):
-            return [TURN_DECLARATION]
-        if current is not None and current.end == self._await_end(state, c, segment):
-            return []
-        return [AWAIT_DECLARATION]
+        # _turn_now() and _await_end(), without their calls and with one look at the clock
+        clock = state.extra.get(CLOCK) or clock_of(state)
+        st: Status = c.status
+        k = self.phase_segments
+        first = clock.start + clock.lead
+        current_round = st.round == clock.round
+        aligned = current_round and segment >= first and not (segment - first) % k
+        phase = clock.top - (segment - first) // k
+        if aligned and st.pa >= max(phase, 1):
+            d = TURN_DECLARATION
+            spec = ActionSpec(
+                TURN,
+                k,
+                TURN_CHANNEL,
+                None,
+                False,
+                0,
+                False,
+                True,
+                False,
+                True,
+                _phase_params(phase),
+            )
+        else:
+            end = first + clock.top * k  # clock.end(k)
+            if current_round and st.pa >= 1:
+                end = min(end, first + (clock.top - st.pa) * k)  # clock.phase_segment(st.pa, k)
+            if end <= segment:
+                end = segment + 1
+            if current is not None and current.end == end:
+                return []
+            d = AWAIT_DECLARATION
+            spec = ActionSpec(
+                AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True, False, False, False
+            )
+        # What plan() of it would find (the engine plans it next): kept, as a view's
+        # verdict is, so that the turn's phase and the wait's end are not found twice.
+        self._memo = (d, state, state.version, segment, cid, spec)
+        self._earlier = None
+        return [d]
 
     def idle(self, state: FightState, cid: str, segment: int) -> Declaration:
         return AWAIT_DECLARATION
@@ -405,7 +452,7 @@ class Loss(BaseRuleset):
         combatants = state.combatants.values()
         if clock.start == time:
             return [c.id for c in combatants if c.in_fight]
-        intending = clock.intending(time)
+        intending = clock.intending(time) if clock.order else ()
         out = []
         for c in combatants:
             if not c.in_fight:
@@ -437,16 +484,19 @@ class Loss(BaseRuleset):
     ) -> ActionSpec:
         memo = self._memo
         if memo is not None:
-            self._memo = None
+            earlier = self._earlier
+            self._memo = self._earlier = None
             if (
-                memo[0] is declaration
-                and memo[1] is state
+                memo[1] is state
                 and memo[2] == state.version
                 and memo[3] == segment
                 and memo[4] == cid
                 and not planned
             ):
-                return memo[5]
+                if memo[0] is declaration:
+                    return memo[5]
+                if earlier is not None and earlier[0] is declaration:
+                    return earlier[5]  # (the same phase, fighter and state as memo's)
         return self._plan(state, cid, declaration, segment, planned)
 
     def plan_alone(
@@ -455,18 +505,25 @@ class Loss(BaseRuleset):
         """:meth:`plan` of one declaration on its own (what a fighter's view asks), its
         verdict kept for the engine's plan of that very declaration, in the same phase
         of the same fight, if it comes next (a policy asks about what it then declares:
-        the rules' checks are not made twice)."""
+        the rules' checks are not made twice); and the verdict before it, in the same
+        phase of the same fighter and state (a parry asked about before a dodge)."""
         memo = self._memo
-        if (
+        same = (
             memo is not None
-            and memo[0] is declaration
             and memo[1] is state
             and memo[2] == state.version
             and memo[3] == segment
             and memo[4] == cid
-        ):
-            return memo[5]  # asked again (its cost after whether it is accepted)
+        )
+        if same:
+            assert memo is not None
+            if memo[0] is declaration:
+                return memo[5]  # asked again (its cost after whether it is accepted)
+            earlier = self._earlier
+            if earlier is not None and earlier[0] is declaration:
+                return earlier[5]
         spec = self._plan(state, cid, declaration, segment, ())
+        self._earlier = memo if same else None
         self._memo = (declaration, state, state.version, segment, cid, spec)
         return spec
 
@@ -548,10 +605,12 @@ class Loss(BaseRuleset):
                 f"{cid} is on the ground: it must get up first",
                 rule="Loss, Renverser son adversaire",
             )
-        self._check_intention(ch, d)
+        if st.intention is not None:  # (what _check_intention() first asks)
+            self._check_intention(ch, d)
         target, cost, params = self._plan_act(ch, d)
         saved = 0
-        if d.kind not in ("prepare", "pass"):
+        # prepared_cost() when it may save anything (after a phase waited)
+        if st.waited > 0 and cost > 2 and d.kind not in ("prepare", "pass"):
             cost, saved = prepared_cost(cost, st.waited, st.pa, self.prepare_saving)
         if cost > st.pa:
             raise IllegalDeclaration(
@@ -564,26 +623,33 @@ class Loss(BaseRuleset):
             d.kind,
             1,
             ACT_CHANNEL,
-            target=target,
-            rolled=d.kind not in ("move", "get_up", "pick_up", "aim", "social", "prepare", "pass"),
-            params=params,
+            target,
+            d.kind not in UNROLLED,
+            0,
+            False,
+            False,
+            False,
+            True,
+            params,
         )
 
     def _plan_phase(self, state: FightState, c: Combatant, kind: str, segment: int) -> ActionSpec:
         """The rules' own turn at the fighter's phase, or its wait until that phase."""
-        k = self.phase_segments
         if kind == TURN:
             if not self._turn_now(state, c, segment):
                 raise IllegalDeclaration(f"it is not {c.id}'s phase", rule=RULE_PHASES)
-            return ActionSpec(
-                TURN,
-                k,
-                TURN_CHANNEL,
-                public=True,
-                params={"phase": clock_of(state).phase_at(segment, k)},
-            )
+            return self._turn_spec(state, segment)
         end = self._await_end(state, c, segment)
         return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+
+    def _turn_spec(self, state: FightState, segment: int) -> ActionSpec:
+        """The turn of a fighter whose phase begins at ``segment``."""
+        k = self.phase_segments
+        phase: int | None = clock_of(state).phase_at(segment, k)
+        params: Mapping[str, Any] = {"phase": None}
+        if phase is not None:
+            params = _phase_params(phase)
+        return ActionSpec(TURN, k, TURN_CHANNEL, public=True, params=params)
 
     def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
         """A counter-attack right after a successful parry or dodge with the counter
@@ -805,29 +871,60 @@ class Loss(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
+        # SelfView(state, segment, c, turn, self) and ViewObservation(segment, cid,
+        # called, me, state), without calls of their classes, and the view's answerable()
+        # and counterable() without theirs (once a decision: tests/test_loss_views.py
+        # checks that they match).
         c = state.combatants[cid]
         st: Status = c.status
-        turn = acting = False
+        turn = False
         for a in c.actions:
+            if a.channel == ACT_CHANNEL:
+                turn = False  # acting already: not its turn to declare
+                break
             if a.kind == TURN and a.start == segment:
                 turn = True
-            if a.channel == ACT_CHANNEL:
-                acting = True
-        me = SelfView(state, segment, c, turn and not acting, self)
-        # What every decision reads, copied now (true of this phase for good): the
-        # attacks it may answer and the opponents it may counter-attack now.
-        incoming = me.answerable()
-        counters = me.counterable()
-        clock = clock_of(state)
-        intend = bool(clock.order) and cid in clock.intending(segment)
-        intend = intend and st.intended != clock.round
-        return ViewObservation(
-            segment,
-            cid,
-            (turn and not acting) or bool(incoming) or bool(counters) or intend,
-            me,
-            state,
-        )
+        me = _new_self_view(SelfView)
+        me._state = state
+        me._version = version = state.version
+        me._segment = me._segment_now = segment
+        me.id = cid
+        me.side = c.side
+        me.name = c.name
+        me.is_pc = c.is_pc
+        me._o = c
+        sheet: Sheet = c.sheet
+        me.minion = sheet.minion
+        me.sheet = sheet
+        me._turn = turn
+        me._rules = self
+        # What every decision reads, copied now (true of this phase for good): whether
+        # it is its turn, the attacks it may answer and the opponents it may
+        # counter-attack now.
+        found = me.__dict__
+        found["my_turn"] = turn
+        pending = st.incoming
+        incoming = tuple(i for i in pending.values() if i.granted == segment) if pending else ()
+        found["incoming"] = incoming
+        granted = st.counters
+        counters = tuple(o for o, g in granted.items() if g == segment) if granted else ()
+        found["counters"] = counters
+        called = turn or bool(incoming) or bool(counters)
+        if not called:
+            clock = state.extra.get(CLOCK)
+            if clock is None:
+                clock = clock_of(state)
+            called = bool(clock.order) and cid in clock.intending(segment)
+            called = called and st.intended != clock.round
+        obs = _new_observation(ViewObservation)
+        obs.segment = segment
+        obs.actor = cid
+        obs.must_act = called
+        obs.me = me
+        obs._others = obs._by_id = obs._legal = None
+        obs._state = state
+        obs._version = version
+        return obs
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
@@ -956,6 +1053,26 @@ class Loss(BaseRuleset):
                 if accepts(d):
                     out.append(d)
         return out
+
+
+_PHASES: dict[int, Mapping[str, Any]] = {}
+
+
+def _phase_params(phase: int) -> Mapping[str, Any]:
+    """A turn's parameters (its phase), read-only and shared by every turn at that phase
+    (an action's parameters never change)."""
+    params = _PHASES.get(phase)
+    if params is None:
+        if len(_PHASES) >= 1024:
+            _PHASES.clear()
+        params = _PHASES[phase] = MappingProxyType({"phase": phase})
+    return params
+
+
+# The deciding fighter's view and its observation, made without calling their classes
+# (by their own __new__: object.__new__ in the pure build).
+_new_self_view = SelfView.__new__
+_new_observation = ViewObservation.__new__
 
 
 def _npc_fursa(c: Combatant) -> int:

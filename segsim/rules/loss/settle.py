@@ -10,7 +10,7 @@ points, health, who is down) because the engine applies them only afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
@@ -134,6 +134,7 @@ class Settlement:
     def __init__(self, rules: Loss, state: FightState, segment: int, dice: Dice) -> None:
         self.rules = rules
         self.state = state
+        self.combatants = state.combatants
         self.segment = segment
         self.dice = dice
         self.events: list[Event] = []
@@ -150,25 +151,37 @@ class Settlement:
         self.events.append(event)
 
     def fighter(self, cid: str) -> Combatant:
-        return self.state.combatants[cid]
+        return self.combatants[cid]
 
     def status(self, cid: str) -> Status:
-        st: Status = self.fighter(cid).status
+        st: Status = self.combatants[cid].status
         return st
 
     def pa_of(self, cid: str) -> int:
-        return self.pa.get(cid, self.status(cid).pa)
+        left = self.pa.get(cid)
+        if left is None:
+            st: Status = self.combatants[cid].status
+            return st.pa
+        return left
 
     def health_of(self, cid: str) -> int:
-        return self.health.get(cid, self.status(cid).health)
+        left = self.health.get(cid)
+        if left is None:
+            st: Status = self.combatants[cid].status
+            return st.health
+        return left
 
     def standing(self, cid: str) -> bool:
-        return cid not in self.out and self.fighter(cid).in_fight
+        return cid not in self.out and self.combatants[cid].in_fight
 
     def spend(
         self, cid: str, what: str, cost: int, *, saved: int = 0, defence: bool = False
     ) -> None:
-        left = max(0, self.pa_of(cid) - cost)
+        left = self.pa.get(cid)
+        if left is None:
+            st: Status = self.combatants[cid].status
+            left = st.pa
+        left = max(0, left - cost)
         self.pa[cid] = left
         self.emit(ActionPointsSpent(self.segment, cid, what, cost, left, saved, defence))
 
@@ -211,9 +224,9 @@ class Settlement:
     # -------------------------------------------------------- acts
 
     def act(self, a: Action) -> None:
-        handler = getattr(self, f"act_{a.kind}", None)
+        handler = _ACTS.get(a.kind)  # act_<kind>, found once (see below)
         if handler is not None:
-            handler(a)
+            handler(self, a)
 
     def _cost(self, a: Action, what: str) -> None:
         self.spend(a.actor, what, int(a.params.get("cost", 0)), saved=int(a.params.get("saved", 0)))
@@ -316,10 +329,18 @@ class Settlement:
             if target.setup.get("cover") and "ricochet" not in effects:
                 mods["cover"] = 10
             if chase is None:
-                near = [
-                    o for o in foes_near(self.state, c, CONTACT + 1e-9) if not o.sheet.structure
-                ]
-                mods["outnumbered"] = 5 if len(near) >= 3 else 0
+                # (fewer than three opponents in the fight: none to count around it)
+                outnumbered = len(self.state.against(c.side)) >= 3 and (
+                    len(
+                        [
+                            o
+                            for o in foes_near(self.state, c, CONTACT + 1e-9)
+                            if not o.sheet.structure
+                        ]
+                    )
+                    >= 3
+                )
+                mods["outnumbered"] = 5 if outnumbered else 0
         if a.params.get("hand") == "off" and not sheet.has("deux_armes", weapon):
             mods["off hand"] = 5
         mods["defensive wall"] = self.status(target.id).wall
@@ -944,12 +965,15 @@ class Settlement:
     def turn_end(self, marker: Action) -> None:
         """A phase the fighter let go by without acting lowers its phase by one."""
         cid = marker.actor
-        if not self.standing(cid):
+        c = self.combatants[cid]
+        if cid in self.out or not c.in_fight:
             return
-        st = self.status(cid)
+        st: Status = c.status
         if st.last_act == marker.start:
             return
-        left = self.pa_of(cid)
+        left = self.pa.get(cid)
+        if left is None:
+            left = st.pa
         if left >= 1:
             self.pa[cid] = left - 1
             self.emit(Waited(self.segment, cid, 1, left - 1))
@@ -982,26 +1006,40 @@ class Settlement:
             return False
         return not any(isinstance(e, ActionPointsSpent) for e in self.events)
 
-    def lapse_counters(self, time: int, used: set[str]) -> None:
-        for c in self.state.in_fight():
+    def lapse_counters(self, time: int, acts: Sequence[Action]) -> None:
+        """A counter-attack not taken in its segment lapses (those of ``acts`` are taken)."""
+        used: set[str] | None = None
+        for c in self.combatants.values():  # (in_fight()'s order, without its list)
             st: Status = c.status
-            if st.counters and any(g < time for g in st.counters.values()) and c.id not in used:
-                self.emit(CounterLapsed(self.segment, c.id))
+            if st.counters and c.in_fight and any(g < time for g in st.counters.values()):
+                if used is None:
+                    used = {a.actor for a in acts if a.params.get("counter")}
+                if c.id not in used:
+                    self.emit(CounterLapsed(self.segment, c.id))
 
     def round_end(self, time: int) -> None:
         """The round ends at a phase boundary once everyone has spent its action points,
         or after phase 1; the next one begins with fresh initiative rolls."""
         k = self.rules.phase_segments
         clock = clock_of(self.state)
-        if time < clock.first or (time - clock.first) % k:
+        first = clock.start + clock.lead  # clock.first
+        if time < first or (time - first) % k:
             return
-        fighters = [c for c in self.state.in_fight() if c.id not in self.out]
+        out = self.out
+        fighters = [c for c in self.combatants.values() if c.in_fight and c.id not in out]
         if not fighters:
             return
         if any(a.kind == BLOW for a in self.state.autonomous.values() if a.end and a.end > time):
             return  # pragma: no cover - blows end within a phase
-        if time < clock.end(k) and any(self.pa_of(c.id) > 0 for c in fighters):
-            return
+        if time < first + clock.top * k:  # clock.end(k)
+            pa = self.pa
+            for c in fighters:  # anyone with points left (pa_of(), without its call)
+                left = pa.get(c.id)
+                if left is None:
+                    st: Status = c.status
+                    left = st.pa
+                if left > 0:
+                    return
         if self.stalled(clock.round):
             return
         if self.broken_off():
@@ -1014,6 +1052,12 @@ class Settlement:
         called = intentions(self.rules, started)
         if called is not None:
             self.emit(called)
+
+
+_ACTS: dict[str, Callable[[Settlement, Action], None]] = {
+    name[4:]: getattr(Settlement, name) for name in dir(Settlement) if name.startswith("act_")
+}
+"""The settlement of each kind of act (``Settlement.act_<kind>``), found once."""
 
 
 def new_round(
@@ -1094,7 +1138,7 @@ def settle(
             speeches.append(a)
         if kind == "parry" or kind == "dodge":
             defences.append(a)
-    s.lapse_counters(time, {a.actor for a in acts if a.params.get("counter")})
+    s.lapse_counters(time, acts)
     for a in intends:
         if s.standing(a.actor):
             s.emit(

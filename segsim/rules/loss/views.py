@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from segsim.actions import Action, Declaration, DeclarationLike
 from segsim.errors import IllegalDeclaration
 from segsim.native import python_class
-from segsim.observation import LiveView, live
+from segsim.observation import LiveView, live, live_attr
 from segsim.rules.loss.content import Sheet, Weapon
 from segsim.rules.loss.declare import (
     CONTACT,
@@ -55,40 +55,25 @@ class OtherView(LiveView):
         status: Status = self._o.status
         return status
 
-    @live
-    def position(self) -> tuple[float, float]:
-        return self._o.position
-
-    @live
-    def phase(self) -> int:
-        """Action points left this round (the phase at which it acts next)."""
-        return self._st.pa
-
-    @live
-    def health(self) -> int:
-        return self._st.health
-
-    @live
-    def max_health(self) -> int:
-        sheet: Sheet = self._o.sheet
-        return sheet.health.levels
+    # Fields that forward the fight's state, read by attribute path (no Python call).
+    position: live[OtherView, tuple[float, float]] = live_attr("_o.position")
+    # Action points left this round (the phase at which it acts next).
+    phase: live[OtherView, int] = live_attr("_o.status.pa")
+    health: live[OtherView, int] = live_attr("_o.status.health")
+    max_health: live[OtherView, int] = live_attr("_o.sheet.health.levels")
 
     @live
     def weapon(self) -> Weapon:
         sheet: Sheet = self._o.sheet
         return weapon_for(sheet, self._st, "main")
 
-    @live
-    def prone(self) -> bool:
-        return self._st.prone
+    prone: live[OtherView, bool] = live_attr("_o.status.prone")
 
     @live
     def disarmed(self) -> bool:
         return bool(self._st.disarmed)
 
-    @live
-    def wall(self) -> int:
-        return self._st.wall
+    wall: live[OtherView, int] = live_attr("_o.status.wall")
 
     @live
     def intention(self) -> tuple[str, str | None] | None:
@@ -219,17 +204,9 @@ class SelfView(OtherView):
         """Fursa it may spend: its own for a player character, else the game master's."""
         return fursa_of(self._state, self._o)
 
-    @live
-    def inspiration(self) -> int:
-        return self._st.inspiration
-
-    @live
-    def waited(self) -> int:
-        return self._st.waited
-
-    @live
-    def aim(self) -> int:
-        return self._st.aim
+    inspiration: live[SelfView, int] = live_attr("_o.status.inspiration")
+    waited: live[SelfView, int] = live_attr("_o.status.waited")
+    aim: live[SelfView, int] = live_attr("_o.status.aim")
 
     @live
     def incoming(self) -> tuple[Incoming, ...]:

@@ -1,0 +1,97 @@
+"""The Loss observation made without calls of its classes (``Loss.observe``) matches the
+view and observation its classes make: the same fields, the same copied answers; and the
+rules' forced turn or wait (``Loss.forced``) is the one their planner makes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from segsim.observation import ViewObservation
+from segsim.rules.loss.declare import ACT_CHANNEL, AWAIT, TURN, clock_of
+from segsim.rules.loss.ruleset import Loss
+from segsim.rules.loss.views import SelfView
+from segsim.scenario import load_scenario
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "scenarios"
+SLOTS = ("_state", "_version", "_segment", "_segment_now", "id", "side", "name", "is_pc")
+MORE = ("_o", "minion", "sheet", "_turn", "_rules")
+
+
+def _by_classes(rules: Loss, state: Any, cid: str, segment: int) -> ViewObservation:
+    """What observe() made before: the classes called, the view's own answers."""
+    c = state.combatants[cid]
+    st = c.status
+    turn = any(a.kind == TURN and a.start == segment for a in c.actions)
+    acting = any(a.channel == ACT_CHANNEL for a in c.actions)
+    me = SelfView(state, segment, c, turn and not acting, rules)
+    incoming = me.answerable()
+    counters = me.counterable()
+    clock = clock_of(state)
+    intend = bool(clock.order) and cid in clock.intending(segment)
+    intend = intend and st.intended != clock.round
+    called = (turn and not acting) or bool(incoming) or bool(counters) or intend
+    return ViewObservation(segment, cid, called, me, state)
+
+
+class Compared(Loss):
+    """Loss whose every observation is compared with the one its classes make (a
+    subclass, so that the compiled build's class is left as it is)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.called = self.answers = self.turns = 0
+
+    def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Any:
+        obs = super().observe(state, cid, segment, must_act)
+        ref = _by_classes(self, state, cid, segment)
+        assert type(obs) is type(ref) and type(obs.me) is type(ref.me)
+        for field in ("segment", "actor", "must_act", "_others", "_by_id", "_legal"):
+            assert getattr(obs, field) == getattr(ref, field), field
+        assert obs._state is ref._state and obs._version == ref._version
+        for field in SLOTS + MORE:
+            assert getattr(obs.me, field) == getattr(ref.me, field), field
+        assert obs.me.__dict__ == ref.me.__dict__
+        self.called += obs.must_act
+        self.answers += bool(obs.me.incoming or obs.me.counters)
+        return obs
+
+    def forced(self, state: Any, cid: str, segment: int) -> Any:
+        """forced() finds what _turn_now(), _await_end() and _plan_phase() find."""
+        found = super().forced(state, cid, segment)
+        c = state.combatants[cid]
+        kinds = [a.kind for a in c.actions]
+        waiting = next((a for a in c.actions if a.kind == AWAIT), None)
+        if TURN in kinds:
+            expected = []
+        elif self._turn_now(state, c, segment):
+            expected = [TURN]
+        elif waiting is not None and waiting.end == self._await_end(state, c, segment):
+            expected = []
+        else:
+            expected = [AWAIT]
+        assert [d.kind for d in found] == expected
+        if found:
+            memo = self._memo
+            assert memo is not None and memo[0] is found[0] and memo[4] == cid
+            kept, ref = memo[5], self._plan_phase(state, c, found[0].kind, segment)
+            for field in ("kind", "duration", "channel", "target", "continuous", "public"):
+                assert getattr(kept, field) == getattr(ref, field), field
+            assert (kept.visible, dict(kept.params)) == (ref.visible, dict(ref.params))
+            self.turns += found[0].kind == TURN
+        return found
+
+
+@pytest.mark.parametrize("name", ["loss_duel", "loss_street_brawl", "loss_chase"])
+def test_observe_matches_the_views_made_by_their_classes(name: str) -> None:
+    scenario = load_scenario(EXAMPLES / f"{name}.toml")
+    rules = Compared(**scenario.ruleset.options)
+    checked = attrs.evolve(scenario, ruleset=rules)
+    for seed in range(2):
+        checked.fight(seed).run()
+    assert rules.called > 0 and rules.turns > 0
+    if name != "loss_chase":
+        assert rules.answers > 0  # parries, dodges or counter-attacks were offered
