@@ -411,7 +411,7 @@ class Loss(BaseRuleset):
         phase = clock.top - (segment - first) // k
         if aligned and st.pa >= max(phase, 1):
             d = TURN_DECLARATION
-            spec = ActionSpec(
+            spec = Action(
                 TURN,
                 k,
                 TURN_CHANNEL,
@@ -433,7 +433,7 @@ class Loss(BaseRuleset):
             if current is not None and current.end == end:
                 return []
             d = AWAIT_DECLARATION
-            spec = ActionSpec(
+            spec = Action(
                 AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True, False, False, False
             )
         # What plan() of it would find (the engine plans it next): kept, as a view's
@@ -567,10 +567,10 @@ class Loss(BaseRuleset):
                 other = state.combatants.get(d.target)
                 if other is None or not other.in_fight or other is c:
                     raise IllegalDeclaration(f"no other fighter {d.target!r} in the fight")
-            return ActionSpec("speak", 1, "speech", target=d.target, params={"what": what})
+            return Action("speak", 1, "speech", target=d.target, params={"what": what})
         if d.kind in DEFENCES:
             inc, params = check_defence(ch, d, planned)
-            return ActionSpec(
+            return Action(
                 d.kind, 1, f"defence {inc.attack}", target=inc.attacker, rolled=True, params=params
             )
         if d.kind == "attack" and d.params.get("counter"):
@@ -619,7 +619,7 @@ class Loss(BaseRuleset):
         params["cost"] = cost
         if saved:
             params["saved"] = saved
-        return ActionSpec(
+        return Action(
             d.kind,
             1,
             ACT_CHANNEL,
@@ -640,7 +640,7 @@ class Loss(BaseRuleset):
                 raise IllegalDeclaration(f"it is not {c.id}'s phase", rule=RULE_PHASES)
             return self._turn_spec(state, segment)
         end = self._await_end(state, c, segment)
-        return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
+        return Action(AWAIT, end - segment, TURN_CHANNEL, continuous=True, visible=False)
 
     def _turn_spec(self, state: FightState, segment: int) -> ActionSpec:
         """The turn of a fighter whose phase begins at ``segment``."""
@@ -649,7 +649,7 @@ class Loss(BaseRuleset):
         params: Mapping[str, Any] = {"phase": None}
         if phase is not None:
             params = _phase_params(phase)
-        return ActionSpec(TURN, k, TURN_CHANNEL, public=True, params=params)
+        return Action(TURN, k, TURN_CHANNEL, public=True, params=params)
 
     def _plan_counter(self, ch: Check, d: Declaration, planned: Sequence[ActionSpec]) -> ActionSpec:
         """A counter-attack right after a successful parry or dodge with the counter
@@ -675,7 +675,7 @@ class Loss(BaseRuleset):
             raise IllegalDeclaration(
                 f"the counter-attack costs {cost} PA; {c.id} has {left} left", rule=RULE_COSTS
             )
-        return ActionSpec(
+        return Action(
             "attack",
             1,
             ACT_CHANNEL,
@@ -708,9 +708,7 @@ class Loss(BaseRuleset):
             other = state.combatants.get(d.target)
             if other is None or not other.in_fight or other is c:
                 raise IllegalDeclaration(f"no other fighter {d.target!r} in the fight")
-        return ActionSpec(
-            INTEND, 1, INTEND, target=d.target, public=True, params={"action": action}
-        )
+        return Action(INTEND, 1, INTEND, target=d.target, public=True, params={"action": action})
 
     def _check_intention(self, ch: Check, d: Declaration) -> None:
         """At its phase a fighter carries out the intention it declared, unless it can no
@@ -1085,9 +1083,9 @@ def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
     """Wait until a segment (or until further notice): what scripts use to be called."""
     until = d.params.get("until")
     if until is None:
-        return ActionSpec("wait", None, "wait", continuous=True)
+        return Action("wait", None, "wait", continuous=True)
     if not isinstance(until, int) or isinstance(until, bool) or until <= segment:
         raise IllegalDeclaration(
             f"wait until must be a later segment than {segment}, not {until!r}"
         )
-    return ActionSpec("wait", until - segment, "wait", continuous=True, params={"until": until})
+    return Action("wait", until - segment, "wait", continuous=True, params={"until": until})
