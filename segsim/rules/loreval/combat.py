@@ -176,16 +176,23 @@ def defence_value(
 ) -> tuple[int, dict[str, int]]:
     """The defender's passive ``defence`` or ``reflex`` now and its parts: the sheet's
     value, Security's modifier, exposure, the malus of extra moves."""
-    sheet: Sheet = defender.sheet
-    base = sheet.passive_defence if which == "defence" else sheet.passive_reflex
     s = attention_scores(defender, rnd)
     aware, unaware = dangers(state, defender, positions, rnd)
-    exposed = exposure(s.security, aware, unaware)
+    return _defence(defender, which, rnd, s.security, aware, unaware)
+
+
+def _defence(
+    defender: Combatant, which: str, rnd: int, security: int, aware: int, unaware: int
+) -> tuple[int, dict[str, int]]:
+    """:func:`defence_value` from the defender's Security and its sources of danger."""
+    sheet: Sheet = defender.sheet
+    base = sheet.passive_defence if which == "defence" else sheet.passive_reflex
+    exposed = exposure(security, aware, unaware)
     if defender.status.hold == "pinned":
         exposed = min(exposed, -4)  # immobilisé: always exposed
     parts = {
         which: base,
-        "security": perception_modifier(s.security),
+        "security": perception_modifier(security),
         "exposed": exposed,
         "extra moves": movement_modifier(round_moves(defender, rnd)),
     }
@@ -196,9 +203,12 @@ def defence_value(
 def passive_difficulty(
     state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
 ) -> tuple[int, str, dict[str, int]]:
-    """The better of the defender's passive Defence and Reflex (Interpretations)."""
-    d, dp = defence_value(state, defender, "defence", positions, rnd)
-    r, rp = defence_value(state, defender, "reflex", positions, rnd)
+    """The better of the defender's passive Defence and Reflex (Interpretations): its
+    Security and sources of danger worked out once for both."""
+    security = attention_scores(defender, rnd).security
+    aware, unaware = dangers(state, defender, positions, rnd)
+    d, dp = _defence(defender, "defence", rnd, security, aware, unaware)
+    r, rp = _defence(defender, "reflex", rnd, security, aware, unaware)
     if r > d:
         return r, "passive reflex", rp
     return d, "passive defence", dp
