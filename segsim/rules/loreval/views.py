@@ -133,11 +133,23 @@ class SelfView(OtherView):
         marker: Action | None,
         rules: Loreval | None = None,
     ) -> None:
-        super().__init__(state, segment, c, rnd, True)
+        # OtherView's and LiveView's __init__, without their calls (once a decision)
+        self._state = state
+        self._version = state.version
+        self._segment = segment
+        self.id = c.id
+        self.side = c.side
+        self.name = c.name
+        self.is_pc = c.is_pc
+        self._o = c
+        self._round = rnd
+        self._knows = True
         self.sheet: Sheet = c.sheet
         self.round = rnd
         self._marker = marker
         self._rules = rules
+        # the step, read by every decision first, known now: kept as its field's value
+        self.__dict__["step"] = None if marker is None else str(marker.params["step"])
 
     # What its observation (a ViewObservation) asks of the deciding fighter's view.
     def _reads_attention(self) -> bool:
