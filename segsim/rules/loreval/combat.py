@@ -10,7 +10,7 @@ threat, confirmed by a second roll that hits (D&D 3).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segsim.rules.loreval.attention import (
@@ -144,15 +144,21 @@ def round_moves(c: Combatant, rnd: int) -> int:
 
 
 def dangers(
-    state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
+    state: FightState,
+    defender: Combatant,
+    positions: Mapping[str, Point],
+    rnd: int,
+    scope: Sequence[Combatant] | None = None,
 ) -> tuple[int, int]:
     """Sources of danger the defender is aware of and not aware of: opponents in contact
     and opponents who declared a hostile action at it this round; hidden or invisible
     ones (and every
-    one while the defender is surprised) are sources it is not aware of."""
+    one while the defender is surprised) are sources it is not aware of. ``scope``: the
+    fighters that may be either (a large fight's settlement finds them), by default
+    everyone in the fight."""
     here = positions.get(defender.id, defender.position)
     aware = unaware = 0
-    for o in state.against(None):
+    for o in state.against(None) if scope is None else scope:
         if o.side == defender.side:
             continue
         st = o.status
@@ -173,11 +179,13 @@ def defence_value(
     which: str,
     positions: Mapping[str, Point],
     rnd: int,
+    scope: Sequence[Combatant] | None = None,
 ) -> tuple[int, dict[str, int]]:
     """The defender's passive ``defence`` or ``reflex`` now and its parts: the sheet's
-    value, Security's modifier, exposure, the malus of extra moves."""
+    value, Security's modifier, exposure, the malus of extra moves (``scope``: see
+    :func:`dangers`)."""
     s = attention_scores(defender, rnd)
-    aware, unaware = dangers(state, defender, positions, rnd)
+    aware, unaware = dangers(state, defender, positions, rnd, scope)
     return _defence(defender, which, rnd, s.security, aware, unaware)
 
 
@@ -201,12 +209,17 @@ def _defence(
 
 
 def passive_difficulty(
-    state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
+    state: FightState,
+    defender: Combatant,
+    positions: Mapping[str, Point],
+    rnd: int,
+    scope: Sequence[Combatant] | None = None,
 ) -> tuple[int, str, dict[str, int]]:
     """The better of the defender's passive Defence and Reflex (Interpretations): its
-    Security and sources of danger worked out once for both."""
+    Security and sources of danger worked out once for both (``scope``: see
+    :func:`dangers`)."""
     security = attention_scores(defender, rnd).security
-    aware, unaware = dangers(state, defender, positions, rnd)
+    aware, unaware = dangers(state, defender, positions, rnd, scope)
     d, dp = _defence(defender, "defence", rnd, security, aware, unaware)
     r, rp = _defence(defender, "reflex", rnd, security, aware, unaware)
     if r > d:

@@ -71,7 +71,14 @@ from segsim.rules.loreval.rounds import (
     turn_in_progress,
     voided_on,
 )
-from segsim.rules.loreval.settle import Settlement, initiative_roll, lookup, round_started
+from segsim.rules.loreval.settle import (
+    AIMS,
+    Aims,
+    Settlement,
+    initiative_roll,
+    lookup,
+    round_started,
+)
 from segsim.rules.loreval.status import Status
 from segsim.rules.loreval.steps import tracker
 from segsim.rules.loreval.views import SelfView
@@ -268,6 +275,7 @@ class Loreval(BaseRuleset):
         kept = tracker(state)
         if kept is not None:
             state.extra[TURNS] = []  # the steps begun (see started)
+            state.extra[AIMS] = Aims(0, True)  # what is declared at whom (settle.Aims)
             kept.everyone = True  # the round starts: everyone's status changes
             kept.changing(state, len(events))
         return events
@@ -311,6 +319,8 @@ class Loreval(BaseRuleset):
         kept = tracker(state)
         if kept is not None:
             kept.touch(state, events)
+            if AIMS not in state.extra:  # kept whole from the next round on
+                state.extra[AIMS] = Aims(rnd, False)
         return events
 
     # ------------------------------------------------------------ steps

@@ -15,6 +15,7 @@ from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
 from segsim.rules.lazy import Lazy
+from segsim.rules.loreval import steps
 from segsim.rules.loreval.attention import (
     focus_modifier,
     movement_modifier,
@@ -28,6 +29,7 @@ from segsim.rules.loreval.combat import (
     Point,
     attack_modifiers,
     attention_scores,
+    dangers,
     defence_value,
     distance,
     passive_difficulty,
@@ -223,6 +225,59 @@ class Marks:
             self._seen[cid] = False
 
 
+AIMS = "loreval.aims"
+"""Where a large fight keeps its :class:`Aims` (``state.extra``)."""
+
+
+def _loose(plan: Plan) -> bool:
+    """A counter that may answer someone it does not name: hypothetical, or with no
+    target."""
+    return plan.kind == "counter" and (plan.target is None or bool(plan.params.get("hypothetical")))
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Aims:
+    """What the fighters of a large fight declared in a round, kept as they declare
+    (every plan is made by :meth:`Settlement.declare`): who declared an action at whom
+    (``by_target``), who joined whose action in concert (``by_concert``), and the
+    counters that name nobody or are hypothetical (``loose``). A settlement then looks
+    at those fighters, not at everyone, for the counters, charges and concerted actions
+    that answer a step and for the opponents who declared an action at a defender
+    (Loreval, "Sécurité"). They may hold fighters who changed their plan since: what
+    they name is checked against the plans. Kept whole from the first round that starts
+    after it is made (``whole``): one made when someone joins mid-round is not used
+    until the next round."""
+
+    __slots__ = ("by_concert", "by_target", "loose", "round", "whole")
+
+    def __init__(self, rnd: int, whole: bool) -> None:
+        self.round = rnd
+        self.whole = whole
+        self.by_target: dict[str, list[str]] = {}
+        self.by_concert: dict[str, list[str]] = {}
+        self.loose: list[str] = []
+
+    def begin(self, rnd: int) -> Aims | None:
+        """The index as a settlement of round ``rnd`` reads it (None: not whole, every
+        fighter is looked at); a new round starts it anew."""
+        if self.round < rnd:
+            self.round = rnd
+            self.whole = True
+            self.by_target = {}
+            self.by_concert = {}
+            self.loose = []
+        return self if self.whole else None
+
+    def declared(self, cid: str, plan: Plan) -> None:
+        if plan.target is not None:
+            self.by_target.setdefault(plan.target, []).append(cid)
+        partner = plan.params.get("concert")
+        if isinstance(partner, str):
+            self.by_concert.setdefault(partner, []).append(cid)
+        if _loose(plan):
+            self.loose.append(cid)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one settlement: steps of a round, the end of a round."""
@@ -255,6 +310,8 @@ class Settlement:
         self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
         self._order: list[Combatant] | None = None
+        kept: Aims | None = state.extra.get(AIMS)  # a large fight's
+        self._aims = None if kept is None else kept.begin(rnd)
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -276,6 +333,79 @@ class Settlement:
             order = self._order = sorted(self.state.against(None), key=rank_key)
         out = self.out
         return [c for c in order if c.id not in out] if out else list(order)
+
+    def among(self, cids: Iterable[str]) -> list[Combatant]:
+        """:meth:`in_order` restricted to ``cids``: the fighters among them still
+        standing, highest initiative first."""
+        combatants = self.state.combatants
+        out = self.out
+        found = [c for c in (combatants[cid] for cid in set(cids)) if c.in_fight]
+        if out:
+            found = [c for c in found if c.id not in out]
+        found.sort(key=rank_key)
+        return found
+
+    def aiming_at(self, cid: str, *also: str) -> list[Combatant]:
+        """:meth:`in_order` restricted, in a large fight, to the fighters whose plan
+        may answer or target ``cid``: those who declared an action at it, the counters
+        that name nobody or are hypothetical, and ``also``. A loop over them looking for
+        such a plan finds what a loop over everyone would, in the same order."""
+        aims = self._aims
+        if aims is None:
+            return self.in_order()
+        found = self.among([*aims.by_target.get(cid, ()), *aims.loose, *also])
+        if steps.CHECK:
+            ids = {c.id for c in found}
+            for c in self.in_order():
+                plan = lookup(self.plans, c.id)
+                if plan is not None and (plan.target == cid or _loose(plan) or c.id in also):
+                    assert c.id in ids, (c.id, cid)
+        return found
+
+    def joining(self, cid: str) -> list[Combatant]:
+        """:meth:`in_order` restricted, in a large fight, to the fighters who may have
+        joined ``cid``'s action in concert."""
+        aims = self._aims
+        if aims is None:
+            return self.in_order()
+        found = self.among(aims.by_concert.get(cid, ()))
+        if steps.CHECK:
+            assert [
+                c
+                for c in self.in_order()
+                if lookup(self.plans, c.id) is not None
+                and lookup(self.plans, c.id).params.get("concert") == cid
+            ] == [c for c in found if lookup(self.plans, c.id).params.get("concert") == cid]
+        return found
+
+    def danger_scope(self, defender: Combatant) -> list[Combatant] | None:
+        """The fighters :func:`dangers` need look at for ``defender`` in a large fight:
+        those within contact of it (the grid's, and those this settlement moved) and
+        those who declared an action at it this round; None in a small fight (everyone)."""
+        aims = self._aims
+        if aims is None:
+            return None
+        here = lookup(self.positions, defender.id)
+        cids = self._near(here)
+        cids.update(aims.by_target.get(defender.id, ()))
+        combatants = self.state.combatants
+        found = [c for c in (combatants[cid] for cid in cids) if c.in_fight]
+        if steps.CHECK:
+            assert dangers(self.state, defender, self.positions, self.rnd) == dangers(
+                self.state, defender, self.positions, self.rnd, found
+            )
+        return found
+
+    def _near(self, here: Point) -> set[str]:
+        """Fighters in the fight who may be within contact of ``here`` as this settlement
+        sees them: the grid's within a little more than contact, and whoever this
+        settlement moved (the grid has them where they were)."""
+        cids = set(self.state.grid.near(here, CONTACT + 0.05))
+        combatants = self.state.combatants
+        for cid, where in self.positions.items():
+            if where != combatants[cid].position:
+                cids.add(cid)
+        return cids
 
     def done(self, cid: str, note: str = "") -> None:
         self.resolved.add(cid)
@@ -321,6 +451,8 @@ class Settlement:
         )
         plan = Plan(act.kind, act.target, category, params, malus, changed is not None, heroic)
         self.plans[c.id] = plan
+        if self._aims is not None:
+            self._aims.declared(c.id, plan)
         on_declaration(self, c, plan)
         return plan
 
@@ -486,12 +618,15 @@ class Settlement:
         todo = [cid]
         while todo:
             current = todo.pop()
-            for c in self.in_order():
+            for c in self.joining(current):
                 plan = lookup(self.plans, c.id)
                 if plan is not None and plan.params.get("concert") == current:
                     found.append(c.id)
                     todo.append(c.id)
-        order = {c.id: i for i, c in enumerate(self.in_order())}
+        if not found:
+            return found
+        ranked = self.in_order() if self._aims is None else self.among(found)
+        order = {c.id: i for i, c in enumerate(ranked)}
         return sorted(found, key=lambda x: order.get(x, 0))
 
     def concert_maluses(self, group: list[str]) -> dict[str, int]:
@@ -507,7 +642,7 @@ class Settlement:
     def void_counters_on(self, cid: str) -> None:
         """Counters aimed at a fighter who must change its action cannot be carried out;
         their fighters may change theirs (Loreval, "Modifier son action")."""
-        for c in self.in_order():
+        for c in self.aiming_at(cid):
             plan = lookup(self.plans, c.id)
             if (
                 plan is not None
@@ -555,12 +690,23 @@ class Settlement:
             self.positions[c.id] = dest
             self.emit(Moved(self.segment, c.id, dest[0], dest[1]))
         here = self.positions[c.id]
-        engaged = any(
-            within(self.positions[o.id], here, CONTACT) for o in self.in_order() if o.side != c.side
-        )
-        if units >= 2 and not engaged:
+        if units >= 2 and not self.engaged(c, here):
             self.emit(Running(self.segment, c.id, self.rnd))
         return None
+
+    def engaged(self, c: Combatant, here: Point) -> bool:
+        """Whether an opponent still standing is in contact with ``here`` (a large
+        fight asks the grid who may be, rather than looking at everyone)."""
+        if self._aims is None:
+            around = self.in_order()
+        else:
+            combatants = self.state.combatants
+            around = [
+                o
+                for o in (combatants[cid] for cid in self._near(here))
+                if o.in_fight and o.id not in self.out
+            ]
+        return any(within(self.positions[o.id], here, CONTACT) for o in around if o.side != c.side)
 
     def spell(self, c: Combatant, plan: Plan) -> str | None:
         """A spell: a counter-spell stops it (an offensive one at its source, a
@@ -593,7 +739,7 @@ class Settlement:
         of the spell's target, or an offensive counter-spell of the caster's opponent,
         aimed at the caster or hypothetical (Loreval, "Les différents contres": a
         defensive counter-spell only protects the counterer)."""
-        for k in self.in_order():
+        for k in self.aiming_at(caster.id):
             plan = lookup(self.plans, k.id)
             if (
                 plan is None
@@ -618,7 +764,9 @@ class Settlement:
         (Loreval, "Esquiver un sort"; Interpretations). A miss against a dodge counter
         blocks the caster; otherwise the spell is wasted."""
         defender = self.fighter(target)
-        difficulty, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
+        difficulty, _ = defence_value(
+            self.state, defender, "reflex", self.positions, self.rnd, self.danger_scope(defender)
+        )
         against = "passive reflex"
         found = self.spell_counter(c, plan, "dodge")
         if found is not None:
@@ -776,7 +924,7 @@ class Settlement:
     def received(self, charger: Combatant, target: str) -> bool:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
         the charge (Loreval, "Réception de charge")."""
-        for k in self.in_order():
+        for k in self.among((target,)) if self._aims is not None else self.in_order():
             plan = lookup(self.plans, k.id)
             if (
                 plan is None
@@ -809,7 +957,7 @@ class Settlement:
         (Loreval, "Initiative et charge")."""
         if plan.kind == "charge" or plan.target is None:
             return
-        for c in self.in_order():
+        for c in self.in_order() if self._aims is None else self.among((plan.target,)):
             other = lookup(self.plans, c.id)
             if (
                 other is None
@@ -853,7 +1001,9 @@ class Settlement:
         if status_of(self.fighter(target)).invisible and "concealment" not in mods:
             mods["invisible"] = CONCEALMENT["total"]
         defender = self.fighter(target)
-        difficulty, against, _ = passive_difficulty(self.state, defender, self.positions, self.rnd)
+        difficulty, against, _ = passive_difficulty(
+            self.state, defender, self.positions, self.rnd, self.danger_scope(defender)
+        )
         malus = self.concert_malus.get(target, 0)
         difficulty += malus + cover
         if cover:
@@ -1030,7 +1180,7 @@ class Settlement:
         """The counter that answers this attack, if any: the defender's own defensive
         counter (against this attacker, hypothetical, or turned against this second
         assailant as a changed action at -2), or an ally's offensive parry."""
-        for k in self.in_order():
+        for k in self.aiming_at(attacker.id, defender.id):
             plan = lookup(self.plans, k.id)
             if (
                 plan is None
@@ -1069,7 +1219,9 @@ class Settlement:
         difficulty (Loreval, "Les différents contres")."""
         how = str(plan.params.get("how", "parry"))
         which = "reflex" if how == "dodge" else "defence"
-        value, parts = defence_value(self.state, k, which, self.positions, self.rnd)
+        value, parts = defence_value(
+            self.state, k, which, self.positions, self.rnd, self.danger_scope(k)
+        )
         mods = {k2: v for k2, v in parts.items() if k2 != which}
         mods[which] = value - sum(mods.values()) - 10
         hypothetical = bool(plan.params.get("hypothetical"))
@@ -1108,7 +1260,7 @@ class Settlement:
         hostile = plan.kind in ("attack", "charge", "spell")
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
         me = self.fighter(cid)
-        for k in self.in_order():
+        for k in self.aiming_at(cid):
             counter = lookup(self.plans, k.id)
             if (
                 counter is None
@@ -1175,7 +1327,14 @@ class Settlement:
             mods["hypothetical"] = CHANGED_MALUS
         if how == "obstruct":
             defender = self.fighter(cid)
-            value, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
+            value, _ = defence_value(
+                self.state,
+                defender,
+                "reflex",
+                self.positions,
+                self.rnd,
+                self.danger_scope(defender),
+            )
             roll = self.dice.roll(20, "counter (obstruct)", k.id)
             total = roll + sum(mods.values())
             self.emit(
