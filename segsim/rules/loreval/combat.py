@@ -60,7 +60,7 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
     Environment capped at 1 under a closed helm; Security counts as 0 while surprised
     (surprise round) or charging, a charge declared as a counter too (Loreval,
     "Critères d'attention", "Charge": "quel que soit son score")."""
-    status = c.status
+    status: Status = c.status
     sheet: Sheet = c.sheet
     plan = status.plan
     if (
@@ -118,7 +118,7 @@ def condition_modifiers(c: Combatant, rnd: int, defending: bool) -> dict[str, in
     """Combat maluses of the fighter's condition: held in a grapple (-2 to defences),
     lifted or taken down (-4 to everything), prone (-4); the bonus of juggling to
     attacks and of moving in melee to defences."""
-    status = c.status
+    status: Status = c.status
     mods: dict[str, int] = {}
     if status.held_by is not None and defending:
         mods["held"] = HELD_DEFENCE
@@ -161,7 +161,7 @@ def dangers(
     for o in state.against(None) if scope is None else scope:
         if o.side == defender.side:
             continue
-        st = o.status
+        st: Status = o.status
         plan = st.plan
         hostile = plan is not None and st.declared_round == rnd and plan.target == defender.id
         if not hostile and not within(positions.get(o.id, o.position), here, CONTACT):
@@ -240,7 +240,7 @@ def attack_modifiers(
     extra moves (not on a charge's attack), a changed action's -2, untrained armour and
     shield."""
     sheet: Sheet = attacker.sheet
-    status = attacker.status
+    status: Status = attacker.status
     s = attention_scores(attacker, rnd)
     name = "strength_attack" if skill == "strength" else "skilful_attack"
     if plan is None:

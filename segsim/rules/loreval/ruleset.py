@@ -447,7 +447,7 @@ class Loreval(BaseRuleset):
         mine = [a for a in c.actions if a.channel == ACT_CHANNEL and a.start == segment]
         if mine or any(p.channel == ACT_CHANNEL for p in planned):
             raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
-        status = c.status
+        status: Status = c.status
         changed = status.plan if step == CHANGE else None
         if changed is not None and changed.kind == "counter" and kind != "counter":
             if not _voided(state, c, rnd):
@@ -651,7 +651,7 @@ def _speed_effect(ctx: Context, category: int) -> int:
     """Slow: the action counts as the next category, so no category 5; haste: as the
     category below, never under 1 (Loreval, "Effet de lenteur", "Effet de
     rapidité")."""
-    status = ctx.status
+    status: Status = ctx.status
     new = adjusted_category(category, slow=status.slowed, haste=status.hasted)
     if status.slowed and new > ctx.sheet.max_category:
         raise IllegalDeclaration(

@@ -77,7 +77,7 @@ from segsim.rules.loreval.manoeuvres import (
 from segsim.rules.loreval.ranged import shoot
 from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, status_of
 from segsim.rules.loreval.skills import resolve_skill
-from segsim.rules.loreval.status import Plan
+from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ MOVING = frozenset(("attack", "charge", "grapple", *MANOEUVRES))
 
 
 def _plan_of(c: Combatant, rnd: int) -> Plan | None:
-    status = c.status
+    status: Status = c.status
     return status.plan if status.declared_round == rnd else None
 
 
@@ -531,7 +531,7 @@ class Settlement:
         if plan.kind == "grapple" and plan.params.get("move", "grab") != "grab":
             return None
         c = self.fighter(cid)
-        status = c.status
+        status: Status = c.status
         wid = plan.params.get("weapon")
         weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), status.weapon)
         if weapon.ranged and plan.kind == "attack":
@@ -565,7 +565,7 @@ class Settlement:
         for c in self.state.against(None):
             if c.id in self.out:
                 continue
-            status = c.status
+            status: Status = c.status
             if status.lock_choice and c.id not in chosen:
                 return False
             if status.declared_round < rnd and c.id not in declared:
@@ -836,7 +836,7 @@ class Settlement:
         if not self.standing(target):
             return f"{target} is out of the fight"
         assert target is not None
-        status = c.status
+        status: Status = c.status
         sheet: Sheet = c.sheet
         wid = plan.params.get("weapon")
         weapon = status.weapon
@@ -894,7 +894,7 @@ class Settlement:
 
     def charge_attack(self, c: Combatant, target: str, plan: Plan) -> str | None:
         sheet: Sheet = c.sheet
-        status = c.status
+        status: Status = c.status
         weapon = status.weapon
         units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
         self.move_toward(c, target, units * sheet.speed, CONTACT)
@@ -1517,7 +1517,7 @@ class Settlement:
         for c in self.state.against(None):
             if c.id in self.out:
                 continue
-            status = c.status
+            status: Status = c.status
             plan = lookup(self.plans, c.id)
             cost = 0
             if plan is not None and plan.kind != "grace":

@@ -38,6 +38,55 @@ class Plan:
         return self.category if self.cost < 0 else self.cost
 
 
+_FIELDS: tuple[str, ...] = (
+    "hit_points",
+    "max_hit_points",
+    "heroism",
+    "weapon",
+    "off_hand",
+    "carried",
+    "initiative",
+    "round",
+    "round_start",
+    "start_points",
+    "tie",
+    "grace",
+    "next_roll_malus",
+    "attention",
+    "declared_round",
+    "resolved_round",
+    "plan",
+    "surprised",
+    "weapon_ready",
+    "hidden",
+    "invisible",
+    "senses_lost",
+    "perception_malus",
+    "slowed",
+    "hasted",
+    "blocked",
+    "change_round",
+    "used_heroic_round",
+    "heroic_asked_round",
+    "counter_round",
+    "momentum_round",
+    "holding",
+    "held_by",
+    "hold",
+    "pinning",
+    "locked_with",
+    "lock_roll",
+    "lock_choice",
+    "prone",
+    "bonus_round",
+    "attack_bonus",
+    "weave_round",
+    "exposed_round",
+    "weapon_damage",
+)
+"""A status's fields, in the order of its constructor (its slots, equality and repr)."""
+
+
 class Status:
     """Everything about a fighter that changes during a fight; only events change it.
 
@@ -54,52 +103,7 @@ class Status:
 
     # Slotted, as the compiled build's native class is: more fields than CPython keeps
     # inline in a plain instance (at most 30), so each read would be a dictionary lookup.
-    __slots__ = (  # noqa: RUF023 (the constructor's order, which the repr follows)
-        "hit_points",
-        "max_hit_points",
-        "heroism",
-        "weapon",
-        "off_hand",
-        "carried",
-        "initiative",
-        "round",
-        "round_start",
-        "start_points",
-        "tie",
-        "grace",
-        "next_roll_malus",
-        "attention",
-        "declared_round",
-        "resolved_round",
-        "plan",
-        "surprised",
-        "weapon_ready",
-        "hidden",
-        "invisible",
-        "senses_lost",
-        "perception_malus",
-        "slowed",
-        "hasted",
-        "blocked",
-        "change_round",
-        "used_heroic_round",
-        "heroic_asked_round",
-        "counter_round",
-        "momentum_round",
-        "holding",
-        "held_by",
-        "hold",
-        "pinning",
-        "locked_with",
-        "lock_roll",
-        "lock_choice",
-        "prone",
-        "bonus_round",
-        "attack_bonus",
-        "weave_round",
-        "exposed_round",
-        "weapon_damage",
-    )
+    __slots__ = _FIELDS
 
     hit_points: int
     max_hit_points: int
@@ -260,8 +264,6 @@ class Status:
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None  # type: ignore[assignment]  # mutable, as attrs' define made it
-
     def __repr__(self) -> str:
         inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in _FIELDS)
         return f"Status({inner})"
@@ -281,7 +283,3 @@ class Status:
             off_hand=sheet.off_hand,
             carried=sheet.carried,
         )
-
-
-_FIELDS: tuple[str, ...] = Status.__slots__
-"""The status's fields, in the order of its constructor (for equality and repr)."""

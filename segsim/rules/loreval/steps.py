@@ -38,6 +38,7 @@ from segsim.rules.loreval.rounds import (
     resolve_key,
     waits_for,
 )
+from segsim.rules.loreval.status import Status
 
 if TYPE_CHECKING:
     from segsim.events import Event
@@ -158,7 +159,7 @@ class StepTracker:
         keys = self.resolve_keys
         for cid in self.dirty:
             c = combatants[cid]
-            status = c.status
+            status: Status = c.status
             here = c.in_fight
             _mark(self.locks, cid, here and status.lock_choice)
             _mark(self.changes, cid, here and status.change_round == rnd)
