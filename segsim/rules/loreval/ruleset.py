@@ -435,7 +435,11 @@ class Loreval(BaseRuleset):
         if checker is None:
             known = ", ".join(sorted(CHECKERS))
             raise IllegalDeclaration(f"unknown action {kind!r} (known: {known})", rule=RULE_ROUND)
-        unknown_params(kind, declaration.params, KIND_PARAMS[kind])
+        notes = declaration.notes
+        if notes is None or notes[0] is not KIND_PARAMS:
+            unknown_params(kind, declaration.params, KIND_PARAMS[kind])
+            if declaration.checked:  # it never changes: its parameters are checked once
+                object.__setattr__(declaration, "notes", (KIND_PARAMS,))  # frozen: one write
         marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
         step = None if marker is None else marker.params.get("step")
         if marker is None or step not in (DECLARE, CHANGE, HEROIC):
