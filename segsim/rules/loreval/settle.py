@@ -310,6 +310,8 @@ class Settlement:
         self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
         self._order: list[Combatant] | None = None
+        self._looked = 0  # events looked at for a change step, and whether one was found
+        self._changes = False
         kept: Aims | None = state.extra.get(AIMS)  # a large fight's
         self._aims = None if kept is None else kept.begin(rnd)
 
@@ -575,8 +577,17 @@ class Settlement:
         return True
 
     def change_pending(self) -> bool:
-        """Whether this settlement has given someone a change step."""
-        return any(isinstance(e, ChangeAllowed) for e in self.events)
+        """Whether this settlement has given someone a change step (the events are
+        looked at once: the answer, once yes, stays yes)."""
+        if self._changes:
+            return True
+        events = self.events
+        for i in range(self._looked, len(events)):
+            if isinstance(events[i], ChangeAllowed):
+                self._changes = True
+                return True
+        self._looked = len(events)
+        return False
 
     def carry_out(self, cid: str, plan: Plan | None) -> None:
         if plan is None or not self.standing(cid):

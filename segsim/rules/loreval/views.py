@@ -33,7 +33,10 @@ class OtherView(LiveView):
     def __init__(
         self, state: FightState, segment: int, o: Combatant, rnd: int, knows: bool
     ) -> None:
-        super().__init__(state, segment)
+        # LiveView's __init__, without its call (once a fighter seen)
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.id = o.id
         self.side = o.side
         self.name = o.name
