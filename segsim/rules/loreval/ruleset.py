@@ -171,7 +171,6 @@ class Loreval(BaseRuleset):
             (0, 0, 0),
             None,
         )
-        self._turns: tuple[object, int, bool] = (None, 0, False)
         self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
         self.round_segments: int = round_segments
         self.tick = round_segments
@@ -274,10 +273,11 @@ class Loreval(BaseRuleset):
         events.append(round_started(state, dice, 1, 0, points, grace))
         kept = tracker(state)
         if kept is not None:
-            state.extra[TURNS] = []  # the steps begun (see started)
             state.extra[AIMS] = Aims(0, True)  # what is declared at whom (settle.Aims)
             kept.everyone = True  # the round starts: everyone's status changes
             kept.changing(state, len(events))
+        else:
+            self._applying(state, len(events))
         return events
 
     def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
@@ -321,6 +321,8 @@ class Loreval(BaseRuleset):
             kept.touch(state, events)
             if AIMS not in state.extra:  # kept whole from the next round on
                 state.extra[AIMS] = Aims(rnd, False)
+        else:
+            self._applying(state, len(events))
         return events
 
     # ------------------------------------------------------------ steps
@@ -354,11 +356,19 @@ class Loreval(BaseRuleset):
         change of what sets it (the rules' events, who is in the fight): the engine's
         own records of the many waits begun at a round's start change nothing of it."""
         kept = state.extra.get(steps.KEY)
-        key = (
-            (kept.generation, state.roster, segment)
-            if kept is not None and kept.settled(state)
-            else (state.version, -1, segment)
-        )
+        if kept is not None:
+            key = (
+                (kept.generation, state.roster, segment)
+                if kept.settled(state)
+                else (state.version, -1, segment)
+            )
+        else:  # a small fight: the same, by the rules' events counted here (_applying)
+            marks: tuple[int, int] | None = state.extra.get(MARKS)
+            key = (
+                (marks[0], state.roster, segment)
+                if marks is not None and state.version >= marks[1]
+                else (state.version, -1, segment)
+            )
         if self._steps[0] is state and self._steps[1] == key:
             step = self._steps[2]
             if steps.CHECK:
@@ -368,31 +378,39 @@ class Loreval(BaseRuleset):
         self._steps = (state, key, step)
         return step
 
+    def _applying(self, state: FightState, events: int) -> None:
+        """``events`` of the rules' events are about to be applied to a small fight's
+        state (each adds one to its version): who is due next, worked out from the
+        fighters' statuses, holds from then on until the rules' next events or until
+        someone comes or goes, whatever the engine's own records (a large fight's
+        tracker counts them itself)."""
+        marks: tuple[int, int] | None = state.extra.get(MARKS)
+        state.extra[MARKS] = (0 if marks is None else marks[0] + 1, state.version + events)
+
     def _busy(self, state: FightState) -> bool:
-        """Whether a step is in progress, worked out once per state of the fight."""
-        if self._turns[0] is state and self._turns[1] == state.version:
-            return self._turns[2]
-        turns: list[Action] | None = state.extra.get(TURNS)
-        if turns is None:  # a small fight: a scan of everyone's actions is cheaper
-            busy = turn_in_progress(state)
-        else:
-            combatants = state.combatants
-            turns[:] = [a for a in turns if _going(a, combatants[a.actor].actions)]
-            busy = bool(turns)
-            if steps.CHECK:
-                assert busy == turn_in_progress(state)
-        self._turns = (state, state.version, busy)
+        """Whether a step is in progress: the step begun last, if it is not over. A step
+        begins only when none is in progress (:meth:`forced`, :meth:`_plan_turn`), so
+        the last one begun is the only one that can be (its fighter's actions hold it
+        while it lasts), whatever the fight's size."""
+        last: Action | None = state.extra.get(TURNS)
+        busy = False
+        if last is not None:
+            c = state.combatants[last.actor]
+            if c.in_fight:
+                for a in c.actions:
+                    if a is last:
+                        busy = True
+                        break
+        if steps.CHECK:
+            assert busy == turn_in_progress(state)
         return busy
 
     started_kinds: ClassVar[frozenset[str]] = frozenset({TURN})
 
     def started(self, state: FightState, action: Action) -> None:
-        """A step has begun: kept in a large fight, so that whether a step is in
-        progress is asked of the steps begun and not yet over rather than of every
-        fighter."""
-        turns = state.extra.get(TURNS)
-        if turns is not None:  # a large fight (see begin)
-            turns.append(action)
+        """A step has begun: kept, so that whether a step is in progress is asked of it
+        rather than of every fighter (:meth:`_busy`)."""
+        state.extra[TURNS] = action
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         rnd, start = current_round(state, segment, self.round_segments)
@@ -575,6 +593,8 @@ class Loreval(BaseRuleset):
         kept = state.extra.get(steps.KEY)
         if kept is not None:
             kept.touch(state, settlement.events)
+        else:
+            self._applying(state, len(settlement.events))
         return settlement.events
 
     # ------------------------------------------------------------ observation
@@ -636,12 +656,10 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
 
 
 TURNS = "loreval.turns"
-"""Where the steps begun in a fight and maybe not over are kept (``state.extra``)."""
-
-
-def _going(action: Action, actions: list[Action]) -> bool:
-    """Whether the action is still among its fighter's actions in progress."""
-    return any(a is action for a in actions)
+"""Where the step begun last in a fight is kept (``state.extra``)."""
+MARKS = "loreval.marks"
+"""How many times the rules' events were applied to a small fight, and from which
+version of its state the last ones are (``state.extra``; see ``Loreval._applying``)."""
 
 
 def _voided(state: FightState, c: Combatant, rnd: int) -> bool:
