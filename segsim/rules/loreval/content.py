@@ -203,13 +203,25 @@ class Sheet:
         assert speed is not None  # every fighter walks
         return speed
 
+    @functools.cached_property
+    def _speeds(self) -> dict[str, float | None]:
+        """The speeds worked out so far, by mode (a sheet never changes)."""
+        return {}
+
     def speed_in(self, mode: str) -> float | None:
         """Movement speed in a mode of locomotion (walk, swim, fly); None when the fighter
-        cannot move that way."""
+        cannot move that way (worked out once per sheet and mode)."""
+        speeds = self._speeds
+        if mode in speeds:
+            return speeds[mode]
         kind = self.locomotion.get(mode, DEFAULT_LOCOMOTION.get(mode))
-        if kind is None:
-            return None
-        return movement_speed(self.characteristics, self.size, LOCOMOTION[mode][kind])
+        speed = (
+            None
+            if kind is None
+            else movement_speed(self.characteristics, self.size, LOCOMOTION[mode][kind])
+        )
+        speeds[mode] = speed
+        return speed
 
     @functools.cached_property
     def pace(self) -> int:

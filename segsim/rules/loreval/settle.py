@@ -75,6 +75,7 @@ from segsim.rules.loreval.manoeuvres import (
     strength_contest,
 )
 from segsim.rules.loreval.ranged import shoot
+from segsim.rules.loreval.reads import Heroism, HitPoints, Plans, Positions
 from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, status_of
 from segsim.rules.loreval.skills import resolve_skill
 from segsim.rules.loreval.status import Plan, Status
@@ -157,11 +158,6 @@ def round_started(
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
 MOVING = frozenset(("attack", "charge", "grapple", *MANOEUVRES))
 """Actions that carry their declared moves toward their target."""
-
-
-def _plan_of(c: Combatant, rnd: int) -> Plan | None:
-    status: Status = c.status
-    return status.plan if status.declared_round == rnd else None
 
 
 def lookup(values: Mapping[str, Any], cid: str, default: Any = None) -> Any:
@@ -293,10 +289,20 @@ class Settlement:
         self.events: list[Event] = []
         combatants = state.combatants
         # what this settlement changes is written over the state's values, read on demand
-        self.positions: Lazy[Point] = Lazy(lambda cid: combatants[cid].position)
-        self.hit_points: Lazy[int] = Lazy(lambda cid: combatants[cid].status.hit_points)
-        self.heroism: Lazy[int] = Lazy(lambda cid: combatants[cid].status.heroism)
-        self.plans: Lazy[Plan | None] = Lazy(lambda cid: _plan_of(combatants[cid], rnd))
+        # (segsim.rules.loreval.reads: no function made for each, nor __init__ called)
+        positions = Positions()
+        positions.fighters = combatants
+        self.positions: Lazy[Point] = positions
+        hit_points = HitPoints()
+        hit_points.fighters = combatants
+        self.hit_points: Lazy[int] = hit_points
+        heroism = Heroism()
+        heroism.fighters = combatants
+        self.heroism: Lazy[int] = heroism
+        plans = Plans()
+        plans.fighters = combatants
+        plans.rnd = rnd
+        self.plans: Lazy[Plan | None] = plans
         # who has resolved, countered, is blocked or locked: read from a fighter's
         # status when first asked (the state does not change during a settlement), then
         # as the settlement marks them
