@@ -305,11 +305,12 @@ class Settlement:
         self.plans: Lazy[Plan | None] = plans
         # who has resolved, countered, is blocked or locked: read from a fighter's
         # status when first asked (the state does not change during a settlement), then
-        # as the settlement marks them
-        self.resolved = Marks(combatants, _resolved, rnd)
-        self.used_counters = Marks(combatants, _countered, rnd)
-        self.blocked = Marks(combatants, _blocked, rnd)
-        self.locked = Marks(combatants, _locked, rnd)
+        # as the settlement marks them; each made when first asked for (a declaration
+        # step asks for none)
+        self._resolved: Marks | None = None
+        self._used_counters: Marks | None = None
+        self._blocked: Marks | None = None
+        self._locked: Marks | None = None
         self.no_move: set[str] = set()
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
@@ -320,6 +321,38 @@ class Settlement:
         self._changes = False
         kept: Aims | None = state.extra.get(AIMS)  # a large fight's
         self._aims = None if kept is None else kept.begin(rnd)
+
+    @property
+    def resolved(self) -> Marks:
+        """Who has resolved this round."""
+        found = self._resolved
+        if found is None:
+            found = self._resolved = Marks(self.state.combatants, _resolved, self.rnd)
+        return found
+
+    @property
+    def used_counters(self) -> Marks:
+        """Whose counter of this round is spent."""
+        found = self._used_counters
+        if found is None:
+            found = self._used_counters = Marks(self.state.combatants, _countered, self.rnd)
+        return found
+
+    @property
+    def blocked(self) -> Marks:
+        """Who is blocked in its action until the round ends."""
+        found = self._blocked
+        if found is None:
+            found = self._blocked = Marks(self.state.combatants, _blocked, self.rnd)
+        return found
+
+    @property
+    def locked(self) -> Marks:
+        """Who is locked with someone by a block."""
+        found = self._locked
+        if found is None:
+            found = self._locked = Marks(self.state.combatants, _locked, self.rnd)
+        return found
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
