@@ -458,7 +458,15 @@ class Loreval(BaseRuleset):
             unknown_params(kind, declaration.params, KIND_PARAMS[kind])
             if declaration.checked:  # it never changes: its parameters are checked once
                 object.__setattr__(declaration, "notes", (KIND_PARAMS,))  # frozen: one write
-        marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
+        marker = None
+        mine = False  # an action of the round begun in this segment already
+        for a in c.actions:  # one pass: the step's marker, the round's action
+            if a.start == segment:
+                if a.kind == TURN:
+                    if marker is None:
+                        marker = a
+                elif a.channel == ACT_CHANNEL:
+                    mine = True
         step = None if marker is None else marker.params.get("step")
         if marker is None or step not in (DECLARE, CHANGE, HEROIC):
             raise IllegalDeclaration(
@@ -466,7 +474,6 @@ class Loreval(BaseRuleset):
                 "ascending order of initiative",
                 rule=RULE_INITIATIVE,
             )
-        mine = [a for a in c.actions if a.channel == ACT_CHANNEL and a.start == segment]
         if mine or any(p.channel == ACT_CHANNEL for p in planned):
             raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
         status: Status = c.status
@@ -562,25 +569,8 @@ class Loreval(BaseRuleset):
             cid = marker.actor
             if not settlement.standing(cid):
                 continue
-            acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
             step = marker.params.get("step")
-            status = state.combatants[cid].status
-            if step == DECLARE:
-                settlement.declare(marker, acts, None)
-            elif step == HEROIC:
-                settlement.declare(marker, acts, None, heroic=True)
-            elif step == CHANGE:
-                assert status.plan is not None
-                plan = settlement.declare(marker, acts, status.plan)
-                # a counterer whose counter this change voided declares next and, unless
-                # it counters again, acts first: this action then waits for its own step
-                if plan is not None and not voided_on(state, cid, rnd):
-                    settlement.carry_out(cid, plan)
-            elif step == END:
-                ended = True
-            elif step == LOCK:
-                settlement.lock_choice(cid, any(a.kind == DROP for a in acts))
-            elif step == RESOLVE:
+            if step == RESOLVE:
                 group = marker.params.get("group") or [cid]
                 for gid in group:
                     if gid != cid and (gid in settlement.resolved or not settlement.standing(gid)):
@@ -588,6 +578,25 @@ class Loreval(BaseRuleset):
                     settlement.resolve(gid, lookup(settlement.plans, gid))
                     if settlement.change_pending():
                         break  # the change step comes next; the rest wait for their steps
+                continue
+            if step == END:
+                ended = True
+                continue
+            acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
+            if step == DECLARE:
+                settlement.declare(marker, acts, None)
+            elif step == HEROIC:
+                settlement.declare(marker, acts, None, heroic=True)
+            elif step == CHANGE:
+                status: Status = state.combatants[cid].status
+                assert status.plan is not None
+                plan = settlement.declare(marker, acts, status.plan)
+                # a counterer whose counter this change voided declares next and, unless
+                # it counters again, acts first: this action then waits for its own step
+                if plan is not None and not voided_on(state, cid, rnd):
+                    settlement.carry_out(cid, plan)
+            elif step == LOCK:
+                settlement.lock_choice(cid, any(a.kind == DROP for a in acts))
         if ended or (segment + 1 >= start + self.round_segments and settlement.round_over()):
             settlement.end_round()
         kept = state.extra.get(steps.KEY)
