@@ -120,8 +120,9 @@ class Weapon:
     durability: int = 10
     """Damage a sundered weapon takes before it breaks (Interpretations)."""
 
-    @property
+    @functools.cached_property
     def ranged(self) -> bool:
+        """A thrown or missile weapon (read often: kept once worked out)."""
         return self.mode in ("thrown", "fast_missile", "slow_missile")
 
 

@@ -100,13 +100,16 @@ class Context:
     each declaration checked): a native one in the compiled build, and no frozen attrs
     construction in the pure one."""
 
-    __slots__ = ("c", "changed", "heroic", "rnd", "state")
+    __slots__ = ("c", "changed", "heroic", "rnd", "sheet", "state", "status")
 
     state: FightState
     c: Combatant
     rnd: int
     changed: Plan | None
     heroic: bool
+    status: Status
+    """The fighter's status and sheet (read by every check: kept, not looked up)."""
+    sheet: Sheet
 
     def __init__(
         self,
@@ -121,16 +124,8 @@ class Context:
         self.rnd = rnd
         self.changed = changed
         self.heroic = heroic
-
-    @property
-    def status(self) -> Status:
-        status: Status = self.c.status
-        return status
-
-    @property
-    def sheet(self) -> Sheet:
-        sheet: Sheet = self.c.sheet
-        return sheet
+        self.status = c.status
+        self.sheet = c.sheet
 
 
 def _int(params: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
-    __slots__ = ("_knows", "_o", "_round", "id", "is_pc", "name", "side")
+    __slots__ = ("_knows", "_o", "_round", "_st", "id", "is_pc", "name", "side")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc")
 
     def __init__(
@@ -42,13 +42,9 @@ class OtherView(LiveView):
         self.name = o.name
         self.is_pc = o.is_pc
         self._o = o
+        self._st: Status = o.status  # (a fighter's status is the same object all fight)
         self._round = rnd
         self._knows = knows
-
-    @property
-    def _st(self) -> Status:
-        status: Status = self._o.status
-        return status
 
     @live
     def position(self) -> Point:
@@ -145,6 +141,7 @@ class SelfView(OtherView):
         self.name = c.name
         self.is_pc = c.is_pc
         self._o = c
+        self._st = c.status
         self._round = rnd
         self._knows = True
         self.sheet: Sheet = c.sheet
