@@ -76,7 +76,6 @@ from segsim.rules.loreval.settle import (
     Aims,
     Settlement,
     initiative_roll,
-    lookup,
     round_started,
 )
 from segsim.rules.loreval.status import Status
@@ -575,7 +574,7 @@ class Loreval(BaseRuleset):
                 for gid in group:
                     if gid != cid and (gid in settlement.resolved or not settlement.standing(gid)):
                         continue
-                    settlement.resolve(gid, lookup(settlement.plans, gid))
+                    settlement.resolve(gid, settlement.plans[gid])
                     if settlement.change_pending():
                         break  # the change step comes next; the rest wait for their steps
                 continue

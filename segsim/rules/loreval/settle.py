@@ -225,6 +225,11 @@ AIMS = "loreval.aims"
 """Where a large fight keeps its :class:`Aims` (``state.extra``)."""
 
 
+def _concert(plan: Plan | None) -> Any:
+    """The partner whose action a plan joins in concert, if any."""
+    return None if plan is None else plan.params.get("concert")
+
+
 def _loose(plan: Plan) -> bool:
     """A counter that may answer someone it does not name: hypothetical, or with no
     target."""
@@ -398,7 +403,7 @@ class Settlement:
         if steps.CHECK:
             ids = {c.id for c in found}
             for c in self.in_order():
-                plan = lookup(self.plans, c.id)
+                plan = self.plans[c.id]
                 if plan is not None and (plan.target == cid or _loose(plan) or c.id in also):
                     assert c.id in ids, (c.id, cid)
         return found
@@ -411,12 +416,8 @@ class Settlement:
             return self.in_order()
         found = self.among(aims.by_concert.get(cid, ()))
         if steps.CHECK:
-            assert [
-                c
-                for c in self.in_order()
-                if lookup(self.plans, c.id) is not None
-                and lookup(self.plans, c.id).params.get("concert") == cid
-            ] == [c for c in found if lookup(self.plans, c.id).params.get("concert") == cid]
+            joined = [c for c in self.in_order() if _concert(self.plans[c.id]) == cid]
+            assert joined == [c for c in found if _concert(self.plans[c.id]) == cid]
         return found
 
     def danger_scope(self, defender: Combatant) -> list[Combatant] | None:
@@ -669,7 +670,7 @@ class Settlement:
         while todo:
             current = todo.pop()
             for c in self.joining(current):
-                plan = lookup(self.plans, c.id)
+                plan = self.plans[c.id]
                 if plan is not None and plan.params.get("concert") == current:
                     found.append(c.id)
                     todo.append(c.id)
@@ -693,7 +694,7 @@ class Settlement:
         """Counters aimed at a fighter who must change its action cannot be carried out;
         their fighters may change theirs (Loreval, "Modifier son action")."""
         for c in self.aiming_at(cid):
-            plan = lookup(self.plans, c.id)
+            plan = self.plans[c.id]
             if (
                 plan is not None
                 and plan.kind == "counter"
@@ -790,7 +791,7 @@ class Settlement:
         aimed at the caster or hypothetical (Loreval, "Les différents contres": a
         defensive counter-spell only protects the counterer)."""
         for k in self.aiming_at(caster.id):
-            plan = lookup(self.plans, k.id)
+            plan = self.plans[k.id]
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -975,7 +976,7 @@ class Settlement:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
         the charge (Loreval, "Réception de charge")."""
         for k in self.among((target,)) if self._aims is not None else self.in_order():
-            plan = lookup(self.plans, k.id)
+            plan = self.plans[k.id]
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -1008,7 +1009,7 @@ class Settlement:
         if plan.kind == "charge" or plan.target is None:
             return
         for c in self.in_order() if self._aims is None else self.among((plan.target,)):
-            other = lookup(self.plans, c.id)
+            other = self.plans[c.id]
             if (
                 other is None
                 or other.kind != "charge"
@@ -1231,7 +1232,7 @@ class Settlement:
         counter (against this attacker, hypothetical, or turned against this second
         assailant as a changed action at -2), or an ally's offensive parry."""
         for k in self.aiming_at(attacker.id, defender.id):
-            plan = lookup(self.plans, k.id)
+            plan = self.plans[k.id]
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -1311,7 +1312,7 @@ class Settlement:
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
         me = self.fighter(cid)
         for k in self.aiming_at(cid):
-            counter = lookup(self.plans, k.id)
+            counter = self.plans[k.id]
             if (
                 counter is None
                 or counter.kind != "counter"
@@ -1568,7 +1569,7 @@ class Settlement:
             if c.id in self.out:
                 continue
             status: Status = c.status
-            plan = lookup(self.plans, c.id)
+            plan = self.plans[c.id]
             cost = 0
             if plan is not None and plan.kind != "grace":
                 cost = status.initiative if plan.heroic else plan.spent
@@ -1581,7 +1582,7 @@ class Settlement:
             if c.id in self.out:
                 continue
             status = c.status
-            plan = lookup(self.plans, c.id)
+            plan = self.plans[c.id]
             chose = plan is not None and plan.kind == "grace"
             if (status.grace and status.grace != "joined") or chose:  # a grace round ends
                 malus = -2 if chose and plan is not None and plan.changed else 0
