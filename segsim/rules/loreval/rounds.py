@@ -92,15 +92,24 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
     """The fighter whose step comes next in round ``rnd`` and its kind (None: the round
     has nothing left but waiting for its end)."""
     fighters = state.against(None)
+    # One pass for the locks (the first wins at once), the first change and the
+    # highest of those still to declare (rank keys are unique: c.order is)
+    change = declare = None
+    best: tuple[int, int, int, int] | None = None
     for c in fighters:
-        if c.status.lock_choice:
+        status: Status = c.status
+        if status.lock_choice:
             return c, LOCK
-    for c in fighters:
-        if c.status.change_round == rnd and waits_for(state, c, rnd) is None:
-            return c, CHANGE
-    to_declare = [c for c in fighters if c.status.declared_round < rnd]
-    if to_declare:
-        return max(to_declare, key=rank_key), DECLARE
+        if change is None and status.change_round == rnd and waits_for(state, c, rnd) is None:
+            change = c
+        if status.declared_round < rnd:
+            key = rank_key(c)
+            if best is None or key > best:
+                declare, best = c, key
+    if change is not None:
+        return change, CHANGE
+    if declare is not None:
+        return declare, DECLARE
     heroes = [c for c in fighters if may_go_heroic(c, rnd)]
     if heroes:
         return max(heroes, key=rank_key), HEROIC
