@@ -42,9 +42,15 @@ class OtherView(LiveView):
         self.name = o.name
         self.is_pc = o.is_pc
         self._o = o
-        self._st: Status = o.status  # (a fighter's status is the same object all fight)
+        status: Status = o.status  # (a fighter's status is the same object all fight)
+        self._st = status
         self._round = rnd
         self._knows = knows
+        # where it stands and its hit points, read by every policy that sorts those it
+        # sees: known now, kept as their fields' values (the view's phase's, for good)
+        values = self.__dict__
+        values["position"] = o.position
+        values["hit_points"] = status.hit_points
 
     @live
     def position(self) -> Point:
@@ -148,8 +154,22 @@ class SelfView(OtherView):
         self.round = rnd
         self._marker = marker
         self._rules = rules
-        # the step, read by every decision first, known now: kept as its field's value
-        self.__dict__["step"] = None if marker is None else str(marker.params["step"])
+        # the step, read by every decision first, known now: kept as its field's value;
+        # at a step where it may declare, so are what the built-in policies read then
+        values = self.__dict__
+        step = values["step"] = None if marker is None else str(marker.params["step"])
+        if step == "declare" or step == "change" or step == "heroic":
+            status: Status = c.status
+            values["position"] = c.position
+            values["hit_points"] = status.hit_points
+            values["initiative"] = status.start_points
+            values["attention_points"] = status.attention_points(self.sheet)
+            values["weapon"] = status.weapon
+            values["weapon_ready"] = status.weapon_ready
+            values["off_hand"] = status.off_hand
+            values["held_by"] = status.held_by
+            values["holding"] = status.holding
+            values["locked_with"] = status.locked_with
 
     # What its observation (a ViewObservation) asks of the deciding fighter's view.
     def _reads_attention(self) -> bool:
