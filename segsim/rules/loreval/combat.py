@@ -71,7 +71,11 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
         and status.locked_with is None
         and status.hold != "pinned"
         and not sheet.closed_helm
-        and (plan is None or status.declared_round != rnd or not _charging(plan))
+        and (
+            plan is None
+            or status.declared_round != rnd
+            or not (plan.kind == "charge" or plan.params.get("how") == "charge")  # _charging
+        )
     ):
         # nothing lowers or caps a criterion: the points put in them (most of the time)
         attention: Attention = status.attention

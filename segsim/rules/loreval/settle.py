@@ -1049,9 +1049,10 @@ class Settlement:
         critical confirmation and damage: "hit", "miss" or "countered"."""
         if not self.located(c, target):
             return "miss"
-        if status_of(self.fighter(target)).invisible and "concealment" not in mods:
+        defender = self.state.combatants[target]
+        target_status: Status = defender.status
+        if target_status.invisible and "concealment" not in mods:
             mods["invisible"] = CONCEALMENT["total"]
-        defender = self.fighter(target)
         difficulty, against, _ = passive_difficulty(
             self.state, defender, self.positions, self.rnd, self.danger_scope(defender)
         )
@@ -1141,7 +1142,8 @@ class Settlement:
         invisible; then it needs 2 in Environment and a detection roll (d20 + perception
         + Environment's modifier against ``detection_difficulty``), once per action and
         settlement (Loreval, "Camouflage", "Environnement")."""
-        if not status_of(self.fighter(target)).invisible:
+        status: Status = self.state.combatants[target].status
+        if not status.invisible:
             return True
         key = (c.id, target)
         if key in self.locations:
@@ -1210,7 +1212,7 @@ class Settlement:
     def break_lock(self, cid: str) -> None:
         """The assailant locked by a block makes an opposed strength roll at its next
         step: winning frees both fighters (Loreval, "Bloquer une attaque")."""
-        status = status_of(self.fighter(cid))
+        status: Status = self.state.combatants[cid].status  # (no calls: every resolution)
         other = status.locked_with
         if other is None or not status.lock_roll or not self.standing(other):
             return
