@@ -260,7 +260,8 @@ class Loreval(BaseRuleset):
         points: dict[str, int] = {}
         grace: dict[str, str] = {}
         for c in state.against(None):
-            events += self._setup(state, c, dice, 0)
+            if c.setup:  # (nothing called: no event, no call)
+                events += self._setup(state, c, dice, 0)
         for c in state.against(None):
             if c.setup.get("surprised") and not self._escapes(c, dice, events):
                 events.append(Surprised(0, c.id))

@@ -101,8 +101,9 @@ def initiative_roll(
     """d20 + initiative skill (+ malus), never below 1 (Loreval, "Modifier son action")."""
     sheet: Sheet = c.sheet
     roll = dice.roll(20, "initiative", c.id)
-    points = max(1, roll + sheet.skill("initiative") + malus)
-    return InitiativeRolled(t, c.id, roll, sheet.skill("initiative"), points, malus), points
+    skill = sheet.skill("initiative")
+    points = max(1, roll + skill + malus)
+    return InitiativeRolled(t, c.id, roll, skill, points, malus), points
 
 
 def round_started(
