@@ -25,6 +25,12 @@ def _mods(modifiers: Mapping[str, int]) -> str:
     return f" [{text}]" if text else ""
 
 
+HOLDS = "loreval.holds"
+"""Set in ``state.extra`` once anyone in the fight has grappled or locked anyone
+(:class:`Grappled`, :class:`Locked`): until then a fall lets go of nothing
+(``Settlement.let_go``)."""
+
+
 def _status(state: FightState, cid: str | None) -> Status:
     assert cid is not None
     status: Status = state.combatants[cid].status
@@ -640,6 +646,7 @@ class Grappled(Event):
     hold: str
 
     def apply(self, state: FightState) -> None:
+        state.extra[HOLDS] = True  # (a fall may now let go of someone: settle.let_go)
         holder = _status(state, self.actor)
         held = _status(state, self.held)
         if self.hold == "released":
@@ -674,6 +681,7 @@ class Locked(Event):
     locked: bool = True
 
     def apply(self, state: FightState) -> None:
+        state.extra[HOLDS] = True  # (a fall may now let go of someone: settle.let_go)
         mine = _status(state, self.actor)
         theirs = _status(state, self.other)
         if self.locked:

@@ -41,6 +41,7 @@ from segsim.rules.loreval.combat import (
 from segsim.rules.loreval.content import FISTS, Sheet, Weapon
 from segsim.rules.loreval.declare import CONCEALMENT
 from segsim.rules.loreval.events import (
+    HOLDS,
     ActionWasted,
     AttackRolled,
     ChangeAllowed,
@@ -604,9 +605,26 @@ class Settlement:
                 armed = status_of(self.fighter(str(e.actor))).weapon.id != FISTS.id
                 if armed:
                     return False  # its lock step comes next
+        kept = self.state.extra.get(steps.KEY)
+        if kept is None:
+            return self._all_done(self.state.against(None), declared, chosen)
+        # a large fight: only those its tracker says may still hold the round up
+        locks, to_declare, unresolved = kept.waiting(self.state, self.rnd)
+        combatants = self.state.combatants
+        scope = {*locks, *(c.id for c in to_declare), *unresolved}
+        done = self._all_done([combatants[cid] for cid in scope], declared, chosen)
+        if steps.CHECK:
+            assert done == self._all_done(self.state.against(None), declared, chosen)
+        return done
+
+    def _all_done(
+        self, fighters: Iterable[Combatant], declared: set[Any], chosen: set[Any]
+    ) -> bool:
+        """Whether each of the fighters still standing has declared, resolved and made
+        its lock choice, once this settlement is applied."""
         rnd = self.rnd
-        for c in self.state.against(None):
-            if c.id in self.out:
+        for c in fighters:
+            if c.id in self.out or not c.in_fight:
                 continue
             status: Status = c.status
             if status.lock_choice and c.id not in chosen:
@@ -1516,6 +1534,10 @@ class Settlement:
 
     def let_go(self, cid: str) -> None:
         """A fighter out of the fight holds nobody and is held by nobody any more."""
+        if HOLDS not in self.state.extra and not any(
+            isinstance(e, (Grappled, Locked)) for e in self.events
+        ):
+            return  # nobody has ever held or locked anyone in this fight (a battle)
         holds = {(c.id, c.status.holding) for c in self.state.combatants.values()}
         for e in self.events:
             if isinstance(e, Grappled):
