@@ -608,11 +608,15 @@ class Settlement:
         kept = self.state.extra.get(steps.KEY)
         if kept is None:
             return self._all_done(self.state.against(None), declared, chosen)
-        # a large fight: only those its tracker says may still hold the round up
-        locks, to_declare, unresolved = kept.waiting(self.state, self.rnd)
+        # a large fight: only those its tracker says may still hold the round up, each
+        # group looked at lazily (the first one not done answers: most often the next)
+        locks, order, n, unresolved = kept.waiting(self.state, self.rnd)
         combatants = self.state.combatants
-        scope = {*locks, *(c.id for c in to_declare), *unresolved}
-        done = self._all_done([combatants[cid] for cid in scope], declared, chosen)
+        done = (
+            self._all_done((combatants[cid] for cid in locks), declared, chosen)
+            and self._all_done((order[i] for i in range(n - 1, -1, -1)), declared, chosen)
+            and self._all_done((combatants[cid] for cid in unresolved), declared, chosen)
+        )
         if steps.CHECK:
             assert done == self._all_done(self.state.against(None), declared, chosen)
         return done

@@ -214,18 +214,21 @@ class StepTracker:
             i += 1
         return None
 
-    def waiting(self, state: FightState, rnd: int) -> tuple[set[str], list[Combatant], set[str]]:
+    def waiting(
+        self, state: FightState, rnd: int
+    ) -> tuple[set[str], list[Combatant], int, set[str]]:
         """Who may still hold the round up, as the statuses applied say: the fighters
-        with a lock choice to make, those of the round's order who may still declare,
-        those not resolved (:meth:`Settlement.round_over` looks at them rather than at
-        every fighter; each may have left the fight)."""
+        with a lock choice to make, the first ``n`` of the round's order (returned as
+        the order and ``n``: no copy), who may still declare, and those not resolved
+        (:meth:`Settlement.round_over` looks at them rather than at every fighter; each
+        may have left the fight)."""
         self._refresh(state, rnd)
         order = self.order
         i = self.declare_at
         while i >= 0 and (not order[i].in_fight or order[i].status.declared_round >= rnd):
             i -= 1
         self.declare_at = i
-        return self.locks, order[: i + 1], self.unresolved
+        return self.locks, order, i + 1, self.unresolved
 
     def steps_left(self, state: FightState, rnd: int) -> int:
         """:func:`segsim.rules.loreval.rounds.steps_left`, from what changed."""
