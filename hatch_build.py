@@ -78,6 +78,7 @@ COMPILED_MODULES = (
     # fights), the declarations' checks, settlement, combat and attention arithmetic,
     # views and the built-in policies
     "segsim/rules/loreval/ruleset.py",
+    "segsim/rules/loreval/status.py",
     "segsim/rules/loreval/rounds.py",
     "segsim/rules/loreval/steps.py",
     "segsim/rules/loreval/declare.py",

@@ -19,6 +19,7 @@ from segsim.rules.loreval import steps
 from segsim.rules.loreval.battle import line_battle
 from segsim.rules.loreval.events import AttackRolled
 from segsim.rules.loreval.ruleset import Loreval
+from segsim.rules.loreval.settle import AIMS, Aims
 from segsim.scenario import load_scenario
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "examples" / "scenarios"
@@ -118,22 +119,29 @@ def test_who_is_due_next_kept_from_step_to_step_is_the_scan_of_everyone(
     (segsim.rules.loreval.steps); with CHECK set, every answer (the next step, the steps
     left to resolve, a step's rank, whether a step is in progress) is compared with the
     scan of every fighter, over whole rounds of declarations, heroic actions, counters,
-    changes and resolutions, with fighters falling."""
+    changes and resolutions, with fighters falling; and so is what a settlement finds
+    through the plans kept by target (``settle.Aims``: the counters, charges and
+    concerted actions answering a step, the sources of danger around a defender)."""
     monkeypatch.setattr(steps, "CHECK", True)
     fight = line_battle(15, seed=3, max_segments=1500, awareness=awareness)
     fight.run()
     kept = fight.state.extra[steps.KEY]
     assert isinstance(kept, steps.StepTracker) and kept.round >= 3
     assert any(isinstance(e, OutOfFight) for e in fight.history)
+    aims = fight.state.extra[AIMS]
+    assert isinstance(aims, Aims) and aims.whole and aims.by_target
 
 
 def test_the_examples_play_the_same_with_the_steps_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kept from the first fighter (``LARGE`` 0), the example scenarios play the same
-    fights, and every answer is the scan's."""
+    fights, and every answer is the scan's, in both ways (a small fight's next step
+    kept until the rules' events change it, the step in progress read from the last
+    one begun) (the settlements' plans kept by target too:
+    the skirmish's counters, charges and grapples)."""
     fights = {}
     for large in (steps.LARGE, 0):
         monkeypatch.setattr(steps, "LARGE", large)
-        monkeypatch.setattr(steps, "CHECK", large == 0)
+        monkeypatch.setattr(steps, "CHECK", True)  # the small fights' answers checked too
         for name in ("loreval_duel", "loreval_skirmish"):
             scenario = load_scenario(SCENARIOS / f"{name}.toml")
             for seed in range(4):

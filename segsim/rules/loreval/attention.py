@@ -10,6 +10,7 @@ limits (a closed helm caps Environment at 1).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -38,7 +39,31 @@ class Attention:
     @classmethod
     def parse(cls, raw: Any) -> Attention:
         """From ``{"environment": 1, "security": 1, "focus": 0}`` (missing keys are 0);
-        raises ValueError naming what is wrong."""
+        raises ValueError naming what is wrong. A table of the criteria's whole numbers
+        (what the built-in policies declare) is read without the general checks, and
+        gives the one shared value of its scores (a frozen value: sharing it changes
+        nothing)."""
+        kind = type(raw)
+        if (kind is MappingProxyType or kind is dict) and cls is Attention:
+            e = raw.get("environment", 0)
+            s = raw.get("security", 0)
+            f = raw.get("focus", 0)
+            if (
+                type(e) is int
+                and type(s) is int
+                and type(f) is int
+                and e >= 0
+                and s >= 0
+                and f >= 0
+                and len(raw) == ("environment" in raw) + ("security" in raw) + ("focus" in raw)
+            ):
+                shape = (e, s, f)
+                found = _SHARED.get(shape)
+                if found is None:
+                    if len(_SHARED) >= 4096:
+                        _SHARED.clear()
+                    found = _SHARED[shape] = Attention(e, s, f)
+                return found
         if not isinstance(raw, Mapping):
             raise ValueError(f"attention is a table of environment, security, focus: {raw!r}")
         unknown = sorted(set(raw) - set(CRITERIA))
@@ -51,6 +76,10 @@ class Attention:
                 raise ValueError(f"attention {key} must be a whole number >= 0, not {v!r}")
             values[key] = v
         return cls(**values)
+
+
+_SHARED: dict[tuple[int, int, int], Attention] = {}
+"""The attention values :meth:`Attention.parse` made, by their scores (bounded)."""
 
 
 def perception_modifier(score: int) -> int:

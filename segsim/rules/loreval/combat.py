@@ -10,7 +10,7 @@ threat, confirmed by a second roll that hits (D&D 3).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segsim.rules.loreval.attention import (
@@ -47,7 +47,7 @@ def distance(a: Point, b: Point) -> float:
 
 
 def within(a: Point, b: Point, metres: float) -> bool:
-    return distance(a, b) <= metres + _EPS
+    return math.dist(a, b) <= metres + _EPS  # distance(a, b), without its call
 
 
 def status_of(c: Combatant) -> Status:
@@ -60,7 +60,7 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
     Environment capped at 1 under a closed helm; Security counts as 0 while surprised
     (surprise round) or charging, a charge declared as a counter too (Loreval,
     "Critères d'attention", "Charge": "quel que soit son score")."""
-    status = c.status
+    status: Status = c.status
     sheet: Sheet = c.sheet
     plan = status.plan
     if (
@@ -71,7 +71,11 @@ def attention_scores(c: Combatant, rnd: int) -> Attention:
         and status.locked_with is None
         and status.hold != "pinned"
         and not sheet.closed_helm
-        and (plan is None or status.declared_round != rnd or not _charging(plan))
+        and (
+            plan is None
+            or status.declared_round != rnd
+            or not (plan.kind == "charge" or plan.params.get("how") == "charge")  # _charging
+        )
     ):
         # nothing lowers or caps a criterion: the points put in them (most of the time)
         attention: Attention = status.attention
@@ -118,7 +122,7 @@ def condition_modifiers(c: Combatant, rnd: int, defending: bool) -> dict[str, in
     """Combat maluses of the fighter's condition: held in a grapple (-2 to defences),
     lifted or taken down (-4 to everything), prone (-4); the bonus of juggling to
     attacks and of moving in melee to defences."""
-    status = c.status
+    status: Status = c.status
     mods: dict[str, int] = {}
     if status.held_by is not None and defending:
         mods["held"] = HELD_DEFENCE
@@ -144,18 +148,24 @@ def round_moves(c: Combatant, rnd: int) -> int:
 
 
 def dangers(
-    state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
+    state: FightState,
+    defender: Combatant,
+    positions: Mapping[str, Point],
+    rnd: int,
+    scope: Sequence[Combatant] | None = None,
 ) -> tuple[int, int]:
     """Sources of danger the defender is aware of and not aware of: opponents in contact
     and opponents who declared a hostile action at it this round; hidden or invisible
     ones (and every
-    one while the defender is surprised) are sources it is not aware of."""
+    one while the defender is surprised) are sources it is not aware of. ``scope``: the
+    fighters that may be either (a large fight's settlement finds them), by default
+    everyone in the fight."""
     here = positions.get(defender.id, defender.position)
     aware = unaware = 0
-    for o in state.against(None):
+    for o in state.against(None) if scope is None else scope:
         if o.side == defender.side:
             continue
-        st = o.status
+        st: Status = o.status
         plan = st.plan
         hostile = plan is not None and st.declared_round == rnd and plan.target == defender.id
         if not hostile and not within(positions.get(o.id, o.position), here, CONTACT):
@@ -173,19 +183,28 @@ def defence_value(
     which: str,
     positions: Mapping[str, Point],
     rnd: int,
+    scope: Sequence[Combatant] | None = None,
 ) -> tuple[int, dict[str, int]]:
     """The defender's passive ``defence`` or ``reflex`` now and its parts: the sheet's
-    value, Security's modifier, exposure, the malus of extra moves."""
+    value, Security's modifier, exposure, the malus of extra moves (``scope``: see
+    :func:`dangers`)."""
+    s = attention_scores(defender, rnd)
+    aware, unaware = dangers(state, defender, positions, rnd, scope)
+    return _defence(defender, which, rnd, s.security, aware, unaware)
+
+
+def _defence(
+    defender: Combatant, which: str, rnd: int, security: int, aware: int, unaware: int
+) -> tuple[int, dict[str, int]]:
+    """:func:`defence_value` from the defender's Security and its sources of danger."""
     sheet: Sheet = defender.sheet
     base = sheet.passive_defence if which == "defence" else sheet.passive_reflex
-    s = attention_scores(defender, rnd)
-    aware, unaware = dangers(state, defender, positions, rnd)
-    exposed = exposure(s.security, aware, unaware)
+    exposed = exposure(security, aware, unaware)
     if defender.status.hold == "pinned":
         exposed = min(exposed, -4)  # immobilisé: always exposed
     parts = {
         which: base,
-        "security": perception_modifier(s.security),
+        "security": perception_modifier(security),
         "exposed": exposed,
         "extra moves": movement_modifier(round_moves(defender, rnd)),
     }
@@ -194,11 +213,19 @@ def defence_value(
 
 
 def passive_difficulty(
-    state: FightState, defender: Combatant, positions: Mapping[str, Point], rnd: int
+    state: FightState,
+    defender: Combatant,
+    positions: Mapping[str, Point],
+    rnd: int,
+    scope: Sequence[Combatant] | None = None,
 ) -> tuple[int, str, dict[str, int]]:
-    """The better of the defender's passive Defence and Reflex (Interpretations)."""
-    d, dp = defence_value(state, defender, "defence", positions, rnd)
-    r, rp = defence_value(state, defender, "reflex", positions, rnd)
+    """The better of the defender's passive Defence and Reflex (Interpretations): its
+    Security and sources of danger worked out once for both (``scope``: see
+    :func:`dangers`)."""
+    security = attention_scores(defender, rnd).security
+    aware, unaware = dangers(state, defender, positions, rnd, scope)
+    d, dp = _defence(defender, "defence", rnd, security, aware, unaware)
+    r, rp = _defence(defender, "reflex", rnd, security, aware, unaware)
     if r > d:
         return r, "passive reflex", rp
     return d, "passive defence", dp
@@ -217,7 +244,7 @@ def attack_modifiers(
     extra moves (not on a charge's attack), a changed action's -2, untrained armour and
     shield."""
     sheet: Sheet = attacker.sheet
-    status = attacker.status
+    status: Status = attacker.status
     s = attention_scores(attacker, rnd)
     name = "strength_attack" if skill == "strength" else "skilful_attack"
     if plan is None:

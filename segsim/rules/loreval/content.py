@@ -120,8 +120,9 @@ class Weapon:
     durability: int = 10
     """Damage a sundered weapon takes before it breaks (Interpretations)."""
 
-    @property
+    @functools.cached_property
     def ranged(self) -> bool:
+        """A thrown or missile weapon (read often: kept once worked out)."""
         return self.mode in ("thrown", "fast_missile", "slow_missile")
 
 
@@ -203,13 +204,25 @@ class Sheet:
         assert speed is not None  # every fighter walks
         return speed
 
+    @functools.cached_property
+    def _speeds(self) -> dict[str, float | None]:
+        """The speeds worked out so far, by mode (a sheet never changes)."""
+        return {}
+
     def speed_in(self, mode: str) -> float | None:
         """Movement speed in a mode of locomotion (walk, swim, fly); None when the fighter
-        cannot move that way."""
+        cannot move that way (worked out once per sheet and mode)."""
+        speeds = self._speeds
+        if mode in speeds:
+            return speeds[mode]
         kind = self.locomotion.get(mode, DEFAULT_LOCOMOTION.get(mode))
-        if kind is None:
-            return None
-        return movement_speed(self.characteristics, self.size, LOCOMOTION[mode][kind])
+        speed = (
+            None
+            if kind is None
+            else movement_speed(self.characteristics, self.size, LOCOMOTION[mode][kind])
+        )
+        speeds[mode] = speed
+        return speed
 
     @functools.cached_property
     def pace(self) -> int:

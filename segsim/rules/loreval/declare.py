@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import attrs
-
 from segsim.actions import Declaration
 from segsim.errors import IllegalDeclaration
+from segsim.native import mypyc_attr
 from segsim.rules.loreval.attention import (
     RULE_ATTENTION,
     Attention,
@@ -94,26 +93,39 @@ KIND_PARAMS: Mapping[str, frozenset[str]] = {
 """Round actions a fighter may declare, and their parameters."""
 
 
-@attrs.frozen
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Context:
     """What a check needs: the fight, the fighter, the round and whether the declaration
-    is a changed action (and then the plan it replaces)."""
+    is a changed action (and then the plan it replaces). A plain class (one is made for
+    each declaration checked): a native one in the compiled build, and no frozen attrs
+    construction in the pure one."""
+
+    __slots__ = ("c", "changed", "heroic", "rnd", "sheet", "state", "status")
 
     state: FightState
     c: Combatant
     rnd: int
-    changed: Plan | None = None
-    heroic: bool = False
+    changed: Plan | None
+    heroic: bool
+    status: Status
+    """The fighter's status and sheet (read by every check: kept, not looked up)."""
+    sheet: Sheet
 
-    @property
-    def status(self) -> Status:
-        status: Status = self.c.status
-        return status
-
-    @property
-    def sheet(self) -> Sheet:
-        sheet: Sheet = self.c.sheet
-        return sheet
+    def __init__(
+        self,
+        state: FightState,
+        c: Combatant,
+        rnd: int,
+        changed: Plan | None = None,
+        heroic: bool = False,
+    ) -> None:
+        self.state = state
+        self.c = c
+        self.rnd = rnd
+        self.changed = changed
+        self.heroic = heroic
+        self.status = c.status
+        self.sheet = c.sheet
 
 
 def _int(params: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:

@@ -25,6 +25,12 @@ def _mods(modifiers: Mapping[str, int]) -> str:
     return f" [{text}]" if text else ""
 
 
+HOLDS = "loreval.holds"
+"""Set in ``state.extra`` once anyone in the fight has grappled or locked anyone
+(:class:`Grappled`, :class:`Locked`): until then a fall lets go of nothing
+(``Settlement.let_go``)."""
+
+
 def _status(state: FightState, cid: str | None) -> Status:
     assert cid is not None
     status: Status = state.combatants[cid].status
@@ -211,19 +217,22 @@ class RoundStarted(Event):
     grace: Mapping[str, str] = attrs.field(factory=dict)
 
     def apply(self, state: FightState) -> None:
-        for cid in self.order:
-            status = _status(state, cid)
-            status.round, status.round_start = self.round, self.t
-            status.start_points = self.points.get(cid, status.initiative)
-            status.tie = self.ties.get(cid, 0)
-            status.grace = self.grace.get(cid, "")
+        combatants = state.combatants
+        rnd, t = self.round, self.t
+        points, ties, grace = self.points, self.ties, self.grace
+        for cid in self.order:  # (everyone in the fight: no call a fighter)
+            status: Status = combatants[cid].status
+            status.round, status.round_start = rnd, t
+            status.start_points = points.get(cid, status.initiative)
+            status.tie = ties.get(cid, 0)
+            status.grace = grace.get(cid, "")
             status.blocked = False
             status.plan = None
-            if self.round > 1:
+            if rnd > 1:
                 status.surprised = False
             if status.grace in ("forced", "surprise", "heroic"):
-                status.declared_round = self.round
-                status.resolved_round = self.round
+                status.declared_round = rnd
+                status.resolved_round = rnd
 
     def describe(self) -> str:
         order = ", ".join(f"{cid} ({self.points.get(cid, '?')})" for cid in self.order)
@@ -637,6 +646,7 @@ class Grappled(Event):
     hold: str
 
     def apply(self, state: FightState) -> None:
+        state.extra[HOLDS] = True  # (a fall may now let go of someone: settle.let_go)
         holder = _status(state, self.actor)
         held = _status(state, self.held)
         if self.hold == "released":
@@ -671,6 +681,7 @@ class Locked(Event):
     locked: bool = True
 
     def apply(self, state: FightState) -> None:
+        state.extra[HOLDS] = True  # (a fall may now let go of someone: settle.let_go)
         mine = _status(state, self.actor)
         theirs = _status(state, self.other)
         if self.locked:

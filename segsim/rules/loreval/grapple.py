@@ -239,7 +239,9 @@ def grab(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> None:
         mods["invisible"] = -10  # located: total concealment (Loreval, "Camouflage")
     # Security is of no use against grappling (Loreval, "La taille, un avantage pour
     # la lutte"): neither its modifier nor the exposure it measures counts
-    value, parts = defence_value(s.state, other, "reflex", s.positions, s.rnd)
+    value, parts = defence_value(
+        s.state, other, "reflex", s.positions, s.rnd, s.danger_scope(other)
+    )
     difficulty = value - parts["security"] - parts["exposed"]
     roll, die, sure = s.action_die(c, plan, "grapple (grab)", other)
     total = die + sum(mods.values())
@@ -291,7 +293,7 @@ def knee_attack(s: Settlement, c: Combatant, other: Combatant, plan: Plan) -> bo
     """The skilful attack that lands a thrown opponent on the thrower's knee, against
     its passive Defence or Reflex (Loreval, "Jeter")."""
     mods = attack_modifiers(c, status_of(c).weapon, "skilful", s.rnd, plan=plan)
-    difficulty = passive_difficulty(s.state, other, s.positions, s.rnd)[0]
+    difficulty = passive_difficulty(s.state, other, s.positions, s.rnd, s.danger_scope(other))[0]
     roll, die, sure = s.action_die(c, plan, "attack (onto the knee)", other)
     total = die + sum(mods.values())
     success = sure or roll == 20 or (die != 1 and total >= difficulty)

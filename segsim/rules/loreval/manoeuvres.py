@@ -250,7 +250,7 @@ def manoeuvre_attack(
         mods["extra moves"] = 0
         mods["charge"] = 4
     other = s.fighter(target)
-    difficulty = passive_difficulty(s.state, other, s.positions, s.rnd)[0]
+    difficulty = passive_difficulty(s.state, other, s.positions, s.rnd, s.danger_scope(other))[0]
     counter = s.plans.get(target)
     if plan.heroic and other.sheet.heroism == 0:  # a sure success: no die is drawn
         shown = {k: v for k, v in mods.items() if v}

@@ -26,6 +26,32 @@ from segsim.rules.loreval.categories import adjusted_category, attack_category, 
 from segsim.rules.loreval.combat import CONTACT
 from segsim.rules.loreval.views import OtherView, SelfView
 
+SHAPES = 4096
+"""How many declarations :func:`_declaration` keeps before it starts anew."""
+_DECLARATIONS: dict[tuple[object, ...], Declaration] = {}
+
+
+def _declaration(
+    kind: str, target: str | None = None, params: dict[str, object] | None = None
+) -> Declaration:
+    """``Declaration(kind, target, params)``, shared by every decision of the same shape:
+    a declaration never changes, so the engine checks a shared one once (and the rules
+    read its attention once) where a new one is checked each time. The policies' values
+    are plain (strings, whole numbers, a table of the attention's whole numbers), so the
+    key tells them apart as the record would (bounded: :data:`SHAPES`)."""
+    key: list[object] = [kind, target]
+    if params:
+        for name, value in params.items():
+            key.append(name)
+            key.append(tuple(value.items()) if type(value) is dict else value)
+    shape = tuple(key)
+    found = _DECLARATIONS.get(shape)
+    if found is None:
+        if len(_DECLARATIONS) >= SHAPES:
+            _DECLARATIONS.clear()
+        found = _DECLARATIONS[shape] = Declaration(kind, target, params or {})
+    return found
+
 
 def opponents(obs: Observation) -> list[OtherView]:
     me: SelfView = obs.me
@@ -77,7 +103,7 @@ def best_attack(
         params: dict[str, object] = {"attacks": attacks, "attention": attention}
         if moves:
             params["moves"] = moves
-        return Declaration("attack", target.id, params)
+        return _declaration("attack", target.id, params)
     return None
 
 
@@ -95,7 +121,7 @@ def approach(me: SelfView, target: OtherView, budget: int) -> Declaration | None
     params: dict[str, object] = {"attention": attention}
     if moves:
         params["moves"] = moves
-    return Declaration("move", target.id, params)
+    return _declaration("move", target.id, params)
 
 
 def charge(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
@@ -112,7 +138,7 @@ def charge(me: SelfView, target: OtherView, budget: int) -> Declaration | None:
     if category > min(budget, me.sheet.max_category) or moves > me.sheet.pace or points < 2:
         return None
     attention = {"environment": 0, "security": points - 2, "focus": 2}
-    return Declaration("charge", target.id, {"moves": moves, "attention": attention})
+    return _declaration("charge", target.id, {"moves": moves, "attention": attention})
 
 
 def heroic(me: SelfView, obs: Observation) -> PolicyOutput:
@@ -144,7 +170,7 @@ def change(me: SelfView, obs: Observation) -> PolicyOutput:
             params: dict[str, object] = {"attacks": 1}
             if moves:
                 params["moves"] = moves
-            return Declaration("attack", target.id, params)
+            return _declaration("attack", target.id, params)
     return None
 
 
@@ -170,9 +196,9 @@ class Aggressive:
         points = me.initiative
         keep = {"environment": 0, "security": me.attention_points, "focus": 0}
         if not targets:
-            return Declaration("inaction", params={"attention": keep})
+            return _declaration("inaction", params={"attention": keep})
         if 1 <= points < self.grace_below:
-            return Declaration("grace", params={"attention": keep})
+            return _declaration("grace", params={"attention": keep})
         for target in targets:
             if moves_to_reach(me, target) >= 2:
                 found = charge(me, target, points)
@@ -185,8 +211,8 @@ class Aggressive:
         if move is not None:
             return move
         if 1 <= points <= 5:
-            return Declaration("grace", params={"attention": keep})
-        return Declaration("inaction", params={"attention": keep})
+            return _declaration("grace", params={"attention": keep})
+        return _declaration("inaction", params={"attention": keep})
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -213,9 +239,9 @@ class Grappler(Aggressive):
             return super().decide(obs)
         attention = {"environment": 0, "security": me.attention_points - 1, "focus": 1}
         if me.held_by is not None:
-            return Declaration("grapple", me.held_by, {"move": "escape", "attention": attention})
+            return _declaration("grapple", me.held_by, {"move": "escape", "attention": attention})
         if me.holding is not None:
-            return Declaration("grapple", me.holding, {"move": "crush", "attention": attention})
+            return _declaration("grapple", me.holding, {"move": "crush", "attention": attention})
         for o in opponents(obs):
             moves = moves_to_reach(me, o)
             focus = focus_needed(3 + moves)
@@ -229,7 +255,7 @@ class Grappler(Aggressive):
                 params: dict[str, object] = {"move": "grab", "attention": spread}
                 if moves:
                     params["moves"] = moves
-                return Declaration("grapple", o.id, params)
+                return _declaration("grapple", o.id, params)
         targets = opponents(obs)
         if targets:
             move = approach(me, targets[0], points)
@@ -259,11 +285,11 @@ class Counter(Aggressive):
             declared = o.declared
             if declared is not None and declared["target"] == me.id and me.in_contact(o):
                 how = {"against": "offensive", "how": "strike"}
-                return Declaration("counter", o.id, {**how, "attention": attention})
+                return _declaration("counter", o.id, {**how, "attention": attention})
         for o in foes:
             if o.declared is None and me.in_contact(o) and o.initiative > me.initiative:
                 how = {"against": "defensive", "how": "parry"}
-                return Declaration("counter", o.id, {**how, "attention": attention})
+                return _declaration("counter", o.id, {**how, "attention": attention})
         return super().decide(obs)
 
 

@@ -63,7 +63,7 @@ def current_round(state: FightState, segment: int, length: int) -> tuple[int, in
     recorded them (a round stretches when its steps need more than its length)."""
     for c in state.combatants.values():
         if c.in_fight:
-            status = c.status
+            status: Status = c.status
             if status.round:
                 return status.round, status.round_start
     rnd = round_of(segment, length)
@@ -79,7 +79,7 @@ def rank_key(c: Combatant) -> tuple[int, int, int, int]:
     """Who acts first: the most initiative points at the start of the round, then the
     higher dexterity, then the round's tie-break die (not part of the points), then the
     scenario order (Loreval, "Initiative...")."""
-    status = c.status
+    status: Status = c.status
     return (-status.start_points, -c.sheet.characteristics["dexterity"], -status.tie, c.order)
 
 
@@ -92,15 +92,24 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
     """The fighter whose step comes next in round ``rnd`` and its kind (None: the round
     has nothing left but waiting for its end)."""
     fighters = state.against(None)
+    # One pass for the locks (the first wins at once), the first change and the
+    # highest of those still to declare (rank keys are unique: c.order is)
+    change = declare = None
+    best: tuple[int, int, int, int] | None = None
     for c in fighters:
-        if c.status.lock_choice:
+        status: Status = c.status
+        if status.lock_choice:
             return c, LOCK
-    for c in fighters:
-        if c.status.change_round == rnd and waits_for(state, c, rnd) is None:
-            return c, CHANGE
-    to_declare = [c for c in fighters if c.status.declared_round < rnd]
-    if to_declare:
-        return max(to_declare, key=rank_key), DECLARE
+        if change is None and status.change_round == rnd and waits_for(state, c, rnd) is None:
+            change = c
+        if status.declared_round < rnd:
+            key = rank_key(c)
+            if best is None or key > best:
+                declare, best = c, key
+    if change is not None:
+        return change, CHANGE
+    if declare is not None:
+        return declare, DECLARE
     heroes = [c for c in fighters if may_go_heroic(c, rnd)]
     if heroes:
         return max(heroes, key=rank_key), HEROIC
@@ -140,7 +149,7 @@ def resolve_order(state: FightState, rnd: int) -> list[Combatant]:
 def may_go_heroic(c: Combatant, rnd: int) -> bool:
     """Offered a heroic action this round: a heroism point, 6 points left, not in a
     grace round, not yet asked (Loreval, "Action d'éclat")."""
-    status = c.status
+    status: Status = c.status
     return (
         status.heroism > 0
         and status.initiative >= HEROIC_POINTS
@@ -153,13 +162,13 @@ def may_go_heroic(c: Combatant, rnd: int) -> bool:
 
 def resolve_key(c: Combatant) -> tuple[int, tuple[int, int, int, int]]:
     """Heroic actions first, then descending initiative."""
-    status = c.status
+    status: Status = c.status
     plan = status.plan
     return (int(not (plan is not None and plan.heroic)), rank_key(c))
 
 
 def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
-    status = c.status
+    status: Status = c.status
     if status.declared_round != rnd or status.resolved_round >= rnd:
         return False
     plan = status.plan
@@ -170,7 +179,7 @@ def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
         # its own while that partner's action waits
         p = state.combatants.get(partner)
         if p is not None and p.in_fight:
-            ps = p.status
+            ps: Status = p.status
             if ps.declared_round == rnd and ps.resolved_round < rnd:
                 return False
     return True

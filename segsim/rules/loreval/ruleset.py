@@ -71,7 +71,13 @@ from segsim.rules.loreval.rounds import (
     turn_in_progress,
     voided_on,
 )
-from segsim.rules.loreval.settle import Settlement, initiative_roll, lookup, round_started
+from segsim.rules.loreval.settle import (
+    AIMS,
+    Aims,
+    Settlement,
+    initiative_roll,
+    round_started,
+)
 from segsim.rules.loreval.status import Status
 from segsim.rules.loreval.steps import tracker
 from segsim.rules.loreval.views import SelfView
@@ -164,7 +170,6 @@ class Loreval(BaseRuleset):
             (0, 0, 0),
             None,
         )
-        self._turns: tuple[object, int, bool] = (None, 0, False)
         self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
         self.round_segments: int = round_segments
         self.tick = round_segments
@@ -255,7 +260,8 @@ class Loreval(BaseRuleset):
         points: dict[str, int] = {}
         grace: dict[str, str] = {}
         for c in state.against(None):
-            events += self._setup(state, c, dice, 0)
+            if c.setup:  # (nothing called: no event, no call)
+                events += self._setup(state, c, dice, 0)
         for c in state.against(None):
             if c.setup.get("surprised") and not self._escapes(c, dice, events):
                 events.append(Surprised(0, c.id))
@@ -267,9 +273,11 @@ class Loreval(BaseRuleset):
         events.append(round_started(state, dice, 1, 0, points, grace))
         kept = tracker(state)
         if kept is not None:
-            state.extra[TURNS] = []  # the steps begun (see started)
+            state.extra[AIMS] = Aims(0, True)  # what is declared at whom (settle.Aims)
             kept.everyone = True  # the round starts: everyone's status changes
             kept.changing(state, len(events))
+        else:
+            self._applying(state, len(events))
         return events
 
     def _escapes(self, c: Combatant, dice: Dice, events: list[Event]) -> bool:
@@ -311,6 +319,10 @@ class Loreval(BaseRuleset):
         kept = tracker(state)
         if kept is not None:
             kept.touch(state, events)
+            if AIMS not in state.extra:  # kept whole from the next round on
+                state.extra[AIMS] = Aims(rnd, False)
+        else:
+            self._applying(state, len(events))
         return events
 
     # ------------------------------------------------------------ steps
@@ -344,11 +356,19 @@ class Loreval(BaseRuleset):
         change of what sets it (the rules' events, who is in the fight): the engine's
         own records of the many waits begun at a round's start change nothing of it."""
         kept = state.extra.get(steps.KEY)
-        key = (
-            (kept.generation, state.roster, segment)
-            if kept is not None and kept.settled(state)
-            else (state.version, -1, segment)
-        )
+        if kept is not None:
+            key = (
+                (kept.generation, state.roster, segment)
+                if kept.settled(state)
+                else (state.version, -1, segment)
+            )
+        else:  # a small fight: the same, by the rules' events counted here (_applying)
+            marks: tuple[int, int] | None = state.extra.get(MARKS)
+            key = (
+                (marks[0], state.roster, segment)
+                if marks is not None and state.version >= marks[1]
+                else (state.version, -1, segment)
+            )
         if self._steps[0] is state and self._steps[1] == key:
             step = self._steps[2]
             if steps.CHECK:
@@ -358,31 +378,39 @@ class Loreval(BaseRuleset):
         self._steps = (state, key, step)
         return step
 
+    def _applying(self, state: FightState, events: int) -> None:
+        """``events`` of the rules' events are about to be applied to a small fight's
+        state (each adds one to its version): who is due next, worked out from the
+        fighters' statuses, holds from then on until the rules' next events or until
+        someone comes or goes, whatever the engine's own records (a large fight's
+        tracker counts them itself)."""
+        marks: tuple[int, int] | None = state.extra.get(MARKS)
+        state.extra[MARKS] = (0 if marks is None else marks[0] + 1, state.version + events)
+
     def _busy(self, state: FightState) -> bool:
-        """Whether a step is in progress, worked out once per state of the fight."""
-        if self._turns[0] is state and self._turns[1] == state.version:
-            return self._turns[2]
-        turns: list[Action] | None = state.extra.get(TURNS)
-        if turns is None:  # a small fight: a scan of everyone's actions is cheaper
-            busy = turn_in_progress(state)
-        else:
-            combatants = state.combatants
-            turns[:] = [a for a in turns if _going(a, combatants[a.actor].actions)]
-            busy = bool(turns)
-            if steps.CHECK:
-                assert busy == turn_in_progress(state)
-        self._turns = (state, state.version, busy)
+        """Whether a step is in progress: the step begun last, if it is not over. A step
+        begins only when none is in progress (:meth:`forced`, :meth:`_plan_turn`), so
+        the last one begun is the only one that can be (its fighter's actions hold it
+        while it lasts), whatever the fight's size."""
+        last: Action | None = state.extra.get(TURNS)
+        busy = False
+        if last is not None:
+            c = state.combatants[last.actor]
+            if c.in_fight:
+                for a in c.actions:
+                    if a is last:
+                        busy = True
+                        break
+        if steps.CHECK:
+            assert busy == turn_in_progress(state)
         return busy
 
     started_kinds: ClassVar[frozenset[str]] = frozenset({TURN})
 
     def started(self, state: FightState, action: Action) -> None:
-        """A step has begun: kept in a large fight, so that whether a step is in
-        progress is asked of the steps begun and not yet over rather than of every
-        fighter."""
-        turns = state.extra.get(TURNS)
-        if turns is not None:  # a large fight (see begin)
-            turns.append(action)
+        """A step has begun: kept, so that whether a step is in progress is asked of it
+        rather than of every fighter (:meth:`_busy`)."""
+        state.extra[TURNS] = action
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         rnd, start = current_round(state, segment, self.round_segments)
@@ -425,8 +453,20 @@ class Loreval(BaseRuleset):
         if checker is None:
             known = ", ".join(sorted(CHECKERS))
             raise IllegalDeclaration(f"unknown action {kind!r} (known: {known})", rule=RULE_ROUND)
-        unknown_params(kind, declaration.params, KIND_PARAMS[kind])
-        marker = next((a for a in c.actions if a.kind == TURN and a.start == segment), None)
+        notes = declaration.notes
+        if notes is None or notes[0] is not KIND_PARAMS:
+            unknown_params(kind, declaration.params, KIND_PARAMS[kind])
+            if declaration.checked:  # it never changes: its parameters are checked once
+                object.__setattr__(declaration, "notes", (KIND_PARAMS,))  # frozen: one write
+        marker = None
+        mine = False  # an action of the round begun in this segment already
+        for a in c.actions:  # one pass: the step's marker, the round's action
+            if a.start == segment:
+                if a.kind == TURN:
+                    if marker is None:
+                        marker = a
+                elif a.channel == ACT_CHANNEL:
+                    mine = True
         step = None if marker is None else marker.params.get("step")
         if marker is None or step not in (DECLARE, CHANGE, HEROIC):
             raise IllegalDeclaration(
@@ -434,10 +474,9 @@ class Loreval(BaseRuleset):
                 "ascending order of initiative",
                 rule=RULE_INITIATIVE,
             )
-        mine = [a for a in c.actions if a.channel == ACT_CHANNEL and a.start == segment]
         if mine or any(p.channel == ACT_CHANNEL for p in planned):
             raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
-        status = c.status
+        status: Status = c.status
         changed = status.plan if step == CHANGE else None
         if changed is not None and changed.kind == "counter" and kind != "counter":
             if not _voided(state, c, rnd):
@@ -530,37 +569,41 @@ class Loreval(BaseRuleset):
             cid = marker.actor
             if not settlement.standing(cid):
                 continue
-            acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
             step = marker.params.get("step")
-            status = state.combatants[cid].status
+            if step == RESOLVE:
+                group = marker.params.get("group") or [cid]
+                for gid in group:
+                    if gid != cid and (gid in settlement.resolved or not settlement.standing(gid)):
+                        continue
+                    settlement.resolve(gid, settlement.plans[gid])
+                    if settlement.change_pending():
+                        break  # the change step comes next; the rest wait for their steps
+                continue
+            if step == END:
+                ended = True
+                continue
+            acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
             if step == DECLARE:
                 settlement.declare(marker, acts, None)
             elif step == HEROIC:
                 settlement.declare(marker, acts, None, heroic=True)
             elif step == CHANGE:
+                status: Status = state.combatants[cid].status
                 assert status.plan is not None
                 plan = settlement.declare(marker, acts, status.plan)
                 # a counterer whose counter this change voided declares next and, unless
                 # it counters again, acts first: this action then waits for its own step
                 if plan is not None and not voided_on(state, cid, rnd):
                     settlement.carry_out(cid, plan)
-            elif step == END:
-                ended = True
             elif step == LOCK:
                 settlement.lock_choice(cid, any(a.kind == DROP for a in acts))
-            elif step == RESOLVE:
-                group = marker.params.get("group") or [cid]
-                for gid in group:
-                    if gid != cid and (gid in settlement.resolved or not settlement.standing(gid)):
-                        continue
-                    settlement.resolve(gid, lookup(settlement.plans, gid))
-                    if settlement.change_pending():
-                        break  # the change step comes next; the rest wait for their steps
         if ended or (segment + 1 >= start + self.round_segments and settlement.round_over()):
             settlement.end_round()
         kept = state.extra.get(steps.KEY)
         if kept is not None:
             kept.touch(state, settlement.events)
+        else:
+            self._applying(state, len(settlement.events))
         return settlement.events
 
     # ------------------------------------------------------------ observation
@@ -622,12 +665,10 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
 
 
 TURNS = "loreval.turns"
-"""Where the steps begun in a fight and maybe not over are kept (``state.extra``)."""
-
-
-def _going(action: Action, actions: list[Action]) -> bool:
-    """Whether the action is still among its fighter's actions in progress."""
-    return any(a is action for a in actions)
+"""Where the step begun last in a fight is kept (``state.extra``)."""
+MARKS = "loreval.marks"
+"""How many times the rules' events were applied to a small fight, and from which
+version of its state the last ones are (``state.extra``; see ``Loreval._applying``)."""
 
 
 def _voided(state: FightState, c: Combatant, rnd: int) -> bool:
@@ -641,7 +682,7 @@ def _speed_effect(ctx: Context, category: int) -> int:
     """Slow: the action counts as the next category, so no category 5; haste: as the
     category below, never under 1 (Loreval, "Effet de lenteur", "Effet de
     rapidité")."""
-    status = ctx.status
+    status: Status = ctx.status
     new = adjusted_category(category, slow=status.slowed, haste=status.hasted)
     if status.slowed and new > ctx.sheet.max_category:
         raise IllegalDeclaration(

@@ -15,6 +15,7 @@ from segsim.dice import Dice
 from segsim.events import Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
 from segsim.rules.lazy import Lazy
+from segsim.rules.loreval import steps
 from segsim.rules.loreval.attention import (
     focus_modifier,
     movement_modifier,
@@ -28,6 +29,7 @@ from segsim.rules.loreval.combat import (
     Point,
     attack_modifiers,
     attention_scores,
+    dangers,
     defence_value,
     distance,
     passive_difficulty,
@@ -39,6 +41,7 @@ from segsim.rules.loreval.combat import (
 from segsim.rules.loreval.content import FISTS, Sheet, Weapon
 from segsim.rules.loreval.declare import CONCEALMENT
 from segsim.rules.loreval.events import (
+    HOLDS,
     ActionWasted,
     AttackRolled,
     ChangeAllowed,
@@ -73,9 +76,10 @@ from segsim.rules.loreval.manoeuvres import (
     strength_contest,
 )
 from segsim.rules.loreval.ranged import shoot
+from segsim.rules.loreval.reads import Heroism, HitPoints, Plans, Positions
 from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, status_of
 from segsim.rules.loreval.skills import resolve_skill
-from segsim.rules.loreval.status import Plan
+from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
 
 if TYPE_CHECKING:
@@ -98,8 +102,9 @@ def initiative_roll(
     """d20 + initiative skill (+ malus), never below 1 (Loreval, "Modifier son action")."""
     sheet: Sheet = c.sheet
     roll = dice.roll(20, "initiative", c.id)
-    points = max(1, roll + sheet.skill("initiative") + malus)
-    return InitiativeRolled(t, c.id, roll, sheet.skill("initiative"), points, malus), points
+    skill = sheet.skill("initiative")
+    points = max(1, roll + skill + malus)
+    return InitiativeRolled(t, c.id, roll, skill, points, malus), points
 
 
 def round_started(
@@ -155,11 +160,6 @@ def round_started(
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
 MOVING = frozenset(("attack", "charge", "grapple", *MANOEUVRES))
 """Actions that carry their declared moves toward their target."""
-
-
-def _plan_of(c: Combatant, rnd: int) -> Plan | None:
-    status = c.status
-    return status.plan if status.declared_round == rnd else None
 
 
 def lookup(values: Mapping[str, Any], cid: str, default: Any = None) -> Any:
@@ -223,6 +223,64 @@ class Marks:
             self._seen[cid] = False
 
 
+AIMS = "loreval.aims"
+"""Where a large fight keeps its :class:`Aims` (``state.extra``)."""
+
+
+def _concert(plan: Plan | None) -> Any:
+    """The partner whose action a plan joins in concert, if any."""
+    return None if plan is None else plan.params.get("concert")
+
+
+def _loose(plan: Plan) -> bool:
+    """A counter that may answer someone it does not name: hypothetical, or with no
+    target."""
+    return plan.kind == "counter" and (plan.target is None or bool(plan.params.get("hypothetical")))
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Aims:
+    """What the fighters of a large fight declared in a round, kept as they declare
+    (every plan is made by :meth:`Settlement.declare`): who declared an action at whom
+    (``by_target``), who joined whose action in concert (``by_concert``), and the
+    counters that name nobody or are hypothetical (``loose``). A settlement then looks
+    at those fighters, not at everyone, for the counters, charges and concerted actions
+    that answer a step and for the opponents who declared an action at a defender
+    (Loreval, "Sécurité"). They may hold fighters who changed their plan since: what
+    they name is checked against the plans. Kept whole from the first round that starts
+    after it is made (``whole``): one made when someone joins mid-round is not used
+    until the next round."""
+
+    __slots__ = ("by_concert", "by_target", "loose", "round", "whole")
+
+    def __init__(self, rnd: int, whole: bool) -> None:
+        self.round = rnd
+        self.whole = whole
+        self.by_target: dict[str, list[str]] = {}
+        self.by_concert: dict[str, list[str]] = {}
+        self.loose: list[str] = []
+
+    def begin(self, rnd: int) -> Aims | None:
+        """The index as a settlement of round ``rnd`` reads it (None: not whole, every
+        fighter is looked at); a new round starts it anew."""
+        if self.round < rnd:
+            self.round = rnd
+            self.whole = True
+            self.by_target = {}
+            self.by_concert = {}
+            self.loose = []
+        return self if self.whole else None
+
+    def declared(self, cid: str, plan: Plan) -> None:
+        if plan.target is not None:
+            self.by_target.setdefault(plan.target, []).append(cid)
+        partner = plan.params.get("concert")
+        if isinstance(partner, str):
+            self.by_concert.setdefault(partner, []).append(cid)
+        if _loose(plan):
+            self.loose.append(cid)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Settlement:
     """The resolution of one settlement: steps of a round, the end of a round."""
@@ -238,23 +296,70 @@ class Settlement:
         self.events: list[Event] = []
         combatants = state.combatants
         # what this settlement changes is written over the state's values, read on demand
-        self.positions: Lazy[Point] = Lazy(lambda cid: combatants[cid].position)
-        self.hit_points: Lazy[int] = Lazy(lambda cid: combatants[cid].status.hit_points)
-        self.heroism: Lazy[int] = Lazy(lambda cid: combatants[cid].status.heroism)
-        self.plans: Lazy[Plan | None] = Lazy(lambda cid: _plan_of(combatants[cid], rnd))
+        # (segsim.rules.loreval.reads: no function made for each, nor __init__ called)
+        positions = Positions()
+        positions.fighters = combatants
+        self.positions: Lazy[Point] = positions
+        hit_points = HitPoints()
+        hit_points.fighters = combatants
+        self.hit_points: Lazy[int] = hit_points
+        heroism = Heroism()
+        heroism.fighters = combatants
+        self.heroism: Lazy[int] = heroism
+        plans = Plans()
+        plans.fighters = combatants
+        plans.rnd = rnd
+        self.plans: Lazy[Plan | None] = plans
         # who has resolved, countered, is blocked or locked: read from a fighter's
         # status when first asked (the state does not change during a settlement), then
-        # as the settlement marks them
-        self.resolved = Marks(combatants, _resolved, rnd)
-        self.used_counters = Marks(combatants, _countered, rnd)
-        self.blocked = Marks(combatants, _blocked, rnd)
-        self.locked = Marks(combatants, _locked, rnd)
+        # as the settlement marks them; each made when first asked for (a declaration
+        # step asks for none)
+        self._resolved: Marks | None = None
+        self._used_counters: Marks | None = None
+        self._blocked: Marks | None = None
+        self._locked: Marks | None = None
         self.no_move: set[str] = set()
         self.last: tuple[int, int] = (0, 0)  # total and difficulty of the last attack
         self.concert_malus: dict[str, int] = {}
         self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
         self._order: list[Combatant] | None = None
+        self._looked = 0  # events looked at for a change step, and whether one was found
+        self._changes = False
+        kept: Aims | None = state.extra.get(AIMS)  # a large fight's
+        self._aims = None if kept is None else kept.begin(rnd)
+
+    @property
+    def resolved(self) -> Marks:
+        """Who has resolved this round."""
+        found = self._resolved
+        if found is None:
+            found = self._resolved = Marks(self.state.combatants, _resolved, self.rnd)
+        return found
+
+    @property
+    def used_counters(self) -> Marks:
+        """Whose counter of this round is spent."""
+        found = self._used_counters
+        if found is None:
+            found = self._used_counters = Marks(self.state.combatants, _countered, self.rnd)
+        return found
+
+    @property
+    def blocked(self) -> Marks:
+        """Who is blocked in its action until the round ends."""
+        found = self._blocked
+        if found is None:
+            found = self._blocked = Marks(self.state.combatants, _blocked, self.rnd)
+        return found
+
+    @property
+    def locked(self) -> Marks:
+        """Who is locked with someone by a block."""
+        found = self._locked
+        if found is None:
+            found = self._locked = Marks(self.state.combatants, _locked, self.rnd)
+        return found
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -276,6 +381,75 @@ class Settlement:
             order = self._order = sorted(self.state.against(None), key=rank_key)
         out = self.out
         return [c for c in order if c.id not in out] if out else list(order)
+
+    def among(self, cids: Iterable[str]) -> list[Combatant]:
+        """:meth:`in_order` restricted to ``cids``: the fighters among them still
+        standing, highest initiative first."""
+        combatants = self.state.combatants
+        out = self.out
+        found = [c for c in (combatants[cid] for cid in set(cids)) if c.in_fight]
+        if out:
+            found = [c for c in found if c.id not in out]
+        found.sort(key=rank_key)
+        return found
+
+    def aiming_at(self, cid: str, *also: str) -> list[Combatant]:
+        """:meth:`in_order` restricted, in a large fight, to the fighters whose plan
+        may answer or target ``cid``: those who declared an action at it, the counters
+        that name nobody or are hypothetical, and ``also``. A loop over them looking for
+        such a plan finds what a loop over everyone would, in the same order."""
+        aims = self._aims
+        if aims is None:
+            return self.in_order()
+        found = self.among([*aims.by_target.get(cid, ()), *aims.loose, *also])
+        if steps.CHECK:
+            ids = {c.id for c in found}
+            for c in self.in_order():
+                plan = self.plans[c.id]
+                if plan is not None and (plan.target == cid or _loose(plan) or c.id in also):
+                    assert c.id in ids, (c.id, cid)
+        return found
+
+    def joining(self, cid: str) -> list[Combatant]:
+        """:meth:`in_order` restricted, in a large fight, to the fighters who may have
+        joined ``cid``'s action in concert."""
+        aims = self._aims
+        if aims is None:
+            return self.in_order()
+        found = self.among(aims.by_concert.get(cid, ()))
+        if steps.CHECK:
+            joined = [c for c in self.in_order() if _concert(self.plans[c.id]) == cid]
+            assert joined == [c for c in found if _concert(self.plans[c.id]) == cid]
+        return found
+
+    def danger_scope(self, defender: Combatant) -> list[Combatant] | None:
+        """The fighters :func:`dangers` need look at for ``defender`` in a large fight:
+        those within contact of it (the grid's, and those this settlement moved) and
+        those who declared an action at it this round; None in a small fight (everyone)."""
+        aims = self._aims
+        if aims is None:
+            return None
+        here = lookup(self.positions, defender.id)
+        cids = self._near(here)
+        cids.update(aims.by_target.get(defender.id, ()))
+        combatants = self.state.combatants
+        found = [c for c in (combatants[cid] for cid in cids) if c.in_fight]
+        if steps.CHECK:
+            assert dangers(self.state, defender, self.positions, self.rnd) == dangers(
+                self.state, defender, self.positions, self.rnd, found
+            )
+        return found
+
+    def _near(self, here: Point) -> set[str]:
+        """Fighters in the fight who may be within contact of ``here`` as this settlement
+        sees them: the grid's within a little more than contact, and whoever this
+        settlement moved (the grid has them where they were)."""
+        cids = set(self.state.grid.near(here, CONTACT + 0.05))
+        combatants = self.state.combatants
+        for cid, where in self.positions.items():
+            if where != combatants[cid].position:
+                cids.add(cid)
+        return cids
 
     def done(self, cid: str, note: str = "") -> None:
         self.resolved.add(cid)
@@ -321,6 +495,8 @@ class Settlement:
         )
         plan = Plan(act.kind, act.target, category, params, malus, changed is not None, heroic)
         self.plans[c.id] = plan
+        if self._aims is not None:
+            self._aims.declared(c.id, plan)
         on_declaration(self, c, plan)
         return plan
 
@@ -399,7 +575,7 @@ class Settlement:
         if plan.kind == "grapple" and plan.params.get("move", "grab") != "grab":
             return None
         c = self.fighter(cid)
-        status = c.status
+        status: Status = c.status
         wid = plan.params.get("weapon")
         weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), status.weapon)
         if weapon.ranged and plan.kind == "attack":
@@ -429,11 +605,32 @@ class Settlement:
                 armed = status_of(self.fighter(str(e.actor))).weapon.id != FISTS.id
                 if armed:
                     return False  # its lock step comes next
+        kept = self.state.extra.get(steps.KEY)
+        if kept is None:
+            return self._all_done(self.state.against(None), declared, chosen)
+        # a large fight: only those its tracker says may still hold the round up, each
+        # group looked at lazily (the first one not done answers: most often the next)
+        locks, order, n, unresolved = kept.waiting(self.state, self.rnd)
+        combatants = self.state.combatants
+        done = (
+            self._all_done((combatants[cid] for cid in locks), declared, chosen)
+            and self._all_done((order[i] for i in range(n - 1, -1, -1)), declared, chosen)
+            and self._all_done((combatants[cid] for cid in unresolved), declared, chosen)
+        )
+        if steps.CHECK:
+            assert done == self._all_done(self.state.against(None), declared, chosen)
+        return done
+
+    def _all_done(
+        self, fighters: Iterable[Combatant], declared: set[Any], chosen: set[Any]
+    ) -> bool:
+        """Whether each of the fighters still standing has declared, resolved and made
+        its lock choice, once this settlement is applied."""
         rnd = self.rnd
-        for c in self.state.against(None):
-            if c.id in self.out:
+        for c in fighters:
+            if c.id in self.out or not c.in_fight:
                 continue
-            status = c.status
+            status: Status = c.status
             if status.lock_choice and c.id not in chosen:
                 return False
             if status.declared_round < rnd and c.id not in declared:
@@ -443,8 +640,17 @@ class Settlement:
         return True
 
     def change_pending(self) -> bool:
-        """Whether this settlement has given someone a change step."""
-        return any(isinstance(e, ChangeAllowed) for e in self.events)
+        """Whether this settlement has given someone a change step (the events are
+        looked at once: the answer, once yes, stays yes)."""
+        if self._changes:
+            return True
+        events = self.events
+        for i in range(self._looked, len(events)):
+            if isinstance(events[i], ChangeAllowed):
+                self._changes = True
+                return True
+        self._looked = len(events)
+        return False
 
     def carry_out(self, cid: str, plan: Plan | None) -> None:
         if plan is None or not self.standing(cid):
@@ -486,12 +692,15 @@ class Settlement:
         todo = [cid]
         while todo:
             current = todo.pop()
-            for c in self.in_order():
-                plan = lookup(self.plans, c.id)
+            for c in self.joining(current):
+                plan = self.plans[c.id]
                 if plan is not None and plan.params.get("concert") == current:
                     found.append(c.id)
                     todo.append(c.id)
-        order = {c.id: i for i, c in enumerate(self.in_order())}
+        if not found:
+            return found
+        ranked = self.in_order() if self._aims is None else self.among(found)
+        order = {c.id: i for i, c in enumerate(ranked)}
         return sorted(found, key=lambda x: order.get(x, 0))
 
     def concert_maluses(self, group: list[str]) -> dict[str, int]:
@@ -507,8 +716,8 @@ class Settlement:
     def void_counters_on(self, cid: str) -> None:
         """Counters aimed at a fighter who must change its action cannot be carried out;
         their fighters may change theirs (Loreval, "Modifier son action")."""
-        for c in self.in_order():
-            plan = lookup(self.plans, c.id)
+        for c in self.aiming_at(cid):
+            plan = self.plans[c.id]
             if (
                 plan is not None
                 and plan.kind == "counter"
@@ -555,12 +764,23 @@ class Settlement:
             self.positions[c.id] = dest
             self.emit(Moved(self.segment, c.id, dest[0], dest[1]))
         here = self.positions[c.id]
-        engaged = any(
-            within(self.positions[o.id], here, CONTACT) for o in self.in_order() if o.side != c.side
-        )
-        if units >= 2 and not engaged:
+        if units >= 2 and not self.engaged(c, here):
             self.emit(Running(self.segment, c.id, self.rnd))
         return None
+
+    def engaged(self, c: Combatant, here: Point) -> bool:
+        """Whether an opponent still standing is in contact with ``here`` (a large
+        fight asks the grid who may be, rather than looking at everyone)."""
+        if self._aims is None:
+            around = self.in_order()
+        else:
+            combatants = self.state.combatants
+            around = [
+                o
+                for o in (combatants[cid] for cid in self._near(here))
+                if o.in_fight and o.id not in self.out
+            ]
+        return any(within(self.positions[o.id], here, CONTACT) for o in around if o.side != c.side)
 
     def spell(self, c: Combatant, plan: Plan) -> str | None:
         """A spell: a counter-spell stops it (an offensive one at its source, a
@@ -593,8 +813,8 @@ class Settlement:
         of the spell's target, or an offensive counter-spell of the caster's opponent,
         aimed at the caster or hypothetical (Loreval, "Les différents contres": a
         defensive counter-spell only protects the counterer)."""
-        for k in self.in_order():
-            plan = lookup(self.plans, k.id)
+        for k in self.aiming_at(caster.id):
+            plan = self.plans[k.id]
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -618,7 +838,9 @@ class Settlement:
         (Loreval, "Esquiver un sort"; Interpretations). A miss against a dodge counter
         blocks the caster; otherwise the spell is wasted."""
         defender = self.fighter(target)
-        difficulty, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
+        difficulty, _ = defence_value(
+            self.state, defender, "reflex", self.positions, self.rnd, self.danger_scope(defender)
+        )
         against = "passive reflex"
         found = self.spell_counter(c, plan, "dodge")
         if found is not None:
@@ -688,7 +910,7 @@ class Settlement:
         if not self.standing(target):
             return f"{target} is out of the fight"
         assert target is not None
-        status = c.status
+        status: Status = c.status
         sheet: Sheet = c.sheet
         wid = plan.params.get("weapon")
         weapon = status.weapon
@@ -746,7 +968,7 @@ class Settlement:
 
     def charge_attack(self, c: Combatant, target: str, plan: Plan) -> str | None:
         sheet: Sheet = c.sheet
-        status = c.status
+        status: Status = c.status
         weapon = status.weapon
         units = int(plan.params.get("moves", 0)) + int(plan.params.get("free_move", 0))
         self.move_toward(c, target, units * sheet.speed, CONTACT)
@@ -776,8 +998,8 @@ class Settlement:
     def received(self, charger: Combatant, target: str) -> bool:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
         the charge (Loreval, "Réception de charge")."""
-        for k in self.in_order():
-            plan = lookup(self.plans, k.id)
+        for k in self.among((target,)) if self._aims is not None else self.in_order():
+            plan = self.plans[k.id]
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -809,8 +1031,8 @@ class Settlement:
         (Loreval, "Initiative et charge")."""
         if plan.kind == "charge" or plan.target is None:
             return
-        for c in self.in_order():
-            other = lookup(self.plans, c.id)
+        for c in self.in_order() if self._aims is None else self.among((plan.target,)):
+            other = self.plans[c.id]
             if (
                 other is None
                 or other.kind != "charge"
@@ -850,10 +1072,13 @@ class Settlement:
         critical confirmation and damage: "hit", "miss" or "countered"."""
         if not self.located(c, target):
             return "miss"
-        if status_of(self.fighter(target)).invisible and "concealment" not in mods:
+        defender = self.state.combatants[target]
+        target_status: Status = defender.status
+        if target_status.invisible and "concealment" not in mods:
             mods["invisible"] = CONCEALMENT["total"]
-        defender = self.fighter(target)
-        difficulty, against, _ = passive_difficulty(self.state, defender, self.positions, self.rnd)
+        difficulty, against, _ = passive_difficulty(
+            self.state, defender, self.positions, self.rnd, self.danger_scope(defender)
+        )
         malus = self.concert_malus.get(target, 0)
         difficulty += malus + cover
         if cover:
@@ -940,7 +1165,8 @@ class Settlement:
         invisible; then it needs 2 in Environment and a detection roll (d20 + perception
         + Environment's modifier against ``detection_difficulty``), once per action and
         settlement (Loreval, "Camouflage", "Environnement")."""
-        if not status_of(self.fighter(target)).invisible:
+        status: Status = self.state.combatants[target].status
+        if not status.invisible:
             return True
         key = (c.id, target)
         if key in self.locations:
@@ -1009,7 +1235,7 @@ class Settlement:
     def break_lock(self, cid: str) -> None:
         """The assailant locked by a block makes an opposed strength roll at its next
         step: winning frees both fighters (Loreval, "Bloquer une attaque")."""
-        status = status_of(self.fighter(cid))
+        status: Status = self.state.combatants[cid].status  # (no calls: every resolution)
         other = status.locked_with
         if other is None or not status.lock_roll or not self.standing(other):
             return
@@ -1030,8 +1256,8 @@ class Settlement:
         """The counter that answers this attack, if any: the defender's own defensive
         counter (against this attacker, hypothetical, or turned against this second
         assailant as a changed action at -2), or an ally's offensive parry."""
-        for k in self.in_order():
-            plan = lookup(self.plans, k.id)
+        for k in self.aiming_at(attacker.id, defender.id):
+            plan = self.plans[k.id]
             if (
                 plan is None
                 or plan.kind != "counter"
@@ -1069,7 +1295,9 @@ class Settlement:
         difficulty (Loreval, "Les différents contres")."""
         how = str(plan.params.get("how", "parry"))
         which = "reflex" if how == "dodge" else "defence"
-        value, parts = defence_value(self.state, k, which, self.positions, self.rnd)
+        value, parts = defence_value(
+            self.state, k, which, self.positions, self.rnd, self.danger_scope(k)
+        )
         mods = {k2: v for k2, v in parts.items() if k2 != which}
         mods[which] = value - sum(mods.values()) - 10
         hypothetical = bool(plan.params.get("hypothetical"))
@@ -1108,8 +1336,8 @@ class Settlement:
         hostile = plan.kind in ("attack", "charge", "spell")
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
         me = self.fighter(cid)
-        for k in self.in_order():
-            counter = lookup(self.plans, k.id)
+        for k in self.aiming_at(cid):
+            counter = self.plans[k.id]
             if (
                 counter is None
                 or counter.kind != "counter"
@@ -1175,7 +1403,14 @@ class Settlement:
             mods["hypothetical"] = CHANGED_MALUS
         if how == "obstruct":
             defender = self.fighter(cid)
-            value, _ = defence_value(self.state, defender, "reflex", self.positions, self.rnd)
+            value, _ = defence_value(
+                self.state,
+                defender,
+                "reflex",
+                self.positions,
+                self.rnd,
+                self.danger_scope(defender),
+            )
             roll = self.dice.roll(20, "counter (obstruct)", k.id)
             total = roll + sum(mods.values())
             self.emit(
@@ -1303,6 +1538,10 @@ class Settlement:
 
     def let_go(self, cid: str) -> None:
         """A fighter out of the fight holds nobody and is held by nobody any more."""
+        if HOLDS not in self.state.extra and not any(
+            isinstance(e, (Grappled, Locked)) for e in self.events
+        ):
+            return  # nobody has ever held or locked anyone in this fight (a battle)
         holds = {(c.id, c.status.holding) for c in self.state.combatants.values()}
         for e in self.events:
             if isinstance(e, Grappled):
@@ -1358,8 +1597,8 @@ class Settlement:
         for c in self.state.against(None):
             if c.id in self.out:
                 continue
-            status = c.status
-            plan = lookup(self.plans, c.id)
+            status: Status = c.status
+            plan = self.plans[c.id]
             cost = 0
             if plan is not None and plan.kind != "grace":
                 cost = status.initiative if plan.heroic else plan.spent
@@ -1372,7 +1611,7 @@ class Settlement:
             if c.id in self.out:
                 continue
             status = c.status
-            plan = lookup(self.plans, c.id)
+            plan = self.plans[c.id]
             chose = plan is not None and plan.kind == "grace"
             if (status.grace and status.grace != "joined") or chose:  # a grace round ends
                 malus = -2 if chose and plan is not None and plan.changed else 0

@@ -38,6 +38,7 @@ from segsim.rules.loreval.rounds import (
     resolve_key,
     waits_for,
 )
+from segsim.rules.loreval.status import Status
 
 if TYPE_CHECKING:
     from segsim.events import Event
@@ -158,7 +159,7 @@ class StepTracker:
         keys = self.resolve_keys
         for cid in self.dirty:
             c = combatants[cid]
-            status = c.status
+            status: Status = c.status
             here = c.in_fight
             _mark(self.locks, cid, here and status.lock_choice)
             _mark(self.changes, cid, here and status.change_round == rnd)
@@ -212,6 +213,22 @@ class StepTracker:
                 return c, RESOLVE
             i += 1
         return None
+
+    def waiting(
+        self, state: FightState, rnd: int
+    ) -> tuple[set[str], list[Combatant], int, set[str]]:
+        """Who may still hold the round up, as the statuses applied say: the fighters
+        with a lock choice to make, the first ``n`` of the round's order (returned as
+        the order and ``n``: no copy), who may still declare, and those not resolved
+        (:meth:`Settlement.round_over` looks at them rather than at every fighter; each
+        may have left the fight)."""
+        self._refresh(state, rnd)
+        order = self.order
+        i = self.declare_at
+        while i >= 0 and (not order[i].in_fight or order[i].status.declared_round >= rnd):
+            i -= 1
+        self.declare_at = i
+        return self.locks, order, i + 1, self.unresolved
 
     def steps_left(self, state: FightState, rnd: int) -> int:
         """:func:`segsim.rules.loreval.rounds.steps_left`, from what changed."""

@@ -27,25 +27,30 @@ if TYPE_CHECKING:
 class OtherView(LiveView):
     """Another fighter as everyone sees it."""
 
-    __slots__ = ("_knows", "_o", "_round", "id", "is_pc", "name", "side")
+    __slots__ = ("_knows", "_o", "_round", "_st", "id", "is_pc", "name", "side")
     _fixed: ClassVar[tuple[str, ...]] = ("id", "side", "name", "is_pc")
 
     def __init__(
         self, state: FightState, segment: int, o: Combatant, rnd: int, knows: bool
     ) -> None:
-        super().__init__(state, segment)
+        # LiveView's __init__, without its call (once a fighter seen)
+        self._state = state
+        self._version = state.version
+        self._segment = segment
         self.id = o.id
         self.side = o.side
         self.name = o.name
         self.is_pc = o.is_pc
         self._o = o
+        status: Status = o.status  # (a fighter's status is the same object all fight)
+        self._st = status
         self._round = rnd
         self._knows = knows
-
-    @property
-    def _st(self) -> Status:
-        status: Status = self._o.status
-        return status
+        # where it stands and its hit points, read by every policy that sorts those it
+        # sees: known now, kept as their fields' values (the view's phase's, for good)
+        values = self.__dict__
+        values["position"] = o.position
+        values["hit_points"] = status.hit_points
 
     @live
     def position(self) -> Point:
@@ -133,11 +138,38 @@ class SelfView(OtherView):
         marker: Action | None,
         rules: Loreval | None = None,
     ) -> None:
-        super().__init__(state, segment, c, rnd, True)
+        # OtherView's and LiveView's __init__, without their calls (once a decision)
+        self._state = state
+        self._version = state.version
+        self._segment = segment
+        self.id = c.id
+        self.side = c.side
+        self.name = c.name
+        self.is_pc = c.is_pc
+        self._o = c
+        self._st = c.status
+        self._round = rnd
+        self._knows = True
         self.sheet: Sheet = c.sheet
         self.round = rnd
         self._marker = marker
         self._rules = rules
+        # the step, read by every decision first, known now: kept as its field's value;
+        # at a step where it may declare, so are what the built-in policies read then
+        values = self.__dict__
+        step = values["step"] = None if marker is None else str(marker.params["step"])
+        if step == "declare" or step == "change" or step == "heroic":
+            status: Status = c.status
+            values["position"] = c.position
+            values["hit_points"] = status.hit_points
+            values["initiative"] = status.start_points
+            values["attention_points"] = status.attention_points(self.sheet)
+            values["weapon"] = status.weapon
+            values["weapon_ready"] = status.weapon_ready
+            values["off_hand"] = status.off_hand
+            values["held_by"] = status.held_by
+            values["holding"] = status.holding
+            values["locked_with"] = status.locked_with
 
     # What its observation (a ViewObservation) asks of the deciding fighter's view.
     def _reads_attention(self) -> bool:
