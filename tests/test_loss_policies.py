@@ -88,6 +88,15 @@ def test_aggressive_takes_the_most_extra_dice_that_keep_one_chance_in_two() -> N
     from types import SimpleNamespace
 
     from segsim.rules.loss.policies import attack, chance
+    from segsim.rules.loss.views import OtherView, SelfView
+
+    def view(cls: type, **values: object) -> object:
+        """A view of the class the policies take (the compiled build checks it), made
+        without a fight: its fields hold the given values."""
+        made = cls.__new__(cls)
+        for name, value in values.items():
+            setattr(made, name, value)
+        return made
 
     def expected(score: int, fursa: int, inspiration: int) -> dict[str, object]:
         for e in (3, 2, 1):
@@ -100,7 +109,7 @@ def test_aggressive_takes_the_most_extra_dice_that_keep_one_chance_in_two() -> N
                     return {"effects": ["extra_damage"] * e, **spend}
         return {}
 
-    target = SimpleNamespace(id="rival", minion=False)
+    target = view(OtherView, id="rival", minion=False)
     seen = set()
     for score in range(0, 30):
         for fursa in (0, 1, 3):
@@ -108,7 +117,8 @@ def test_aggressive_takes_the_most_extra_dice_that_keep_one_chance_in_two() -> N
                 sheet = SimpleNamespace(
                     tests={"blade": ("t", "s")}, traits={"t": score}, talents={}
                 )
-                me = SimpleNamespace(
+                me = view(
+                    SelfView,
                     sheet=sheet,
                     weapon=SimpleNamespace(test="blade"),
                     fursa=fursa,
