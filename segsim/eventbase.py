@@ -228,6 +228,23 @@ class Event(EventClass):
         }
 
 
+def _no_weak_reference(self: object) -> None:
+    """What ``__weakref__`` reads on an event of the compiled build: none (it takes no
+    weak reference, as :class:`~segsim.actions.Action` takes none in either build)."""
+    return None
+
+
+if vars(Event).get("__weakref__") is None:
+    # The compiled build, whose native Event has no weak-reference slot: attrs would give
+    # each event class one after its own fields, and the interpreter then refuses the
+    # exchange of classes slot_init builds an event with (it compares the slots added to
+    # a base and finds the weak reference past them), so every event would be built
+    # field by field through its descriptors. A base's __weakref__ tells attrs to add
+    # none (a class of the same layout: the twin is accepted). The pure build's Event has
+    # the real slot, and its events keep it.
+    setattr(Event, "__weakref__", property(_no_weak_reference))  # noqa: B010
+
+
 ROUTINE_KINDS: set[str] = set()
 """Kinds of the actions the rules impose to keep time (a coarse ruleset's ``turn`` and
 ``await``): a ruleset adds its own when imported. Declared by the rules (forced), they
