@@ -122,7 +122,8 @@ def _twin(cls: type) -> type | None:
     """A mutable class of the same layout as the frozen ``cls`` (its bases, its own
     slots): an object of ``cls`` can be made one, its fields set by plain assignments,
     then made a ``cls`` again. None where the interpreter refuses the exchange (a
-    native base in the compiled build, say)."""
+    weak-reference slot past the class's own slots, which the compiled build's Event
+    spares its events: see below the class)."""
     own = vars(cls).get("__slots__")
     if own is None or "__dict__" in own:
         return None
