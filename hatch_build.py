@@ -37,10 +37,12 @@ COMPILED_MODULES = (
     # the events' base and the actions (one object from the plan to the record)
     "segsim/eventbase.py",
     "segsim/actions.py",
-    # RinKaNou: the planner and observer, settlement, situation points, views, the
-    # built-in policies and their tactics, manoeuvres and missiles
+    # RinKaNou: the planner and observer, settlement, the difficulties the rules impose
+    # (and the simultaneous-actions malus), situation points, views, the built-in
+    # policies and their tactics, manoeuvres and missiles
     "segsim/rules/rinkanou/ruleset.py",
     "segsim/rules/rinkanou/settle.py",
+    "segsim/rules/rinkanou/difficulty.py",
     "segsim/rules/rinkanou/situation.py",
     "segsim/rules/rinkanou/views.py",
     "segsim/rules/rinkanou/policies.py",

@@ -122,7 +122,8 @@ def _twin(cls: type) -> type | None:
     """A mutable class of the same layout as the frozen ``cls`` (its bases, its own
     slots): an object of ``cls`` can be made one, its fields set by plain assignments,
     then made a ``cls`` again. None where the interpreter refuses the exchange (a
-    native base in the compiled build, say)."""
+    weak-reference slot past the class's own slots, which the compiled build's Event
+    spares its events: see below the class)."""
     own = vars(cls).get("__slots__")
     if own is None or "__dict__" in own:
         return None
@@ -226,6 +227,23 @@ class Event(EventClass):
             for f in _fields_of(type(self))
             if f.name not in ("t", "actor")
         }
+
+
+def _no_weak_reference(self: object) -> None:
+    """What ``__weakref__`` reads on an event of the compiled build: none (it takes no
+    weak reference, as :class:`~segsim.actions.Action` takes none in either build)."""
+    return None
+
+
+if vars(Event).get("__weakref__") is None:
+    # The compiled build, whose native Event has no weak-reference slot: attrs would give
+    # each event class one after its own fields, and the interpreter then refuses the
+    # exchange of classes slot_init builds an event with (it compares the slots added to
+    # a base and finds the weak reference past them), so every event would be built
+    # field by field through its descriptors. A base's __weakref__ tells attrs to add
+    # none (a class of the same layout: the twin is accepted). The pure build's Event has
+    # the real slot, and its events keep it.
+    setattr(Event, "__weakref__", property(_no_weak_reference))  # noqa: B010
 
 
 ROUTINE_KINDS: set[str] = set()
