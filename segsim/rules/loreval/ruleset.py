@@ -443,8 +443,8 @@ class Loreval(BaseRuleset):
         if kind == AWAIT:
             end = start + self.round_segments
             if end <= segment:  # a stretched round: wait until the rules call
-                return ActionSpec(AWAIT, None, TURN_CHANNEL, continuous=True)
-            return ActionSpec(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
+                return Action(AWAIT, None, TURN_CHANNEL, continuous=True)
+            return Action(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
         if kind == "wait":
             return _plan_wait(declaration, segment)
         if kind == DROP:
@@ -490,7 +490,7 @@ class Loreval(BaseRuleset):
         if (status.slowed or status.hasted) and params["category"] > 0:
             params["category"] = _speed_effect(ctx, int(params["category"]))
         assert marker.end is not None
-        return ActionSpec(
+        return Action(
             kind,
             marker.end - segment,
             ACT_CHANNEL,
@@ -532,7 +532,7 @@ class Loreval(BaseRuleset):
         if steps.CHECK:
             mine = rank_key(c)
             assert rank == sum(1 for o in state.against(None) if rank_key(o) < mine)
-        return ActionSpec(TURN, length, TURN_CHANNEL, public=True, params=params)
+        return Action(TURN, length, TURN_CHANNEL, public=True, params=params)
 
     def _rank(self, state: FightState, c: Combatant, rnd: int) -> int:
         """How many fighters in the fight come before ``c`` in the round's order: the
@@ -641,12 +641,12 @@ def _plan_wait(d: Declaration, segment: int) -> ActionSpec:
     if set(d.params) - {"until"} or d.target is not None:
         raise IllegalDeclaration("wait takes only until")
     if until is None:
-        return ActionSpec("wait", None, "wait", continuous=True)
+        return Action("wait", None, "wait", continuous=True)
     if not _is_int(until) or until <= segment:
         raise IllegalDeclaration(
             f"wait until must be a later segment than {segment}, not {until!r}"
         )
-    return ActionSpec("wait", until - segment, "wait", continuous=True, params={"until": until})
+    return Action("wait", until - segment, "wait", continuous=True, params={"until": until})
 
 
 def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
@@ -661,7 +661,7 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
             rule=RULE_BLOCK,
         )
     assert marker.end is not None
-    return ActionSpec(DROP, marker.end - segment, ACT_CHANNEL)
+    return Action(DROP, marker.end - segment, ACT_CHANNEL)
 
 
 TURNS = "loreval.turns"
