@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from view_helpers import slots_of
 
 from segsim import Declaration
 from segsim.observation import StaleObservation
@@ -475,19 +476,6 @@ def test_a_seen_action_is_built_by_the_slot_init_as_attrs_would() -> None:
         SeenAction(3, 4, "weapon").kind = "strike"  # type: ignore[misc]
 
 
-def _slots(obj: Any) -> dict[str, Any]:
-    """What the object's slots hold (not what its class shadows them with)."""
-    import inspect
-    import types
-
-    names = {n for klass in type(obj).__mro__ for n in getattr(klass, "__slots__", ())}
-    return {
-        n: getattr(obj, n)
-        for n in sorted(names - {"__dict__"})
-        if isinstance(inspect.getattr_static(type(obj), n), types.MemberDescriptorType)
-    }
-
-
 def test_a_rinkanou_observation_is_made_as_its_classes_would_make_it() -> None:
     """RinKaNou.observe makes the fighter's view and its observation, and the view the
     others' views, without calling their classes: every slot holds what SelfView's,
@@ -507,9 +495,9 @@ def test_a_rinkanou_observation_is_made_as_its_classes_would_make_it() -> None:
             me = SelfView(state, state.segment, rules, state.combatants[cid])
             made = ViewObservation(state.segment, cid, must, me, state)
             assert type(obs) is ViewObservation and type(obs.me) is SelfView
-            assert _slots(obs.me) == _slots(me) and vars(obs.me) == vars(me) == {}
-            assert {k: v for k, v in _slots(obs).items() if k != "me"} == {
-                k: v for k, v in _slots(made).items() if k != "me"
+            assert slots_of(obs.me) == slots_of(me) and vars(obs.me) == vars(me) == {}
+            assert {k: v for k, v in slots_of(obs).items() if k != "me"} == {
+                k: v for k, v in slots_of(made).items() if k != "me"
             }
             # So is the view of another fighter (SelfView._view).
             other = "margaret" if cid == "robert" else "robert"
@@ -517,5 +505,5 @@ def test_a_rinkanou_observation_is_made_as_its_classes_would_make_it() -> None:
             built = OtherView(
                 state, state.segment, state.combatants[other], me._c.status.revealed, rules
             )
-            assert type(view) is OtherView and _slots(view) == _slots(built)
+            assert type(view) is OtherView and slots_of(view) == slots_of(built)
             assert vars(view) == vars(built) == {}

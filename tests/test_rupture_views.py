@@ -4,8 +4,6 @@ targeted action is being settled exactly when its roll fell in the same slot."""
 
 from __future__ import annotations
 
-import inspect
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rupture_helpers import arena, sheet
+from view_helpers import slots_of
 
 from segsim.observation import StaleObservation, ViewObservation
 from segsim.rules.rupture.declare import settling
@@ -23,15 +22,6 @@ from segsim.scenario import load_scenario
 from segsim.testing import Scripted
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _slots(obj: Any) -> dict[str, Any]:
-    names = {n for klass in type(obj).__mro__ for n in getattr(klass, "__slots__", ())}
-    return {
-        n: getattr(obj, n)
-        for n in sorted(names - {"__dict__"})
-        if isinstance(inspect.getattr_static(type(obj), n), types.MemberDescriptorType)
-    }
 
 
 def _at_a_blow(check: Callable[[Any, Any], None]) -> None:
@@ -74,16 +64,16 @@ def test_an_observation_is_made_as_its_classes_would_make_it() -> None:
                 me = SelfView(state, state.segment, state.combatants[cid], rules)
                 made = ViewObservation(state.segment, cid, must, me, state)
                 assert type(obs) is ViewObservation and type(obs.me) is SelfView
-                assert _slots(obs.me) == _slots(me) and vars(obs.me) == vars(me) == {}
-                assert {k: v for k, v in _slots(obs).items() if k != "me"} == {
-                    k: v for k, v in _slots(made).items() if k != "me"
+                assert slots_of(obs.me) == slots_of(me) and vars(obs.me) == vars(me) == {}
+                assert {k: v for k, v in slots_of(obs).items() if k != "me"} == {
+                    k: v for k, v in slots_of(made).items() if k != "me"
                 }
                 assert bool(obs.me.incoming) == (cid == seen.actor)
                 for view in obs.others:
                     o = state.combatants[view.id]
                     built = OtherView(state, state.segment, o)
-                    assert type(view) is OtherView and _slots(view) == _slots(built)
-                    assert _slots(other_view(state, state.segment, o)) == _slots(built)
+                    assert type(view) is OtherView and slots_of(view) == slots_of(built)
+                    assert slots_of(other_view(state, state.segment, o)) == slots_of(built)
                     assert vars(view) == vars(built) == {}
                 assert obs.other(obs.others[0].id) == obs.others[0]
 
