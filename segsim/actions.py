@@ -115,6 +115,39 @@ class Declaration:
         return f"Declaration({me.kind!r}{extra})"
 
 
+SHARED_DECLARATIONS = 4096
+"""How many declarations :func:`shared_declaration` keeps before it starts anew."""
+_DECLARATIONS: dict[tuple[object, ...], Declaration] = {}
+
+
+def shared_declaration(
+    kind: str, target: str | None = None, params: Mapping[str, Any] | None = None
+) -> Declaration:
+    """``Declaration(kind, target, params)``, made once for each shape and handed out
+    again: a declaration never changes, so the engine checks a shared one once where it
+    checks a new one each time, and what the built-in policies weigh at each decision
+    costs no new object. Their values are plain (strings, numbers, lists and tables of
+    them), so a key of the values, lists and tables made tuples, tells shapes apart as
+    the record would. Bounded: :data:`SHARED_DECLARATIONS`, then it starts anew."""
+    key: list[object] = [kind, target]
+    if params:
+        for name, value in params.items():
+            key.append(name)
+            kind_of = type(value)
+            if kind_of is list:
+                value = tuple(value)
+            elif kind_of is dict:
+                value = tuple(value.items())
+            key.append(value)
+    shape = tuple(key)
+    found = _DECLARATIONS.get(shape)
+    if found is None:
+        if len(_DECLARATIONS) >= SHARED_DECLARATIONS:
+            _DECLARATIONS.clear()
+        found = _DECLARATIONS[shape] = Declaration(kind, target, params or {})
+    return found
+
+
 @attrs.frozen
 class Cancel:
     """Cancel one of one's own actions in progress (RinKaNou, "Échelonnement...").

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from segsim.actions import Declaration, PolicyOutput
+from segsim.actions import shared_declaration as _declaration
 from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
@@ -25,32 +26,6 @@ from segsim.rules.loreval.attention import focus_needed
 from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
 from segsim.rules.loreval.combat import CONTACT
 from segsim.rules.loreval.views import OtherView, SelfView
-
-SHAPES = 4096
-"""How many declarations :func:`_declaration` keeps before it starts anew."""
-_DECLARATIONS: dict[tuple[object, ...], Declaration] = {}
-
-
-def _declaration(
-    kind: str, target: str | None = None, params: dict[str, object] | None = None
-) -> Declaration:
-    """``Declaration(kind, target, params)``, shared by every decision of the same shape:
-    a declaration never changes, so the engine checks a shared one once (and the rules
-    read its attention once) where a new one is checked each time. The policies' values
-    are plain (strings, whole numbers, a table of the attention's whole numbers), so the
-    key tells them apart as the record would (bounded: :data:`SHAPES`)."""
-    key: list[object] = [kind, target]
-    if params:
-        for name, value in params.items():
-            key.append(name)
-            key.append(tuple(value.items()) if type(value) is dict else value)
-    shape = tuple(key)
-    found = _DECLARATIONS.get(shape)
-    if found is None:
-        if len(_DECLARATIONS) >= SHAPES:
-            _DECLARATIONS.clear()
-        found = _DECLARATIONS[shape] = Declaration(kind, target, params or {})
-    return found
 
 
 def opponents(obs: Observation) -> list[OtherView]:

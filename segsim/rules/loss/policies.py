@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import shared_declaration as declared
 from segsim.native import mypyc_attr
 from segsim.policies import register_rule_helpers
 from segsim.policy import Observation, register_policy
@@ -30,32 +31,9 @@ from segsim.rules.loss.views import OtherView, SelfView
 GET_UP = Declaration("get_up")
 PICK_UP = Declaration("pick_up")
 PASS = Declaration("pass")
-SHAPES = 4096
-"""How many declarations of different shapes the built-in policies keep to hand out
-again (then they start anew)."""
 COUNTER: Mapping[str, Any] = {"counter": True}
 AWAY: Mapping[str, Any] = {"direction": "away"}
 CLOSER: Mapping[str, Any] = {"direction": "closer"}
-_SHARED: dict[tuple[Any, ...], Declaration] = {}
-
-
-def declared(
-    kind: str, target: str | None = None, params: Mapping[str, Any] | None = None
-) -> Declaration:
-    """The declaration of that shape, made once and handed out again (a declaration
-    never changes; the engine checks its shape once): what the policies weigh at each
-    decision costs no new declarations."""
-    key = (
-        kind,
-        target,
-        *((k, tuple(v) if type(v) is list else v) for k, v in (params.items() if params else ())),
-    )
-    found = _SHARED.get(key)
-    if found is None:
-        if len(_SHARED) >= SHAPES:
-            _SHARED.clear()
-        found = _SHARED[key] = Declaration(kind, target, params or {})
-    return found
 
 
 def chance(score: int, difficulty: int) -> float:
