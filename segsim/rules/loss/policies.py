@@ -284,6 +284,12 @@ class Defensive:
 register_policy("loss", "aggressive", Aggressive)
 register_policy("loss", "defensive", Defensive)
 
+CALLED_ONLY: frozenset[type] = frozenset({Aggressive, Defensive})
+"""The policies that decide nothing when the rules do not call them (no counter-attack,
+no attack to answer, not their turn: their observation's ``must_act`` is false), so
+that the rules need not observe them then (``Loss.observe_called``). Exactly these
+classes: a subclass may decide otherwise."""
+
 
 def _accepts(ctx: Any, kind: str, target: Any = None, **params: Any) -> bool:
     """Rule-list helper: whether the rules would accept this declaration now."""

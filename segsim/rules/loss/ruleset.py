@@ -68,6 +68,7 @@ from segsim.rules.loss.declare import (
     weapon_for,
 )
 from segsim.rules.loss.events import CLOCK, Joined, ReserveSet, SetUp
+from segsim.rules.loss.policies import CALLED_ONLY
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
     PURSUIT,
@@ -923,6 +924,40 @@ class Loss(BaseRuleset):
         obs._state = state
         obs._version = version
         return obs
+
+    def observe_called(
+        self, state: FightState, cid: str, segment: int, must_act: bool
+    ) -> Observation | None:
+        """:meth:`observe`, or None (the engine then asks the policy nothing) when the
+        fighter is not bound to act, the rules do not call it (no turn now, no attack to
+        answer, no counter-attack, no intention to declare) and its policy is one that
+        then decides nothing (``policies.CALLED_ONLY``): what a fighter called to a
+        phase only because it saw an opponent's action end costs no observation (most
+        of the observations of a Loss fight: the built-in policies are reactive)."""
+        c = state.combatants[cid]
+        if must_act or type(c.policy) not in CALLED_ONLY:
+            return self.observe(state, cid, segment, must_act)
+        # What observe() finds calls the fighter, without the views (the same tests).
+        for a in c.actions:
+            if a.channel == ACT_CHANNEL:
+                break
+            if a.kind == TURN and a.start == segment:
+                return self.observe(state, cid, segment, must_act)
+        st: Status = c.status
+        pending = st.incoming
+        if pending:
+            for i in pending.values():
+                if i.granted == segment:
+                    return self.observe(state, cid, segment, must_act)
+        granted = st.counters
+        if granted and segment in granted.values():
+            return self.observe(state, cid, segment, must_act)
+        clock = state.extra.get(CLOCK)
+        if clock is None:
+            clock = clock_of(state)
+        if clock.order and cid in clock.intending(segment) and st.intended != clock.round:
+            return self.observe(state, cid, segment, must_act)
+        return None
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]
