@@ -402,41 +402,52 @@ class Loss(BaseRuleset):
                 return []
             if kind == AWAIT and current is None:
                 current = a
-        # _turn_now() and _await_end(), without their calls and with one look at the clock
+        # _turn_now() and _await_end(), without their calls and with one look at the
+        # clock. A fighter with points left this round has its turn at the phase
+        # boundary where the round reaches its phase (its wait's end), a fighter with
+        # none at the round's end: phase p begins at first + (top - p) * k, and
+        # p <= pa at a boundary from first + (top - pa) * k on.
         clock = state.extra.get(CLOCK) or clock_of(state)
         st: Status = c.status
         k = self.phase_segments
         first = clock.start + clock.lead
-        current_round = st.round == clock.round
-        aligned = current_round and segment >= first and not (segment - first) % k
-        phase = clock.top - (segment - first) // k
-        if aligned and st.pa >= max(phase, 1):
-            d = TURN_DECLARATION
-            spec = Action(
-                TURN,
-                k,
-                TURN_CHANNEL,
-                None,
-                False,
-                0,
-                False,
-                True,
-                False,
-                True,
-                _phase_params(phase),
-            )
+        pa = st.pa
+        if pa >= 1 and st.round == clock.round:
+            end = first + (clock.top - pa) * k  # clock.phase_segment(st.pa, k)
+            if segment >= end and segment >= first and not (segment - first) % k:
+                phase = clock.top - (segment - first) // k
+                self._memo = (
+                    TURN_DECLARATION,
+                    state,
+                    state.version,
+                    segment,
+                    cid,
+                    Action(
+                        TURN,
+                        k,
+                        TURN_CHANNEL,
+                        None,
+                        False,
+                        0,
+                        False,
+                        True,
+                        False,
+                        True,
+                        _phase_params(phase),
+                    ),
+                )
+                self._earlier = None
+                return [TURN_DECLARATION]
         else:
             end = first + clock.top * k  # clock.end(k)
-            if current_round and st.pa >= 1:
-                end = min(end, first + (clock.top - st.pa) * k)  # clock.phase_segment(st.pa, k)
-            if end <= segment:
-                end = segment + 1
-            if current is not None and current.end == end:
+        if end <= segment:
+            end = segment + 1
+        if current is not None:
+            lasts = current.duration  # (current.end, without the property's call)
+            if lasts is not None and current.start + lasts == end:
                 return []
-            d = AWAIT_DECLARATION
-            spec = Action(
-                AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True, False, False, False
-            )
+        d = AWAIT_DECLARATION
+        spec = Action(AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True, False, False, False)
         # What plan() of it would find (the engine plans it next): kept, as a view's
         # verdict is, so that the turn's phase and the wait's end are not found twice.
         self._memo = (d, state, state.version, segment, cid, spec)
@@ -952,6 +963,8 @@ class Loss(BaseRuleset):
         granted = st.counters
         if granted and segment in granted.values():
             return self.observe(state, cid, segment, must_act)
+        if self.declaration_order == "together":
+            return None  # (no intentions are declared: clock.order stays empty)
         clock = state.extra.get(CLOCK)
         if clock is None:
             clock = clock_of(state)
