@@ -55,6 +55,8 @@ class Compared(Loss):
         assert obs._state is ref._state and obs._version == ref._version
         for field in SLOTS + MORE:
             assert getattr(obs.me, field) == getattr(ref.me, field), field
+        for field in obs.me.__dict__:  # what it copied, as the live fields find it
+            getattr(ref.me, field)
         assert obs.me.__dict__ == ref.me.__dict__
         self.called += obs.must_act
         self.answers += bool(obs.me.incoming or obs.me.counters)

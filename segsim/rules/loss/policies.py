@@ -170,19 +170,27 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
     weapon = me.weapon
     near = me.foes_within(weapon.limit if weapon.ranged else CONTACT + 1e-9)
     if near:
-        target = min(near, key=lambda o: (not o.minion, o.health, o.id))
+        # (one opponent within reach, most often: min() would call its key for nothing)
+        target = near[0] if len(near) == 1 else min(near, key=_weakest)
         d = attack(me, target, most)
         if d is None:
             return None  # let the phase go by: waiting saves action points
-        cost = me.cost(d) or 0
-        if reserve and me.phase - cost < reserve and me.phase > reserve + 1:
-            return None
+        if reserve:
+            cost = me.cost(d) or 0
+            if me.phase - cost < reserve and me.phase > reserve + 1:
+                return None
         return d
     nearest = me.nearest_foe()
     if nearest is None:
         return PASS
     move = declared("move", nearest.id)
     return move if me.accepts(move) else None
+
+
+def _weakest(o: OtherView) -> tuple[bool, int, str]:
+    """Who a fighter attacks first among those within reach: minions, then the most
+    hurt, then the lowest id."""
+    return (not o.minion, o.health, o.id)
 
 
 def first_accepted(me: SelfView, options: list[Declaration]) -> Declaration | None:

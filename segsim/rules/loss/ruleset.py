@@ -34,7 +34,14 @@ from segsim.rules import (
     unknown_params,
     untargeted,
 )
-from segsim.rules.loss.content import Content, Sheet, default_content, read_sheet, sheet_data
+from segsim.rules.loss.content import (
+    UNARMED,
+    Content,
+    Sheet,
+    default_content,
+    read_sheet,
+    sheet_data,
+)
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
     ACTS,
@@ -919,6 +926,18 @@ class Loss(BaseRuleset):
         granted = st.counters
         counters = tuple(o for o, g in granted.items() if g == segment) if granted else ()
         found["counters"] = counters
+        # And what the built-in policies read of it when they decide: its action points
+        # left (any decision), and at its turn whether it is down, disarmed or in a chase
+        # and its weapon (the live fields' values: weapon_for(sheet, st, "main"),
+        # chase_of(state) is not None).
+        found["phase"] = st.pa
+        if turn:
+            found["prone"] = st.prone
+            disarmed = st.disarmed
+            found["disarmed"] = bool(disarmed)
+            found["weapon"] = UNARMED if disarmed else sheet.weapon
+            chase = state.extra.get(PURSUIT)
+            found["in_chase"] = chase is not None and isinstance(chase, Chase) and not chase.over
         called = turn or bool(incoming) or bool(counters)
         if not called:
             clock = state.extra.get(CLOCK)
