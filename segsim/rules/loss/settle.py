@@ -213,12 +213,16 @@ class Settlement:
         combat au contact")."""
         st: Status = c.status
         setup = c.setup
-        mods = {
-            "darkness": 10 if self.rules.darkness or setup.get("darkness") else 0,
-            "lower ground": 5 if setup.get("lower_ground") else 0,
-            "prone": 10 if st.prone else 0,
-            "lasting wounds": st.difficulty_malus,
-        }
+        # Only those that count (a test's record shows no zero), in this order.
+        mods: dict[str, int] = {}
+        if self.rules.darkness or setup.get("darkness"):
+            mods["darkness"] = 10
+        if setup.get("lower_ground"):
+            mods["lower ground"] = 5
+        if st.prone:
+            mods["prone"] = 10
+        if st.difficulty_malus:
+            mods["lasting wounds"] = st.difficulty_malus
         return mods
 
     # -------------------------------------------------------- acts
@@ -340,11 +344,14 @@ class Settlement:
                     )
                     >= 3
                 )
-                mods["outnumbered"] = 5 if outnumbered else 0
+                if outnumbered:
+                    mods["outnumbered"] = 5
         if a.params.get("hand") == "off" and not sheet.has("deux_armes", weapon):
             mods["off hand"] = 5
-        mods["defensive wall"] = self.status(target.id).wall
-        mods = {k: v for k, v in mods.items() if v}
+        tst: Status = target.status
+        if tst.wall:
+            mods["defensive wall"] = tst.wall
+        # (mods holds only those that count: none is zero)
         difficulty = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{label} test", a.actor)
         score = score_of(sheet, test)
@@ -424,23 +431,37 @@ class Settlement:
         st: Status = c.status
         sheet: Sheet = c.sheet
         tst: Status = target.status
-        b = {
-            "free raises": POOL_BONUS * sheet.free_raises.get(test, 0),
-            "specialisation": sheet.talent_bonus(test, weapon),
-            "higher ground": 5 if c.setup.get("higher_ground") else 0,
-            "prone target": 10 if tst.prone and not weapon.ranged else 0,
-            "surprised target": 5 if tst.surprised else 0,
-            "from behind": 5 if not tst.surprised and self.from_behind(c, target) else 0,
-            "feint": 2 if st.feints.get(target.id, 0) >= clock_of(self.state).round else 0,
-            "wounds": -self.wounds(c.id),
-        }
-        in_motion = chase_of(self.state) is not None
-        if weapon.ranged:
-            b["aim"] = st.aim
+        # Only those that count (the test's record shows no zero), in this order.
+        b: dict[str, int] = {}
+        free = sheet.free_raises.get(test, 0)
+        if free:
+            b["free raises"] = POOL_BONUS * free
+        specialised = sheet.talent_bonus(test, weapon)
+        if specialised:
+            b["specialisation"] = specialised
+        if c.setup.get("higher_ground"):
+            b["higher ground"] = 5
+        ranged = weapon.ranged
+        if tst.prone and not ranged:
+            b["prone target"] = 10
+        if tst.surprised:
+            b["surprised target"] = 5
+        elif self.from_behind(c, target):
+            b["from behind"] = 5
+        if st.feints and st.feints.get(target.id, 0) >= clock_of(self.state).round:
+            b["feint"] = 2
+        wounds = self.wounds(c.id)
+        if wounds:
+            b["wounds"] = -wounds
+        if ranged:
+            in_motion = chase_of(self.state) is not None
+            if st.aim:
+                b["aim"] = st.aim
             riding = c.setup.get("mounted") or target.setup.get("mounted")
-            b["tir monte"] = 2 if riding and sheet.has("tir_monte", weapon) else 0
-            if not in_motion:
-                b["point blank"] = 5 if distance(c, target) < POINT_BLANK else 0
+            if riding and sheet.has("tir_monte", weapon):
+                b["tir monte"] = 2
+            if not in_motion and distance(c, target) < POINT_BLANK:
+                b["point blank"] = 5
             if st.aimed == "round":
                 b["aimed a round"] = 15 if sheet.has("visee", weapon) else 10
             elif st.aimed == "sequence":
@@ -635,7 +656,7 @@ class Settlement:
             "wounds": -self.wounds(target.id),
         }
         bonuses.update(b)
-        mods = {k: v for k, v in self.situation(target).items() if v}
+        mods = self.situation(target)  # (only those that count)
         diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{d.kind} test", target.id)
         score = score_of(sheet, d.kind)
