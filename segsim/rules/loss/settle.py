@@ -41,6 +41,7 @@ from segsim.rules.loss.effects import (
     partial_cancels,
 )
 from segsim.rules.loss.events import (
+    CLOCK,
     ActionPointsSpent,
     ActionWasted,
     Aimed,
@@ -1042,25 +1043,31 @@ class Settlement:
         """The round ends at a phase boundary once everyone has spent its action points,
         or after phase 1; the next one begins with fresh initiative rolls."""
         k = self.rules.phase_segments
-        clock = clock_of(self.state)
+        clock = self.state.extra.get(CLOCK)
+        if clock is None:
+            clock = clock_of(self.state)
         first = clock.start + clock.lead  # clock.first
         if time < first or (time - first) % k:
             return
         out = self.out
+        if time < first + clock.top * k:  # clock.end(k)
+            # Anyone with points left (pa_of(), without its call): the round goes on.
+            # (Asked first: the checks below make no change either, and this one
+            # answers at most phase boundaries.)
+            pa = self.pa
+            for c in self.combatants.values():
+                if c.in_fight and c.id not in out:
+                    left = pa.get(c.id)
+                    if left is None:
+                        st: Status = c.status
+                        left = st.pa
+                    if left > 0:
+                        return
         fighters = [c for c in self.combatants.values() if c.in_fight and c.id not in out]
         if not fighters:
             return
         if any(a.kind == BLOW for a in self.state.autonomous.values() if a.end and a.end > time):
             return  # pragma: no cover - blows end within a phase
-        if time < first + clock.top * k:  # clock.end(k)
-            pa = self.pa
-            for c in fighters:  # anyone with points left (pa_of(), without its call)
-                left = pa.get(c.id)
-                if left is None:
-                    st: Status = c.status
-                    left = st.pa
-                if left > 0:
-                    return
         if self.stalled(clock.round):
             return
         if self.broken_off():
@@ -1133,6 +1140,30 @@ def settle(
     defences), then the ends of turns, then the round's end."""
     s = Settlement(rules, state, segment, dice)
     time = segment + 1
+    if len(batch) == 1:
+        # One action (most settlements): what the pass below would do with it.
+        a = batch[0]
+        kind = a.kind
+        if kind == AWAIT:
+            s.lapse_counters(time, ())
+        elif kind == TURN:
+            s.lapse_counters(time, ())
+            s.turn_end(a)
+        elif kind != BLOW and not a.cancelled and a.channel == ACT_CHANNEL:
+            s.lapse_counters(time, batch)
+            if s.standing(a.actor):
+                s.act(a)
+        else:
+            return _settle_all(s, state, segment, time, batch)
+        s.round_end(time)
+        return s.events
+    return _settle_all(s, state, segment, time, batch)
+
+
+def _settle_all(
+    s: Settlement, state: FightState, segment: int, time: int, batch: Sequence[Action]
+) -> list[Event]:
+    """:func:`settle` of a batch of any size."""
     # One pass sorts the batch (most of it is the rules' own turns and waits); each
     # kind is then settled in the batch's order, as before.
     acts: list[Action] = []
