@@ -22,6 +22,7 @@ from segsim.actions import shared_declaration as declared
 from segsim.native import mypyc_attr
 from segsim.policies import register_rule_helpers
 from segsim.policy import Observation, register_policy
+from segsim.rules.loss.content import RANGED_TESTS
 from segsim.rules.loss.declare import CONTACT, score_of
 from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
 from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
@@ -168,7 +169,7 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
     # Those within reach, then the nearest, asked of the view: in a battle it looks
     # around itself only (what reach() and min() over every opponent would find).
     weapon = me.weapon
-    near = me.foes_within(weapon.limit if weapon.ranged else CONTACT + 1e-9)
+    near = me.foes_within(weapon.limit if weapon.test in RANGED_TESTS else CONTACT + 1e-9)
     if near:
         # (one opponent within reach, most often: min() would call its key for nothing)
         target = near[0] if len(near) == 1 else min(near, key=_weakest)

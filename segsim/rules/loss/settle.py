@@ -17,7 +17,7 @@ from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
-from segsim.rules.loss.content import UNARMED, Health, Sheet, Weapon
+from segsim.rules.loss.content import RANGED_TESTS, UNARMED, Health, Sheet, Weapon
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
     AWAIT,
@@ -301,6 +301,7 @@ class Settlement:
             self.emit(ActionWasted(self.segment, a.actor, a.id, a.kind, f"{a.target} is down"))
             return
         weapon = weapon_now
+        ranged = weapon.test in RANGED_TESTS  # weapon.ranged, without the property's call
         effects: tuple[str, ...] = tuple(a.params.get("effects", ()))
         exploits = int(a.params.get("exploits", 0))
         target = self.fighter(a.target)
@@ -321,7 +322,7 @@ class Settlement:
         gap = distance(c, target)
         chase = chase_of(self.state)
         units = chase.units(c.id, target.id) if chase is not None else None
-        if weapon.ranged:
+        if ranged:
             if units is not None:
                 base = UNIT_DIFFICULTY[units]
                 mods["shot in motion"] = SHOT_IN_MOTION
@@ -377,7 +378,7 @@ class Settlement:
         )
         if "assault" in effects:
             self.emit(EffectApplied(self.segment, a.actor, "assault"))
-        if weapon.ranged and (st.aim or st.aimed):
+        if ranged and (st.aim or st.aimed):
             self.emit(Aimed(self.segment, a.actor, 0))
         hidden = st.hidden
         if hidden:
@@ -406,7 +407,7 @@ class Settlement:
                         difficulty,
                         exploits,
                         effects,
-                        weapon.ranged,
+                        ranged,
                         weapon.explosive,
                         bool(a.params.get("counter")),
                     )
@@ -442,7 +443,7 @@ class Settlement:
             b["specialisation"] = specialised
         if c.setup.get("higher_ground"):
             b["higher ground"] = 5
-        ranged = weapon.ranged
+        ranged = weapon.test in RANGED_TESTS  # weapon.ranged, without the property's call
         if tst.prone and not ranged:
             b["prone target"] = 10
         if tst.surprised:
