@@ -505,15 +505,16 @@ class Loss(BaseRuleset):
         if memo is not None:
             earlier = self._earlier
             self._memo = self._earlier = None
+            kept, at, version, phase, who, spec = memo  # (one unpacking: fewer steps)
             if (
-                memo[1] is state
-                and memo[2] == state.version
-                and memo[3] == segment
-                and memo[4] == cid
+                at is state
+                and version == state.version
+                and phase == segment
+                and who == cid
                 and not planned
             ):
-                if memo[0] is declaration:
-                    return memo[5]
+                if kept is declaration:
+                    return spec
                 if earlier is not None and earlier[0] is declaration:
                     return earlier[5]  # (the same phase, fighter and state as memo's)
         return self._plan(state, cid, declaration, segment, planned)

@@ -1158,7 +1158,18 @@ def settle(
             return _settle_all(s, state, segment, time, batch)
         s.round_end(time)
         return s.events
-    return _settle_all(s, state, segment, time, batch)
+    for a in batch:
+        kind = a.kind
+        if kind != AWAIT and kind != TURN:
+            return _settle_all(s, state, segment, time, batch)
+    # Only the rules' turns and waits (a wait ends where a turn does): the turns' ends
+    # in the batch's order, as the pass below would settle them.
+    s.lapse_counters(time, ())
+    for a in batch:
+        if a.kind == TURN:
+            s.turn_end(a)
+    s.round_end(time)
+    return s.events
 
 
 def _settle_all(
