@@ -244,7 +244,7 @@ class Fight:
         *("_awareness", "_forces", "_turns", "_combatants", "_completion_order", "_told"),
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
-        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster"),
+        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_observe"),
     )
 
     def __init__(
@@ -324,6 +324,13 @@ class Fight:
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
         self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
+        # What a phase asks for each fighter called to it: the ruleset's observe(), or its
+        # observe_called() when it has one, which may say (None) that the fighter need
+        # not decide: not bound to act, and its policy would decide nothing now.
+        called_only = getattr(ruleset, "observe_called", None)
+        self._observe: Callable[[FightState, str, int, bool], Observation | None] = (
+            ruleset.observe if called_only is None else called_only
+        )
         # Whether the ruleset's outcome is BaseRuleset's (who is left on which side), and
         # the state's roster when it last said the fight goes on (-1: never asked).
         self._plain_outcome = getattr(type(ruleset), "outcome", None) is BaseRuleset.outcome
@@ -831,7 +838,9 @@ class Fight:
             must = not c.actions
             if not must and not reactive[cid] and not called[cid]:
                 continue
-            obs = ruleset.observe(state, cid, seg, must)
+            obs = self._observe(state, cid, seg, must)
+            if obs is None:
+                continue  # nothing to decide (the ruleset's observe_called() says so)
             if externals[cid]:
                 if external is None or musts is None:
                     external, musts = {}, {}

@@ -1,6 +1,7 @@
 """The Loss observation made without calls of its classes (``Loss.observe``) matches the
-view and observation its classes make: the same fields, the same copied answers; and the
-rules' forced turn or wait (``Loss.forced``) is the one their planner makes."""
+view and observation its classes make: the same fields, the same copied answers; a
+fighter left unobserved (``Loss.observe_called``) is one whose policy decides nothing;
+and the rules' forced turn or wait (``Loss.forced``) is the one their planner makes."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ class Compared(Loss):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.called = self.answers = self.turns = 0
+        self.called = self.answers = self.turns = self.quiet = 0
 
     def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Any:
         obs = super().observe(state, cid, segment, must_act)
@@ -54,9 +55,22 @@ class Compared(Loss):
         assert obs._state is ref._state and obs._version == ref._version
         for field in SLOTS + MORE:
             assert getattr(obs.me, field) == getattr(ref.me, field), field
+        for field in obs.me.__dict__:  # what it copied, as the live fields find it
+            getattr(ref.me, field)
         assert obs.me.__dict__ == ref.me.__dict__
         self.called += obs.must_act
         self.answers += bool(obs.me.incoming or obs.me.counters)
+        return obs
+
+    def observe_called(self, state: Any, cid: str, segment: int, must_act: bool) -> Any:
+        """observe_called() leaves out (None) only a fighter that the rules do not call
+        and whose policy decides nothing from its full observation."""
+        obs = super().observe_called(state, cid, segment, must_act)
+        if obs is None:
+            full = Loss.observe(self, state, cid, segment, must_act)
+            assert not must_act and not full.must_act
+            assert state.combatants[cid].policy.decide(full) is None
+            self.quiet += 1
         return obs
 
     def forced(self, state: Any, cid: str, segment: int) -> Any:
@@ -92,6 +106,6 @@ def test_observe_matches_the_views_made_by_their_classes(name: str) -> None:
     checked = attrs.evolve(scenario, ruleset=rules)
     for seed in range(2):
         checked.fight(seed).run()
-    assert rules.called > 0 and rules.turns > 0
+    assert rules.called > 0 and rules.turns > 0 and rules.quiet > 0
     if name != "loss_chase":
         assert rules.answers > 0  # parries, dodges or counter-attacks were offered

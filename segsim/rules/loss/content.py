@@ -91,6 +91,11 @@ class TalentSpecialisation:
     name: str = ""
 
 
+RANGED_TESTS = ("ranged", "thrown")
+"""The tests of ranged weapons (``Weapon.ranged``; the hot paths ask ``weapon.test in
+RANGED_TESTS`` without the property's call)."""
+
+
 @attrs.frozen
 class Weapon:
     """A weapon: its test, speed (action points per attack) and damage.
@@ -119,7 +124,7 @@ class Weapon:
 
     @property
     def ranged(self) -> bool:
-        return self.test in ("ranged", "thrown")
+        return self.test in ("ranged", "thrown")  # RANGED_TESTS (a constant: no lookup)
 
     @property
     def improvised(self) -> bool:

@@ -16,7 +16,15 @@ from typing import Any
 from segsim.actions import ActionSpec, Declaration
 from segsim.errors import IllegalDeclaration
 from segsim.native import mypyc_attr
-from segsim.rules.loss.content import DEFAULT_TESTS, SPOTTING, TEXT, UNARMED, Sheet, Weapon
+from segsim.rules.loss.content import (
+    DEFAULT_TESTS,
+    RANGED_TESTS,
+    SPOTTING,
+    TEXT,
+    UNARMED,
+    Sheet,
+    Weapon,
+)
 from segsim.rules.loss.effects import (
     EFFECTS,
     MAX_EXPLOITS,
@@ -329,7 +337,11 @@ def attack_cost(sheet: Sheet, status: Status, weapon: Weapon, effects: Sequence[
     an assault, the slower weapon's with two weapons (Loss, costs table)."""
     if "assault" in effects:
         return COSTS["assault"]
-    cost = sheet.speed(weapon) if weapon.test not in ("unarmed", "natural") else COSTS[weapon.test]
+    test = weapon.test
+    if test in ("unarmed", "natural"):
+        cost = COSTS[test]
+    else:  # sheet.speed(weapon): the weapon's speed, unless a ranged one reloads faster
+        cost = sheet.speed(weapon) if test in RANGED_TESTS else weapon.speed
     if "two_weapons" in effects and sheet.off_hand is not None and not status.disarmed:
         cost = max(cost, sheet.speed(sheet.off_hand))
     return cost
@@ -355,13 +367,17 @@ def check_can_attack(ch: Check) -> None:
 def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[str, Any]]:
     """Cost and planned parameters of an attack (or counter-attack)."""
     st, sheet = ch.status, ch.sheet
-    check_can_attack(ch)
+    if st.disarmed or st.unable:  # (what check_can_attack() refuses, asked only then)
+        check_can_attack(ch)
     target = ch.opponent(d.target)
-    hand = d.params.get("hand", "main")
+    given = d.params
+    hand = given.get("hand", "main") if given else "main"
     if hand not in ("main", "off"):
         raise IllegalDeclaration(f"hand must be 'main' or 'off', not {hand!r}")
-    weapon = weapon_for(sheet, st, hand)
-    effects, exploits = ch.effects(d.params, "attack", weapon.ranged)
+    # weapon_for(sheet, st, hand), its call left for the off hand
+    weapon = sheet.weapon if hand == "main" and not st.disarmed else weapon_for(sheet, st, hand)
+    ranged = weapon.test in RANGED_TESTS  # weapon.ranged, without the property's call
+    effects, exploits = ch.effects(given, "attack", ranged)
     if "heavy" in weapon.tags and ch.c.setup.get("mounted"):
         raise IllegalDeclaration(
             f"the {weapon.name} is a heavy weapon: not from a mount", rule=RULE_TIR_MONTE
@@ -371,12 +387,12 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
         units = chase.units(ch.c.id, target.id)
         if units is None:
             raise IllegalDeclaration(f"{target.id} is out of sight", rule=RULE_PURSUIT)
-        if not weapon.ranged and units != 1:
+        if not ranged and units != 1:
             raise IllegalDeclaration(
                 f"{target.id} is at distance {units}: a melee attack needs contact (1)",
                 rule=RULE_PURSUIT,
             )
-    elif weapon.ranged:
+    elif ranged:
         gap = distance(ch.c, target)
         if gap > weapon.limit:
             raise IllegalDeclaration(
@@ -384,14 +400,14 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
                 f"({weapon.limit:g} m)",
                 rule=RULE_RANGE,
             )
-    elif not in_contact(ch.c, target):
+    elif math.dist(ch.c.position, target.position) > CONTACT + 1e-9:  # not in_contact()
         raise IllegalDeclaration(
             f"{target.id} is {distance(ch.c, target):.1f} m away: a melee attack needs contact "
             f"({CONTACT:g} m)",
             rule=RULE_TEST,
         )
     if (
-        not weapon.ranged
+        not ranged
         and chase is None
         # (with no more opponents than that in the fight, the attacker is among them)
         and (len(ch.state.against(target.side)) > MOST_ASSAILANTS or not ch.c.in_fight)
@@ -419,12 +435,12 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
         raise IllegalDeclaration(
             "kill outright works on a human or human-sized target", rule=RULE_MELEE_EFFECTS
         )
-    extra = _targets(ch, d, target, effects, weapon)
+    extra = _targets(ch, d, target, effects, weapon) if "targets" in given else ()
     if extra and chase is not None:
         raise IllegalDeclaration(
             "multi-target effects are not played in a chase (Interpretations)", rule=RULE_PURSUIT
         )
-    damage = d.params.get("damage", True)
+    damage = given.get("damage", True) if given else True
     if not isinstance(damage, bool):
         raise IllegalDeclaration("damage must be true or false")
     if not damage and not any(EFFECTS[e].choose_damage for e in effects):
@@ -433,7 +449,8 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
             "may deal no damage",
             rule=RULE_MELEE_EFFECTS,
         )
-    pools = ch.pools(d.params)
+    # (ch.pools() finds none spent when the declaration names none)
+    pools = ch.pools(given) if "fursa" in given or "inspiration" in given else None
     cost = attack_cost(sheet, st, weapon, effects)
     params: dict[str, Any] = {"weapon": weapon.id, "exploits": exploits}
     if effects:
@@ -446,7 +463,8 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
         params["damage"] = False
     if counter:
         params["counter"] = True
-    params.update(pools)
+    if pools:
+        params.update(pools)
     return cost, params
 
 

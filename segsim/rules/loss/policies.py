@@ -22,6 +22,7 @@ from segsim.actions import shared_declaration as declared
 from segsim.native import mypyc_attr
 from segsim.policies import register_rule_helpers
 from segsim.policy import Observation, register_policy
+from segsim.rules.loss.content import RANGED_TESTS
 from segsim.rules.loss.declare import CONTACT, score_of
 from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
 from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
@@ -168,21 +169,29 @@ def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
     # Those within reach, then the nearest, asked of the view: in a battle it looks
     # around itself only (what reach() and min() over every opponent would find).
     weapon = me.weapon
-    near = me.foes_within(weapon.limit if weapon.ranged else CONTACT + 1e-9)
+    near = me.foes_within(weapon.limit if weapon.test in RANGED_TESTS else CONTACT + 1e-9)
     if near:
-        target = min(near, key=lambda o: (not o.minion, o.health, o.id))
+        # (one opponent within reach, most often: min() would call its key for nothing)
+        target = near[0] if len(near) == 1 else min(near, key=_weakest)
         d = attack(me, target, most)
         if d is None:
             return None  # let the phase go by: waiting saves action points
-        cost = me.cost(d) or 0
-        if reserve and me.phase - cost < reserve and me.phase > reserve + 1:
-            return None
+        if reserve:
+            cost = me.cost(d) or 0
+            if me.phase - cost < reserve and me.phase > reserve + 1:
+                return None
         return d
     nearest = me.nearest_foe()
     if nearest is None:
         return PASS
     move = declared("move", nearest.id)
     return move if me.accepts(move) else None
+
+
+def _weakest(o: OtherView) -> tuple[bool, int, str]:
+    """Who a fighter attacks first among those within reach: minions, then the most
+    hurt, then the lowest id."""
+    return (not o.minion, o.health, o.id)
 
 
 def first_accepted(me: SelfView, options: list[Declaration]) -> Declaration | None:
@@ -283,6 +292,12 @@ class Defensive:
 
 register_policy("loss", "aggressive", Aggressive)
 register_policy("loss", "defensive", Defensive)
+
+CALLED_ONLY: frozenset[type] = frozenset({Aggressive, Defensive})
+"""The policies that decide nothing when the rules do not call them (no counter-attack,
+no attack to answer, not their turn: their observation's ``must_act`` is false), so
+that the rules need not observe them then (``Loss.observe_called``). Exactly these
+classes: a subclass may decide otherwise."""
 
 
 def _accepts(ctx: Any, kind: str, target: Any = None, **params: Any) -> bool:

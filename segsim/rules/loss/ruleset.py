@@ -34,7 +34,14 @@ from segsim.rules import (
     unknown_params,
     untargeted,
 )
-from segsim.rules.loss.content import Content, Sheet, default_content, read_sheet, sheet_data
+from segsim.rules.loss.content import (
+    UNARMED,
+    Content,
+    Sheet,
+    default_content,
+    read_sheet,
+    sheet_data,
+)
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
     ACTS,
@@ -68,6 +75,7 @@ from segsim.rules.loss.declare import (
     weapon_for,
 )
 from segsim.rules.loss.events import CLOCK, Joined, ReserveSet, SetUp
+from segsim.rules.loss.policies import CALLED_ONLY
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
     PURSUIT,
@@ -401,41 +409,52 @@ class Loss(BaseRuleset):
                 return []
             if kind == AWAIT and current is None:
                 current = a
-        # _turn_now() and _await_end(), without their calls and with one look at the clock
+        # _turn_now() and _await_end(), without their calls and with one look at the
+        # clock. A fighter with points left this round has its turn at the phase
+        # boundary where the round reaches its phase (its wait's end), a fighter with
+        # none at the round's end: phase p begins at first + (top - p) * k, and
+        # p <= pa at a boundary from first + (top - pa) * k on.
         clock = state.extra.get(CLOCK) or clock_of(state)
         st: Status = c.status
         k = self.phase_segments
         first = clock.start + clock.lead
-        current_round = st.round == clock.round
-        aligned = current_round and segment >= first and not (segment - first) % k
-        phase = clock.top - (segment - first) // k
-        if aligned and st.pa >= max(phase, 1):
-            d = TURN_DECLARATION
-            spec = Action(
-                TURN,
-                k,
-                TURN_CHANNEL,
-                None,
-                False,
-                0,
-                False,
-                True,
-                False,
-                True,
-                _phase_params(phase),
-            )
+        pa = st.pa
+        if pa >= 1 and st.round == clock.round:
+            end = first + (clock.top - pa) * k  # clock.phase_segment(st.pa, k)
+            if segment >= end and segment >= first and not (segment - first) % k:
+                phase = clock.top - (segment - first) // k
+                self._memo = (
+                    TURN_DECLARATION,
+                    state,
+                    state.version,
+                    segment,
+                    cid,
+                    Action(
+                        TURN,
+                        k,
+                        TURN_CHANNEL,
+                        None,
+                        False,
+                        0,
+                        False,
+                        True,
+                        False,
+                        True,
+                        _phase_params(phase),
+                    ),
+                )
+                self._earlier = None
+                return [TURN_DECLARATION]
         else:
             end = first + clock.top * k  # clock.end(k)
-            if current_round and st.pa >= 1:
-                end = min(end, first + (clock.top - st.pa) * k)  # clock.phase_segment(st.pa, k)
-            if end <= segment:
-                end = segment + 1
-            if current is not None and current.end == end:
+        if end <= segment:
+            end = segment + 1
+        if current is not None:
+            lasts = current.duration  # (current.end, without the property's call)
+            if lasts is not None and current.start + lasts == end:
                 return []
-            d = AWAIT_DECLARATION
-            spec = Action(
-                AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True, False, False, False
-            )
+        d = AWAIT_DECLARATION
+        spec = Action(AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True, False, False, False)
         # What plan() of it would find (the engine plans it next): kept, as a view's
         # verdict is, so that the turn's phase and the wait's end are not found twice.
         self._memo = (d, state, state.version, segment, cid, spec)
@@ -486,15 +505,16 @@ class Loss(BaseRuleset):
         if memo is not None:
             earlier = self._earlier
             self._memo = self._earlier = None
+            kept, at, version, phase, who, spec = memo  # (one unpacking: fewer steps)
             if (
-                memo[1] is state
-                and memo[2] == state.version
-                and memo[3] == segment
-                and memo[4] == cid
+                at is state
+                and version == state.version
+                and phase == segment
+                and who == cid
                 and not planned
             ):
-                if memo[0] is declaration:
-                    return memo[5]
+                if kept is declaration:
+                    return spec
                 if earlier is not None and earlier[0] is declaration:
                     return earlier[5]  # (the same phase, fighter and state as memo's)
         return self._plan(state, cid, declaration, segment, planned)
@@ -907,6 +927,18 @@ class Loss(BaseRuleset):
         granted = st.counters
         counters = tuple(o for o, g in granted.items() if g == segment) if granted else ()
         found["counters"] = counters
+        # And what the built-in policies read of it when they decide: its action points
+        # left (any decision), and at its turn whether it is down, disarmed or in a chase
+        # and its weapon (the live fields' values: weapon_for(sheet, st, "main"),
+        # chase_of(state) is not None).
+        found["phase"] = st.pa
+        if turn:
+            found["prone"] = st.prone
+            disarmed = st.disarmed
+            found["disarmed"] = bool(disarmed)
+            found["weapon"] = UNARMED if disarmed else sheet.weapon
+            chase = state.extra.get(PURSUIT)
+            found["in_chase"] = chase is not None and isinstance(chase, Chase) and not chase.over
         called = turn or bool(incoming) or bool(counters)
         if not called:
             clock = state.extra.get(CLOCK)
@@ -923,6 +955,42 @@ class Loss(BaseRuleset):
         obs._state = state
         obs._version = version
         return obs
+
+    def observe_called(
+        self, state: FightState, cid: str, segment: int, must_act: bool
+    ) -> Observation | None:
+        """:meth:`observe`, or None (the engine then asks the policy nothing) when the
+        fighter is not bound to act, the rules do not call it (no turn now, no attack to
+        answer, no counter-attack, no intention to declare) and its policy is one that
+        then decides nothing (``policies.CALLED_ONLY``): what a fighter called to a
+        phase only because it saw an opponent's action end costs no observation (most
+        of the observations of a Loss fight: the built-in policies are reactive)."""
+        c = state.combatants[cid]
+        if must_act or type(c.policy) not in CALLED_ONLY:
+            return self.observe(state, cid, segment, must_act)
+        # What observe() finds calls the fighter, without the views (the same tests).
+        for a in c.actions:
+            if a.channel == ACT_CHANNEL:
+                break
+            if a.kind == TURN and a.start == segment:
+                return self.observe(state, cid, segment, must_act)
+        st: Status = c.status
+        pending = st.incoming
+        if pending:
+            for i in pending.values():
+                if i.granted == segment:
+                    return self.observe(state, cid, segment, must_act)
+        granted = st.counters
+        if granted and segment in granted.values():
+            return self.observe(state, cid, segment, must_act)
+        if self.declaration_order == "together":
+            return None  # (no intentions are declared: clock.order stays empty)
+        clock = state.extra.get(CLOCK)
+        if clock is None:
+            clock = clock_of(state)
+        if clock.order and cid in clock.intending(segment) and st.intended != clock.round:
+            return self.observe(state, cid, segment, must_act)
+        return None
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]

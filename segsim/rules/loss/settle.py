@@ -17,7 +17,7 @@ from segsim.actions import Action
 from segsim.dice import Dice
 from segsim.events import ActionSpawned, Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
-from segsim.rules.loss.content import UNARMED, Health, Sheet, Weapon
+from segsim.rules.loss.content import RANGED_TESTS, UNARMED, Health, Sheet, Weapon
 from segsim.rules.loss.declare import (
     ACT_CHANNEL,
     AWAIT,
@@ -41,6 +41,7 @@ from segsim.rules.loss.effects import (
     partial_cancels,
 )
 from segsim.rules.loss.events import (
+    CLOCK,
     ActionPointsSpent,
     ActionWasted,
     Aimed,
@@ -213,12 +214,16 @@ class Settlement:
         combat au contact")."""
         st: Status = c.status
         setup = c.setup
-        mods = {
-            "darkness": 10 if self.rules.darkness or setup.get("darkness") else 0,
-            "lower ground": 5 if setup.get("lower_ground") else 0,
-            "prone": 10 if st.prone else 0,
-            "lasting wounds": st.difficulty_malus,
-        }
+        # Only those that count (a test's record shows no zero), in this order.
+        mods: dict[str, int] = {}
+        if self.rules.darkness or setup.get("darkness"):
+            mods["darkness"] = 10
+        if setup.get("lower_ground"):
+            mods["lower ground"] = 5
+        if st.prone:
+            mods["prone"] = 10
+        if st.difficulty_malus:
+            mods["lasting wounds"] = st.difficulty_malus
         return mods
 
     # -------------------------------------------------------- acts
@@ -296,6 +301,7 @@ class Settlement:
             self.emit(ActionWasted(self.segment, a.actor, a.id, a.kind, f"{a.target} is down"))
             return
         weapon = weapon_now
+        ranged = weapon.test in RANGED_TESTS  # weapon.ranged, without the property's call
         effects: tuple[str, ...] = tuple(a.params.get("effects", ()))
         exploits = int(a.params.get("exploits", 0))
         target = self.fighter(a.target)
@@ -316,7 +322,7 @@ class Settlement:
         gap = distance(c, target)
         chase = chase_of(self.state)
         units = chase.units(c.id, target.id) if chase is not None else None
-        if weapon.ranged:
+        if ranged:
             if units is not None:
                 base = UNIT_DIFFICULTY[units]
                 mods["shot in motion"] = SHOT_IN_MOTION
@@ -340,11 +346,14 @@ class Settlement:
                     )
                     >= 3
                 )
-                mods["outnumbered"] = 5 if outnumbered else 0
+                if outnumbered:
+                    mods["outnumbered"] = 5
         if a.params.get("hand") == "off" and not sheet.has("deux_armes", weapon):
             mods["off hand"] = 5
-        mods["defensive wall"] = self.status(target.id).wall
-        mods = {k: v for k, v in mods.items() if v}
+        tst: Status = target.status
+        if tst.wall:
+            mods["defensive wall"] = tst.wall
+        # (mods holds only those that count: none is zero)
         difficulty = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{label} test", a.actor)
         score = score_of(sheet, test)
@@ -369,7 +378,7 @@ class Settlement:
         )
         if "assault" in effects:
             self.emit(EffectApplied(self.segment, a.actor, "assault"))
-        if weapon.ranged and (st.aim or st.aimed):
+        if ranged and (st.aim or st.aimed):
             self.emit(Aimed(self.segment, a.actor, 0))
         hidden = st.hidden
         if hidden:
@@ -398,7 +407,7 @@ class Settlement:
                         difficulty,
                         exploits,
                         effects,
-                        weapon.ranged,
+                        ranged,
                         weapon.explosive,
                         bool(a.params.get("counter")),
                     )
@@ -424,23 +433,37 @@ class Settlement:
         st: Status = c.status
         sheet: Sheet = c.sheet
         tst: Status = target.status
-        b = {
-            "free raises": POOL_BONUS * sheet.free_raises.get(test, 0),
-            "specialisation": sheet.talent_bonus(test, weapon),
-            "higher ground": 5 if c.setup.get("higher_ground") else 0,
-            "prone target": 10 if tst.prone and not weapon.ranged else 0,
-            "surprised target": 5 if tst.surprised else 0,
-            "from behind": 5 if not tst.surprised and self.from_behind(c, target) else 0,
-            "feint": 2 if st.feints.get(target.id, 0) >= clock_of(self.state).round else 0,
-            "wounds": -self.wounds(c.id),
-        }
-        in_motion = chase_of(self.state) is not None
-        if weapon.ranged:
-            b["aim"] = st.aim
+        # Only those that count (the test's record shows no zero), in this order.
+        b: dict[str, int] = {}
+        free = sheet.free_raises.get(test, 0)
+        if free:
+            b["free raises"] = POOL_BONUS * free
+        specialised = sheet.talent_bonus(test, weapon)
+        if specialised:
+            b["specialisation"] = specialised
+        if c.setup.get("higher_ground"):
+            b["higher ground"] = 5
+        ranged = weapon.test in RANGED_TESTS  # weapon.ranged, without the property's call
+        if tst.prone and not ranged:
+            b["prone target"] = 10
+        if tst.surprised:
+            b["surprised target"] = 5
+        elif self.from_behind(c, target):
+            b["from behind"] = 5
+        if st.feints and st.feints.get(target.id, 0) >= clock_of(self.state).round:
+            b["feint"] = 2
+        wounds = self.wounds(c.id)
+        if wounds:
+            b["wounds"] = -wounds
+        if ranged:
+            in_motion = chase_of(self.state) is not None
+            if st.aim:
+                b["aim"] = st.aim
             riding = c.setup.get("mounted") or target.setup.get("mounted")
-            b["tir monte"] = 2 if riding and sheet.has("tir_monte", weapon) else 0
-            if not in_motion:
-                b["point blank"] = 5 if distance(c, target) < POINT_BLANK else 0
+            if riding and sheet.has("tir_monte", weapon):
+                b["tir monte"] = 2
+            if not in_motion and distance(c, target) < POINT_BLANK:
+                b["point blank"] = 5
             if st.aimed == "round":
                 b["aimed a round"] = 15 if sheet.has("visee", weapon) else 10
             elif st.aimed == "sequence":
@@ -635,7 +658,7 @@ class Settlement:
             "wounds": -self.wounds(target.id),
         }
         bonuses.update(b)
-        mods = {k: v for k, v in self.situation(target).items() if v}
+        mods = self.situation(target)  # (only those that count)
         diff = base + sum(mods.values()) + EXPLOIT_STEP * exploits
         roll = self.dice.roll(10, f"{d.kind} test", target.id)
         score = score_of(sheet, d.kind)
@@ -1021,25 +1044,31 @@ class Settlement:
         """The round ends at a phase boundary once everyone has spent its action points,
         or after phase 1; the next one begins with fresh initiative rolls."""
         k = self.rules.phase_segments
-        clock = clock_of(self.state)
+        clock = self.state.extra.get(CLOCK)
+        if clock is None:
+            clock = clock_of(self.state)
         first = clock.start + clock.lead  # clock.first
         if time < first or (time - first) % k:
             return
         out = self.out
+        if time < first + clock.top * k:  # clock.end(k)
+            # Anyone with points left (pa_of(), without its call): the round goes on.
+            # (Asked first: the checks below make no change either, and this one
+            # answers at most phase boundaries.)
+            pa = self.pa
+            for c in self.combatants.values():
+                if c.in_fight and c.id not in out:
+                    left = pa.get(c.id)
+                    if left is None:
+                        st: Status = c.status
+                        left = st.pa
+                    if left > 0:
+                        return
         fighters = [c for c in self.combatants.values() if c.in_fight and c.id not in out]
         if not fighters:
             return
         if any(a.kind == BLOW for a in self.state.autonomous.values() if a.end and a.end > time):
             return  # pragma: no cover - blows end within a phase
-        if time < first + clock.top * k:  # clock.end(k)
-            pa = self.pa
-            for c in fighters:  # anyone with points left (pa_of(), without its call)
-                left = pa.get(c.id)
-                if left is None:
-                    st: Status = c.status
-                    left = st.pa
-                if left > 0:
-                    return
         if self.stalled(clock.round):
             return
         if self.broken_off():
@@ -1112,6 +1141,41 @@ def settle(
     defences), then the ends of turns, then the round's end."""
     s = Settlement(rules, state, segment, dice)
     time = segment + 1
+    if len(batch) == 1:
+        # One action (most settlements): what the pass below would do with it.
+        a = batch[0]
+        kind = a.kind
+        if kind == AWAIT:
+            s.lapse_counters(time, ())
+        elif kind == TURN:
+            s.lapse_counters(time, ())
+            s.turn_end(a)
+        elif kind != BLOW and not a.cancelled and a.channel == ACT_CHANNEL:
+            s.lapse_counters(time, batch)
+            if s.standing(a.actor):
+                s.act(a)
+        else:
+            return _settle_all(s, state, segment, time, batch)
+        s.round_end(time)
+        return s.events
+    for a in batch:
+        kind = a.kind
+        if kind != AWAIT and kind != TURN:
+            return _settle_all(s, state, segment, time, batch)
+    # Only the rules' turns and waits (a wait ends where a turn does): the turns' ends
+    # in the batch's order, as the pass below would settle them.
+    s.lapse_counters(time, ())
+    for a in batch:
+        if a.kind == TURN:
+            s.turn_end(a)
+    s.round_end(time)
+    return s.events
+
+
+def _settle_all(
+    s: Settlement, state: FightState, segment: int, time: int, batch: Sequence[Action]
+) -> list[Event]:
+    """:func:`settle` of a batch of any size."""
     # One pass sorts the batch (most of it is the rules' own turns and waits); each
     # kind is then settled in the batch's order, as before.
     acts: list[Action] = []
