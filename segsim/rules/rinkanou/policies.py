@@ -371,7 +371,9 @@ class Defender:
                         break  # already waiting for it
                 else:
                     defending = shared_declaration("wait", None, ("until",), (), start)
-        target = me.nearest()
+        # The nearest opponent's view is built only if it can be read: an archer's
+        # guard (no attacks) reads it only when bound to act.
+        target = me.nearest() if self.attacks or obs.must_act else None
         dist = math.dist  # within(), without its calls
         if (
             obs.must_act
@@ -521,8 +523,10 @@ class Archer:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
         already take this segment (a strike's bonus takes what is left)."""
         me: SelfView = obs.me
+        if me.must_lock or me.doing("hands") is not None:
+            return None  # its hands are busy: no view of the target is built
         target = me.nearest()  # nearest_opponent(obs), without its call
-        if target is None or me.doing("hands") is not None or me.must_lock:
+        if target is None:
             return None
         close = in_reach(obs, target, max(target.reach, me.reach) + 1.0)
         status = me._c.status  # its own, read straight (as its live fields would, now)
