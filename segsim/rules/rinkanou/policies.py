@@ -559,21 +559,24 @@ class Keeper:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        target = me.nearest()  # nearest_opponent(obs), without its call
-        if target is None:
+        # The nearest opponent (nearest_opponent(obs)'s): its id, position and reach,
+        # without building its view.
+        near = me._nearest_reach()
+        if near is None:
             return None
+        target, at, theirs = near
         # in_reach() and strike_or_arm(), without their calls: one distance, two reaches
-        apart = math.dist(me.position, target.position)
-        reach, theirs = me.reach, target.reach
+        apart = math.dist(me.position, at)
+        reach = me.reach
         if apart <= theirs + REACH_TOLERANCE or not reach > theirs:
             if apart <= reach + REACH_TOLERANCE:
-                return _strike_or_arm(me, target.id)
-            return _approach(obs, target.id)
+                return _strike_or_arm(me, target)
+            return _approach(obs, target)
         if me.doing("hands") is None and not me.must_lock:
             for a in me.actions:
                 if a.kind == "keep":
                     return None  # keeping already
-            return shared_declaration("keep", target.id, (), ())
+            return shared_declaration("keep", target, (), ())
         return None
 
 

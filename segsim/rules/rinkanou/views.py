@@ -390,6 +390,23 @@ class SelfView(LiveView):
             found = self._find_nearest()
         return found[1]
 
+    def _nearest_reach(self) -> tuple[str, tuple[float, float], float] | None:
+        """The id, position and reach of the nearest opponent in view (``nearest()``'s),
+        or None, without building its view: what the keeper reads of it."""
+        found = self._nearest_o
+        if found is None:
+            near = self._near
+            if near is not False:  # its view is built
+                return None if near is None else (near.id, near.position, near.reach)
+            found = self._find_nearest()
+        o, at = found
+        if o is None or at is None:
+            return None
+        reach = self._rules._fighter_reaches.get(o)
+        if reach is None:
+            reach = reach_of(self._rules, o)
+        return at[0], at[1], reach
+
     def _find_nearest(self) -> _Nearest:
         """The nearest opponent in view and its id and position, found once."""
         if self._state.version != self._version:
