@@ -8,13 +8,26 @@ its decision would have declared nothing, so the records are the same bytes.
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from segsim import load_scenario
 from segsim.fight import Fight, unconcerned_hook
 from segsim.policy import Observation
 from segsim.record import fight_lines
-from segsim.rules.rinkanou.policies import Aggressive
+from segsim.rules.rinkanou.policies import Aggressive, Archer
+from segsim.scenario import Scenario
 from segsim.testing import build_fight
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@cache
+def scenario(name: str) -> Scenario:
+    return load_scenario(ROOT / "examples" / "scenarios" / f"{name}.toml")
 
 
 class Watchful(Aggressive):
@@ -84,3 +97,45 @@ def test_a_replaced_policy_takes_its_hook_with_it() -> None:
     fight.replace_policy("a", hooked)  # before the start: as if it had been given
     fight.run()
     assert hooked.asked
+
+
+class _NoShortcut(Archer):
+    unconcerned = None  # type: ignore[assignment]  # not callable: no hook
+
+
+@pytest.mark.parametrize("name", ["crossbow_ambush", "archery_duel"])
+def test_the_archer_says_unconcerned_only_when_it_would_declare_nothing(name: str) -> None:
+    """The archer's shortcut (its hands busy, nothing planned, no opponent within its
+    reach of it and no missile at it) leaves every record as the full decisions do."""
+    skipped = 0
+    for seed in range(5):
+        fight = scenario(name).fight(seed)
+        long_way = scenario(name).fight(seed)
+        for cid, c in fight.state.combatants.items():
+            if isinstance(c.policy, Archer):
+                long_way.replace_policy(cid, _NoShortcut())
+                skipped += 1
+        fight.run()
+        long_way.run()
+        assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"
+    assert skipped
+
+
+def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
+    archer = Archer()
+    fight = build_fight(
+        {"a": ("blue", "robert", archer), "b": ("red", "margaret", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state = fight.state
+    a = state.combatants["a"]
+    a.status.must_lock = True  # its hands busy
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0)  # b could strike it
+    state.move("b", (30.0, 0.0))
+    assert archer.unconcerned(fight.ruleset, state, "a", 0)
+    archer.guard.defend_at = 5  # a defence planned: it decides
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0)
+    archer.guard.defend_at = None
+    a.status.must_lock = False  # its hands free: it may shoot
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0)

@@ -17,9 +17,10 @@ from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
 from segsim.native import mypyc_attr
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
-from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, within
+from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
-from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
+from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView, reach_of
+from segsim.state import FightState
 
 ARM = Declaration("arm")
 DRAW_MELEE = Declaration("draw", params={"weapon": "melee"})
@@ -418,6 +419,11 @@ class Defender:
             return attacking
         return [defending, attacking]
 
+    def _nothing_seen(self) -> bool:
+        """What a decision that sees no blow and no missile coming keeps (True)."""
+        self.missile = False
+        return True
+
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
         """When to start which defence so that it ends in ``land``."""
         me: SelfView = obs.me
@@ -519,6 +525,18 @@ class Archer:
         dodges.append(shot)
         return dodges
 
+    def unconcerned(self, rules: RinKaNou, state: FightState, cid: str, segment: int) -> bool:
+        """Whether, called to this phase by what it saw alone (the engine asks: see
+        :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
+        busy (reloading, locking...), so it does not shoot, and its guard has nothing to
+        dodge, since no defence is planned, no opponent stands within its own reach of it
+        and no missile flies at it. Its guard then keeps what its decision would (no
+        missile seen); anything else, and it is observed and decides as usual."""
+        guard = self.guard
+        if guard.defend_at is not None:
+            return False
+        return _unthreatened(rules, state, cid, True) and guard._nothing_seen()
+
     def shoot(self, obs: Observation, spent: int = 0) -> Declaration | None:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
         already take this segment (a strike's bonus takes what is left)."""
@@ -578,6 +596,39 @@ class Keeper:
                     return None  # keeping already
             return shared_declaration("keep", target, (), ())
         return None
+
+
+def _unthreatened(rules: RinKaNou, state: FightState, cid: str, busy: bool) -> bool:
+    """Whether the fighter ``cid`` has its hands busy (when ``busy``: a lock due, or
+    an action of the hands in progress), no missile flies at it and no opponent in the
+    fight stands within its own reach of it (those in view are among them): what leaves
+    a reactive policy called by sight nothing to react to. Read straight from the
+    fight state (see :func:`segsim.fight.unconcerned_hook`), and on the safe side: any
+    missile at it, seen or not, and any opponent, in view or not, count (a decision
+    would read the threats and missiles it makes out, fewer or the same)."""
+    c = state.combatants[cid]
+    if busy and not c.status.must_lock:
+        for a in c.actions:
+            if a.channel == "hands" and not a.continuous:
+                break
+        else:
+            return False
+    autonomous = state.autonomous
+    if autonomous:
+        for a in autonomous.values():
+            if a.target == cid:
+                return False
+    here = c.position
+    reaches = rules._fighter_reaches
+    dist = math.dist
+    kept = state._against.get(c.side)  # FightState.against(), without its call
+    for o in kept if kept is not None else state.against(c.side):
+        reach = reaches.get(o)
+        if reach is None:
+            reach = reach_of(rules, o)
+        if dist(o.position, here) <= reach + REACH_TOLERANCE:
+            return False
+    return True
 
 
 def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
