@@ -2,16 +2,22 @@
 
 Each is work done once, or skipped, on the hot path: a checked move toward someone keeps
 what its declaration alone says; the keeper reads its nearest opponent without building
-its view. What depends on the fight is still checked every time.
+its view; the missiles coming at a fighter are read from who shot them. What depends
+on the fight is still checked every time.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from segsim import load_scenario
 from segsim.actions import declaration_problem
 from segsim.errors import IllegalDeclaration
-from segsim.testing import Scripted, build_fight, declare
+from segsim.testing import Scripted, build_fight, declare, drive, externalize
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _two_apart(distance: float):  # type: ignore[no-untyped-def]
@@ -98,3 +104,28 @@ def test_the_keeper_reads_the_nearest_opponent_as_its_view_shows_it() -> None:
     # Once its view is built, the same answer from it.
     assert obs.me.nearest().id == "c"
     assert obs.me._nearest_reach() == found
+
+
+@pytest.mark.parametrize("name", ["archery_duel", "crossbow_ambush"])
+def test_the_missiles_coming_are_those_the_shooters_views_show(name: str) -> None:
+    """``incoming()`` reads the missiles in flight at the fighter straight from who shot
+    them; each shooter's view shows the same ones (its actions as the fighter sees
+    them, the missiles among them): the same values, in the fight's order. Hidden
+    shooters (the crossbow ambush) show none, though their bolts fly."""
+    fight = load_scenario(ROOT / "examples" / "scenarios" / f"{name}.toml").fight(2)
+    externalize(fight)
+    seen = flying = 0
+    for _ in range(150):
+        pending = fight.advance()
+        if not pending:
+            break
+        flying += len(fight.state.autonomous)
+        for observation in pending.values():
+            me = observation.me
+            coming = me.incoming()
+            shown = [m for foe in me.foes() for m in foe.incoming(me.id)]
+            assert list(coming) == shown
+            seen += len(coming)
+        drive(fight, 1)
+    assert flying
+    assert seen if name == "archery_duel" else not seen
