@@ -14,6 +14,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import shared_declaration as shared_table_declaration
 from segsim.native import mypyc_attr
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
@@ -475,7 +476,8 @@ class Defender:
             left_pc = command_points - pc.get("multiple", 0)
             if left_pc > 0:
                 pc["bonus"] = left_pc
-            return obs.segment, Declaration("dodge", params={"pc": pc})
+            # (a shared declaration of its shape: checked once)
+            return obs.segment, shared_table_declaration("dodge", None, {"pc": pc})
         multiple = None
         if self.blows > 1 and status.ps > 0 and me.usable_ps - faster >= self.blows - 1:
             multiple = self.blows - 1
@@ -558,13 +560,13 @@ class Archer:
             return DRAW_RANGED
         if not status.loaded:
             return READY
-        params: dict[str, object] = {}
+        # A shared declaration of its shape (checked once, as the strikes are).
         command_points = status.command_points
         if command_points > 0:
-            params["pc"] = {"bonus": command_points}
-        elif command_points < 0:
-            params["pc"] = {"malus": -command_points}
-        return Declaration("shoot", target.id, params)
+            return shared_table_declaration("shoot", target.id, {"pc": {"bonus": command_points}})
+        if command_points < 0:
+            return shared_table_declaration("shoot", target.id, {"pc": {"malus": -command_points}})
+        return shared_table_declaration("shoot", target.id, None)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
