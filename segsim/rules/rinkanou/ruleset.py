@@ -1133,7 +1133,7 @@ class RinKaNou(BaseRuleset):
             return False
         end = toward_point(c.position, goal, budget, stop)
         longest = self._longest  # max(self.content.tables.reach.values())
-        if len(state.grid) <= SMALL_FIGHT:
+        if len(state.grid.where) <= SMALL_FIGHT:  # len(state.grid), without its call
             # A small fight: its opponents scanned (the state's list), rather than two
             # searches of the grid. The grid's search names those within the longest
             # reach of a spot, then each is tested against its own: both tests here.
