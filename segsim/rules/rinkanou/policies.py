@@ -420,11 +420,6 @@ class Defender:
             return attacking
         return [defending, attacking]
 
-    def _nothing_seen(self) -> bool:
-        """What a decision that sees no blow and no missile coming keeps (True)."""
-        self.missile = False
-        return True
-
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
         """When to start which defence so that it ends in ``land``."""
         me: SelfView = obs.me
@@ -537,7 +532,34 @@ class Archer:
         guard = self.guard
         if guard.defend_at is not None:
             return False
-        return _unthreatened(rules, state, cid, True) and guard._nothing_seen()
+        c = state.combatants[cid]
+        if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
+            for a in c.actions:
+                if a.channel == "hands" and not a.continuous:
+                    break
+            else:
+                return False
+        # Read straight from the fight state, on the safe side (a decision would read the
+        # threats and missiles it makes out, fewer or the same): any missile flying at it,
+        # seen or not, and any opponent in the fight within its own reach of it, in view
+        # or not, make it decide.
+        autonomous = state.autonomous
+        if autonomous:
+            for a in autonomous.values():
+                if a.target == cid:
+                    return False
+        here = c.position
+        reaches = rules._fighter_reaches
+        dist = math.dist
+        kept = state._against.get(c.side)  # FightState.against(), without its call
+        for o in kept if kept is not None else state.against(c.side):
+            reach = reaches.get(o)
+            if reach is None:
+                reach = reach_of(rules, o)
+            if dist(o.position, here) <= reach + REACH_TOLERANCE:
+                return False
+        guard.missile = False  # what its guard's decision would keep: no missile seen
+        return True
 
     def shoot(self, obs: Observation, spent: int = 0) -> Declaration | None:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
@@ -598,39 +620,6 @@ class Keeper:
                     return None  # keeping already
             return shared_declaration("keep", target, (), ())
         return None
-
-
-def _unthreatened(rules: RinKaNou, state: FightState, cid: str, busy: bool) -> bool:
-    """Whether the fighter ``cid`` has its hands busy (when ``busy``: a lock due, or
-    an action of the hands in progress), no missile flies at it and no opponent in the
-    fight stands within its own reach of it (those in view are among them): what leaves
-    a reactive policy called by sight nothing to react to. Read straight from the
-    fight state (see :func:`segsim.fight.unconcerned_hook`), and on the safe side: any
-    missile at it, seen or not, and any opponent, in view or not, count (a decision
-    would read the threats and missiles it makes out, fewer or the same)."""
-    c = state.combatants[cid]
-    if busy and not c.status.must_lock:
-        for a in c.actions:
-            if a.channel == "hands" and not a.continuous:
-                break
-        else:
-            return False
-    autonomous = state.autonomous
-    if autonomous:
-        for a in autonomous.values():
-            if a.target == cid:
-                return False
-    here = c.position
-    reaches = rules._fighter_reaches
-    dist = math.dist
-    kept = state._against.get(c.side)  # FightState.against(), without its call
-    for o in kept if kept is not None else state.against(c.side):
-        reach = reaches.get(o)
-        if reach is None:
-            reach = reach_of(rules, o)
-        if dist(o.position, here) <= reach + REACH_TOLERANCE:
-            return False
-    return True
 
 
 def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
