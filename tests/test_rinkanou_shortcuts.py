@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from segsim import load_scenario
-from segsim.actions import declaration_problem
+from segsim.actions import Action, declaration_problem
 from segsim.errors import IllegalDeclaration
 from segsim.testing import Scripted, build_fight, declare, drive, externalize
 
@@ -129,3 +129,19 @@ def test_the_missiles_coming_are_those_the_shooters_views_show(name: str) -> Non
         drive(fight, 1)
     assert flying
     assert seen if name == "archery_duel" else not seen
+
+
+def test_command_points_kept_with_the_action_are_those_its_choices_say() -> None:
+    """[RinKaNou, Points de commandement]: the planner keeps what an action's command
+    points do (its ``memo``, as for situation points); the settlement reads that, the
+    same as its choices read afresh."""
+    fight = load_scenario(ROOT / "examples" / "scenarios" / "archery_duel.toml").fight(1)
+    fight.run()
+    rules, state = fight.ruleset, fight.state
+    with_pc = [e for e in fight.history if isinstance(e, Action) and e.params.get("pc")]
+    assert with_pc
+    for action in with_pc:
+        kept = rules.pc_use(state, action)
+        assert action.memo is kept
+        assert kept == rules._spec_use(state.combatants[action.actor], action, "pc")
+        assert kept.chance or kept.multiple or kept.duration

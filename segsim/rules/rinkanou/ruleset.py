@@ -540,10 +540,16 @@ class RinKaNou(BaseRuleset):
         return use
 
     def pc_use(self, state: FightState, action: Action) -> PSUse:
-        """The effects of an action's command-point choices."""
+        """The effects of an action's command-point choices (checked at its declaration,
+        which kept them as its ``memo``, as :meth:`ps_use`'s: an action takes command
+        points or situation points, never both)."""
         if not action.params.get("pc"):
             return NO_PS
-        return self._spec_use(state.combatants[action.actor], action, "pc")
+        use = action.memo
+        if type(use) is PSUse:
+            return use
+        use = action.memo = self._spec_use(state.combatants[action.actor], action, "pc")
+        return use
 
     def _spec_use(self, c: Combatant, action: Action | ActionSpec, key: str = "ps") -> PSUse:
         return parse_ps(
@@ -746,6 +752,7 @@ class RinKaNou(BaseRuleset):
             currency="PC",
         )
         added["pc"] = dict(raw)
+        spec.memo = use  # what pc_use will find for the action (the planner owns it)
         duration = spec.duration
         if use.duration and duration is not None:
             added["base_duration"] = duration
