@@ -525,13 +525,18 @@ class Archer:
     def unconcerned(self, rules: RinKaNou, state: FightState, cid: str, segment: int) -> bool:
         """Whether, called to this phase by what it saw alone (the engine asks: see
         :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
-        busy (reloading, locking...), so it does not shoot, and its guard has nothing to
-        dodge, since no defence is planned, no opponent stands within its own reach of it
-        and no missile flies at it. Its guard then keeps what its decision would (no
-        missile seen); anything else, and it is observed and decides as usual."""
-        guard = self.guard
-        if guard.defend_at is not None:
-            return False
+        busy (reloading, loosing, locking...), so it does not shoot; no opponent stands
+        within its own reach of it, so no blow can come; and the missiles it sees coming
+        leave its guard nothing to declare now: each is met by a dodge in progress, or
+        the first of the others is awaited by a wait already declared, or its legs are
+        busy. Its guard then makes the changes its decision would (the landing it
+        awaits, forgotten once met or past); anything else, and it is observed and
+        decides as usual (Defender.decide and Defender.plan, whose steps these are).
+
+        Read straight from the fight state: the missiles it sees are those of
+        opponents in the fight who are not hidden (with an awareness radius, any
+        missile at it makes it decide), and any opponent in the fight within its reach
+        counts, on the safe side (a decision weighs those it sees)."""
         c = state.combatants[cid]
         if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
             for a in c.actions:
@@ -539,15 +544,6 @@ class Archer:
                     break
             else:
                 return False
-        # Read straight from the fight state, on the safe side (a decision would read the
-        # threats and missiles it makes out, fewer or the same): any missile flying at it,
-        # seen or not, and any opponent in the fight within its own reach of it, in view
-        # or not, make it decide.
-        autonomous = state.autonomous
-        if autonomous:
-            for a in autonomous.values():
-                if a.target == cid:
-                    return False
         here = c.position
         reaches = rules._fighter_reaches
         dist = math.dist
@@ -558,7 +554,73 @@ class Archer:
                 reach = reach_of(rules, o)
             if dist(o.position, here) <= reach + REACH_TOLERANCE:
                 return False
-        guard.missile = False  # what its guard's decision would keep: no missile seen
+        # The missiles it sees coming (SelfView.incoming's), as its guard weighs them:
+        # where they land from now on, those no defence in progress meets.
+        guard = self.guard
+        defend_at = guard.defend_at
+        blows = guard.blows
+        covered: AbstractSet[int | None] | None = None
+        landings: list[int] | None = None
+        missile = False
+        autonomous = state.autonomous
+        if autonomous:
+            combatants = state.combatants
+            for a in autonomous.values():
+                if a.target != cid or a.kind != "projectile" or not a.visible:
+                    continue
+                shooter = combatants[a.actor]
+                if (
+                    shooter.side == c.side
+                    or not shooter.in_fight
+                    or shooter.setup.get("hidden", False)
+                ):
+                    continue  # not among those it sees
+                if rules.awareness is not None or not a.public:
+                    return False  # what it makes out: asked of its view
+                t = a.last
+                if t is None:
+                    return False  # (a missile always lands: asked of its view)
+                missile = True
+                if t < segment:
+                    continue
+                if covered is None:
+                    covered = _defended(c.actions)
+                if t in covered:
+                    continue
+                if landings is None:
+                    landings = [t]
+                else:
+                    landings.append(t)
+        if landings:
+            first = min(landings)
+            if defend_at is None or first < defend_at:
+                defend_at = first
+                blows = landings.count(first)
+        if defend_at is not None:
+            if covered is None:
+                covered = _defended(c.actions)
+            if defend_at < segment or defend_at in covered:
+                defend_at = None  # past, or met by a defence in progress
+        if defend_at is not None:
+            # The defence awaited (Defender.plan): with its legs busy, none now; a dodge
+            # not yet due is waited for. (A shield's or weapon's parry: it decides.)
+            if c.sheet.shield is not None or guard.prefer != "dodge":
+                return False
+            for a in c.actions:
+                if a.channel == "legs" and not a.continuous:
+                    break  # its legs busy
+            else:
+                if defend_at - segment + 1 <= DODGE_SEGMENTS:
+                    return False  # due now (or hurried): it decides
+                start = defend_at - DODGE_SEGMENTS + 1
+                for a in c.actions:
+                    if a.kind == "wait" and a.params.get("until") == start:
+                        break  # waiting for it already
+                else:
+                    return False
+        guard.missile = missile
+        guard.defend_at = defend_at
+        guard.blows = blows
         return True
 
     def shoot(self, obs: Observation, spent: int = 0) -> Declaration | None:
