@@ -18,7 +18,7 @@ from segsim import load_scenario
 from segsim.fight import Fight, unconcerned_hook
 from segsim.policy import Observation
 from segsim.record import fight_lines
-from segsim.rules.rinkanou.policies import Aggressive, Archer
+from segsim.rules.rinkanou.policies import Aggressive, Archer, Keeper
 from segsim.scenario import Scenario
 from segsim.testing import build_fight
 
@@ -159,3 +159,52 @@ def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
     archer.guard.defend_at = None
     a.status.must_lock = False  # its hands free: it may shoot
     assert not archer.unconcerned(fight.ruleset, state, "a", 0)
+
+
+class _KeeperNoShortcut(Keeper):
+    unconcerned = None  # type: ignore[assignment]  # not callable: no hook
+
+
+class _CountingKeeper(Keeper):
+    def __init__(self) -> None:
+        self.skipped = 0
+
+    def unconcerned(self, rules: Any, state: Any, cid: str, segment: int) -> bool:
+        answer = super().unconcerned(rules, state, cid, segment)
+        self.skipped += answer
+        return answer
+
+
+def test_the_keeper_says_unconcerned_only_when_it_would_declare_nothing() -> None:
+    """[RinKaNou, Tenir à distance]: the keeper's shortcut (its hands busy, and no walk
+    toward an opponent out of its reach) leaves every record as its full decisions."""
+    keepers: list[_CountingKeeper] = []
+    for seed in range(10):
+        fight = scenario("spear_keeps_distance").fight(seed)
+        long_way = scenario("spear_keeps_distance").fight(seed)
+        for cid, c in fight.state.combatants.items():
+            if isinstance(c.policy, Keeper):
+                keepers.append(_CountingKeeper())
+                fight.replace_policy(cid, keepers[-1])
+                long_way.replace_policy(cid, _KeeperNoShortcut())
+        fight.run()
+        long_way.run()
+        assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"
+    assert sum(k.skipped for k in keepers) > 20
+
+
+def test_the_keeper_is_concerned_when_it_would_walk() -> None:
+    keeper = Keeper()
+    fight = build_fight(
+        {"a": ("blue", "robert", keeper), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (10.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    state.combatants["a"].status.must_lock = True  # its hands busy
+    # The same weapon: nobody to keep at distance, and b out of its reach: it walks.
+    assert not keeper.unconcerned(rules, state, "a", 0)
+    state.move("b", (1.0, 0.0))  # within its reach: its hands busy, nothing to do
+    assert keeper.unconcerned(rules, state, "a", 0)
+    state.combatants["a"].status.must_lock = False  # its hands free: it may strike
+    assert not keeper.unconcerned(rules, state, "a", 0)

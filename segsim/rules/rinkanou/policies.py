@@ -20,7 +20,7 @@ from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
-from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView, reach_of
+from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView, closest, reach_of
 from segsim.state import FightState
 
 ARM = Declaration("arm")
@@ -682,6 +682,47 @@ class Keeper:
                     return None  # keeping already
             return shared_declaration("keep", target, (), ())
         return None
+
+    def unconcerned(self, rules: RinKaNou, state: FightState, cid: str, segment: int) -> bool:
+        """Whether, called to this phase by what it saw alone (the engine asks: see
+        :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
+        busy (a blow, an arming, a lock, a keep), so it neither strikes, arms nor keeps,
+        and it would not walk: its nearest opponent is within its reach, or it keeps
+        that one at distance, or its legs are busy (:meth:`decide`'s steps, read
+        straight from the fight state; with an awareness radius it decides)."""
+        if rules.awareness is not None:
+            return False
+        c = state.combatants[cid]
+        if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
+            for a in c.actions:
+                if a.channel == "hands" and not a.continuous:
+                    break
+            else:
+                return False
+        kept = state._against.get(c.side)  # its view's opponents (all in view)
+        seen = kept if kept is not None else state.against(c.side)
+        if not seen:
+            return True
+        # The nearest (SelfView._find_nearest's), its distance and both reaches.
+        o = seen[0] if len(seen) == 1 else closest(c.position, seen)
+        assert o is not None
+        apart = math.dist(c.position, o.position)
+        reaches = rules._fighter_reaches
+        reach = reaches.get(c)
+        if reach is None:
+            reach = reach_of(rules, c)
+        theirs = reaches.get(o)
+        if theirs is None:
+            theirs = reach_of(rules, o)
+        if (apart <= theirs + REACH_TOLERANCE or not reach > theirs) and (
+            apart > reach + REACH_TOLERANCE
+        ):
+            for a in c.actions:  # out of its reach: it walks unless its legs are busy
+                if a.channel == "legs" and not a.continuous:
+                    break
+            else:
+                return False
+        return True
 
 
 def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
