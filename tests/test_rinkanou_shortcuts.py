@@ -15,6 +15,7 @@ import pytest
 from segsim import load_scenario
 from segsim.actions import Action, declaration_problem
 from segsim.errors import IllegalDeclaration
+from segsim.rules.rinkanou.ruleset import nearest_opponents
 from segsim.testing import Scripted, build_fight, declare, drive, externalize
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,3 +146,25 @@ def test_command_points_kept_with_the_action_are_those_its_choices_say() -> None
         assert action.memo is kept
         assert kept == rules._spec_use(state.combatants[action.actor], action, "pc")
         assert kept.chance or kept.multiple or kept.duration
+
+
+def test_the_nearest_opponent_of_a_small_fight_is_the_states() -> None:
+    """The RinKaNou scan for the nearest opponent (a small fight's) answers as the
+    fight state's search, ties to the first in the fight's order."""
+    fight = build_fight(
+        {
+            "a": ("blue", "robert", Scripted()),
+            "b": ("red", "margaret", Scripted()),
+            "c": ("red", "robert", Scripted()),
+            "d": ("red", "margaret", Scripted()),
+        },
+        positions={"a": (0.0, 0.0), "b": (3.0, 4.0), "c": (5.0, 0.0), "d": (0.0, 5.0)},
+        seed=1,
+    )
+    state = fight.state
+    for spot in [(0.0, 0.0), (4.0, 1.0), (1.0, 4.0), (2.5, 2.0), (-3.0, 0.0)]:
+        state.move("a", spot)
+        assert nearest_opponents(state, "a", 1) == state.nearest_opponents("a", 1)
+    state.move("a", (0.0, 0.0))  # b, c and d all 5 m away: the first of them
+    assert nearest_opponents(state, "a", 1) == ["b"]
+    assert nearest_opponents(state, "c", 1) == ["a"]

@@ -1556,8 +1556,23 @@ def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
         for other, n in state.side_counts.items():
             if other != side:
                 foes += n
+        kept = state._against.get(side)  # FightState.against(), without its call
+        opponents = kept if kept is not None else state.against(side)
         if foes == 1:
-            return [state.against(side)[0].id]
+            return [opponents[0].id]
+        if len(state.grid.where) <= SMALL_FIGHT:
+            # FightState.nearest_opponents' scan, in a plain loop over the opponents in
+            # the fight's order (the first of equals: its ties broken by that order),
+            # without a tuple and a generator's step for each.
+            here = state.combatants[cid].position
+            dist = math.dist
+            best = None
+            best_d = math.inf
+            for o in opponents:
+                d = dist(here, o.position)
+                if d < best_d:
+                    best, best_d = o, d
+            return [] if best is None else [best.id]
     return state.nearest_opponents(cid, count)
 
 
