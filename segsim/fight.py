@@ -82,6 +82,8 @@ RECORD_VERSION = "2.0"
 disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
+Unconcerned = Callable[[Any, FightState, str, int], bool]
+"""A policy's ``unconcerned(ruleset, state, cid, segment)``: see :func:`unconcerned_hook`."""
 
 _NO_PLANS: tuple[ActionSpec, ...] = ()  # what a fighter's first declaration follows
 _die_rolled = maker(DieRolled)  # DieRolled(...), without a call of the class (a draw's)
@@ -244,7 +246,7 @@ class Fight:
         *("_awareness", "_forces", "_turns", "_combatants", "_completion_order", "_told"),
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
-        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_observe"),
+        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_unconcerned"),
     )
 
     def __init__(
@@ -288,6 +290,7 @@ class Fight:
         reactive: dict[str, bool] = {}
         external: dict[str, bool] = {}
         policies: dict[str, list[tuple[int, str, bool]]] = {}
+        unconcerned: dict[str, Unconcerned] = {}
         new_status = ruleset.new_status
         order = 0
         for spec in combatants:
@@ -309,6 +312,9 @@ class Fight:
             reactive[cid] = watches = is_reactive(policy)
             external[cid] = is_external(policy)
             policies[cid] = [(0, policy_name(policy), watches)]
+            hook = unconcerned_hook(policy)
+            if hook is not None:
+                unconcerned[cid] = hook
         self.state = FightState(made)
         self.history: list[Event] = []
         self.outcome: Outcome | None = None
@@ -320,17 +326,11 @@ class Fight:
         self._phases: dict[int, dict[str, bool]] = {}
         self._reactive = reactive
         self._any_reactive = True in reactive.values()
+        self._unconcerned = unconcerned  # (most fights: none)
         self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
         self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
-        # What a phase asks for each fighter called to it: the ruleset's observe(), or its
-        # observe_called() when it has one, which may say (None) that the fighter need
-        # not decide: not bound to act, and its policy would decide nothing now.
-        called_only = getattr(ruleset, "observe_called", None)
-        self._observe: Callable[[FightState, str, int, bool], Observation | None] = (
-            ruleset.observe if called_only is None else called_only
-        )
         # Whether the ruleset's outcome is BaseRuleset's (who is left on which side), and
         # the state's roster when it last said the fight goes on (-1: never asked).
         self._plain_outcome = getattr(type(ruleset), "outcome", None) is BaseRuleset.outcome
@@ -516,6 +516,7 @@ class Fight:
             self._reactive[c.id] = is_reactive(spec.policy)
             self._any_reactive = any(self._reactive.values())
             self._external[c.id] = is_external(spec.policy)
+            self._set_unconcerned(c.id, spec.policy)
             _bind(spec.policy, c.id, self.seed, self)
             self._emit(
                 CombatantJoined(
@@ -660,6 +661,7 @@ class Fight:
         reactive = self._reactive[cid] = is_reactive(policy)
         self._any_reactive = any(self._reactive.values())
         self._external[cid] = is_external(policy)
+        self._set_unconcerned(cid, policy)
         if self._started:
             _bind(policy, cid, self.seed, self)
         entry = (self.segment if self._started else 0, policy_name(policy), reactive)
@@ -833,14 +835,18 @@ class Fight:
         musts: dict[str, bool] | None = None  # likewise
         reactive = self._reactive
         externals = self._external
+        unconcerned = self._unconcerned
         for c in members:
             cid = c.id
             must = not c.actions
-            if not must and not reactive[cid] and not called[cid]:
-                continue
-            obs = self._observe(state, cid, seg, must)
-            if obs is None:
-                continue  # nothing to decide (the ruleset's observe_called() says so)
+            if not must and not called[cid]:  # called by what it saw alone
+                if not reactive[cid]:
+                    continue
+                if unconcerned:  # its policy may say it has nothing to react to
+                    hook = unconcerned.get(cid)
+                    if hook is not None and hook(ruleset, state, cid, seg):
+                        continue
+            obs = ruleset.observe(state, cid, seg, must)
             if externals[cid]:
                 if external is None or musts is None:
                     external, musts = {}, {}
@@ -1189,6 +1195,14 @@ class Fight:
                 self._sighted[c.id] = seg
                 self._register(c, seg, False)
 
+    def _set_unconcerned(self, cid: str, policy: object) -> None:
+        """Keep (or forget) the :func:`unconcerned_hook` of ``cid``'s new policy."""
+        hook = unconcerned_hook(policy)
+        if hook is None:
+            self._unconcerned.pop(cid, None)
+        else:
+            self._unconcerned[cid] = hook
+
     def _sleep(self, c: Combatant, action: Action) -> None:
         """``c`` waits until its way clears (``action`` has a ``clear`` radius) or until
         its end: watch who moves near it from now on (RULES-NOTES, "Waiting")."""
@@ -1501,6 +1515,23 @@ def _on_the_field(spec: CombatantSpec) -> None:
             f"{spec.id}: a position is [x, y] in metres, each from "
             f"{-MAX_COORDINATE:,.0f} to {MAX_COORDINATE:,.0f}, not {spec.position!r}"
         )
+
+
+def unconcerned_hook(policy: object) -> Unconcerned | None:
+    """A policy's shortcut for the phases it is called to by what it saw alone.
+
+    A reactive policy is called whenever someone it sees starts or ends an action; one
+    whose decision is often "nothing new" (an archer reloading while nobody comes at it)
+    may say so without an observation: ``unconcerned(ruleset, state, cid, segment)``
+    answering True promises that its ``decide`` would return nothing here and change
+    nothing the next decisions read (it makes any change that decision would). The engine
+    then neither observes nor calls it in that phase: the records are the same. Only
+    asked of a fighter that need not act and was called by sight alone, after the rules'
+    forced actions; never of an external policy (it decides outside the fight)."""
+    if is_external(policy):
+        return None
+    hook = getattr(policy, "unconcerned", None)
+    return hook if callable(hook) else None
 
 
 def _bind(policy: object, cid: str, seed: int, fight: Fight) -> None:

@@ -482,23 +482,3 @@ def test_a_rulesets_own_completion_order_comes_before_fighter_order() -> None:
         ("zed", "first", 2),
     ]
 
-
-class _CalledOnly(RuleFree):
-    """Observes a fighter only when it is bound to act (observe_called())."""
-
-    def observe_called(self, state: Any, cid: str, segment: int, must_act: bool) -> Any:
-        return self.observe(state, cid, segment, must_act) if must_act else None
-
-
-def test_a_fighter_the_ruleset_leaves_unobserved_is_not_asked_to_decide() -> None:
-    # zed's long action runs while amy's two start and end: a reactive policy is called to
-    # the phases after each, unless the ruleset's observe_called() says it need not decide.
-    def seen(ruleset: RuleFree) -> list[int]:
-        zed = Scripted({0: declare("act", d=7)})
-        amy = Scripted({0: declare("act", d=2), 2: declare("act", d=2)})
-        specs = [CombatantSpec("amy", "a", None, amy), CombatantSpec("zed", "z", None, zed)]
-        Fight(ruleset, specs, max_segments=12).run()
-        return [obs.segment for obs in zed.seen]
-
-    assert seen(RuleFree()) == [0, 1, 2, 3, 4, 7]
-    assert seen(_CalledOnly()) == [0, 7]

@@ -1,6 +1,6 @@
 """The Loss observation made without calls of its classes (``Loss.observe``) matches the
 view and observation its classes make: the same fields, the same copied answers; a
-fighter left unobserved (``Loss.observe_called``) is one whose policy decides nothing;
+fighter left unobserved (``Loss.uncalled``) is one whose policy decides nothing;
 and the rules' forced turn or wait (``Loss.forced``) is the one their planner makes."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 
 from segsim.observation import ViewObservation
 from segsim.rules.loss.declare import ACT_CHANNEL, AWAIT, TURN, clock_of
+from segsim.rules.loss.policies import Aggressive, Defensive
 from segsim.rules.loss.ruleset import Loss
 from segsim.rules.loss.views import SelfView
 from segsim.scenario import load_scenario
@@ -62,16 +63,17 @@ class Compared(Loss):
         self.answers += bool(obs.me.incoming or obs.me.counters)
         return obs
 
-    def observe_called(self, state: Any, cid: str, segment: int, must_act: bool) -> Any:
-        """observe_called() leaves out (None) only a fighter that the rules do not call
-        and whose policy decides nothing from its full observation."""
-        obs = super().observe_called(state, cid, segment, must_act)
-        if obs is None:
-            full = Loss.observe(self, state, cid, segment, must_act)
-            assert not must_act and not full.must_act
+    def uncalled(self, state: Any, cid: str, segment: int) -> bool:
+        """uncalled() says True (the built-in policies then tell the engine they are
+        unconcerned) only of a fighter that the rules do not call and whose policy
+        decides nothing from its full observation."""
+        quiet = super().uncalled(state, cid, segment)
+        if quiet:
+            full = Loss.observe(self, state, cid, segment, False)
+            assert not full.must_act
             assert state.combatants[cid].policy.decide(full) is None
             self.quiet += 1
-        return obs
+        return quiet
 
     def forced(self, state: Any, cid: str, segment: int) -> Any:
         """forced() finds what _turn_now(), _await_end() and _plan_phase() find."""
@@ -109,3 +111,18 @@ def test_observe_matches_the_views_made_by_their_classes(name: str) -> None:
     assert rules.called > 0 and rules.turns > 0 and rules.quiet > 0
     if name != "loss_chase":
         assert rules.answers > 0  # parries, dodges or counter-attacks were offered
+
+
+def test_only_the_built_in_policies_say_they_are_unconcerned() -> None:
+    # A subclass may decide otherwise when the rules do not call it: it is observed.
+    class Curious(Aggressive):
+        pass
+
+    scenario = load_scenario(EXAMPLES / "loss_duel.toml")
+    fight = scenario.fight(0)
+    state, rules = fight.state, fight.ruleset
+    cid = next(iter(state.combatants))
+    assert rules.uncalled(state, cid, 1)  # nobody is called before the first turn's phase
+    assert Aggressive().unconcerned(rules, state, cid, 1)
+    assert Defensive().unconcerned(rules, state, cid, 1)
+    assert not Curious().unconcerned(rules, state, cid, 1)

@@ -15,7 +15,7 @@ Both are reactive: the rules call them when an attack may be answered.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.actions import shared_declaration as declared
@@ -28,6 +28,10 @@ from segsim.rules.loss.effects import BASE_DIFFICULTY, EXPLOIT_STEP
 from segsim.rules.loss.pursuit import UNIT_DIFFICULTY
 from segsim.rules.loss.status import Incoming
 from segsim.rules.loss.views import OtherView, SelfView
+
+if TYPE_CHECKING:
+    from segsim.rules.loss.ruleset import Loss
+    from segsim.state import FightState
 
 GET_UP = Declaration("get_up")
 PICK_UP = Declaration("pick_up")
@@ -271,6 +275,10 @@ class Aggressive:
             return None
         return turn(obs, most=3, reserve=0)
 
+    def unconcerned(self, rules: Loss, state: FightState, cid: str, segment: int) -> bool:
+        """True when the rules do not call it now: see :func:`uncalled`."""
+        return uncalled(self, rules, state, cid, segment)
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Defensive:
@@ -289,15 +297,27 @@ class Defensive:
             return None
         return turn(obs, most=0, reserve=2)
 
+    def unconcerned(self, rules: Loss, state: FightState, cid: str, segment: int) -> bool:
+        """True when the rules do not call it now: see :func:`uncalled`."""
+        return uncalled(self, rules, state, cid, segment)
+
 
 register_policy("loss", "aggressive", Aggressive)
 register_policy("loss", "defensive", Defensive)
 
 CALLED_ONLY: frozenset[type] = frozenset({Aggressive, Defensive})
 """The policies that decide nothing when the rules do not call them (no counter-attack,
-no attack to answer, not their turn: their observation's ``must_act`` is false), so
-that the rules need not observe them then (``Loss.observe_called``). Exactly these
-classes: a subclass may decide otherwise."""
+no attack to answer, not their turn: their observation's ``must_act`` is false).
+Exactly these classes: a subclass may decide otherwise."""
+
+
+def uncalled(policy: object, rules: Loss, state: FightState, cid: str, segment: int) -> bool:
+    """A built-in policy's ``unconcerned()`` (the engine's shortcut for the phases a
+    reactive policy is called to by sight alone, :func:`segsim.fight.unconcerned_hook`):
+    True, promising it would decide nothing, when it is one of :data:`CALLED_ONLY` and
+    the rules do not call its fighter (:meth:`Loss.uncalled`); the engine then neither
+    observes it nor asks it to decide."""
+    return type(policy) in CALLED_ONLY and rules.uncalled(state, cid, segment)
 
 
 def _accepts(ctx: Any, kind: str, target: Any = None, **params: Any) -> bool:

@@ -75,7 +75,6 @@ from segsim.rules.loss.declare import (
     weapon_for,
 )
 from segsim.rules.loss.events import CLOCK, Joined, ReserveSet, SetUp
-from segsim.rules.loss.policies import CALLED_ONLY
 from segsim.rules.loss.pursuit import (
     LOST_FROM_SIGHT,
     PURSUIT,
@@ -956,41 +955,38 @@ class Loss(BaseRuleset):
         obs._version = version
         return obs
 
-    def observe_called(
-        self, state: FightState, cid: str, segment: int, must_act: bool
-    ) -> Observation | None:
-        """:meth:`observe`, or None (the engine then asks the policy nothing) when the
-        fighter is not bound to act, the rules do not call it (no turn now, no attack to
-        answer, no counter-attack, no intention to declare) and its policy is one that
-        then decides nothing (``policies.CALLED_ONLY``): what a fighter called to a
-        phase only because it saw an opponent's action end costs no observation (most
-        of the observations of a Loss fight: the built-in policies are reactive)."""
+    def uncalled(self, state: FightState, cid: str, segment: int) -> bool:
+        """Whether the rules do not call ``cid`` in this phase: no turn starts now, no
+        attack waits for its answer, no counter-attack is granted, no intention is to be
+        declared (what :meth:`observe` finds sets ``must_act``, the same tests, without
+        the views). The built-in policies then decide nothing, and say so to the engine
+        through it (``policies.Aggressive.unconcerned``): what a fighter called to a
+        phase only because it saw an opponent's action end costs no observation (most of
+        the observations of a Loss fight: the built-in policies are reactive)."""
         c = state.combatants[cid]
-        if must_act or type(c.policy) not in CALLED_ONLY:
-            return self.observe(state, cid, segment, must_act)
         # What observe() finds calls the fighter, without the views (the same tests).
         for a in c.actions:
             if a.channel == ACT_CHANNEL:
                 break
             if a.kind == TURN and a.start == segment:
-                return self.observe(state, cid, segment, must_act)
+                return False
         st: Status = c.status
         pending = st.incoming
         if pending:
             for i in pending.values():
                 if i.granted == segment:
-                    return self.observe(state, cid, segment, must_act)
+                    return False
         granted = st.counters
         if granted and segment in granted.values():
-            return self.observe(state, cid, segment, must_act)
+            return False
         if self.declaration_order == "together":
-            return None  # (no intentions are declared: clock.order stays empty)
+            return True  # (no intentions are declared: clock.order stays empty)
         clock = state.extra.get(CLOCK)
         if clock is None:
             clock = clock_of(state)
         if clock.order and cid in clock.intending(segment) and st.intended != clock.round:
-            return self.observe(state, cid, segment, must_act)
-        return None
+            return False
+        return True
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]

@@ -14,12 +14,14 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
+from segsim.actions import shared_declaration as shared_table_declaration
 from segsim.native import mypyc_attr
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
-from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, within
+from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
-from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
+from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView, closest, reach_of
+from segsim.state import FightState
 
 ARM = Declaration("arm")
 DRAW_MELEE = Declaration("draw", params={"weapon": "melee"})
@@ -371,7 +373,9 @@ class Defender:
                         break  # already waiting for it
                 else:
                     defending = shared_declaration("wait", None, ("until",), (), start)
-        target = me.nearest()
+        # The nearest opponent's view is built only if it can be read: an archer's
+        # guard (no attacks) reads it only when bound to act.
+        target = me.nearest() if self.attacks or obs.must_act else None
         dist = math.dist  # within(), without its calls
         if (
             obs.must_act
@@ -467,7 +471,8 @@ class Defender:
             left_pc = command_points - pc.get("multiple", 0)
             if left_pc > 0:
                 pc["bonus"] = left_pc
-            return obs.segment, Declaration("dodge", params={"pc": pc})
+            # (a shared declaration of its shape: checked once)
+            return obs.segment, shared_table_declaration("dodge", None, {"pc": pc})
         multiple = None
         if self.blows > 1 and status.ps > 0 and me.usable_ps - faster >= self.blows - 1:
             multiple = self.blows - 1
@@ -517,12 +522,115 @@ class Archer:
         dodges.append(shot)
         return dodges
 
+    def unconcerned(self, rules: RinKaNou, state: FightState, cid: str, segment: int) -> bool:
+        """Whether, called to this phase by what it saw alone (the engine asks: see
+        :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
+        busy (reloading, loosing, locking...), so it does not shoot; no opponent stands
+        within its own reach of it, so no blow can come; and the missiles it sees coming
+        leave its guard nothing to declare now: each is met by a dodge in progress, or
+        the first of the others is awaited by a wait already declared, or its legs are
+        busy. Its guard then makes the changes its decision would (the landing it
+        awaits, forgotten once met or past); anything else, and it is observed and
+        decides as usual (Defender.decide and Defender.plan, whose steps these are).
+
+        Read straight from the fight state: the missiles it sees are those of
+        opponents in the fight who are not hidden (with an awareness radius, any
+        missile at it makes it decide), and any opponent in the fight within its reach
+        counts, on the safe side (a decision weighs those it sees)."""
+        c = state.combatants[cid]
+        if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
+            for a in c.actions:
+                if a.channel == "hands" and not a.continuous:
+                    break
+            else:
+                return False
+        here = c.position
+        reaches = rules._fighter_reaches
+        dist = math.dist
+        kept = state._against.get(c.side)  # FightState.against(), without its call
+        for o in kept if kept is not None else state.against(c.side):
+            reach = reaches.get(o)
+            if reach is None:
+                reach = reach_of(rules, o)
+            if dist(o.position, here) <= reach + REACH_TOLERANCE:
+                return False
+        # The missiles it sees coming (SelfView.incoming's), as its guard weighs them:
+        # where they land from now on, those no defence in progress meets.
+        guard = self.guard
+        defend_at = guard.defend_at
+        blows = guard.blows
+        covered: AbstractSet[int | None] | None = None
+        landings: list[int] | None = None
+        missile = False
+        autonomous = state.autonomous
+        if autonomous:
+            combatants = state.combatants
+            for a in autonomous.values():
+                if a.target != cid or a.kind != "projectile" or not a.visible:
+                    continue
+                shooter = combatants[a.actor]
+                if (
+                    shooter.side == c.side
+                    or not shooter.in_fight
+                    or shooter.setup.get("hidden", False)
+                ):
+                    continue  # not among those it sees
+                if rules.awareness is not None or not a.public:
+                    return False  # what it makes out: asked of its view
+                t = a.last
+                if t is None:
+                    return False  # (a missile always lands: asked of its view)
+                missile = True
+                if t < segment:
+                    continue
+                if covered is None:
+                    covered = _defended(c.actions)
+                if t in covered:
+                    continue
+                if landings is None:
+                    landings = [t]
+                else:
+                    landings.append(t)
+        if landings:
+            first = min(landings)
+            if defend_at is None or first < defend_at:
+                defend_at = first
+                blows = landings.count(first)
+        if defend_at is not None:
+            if covered is None:
+                covered = _defended(c.actions)
+            if defend_at < segment or defend_at in covered:
+                defend_at = None  # past, or met by a defence in progress
+        if defend_at is not None:
+            # The defence awaited (Defender.plan): with its legs busy, none now; a dodge
+            # not yet due is waited for. (A shield's or weapon's parry: it decides.)
+            if c.sheet.shield is not None or guard.prefer != "dodge":
+                return False
+            for a in c.actions:
+                if a.channel == "legs" and not a.continuous:
+                    break  # its legs busy
+            else:
+                if defend_at - segment + 1 <= DODGE_SEGMENTS:
+                    return False  # due now (or hurried): it decides
+                start = defend_at - DODGE_SEGMENTS + 1
+                for a in c.actions:
+                    if a.kind == "wait" and a.params.get("until") == start:
+                        break  # waiting for it already
+                else:
+                    return False
+        guard.missile = missile
+        guard.defend_at = defend_at
+        guard.blows = blows
+        return True
+
     def shoot(self, obs: Observation, spent: int = 0) -> Declaration | None:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
         already take this segment (a strike's bonus takes what is left)."""
         me: SelfView = obs.me
+        if me.must_lock or me.doing("hands") is not None:
+            return None  # its hands are busy: no view of the target is built
         target = me.nearest()  # nearest_opponent(obs), without its call
-        if target is None or me.doing("hands") is not None or me.must_lock:
+        if target is None:
             return None
         close = in_reach(obs, target, max(target.reach, me.reach) + 1.0)
         status = me._c.status  # its own, read straight (as its live fields would, now)
@@ -536,13 +644,13 @@ class Archer:
             return DRAW_RANGED
         if not status.loaded:
             return READY
-        params: dict[str, object] = {}
+        # A shared declaration of its shape (checked once, as the strikes are).
         command_points = status.command_points
         if command_points > 0:
-            params["pc"] = {"bonus": command_points}
-        elif command_points < 0:
-            params["pc"] = {"malus": -command_points}
-        return Declaration("shoot", target.id, params)
+            return shared_table_declaration("shoot", target.id, {"pc": {"bonus": command_points}})
+        if command_points < 0:
+            return shared_table_declaration("shoot", target.id, {"pc": {"malus": -command_points}})
+        return shared_table_declaration("shoot", target.id, None)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -555,22 +663,66 @@ class Keeper:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        target = me.nearest()  # nearest_opponent(obs), without its call
-        if target is None:
+        # The nearest opponent (nearest_opponent(obs)'s): its id, position and reach,
+        # without building its view.
+        near = me._nearest_reach()
+        if near is None:
             return None
+        target, at, theirs = near
         # in_reach() and strike_or_arm(), without their calls: one distance, two reaches
-        apart = math.dist(me.position, target.position)
-        reach, theirs = me.reach, target.reach
+        apart = math.dist(me.position, at)
+        reach = me.reach
         if apart <= theirs + REACH_TOLERANCE or not reach > theirs:
             if apart <= reach + REACH_TOLERANCE:
-                return _strike_or_arm(me, target.id)
-            return _approach(obs, target.id)
+                return _strike_or_arm(me, target)
+            return _approach(obs, target)
         if me.doing("hands") is None and not me.must_lock:
             for a in me.actions:
                 if a.kind == "keep":
                     return None  # keeping already
-            return shared_declaration("keep", target.id, (), ())
+            return shared_declaration("keep", target, (), ())
         return None
+
+    def unconcerned(self, rules: RinKaNou, state: FightState, cid: str, segment: int) -> bool:
+        """Whether, called to this phase by what it saw alone (the engine asks: see
+        :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
+        busy (a blow, an arming, a lock, a keep), so it neither strikes, arms nor keeps,
+        and it would not walk: its nearest opponent is within its reach, or it keeps
+        that one at distance, or its legs are busy (:meth:`decide`'s steps, read
+        straight from the fight state; with an awareness radius it decides)."""
+        if rules.awareness is not None:
+            return False
+        c = state.combatants[cid]
+        if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
+            for a in c.actions:
+                if a.channel == "hands" and not a.continuous:
+                    break
+            else:
+                return False
+        kept = state._against.get(c.side)  # its view's opponents (all in view)
+        seen = kept if kept is not None else state.against(c.side)
+        if not seen:
+            return True
+        # The nearest (SelfView._find_nearest's), its distance and both reaches.
+        o = seen[0] if len(seen) == 1 else closest(c.position, seen)
+        assert o is not None
+        apart = math.dist(c.position, o.position)
+        reaches = rules._fighter_reaches
+        reach = reaches.get(c)
+        if reach is None:
+            reach = reach_of(rules, c)
+        theirs = reaches.get(o)
+        if theirs is None:
+            theirs = reach_of(rules, o)
+        if (apart <= theirs + REACH_TOLERANCE or not reach > theirs) and (
+            apart > reach + REACH_TOLERANCE
+        ):
+            for a in c.actions:  # out of its reach: it walks unless its legs are busy
+                if a.channel == "legs" and not a.continuous:
+                    break
+            else:
+                return False
+        return True
 
 
 def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:

@@ -266,6 +266,10 @@ class RinKaNou(BaseRuleset):
         # The parameter tables of waits and moves toward someone, one per shape: a
         # battle's rear ranks declare the same few thousands of times.
         self._tables = SharedTables()
+        # What a checked move toward someone was found to say, by declaration (see
+        # _plan_move), and the longest reach of the tables (a move's reach test).
+        self._moves: dict[int, MoveShape] = {}
+        self._longest = max(self._reaches.values())
         # The settlement module imports this one: found once here, not per settlement.
         from segsim.rules.rinkanou.settle import Settlement, quiet
 
@@ -536,10 +540,16 @@ class RinKaNou(BaseRuleset):
         return use
 
     def pc_use(self, state: FightState, action: Action) -> PSUse:
-        """The effects of an action's command-point choices."""
+        """The effects of an action's command-point choices (checked at its declaration,
+        which kept them as its ``memo``, as :meth:`ps_use`'s: an action takes command
+        points or situation points, never both)."""
         if not action.params.get("pc"):
             return NO_PS
-        return self._spec_use(state.combatants[action.actor], action, "pc")
+        use = action.memo
+        if type(use) is PSUse:
+            return use
+        use = action.memo = self._spec_use(state.combatants[action.actor], action, "pc")
+        return use
 
     def _spec_use(self, c: Combatant, action: Action | ActionSpec, key: str = "ps") -> PSUse:
         return parse_ps(
@@ -742,6 +752,7 @@ class RinKaNou(BaseRuleset):
             currency="PC",
         )
         added["pc"] = dict(raw)
+        spec.memo = use  # what pc_use will find for the action (the planner owns it)
         duration = spec.duration
         if use.duration and duration is not None:
             added["base_duration"] = duration
@@ -970,6 +981,9 @@ class RinKaNou(BaseRuleset):
     def _plan_move(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
+        shape = self._moves.get(id(d))
+        if shape is not None and shape[0] is d:
+            return self._plan_known_move(state, c, d, shape)
         p = d.params
         pace = p.get("pace", "walk")
         if pace not in PACES:
@@ -1014,25 +1028,69 @@ class RinKaNou(BaseRuleset):
                     key, {"pace": pace, "segments": segments, "toward": other, "stop_at": stop}
                 )
             params = shared
+            if d.checked:  # what it says, found well formed: kept for its next time
+                moves = self._moves
+                if len(moves) >= MOVE_SHAPES:
+                    moves.clear()
+                given = p.get("stop_at")
+                moves[id(d)] = (
+                    d,
+                    pace,
+                    segments,
+                    other,
+                    None if given is None else stop,
+                    _quiet_move_problem(p) is None,
+                )
         # "Se déplacer" is multipliable: n segments declared at once are one action.
         if not (self.move_roll and self._in_reach_move(state, c, params)):
-            raw = p.get("ps") or {}
-            # A declaration's own table is a frozen dict: no abstract-class check for it.
-            table = type(raw) is MappingProxyType or type(raw) is dict or isinstance(raw, Mapping)
-            spends = (
-                table
-                and not raw.keys().isdisjoint(SPENDS)  # a malus alone: nothing to scan
-                and any(raw.get(k) for k in SPENDS)
-            )
-            if "difficulty" in p or not table or spends:
-                raise IllegalDeclaration(
-                    "a move out of every opponent's reach has no roll: no difficulty, no "
-                    "PS to spend",
-                    rule=f"{TEXT}, Mouvement (Se déplacer)",
-                )
+            problem = _quiet_move_problem(p)
+            if problem is not None:
+                raise IllegalDeclaration(problem, rule=f"{TEXT}, Mouvement (Se déplacer)")
             # A buy-back offered for it is moot (nothing to buy back): it is dropped, so a
             # policy need not guess whether its move will roll.
             return Action("move", segments, "legs", params=params)
+        return self._rolled_move(state, c, d, segments, params)
+
+    def _plan_known_move(
+        self, state: FightState, c: Combatant, d: Declaration, shape: MoveShape
+    ) -> ActionSpec:
+        """:meth:`_plan_move` of a checked move toward someone it has planned before:
+        what the declaration alone says was found well formed then (``shape``); what
+        depends on the fight is checked as it was, in the same order."""
+        _, pace, segments, other, stop, quiet = shape
+        o = state.combatants.get(other)
+        if o is None or not o.in_fight:
+            raise IllegalDeclaration(f"no combatant {other!r} in the fight to move toward")
+        if other == c.id:
+            raise IllegalDeclaration(
+                "a fighter cannot move toward itself", rule=f"{TEXT}, Mouvement"
+            )
+        if stop is None:
+            stop = float(self.reach(c.sheet))
+        key = ("move", pace, segments, other, stop)
+        params = self._tables.get(key)
+        if params is None:
+            params = self._tables.keep(
+                key, {"pace": pace, "segments": segments, "toward": other, "stop_at": stop}
+            )
+        if not (self.move_roll and self._in_reach_move(state, c, params)):
+            if not quiet:
+                problem = _quiet_move_problem(d.params)
+                assert problem is not None
+                raise IllegalDeclaration(problem, rule=f"{TEXT}, Mouvement (Se déplacer)")
+            return Action("move", segments, "legs", params=params)
+        return self._rolled_move(state, c, d, segments, params)
+
+    def _rolled_move(
+        self,
+        state: FightState,
+        c: Combatant,
+        d: Declaration,
+        segments: int,
+        params: Mapping[str, Any],
+    ) -> ActionSpec:
+        """A move within an opponent's reach (see :meth:`_plan_move`)."""
+        p = d.params
         # Within an opponent's reach it is a combat action: Combat + Souplesse, and it
         # recomputes situation points (RinKaNou, "Points de situation").
         difficulty = difficulty_value(p.get("difficulty", 0))
@@ -1081,8 +1139,8 @@ class RinKaNou(BaseRuleset):
                         return True
             return False
         end = toward_point(c.position, goal, budget, stop)
-        longest = max(self.content.tables.reach.values())
-        if len(state.grid) <= SMALL_FIGHT:
+        longest = self._longest  # max(self.content.tables.reach.values())
+        if len(state.grid.where) <= SMALL_FIGHT:  # len(state.grid), without its call
             # A small fight: its opponents scanned (the state's list), rather than two
             # searches of the grid. The grid's search names those within the longest
             # reach of a spot, then each is tested against its own: both tests here.
@@ -1429,6 +1487,31 @@ _PLANNERS: dict[str, Callable[[RinKaNou, FightState, Combatant, Declaration, int
 """The planner of each action kind (``RinKaNou._plan_<kind>``), found once."""
 
 
+MOVE_SHAPES = 4096
+"""How many checked moves' shapes a ruleset keeps at most (:data:`MoveShape`)."""
+
+MoveShape = tuple[Declaration, str, int, str, float | None, bool]
+"""What a checked move toward someone says, found well formed: the declaration itself
+(whose identity the key is), its pace, segments, whom it goes toward, its ``stop_at``
+(None: the mover's reach), and whether it may be a move without a roll."""
+
+
+def _quiet_move_problem(p: Mapping[str, Any]) -> str | None:
+    """Why a move's parameters ``p`` cannot be those of a move out of every opponent's
+    reach (which has no roll), or None."""
+    raw = p.get("ps") or {}
+    # A declaration's own table is a frozen dict: no abstract-class check for it.
+    table = type(raw) is MappingProxyType or type(raw) is dict or isinstance(raw, Mapping)
+    spends = (
+        table
+        and not raw.keys().isdisjoint(SPENDS)  # a malus alone: nothing to scan
+        and any(raw.get(k) for k in SPENDS)
+    )
+    if "difficulty" in p or not table or spends:
+        return "a move out of every opponent's reach has no roll: no difficulty, no PS to spend"
+    return None
+
+
 def _noted(declaration: Declaration) -> tuple[Any, ...]:
     """What :meth:`RinKaNou.plan` reads from a declaration alone, checked: whether its
     kind recomputes situation points, the channel it takes, its planner, and whether it
@@ -1473,8 +1556,23 @@ def nearest_opponents(state: FightState, cid: str, count: int) -> list[str]:
         for other, n in state.side_counts.items():
             if other != side:
                 foes += n
+        kept = state._against.get(side)  # FightState.against(), without its call
+        opponents = kept if kept is not None else state.against(side)
         if foes == 1:
-            return [state.against(side)[0].id]
+            return [opponents[0].id]
+        if len(state.grid.where) <= SMALL_FIGHT:
+            # FightState.nearest_opponents' scan, in a plain loop over the opponents in
+            # the fight's order (the first of equals: its ties broken by that order),
+            # without a tuple and a generator's step for each.
+            here = state.combatants[cid].position
+            dist = math.dist
+            best = None
+            best_d = math.inf
+            for o in opponents:
+                d = dist(here, o.position)
+                if d < best_d:
+                    best, best_d = o, d
+            return [] if best is None else [best.id]
     return state.nearest_opponents(cid, count)
 
 

@@ -716,7 +716,7 @@ class Settlement:
         from everyone else, or where it began (see the rules page)."""
         start = c.position
         state = self.state
-        if len(state.grid) <= SMALL_FIGHT:
+        if len(state.grid.where) <= SMALL_FIGHT:  # len(state.grid), without its call
             return self._free_spot_scanned(c, dest)
         for f in (1.0, 0.5):
             spot = (

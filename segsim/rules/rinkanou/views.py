@@ -356,11 +356,31 @@ class SelfView(LiveView):
             if not flying:
                 incoming = self._incoming = ()  # nothing in flight
             else:
-                cid, view = self.id, self._view
+                # Each shooter's missiles at this fighter, as seen_actions() shows them
+                # (its actions, which are never missiles, need not be looked at): a
+                # missile is public, so every observer sees the same shared value; a
+                # hidden shooter shows nothing.
+                cid = self._c.id
+                shared = self._rules._seen_actions
                 found: list[SeenAction] = []  # (a plain loop: no comprehension's frame)
                 for o in self._seen():
-                    if o.id in flying:
-                        found += view(o)._incoming(cid, flying)
+                    missiles = flying.get(o.id)
+                    if missiles is None or o.setup.get("hidden", False):
+                        continue
+                    mark = len(found)
+                    for a in missiles:
+                        if a.target != cid or not a.visible or a.kind != "projectile":
+                            continue
+                        if not a.public:  # (none is) what the observer has read counts
+                            del found[mark:]
+                            found += self._view(o)._incoming(cid, flying)
+                            break
+                        entry = shared.get(a.id)
+                        if entry is None or entry[0] is not a:
+                            if len(shared) >= SHARED_SEEN:
+                                shared.clear()
+                            entry = shared[a.id] = (a, _seen_by_all(a))
+                        found.append(entry[1])
                 incoming = self._incoming = tuple(found)
         return incoming
 
@@ -389,6 +409,23 @@ class SelfView(LiveView):
                 return None if near is None else (near.id, near.position)
             found = self._find_nearest()
         return found[1]
+
+    def _nearest_reach(self) -> tuple[str, tuple[float, float], float] | None:
+        """The id, position and reach of the nearest opponent in view (``nearest()``'s),
+        or None, without building its view: what the keeper reads of it."""
+        found = self._nearest_o
+        if found is None:
+            near = self._near
+            if near is not False:  # its view is built
+                return None if near is None else (near.id, near.position, near.reach)
+            found = self._find_nearest()
+        o, at = found
+        if o is None or at is None:
+            return None
+        reach = self._rules._fighter_reaches.get(o)
+        if reach is None:
+            reach = reach_of(self._rules, o)
+        return at[0], at[1], reach
 
     def _find_nearest(self) -> _Nearest:
         """The nearest opponent in view and its id and position, found once."""

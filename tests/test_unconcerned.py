@@ -1,0 +1,210 @@
+"""A policy may say it has nothing to react to (``unconcerned``, issue 41).
+
+A reactive policy is called whenever someone it sees starts or ends an action. One that
+answers ``unconcerned(ruleset, state, cid, segment)`` True for such a phase is neither
+observed nor asked to decide in it (segsim.fight.unconcerned_hook): the promise is that
+its decision would have declared nothing, so the records are the same bytes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from segsim import load_scenario
+from segsim.fight import Fight, unconcerned_hook
+from segsim.policy import Observation
+from segsim.record import fight_lines
+from segsim.rules.rinkanou.policies import Aggressive, Archer, Keeper
+from segsim.scenario import Scenario
+from segsim.testing import build_fight
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@cache
+def scenario(name: str) -> Scenario:
+    return load_scenario(ROOT / "examples" / "scenarios" / f"{name}.toml")
+
+
+class Watchful(Aggressive):
+    """Attacks when it must act; called by what it sees, it declares nothing new."""
+
+    reactive = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions: list[tuple[int, bool]] = []
+        self.asked: list[int] = []
+
+    def decide(self, obs: Observation) -> Any:
+        self.decisions.append((obs.segment, obs.must_act))
+        return super().decide(obs) if obs.must_act else None
+
+
+class Unconcerned(Watchful):
+    """The same, saying so without an observation."""
+
+    def unconcerned(self, ruleset: Any, state: Any, cid: str, segment: int) -> bool:
+        self.asked.append(segment)
+        return True
+
+
+def _duel(policy: Watchful) -> Fight:
+    return build_fight(
+        {"a": ("blue", "robert", policy), "b": ("red", "margaret", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (6.0, 0.0)},
+        seed=3,
+    )
+
+
+def test_an_unconcerned_policy_is_not_called_by_what_it_sees() -> None:
+    plain, hooked = Watchful(), Unconcerned()
+    one, other = _duel(plain), _duel(hooked)
+    one.run()
+    other.run()
+    assert list(fight_lines(one)) == list(fight_lines(other))  # the same fight
+    assert hooked.asked  # asked for the phases it was called to by sight alone...
+    assert not set(hooked.asked) & {s for s, _ in hooked.decisions}  # ...not called then
+    assert len(hooked.decisions) + len(hooked.asked) == len(plain.decisions)
+    # Whenever it had to act, it decided as before.
+    assert [d for d in hooked.decisions if d[1]] == [d for d in plain.decisions if d[1]]
+
+
+def test_a_policy_that_must_act_is_never_asked() -> None:
+    hooked = Unconcerned()
+    fight = _duel(hooked)
+    fight.run()
+    must = {s for s, m in hooked.decisions if m}
+    assert must and not must & set(hooked.asked)
+
+
+def test_an_external_policy_is_never_asked() -> None:
+    class ExternalUnconcerned(Unconcerned):
+        external = True
+
+    assert unconcerned_hook(ExternalUnconcerned()) is None
+    assert unconcerned_hook(Unconcerned()) is not None
+    assert unconcerned_hook(Watchful()) is None
+
+
+def test_a_replaced_policy_takes_its_hook_with_it() -> None:
+    hooked = Unconcerned()
+    fight = _duel(Watchful())
+    fight.replace_policy("a", hooked)  # before the start: as if it had been given
+    fight.run()
+    assert hooked.asked
+
+
+class _NoShortcut(Archer):
+    unconcerned = None  # type: ignore[assignment]  # not callable: no hook
+
+
+class _Counting(Archer):
+    """The archer, counting the phases its shortcut skipped (and those of them with a
+    missile flying at it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skipped = self.under_fire = 0
+
+    def unconcerned(self, rules: Any, state: Any, cid: str, segment: int) -> bool:
+        answer = super().unconcerned(rules, state, cid, segment)
+        if answer:
+            self.skipped += 1
+            self.under_fire += any(a.target == cid for a in state.autonomous.values())
+        return answer
+
+
+@pytest.mark.parametrize("name", ["crossbow_ambush", "archery_duel"])
+def test_the_archer_says_unconcerned_only_when_it_would_declare_nothing(name: str) -> None:
+    """The archer's shortcut (its hands busy, no opponent within its reach of it, and
+    the missiles coming at it met, awaited or not dodgeable now) leaves every record
+    as the full decisions do, though it skips many of them."""
+    archers: list[_Counting] = []
+    for seed in range(5):
+        fight = scenario(name).fight(seed)
+        long_way = scenario(name).fight(seed)
+        for cid, c in fight.state.combatants.items():
+            if isinstance(c.policy, Archer):
+                archers.append(_Counting())
+                fight.replace_policy(cid, archers[-1])
+                long_way.replace_policy(cid, _NoShortcut())
+        fight.run()
+        long_way.run()
+        assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"
+    assert sum(a.skipped for a in archers) > 50
+    if name == "archery_duel":  # arrows fly at both archers nearly all the time
+        assert sum(a.under_fire for a in archers) > 50
+
+
+def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
+    archer = Archer()
+    fight = build_fight(
+        {"a": ("blue", "robert", archer), "b": ("red", "margaret", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state = fight.state
+    a = state.combatants["a"]
+    a.status.must_lock = True  # its hands busy
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0)  # b could strike it
+    state.move("b", (30.0, 0.0))
+    assert archer.unconcerned(fight.ruleset, state, "a", 0)
+    archer.guard.defend_at = 5  # a defence planned: it decides
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0)
+    archer.guard.defend_at = None
+    a.status.must_lock = False  # its hands free: it may shoot
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0)
+
+
+class _KeeperNoShortcut(Keeper):
+    unconcerned = None  # type: ignore[assignment]  # not callable: no hook
+
+
+class _CountingKeeper(Keeper):
+    def __init__(self) -> None:
+        self.skipped = 0
+
+    def unconcerned(self, rules: Any, state: Any, cid: str, segment: int) -> bool:
+        answer = super().unconcerned(rules, state, cid, segment)
+        self.skipped += answer
+        return answer
+
+
+def test_the_keeper_says_unconcerned_only_when_it_would_declare_nothing() -> None:
+    """[RinKaNou, Tenir à distance]: the keeper's shortcut (its hands busy, and no walk
+    toward an opponent out of its reach) leaves every record as its full decisions."""
+    keepers: list[_CountingKeeper] = []
+    for seed in range(10):
+        fight = scenario("spear_keeps_distance").fight(seed)
+        long_way = scenario("spear_keeps_distance").fight(seed)
+        for cid, c in fight.state.combatants.items():
+            if isinstance(c.policy, Keeper):
+                keepers.append(_CountingKeeper())
+                fight.replace_policy(cid, keepers[-1])
+                long_way.replace_policy(cid, _KeeperNoShortcut())
+        fight.run()
+        long_way.run()
+        assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"
+    assert sum(k.skipped for k in keepers) > 20
+
+
+def test_the_keeper_is_concerned_when_it_would_walk() -> None:
+    keeper = Keeper()
+    fight = build_fight(
+        {"a": ("blue", "robert", keeper), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (10.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    state.combatants["a"].status.must_lock = True  # its hands busy
+    # The same weapon: nobody to keep at distance, and b out of its reach: it walks.
+    assert not keeper.unconcerned(rules, state, "a", 0)
+    state.move("b", (1.0, 0.0))  # within its reach: its hands busy, nothing to do
+    assert keeper.unconcerned(rules, state, "a", 0)
+    state.combatants["a"].status.must_lock = False  # its hands free: it may strike
+    assert not keeper.unconcerned(rules, state, "a", 0)
