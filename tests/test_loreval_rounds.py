@@ -75,6 +75,33 @@ def test_a_tie_of_dexterity_rolls_tie_break_dice_until_one_is_higher() -> None:
     assert [e.purpose for e in rolled[2:6]] == ["initiative tie-break"] * 4
 
 
+def test_who_leaves_a_tie_early_ranks_by_its_dice_in_turn() -> None:
+    """Loreval, "Initiative...": of three equal fighters, the one whose first tie-break
+    die stands alone is out of the tie, the two others roll again; each fighter's value
+    holds its dice in turn, in base 20 (a 0 for each roll it no longer took part in),
+    so the first die decides before the second."""
+    fight = arena(
+        {
+            "b1": ("red", "bandit", ByRound()),
+            "b2": ("blue", "bandit", ByRound()),
+            "b3": ("red", "bandit", ByRound()),
+        },
+        dice=[10, 10, 10, 5, 5, 9, 3, 7, 4, 8, 12],  # b3 out on its 9; then round 2
+    )
+    fight.run()
+    started = of_type(fight, RoundStarted)[0]
+    assert dict(started.ties) == {"b3": 9 * 20, "b2": 5 * 20 + 7, "b1": 5 * 20 + 3}
+    assert started.order == ("b3", "b2", "b1")
+    rolled = [e for e in fight.history if e.TYPE == "die.rolled"]
+    assert [(e.actor, e.value) for e in rolled[3:8]] == [
+        ("b1", 5),
+        ("b2", 5),
+        ("b3", 9),
+        ("b1", 3),
+        ("b2", 7),
+    ]
+
+
 def test_a_grace_round_renews_the_points() -> None:
     """Loreval: with 1 to 5 points a fighter may sit out a grace round (keeping its
     defence, with attention criteria) and roll initiative again at its end."""
