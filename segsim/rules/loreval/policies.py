@@ -161,11 +161,14 @@ class Aggressive:
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        if me.step == "change":
+        step = me.step
+        if step is None:  # not its step (most calls: waiting for the round's steps)
+            return None
+        if step == "change":
             return change(me, obs)
-        if me.step == "heroic":
+        if step == "heroic":
             return heroic(me, obs)
-        if me.step != "declare":
+        if step != "declare":
             return None
         targets = opponents(obs)
         points = me.initiative
@@ -209,8 +212,11 @@ class Grappler(Aggressive):
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
+        step = me.step
+        if step is None:  # not its step: Aggressive.decide's answer, without its call
+            return None
         points = me.initiative
-        if me.step != "declare" or points < 3:
+        if step != "declare" or points < 3:
             return super().decide(obs)
         attention = {"environment": 0, "security": me.attention_points - 1, "focus": 1}
         if me.held_by is not None:
@@ -249,7 +255,10 @@ class Counter(Aggressive):
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        if me.step != "declare" or me.initiative < 1 or me.attention_points < 1:
+        step = me.step
+        if step is None:  # not its step: Aggressive.decide's answer, without its call
+            return None
+        if step != "declare" or me.initiative < 1 or me.attention_points < 1:
             return super().decide(obs)
         if 1 <= me.initiative < self.grace_below:
             return super().decide(obs)

@@ -437,14 +437,23 @@ class Loreval(BaseRuleset):
     ) -> ActionSpec:
         c = state.combatants[cid]
         kind = declaration.kind
-        rnd, start = current_round(state, segment, self.round_segments)
-        if kind == TURN:
-            return self._plan_turn(state, c, declaration, segment, rnd, start)
-        if kind == AWAIT:
+        # current_round(), without its call (once a plan): the first status in the
+        # fight that holds a round
+        for o in state.combatants.values():
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd, start = found.round, found.round_start
+                    break
+        else:
+            rnd, start = current_round(state, segment, self.round_segments)
+        if kind == AWAIT:  # (the rules' own, at each fighter's every step and round)
             end = start + self.round_segments
             if end <= segment:  # a stretched round: wait until the rules call
                 return Action(AWAIT, None, TURN_CHANNEL, continuous=True)
             return Action(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
+        if kind == TURN:
+            return self._plan_turn(state, c, declaration, segment, rnd, start)
         if kind == "wait":
             return _plan_wait(declaration, segment)
         if kind == DROP:
@@ -612,7 +621,15 @@ class Loreval(BaseRuleset):
         """The fighter's own view finds the others and the legal declarations when asked
         (a :class:`ViewObservation`: no function made for each observation)."""
         c = state.combatants[cid]
-        rnd, _ = current_round(state, segment, self.round_segments)
+        # current_round(), without its call (once an observation)
+        for o in state.combatants.values():
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd = found.round
+                    break
+        else:
+            rnd, _ = current_round(state, segment, self.round_segments)
         marker = None
         for a in c.actions:
             if a.kind == TURN and a.start == segment:
