@@ -359,7 +359,7 @@ class Loreval(BaseRuleset):
         if kept is not None:
             key = (
                 (kept.generation, state.roster, segment)
-                if kept.settled(state)
+                if state.version >= kept.settled_at  # kept.settled(state), without its call
                 else (state.version, -1, segment)
             )
         else:  # a small fight: the same, by the rules' events counted here (_applying)
@@ -413,7 +413,14 @@ class Loreval(BaseRuleset):
         state.extra[TURNS] = action
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
-        rnd, start = current_round(state, segment, self.round_segments)
+        for o in state.combatants.values():  # current_round(), without its call
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd, start = found.round, found.round_start
+                    break
+        else:
+            rnd, start = current_round(state, segment, self.round_segments)
         kept = state.extra.get(steps.KEY)
         if kept is None:
             step = next_step(state, rnd)
@@ -569,7 +576,14 @@ class Loreval(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        rnd, start = current_round(state, segment, self.round_segments)
+        for o in state.combatants.values():  # current_round(), without its call
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd, start = found.round, found.round_start
+                    break
+        else:
+            rnd, start = current_round(state, segment, self.round_segments)
         settlement = Settlement(self, state, segment, rnd, dice)
         ended = False
         for marker in batch:
