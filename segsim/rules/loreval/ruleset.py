@@ -490,7 +490,7 @@ class Loreval(BaseRuleset):
                 "ascending order of initiative",
                 rule=RULE_INITIATIVE,
             )
-        if mine or any(p.channel == ACT_CHANNEL for p in planned):
+        if mine or (planned and any(p.channel == ACT_CHANNEL for p in planned)):
             raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
         status: Status = c.status
         changed = status.plan if step == CHANGE else None
