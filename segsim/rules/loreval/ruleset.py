@@ -171,6 +171,13 @@ class Loreval(BaseRuleset):
             None,
         )
         self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
+        self._now: tuple[object, int, int, bool, tuple[Combatant, str] | None] = (
+            None,
+            -1,
+            -1,
+            False,
+            None,
+        )
         self.round_segments: int = round_segments
         self.tick = round_segments
         self.resolve_segments: int = resolve_segments
@@ -336,17 +343,33 @@ class Loreval(BaseRuleset):
                 return []
             if kind == AWAIT:
                 waiting = True
-        if not self._busy(state):
-            step = self._step(state, segment)
-            if step is not None and step[0].id == cid:
-                return [_STEPS[step[1]]]
+        busy, step = self._busy_step(state, segment)
+        if not busy and step is not None and step[0].id == cid:
+            return [_STEPS[step[1]]]
         return [] if waiting else [_AWAIT]
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
-        if self._busy(state):
-            return ()
-        step = self._step(state, time)
-        return () if step is None else (step[0].id,)
+        busy, step = self._busy_step(state, time)
+        return () if busy or step is None else (step[0].id,)
+
+    def _busy_step(
+        self, state: FightState, segment: int
+    ) -> tuple[bool, tuple[Combatant, str] | None]:
+        """Whether a step is in progress (:meth:`_busy`) and, when none is, the next step
+        (:meth:`_step`). The engine asks ``due`` at a boundary, then ``forced`` for each
+        fighter called and ``plan`` for the step it forced, most often with nothing
+        changed in between: the answer holds for a version of the state in a segment
+        (a step begun, an action applied or ended, an event: each moves the version)."""
+        now = self._now
+        if now[0] is state and now[1] == state.version and now[2] == segment:
+            if steps.CHECK:
+                assert now[3] == turn_in_progress(state)
+                assert now[3] or now[4] == self._next(state, segment)
+            return now[3], now[4]
+        busy = self._busy(state)
+        step = None if busy else self._step(state, segment)
+        self._now = (state, state.version, segment, busy, step)
+        return busy, step
 
     def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         """The next step of the round in progress; past the round's length with nothing
@@ -518,9 +541,9 @@ class Loreval(BaseRuleset):
     def _plan_turn(
         self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
-        if self._busy(state):
+        busy, found = self._busy_step(state, segment)
+        if busy:
             raise IllegalDeclaration("a step is already in progress", rule=RULE_ROUND)
-        found = self._step(state, segment)
         step = d.params.get("step")
         if found is None or found[0] is not c or found[1] != step:
             raise IllegalDeclaration(
