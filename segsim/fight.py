@@ -244,7 +244,7 @@ class Fight:
         *("_awareness", "_forces", "_turns", "_combatants", "_completion_order", "_told"),
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
-        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster"),
+        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_no_news"),
     )
 
     def __init__(
@@ -330,6 +330,13 @@ class Fight:
         self._quiet_roster = -1
         # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
         self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
+        # A ruleset's word that a fighter called to a phase, not bound to act, has a
+        # policy that declares nothing new there (`decides_nothing(state, c, segment)`:
+        # a turn-based ruleset's built-in policies decide only at their fighter's turn):
+        # it is then neither observed nor asked. None: every fighter called is asked.
+        self._no_news: Callable[[FightState, Combatant, int], bool] | None = getattr(
+            ruleset, "decides_nothing", None
+        )
         # The kinds of action whose start the ruleset is told of (BaseRuleset.started).
         self._told: frozenset[str] = frozenset(getattr(ruleset, "started_kinds", ()))
         self._combatants = self.state.combatants
@@ -826,11 +833,14 @@ class Fight:
         musts: dict[str, bool] | None = None  # likewise
         reactive = self._reactive
         externals = self._external
+        no_news = self._no_news
         for c in members:
             cid = c.id
             must = not c.actions
             if not must and not reactive[cid] and not called[cid]:
                 continue
+            if no_news is not None and not must and no_news(state, c, seg):
+                continue  # its policy would declare nothing new: nothing to observe
             obs = ruleset.observe(state, cid, seg, must)
             if externals[cid]:
                 if external is None or musts is None:
