@@ -222,3 +222,51 @@ def test_two_points_in_environment_give_a_detection_roll_against_surprise() -> N
     detection = of_type(fight, DetectionRolled)[0]
     assert (detection.total, detection.success) == (15, True)
     assert not of_type(fight, Surprised)
+
+
+def test_the_built_in_policies_are_asked_only_at_their_steps(monkeypatch) -> None:
+    """A built-in policy declares only at a step where its fighter may (declare, change,
+    heroic): between them the engine neither observes nor asks it (the ruleset's
+    ``decides_nothing``), and the fight is the same; a policy of another class (here a
+    subclass of a built-in one, which may decide otherwise) is still asked."""
+    import attrs
+
+    from segsim import CombatantSpec, Dice, Fight
+    from segsim.record import fight_lines
+    from segsim.rules.loreval.policies import Aggressive, Counter
+    from segsim.rules.loreval.ruleset import Loreval
+
+    class Mine(Counter):
+        pass
+
+    seen: list[tuple[str, str | None]] = []
+    observe = Loreval.observe
+
+    def watched(self, state, cid, segment, must):  # type: ignore[no-untyped-def]
+        obs = observe(self, state, cid, segment, must)
+        seen.append((cid, obs.me.step))
+        return obs
+
+    monkeypatch.setattr(Loreval, "observe", watched)
+    lines = []
+    for policies in ((Aggressive(), Counter()), (Aggressive(), Mine())):
+        seen.clear()
+        rules = Loreval()
+        specs = [
+            CombatantSpec(cid, side, rules.load_sheet(rules.content.fighters[who]), policy)
+            for cid, side, who, policy in (
+                ("a", "blue", "aldren", policies[0]),
+                ("g", "red", "garrok", policies[1]),
+            )
+        ]
+        specs[1] = attrs.evolve(specs[1], position=(1.5, 0.0))
+        fight = Fight(rules, specs, dice=Dice(3), max_segments=180)  # three rounds
+        fight.run()
+        lines.append(list(fight_lines(fight))[1:])
+        assert {step for cid, step in seen if cid == "a"} <= {"declare", "change", "heroic"}
+        steps_of_g = {step for cid, step in seen if cid == "g"}
+        if isinstance(policies[1], Mine):
+            assert None in steps_of_g  # asked while it waits for its steps
+        else:
+            assert steps_of_g <= {"declare", "change", "heroic"}
+    assert lines[0] == lines[1]

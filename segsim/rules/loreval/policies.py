@@ -277,6 +277,11 @@ class Counter(Aggressive):
         return super().decide(obs)
 
 
+STEP_ONLY: frozenset[type] = frozenset({Aggressive, Counter, Grappler, Cautious})
+"""The built-in policies, which declare only at a step where their fighter may (declare,
+change, heroic) and answer nothing at any other (:meth:`Loreval.decides_nothing`): their
+own classes, not a subclass, which may decide otherwise."""
+
 register_policy("loreval", "aggressive", Aggressive)
 register_policy("loreval", "counter", Counter)
 register_policy("loreval", "grappler", Grappler)

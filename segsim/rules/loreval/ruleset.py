@@ -51,6 +51,7 @@ from segsim.rules.loreval.events import (
     SurpriseAvoided,
     Surprised,
 )
+from segsim.rules.loreval.policies import STEP_ONLY
 from segsim.rules.loreval.rounds import (
     ACT_CHANNEL,
     AWAIT,
@@ -100,6 +101,8 @@ _STEPS = {
 _AWAIT = Declaration(AWAIT)
 """The rules' own declarations, made once (a declaration never changes): the engine
 checks their shape once."""
+_DECIDING = frozenset((DECLARE, CHANGE, HEROIC))
+"""The steps at which a fighter may declare (the built-in policies decide only then)."""
 
 
 def _check(condition: bool, message: str) -> None:
@@ -347,6 +350,20 @@ class Loreval(BaseRuleset):
         if not busy and step is not None and step[0].id == cid:
             return [_STEPS[step[1]]]
         return [] if waiting else [_AWAIT]
+
+    def decides_nothing(self, state: FightState, c: Combatant, segment: int) -> bool:
+        """Whether the fighter's policy, called to this phase and not bound to act,
+        would declare nothing new: a built-in policy (``policies.STEP_ONLY``) decides
+        only at a step where its fighter may declare (declare, change, heroic), and
+        answers nothing at any other, so the engine neither observes nor asks it then
+        (most of the fighters called: those waiting for the round's steps, a thousand
+        at a battle's round start)."""
+        if type(c.policy) not in STEP_ONLY:
+            return False
+        for a in c.actions:  # the step's marker, as observe() finds it
+            if a.kind == TURN and a.start == segment:
+                return a.params.get("step") not in _DECIDING
+        return True
 
     def due(self, state: FightState, time: int) -> Sequence[str]:
         busy, step = self._busy_step(state, time)
