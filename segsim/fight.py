@@ -82,8 +82,9 @@ RECORD_VERSION = "2.0"
 disengage stances...): a 1.x record would not replay under these rules."""
 
 Subscriber = Callable[[Event], None]
-Unconcerned = Callable[[Any, FightState, str, int], bool]
-"""A policy's ``unconcerned(ruleset, state, cid, segment)``: see :func:`unconcerned_hook`."""
+Unconcerned = Callable[[Any, FightState, str, int, bool], bool]
+"""A policy's ``unconcerned(ruleset, state, cid, segment, called)``: see
+:func:`unconcerned_hook`."""
 
 _NO_PLANS: tuple[ActionSpec, ...] = ()  # what a fighter's first declaration follows
 _die_rolled = maker(DieRolled)  # DieRolled(...), without a call of the class (a draw's)
@@ -839,12 +840,12 @@ class Fight:
         for c in members:
             cid = c.id
             must = not c.actions
-            if not must and not called[cid]:  # called by what it saw alone
-                if not reactive[cid]:
+            if not must:
+                if not reactive[cid] and not called[cid]:
                     continue
-                if unconcerned:  # its policy may say it has nothing to react to
+                if unconcerned:  # its policy may say it would declare nothing new
                     hook = unconcerned.get(cid)
-                    if hook is not None and hook(ruleset, state, cid, seg):
+                    if hook is not None and hook(ruleset, state, cid, seg, called[cid]):
                         continue
             obs = ruleset.observe(state, cid, seg, must)
             if externals[cid]:
@@ -1518,16 +1519,20 @@ def _on_the_field(spec: CombatantSpec) -> None:
 
 
 def unconcerned_hook(policy: object) -> Unconcerned | None:
-    """A policy's shortcut for the phases it is called to by what it saw alone.
+    """A policy's shortcut for the phases it is called to where it need not act.
 
-    A reactive policy is called whenever someone it sees starts or ends an action; one
-    whose decision is often "nothing new" (an archer reloading while nobody comes at it)
-    may say so without an observation: ``unconcerned(ruleset, state, cid, segment)``
-    answering True promises that its ``decide`` would return nothing here and change
-    nothing the next decisions read (it makes any change that decision would). The engine
+    A reactive policy is called whenever someone it sees starts or ends an action, and a
+    fighter with an action still in progress may be called by the rules (a turn order's
+    new round) or by the end of another of its actions; a policy whose decision is often
+    "nothing new" there (an archer reloading while nobody comes at it, a turn-based
+    fighter between its turns) may say so without an observation:
+    ``unconcerned(ruleset, state, cid, segment, called)`` answering True promises that
+    its ``decide`` would return nothing here and change nothing the next decisions read
+    (it makes any change that decision would). ``called`` is False when what it saw
+    alone called it, True when the rules, a host or its own action's end did. The engine
     then neither observes nor calls it in that phase: the records are the same. Only
-    asked of a fighter that need not act and was called by sight alone, after the rules'
-    forced actions; never of an external policy (it decides outside the fight)."""
+    asked of a fighter that need not act (it has an action in progress), after the
+    rules' forced actions; never of an external policy (it decides outside the fight)."""
     if is_external(policy):
         return None
     hook = getattr(policy, "unconcerned", None)

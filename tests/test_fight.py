@@ -481,4 +481,3 @@ def test_a_rulesets_own_completion_order_comes_before_fighter_order() -> None:
         ("amy", "then", 1),
         ("zed", "first", 2),
     ]
-

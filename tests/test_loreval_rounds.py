@@ -75,6 +75,33 @@ def test_a_tie_of_dexterity_rolls_tie_break_dice_until_one_is_higher() -> None:
     assert [e.purpose for e in rolled[2:6]] == ["initiative tie-break"] * 4
 
 
+def test_who_leaves_a_tie_early_ranks_by_its_dice_in_turn() -> None:
+    """Loreval, "Initiative...": of three equal fighters, the one whose first tie-break
+    die stands alone is out of the tie, the two others roll again; each fighter's value
+    holds its dice in turn, in base 20 (a 0 for each roll it no longer took part in),
+    so the first die decides before the second."""
+    fight = arena(
+        {
+            "b1": ("red", "bandit", ByRound()),
+            "b2": ("blue", "bandit", ByRound()),
+            "b3": ("red", "bandit", ByRound()),
+        },
+        dice=[10, 10, 10, 5, 5, 9, 3, 7, 4, 8, 12],  # b3 out on its 9; then round 2
+    )
+    fight.run()
+    started = of_type(fight, RoundStarted)[0]
+    assert dict(started.ties) == {"b3": 9 * 20, "b2": 5 * 20 + 7, "b1": 5 * 20 + 3}
+    assert started.order == ("b3", "b2", "b1")
+    rolled = [e for e in fight.history if e.TYPE == "die.rolled"]
+    assert [(e.actor, e.value) for e in rolled[3:8]] == [
+        ("b1", 5),
+        ("b2", 5),
+        ("b3", 9),
+        ("b1", 3),
+        ("b2", 7),
+    ]
+
+
 def test_a_grace_round_renews_the_points() -> None:
     """Loreval: with 1 to 5 points a fighter may sit out a grace round (keeping its
     defence, with attention criteria) and roll initiative again at its end."""
@@ -195,3 +222,51 @@ def test_two_points_in_environment_give_a_detection_roll_against_surprise() -> N
     detection = of_type(fight, DetectionRolled)[0]
     assert (detection.total, detection.success) == (15, True)
     assert not of_type(fight, Surprised)
+
+
+def test_the_built_in_policies_are_asked_only_at_their_steps(monkeypatch) -> None:
+    """A built-in policy declares only at a step where its fighter may (declare, change,
+    heroic): between them the engine neither observes nor asks it (the ruleset's
+    ``decides_nothing``), and the fight is the same; a policy of another class (here a
+    subclass of a built-in one, which may decide otherwise) is still asked."""
+    import attrs
+
+    from segsim import CombatantSpec, Dice, Fight
+    from segsim.record import fight_lines
+    from segsim.rules.loreval.policies import Aggressive, Counter
+    from segsim.rules.loreval.ruleset import Loreval
+
+    class Mine(Counter):
+        pass
+
+    seen: list[tuple[str, str | None]] = []
+    observe = Loreval.observe
+
+    def watched(self, state, cid, segment, must):  # type: ignore[no-untyped-def]
+        obs = observe(self, state, cid, segment, must)
+        seen.append((cid, obs.me.step))
+        return obs
+
+    monkeypatch.setattr(Loreval, "observe", watched)
+    lines = []
+    for policies in ((Aggressive(), Counter()), (Aggressive(), Mine())):
+        seen.clear()
+        rules = Loreval()
+        specs = [
+            CombatantSpec(cid, side, rules.load_sheet(rules.content.fighters[who]), policy)
+            for cid, side, who, policy in (
+                ("a", "blue", "aldren", policies[0]),
+                ("g", "red", "garrok", policies[1]),
+            )
+        ]
+        specs[1] = attrs.evolve(specs[1], position=(1.5, 0.0))
+        fight = Fight(rules, specs, dice=Dice(3), max_segments=180)  # three rounds
+        fight.run()
+        lines.append(list(fight_lines(fight))[1:])
+        assert {step for cid, step in seen if cid == "a"} <= {"declare", "change", "heroic"}
+        steps_of_g = {step for cid, step in seen if cid == "g"}
+        if isinstance(policies[1], Mine):
+            assert None in steps_of_g  # asked while it waits for its steps
+        else:
+            assert steps_of_g <= {"declare", "change", "heroic"}
+    assert lines[0] == lines[1]

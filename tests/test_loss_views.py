@@ -123,6 +123,6 @@ def test_only_the_built_in_policies_say_they_are_unconcerned() -> None:
     state, rules = fight.state, fight.ruleset
     cid = next(iter(state.combatants))
     assert rules.uncalled(state, cid, 1)  # nobody is called before the first turn's phase
-    assert Aggressive().unconcerned(rules, state, cid, 1)
-    assert Defensive().unconcerned(rules, state, cid, 1)
-    assert not Curious().unconcerned(rules, state, cid, 1)
+    assert Aggressive().unconcerned(rules, state, cid, 1, False)
+    assert Defensive().unconcerned(rules, state, cid, 1, False)
+    assert not Curious().unconcerned(rules, state, cid, 1, False)

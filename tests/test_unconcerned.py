@@ -1,7 +1,7 @@
 """A policy may say it has nothing to react to (``unconcerned``, issue 41).
 
 A reactive policy is called whenever someone it sees starts or ends an action. One that
-answers ``unconcerned(ruleset, state, cid, segment)`` True for such a phase is neither
+answers ``unconcerned(ruleset, state, cid, segment, called)`` True for such a phase is neither
 observed nor asked to decide in it (segsim.fight.unconcerned_hook): the promise is that
 its decision would have declared nothing, so the records are the same bytes.
 """
@@ -48,7 +48,7 @@ class Watchful(Aggressive):
 class Unconcerned(Watchful):
     """The same, saying so without an observation."""
 
-    def unconcerned(self, ruleset: Any, state: Any, cid: str, segment: int) -> bool:
+    def unconcerned(self, ruleset: Any, state: Any, cid: str, segment: int, called: bool) -> bool:
         self.asked.append(segment)
         return True
 
@@ -111,8 +111,8 @@ class _Counting(Archer):
         super().__init__()
         self.skipped = self.under_fire = 0
 
-    def unconcerned(self, rules: Any, state: Any, cid: str, segment: int) -> bool:
-        answer = super().unconcerned(rules, state, cid, segment)
+    def unconcerned(self, rules: Any, state: Any, cid: str, segment: int, called: bool) -> bool:
+        answer = super().unconcerned(rules, state, cid, segment, called)
         if answer:
             self.skipped += 1
             self.under_fire += any(a.target == cid for a in state.autonomous.values())
@@ -151,14 +151,14 @@ def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
     state = fight.state
     a = state.combatants["a"]
     a.status.must_lock = True  # its hands busy
-    assert not archer.unconcerned(fight.ruleset, state, "a", 0)  # b could strike it
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0, False)  # b could strike it
     state.move("b", (30.0, 0.0))
-    assert archer.unconcerned(fight.ruleset, state, "a", 0)
+    assert archer.unconcerned(fight.ruleset, state, "a", 0, False)
     archer.guard.defend_at = 5  # a defence planned: it decides
-    assert not archer.unconcerned(fight.ruleset, state, "a", 0)
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0, False)
     archer.guard.defend_at = None
     a.status.must_lock = False  # its hands free: it may shoot
-    assert not archer.unconcerned(fight.ruleset, state, "a", 0)
+    assert not archer.unconcerned(fight.ruleset, state, "a", 0, False)
 
 
 class _KeeperNoShortcut(Keeper):
@@ -169,8 +169,8 @@ class _CountingKeeper(Keeper):
     def __init__(self) -> None:
         self.skipped = 0
 
-    def unconcerned(self, rules: Any, state: Any, cid: str, segment: int) -> bool:
-        answer = super().unconcerned(rules, state, cid, segment)
+    def unconcerned(self, rules: Any, state: Any, cid: str, segment: int, called: bool) -> bool:
+        answer = super().unconcerned(rules, state, cid, segment, called)
         self.skipped += answer
         return answer
 
@@ -203,8 +203,9 @@ def test_the_keeper_is_concerned_when_it_would_walk() -> None:
     state, rules = fight.state, fight.ruleset
     state.combatants["a"].status.must_lock = True  # its hands busy
     # The same weapon: nobody to keep at distance, and b out of its reach: it walks.
-    assert not keeper.unconcerned(rules, state, "a", 0)
+    assert not keeper.unconcerned(rules, state, "a", 0, False)
     state.move("b", (1.0, 0.0))  # within its reach: its hands busy, nothing to do
-    assert keeper.unconcerned(rules, state, "a", 0)
+    assert keeper.unconcerned(rules, state, "a", 0, False)
+    assert not keeper.unconcerned(rules, state, "a", 0, True)  # called otherwise: asked
     state.combatants["a"].status.must_lock = False  # its hands free: it may strike
-    assert not keeper.unconcerned(rules, state, "a", 0)
+    assert not keeper.unconcerned(rules, state, "a", 0, False)

@@ -16,6 +16,7 @@ category, or let the action go.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from segsim.actions import Declaration, PolicyOutput
 from segsim.actions import shared_declaration as _declaration
@@ -26,6 +27,10 @@ from segsim.rules.loreval.attention import focus_needed
 from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
 from segsim.rules.loreval.combat import CONTACT
 from segsim.rules.loreval.views import OtherView, SelfView
+
+if TYPE_CHECKING:
+    from segsim.rules.loreval.ruleset import Loreval
+    from segsim.state import FightState
 
 
 def opponents(obs: Observation) -> list[OtherView]:
@@ -159,13 +164,27 @@ class Aggressive:
     environment = 0
     grace_below = 3
 
+    def unconcerned(
+        self, rules: Loreval, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
+        """The engine's shortcut (:func:`segsim.fight.unconcerned_hook`): True, promising
+        it would decide nothing, at a phase that is not one of its fighter's declaring
+        steps (:meth:`Loreval.decides_nothing`), for the built-in classes alone
+        (:data:`STEP_ONLY`: a subclass may decide otherwise)."""
+        return type(self) in STEP_ONLY and rules.decides_nothing(
+            state, state.combatants[cid], segment
+        )
+
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        if me.step == "change":
+        step = me.step
+        if step is None:  # not its step (most calls: waiting for the round's steps)
+            return None
+        if step == "change":
             return change(me, obs)
-        if me.step == "heroic":
+        if step == "heroic":
             return heroic(me, obs)
-        if me.step != "declare":
+        if step != "declare":
             return None
         targets = opponents(obs)
         points = me.initiative
@@ -209,8 +228,11 @@ class Grappler(Aggressive):
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
+        step = me.step
+        if step is None:  # not its step: Aggressive.decide's answer, without its call
+            return None
         points = me.initiative
-        if me.step != "declare" or points < 3:
+        if step != "declare" or points < 3:
             return super().decide(obs)
         attention = {"environment": 0, "security": me.attention_points - 1, "focus": 1}
         if me.held_by is not None:
@@ -249,7 +271,10 @@ class Counter(Aggressive):
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
-        if me.step != "declare" or me.initiative < 1 or me.attention_points < 1:
+        step = me.step
+        if step is None:  # not its step: Aggressive.decide's answer, without its call
+            return None
+        if step != "declare" or me.initiative < 1 or me.attention_points < 1:
             return super().decide(obs)
         if 1 <= me.initiative < self.grace_below:
             return super().decide(obs)
@@ -267,6 +292,12 @@ class Counter(Aggressive):
                 return _declaration("counter", o.id, {**how, "attention": attention})
         return super().decide(obs)
 
+
+STEP_ONLY: frozenset[type] = frozenset({Aggressive, Counter, Grappler, Cautious})
+"""The built-in policies, which declare only at a step where their fighter may (declare,
+change, heroic) and answer nothing at any other (:meth:`Loreval.decides_nothing`, asked
+through :meth:`Aggressive.unconcerned`): their own classes, not a subclass, which may
+decide otherwise."""
 
 register_policy("loreval", "aggressive", Aggressive)
 register_policy("loreval", "counter", Counter)

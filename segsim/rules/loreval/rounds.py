@@ -103,7 +103,13 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
         if change is None and status.change_round == rnd and waits_for(state, c, rnd) is None:
             change = c
         if status.declared_round < rnd:
-            key = rank_key(c)
+            # rank_key(c), without its call (once a fighter still to declare)
+            key = (
+                -status.start_points,
+                -c.sheet.characteristics["dexterity"],
+                -status.tie,
+                c.order,
+            )
             if best is None or key > best:
                 declare, best = c, key
     if change is not None:

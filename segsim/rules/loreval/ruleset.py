@@ -100,6 +100,8 @@ _STEPS = {
 _AWAIT = Declaration(AWAIT)
 """The rules' own declarations, made once (a declaration never changes): the engine
 checks their shape once."""
+_DECIDING = frozenset((DECLARE, CHANGE, HEROIC))
+"""The steps at which a fighter may declare (the built-in policies decide only then)."""
 
 
 def _check(condition: bool, message: str) -> None:
@@ -171,6 +173,13 @@ class Loreval(BaseRuleset):
             None,
         )
         self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
+        self._now: tuple[object, int, int, bool, tuple[Combatant, str] | None] = (
+            None,
+            -1,
+            -1,
+            False,
+            None,
+        )
         self.round_segments: int = round_segments
         self.tick = round_segments
         self.resolve_segments: int = resolve_segments
@@ -336,17 +345,45 @@ class Loreval(BaseRuleset):
                 return []
             if kind == AWAIT:
                 waiting = True
-        if not self._busy(state):
-            step = self._step(state, segment)
-            if step is not None and step[0].id == cid:
-                return [_STEPS[step[1]]]
+        busy, step = self._busy_step(state, segment)
+        if not busy and step is not None and step[0].id == cid:
+            return [_STEPS[step[1]]]
         return [] if waiting else [_AWAIT]
 
+    def decides_nothing(self, state: FightState, c: Combatant, segment: int) -> bool:
+        """Whether this phase is not one of the fighter's declaring steps (declare,
+        change, heroic), as :meth:`observe` finds it: a built-in policy decides only at
+        those and answers nothing at any other, and says so to the engine through this
+        (``policies.Aggressive.unconcerned``), which then neither observes nor asks it
+        (most of the fighters called: those waiting for the round's steps, a thousand
+        at a battle's round start)."""
+        for a in c.actions:  # the step's marker, as observe() finds it
+            if a.kind == TURN and a.start == segment:
+                return a.params.get("step") not in _DECIDING
+        return True
+
     def due(self, state: FightState, time: int) -> Sequence[str]:
-        if self._busy(state):
-            return ()
-        step = self._step(state, time)
-        return () if step is None else (step[0].id,)
+        busy, step = self._busy_step(state, time)
+        return () if busy or step is None else (step[0].id,)
+
+    def _busy_step(
+        self, state: FightState, segment: int
+    ) -> tuple[bool, tuple[Combatant, str] | None]:
+        """Whether a step is in progress (:meth:`_busy`) and, when none is, the next step
+        (:meth:`_step`). The engine asks ``due`` at a boundary, then ``forced`` for each
+        fighter called and ``plan`` for the step it forced, most often with nothing
+        changed in between: the answer holds for a version of the state in a segment
+        (a step begun, an action applied or ended, an event: each moves the version)."""
+        now = self._now
+        if now[0] is state and now[1] == state.version and now[2] == segment:
+            if steps.CHECK:
+                assert now[3] == turn_in_progress(state)
+                assert now[3] or now[4] == self._next(state, segment)
+            return now[3], now[4]
+        busy = self._busy(state)
+        step = None if busy else self._step(state, segment)
+        self._now = (state, state.version, segment, busy, step)
+        return busy, step
 
     def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         """The next step of the round in progress; past the round's length with nothing
@@ -359,7 +396,7 @@ class Loreval(BaseRuleset):
         if kept is not None:
             key = (
                 (kept.generation, state.roster, segment)
-                if kept.settled(state)
+                if state.version >= kept.settled_at  # kept.settled(state), without its call
                 else (state.version, -1, segment)
             )
         else:  # a small fight: the same, by the rules' events counted here (_applying)
@@ -413,7 +450,14 @@ class Loreval(BaseRuleset):
         state.extra[TURNS] = action
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
-        rnd, start = current_round(state, segment, self.round_segments)
+        for o in state.combatants.values():  # current_round(), without its call
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd, start = found.round, found.round_start
+                    break
+        else:
+            rnd, start = current_round(state, segment, self.round_segments)
         kept = state.extra.get(steps.KEY)
         if kept is None:
             step = next_step(state, rnd)
@@ -437,14 +481,23 @@ class Loreval(BaseRuleset):
     ) -> ActionSpec:
         c = state.combatants[cid]
         kind = declaration.kind
-        rnd, start = current_round(state, segment, self.round_segments)
-        if kind == TURN:
-            return self._plan_turn(state, c, declaration, segment, rnd, start)
-        if kind == AWAIT:
+        # current_round(), without its call (once a plan): the first status in the
+        # fight that holds a round
+        for o in state.combatants.values():
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd, start = found.round, found.round_start
+                    break
+        else:
+            rnd, start = current_round(state, segment, self.round_segments)
+        if kind == AWAIT:  # (the rules' own, at each fighter's every step and round)
             end = start + self.round_segments
             if end <= segment:  # a stretched round: wait until the rules call
                 return Action(AWAIT, None, TURN_CHANNEL, continuous=True)
             return Action(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
+        if kind == TURN:
+            return self._plan_turn(state, c, declaration, segment, rnd, start)
         if kind == "wait":
             return _plan_wait(declaration, segment)
         if kind == DROP:
@@ -474,7 +527,7 @@ class Loreval(BaseRuleset):
                 "ascending order of initiative",
                 rule=RULE_INITIATIVE,
             )
-        if mine or any(p.channel == ACT_CHANNEL for p in planned):
+        if mine or (planned and any(p.channel == ACT_CHANNEL for p in planned)):
             raise IllegalDeclaration("one action per round", rule=RULE_INITIATIVE)
         status: Status = c.status
         changed = status.plan if step == CHANGE else None
@@ -502,9 +555,9 @@ class Loreval(BaseRuleset):
     def _plan_turn(
         self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
-        if self._busy(state):
+        busy, found = self._busy_step(state, segment)
+        if busy:
             raise IllegalDeclaration("a step is already in progress", rule=RULE_ROUND)
-        found = self._step(state, segment)
         step = d.params.get("step")
         if found is None or found[0] is not c or found[1] != step:
             raise IllegalDeclaration(
@@ -560,7 +613,14 @@ class Loreval(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        rnd, start = current_round(state, segment, self.round_segments)
+        for o in state.combatants.values():  # current_round(), without its call
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd, start = found.round, found.round_start
+                    break
+        else:
+            rnd, start = current_round(state, segment, self.round_segments)
         settlement = Settlement(self, state, segment, rnd, dice)
         ended = False
         for marker in batch:
@@ -612,7 +672,15 @@ class Loreval(BaseRuleset):
         """The fighter's own view finds the others and the legal declarations when asked
         (a :class:`ViewObservation`: no function made for each observation)."""
         c = state.combatants[cid]
-        rnd, _ = current_round(state, segment, self.round_segments)
+        # current_round(), without its call (once an observation)
+        for o in state.combatants.values():
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd = found.round
+                    break
+        else:
+            rnd, _ = current_round(state, segment, self.round_segments)
         marker = None
         for a in c.actions:
             if a.kind == TURN and a.start == segment:

@@ -118,33 +118,28 @@ def round_started(
     """The start of a round at segment ``t``: tie-break dice for fighters equal in
     points and dexterity (rolled again until they differ), the order, and who sits the
     round out."""
-    fighters = [c for c in state.against(None) if c.id in points]
-    ties: dict[str, int] = {}
+    fighters: list[Combatant] = []
+    dexterity: dict[str, int] = {}
     groups: dict[tuple[int, int], list[Combatant]] = {}
-    for c in fighters:
-        groups.setdefault((points[c.id], c.sheet.characteristics["dexterity"]), []).append(c)
+    for c in state.against(None):
+        cid = c.id
+        p = points.get(cid)
+        if p is None:
+            continue
+        fighters.append(c)
+        dex = dexterity[cid] = c.sheet.characteristics["dexterity"]
+        group = groups.get((p, dex))
+        if group is None:
+            groups[(p, dex)] = [c]
+        else:
+            group.append(c)
+    ties: dict[str, int] = {}
     for group in groups.values():
-        pending = group
-        while len(pending) > 1:
-            rolled = {c.id: dice.roll(20, "initiative tie-break", c.id) for c in pending}
-            for cid, value in rolled.items():
-                ties[cid] = ties.get(cid, 0) * 20 + value
-            counts: dict[int, int] = {}
-            for value in rolled.values():
-                counts[value] = counts.get(value, 0) + 1
-            pending = [c for c in pending if counts[rolled[c.id]] > 1]
-            if pending:  # those still equal roll again; the others keep their order
-                for c in group:
-                    if c not in pending:
-                        ties[c.id] = ties[c.id] * 20
+        if len(group) > 1:
+            break_ties(dice, group, ties)
     order = sorted(
         fighters,
-        key=lambda c: (
-            -points[c.id],
-            -c.sheet.characteristics["dexterity"],
-            -ties.get(c.id, 0),
-            c.order,
-        ),
+        key=lambda c: (-points[c.id], -dexterity[c.id], -ties.get(c.id, 0), c.order),
     )
     return RoundStarted(
         t,
@@ -155,6 +150,40 @@ def round_started(
         {c.id: ties[c.id] for c in order if c.id in ties},
         {c.id: grace[c.id] for c in order if c.id in grace},
     )
+
+
+def break_ties(dice: Dice, group: list[Combatant], ties: dict[str, int]) -> None:
+    """Tie-break dice for a group of fighters equal in points and dexterity: each rolls a
+    d20 (in the group's order), those still equal roll again until they differ. A
+    fighter's tie-break value reads its dice as the digits of a number in base 20, one
+    digit for each roll of its group (a 0 for each roll it no longer took part in), so
+    that the values compare as the rolls do, in turn (Loreval, "Initiative...").
+
+    Each fighter's digits are added as it rolls and the zeros it is owed once the group
+    is done (one multiplication), rather than by going over the whole group after each
+    roll."""
+    roll = dice.roll
+    pending = group
+    out: list[tuple[str, int]] = []  # who stopped rolling, after how many rolls
+    rolls = 0
+    while len(pending) > 1:
+        rolls += 1
+        rolled = [roll(20, "initiative tie-break", c.id) for c in pending]
+        counts: dict[int, int] = {}
+        for value in rolled:
+            counts[value] = counts.get(value, 0) + 1
+        still: list[Combatant] = []
+        for c, value in zip(pending, rolled, strict=True):
+            cid = c.id
+            ties[cid] = ties.get(cid, 0) * 20 + value
+            if counts[value] > 1:
+                still.append(c)
+            else:
+                out.append((cid, rolls))
+        pending = still
+    for cid, made in out:
+        if made < rolls:
+            ties[cid] *= 20 ** (rolls - made)
 
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")

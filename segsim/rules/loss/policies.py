@@ -275,7 +275,9 @@ class Aggressive:
             return None
         return turn(obs, most=3, reserve=0)
 
-    def unconcerned(self, rules: Loss, state: FightState, cid: str, segment: int) -> bool:
+    def unconcerned(
+        self, rules: Loss, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
         """True when the rules do not call it now: see :func:`uncalled`."""
         return uncalled(self, rules, state, cid, segment)
 
@@ -297,7 +299,9 @@ class Defensive:
             return None
         return turn(obs, most=0, reserve=2)
 
-    def unconcerned(self, rules: Loss, state: FightState, cid: str, segment: int) -> bool:
+    def unconcerned(
+        self, rules: Loss, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
         """True when the rules do not call it now: see :func:`uncalled`."""
         return uncalled(self, rules, state, cid, segment)
 

@@ -984,9 +984,7 @@ class Loss(BaseRuleset):
         clock = state.extra.get(CLOCK)
         if clock is None:
             clock = clock_of(state)
-        if clock.order and cid in clock.intending(segment) and st.intended != clock.round:
-            return False
-        return True
+        return not (clock.order and cid in clock.intending(segment) and st.intended != clock.round)
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:
         c = state.combatants[cid]

@@ -522,7 +522,9 @@ class Archer:
         dodges.append(shot)
         return dodges
 
-    def unconcerned(self, rules: RinKaNou, state: FightState, cid: str, segment: int) -> bool:
+    def unconcerned(
+        self, rules: RinKaNou, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
         """Whether, called to this phase by what it saw alone (the engine asks: see
         :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
         busy (reloading, loosing, locking...), so it does not shoot; no opponent stands
@@ -536,7 +538,10 @@ class Archer:
         Read straight from the fight state: the missiles it sees are those of
         opponents in the fight who are not hidden (with an awareness radius, any
         missile at it makes it decide), and any opponent in the fight within its reach
-        counts, on the safe side (a decision weighs those it sees)."""
+        counts, on the safe side (a decision weighs those it sees). Called otherwise
+        (``called``: the end of its other action, a host), it decides as usual."""
+        if called:
+            return False
         c = state.combatants[cid]
         if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
             for a in c.actions:
@@ -683,14 +688,17 @@ class Keeper:
             return shared_declaration("keep", target, (), ())
         return None
 
-    def unconcerned(self, rules: RinKaNou, state: FightState, cid: str, segment: int) -> bool:
+    def unconcerned(
+        self, rules: RinKaNou, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
         """Whether, called to this phase by what it saw alone (the engine asks: see
         :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
         busy (a blow, an arming, a lock, a keep), so it neither strikes, arms nor keeps,
         and it would not walk: its nearest opponent is within its reach, or it keeps
         that one at distance, or its legs are busy (:meth:`decide`'s steps, read
-        straight from the fight state; with an awareness radius it decides)."""
-        if rules.awareness is not None:
+        straight from the fight state; with an awareness radius, or called otherwise
+        (``called``: the end of its other action, a host), it decides)."""
+        if called or rules.awareness is not None:
             return False
         c = state.combatants[cid]
         if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
