@@ -244,7 +244,7 @@ class Fight:
         *("_awareness", "_forces", "_turns", "_combatants", "_completion_order", "_told"),
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
-        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster"),
+        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_forced_when"),
     )
 
     def __init__(
@@ -324,6 +324,9 @@ class Fight:
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
         self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
+        # The status field without which forced() imposes nothing, when the ruleset says
+        # so for the forced() it has (``forced_when``): it is then not asked otherwise.
+        self._forced_when = _forced_when(type(ruleset))
         # Whether the ruleset's outcome is BaseRuleset's (who is left on which side), and
         # the state's roster when it last said the fight goes on (-1: never asked).
         self._plain_outcome = getattr(type(ruleset), "outcome", None) is BaseRuleset.outcome
@@ -392,7 +395,7 @@ class Fight:
         for c in self.state.combatants.values():
             if c.in_fight:
                 self._register(c, 0, must=True)
-                self.env.process(_life(self.done))
+                _live(self.env, self.done)
         for cid, seg in self._calls:
             self._register(self.state.combatants[cid], seg, must=True)
         self._calls.clear()
@@ -531,7 +534,7 @@ class Fight:
             for _, when in [call for call in self._calls if call[0] == c.id]:
                 self._register(c, when, must=True)
             self._calls = [call for call in self._calls if call[0] != c.id]
-            self.env.process(_life(self.done))
+            _live(self.env, self.done)
             self._notify_observers({c.id}, seg)
 
     def _depart(self, event: _Departure) -> None:
@@ -811,7 +814,10 @@ class Fight:
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
         if self._forces:
+            when = self._forced_when
             for c in members:
+                if when is not None and not getattr(c.status, when):
+                    continue  # nothing imposed: not asked (once a fighter and phase)
                 forced = ruleset.forced(state, c.id, seg)
                 if forced:
                     specs: list[Cancel] | list[ActionSpec]
@@ -1438,6 +1444,26 @@ def _life(done: simpy.Event) -> Generator[simpy.Event, Any, None]:
     yield done
 
 
+_new_process = simpy.Process.__new__
+
+
+def _live(env: simpy.Environment, done: simpy.Event) -> simpy.Process:
+    """A combatant's process (``env.process(_life(done))``), made already started: its
+    generator has run to its one ``yield`` and the process waits on ``done``, as SimPy's
+    would once its ``Initialize`` event is processed, without that event (booked, then
+    stepped through, at every fighter's entry: some 20,000 instructions a fighter). What
+    the process does is the same, nothing until the end; no other event's order changes
+    (those of one time and priority keep the order in which they were booked)."""
+    process = _new_process(simpy.Process)
+    process.env = env
+    process.callbacks = []
+    life = _life(done)
+    process._generator = life
+    process._target = next(life)  # ``done``, its one yield
+    done.callbacks.append(process._resume)
+    return process
+
+
 def _over(event: _Phase) -> None:
     """What a finished fight's boundary events would call: nothing is left to do."""
 
@@ -1447,6 +1473,29 @@ def _ours(event: simpy.Event, fight: Fight) -> bool:
     if not isinstance(event, _Scheduled) or not event.callbacks:
         return False
     return any(getattr(callback, "__self__", None) is fight for callback in event.callbacks)
+
+
+_FORCED_WHEN: dict[type, str | None] = {}
+
+
+def _forced_when(cls: type) -> str | None:
+    """The status field without which the ruleset class's ``forced()`` imposes nothing
+    (its ``forced_when``), when the class that says so is the one whose ``forced`` it
+    has (a subclass's own ``forced`` is asked every time unless it says so too); None
+    otherwise. Worked out once per class."""
+    if cls in _FORCED_WHEN:
+        return _FORCED_WHEN[cls]
+    found: str | None = None
+    for klass in cls.__mro__:
+        own = vars(klass)
+        if "forced" in own:
+            when = own.get("forced_when")
+            found = when if isinstance(when, str) else None
+            break
+        if "forced_when" in own:  # said above the class whose forced() it has: not of it
+            break
+    _FORCED_WHEN[cls] = found
+    return found
 
 
 def _completion_order(
