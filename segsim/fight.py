@@ -44,7 +44,7 @@ from segsim.actions import (
     PolicyOutput,
     declaration_problem,
 )
-from segsim.clock import Clock
+from segsim.clock import clock
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import IllegalDeclaration
 from segsim.eventbase import maker
@@ -281,7 +281,7 @@ class Fight:
         self._own_env = env is None
         self.env: simpy.Environment = env if env is not None else _OwnEnvironment()
         self._scale = scale
-        self.clock = Clock(scale=scale, origin=self.env.now, tick=getattr(ruleset, "tick", 1))
+        self.clock = clock(scale, self.env.now, getattr(ruleset, "tick", 1))  # (shared)
         # The combatants, and what the engine keeps of each policy, in one pass (not a
         # comprehension each: a call of its own, and a pass over them each).
         made: dict[str, Combatant] = {}
@@ -832,6 +832,7 @@ class Fight:
         musts: dict[str, bool] | None = None  # likewise
         reactive = self._reactive
         externals = self._external
+        cancelled_in = state.cancelled_in  # (empty until someone cancels; never replaced)
         for c in members:
             cid = c.id
             must = not c.actions
@@ -846,7 +847,28 @@ class Fight:
                 continue
             out = c.policy.decide(obs)
             if type(out) is Declaration:
-                decided.append((c, self._plan_one(c, out, seg)))
+                # _plan_one(c, out, seg), without its call (most decisions): a checked
+                # declaration of a fighter who cancelled nothing in this segment, planned
+                # at once; anything else, or whatever the rules refuse, by _plan_all().
+                if out.checked and not (cancelled_in and cancelled_in.get(cid) == seg):
+                    try:
+                        spec: ActionSpec | None = ruleset.plan(state, cid, out, seg, _NO_PLANS)
+                    except (
+                        IllegalDeclaration,
+                        TypeError,
+                        ValueError,
+                        KeyError,
+                        IndexError,
+                        OverflowError,
+                    ):
+                        spec = None
+                    if spec is not None and (
+                        spec.duration is None or spec.duration <= MAX_DURATION
+                    ):
+                        spec.declaration = out
+                        decided.append((c, [spec]))
+                        continue
+                decided.append((c, self._plan_all(c, (out,), seg)))
                 continue
             if out is None and not must:
                 continue  # nothing new (over a third of the decisions of a duel)
