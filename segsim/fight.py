@@ -1494,7 +1494,10 @@ def _ours(event: simpy.Event, fight: Fight) -> bool:
     """Whether ``event`` is one of ``fight``'s own, queued for one of its methods."""
     if not isinstance(event, _Scheduled) or not event.callbacks:
         return False
-    return any(getattr(callback, "__self__", None) is fight for callback in event.callbacks)
+    for callback in event.callbacks:  # (a plain loop: any() over a generator is two calls)
+        if getattr(callback, "__self__", None) is fight:
+            return True
+    return False
 
 
 _FORCED_WHEN: dict[type, str | None] = {}
