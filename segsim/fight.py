@@ -898,7 +898,27 @@ class Fight:
                     observable = set()
                 observable.add(c.id)
         if observable:
-            self._notify_observers(observable, seg + 1)
+            if len(observable) == 1 and self._awareness is None:
+                # _notify_observers(), without its calls (most phases that start what
+                # others see: one actor, whom every opponent sees): the reactive
+                # opponents are called to the next phase, not bound to act.
+                nxt = seg + 1
+                side = combatants[next(iter(observable))].side
+                found = state._against.get(side)  # FightState.against(), without its call
+                sighted = self._sighted
+                later: dict[str, bool] | None = None  # who is called to the next phase
+                for o in found if found is not None else state.against(side):
+                    ocid = o.id
+                    if reactive[ocid]:
+                        sighted[ocid] = nxt
+                        if later is None:  # _register(o, nxt, False), without its call
+                            later = self._phases.get(nxt)
+                            if later is None:
+                                later = self._boundary_event(nxt)
+                        if ocid not in later:
+                            later[ocid] = False
+            else:
+                self._notify_observers(observable, seg + 1)
         if not state.pending and not any(self._phases.values()):
             self._end(seg, Outcome("stalemate", None))
 
@@ -1494,7 +1514,7 @@ def _ours(event: simpy.Event, fight: Fight) -> bool:
     """Whether ``event`` is one of ``fight``'s own, queued for one of its methods."""
     if not isinstance(event, _Scheduled) or not event.callbacks:
         return False
-    for callback in event.callbacks:  # (a plain loop: any() over a generator is two calls)
+    for callback in event.callbacks:  # noqa: SIM110 (any() over a generator: two calls)
         if getattr(callback, "__self__", None) is fight:
             return True
     return False
