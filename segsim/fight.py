@@ -44,7 +44,7 @@ from segsim.actions import (
     PolicyOutput,
     declaration_problem,
 )
-from segsim.clock import Clock
+from segsim.clock import clock
 from segsim.dice import Dice, LoadedDice
 from segsim.errors import IllegalDeclaration
 from segsim.eventbase import maker
@@ -247,7 +247,8 @@ class Fight:
         *("_awareness", "_forces", "_turns", "_combatants", "_completion_order", "_told"),
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
-        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_unconcerned"),
+        *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_forced_when"),
+        *("_unconcerned",),
     )
 
     def __init__(
@@ -284,7 +285,7 @@ class Fight:
         self._own_env = env is None
         self.env: simpy.Environment = env if env is not None else _OwnEnvironment()
         self._scale = scale
-        self.clock = Clock(scale=scale, origin=self.env.now, tick=getattr(ruleset, "tick", 1))
+        self.clock = clock(scale, self.env.now, getattr(ruleset, "tick", 1))  # (shared)
         # The combatants, and what the engine keeps of each policy, in one pass (not a
         # comprehension each: a call of its own, and a pass over them each).
         made: dict[str, Combatant] = {}
@@ -332,6 +333,9 @@ class Fight:
         self._awareness: float | None = getattr(ruleset, "awareness", None)
         # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
         self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
+        # The status field without which forced() imposes nothing, when the ruleset says
+        # so for the forced() it has (``forced_when``): it is then not asked otherwise.
+        self._forced_when = _forced_when(type(ruleset))
         # Whether the ruleset's outcome is BaseRuleset's (who is left on which side), and
         # the state's roster when it last said the fight goes on (-1: never asked).
         self._plain_outcome = getattr(type(ruleset), "outcome", None) is BaseRuleset.outcome
@@ -400,7 +404,7 @@ class Fight:
         for c in self.state.combatants.values():
             if c.in_fight:
                 self._register(c, 0, must=True)
-                self.env.process(_life(self.done))
+                _live(self.env, self.done)
         for cid, seg in self._calls:
             self._register(self.state.combatants[cid], seg, must=True)
         self._calls.clear()
@@ -540,7 +544,7 @@ class Fight:
             for _, when in [call for call in self._calls if call[0] == c.id]:
                 self._register(c, when, must=True)
             self._calls = [call for call in self._calls if call[0] != c.id]
-            self.env.process(_life(self.done))
+            _live(self.env, self.done)
             self._notify_observers({c.id}, seg)
 
     def _depart(self, event: _Departure) -> None:
@@ -821,7 +825,10 @@ class Fight:
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
         if self._forces:
+            when = self._forced_when
             for c in members:
+                if when is not None and not getattr(c.status, when):
+                    continue  # nothing imposed: not asked (once a fighter and phase)
                 forced = ruleset.forced(state, c.id, seg)
                 if forced:
                     specs: list[Cancel] | list[ActionSpec]
@@ -837,6 +844,7 @@ class Fight:
         reactive = self._reactive
         externals = self._external
         unconcerned = self._unconcerned
+        cancelled_in = state.cancelled_in  # (empty until someone cancels; never replaced)
         for c in members:
             cid = c.id
             must = not c.actions
@@ -856,7 +864,28 @@ class Fight:
                 continue
             out = c.policy.decide(obs)
             if type(out) is Declaration:
-                decided.append((c, self._plan_one(c, out, seg)))
+                # _plan_one(c, out, seg), without its call (most decisions): a checked
+                # declaration of a fighter who cancelled nothing in this segment, planned
+                # at once; anything else, or whatever the rules refuse, by _plan_all().
+                if out.checked and not (cancelled_in and cancelled_in.get(cid) == seg):
+                    try:
+                        spec: ActionSpec | None = ruleset.plan(state, cid, out, seg, _NO_PLANS)
+                    except (
+                        IllegalDeclaration,
+                        TypeError,
+                        ValueError,
+                        KeyError,
+                        IndexError,
+                        OverflowError,
+                    ):
+                        spec = None
+                    if spec is not None and (
+                        spec.duration is None or spec.duration <= MAX_DURATION
+                    ):
+                        spec.declaration = out
+                        decided.append((c, [spec]))
+                        continue
+                decided.append((c, self._plan_all(c, (out,), seg)))
                 continue
             if out is None and not must:
                 continue  # nothing new (over a third of the decisions of a duel)
@@ -886,7 +915,27 @@ class Fight:
                     observable = set()
                 observable.add(c.id)
         if observable:
-            self._notify_observers(observable, seg + 1)
+            if len(observable) == 1 and self._awareness is None:
+                # _notify_observers(), without its calls (most phases that start what
+                # others see: one actor, whom every opponent sees): the reactive
+                # opponents are called to the next phase, not bound to act.
+                nxt = seg + 1
+                side = combatants[next(iter(observable))].side
+                found = state._against.get(side)  # FightState.against(), without its call
+                sighted = self._sighted
+                later: dict[str, bool] | None = None  # who is called to the next phase
+                for o in found if found is not None else state.against(side):
+                    ocid = o.id
+                    if reactive[ocid]:
+                        sighted[ocid] = nxt
+                        if later is None:  # _register(o, nxt, False), without its call
+                            later = self._phases.get(nxt)
+                            if later is None:
+                                later = self._boundary_event(nxt)
+                        if ocid not in later:
+                            later[ocid] = False
+            else:
+                self._notify_observers(observable, seg + 1)
         if not state.pending and not any(self._phases.values()):
             self._end(seg, Outcome("stalemate", None))
 
@@ -1462,6 +1511,26 @@ def _life(done: simpy.Event) -> Generator[simpy.Event, Any, None]:
     yield done
 
 
+_new_process = simpy.Process.__new__
+
+
+def _live(env: simpy.Environment, done: simpy.Event) -> simpy.Process:
+    """A combatant's process (``env.process(_life(done))``), made already started: its
+    generator has run to its one ``yield`` and the process waits on ``done``, as SimPy's
+    would once its ``Initialize`` event is processed, without that event (booked, then
+    stepped through, at every fighter's entry: some 20,000 instructions a fighter). What
+    the process does is the same, nothing until the end; no other event's order changes
+    (those of one time and priority keep the order in which they were booked)."""
+    process = _new_process(simpy.Process)
+    process.env = env
+    process.callbacks = []
+    life = _life(done)
+    process._generator = life
+    process._target = next(life)  # ``done``, its one yield
+    done.callbacks.append(process._resume)
+    return process
+
+
 def _over(event: _Phase) -> None:
     """What a finished fight's boundary events would call: nothing is left to do."""
 
@@ -1470,7 +1539,33 @@ def _ours(event: simpy.Event, fight: Fight) -> bool:
     """Whether ``event`` is one of ``fight``'s own, queued for one of its methods."""
     if not isinstance(event, _Scheduled) or not event.callbacks:
         return False
-    return any(getattr(callback, "__self__", None) is fight for callback in event.callbacks)
+    for callback in event.callbacks:  # noqa: SIM110 (any() over a generator: two calls)
+        if getattr(callback, "__self__", None) is fight:
+            return True
+    return False
+
+
+_FORCED_WHEN: dict[type, str | None] = {}
+
+
+def _forced_when(cls: type) -> str | None:
+    """The status field without which the ruleset class's ``forced()`` imposes nothing
+    (its ``forced_when``), when the class that says so is the one whose ``forced`` it
+    has (a subclass's own ``forced`` is asked every time unless it says so too); None
+    otherwise. Worked out once per class."""
+    if cls in _FORCED_WHEN:
+        return _FORCED_WHEN[cls]
+    found: str | None = None
+    for klass in cls.__mro__:
+        own = vars(klass)
+        if "forced" in own:
+            when = own.get("forced_when")
+            found = when if isinstance(when, str) else None
+            break
+        if "forced_when" in own:  # said above the class whose forced() it has: not of it
+            break
+    _FORCED_WHEN[cls] = found
+    return found
 
 
 def _completion_order(

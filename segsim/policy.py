@@ -201,7 +201,9 @@ def make_policy(ruleset: str, spec: str, *, from_data: bool = False, **kwargs: A
         raise UnknownPolicy(
             f"unknown policy {spec!r} for ruleset {ruleset!r} (known: {known}{how})"
         )
-    if inspect.isgeneratorfunction(factory):  # a fighter written as a process
+    # A fighter written as a process (a class never is one: no look into its signature,
+    # at each fight of a scenario).
+    if not isinstance(factory, type) and inspect.isgeneratorfunction(factory):
         from segsim.process import process_policy
 
         factory = process_policy(factory)

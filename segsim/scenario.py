@@ -69,13 +69,15 @@ class Scenario:
         **kwargs: Any,
     ) -> Fight:
         """A new fight of this scenario; ``policies`` replaces policies by combatant id."""
-        policies = dict(policies or {})
-        unknown = sorted(set(policies) - {c.id for c in self.combatants})
-        if unknown:
-            raise ValueError(f"no combatant {', '.join(unknown)} in {self.path}")
+        given: Mapping[str, Any] = policies or {}
+        if given:  # (a look for unknown ids only when some are given: most fights give none)
+            unknown = sorted(set(given) - {c.id for c in self.combatants})
+            if unknown:
+                raise ValueError(f"no combatant {', '.join(unknown)} in {self.path}")
+        name = self.ruleset.name
         specs = []
         for c in self.combatants:
-            policy = policies.get(c.id) or make_policy(self.ruleset.name, c.policy, from_data=True)
+            policy = given.get(c.id) or make_policy(name, c.policy, from_data=True)
             specs.append(
                 CombatantSpec(c.id, c.side, c.sheet, policy, c.name, c.position, c.is_pc, c.setup)
             )

@@ -584,6 +584,11 @@ class RinKaNou(BaseRuleset):
             return [LOCK]
         return NOTHING_FORCED  # (shared, not a new list: once a fighter and phase)
 
+    forced_when: ClassVar[str] = "must_lock"
+    """:meth:`forced` imposes nothing on a fighter whose status's ``must_lock`` is
+    false, so the engine does not ask it then (once a fighter and phase); a subclass
+    with a ``forced`` of its own is asked every time unless it says so too."""
+
     def plan(
         self,
         state: FightState,
