@@ -204,8 +204,10 @@ _EXACT: dict[tuple[str, str], dict[str, Any]] = {
     ("action.declared", "duration"): {"type": ["integer", "null"], "minimum": 1},
     ("die.rolled", "die"): {"type": "string", "pattern": "^d[1-9][0-9]*$"},
     ("die.rolled", "value"): {"type": "integer", "minimum": 1},
+    # typed Any for the compiled build's native class (RinKaNou's events.py): a tuple
+    ("ps.changed", "engaged"): {"type": "array", "items": {"type": "string"}},
 }
-"""Engine fields the record format says more about than their type hints."""
+"""Fields the record format says more about than their type hints."""
 
 
 def _summary(cls: type) -> str:
