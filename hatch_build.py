@@ -49,6 +49,8 @@ COMPILED_MODULES = (
     "segsim/rules/rinkanou/tactics.py",
     "segsim/rules/rinkanou/manoeuvres.py",
     "segsim/rules/rinkanou/ranged.py",
+    # ... and its events, native classes (frozen, their __init__ written out)
+    "segsim/rules/rinkanou/events.py",
     # Rupture: the planner and its checks, the passe's slots, the settlement and its
     # tests, the fighters' sheets and status, the views and the built-in policies
     "segsim/rules/rupture/ruleset.py",
@@ -92,11 +94,11 @@ COMPILED_MODULES = (
     "segsim/rules/loreval/policies.py",
 )
 """The modules compiled (``segsim/native.py`` says what lets a module compile). The
-rest stays pure Python: the events other than actions (``events.py`` and the rulesets'
-own) and the observations (``observation.py``) are attrs and slotted Python classes
-whose methods read Python objects' attributes, which compiled code reads no faster
-than the interpreter does (compiling ``observation.py`` too made the engine alone some
-8 % slower), and the rest is not on a fight's hot path."""
+rest stays pure Python: the events other than actions and RinKaNou's (``events.py`` and
+the other rulesets' own) and the observations (``observation.py``) are attrs and slotted
+Python classes whose methods read Python objects' attributes, which compiled code reads
+no faster than the interpreter does (compiling ``observation.py`` too made the engine
+alone some 8 % slower), and the rest is not on a fight's hot path."""
 
 
 _SETUP = """

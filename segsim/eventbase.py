@@ -26,15 +26,16 @@ E = TypeVar("E")
 """Every event class by its ``TYPE`` name: the class a record line is read back as."""
 
 
-def slot_init(cls: type) -> Callable[..., None] | None:
+def slot_init(cls: type, written: bool = False) -> Callable[..., None] | None:
     """An ``__init__`` for a frozen slotted attrs class that stores each field through
     its slot's descriptor, where attrs' own goes through ``object.__setattr__`` and the
     class's attribute lookup: an event is built at every draw and test. None (attrs'
     own stays) for a class whose fields it does not handle: a converter, a validator,
     no init, an alias, keyword-only, a factory taking self, init hooks or a cached hash. Its
-    ``__wrapped__`` is attrs' own ``__init__``."""
+    ``__wrapped__`` is attrs' own ``__init__``, or with ``written`` the class's own (one
+    that stores its fields in order, attrs' signature: see :func:`event_type`)."""
     props = attrs.inspect(cls)
-    if not (props.is_frozen and props.is_slotted and props.added_init):
+    if not (props.is_frozen and props.is_slotted and (props.added_init or written)):
         return None
     if props.hashability is attrs.ClassProps.Hashability.HASHABLE_CACHED:
         return None  # attrs' init also clears the cached hash
@@ -244,6 +245,65 @@ if vars(Event).get("__weakref__") is None:
     # none (a class of the same layout: the twin is accepted). The pure build's Event has
     # the real slot, and its events keep it.
     setattr(Event, "__weakref__", property(_no_weak_reference))  # noqa: B010
+
+
+_NATIVE_DUNDERS = """
+def __setattr__(self, name, value):
+    raise FrozenInstanceError()
+
+def __delattr__(self, name):
+    raise FrozenInstanceError()
+
+def __eq__(self, other):
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    return values(self) == values(other)
+
+def __hash__(self):
+    return hash((self.__class__, *values(self)))
+
+def __repr__(self):
+    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields_of(type(self)))
+    return f"{self.__class__.__qualname__}({shown})"
+"""
+
+
+def _values(event: Any) -> tuple[Any, ...]:
+    """An event's fields' values, in order (what its equality compares)."""
+    return tuple([getattr(event, f.name) for f in _fields_of(type(event))])
+
+
+def event_type(cls: type[E], name: str) -> None:
+    """Name the event class ``cls`` (its ``TYPE``, under which a record line reads back
+    as it) and finish it. ``cls`` is an ``attr.s(auto_attribs=True, slots=True,
+    frozen=True, init=False)`` class with its ``__init__`` written out, storing its
+    fields in attrs' order by ``object.__setattr__`` (the form a compiled module's event
+    classes take, ``segsim/native.py``): in the pure build it is built by
+    :func:`slot_init` as an ``attrs.frozen`` class is; in the compiled build it is a
+    native class, whose written ``__init__`` stores directly, and which is given here
+    what attrs gives the pure one and the build drops: it refuses assignment
+    (``FrozenInstanceError``), compares and hashes by its fields, and shows them."""
+    made: Any = cls
+    made.TYPE = name
+    made.CHANGES_STATE = made.apply is not Event.apply
+    known = EVENT_TYPES.get(name)
+    if known is not None and known.__qualname__ != made.__qualname__:
+        raise TypeError(f"event type {name!r} is already {known.__qualname__}")
+    EVENT_TYPES[name] = made
+    own = vars(made).get("__init__")
+    if isinstance(own, types.FunctionType):  # the pure build: a Python class
+        init = slot_init(made, written=True)
+        if init is not None:
+            made.__init__ = init
+        return
+    names: dict[str, Any] = {
+        "FrozenInstanceError": attrs.exceptions.FrozenInstanceError,
+        "values": _values,
+        "fields_of": _fields_of,
+    }
+    exec(compile(_NATIVE_DUNDERS, f"<native event {made.__qualname__}>", "exec"), names)
+    for dunder in ("__setattr__", "__delattr__", "__eq__", "__hash__", "__repr__"):
+        setattr(made, dunder, names[dunder])
 
 
 ROUTINE_KINDS: set[str] = set()

@@ -26,6 +26,19 @@
   (``EventClass``, ``Action.TYPE``), and so is a hook attrs calls on a class of its
   own making (``__attrs_init_subclass__``). A native subclass cannot change an
   inherited field's type, hence ``Event.actor: Any``.
+* An event class of a compiled module (RinKaNou's ``events.py``) must be native too:
+  mypyc refuses a Python class, which ``attrs.frozen`` makes, deriving from the native
+  ``Event``. It is ``attr.s(auto_attribs=True, slots=True, frozen=True, init=False)``
+  with its ``__init__`` written out in attrs' order, each field stored by
+  ``object.__setattr__`` (which compiled code turns into a direct store, and which a
+  pure frozen class allows), and named after the class by
+  :func:`segsim.eventbase.event_type` (its ``TYPE`` cannot be in the body): in the pure
+  build that gives it :func:`~segsim.eventbase.slot_init`'s ``__init__``, as any frozen
+  event; in the compiled build, what the build drops of attrs' class: frozenness (a
+  ``__setattr__`` and ``__delattr__`` raising ``FrozenInstanceError``, which compiled
+  code's own stores bypass), equality, hash and repr. Its fields keep their types but
+  for those a record gives back in another type (a tuple read back as a list), typed
+  ``Any``; a field annotated ``float`` becomes one, so it must be given floats only.
 * Compiled code checks the type of every value it reads into a typed name, so input
   not yet checked (a policy's declarations) is read as ``Any`` or ``object`` until
   segsim's own check has named what is wrong with it.

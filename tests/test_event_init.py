@@ -7,6 +7,7 @@ from typing import Any
 
 import attrs
 import pytest
+from event_helpers import is_native, placeholders
 
 from segsim.eventbase import Event, maker
 from segsim.schema import known_types
@@ -21,7 +22,30 @@ def _both(cls: type, **values: Any) -> tuple[Any, Any]:
 
 
 def test_every_registered_event_class_gets_the_slot_init() -> None:
+    """Or, in the compiled build, is a native class built by its own ``__init__`` (written
+    out: RinKaNou's events), which gives each field what it was given, the factories'
+    defaults fresh, and which compares, copies and refuses assignment as attrs' would."""
     for cls in known_types().values():
+        if is_native(cls):
+            values = placeholders(cls)
+            made = cls(**values)
+            assert attrs.asdict(made, recurse=False) == values, cls.__qualname__
+            assert made == cls(**values) and made != attrs.evolve(made, t=99)
+            assert repr(made).startswith(f"{cls.__qualname__}(t=0, ")
+            with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                made.t = 1
+            required = {
+                f.name: values[f.name] for f in attrs.fields(cls) if f.default is attrs.NOTHING
+            }
+            defaults = attrs.asdict(cls(**required), recurse=False)
+            for f in attrs.fields(cls):
+                if isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
+                    assert defaults[f.name] == f.default.factory()
+                    fresh = getattr(cls(**required), f.name)
+                    assert fresh is not getattr(cls(**required), f.name)
+                elif f.default is not attrs.NOTHING:
+                    assert defaults[f.name] == f.default
+            continue
         assert "__wrapped__" in vars(cls.__init__), cls.__qualname__
         fields = [f for f in attrs.fields(cls) if f.init]
         # Distinct placeholders, but an int segment: the compiled build's native
@@ -118,11 +142,15 @@ def test_an_event_built_through_its_twin_is_of_its_own_class_and_frozen() -> Non
 def test_an_event_s_maker_makes_what_its_class_makes() -> None:
     """maker(cls) makes, without calling the class, the object cls(...) makes: of the
     class, equal, frozen, defaults and factories included; the class itself for a class
-    the slot init does not build through a twin."""
+    the slot init does not build through a twin, and for a native class of the compiled
+    build (built by its own constructor, which compiled code calls directly)."""
     for cls in known_types().values():
         make = maker(cls)
         fields = [f for f in attrs.fields(cls) if f.init]
         values = {f.name: i if f.name == "t" else (f.name, i) for i, f in enumerate(fields)}
+        if is_native(cls):
+            assert make is cls, cls.__qualname__
+            values = placeholders(cls)  # (a native class checks its fields' types)
         made = make(**values)
         assert type(made) is cls and made == cls(**values), cls.__qualname__
         with pytest.raises(attrs.exceptions.FrozenInstanceError):

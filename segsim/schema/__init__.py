@@ -14,6 +14,8 @@ Regenerate after adding or changing an event class (a test checks it is up to da
 
 from __future__ import annotations
 
+import ast
+import functools
 import inspect
 import json
 import re
@@ -204,8 +206,10 @@ _EXACT: dict[tuple[str, str], dict[str, Any]] = {
     ("action.declared", "duration"): {"type": ["integer", "null"], "minimum": 1},
     ("die.rolled", "die"): {"type": "string", "pattern": "^d[1-9][0-9]*$"},
     ("die.rolled", "value"): {"type": "integer", "minimum": 1},
+    # typed Any for the compiled build's native class (RinKaNou's events.py): a tuple
+    ("ps.changed", "engaged"): {"type": "array", "items": {"type": "string"}},
 }
-"""Engine fields the record format says more about than their type hints."""
+"""Fields the record format says more about than their type hints."""
 
 
 def _summary(cls: type) -> str:
@@ -217,9 +221,45 @@ def _summary(cls: type) -> str:
     return " ".join(first.split()).replace("``", "`")
 
 
+def _hints(cls: type) -> dict[str, Any]:
+    """The type hints of a class's fields. A native class of the compiled build
+    (``hatch_build.py``: RinKaNou's events) keeps simplified ones (a union as ``type``, a
+    ``Mapping`` without its parameters): its own are read from its module's source, which
+    the build ships beside the compiled module, as :func:`segsim.content.class_doc`
+    reads its docstring."""
+    hints = typing.get_type_hints(cls)
+    for base in reversed(cls.__mro__):  # a subclass's own annotation last
+        module = sys.modules.get(base.__module__)
+        path = getattr(module, "__file__", None) or ""
+        if module is None or not path.endswith((".so", ".pyd")):
+            continue
+        source = Path(path).with_name(Path(path).name.split(".", 1)[0] + ".py")
+        for name, text in _source_annotations(source).get(base.__name__, {}).items():
+            if name in hints:
+                hints[name] = eval(text, vars(module))  # the package's own source, not data
+    return hints
+
+
+@functools.cache
+def _source_annotations(source: Path) -> dict[str, dict[str, str]]:
+    """The annotations of each class's body in a module's source, by class name."""
+    if not source.is_file():
+        return {}
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    return {
+        node.name: {
+            item.target.id: ast.unparse(item.annotation)
+            for item in node.body
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+        }
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+    }
+
+
 def event_definition(cls: type[Event]) -> dict[str, Any]:
     """The schema of one event type: every field is written, so every field is required."""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     names = [f.name for f in attrs.fields(cls) if f.name not in ("t", "actor")]
     definition: dict[str, Any] = {
         "description": _summary(cls),

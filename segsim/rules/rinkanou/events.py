@@ -1,15 +1,23 @@
-"""RinKaNou events: tests, arming, attack results, wounds."""
+"""RinKaNou events: tests, arming, attack results, wounds.
+
+Its classes are frozen attrs classes of the form the compiled build (``hatch_build.py``)
+makes native (``segsim/native.py``): ``attr.s`` with their ``__init__`` written out (its
+stores are ``object.__setattr__``, direct stores in the compiled build) and their type
+named by :func:`~segsim.eventbase.event_type` after the class, which also gives a
+compiled class the frozenness, equality, hash and repr attrs gives the pure one.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-import attrs
+import attr
 
-from segsim.eventbase import maker
+from segsim.eventbase import event_type, maker
 from segsim.events import Event
-from segsim.rules.rinkanou.roll import Margins, is_double
+from segsim.native import field
+from segsim.rules.rinkanou.roll import is_double
 
 if TYPE_CHECKING:
     from segsim.state import FightState
@@ -55,13 +63,10 @@ def imposed_difficulty(modifiers: Mapping[str, int]) -> int:
     return total
 
 
-@attrs.frozen
-class TestRolled(Event, Margins):
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
+class TestRolled(Event):
     """A d100 test: its name, final chance, roll, result and margin, and what made the
     chance (``modifiers``)."""
-
-    TYPE: ClassVar[str] = "test.rolled"
-    __test__: ClassVar[bool] = False  # not a pytest class
 
     action: int | None
     test: str
@@ -70,7 +75,31 @@ class TestRolled(Event, Margins):
     success: bool
     critical: bool
     margin: int
-    modifiers: Mapping[str, int] = attrs.field(factory=dict)
+    modifiers: Mapping[str, int] = field(factory=dict)
+
+    def __init__(
+        self,
+        t: int,
+        actor: Any,
+        action: int | None,
+        test: str,
+        chance: int,
+        roll: int,
+        success: bool,
+        critical: bool,
+        margin: int,
+        modifiers: Mapping[str, int] | None = None,
+    ) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "test", test)
+        object.__setattr__(self, "chance", chance)
+        object.__setattr__(self, "roll", roll)
+        object.__setattr__(self, "success", success)
+        object.__setattr__(self, "critical", critical)
+        object.__setattr__(self, "margin", margin)
+        object.__setattr__(self, "modifiers", {} if modifiers is None else modifiers)
 
     @classmethod
     def rolled(
@@ -96,8 +125,15 @@ class TestRolled(Event, Margins):
             kept = counted
         success = roll <= chance
         margin = chance - roll if success else roll - chance
-        make = _test_rolled if cls is TestRolled else cls  # (made without a class call)
-        return make(
+        if cls is not TestRolled:
+            return cls(
+                segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
+            )
+        if _NATIVE:  # the compiled build: its native constructor, called directly
+            return TestRolled(
+                segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
+            )
+        return _test_rolled(  # TestRolled(...), made without a call of the class
             segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
         )
 
@@ -132,18 +168,40 @@ class TestRolled(Event, Margins):
         mods = f" [{mods}]" if mods else ""
         return f"{self.actor} {self.test}: rolls {self.roll} vs {self.chance}{mods} -> {result}"
 
+    @property
+    def mr(self) -> int:
+        """Margin of success (0 on a failure), as :class:`~segsim.rules.rinkanou.roll.Margins`
+        says (a native class derives from no Python class)."""
+        return self.margin if self.success else 0
+
+    @property
+    def me(self) -> int:
+        """Margin of failure (0 on a success)."""
+        return 0 if self.success else self.margin
+
+
+event_type(TestRolled, "test.rolled")
+setattr(TestRolled, "__test__", False)  # noqa: B010  # not a pytest class
+
 
 _test_rolled = maker(TestRolled)  # TestRolled(...), without a call of the class
+_NATIVE = _test_rolled is TestRolled
+"""Whether TestRolled is the compiled build's native class (no maker: compiled code
+calls its constructor directly)."""
 
 
-@attrs.frozen
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class WeaponState(Event):
     """Whether a fighter's blow is armed, and whether it must lock (recover) next."""
 
-    TYPE: ClassVar[str] = "weapon.state"
-
     armed: bool
     must_lock: bool
+
+    def __init__(self, t: int, actor: Any, armed: bool, must_lock: bool) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "armed", armed)
+        object.__setattr__(self, "must_lock", must_lock)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -157,26 +215,38 @@ class WeaponState(Event):
         return f"{self.actor} must lock" if self.must_lock else f"{self.actor} has no blow armed"
 
 
-@attrs.frozen
+event_type(WeaponState, "weapon.state")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class AttackResolved(Event):
     """What became of an attack: missed, dodged, parried, blocked or hit."""
-
-    TYPE: ClassVar[str] = "attack.resolved"
 
     action: int
     target: str
     blow: str
     result: str
 
+    def __init__(
+        self, t: int, actor: Any, action: int, target: str, blow: str, result: str
+    ) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "blow", blow)
+        object.__setattr__(self, "result", result)
+
     def describe(self) -> str:
         return f"{self.actor}'s {self.blow} at {self.target}: {self.result}"
 
 
-@attrs.frozen
+event_type(AttackResolved, "attack.resolved")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class WoundTaken(Event):
     """Damage that passed armour, where, and the fighter's wound track after it."""
-
-    TYPE: ClassVar[str] = "wound.taken"
 
     attacker: str
     location: str
@@ -185,7 +255,31 @@ class WoundTaken(Event):
     total: int
     level: str
     malus: int
-    detail: Mapping[str, Any] = attrs.field(factory=dict)
+    detail: Mapping[str, Any] = field(factory=dict)
+
+    def __init__(
+        self,
+        t: int,
+        actor: Any,
+        attacker: str,
+        location: str,
+        damage: int,
+        wound: int,
+        total: int,
+        level: str,
+        malus: int,
+        detail: Mapping[str, Any] | None = None,
+    ) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "attacker", attacker)
+        object.__setattr__(self, "location", location)
+        object.__setattr__(self, "damage", damage)
+        object.__setattr__(self, "wound", wound)
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "malus", malus)
+        object.__setattr__(self, "detail", {} if detail is None else detail)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -202,7 +296,10 @@ class WoundTaken(Event):
         )
 
 
-@attrs.frozen
+event_type(WoundTaken, "wound.taken")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class SituationChanged(Event):
     """A fighter's situation points (PS) and the opponents it takes into account.
 
@@ -211,12 +308,20 @@ class SituationChanged(Event):
     did nothing) or "engaged" (an opponent it took into account resolved).
     """
 
-    TYPE: ClassVar[str] = "ps.changed"
-
     ps: int
     since: int
-    engaged: tuple[str, ...]
+    # tuple[str, ...]; Any, as a native class would refuse the list an account reads
+    # back from a record (the schema says what it is: segsim.schema._EXACT)
+    engaged: Any
     reason: str
+
+    def __init__(self, t: int, actor: Any, ps: int, since: int, engaged: Any, reason: str) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "ps", ps)
+        object.__setattr__(self, "since", since)
+        object.__setattr__(self, "engaged", engaged)
+        object.__setattr__(self, "reason", reason)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -230,13 +335,19 @@ class SituationChanged(Event):
         return f"{self.actor} has {self.ps:+d} PS{against} ({self.reason})"
 
 
-@attrs.frozen
+event_type(SituationChanged, "ps.changed")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class SurpriseMalus(Event):
     """A surprised fighter's malus on its next roll (its Me), or 0 once it is spent."""
 
-    TYPE: ClassVar[str] = "surprise.malus"
-
     malus: int
+
+    def __init__(self, t: int, actor: Any, malus: int) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "malus", malus)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -248,17 +359,36 @@ class SurpriseMalus(Event):
         return f"{self.actor} has shaken off the surprise"
 
 
-@attrs.frozen
+event_type(SurpriseMalus, "surprise.malus")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class IntentRead(Event):
     """A successful read of another fighter's action: its kind, target and end."""
-
-    TYPE: ClassVar[str] = "intent.read"
 
     of: str
     action: int
     kind: str
     target: str | None
     ends_in: int | None
+
+    def __init__(
+        self,
+        t: int,
+        actor: Any,
+        of: str,
+        action: int,
+        kind: str,
+        target: str | None,
+        ends_in: int | None,
+    ) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "of", of)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "ends_in", ends_in)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -275,15 +405,23 @@ class IntentRead(Event):
         )
 
 
-@attrs.frozen
+event_type(IntentRead, "intent.read")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class GearDamaged(Event):
     """A weapon or shield lost durability (PR); at 0 it is unusable."""
-
-    TYPE: ClassVar[str] = "gear.damaged"
 
     item: str
     loss: int
     durability: int
+
+    def __init__(self, t: int, actor: Any, item: str, loss: int, durability: int) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "item", item)
+        object.__setattr__(self, "loss", loss)
+        object.__setattr__(self, "durability", durability)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -298,11 +436,16 @@ class GearDamaged(Event):
         return f"{self.actor}'s {self.item} loses {self.loss} PR ({self.durability} left{broken})"
 
 
-@attrs.frozen
+event_type(GearDamaged, "gear.damaged")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class Disengaged(Event):
     """A fighter broke contact: it may now turn and run."""
 
-    TYPE: ClassVar[str] = "combatant.disengaged"
+    def __init__(self, t: int, actor: Any) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -312,18 +455,29 @@ class Disengaged(Event):
         return f"{self.actor} has disengaged"
 
 
-@attrs.frozen
+event_type(Disengaged, "combatant.disengaged")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class HandsChanged(Event):
     """What a fighter holds and how: the weapon in hand (melee or ranged), whether the
     ranged weapon is ready, the weapon's grip (held, loose, dropped, taken) and whether
     its shield is pushed aside."""
 
-    TYPE: ClassVar[str] = "hands.changed"
-
     wielding: str
     loaded: bool
     grip: str
     shield_aside: bool
+
+    def __init__(
+        self, t: int, actor: Any, wielding: str, loaded: bool, grip: str, shield_aside: bool
+    ) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "wielding", wielding)
+        object.__setattr__(self, "loaded", loaded)
+        object.__setattr__(self, "grip", grip)
+        object.__setattr__(self, "shield_aside", shield_aside)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -344,15 +498,22 @@ class HandsChanged(Event):
         return f"{self.actor} " + ", ".join(parts)
 
 
-@attrs.frozen
+event_type(HandsChanged, "hands.changed")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class CommandPointsChanged(Event):
     """A fighter's command points (PC): fixed by the game master for a position, lost
     when the fighter moves."""
 
-    TYPE: ClassVar[str] = "pc.changed"
-
     pc: int
     reason: str
+
+    def __init__(self, t: int, actor: Any, pc: int, reason: str) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "pc", pc)
+        object.__setattr__(self, "reason", reason)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -362,15 +523,23 @@ class CommandPointsChanged(Event):
         return f"{self.actor} has {self.pc:+d} PC ({self.reason})"
 
 
-@attrs.frozen
+event_type(CommandPointsChanged, "pc.changed")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class ItemDropped(Event):
     """A weapon knocked out of a fighter's hands lands on the ground at (x, y)."""
 
-    TYPE: ClassVar[str] = "item.dropped"
-
     item: str
-    x: float
+    x: float  # (always a float: the compiled build would make an int one)
     y: float
+
+    def __init__(self, t: int, actor: Any, item: str, x: float, y: float) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "item", item)
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -380,11 +549,17 @@ class ItemDropped(Event):
         return f"{self.actor}'s {self.item} falls at ({self.x:g}, {self.y:g})"
 
 
-@attrs.frozen
-class ItemPickedUp(Event):
-    TYPE: ClassVar[str] = "item.picked_up"
+event_type(ItemDropped, "item.dropped")
 
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
+class ItemPickedUp(Event):
     item: str
+
+    def __init__(self, t: int, actor: Any, item: str) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "item", item)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -394,17 +569,27 @@ class ItemPickedUp(Event):
         return f"{self.actor} picks up its {self.item}"
 
 
-@attrs.frozen
+event_type(ItemPickedUp, "item.picked_up")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class KeptAtDistance(Event):
     """A keeper's roll against a fighter coming closer (RinKaNou, "Tenir à distance"):
     "held" off, in and free to attack at once ("in"), or in but its attack must wait for
     its next action ("close": the blow it armed, or is arming, is lost)."""
 
-    TYPE: ClassVar[str] = "keep.result"
-
     keeper: str
     outcome: str
     lost_arm: int | None = None
+
+    def __init__(
+        self, t: int, actor: Any, keeper: str, outcome: str, lost_arm: int | None = None
+    ) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "keeper", keeper)
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "lost_arm", lost_arm)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -420,15 +605,22 @@ class KeptAtDistance(Event):
         return f"{self.actor} {what.get(self.outcome, self.outcome)} ({self.keeper} keeps)"
 
 
-@attrs.frozen
+event_type(KeptAtDistance, "keep.result")
+
+
+@attr.s(auto_attribs=True, slots=True, frozen=True, init=False, order=False, collect_by_mro=True)
 class StanceChanged(Event):
     """A fighter's standing choice about disengages (RinKaNou, "Se désengager"): whether
     it opposes an opponent's, and the PS it spends on each opposition roll."""
 
-    TYPE: ClassVar[str] = "stance.changed"
-
     oppose_disengage: bool
     ps_bonus: int
+
+    def __init__(self, t: int, actor: Any, oppose_disengage: bool, ps_bonus: int) -> None:
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "oppose_disengage", oppose_disengage)
+        object.__setattr__(self, "ps_bonus", ps_bonus)
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
@@ -441,3 +633,6 @@ class StanceChanged(Event):
             return f"{self.actor} lets opponents disengage"
         spend = f", spending {self.ps_bonus} PS" if self.ps_bonus else ""
         return f"{self.actor} opposes opponents' disengages{spend}"
+
+
+event_type(StanceChanged, "stance.changed")
