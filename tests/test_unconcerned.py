@@ -30,19 +30,21 @@ def scenario(name: str) -> Scenario:
     return load_scenario(ROOT / "examples" / "scenarios" / f"{name}.toml")
 
 
-class Watchful(Aggressive):
-    """Attacks when it must act; called by what it sees, it declares nothing new."""
+class Watchful:
+    """Attacks when it must act (as the aggressive policy, without its shortcut); called
+    by what it sees, it declares nothing new."""
 
+    name = "aggressive"
     reactive = True
 
     def __init__(self) -> None:
-        super().__init__()
+        self.attacker = Aggressive()
         self.decisions: list[tuple[int, bool]] = []
         self.asked: list[int] = []
 
     def decide(self, obs: Observation) -> Any:
         self.decisions.append((obs.segment, obs.must_act))
-        return super().decide(obs) if obs.must_act else None
+        return self.attacker.decide(obs) if obs.must_act else None
 
 
 class Unconcerned(Watchful):
@@ -209,3 +211,71 @@ def test_the_keeper_is_concerned_when_it_would_walk() -> None:
     assert not keeper.unconcerned(rules, state, "a", 0, True)  # called otherwise: asked
     state.combatants["a"].status.must_lock = False  # its hands free: it may strike
     assert not keeper.unconcerned(rules, state, "a", 0, False)
+
+
+class _Plain:
+    """A built-in policy without its shortcut: the same decisions, name and reactivity."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+        self.name = policy.name
+        self.reactive = policy.reactive
+
+    def decide(self, obs: Observation) -> Any:
+        return self.policy.decide(obs)
+
+
+class _CountingAggressive(_Plain):
+    """The aggressive policy with its shortcut, counting the phases it skipped."""
+
+    def __init__(self) -> None:
+        super().__init__(Aggressive())
+        self.skipped = 0
+
+    def unconcerned(self, rules: Any, state: Any, cid: str, segment: int, called: bool) -> bool:
+        answer = self.policy.unconcerned(rules, state, cid, segment, called)
+        self.skipped += answer
+        return answer
+
+
+@pytest.mark.parametrize("name", ["duel", "three_against_three"])
+def test_the_aggressive_policy_says_unconcerned_only_when_it_would_declare_nothing(
+    name: str,
+) -> None:
+    """[RinKaNou, Actions de combat]: called as its strike ends, its forced lock begun (its
+    hands busy, its opponent within reach), the aggressive policy declares nothing; its
+    shortcut leaves every record as its full decisions."""
+    counted: list[_CountingAggressive] = []
+    for seed in range(10):
+        fight = scenario(name).fight(seed)
+        long_way = scenario(name).fight(seed)
+        for cid, c in fight.state.combatants.items():
+            if type(c.policy) is Aggressive:
+                counted.append(_CountingAggressive())
+                fight.replace_policy(cid, counted[-1])
+                long_way.replace_policy(cid, _Plain(Aggressive()))
+        fight.run()
+        long_way.run()
+        assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"
+    assert sum(a.skipped for a in counted) > 20
+
+
+def test_the_aggressive_policy_is_concerned_when_it_may_strike_or_walk() -> None:
+    aggressive = Aggressive()
+    fight = build_fight(
+        {"a": ("blue", "robert", aggressive), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (10.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    a = state.combatants["a"]
+    assert not aggressive.unconcerned(rules, state, "a", 0, True)  # hands free: it strikes
+    a.status.must_lock = True  # its hands busy, b out of its reach: it walks
+    assert not aggressive.unconcerned(rules, state, "a", 0, True)
+    state.move("b", (1.0, 0.0))  # within its reach: nothing to do
+    assert aggressive.unconcerned(rules, state, "a", 0, True)
+
+    class Mine(Aggressive):  # a subclass may decide otherwise: it is asked
+        pass
+
+    assert not Mine().unconcerned(rules, state, "a", 0, True)

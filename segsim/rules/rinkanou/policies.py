@@ -288,6 +288,45 @@ class Aggressive:
             return _approach(obs, near[0], self.last)  # (its view is not needed)
         return _strike_or_arm(me, near[0])
 
+    def unconcerned(
+        self, rules: RinKaNou, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
+        """Whether, called to a phase it need not act in (the engine asks: see
+        :func:`segsim.fight.unconcerned_hook`; most often the end of its strike, its
+        forced lock begun), it would declare nothing and change nothing: its hands are
+        busy (a lock due, or an action of the hands), so it neither strikes nor arms;
+        and its legs are busy, or its nearest opponent stands within its reach, so it
+        does not walk (:meth:`decide`'s steps, read straight from the fight state; with
+        an awareness radius it decides). For this class alone: a subclass may decide
+        otherwise."""
+        if rules.awareness is not None or type(self) is not Aggressive:
+            return False
+        c = state.combatants[cid]
+        hands = c.status.must_lock
+        legs = False
+        for a in c.actions:
+            if not a.continuous:
+                channel = a.channel
+                if channel == "hands":
+                    hands = True
+                elif channel == "legs":
+                    legs = True
+        if not hands:
+            return False
+        if legs:
+            return True
+        kept = state._against.get(c.side)  # its view's opponents (all in view)
+        seen = kept if kept is not None else state.against(c.side)
+        if not seen:
+            return False  # it would advance (decide's advance())
+        # The nearest (SelfView.nearest_at's: only its distance counts) and its reach.
+        o = seen[0] if len(seen) == 1 else closest(c.position, seen)
+        assert o is not None
+        reach = rules._fighter_reaches.get(c)
+        if reach is None:
+            reach = reach_of(rules, c)
+        return math.dist(c.position, o.position) <= reach + REACH_TOLERANCE
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Defender:
