@@ -30,19 +30,21 @@ def scenario(name: str) -> Scenario:
     return load_scenario(ROOT / "examples" / "scenarios" / f"{name}.toml")
 
 
-class Watchful(Aggressive):
-    """Attacks when it must act; called by what it sees, it declares nothing new."""
+class Watchful:
+    """Attacks when it must act (as the aggressive policy does); called by what it
+    sees, it declares nothing new."""
 
+    name = "watchful"
     reactive = True
 
     def __init__(self) -> None:
-        super().__init__()
+        self.attacker = Aggressive()
         self.decisions: list[tuple[int, bool]] = []
         self.asked: list[int] = []
 
     def decide(self, obs: Observation) -> Any:
         self.decisions.append((obs.segment, obs.must_act))
-        return super().decide(obs) if obs.must_act else None
+        return self.attacker.decide(obs) if obs.must_act else None
 
 
 class Unconcerned(Watchful):
