@@ -312,11 +312,12 @@ class Fight:
             )
             order += 1  # noqa: SIM113
             reactive[cid] = watches = is_reactive(policy)
-            external[cid] = is_external(policy)
+            external[cid] = outside = is_external(policy)
             policies[cid] = [(0, policy_name(policy), watches)]
-            hook = unconcerned_hook(policy)
-            if hook is not None:
-                unconcerned[cid] = hook
+            if not outside:  # unconcerned_hook(policy), without asking that again
+                hook = getattr(policy, "unconcerned", None)
+                if hook is not None and callable(hook):
+                    unconcerned[cid] = hook
         self.state = FightState(made)
         self.history: list[Event] = []
         self.outcome: Outcome | None = None

@@ -31,10 +31,10 @@ def scenario(name: str) -> Scenario:
 
 
 class Watchful:
-    """Attacks when it must act (as the aggressive policy, without its shortcut); called
-    by what it sees, it declares nothing new."""
+    """Attacks when it must act (as the aggressive policy does); called by what it
+    sees, it declares nothing new."""
 
-    name = "aggressive"
+    name = "watchful"
     reactive = True
 
     def __init__(self) -> None:
@@ -91,6 +91,7 @@ def test_an_external_policy_is_never_asked() -> None:
     assert unconcerned_hook(ExternalUnconcerned()) is None
     assert unconcerned_hook(Unconcerned()) is not None
     assert unconcerned_hook(Watchful()) is None
+    assert unconcerned_hook(_LongWay(Archer())) is None
 
 
 def test_a_replaced_policy_takes_its_hook_with_it() -> None:
@@ -101,8 +102,17 @@ def test_a_replaced_policy_takes_its_hook_with_it() -> None:
     assert hooked.asked
 
 
-class _NoShortcut(Archer):
-    unconcerned = None  # type: ignore[assignment]  # not callable: no hook
+class _LongWay:
+    """A built-in policy asked as any policy without the shortcut is: observed and
+    called whenever it is called (the same name and reactivity, so the same header)."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+        self.name = policy.name
+        self.reactive = policy.reactive
+
+    def decide(self, obs: Observation) -> Any:
+        return self.policy.decide(obs)
 
 
 class _Counting(Archer):
@@ -134,7 +144,7 @@ def test_the_archer_says_unconcerned_only_when_it_would_declare_nothing(name: st
             if isinstance(c.policy, Archer):
                 archers.append(_Counting())
                 fight.replace_policy(cid, archers[-1])
-                long_way.replace_policy(cid, _NoShortcut())
+                long_way.replace_policy(cid, _LongWay(Archer()))
         fight.run()
         long_way.run()
         assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"
@@ -163,10 +173,6 @@ def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
     assert not archer.unconcerned(fight.ruleset, state, "a", 0, False)
 
 
-class _KeeperNoShortcut(Keeper):
-    unconcerned = None  # type: ignore[assignment]  # not callable: no hook
-
-
 class _CountingKeeper(Keeper):
     def __init__(self) -> None:
         self.skipped = 0
@@ -188,7 +194,7 @@ def test_the_keeper_says_unconcerned_only_when_it_would_declare_nothing() -> Non
             if isinstance(c.policy, Keeper):
                 keepers.append(_CountingKeeper())
                 fight.replace_policy(cid, keepers[-1])
-                long_way.replace_policy(cid, _KeeperNoShortcut())
+                long_way.replace_policy(cid, _LongWay(Keeper()))
         fight.run()
         long_way.run()
         assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"

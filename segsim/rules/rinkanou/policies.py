@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
+from typing import ClassVar
 
 from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
 from segsim.actions import shared_declaration as shared_table_declaration
@@ -341,6 +342,9 @@ class Defender:
 
     name = "defender"
     reactive = True
+    # No shortcut for the engine (segsim.fight.unconcerned_hook): found at once, where a
+    # missing attribute is looked for through the class's bases at each fight's start.
+    unconcerned: ClassVar[None] = None
 
     def __init__(self, prefer: str = "dodge") -> None:
         self.missile = False
