@@ -18,7 +18,7 @@ from segsim import load_scenario
 from segsim.fight import Fight, unconcerned_hook
 from segsim.policy import Observation
 from segsim.record import fight_lines
-from segsim.rules.rinkanou.policies import Aggressive, Archer, Keeper
+from segsim.rules.rinkanou.policies import Aggressive, Archer, Defender, Keeper
 from segsim.scenario import Scenario
 from segsim.testing import build_fight
 
@@ -231,11 +231,11 @@ class _Plain:
         return self.policy.decide(obs)
 
 
-class _CountingAggressive(_Plain):
-    """The aggressive policy with its shortcut, counting the phases it skipped."""
+class _CountingShortcut(_Plain):
+    """A built-in policy with its shortcut, counting the phases it skipped."""
 
-    def __init__(self) -> None:
-        super().__init__(Aggressive())
+    def __init__(self, policy: Any) -> None:
+        super().__init__(policy)
         self.skipped = 0
 
     def unconcerned(self, rules: Any, state: Any, cid: str, segment: int, called: bool) -> bool:
@@ -244,26 +244,62 @@ class _CountingAggressive(_Plain):
         return answer
 
 
-@pytest.mark.parametrize("name", ["duel", "three_against_three"])
-def test_the_aggressive_policy_says_unconcerned_only_when_it_would_declare_nothing(
+def _fresh(policy: Any) -> Any:
+    """A new policy as the scenario made ``policy`` (the aggressive or a defender)."""
+    return Aggressive() if type(policy) is Aggressive else Defender(prefer=policy.prefer)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["duel", "three_against_three", "one_against_three", "rapier_vs_sabre", "shield_vs_greatsword"],
+)
+def test_the_melee_policies_say_unconcerned_only_when_they_would_declare_nothing(
     name: str,
 ) -> None:
-    """[RinKaNou, Actions de combat]: called as its strike ends, its forced lock begun (its
-    hands busy, its opponent within reach), the aggressive policy declares nothing; its
-    shortcut leaves every record as its full decisions."""
-    counted: list[_CountingAggressive] = []
+    """[RinKaNou, Actions de combat]: called as its strike ends, its forced lock begun, the
+    aggressive policy declares nothing; woken by an opponent's action while its hands are
+    busy and no blow can land, the defender neither. Their shortcuts leave every record
+    as their full decisions."""
+    counted: dict[type, list[_CountingShortcut]] = {Aggressive: [], Defender: []}
     for seed in range(10):
         fight = scenario(name).fight(seed)
         long_way = scenario(name).fight(seed)
         for cid, c in fight.state.combatants.items():
-            if type(c.policy) is Aggressive:
-                counted.append(_CountingAggressive())
-                fight.replace_policy(cid, counted[-1])
-                long_way.replace_policy(cid, _Plain(Aggressive()))
+            given = c.policy
+            if type(given) in counted:
+                counted[type(given)].append(_CountingShortcut(_fresh(given)))
+                fight.replace_policy(cid, counted[type(given)][-1])
+                long_way.replace_policy(cid, _Plain(_fresh(given)))
         fight.run()
         long_way.run()
         assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"
-    assert sum(a.skipped for a in counted) > 20
+    for kind, policies in counted.items():
+        if policies:
+            assert sum(p.skipped for p in policies) > 10, kind
+
+
+def test_the_defender_is_concerned_unless_its_hands_are_busy_and_no_blow_can_land() -> None:
+    defender = Defender()
+    fight = build_fight(
+        {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    a = state.combatants["a"]
+    assert not defender.unconcerned(rules, state, "a", 0, False)  # hands free: it may riposte
+    a.status.must_lock = True  # its hands busy, nothing coming: nothing to do
+    assert defender.unconcerned(rules, state, "a", 0, False)
+    defender.defend_at = 5  # a defence awaited: it decides
+    assert not defender.unconcerned(rules, state, "a", 0, False)
+    defender.defend_at = None
+
+    class Mine(Defender):  # a subclass may decide otherwise: it is asked
+        pass
+
+    assert not Mine().unconcerned(rules, state, "a", 0, False)
+    state.move("b", (30.0, 0.0))  # out of its reach: still nothing to do
+    assert defender.unconcerned(rules, state, "a", 0, False)
 
 
 def test_the_aggressive_policy_is_concerned_when_it_may_strike_or_walk() -> None:
@@ -285,3 +321,28 @@ def test_the_aggressive_policy_is_concerned_when_it_may_strike_or_walk() -> None
         pass
 
     assert not Mine().unconcerned(rules, state, "a", 0, True)
+
+
+def test_the_defender_is_concerned_by_a_blow_in_progress_within_reach() -> None:
+    # Whenever b arms or strikes within its reach of a, a's shortcut says no, its hands
+    # busy or not (the blow may land: decide plans a defence).
+    defender = Defender()
+    fight = build_fight(
+        {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    a, b = state.combatants["a"], state.combatants["b"]
+    asked = []
+
+    def watch(event: Any) -> None:
+        if any(x.kind in ("arm", "strike") for x in b.actions) and defender.defend_at is None:
+            lock = a.status.must_lock
+            a.status.must_lock = True
+            asked.append(defender.unconcerned(rules, state, "a", state.segment, False))
+            a.status.must_lock = lock
+
+    fight.subscribe(watch)
+    fight.run()
+    assert asked and not any(asked)

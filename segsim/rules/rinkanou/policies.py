@@ -12,7 +12,6 @@ import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from typing import ClassVar
 
 from segsim.actions import Action, Declaration, DeclarationLike, PolicyOutput
 from segsim.actions import shared_declaration as shared_table_declaration
@@ -21,7 +20,14 @@ from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
-from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView, closest, reach_of
+from segsim.rules.rinkanou.views import (
+    MOTION,
+    OtherView,
+    SeenAction,
+    SelfView,
+    closest,
+    reach_of,
+)
 from segsim.state import FightState
 
 ARM = Declaration("arm")
@@ -342,9 +348,6 @@ class Defender:
 
     name = "defender"
     reactive = True
-    # No shortcut for the engine (segsim.fight.unconcerned_hook): found at once, where a
-    # missing attribute is looked for through the class's bases at each fight's start.
-    unconcerned: ClassVar[None] = None
 
     def __init__(self, prefer: str = "dodge") -> None:
         self.missile = False
@@ -462,6 +465,50 @@ class Defender:
         if defending is None:
             return attacking
         return [defending, attacking]
+
+    def unconcerned(
+        self, rules: RinKaNou, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
+        """Whether, called to a phase it need not act in (the engine asks: see
+        :func:`segsim.fight.unconcerned_hook`; most often an opponent's action begun or
+        ended), it would declare nothing and change nothing (:meth:`decide`'s steps,
+        read straight from the fight state, on the safe side): no defence is awaited
+        (``defend_at``); no missile is in flight; no opponent within its own reach of
+        it shows a weapon motion that could land (anything but a lock or a parry seen
+        as such); and its hands are busy (a lock due, or an action of the hands), so it
+        neither ripostes nor arms. With an awareness radius it decides; and for this
+        class alone (a subclass may decide otherwise)."""
+        if (
+            self.defend_at is not None
+            or state.autonomous
+            or rules.awareness is not None
+            or type(self) is not Defender
+        ):
+            return False
+        c = state.combatants[cid]
+        if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
+            for a in c.actions:
+                if a.channel == "hands" and not a.continuous:
+                    break
+            else:
+                return False
+        here = c.position
+        reaches = rules._fighter_reaches
+        kept = state._against.get(c.side)  # its view's opponents (all in view)
+        for o in kept if kept is not None else state.against(c.side):
+            reach = reaches.get(o)
+            if reach is None:
+                reach = reach_of(rules, o)
+            if math.dist(o.position, here) > reach + REACH_TOLERANCE:
+                continue  # no threat (SelfView.threats)
+            for a in o.actions:  # a weapon motion that may land (expected_landing)
+                if (
+                    a.visible
+                    and MOTION.get(a.kind) == "weapon"
+                    and not (a.public and (a.kind == "lock" or a.kind == "parry"))
+                ):
+                    return False
+        return True
 
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
         """When to start which defence so that it ends in ``land``."""
