@@ -126,8 +126,10 @@ def test_awareness_limits_who_is_called_by_what_it_sees() -> None:
     for awareness in (6.0, None):
         fight = line_battle(40, seed=1, width=40, max_segments=40, awareness=awareness)
         counted = [0]
-        for c in fight.state.combatants.values():
-            c.policy = Counting(c.policy, counted)
+        for cid, c in fight.state.combatants.items():
+            # (no shortcut: the built-in policies' unconcerned() would leave most
+            # fighters called by sight unasked, with or without the option)
+            fight.replace_policy(cid, Counting(c.policy, counted))
         fight.run()
         calls[awareness] = counted[0]
     assert calls[6.0] < calls[None] * 0.9  # the same battle: 1,583 against 1,980
