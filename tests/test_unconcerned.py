@@ -219,19 +219,7 @@ def test_the_keeper_is_concerned_when_it_would_walk() -> None:
     assert not keeper.unconcerned(rules, state, "a", 0, False)
 
 
-class _Plain:
-    """A built-in policy without its shortcut: the same decisions, name and reactivity."""
-
-    def __init__(self, policy: Any) -> None:
-        self.policy = policy
-        self.name = policy.name
-        self.reactive = policy.reactive
-
-    def decide(self, obs: Observation) -> Any:
-        return self.policy.decide(obs)
-
-
-class _CountingShortcut(_Plain):
+class _CountingShortcut(_LongWay):
     """A built-in policy with its shortcut, counting the phases it skipped."""
 
     def __init__(self, policy: Any) -> None:
@@ -269,7 +257,7 @@ def test_the_melee_policies_say_unconcerned_only_when_they_would_declare_nothing
             if type(given) in counted:
                 counted[type(given)].append(_CountingShortcut(_fresh(given)))
                 fight.replace_policy(cid, counted[type(given)][-1])
-                long_way.replace_policy(cid, _Plain(_fresh(given)))
+                long_way.replace_policy(cid, _LongWay(_fresh(given)))
         fight.run()
         long_way.run()
         assert list(fight_lines(fight)) == list(fight_lines(long_way)), f"seed {seed}"

@@ -28,7 +28,7 @@ from segsim.rules.rinkanou.views import (
     closest,
     reach_of,
 )
-from segsim.state import FightState
+from segsim.state import Combatant, FightState
 
 ARM = Declaration("arm")
 DRAW_MELEE = Declaration("draw", params={"weapon": "melee"})
@@ -486,12 +486,8 @@ class Defender:
         ):
             return False
         c = state.combatants[cid]
-        if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
-            for a in c.actions:
-                if a.channel == "hands" and not a.continuous:
-                    break
-            else:
-                return False
+        if not _hands_busy(c):
+            return False
         here = c.position
         reaches = rules._fighter_reaches
         kept = state._against.get(c.side)  # its view's opponents (all in view)
@@ -633,12 +629,8 @@ class Archer:
         if called:
             return False
         c = state.combatants[cid]
-        if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
-            for a in c.actions:
-                if a.channel == "hands" and not a.continuous:
-                    break
-            else:
-                return False
+        if not _hands_busy(c):
+            return False
         here = c.position
         reaches = rules._fighter_reaches
         dist = math.dist
@@ -791,12 +783,8 @@ class Keeper:
         if called or rules.awareness is not None:
             return False
         c = state.combatants[cid]
-        if not c.status.must_lock:  # its hands busy: a lock due, or an action of the hands
-            for a in c.actions:
-                if a.channel == "hands" and not a.continuous:
-                    break
-            else:
-                return False
+        if not _hands_busy(c):
+            return False
         kept = state._against.get(c.side)  # its view's opponents (all in view)
         seen = kept if kept is not None else state.against(c.side)
         if not seen:
@@ -821,6 +809,18 @@ class Keeper:
             else:
                 return False
         return True
+
+
+def _hands_busy(c: Combatant) -> bool:
+    """Whether ``c``'s hands are busy: a lock due, or an action of the hands in progress
+    (what the shortcuts read before anything else: a policy whose hands are free may
+    strike, arm or shoot)."""
+    if c.status.must_lock:
+        return True
+    for a in c.actions:  # noqa: SIM110 (any() over a generator: two calls)
+        if a.channel == "hands" and not a.continuous:
+            return True
+    return False
 
 
 def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
