@@ -494,8 +494,9 @@ class Loreval(BaseRuleset):
         if kind == AWAIT:  # (the rules' own, at each fighter's every step and round)
             end = start + self.round_segments
             if end <= segment:  # a stretched round: wait until the rules call
-                return Action(AWAIT, None, TURN_CHANNEL, continuous=True)
-            return Action(AWAIT, end - segment, TURN_CHANNEL, continuous=True)
+                return Action(AWAIT, None, TURN_CHANNEL, None, False, 0, True)
+            # (positional: no dictionary of keywords made for the call)
+            return Action(AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True)
         if kind == TURN:
             return self._plan_turn(state, c, declaration, segment, rnd, start)
         if kind == "wait":
@@ -543,13 +544,19 @@ class Loreval(BaseRuleset):
         if (status.slowed or status.hasted) and params["category"] > 0:
             params["category"] = _speed_effect(ctx, int(params["category"]))
         assert marker.end is not None
+        # (positional: no dictionary of keywords made for the call)
         return Action(
             kind,
             marker.end - segment,
             ACT_CHANNEL,
-            target=target,
-            rolled=kind == "attack",
-            params=params,
+            target,
+            kind == "attack",
+            0,
+            False,
+            False,
+            False,
+            True,
+            params,
         )
 
     def _plan_turn(
@@ -585,7 +592,8 @@ class Loreval(BaseRuleset):
         if steps.CHECK:
             mine = rank_key(c)
             assert rank == sum(1 for o in state.against(None) if rank_key(o) < mine)
-        return Action(TURN, length, TURN_CHANNEL, public=True, params=params)
+        # (positional: no dictionary of keywords made for the call)
+        return Action(TURN, length, TURN_CHANNEL, None, False, 0, False, True, False, True, params)
 
     def _rank(self, state: FightState, c: Combatant, rnd: int) -> int:
         """How many fighters in the fight come before ``c`` in the round's order: the
