@@ -133,8 +133,9 @@ class _Counting(Archer):
 
 @pytest.mark.parametrize("name", ["crossbow_ambush", "archery_duel"])
 def test_the_archer_says_unconcerned_only_when_it_would_declare_nothing(name: str) -> None:
-    """The archer's shortcut (its hands busy, no opponent within its reach of it, and
-    the missiles coming at it met, awaited or not dodgeable now) leaves every record
+    """The archer's shortcut (its hands busy, no blow that may land from an opponent
+    within its reach of it, and the missiles coming at it met, awaited or not
+    dodgeable now) leaves every record
     as the full decisions do, though it skips many of them."""
     archers: list[_Counting] = []
     for seed in range(5):
@@ -153,7 +154,7 @@ def test_the_archer_says_unconcerned_only_when_it_would_declare_nothing(name: st
         assert sum(a.under_fire for a in archers) > 50
 
 
-def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
+def test_the_archer_is_concerned_by_a_blow_that_may_land() -> None:
     archer = Archer()
     fight = build_fight(
         {"a": ("blue", "robert", archer), "b": ("red", "margaret", Aggressive())},
@@ -163,7 +164,8 @@ def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
     state = fight.state
     a = state.combatants["a"]
     a.status.must_lock = True  # its hands busy
-    assert not archer.unconcerned(fight.ruleset, state, "a", 0, False)  # b could strike it
+    # b stands within reach but shows no weapon motion: no blow for its guard to meet
+    assert archer.unconcerned(fight.ruleset, state, "a", 0, False)
     state.move("b", (30.0, 0.0))
     assert archer.unconcerned(fight.ruleset, state, "a", 0, False)
     archer.guard.defend_at = 5  # a defence planned: it decides
@@ -171,6 +173,31 @@ def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
     archer.guard.defend_at = None
     a.status.must_lock = False  # its hands free: it may shoot
     assert not archer.unconcerned(fight.ruleset, state, "a", 0, False)
+
+
+def test_the_archer_is_concerned_by_a_blow_in_progress_within_reach() -> None:
+    # Whenever b arms or strikes within its reach of a, a's shortcut says no, its hands
+    # busy or not (the blow may land: its guard plans a dodge).
+    archer = Archer()
+    fight = build_fight(
+        {"a": ("blue", "robert", archer), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    a, b = state.combatants["a"], state.combatants["b"]
+    asked = []
+
+    def watch(event: Any) -> None:
+        if any(x.kind in ("arm", "strike") for x in b.actions) and archer.guard.defend_at is None:
+            lock = a.status.must_lock
+            a.status.must_lock = True
+            asked.append(archer.unconcerned(rules, state, "a", state.segment, False))
+            a.status.must_lock = lock
+
+    fight.subscribe(watch)
+    fight.run()
+    assert asked and not any(asked)
 
 
 class _CountingKeeper(Keeper):

@@ -613,8 +613,10 @@ class Archer:
     ) -> bool:
         """Whether, called to this phase by what it saw alone (the engine asks: see
         :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
-        busy (reloading, loosing, locking...), so it does not shoot; no opponent stands
-        within its own reach of it, so no blow can come; and the missiles it sees coming
+        busy (reloading, loosing, locking...), so it does not shoot; no opponent within
+        its own reach of it shows a weapon motion that could land (anything but a lock or
+        a parry seen as such: the defender's test), so no blow is to be met; and the
+        missiles it sees coming
         leave its guard nothing to declare now: each is met by a dodge in progress, or
         the first of the others is awaited by a wait already declared, or its legs are
         busy. Its guard then makes the changes its decision would (the landing it
@@ -623,8 +625,9 @@ class Archer:
 
         Read straight from the fight state: the missiles it sees are those of
         opponents in the fight who are not hidden (with an awareness radius, any
-        missile at it makes it decide), and any opponent in the fight within its reach
-        counts, on the safe side (a decision weighs those it sees). Called otherwise
+        missile at it, or any opponent within its reach, makes it decide), and any
+        opponent in the fight within its reach counts, on the safe side (a decision
+        weighs those it sees). Called otherwise
         (``called``: the end of its other action, a host), it decides as usual."""
         if called:
             return False
@@ -639,8 +642,17 @@ class Archer:
             reach = reaches.get(o)
             if reach is None:
                 reach = reach_of(rules, o)
-            if dist(o.position, here) <= reach + REACH_TOLERANCE:
-                return False
+            if dist(o.position, here) > reach + REACH_TOLERANCE:
+                continue  # no threat (SelfView.threats)
+            if rules.awareness is not None:
+                return False  # what it makes out: asked of its view
+            for a in o.actions:  # a weapon motion that may land (the defender's hook)
+                if (
+                    a.visible
+                    and MOTION.get(a.kind) == "weapon"
+                    and not (a.public and (a.kind == "lock" or a.kind == "parry"))
+                ):
+                    return False
         # The missiles it sees coming (SelfView.incoming's), as its guard weighs them:
         # where they land from now on, those no defence in progress meets.
         guard = self.guard
