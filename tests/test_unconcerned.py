@@ -302,7 +302,10 @@ def test_the_defender_is_concerned_unless_its_hands_are_busy_and_no_blow_can_lan
     )
     state, rules = fight.state, fight.ruleset
     a = state.combatants["a"]
-    assert not defender.unconcerned(rules, state, "a", 0, False)  # hands free: it may riposte
+    assert not defender.unconcerned(rules, state, "a", 0, False)  # hands free, unarmed: it arms
+    a.status.armed = True  # armed, its hands free, no opening: nothing to do
+    assert defender.unconcerned(rules, state, "a", 0, False)
+    a.status.armed = False
     a.status.must_lock = True  # its hands busy, nothing coming: nothing to do
     assert defender.unconcerned(rules, state, "a", 0, False)
     defender.defend_at = 5  # a defence awaited: it decides
@@ -357,6 +360,36 @@ def test_the_defender_is_concerned_by_a_blow_in_progress_within_reach() -> None:
             a.status.must_lock = True
             asked.append(defender.unconcerned(rules, state, "a", state.segment, False))
             a.status.must_lock = lock
+
+    fight.subscribe(watch)
+    fight.run()
+    assert asked and not any(asked)
+
+
+def test_the_armed_defender_is_concerned_by_a_lock_within_reach() -> None:
+    # Armed and its hands free, it ripostes into an opponent's lock within its reach:
+    # whenever b locks, a's shortcut says no.
+    defender = Defender()
+    fight = build_fight(
+        {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    a, b = state.combatants["a"], state.combatants["b"]
+    asked = []
+
+    def watch(event: Any) -> None:
+        if (
+            any(x.kind == "lock" for x in b.actions)
+            and defender.defend_at is None
+            and not a.status.must_lock
+            and not any(x.channel == "hands" and not x.continuous for x in a.actions)
+        ):
+            armed = a.status.armed
+            a.status.armed = True
+            asked.append(defender.unconcerned(rules, state, "a", state.segment, False))
+            a.status.armed = armed
 
     fight.subscribe(watch)
     fight.run()

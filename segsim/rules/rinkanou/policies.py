@@ -476,8 +476,9 @@ class Defender:
         (``defend_at``); no missile is in flight; no opponent within its own reach of
         it shows a weapon motion that could land (anything but a lock or a parry seen
         as such); and its hands are busy (a lock due, or an action of the hands), so it
-        neither ripostes nor arms. With an awareness radius it decides; and for this
-        class alone (a subclass may decide otherwise)."""
+        neither ripostes nor arms, or it is armed and no opponent within its reach shows
+        a lock (an opening for its riposte). With an awareness radius it decides; and
+        for this class alone (a subclass may decide otherwise)."""
         if (
             self.defend_at is not None
             or state.autonomous
@@ -486,16 +487,26 @@ class Defender:
         ):
             return False
         c = state.combatants[cid]
+        mine = -1.0  # its hands busy: it neither ripostes nor arms
         if not _hands_busy(c):
-            return False
+            if not c.status.armed:
+                return False  # it arms
+            # Armed, its hands free: it strikes only into an opening (a lock of its
+            # nearest opponent, within its reach), looked for below on the safe side.
+            mine = reach_of(rules, c) + REACH_TOLERANCE
         here = c.position
         reaches = rules._fighter_reaches
         kept = state._against.get(c.side)  # its view's opponents (all in view)
         for o in kept if kept is not None else state.against(c.side):
+            apart = math.dist(o.position, here)
+            if apart <= mine:
+                for a in o.actions:  # any lock it may see, of any opponent in its reach
+                    if a.kind == "lock" and a.visible:
+                        return False
             reach = reaches.get(o)
             if reach is None:
                 reach = reach_of(rules, o)
-            if math.dist(o.position, here) > reach + REACH_TOLERANCE:
+            if apart > reach + REACH_TOLERANCE:
                 continue  # no threat (SelfView.threats)
             for a in o.actions:  # a weapon motion that may land (expected_landing)
                 if (
