@@ -8,6 +8,7 @@ its decision would have declared nothing, so the records are the same bytes.
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -342,8 +343,10 @@ def test_the_aggressive_policy_is_concerned_when_it_may_strike_or_walk() -> None
 
 
 def test_the_defender_is_concerned_by_a_blow_in_progress_within_reach() -> None:
-    # Whenever b arms or strikes within its reach of a, a's shortcut says no, its hands
-    # busy or not (the blow may land: decide plans a defence).
+    # Whenever b arms or strikes within its reach of a, a's shortcut says no when the
+    # blow may still land unmet (decide plans a defence), its hands busy or not; when
+    # it says yes (the blow past, or met by a defence in progress), a full observation
+    # and decision of a copy of a's policy declares nothing and awaits nothing.
     defender = Defender()
     fight = build_fight(
         {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
@@ -358,12 +361,19 @@ def test_the_defender_is_concerned_by_a_blow_in_progress_within_reach() -> None:
         if any(x.kind in ("arm", "strike") for x in b.actions) and defender.defend_at is None:
             lock = a.status.must_lock
             a.status.must_lock = True
-            asked.append(defender.unconcerned(rules, state, "a", state.segment, False))
+            segment = state.segment
+            answer = defender.unconcerned(rules, state, "a", segment, False)
+            asked.append(answer)
+            if answer:
+                full = copy.deepcopy(defender)
+                assert full.decide(rules.observe(state, "a", segment, False)) is None
+                assert full.defend_at is None
             a.status.must_lock = lock
 
     fight.subscribe(watch)
     fight.run()
-    assert asked and not any(asked)
+    assert asked and not all(asked)
+    assert any(asked)
 
 
 def test_the_armed_defender_is_concerned_by_a_lock_within_reach() -> None:

@@ -475,10 +475,12 @@ class Defender:
         read straight from the fight state, on the safe side): no defence is awaited
         (``defend_at``); no missile is in flight; no opponent within its own reach of
         it shows a weapon motion that could land (anything but a lock or a parry seen
-        as such); and its hands are busy (a lock due, or an action of the hands), so it
-        neither ripostes nor arms, or it is armed and no opponent within its reach shows
-        a lock (an opening for its riposte). With an awareness radius it decides; and
-        for this class alone (a subclass may decide otherwise)."""
+        as such) from now on and that no defence in progress meets (where it lands
+        worked out as the decision does); and its hands are busy (a lock due, or an
+        action of the hands), so it neither ripostes nor arms, or it is armed and no
+        opponent within its reach shows a lock (an opening for its riposte). With an
+        awareness radius it decides; and for this class alone (a subclass may decide
+        otherwise)."""
         if (
             self.defend_at is not None
             or state.autonomous
@@ -496,6 +498,10 @@ class Defender:
             mine = reach_of(rules, c) + REACH_TOLERANCE
         here = c.position
         reaches = rules._fighter_reaches
+        revealed = c.status.revealed  # what it has read of the others' actions
+        covered: AbstractSet[int | None] | None = None  # its defences' ends, once found
+        kind: str | None
+        ends: int | None
         kept = state._against.get(c.side)  # its view's opponents (all in view)
         for o in kept if kept is not None else state.against(c.side):
             apart = math.dist(o.position, here)
@@ -509,12 +515,31 @@ class Defender:
             if apart > reach + REACH_TOLERANCE:
                 continue  # no threat (SelfView.threats)
             for a in o.actions:  # a weapon motion that may land (expected_landing)
-                if (
-                    a.visible
-                    and MOTION.get(a.kind) == "weapon"
-                    and not (a.public and (a.kind == "lock" or a.kind == "parry"))
-                ):
-                    return False
+                if not a.visible or MOTION.get(a.kind) != "weapon":
+                    continue
+                # Where it lands as the decision expects it (_landing of what it sees:
+                # the action as it is if public, as read if read, else its motion).
+                if a.public:
+                    kind, ends = a.kind, a.last
+                elif revealed and a.id in revealed:
+                    kind, _, ends = revealed[a.id]
+                else:
+                    kind = ends = None
+                if kind == "lock" or kind == "parry":
+                    continue
+                speed = o.sheet.weapon.speed
+                if ends is not None:
+                    t = ends if kind == "strike" else ends + speed
+                elif o.status.armed:
+                    t = a.start + speed - 1
+                else:
+                    t = a.start + 2 * speed - 1
+                if t < segment:
+                    continue  # past
+                if covered is None:
+                    covered = _defended(c.actions)
+                if t not in covered:
+                    return False  # a defence to plan
         return True
 
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
