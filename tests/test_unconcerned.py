@@ -8,6 +8,7 @@ its decision would have declared nothing, so the records are the same bytes.
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -133,8 +134,9 @@ class _Counting(Archer):
 
 @pytest.mark.parametrize("name", ["crossbow_ambush", "archery_duel"])
 def test_the_archer_says_unconcerned_only_when_it_would_declare_nothing(name: str) -> None:
-    """The archer's shortcut (its hands busy, no opponent within its reach of it, and
-    the missiles coming at it met, awaited or not dodgeable now) leaves every record
+    """The archer's shortcut (its hands busy, no blow that may land from an opponent
+    within its reach of it, and the missiles coming at it met, awaited or not
+    dodgeable now) leaves every record
     as the full decisions do, though it skips many of them."""
     archers: list[_Counting] = []
     for seed in range(5):
@@ -153,7 +155,7 @@ def test_the_archer_says_unconcerned_only_when_it_would_declare_nothing(name: st
         assert sum(a.under_fire for a in archers) > 50
 
 
-def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
+def test_the_archer_is_concerned_by_a_blow_that_may_land() -> None:
     archer = Archer()
     fight = build_fight(
         {"a": ("blue", "robert", archer), "b": ("red", "margaret", Aggressive())},
@@ -163,7 +165,8 @@ def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
     state = fight.state
     a = state.combatants["a"]
     a.status.must_lock = True  # its hands busy
-    assert not archer.unconcerned(fight.ruleset, state, "a", 0, False)  # b could strike it
+    # b stands within reach but shows no weapon motion: no blow for its guard to meet
+    assert archer.unconcerned(fight.ruleset, state, "a", 0, False)
     state.move("b", (30.0, 0.0))
     assert archer.unconcerned(fight.ruleset, state, "a", 0, False)
     archer.guard.defend_at = 5  # a defence planned: it decides
@@ -171,6 +174,31 @@ def test_the_archer_is_concerned_by_an_opponent_within_reach() -> None:
     archer.guard.defend_at = None
     a.status.must_lock = False  # its hands free: it may shoot
     assert not archer.unconcerned(fight.ruleset, state, "a", 0, False)
+
+
+def test_the_archer_is_concerned_by_a_blow_in_progress_within_reach() -> None:
+    # Whenever b arms or strikes within its reach of a, a's shortcut says no, its hands
+    # busy or not (the blow may land: its guard plans a dodge).
+    archer = Archer()
+    fight = build_fight(
+        {"a": ("blue", "robert", archer), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    a, b = state.combatants["a"], state.combatants["b"]
+    asked = []
+
+    def watch(event: Any) -> None:
+        if any(x.kind in ("arm", "strike") for x in b.actions) and archer.guard.defend_at is None:
+            lock = a.status.must_lock
+            a.status.must_lock = True
+            asked.append(archer.unconcerned(rules, state, "a", state.segment, False))
+            a.status.must_lock = lock
+
+    fight.subscribe(watch)
+    fight.run()
+    assert asked and not any(asked)
 
 
 class _CountingKeeper(Keeper):
@@ -275,7 +303,10 @@ def test_the_defender_is_concerned_unless_its_hands_are_busy_and_no_blow_can_lan
     )
     state, rules = fight.state, fight.ruleset
     a = state.combatants["a"]
-    assert not defender.unconcerned(rules, state, "a", 0, False)  # hands free: it may riposte
+    assert not defender.unconcerned(rules, state, "a", 0, False)  # hands free, unarmed: it arms
+    a.status.armed = True  # armed, its hands free, no opening: nothing to do
+    assert defender.unconcerned(rules, state, "a", 0, False)
+    a.status.armed = False
     a.status.must_lock = True  # its hands busy, nothing coming: nothing to do
     assert defender.unconcerned(rules, state, "a", 0, False)
     defender.defend_at = 5  # a defence awaited: it decides
@@ -312,8 +343,10 @@ def test_the_aggressive_policy_is_concerned_when_it_may_strike_or_walk() -> None
 
 
 def test_the_defender_is_concerned_by_a_blow_in_progress_within_reach() -> None:
-    # Whenever b arms or strikes within its reach of a, a's shortcut says no, its hands
-    # busy or not (the blow may land: decide plans a defence).
+    # Whenever b arms or strikes within its reach of a, a's shortcut says no when the
+    # blow may still land unmet (decide plans a defence), its hands busy or not; when
+    # it says yes (the blow past, or met by a defence in progress), a full observation
+    # and decision of a copy of a's policy declares nothing and awaits nothing.
     defender = Defender()
     fight = build_fight(
         {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
@@ -328,8 +361,45 @@ def test_the_defender_is_concerned_by_a_blow_in_progress_within_reach() -> None:
         if any(x.kind in ("arm", "strike") for x in b.actions) and defender.defend_at is None:
             lock = a.status.must_lock
             a.status.must_lock = True
-            asked.append(defender.unconcerned(rules, state, "a", state.segment, False))
+            segment = state.segment
+            answer = defender.unconcerned(rules, state, "a", segment, False)
+            asked.append(answer)
+            if answer:
+                full = copy.deepcopy(defender)
+                assert full.decide(rules.observe(state, "a", segment, False)) is None
+                assert full.defend_at is None
             a.status.must_lock = lock
+
+    fight.subscribe(watch)
+    fight.run()
+    assert asked and not all(asked)
+    assert any(asked)
+
+
+def test_the_armed_defender_is_concerned_by_a_lock_within_reach() -> None:
+    # Armed and its hands free, it ripostes into an opponent's lock within its reach:
+    # whenever b locks, a's shortcut says no.
+    defender = Defender()
+    fight = build_fight(
+        {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    a, b = state.combatants["a"], state.combatants["b"]
+    asked = []
+
+    def watch(event: Any) -> None:
+        if (
+            any(x.kind == "lock" for x in b.actions)
+            and defender.defend_at is None
+            and not a.status.must_lock
+            and not any(x.channel == "hands" and not x.continuous for x in a.actions)
+        ):
+            armed = a.status.armed
+            a.status.armed = True
+            asked.append(defender.unconcerned(rules, state, "a", state.segment, False))
+            a.status.armed = armed
 
     fight.subscribe(watch)
     fight.run()

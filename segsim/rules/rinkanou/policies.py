@@ -475,9 +475,12 @@ class Defender:
         read straight from the fight state, on the safe side): no defence is awaited
         (``defend_at``); no missile is in flight; no opponent within its own reach of
         it shows a weapon motion that could land (anything but a lock or a parry seen
-        as such); and its hands are busy (a lock due, or an action of the hands), so it
-        neither ripostes nor arms. With an awareness radius it decides; and for this
-        class alone (a subclass may decide otherwise)."""
+        as such) from now on and that no defence in progress meets (where it lands
+        worked out as the decision does); and its hands are busy (a lock due, or an
+        action of the hands), so it neither ripostes nor arms, or it is armed and no
+        opponent within its reach shows a lock (an opening for its riposte). With an
+        awareness radius it decides; and for this class alone (a subclass may decide
+        otherwise)."""
         if (
             self.defend_at is not None
             or state.autonomous
@@ -486,24 +489,57 @@ class Defender:
         ):
             return False
         c = state.combatants[cid]
+        mine = -1.0  # its hands busy: it neither ripostes nor arms
         if not _hands_busy(c):
-            return False
+            if not c.status.armed:
+                return False  # it arms
+            # Armed, its hands free: it strikes only into an opening (a lock of its
+            # nearest opponent, within its reach), looked for below on the safe side.
+            mine = reach_of(rules, c) + REACH_TOLERANCE
         here = c.position
         reaches = rules._fighter_reaches
+        revealed = c.status.revealed  # what it has read of the others' actions
+        covered: AbstractSet[int | None] | None = None  # its defences' ends, once found
+        kind: str | None
+        ends: int | None
         kept = state._against.get(c.side)  # its view's opponents (all in view)
         for o in kept if kept is not None else state.against(c.side):
+            apart = math.dist(o.position, here)
+            if apart <= mine:
+                for a in o.actions:  # any lock it may see, of any opponent in its reach
+                    if a.kind == "lock" and a.visible:
+                        return False
             reach = reaches.get(o)
             if reach is None:
                 reach = reach_of(rules, o)
-            if math.dist(o.position, here) > reach + REACH_TOLERANCE:
+            if apart > reach + REACH_TOLERANCE:
                 continue  # no threat (SelfView.threats)
             for a in o.actions:  # a weapon motion that may land (expected_landing)
-                if (
-                    a.visible
-                    and MOTION.get(a.kind) == "weapon"
-                    and not (a.public and (a.kind == "lock" or a.kind == "parry"))
-                ):
-                    return False
+                if not a.visible or MOTION.get(a.kind) != "weapon":
+                    continue
+                # Where it lands as the decision expects it (_landing of what it sees:
+                # the action as it is if public, as read if read, else its motion).
+                if a.public:
+                    kind, ends = a.kind, a.last
+                elif revealed and a.id in revealed:
+                    kind, _, ends = revealed[a.id]
+                else:
+                    kind = ends = None
+                if kind == "lock" or kind == "parry":
+                    continue
+                speed = o.sheet.weapon.speed
+                if ends is not None:
+                    t = ends if kind == "strike" else ends + speed
+                elif o.status.armed:
+                    t = a.start + speed - 1
+                else:
+                    t = a.start + 2 * speed - 1
+                if t < segment:
+                    continue  # past
+                if covered is None:
+                    covered = _defended(c.actions)
+                if t not in covered:
+                    return False  # a defence to plan
         return True
 
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
@@ -613,8 +649,10 @@ class Archer:
     ) -> bool:
         """Whether, called to this phase by what it saw alone (the engine asks: see
         :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
-        busy (reloading, loosing, locking...), so it does not shoot; no opponent stands
-        within its own reach of it, so no blow can come; and the missiles it sees coming
+        busy (reloading, loosing, locking...), so it does not shoot; no opponent within
+        its own reach of it shows a weapon motion that could land (anything but a lock or
+        a parry seen as such: the defender's test), so no blow is to be met; and the
+        missiles it sees coming
         leave its guard nothing to declare now: each is met by a dodge in progress, or
         the first of the others is awaited by a wait already declared, or its legs are
         busy. Its guard then makes the changes its decision would (the landing it
@@ -623,8 +661,9 @@ class Archer:
 
         Read straight from the fight state: the missiles it sees are those of
         opponents in the fight who are not hidden (with an awareness radius, any
-        missile at it makes it decide), and any opponent in the fight within its reach
-        counts, on the safe side (a decision weighs those it sees). Called otherwise
+        missile at it, or any opponent within its reach, makes it decide), and any
+        opponent in the fight within its reach counts, on the safe side (a decision
+        weighs those it sees). Called otherwise
         (``called``: the end of its other action, a host), it decides as usual."""
         if called:
             return False
@@ -639,8 +678,17 @@ class Archer:
             reach = reaches.get(o)
             if reach is None:
                 reach = reach_of(rules, o)
-            if dist(o.position, here) <= reach + REACH_TOLERANCE:
-                return False
+            if dist(o.position, here) > reach + REACH_TOLERANCE:
+                continue  # no threat (SelfView.threats)
+            if rules.awareness is not None:
+                return False  # what it makes out: asked of its view
+            for a in o.actions:  # a weapon motion that may land (the defender's hook)
+                if (
+                    a.visible
+                    and MOTION.get(a.kind) == "weapon"
+                    and not (a.public and (a.kind == "lock" or a.kind == "parry"))
+                ):
+                    return False
         # The missiles it sees coming (SelfView.incoming's), as its guard weighs them:
         # where they land from now on, those no defence in progress meets.
         guard = self.guard

@@ -1143,26 +1143,35 @@ class RinKaNou(BaseRuleset):
                     if within(o.position, end, reach):
                         return True
             return False
-        end = toward_point(c.position, goal, budget, stop)
         longest = self._longest  # max(self.content.tables.reach.values())
         if len(state.grid.where) <= SMALL_FIGHT:  # len(state.grid), without its call
             # A small fight: its opponents scanned (the state's list), rather than two
             # searches of the grid. The grid's search names those within the longest
             # reach of a spot, then each is tested against its own: both tests here.
+            # Where the move ends is worked out only for an opponent it may bring into
+            # reach: the end lies within the budget of here (give or take its rounding,
+            # which the margin covers), so one farther than the budget and its reach
+            # from here is farther than its reach from the end.
             here = c.position
             bound = longest + REACH_TOLERANCE
             kept = state._against.get(c.side)  # FightState.against(), without its call
             dist = math.dist
+            end_at: tuple[float, float] | None = None
             for o in kept if kept is not None else state.against(c.side):
                 known = self._fighter_reaches.get(o)
                 reach = (known if known is not None else reach_of(self, o)) + REACH_TOLERANCE
                 d = dist(o.position, here)
                 if d <= reach and d <= bound:
                     return True
-                d = dist(o.position, end)
+                if d > reach + budget + _END_MARGIN:
+                    continue
+                if end_at is None:
+                    end_at = toward_point(c.position, goal, budget, stop)
+                d = dist(o.position, end_at)
                 if d <= reach and d <= bound:
                     return True
             return False
+        end = toward_point(c.position, goal, budget, stop)
         for spot in (c.position, end):
             for o in state.near(spot, longest + REACH_TOLERANCE):
                 if o.side != c.side and within(o.position, spot, self.reach(o.sheet)):
@@ -1499,6 +1508,11 @@ MoveShape = tuple[Declaration, str, int, str, float | None, bool]
 """What a checked move toward someone says, found well formed: the declaration itself
 (whose identity the key is), its pace, segments, whom it goes toward, its ``stop_at``
 (None: the mover's reach), and whether it may be a move without a roll."""
+
+
+_END_MARGIN = 1e-3
+"""Metres beyond the budget of a move within which its end is still worked out (the
+end is rounded to a micrometre: :func:`toward_point`)."""
 
 
 def _quiet_move_problem(p: Mapping[str, Any]) -> str | None:
