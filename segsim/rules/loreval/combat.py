@@ -224,11 +224,29 @@ def passive_difficulty(
     :func:`dangers`)."""
     security = attention_scores(defender, rnd).security
     aware, unaware = dangers(state, defender, positions, rnd, scope)
-    d, dp = _defence(defender, "defence", rnd, security, aware, unaware)
-    r, rp = _defence(defender, "reflex", rnd, security, aware, unaware)
+    # _defence() for each, without its two calls: all but the sheet's value is the same
+    # for both (worked out once, the parts of the better one made)
+    sheet: Sheet = defender.sheet
+    status: Status = defender.status
+    exposed = exposure(security, aware, unaware)
+    if status.hold == "pinned":
+        exposed = min(exposed, -4)  # immobilisé: always exposed
+    guard = perception_modifier(security)
+    plan = status.plan
+    moves = movement_modifier(
+        0 if plan is None or status.declared_round != rnd else plan.extra_moves
+    )  # round_moves(), without its call
+    conditions = condition_modifiers(defender, rnd, True)
+    shared = guard + exposed + moves + sum(conditions.values())
+    d = sheet.passive_defence
+    r = sheet.passive_reflex
     if r > d:
-        return r, "passive reflex", rp
-    return d, "passive defence", dp
+        which, base, named = "reflex", r, "passive reflex"
+    else:
+        which, base, named = "defence", d, "passive defence"
+    parts = {which: base, "security": guard, "exposed": exposed, "extra moves": moves}
+    parts.update(conditions)
+    return base + shared, named, parts
 
 
 def attack_modifiers(
