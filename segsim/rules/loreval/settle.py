@@ -1105,7 +1105,7 @@ class Settlement:
         target_status: Status = defender.status
         if target_status.invisible and "concealment" not in mods:
             mods["invisible"] = CONCEALMENT["total"]
-        difficulty, against, _ = passive_difficulty(
+        difficulty, against = passive_difficulty(
             self.state, defender, self.positions, self.rnd, self.danger_scope(defender)
         )
         malus = self.concert_malus.get(target, 0)
@@ -1123,9 +1123,10 @@ class Settlement:
         else:  # against one touched by fate too, the die is rolled (Points d'héroïsme)
             roll = self.dice.roll(20, f"attack ({kind})", c.id)
         natural = roll
-        total = roll + sum(mods.values())
+        added = sum(mods.values())
+        total = roll + added
         if heroic and natural < weapon.critical:
-            total = 20 + sum(mods.values())  # the best score, not a natural 20
+            total = 20 + added  # the best score, not a natural 20
             hit = counter is None or total >= difficulty
         else:
             hit = natural == 20 or (natural != 1 and total >= difficulty)
@@ -1136,9 +1137,8 @@ class Settlement:
             critical = True
         elif threat:
             confirm = self.dice.roll(20, "critical confirmation", c.id)
-            ctotal = confirm + sum(mods.values())
+            ctotal = confirm + added
             critical = confirm == 20 or (confirm != 1 and ctotal >= difficulty)
-        shown = dict(mods)
         self.last = (total, difficulty)
         self.emit(
             AttackRolled(
@@ -1153,7 +1153,7 @@ class Settlement:
                 hit,
                 threat,
                 critical,
-                {k: v for k, v in shown.items() if v},
+                {k: v for k, v in mods.items() if v},
                 against,
                 label,
             )
