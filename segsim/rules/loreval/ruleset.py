@@ -345,7 +345,11 @@ class Loreval(BaseRuleset):
                 return []
             if kind == AWAIT:
                 waiting = True
-        busy, step = self._busy_step(state, segment)
+        now = self._now  # _busy_step()'s answer kept for this state, without its call
+        if now[0] is state and now[1] == state.version and now[2] == segment and not steps.CHECK:
+            busy, step = now[3], now[4]
+        else:
+            busy, step = self._busy_step(state, segment)
         if not busy and step is not None and step[0].id == cid:
             return [_STEPS[step[1]]]
         return [] if waiting else [_AWAIT]
@@ -562,7 +566,11 @@ class Loreval(BaseRuleset):
     def _plan_turn(
         self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
-        busy, found = self._busy_step(state, segment)
+        now = self._now  # _busy_step()'s answer kept for this state, without its call
+        if now[0] is state and now[1] == state.version and now[2] == segment and not steps.CHECK:
+            busy, found = now[3], now[4]
+        else:
+            busy, found = self._busy_step(state, segment)
         if busy:
             raise IllegalDeclaration("a step is already in progress", rule=RULE_ROUND)
         step = d.params.get("step")
