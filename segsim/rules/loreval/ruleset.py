@@ -658,7 +658,10 @@ class Loreval(BaseRuleset):
             if step == END:
                 ended = True
                 continue
-            acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
+            acts: list[Action] = []  # the fighter's actions of the round (no listcomp frame)
+            for a in batch:
+                if a.actor == cid and a.channel == ACT_CHANNEL:
+                    acts.append(a)
             if step == DECLARE:
                 settlement.declare(marker, acts, None)
             elif step == HEROIC:

@@ -77,7 +77,7 @@ from segsim.rules.loreval.manoeuvres import (
 )
 from segsim.rules.loreval.ranged import shoot
 from segsim.rules.loreval.reads import Heroism, HitPoints, Plans, Positions
-from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, status_of
+from segsim.rules.loreval.rounds import rank_key, status_of
 from segsim.rules.loreval.skills import resolve_skill
 from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
@@ -490,9 +490,10 @@ class Settlement:
         self, marker: Action, acts: Sequence[Action], changed: Plan | None, heroic: bool = False
     ) -> Plan | None:
         """The declaration made at a step (inaction when the fighter declared nothing at
-        its declaration step; nothing at a change or heroic step)."""
-        c = self.fighter(marker.actor)
-        act = next((a for a in acts if a.channel == ACT_CHANNEL), None)
+        its declaration step; nothing at a change or heroic step). ``acts``: the
+        fighter's actions of the round's channel in the step's batch."""
+        c = self.state.combatants[marker.actor]
+        act = acts[0] if acts else None
         if act is None:
             if changed is not None:
                 self.done(c.id, "no changed action")
