@@ -681,8 +681,12 @@ class Loreval(BaseRuleset):
         kept = state.extra.get(steps.KEY)
         if kept is not None:
             kept.touch(state, settlement.events)
-        else:
-            self._applying(state, len(settlement.events))
+        else:  # self._applying(state, len(settlement.events)), without its call
+            marks: tuple[int, int] | None = state.extra.get(MARKS)
+            state.extra[MARKS] = (
+                0 if marks is None else marks[0] + 1,
+                state.version + len(settlement.events),
+            )
         return settlement.events
 
     # ------------------------------------------------------------ observation
