@@ -639,11 +639,14 @@ class Loreval(BaseRuleset):
             rnd, start = current_round(state, segment, self.round_segments)
         settlement = Settlement(self, state, segment, rnd, dice)
         ended = False
+        combatants = state.combatants
         for marker in batch:
             if marker.kind != TURN or marker.cancelled:
                 continue
             cid = marker.actor
-            if not settlement.standing(cid):
+            # settlement.standing(cid), without its call (once a step)
+            actor = combatants.get(cid)
+            if actor is None or not actor.in_fight or cid in settlement.out:
                 continue
             step = marker.params.get("step")
             if step == RESOLVE:
