@@ -373,7 +373,7 @@ class Loreval(BaseRuleset):
     def _busy_step(
         self, state: FightState, segment: int
     ) -> tuple[bool, tuple[Combatant, str] | None]:
-        """Whether a step is in progress (:meth:`_busy`) and, when none is, the next step
+        """Whether a step is in progress and, when none is, the next step
         (:meth:`_step`). The engine asks ``due`` at a boundary, then ``forced`` for each
         fighter called and ``plan`` for the step it forced, most often with nothing
         changed in between: the answer holds for a version of the state in a segment
@@ -384,7 +384,21 @@ class Loreval(BaseRuleset):
                 assert now[3] == turn_in_progress(state)
                 assert now[3] or now[4] == self._next(state, segment)
             return now[3], now[4]
-        busy = self._busy(state)
+        # Whether a step is in progress: the step begun last, if it is not over. A step
+        # begins only when none is in progress (forced(), _plan_turn()), so the last one
+        # begun is the only one that can be (its fighter's actions hold it while it
+        # lasts), whatever the fight's size.
+        last: Action | None = state.extra.get(TURNS)
+        busy = False
+        if last is not None:
+            actor = state.combatants[last.actor]
+            if actor.in_fight:
+                for a in actor.actions:
+                    if a is last:
+                        busy = True
+                        break
+        if steps.CHECK:
+            assert busy == turn_in_progress(state)
         step = None if busy else self._step(state, segment)
         self._now = (state, state.version, segment, busy, step)
         return busy, step
@@ -428,29 +442,11 @@ class Loreval(BaseRuleset):
         marks: tuple[int, int] | None = state.extra.get(MARKS)
         state.extra[MARKS] = (0 if marks is None else marks[0] + 1, state.version + events)
 
-    def _busy(self, state: FightState) -> bool:
-        """Whether a step is in progress: the step begun last, if it is not over. A step
-        begins only when none is in progress (:meth:`forced`, :meth:`_plan_turn`), so
-        the last one begun is the only one that can be (its fighter's actions hold it
-        while it lasts), whatever the fight's size."""
-        last: Action | None = state.extra.get(TURNS)
-        busy = False
-        if last is not None:
-            c = state.combatants[last.actor]
-            if c.in_fight:
-                for a in c.actions:
-                    if a is last:
-                        busy = True
-                        break
-        if steps.CHECK:
-            assert busy == turn_in_progress(state)
-        return busy
-
     started_kinds: ClassVar[frozenset[str]] = frozenset({TURN})
 
     def started(self, state: FightState, action: Action) -> None:
         """A step has begun: kept, so that whether a step is in progress is asked of it
-        rather than of every fighter (:meth:`_busy`)."""
+        rather than of every fighter (:meth:`_busy_step`)."""
         state.extra[TURNS] = action
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
