@@ -122,19 +122,22 @@ def scores(
     limits (a closed helm caps Environment at 1, grappling caps Security), never below
     ``floor`` when one applies (blind fighting)."""
 
-    def one(points: int, limit: int | None) -> int:
-        value = points - malus
-        if limit is not None:
-            value = min(value, limit)
-        if floor is not None:
-            value = max(value, floor)
-        return value
-
-    return Attention(
-        one(attention.environment, environment_limit),
-        one(attention.security, security_limit),
-        one(attention.focus, None),
-    )
+    # each criterion in turn, without a function made and called for each
+    environment = attention.environment - malus
+    if environment_limit is not None and environment_limit < environment:
+        environment = environment_limit
+    security = attention.security - malus
+    if security_limit is not None and security_limit < security:
+        security = security_limit
+    focus = attention.focus - malus
+    if floor is not None:
+        if environment < floor:
+            environment = floor
+        if security < floor:
+            security = floor
+        if focus < floor:
+            focus = floor
+    return Attention(environment, security, focus)
 
 
 def exposure(security: int, aware: int, unaware: int) -> int:

@@ -218,17 +218,35 @@ def passive_difficulty(
     positions: Mapping[str, Point],
     rnd: int,
     scope: Sequence[Combatant] | None = None,
-) -> tuple[int, str, dict[str, int]]:
-    """The better of the defender's passive Defence and Reflex (Interpretations): its
-    Security and sources of danger worked out once for both (``scope``: see
-    :func:`dangers`)."""
+) -> tuple[int, str]:
+    """The better of the defender's passive Defence and Reflex (Interpretations), and
+    which it is: its Security and sources of danger worked out once for both
+    (``scope``: see :func:`dangers`). What :func:`defence_value` adds up, without its
+    parts (an attack shows the name of what it was rolled against)."""
     security = attention_scores(defender, rnd).security
     aware, unaware = dangers(state, defender, positions, rnd, scope)
-    d, dp = _defence(defender, "defence", rnd, security, aware, unaware)
-    r, rp = _defence(defender, "reflex", rnd, security, aware, unaware)
+    # _defence() for each, without its two calls: all but the sheet's value is the same
+    # for both (worked out once)
+    sheet: Sheet = defender.sheet
+    status: Status = defender.status
+    exposed = exposure(security, aware, unaware)
+    if status.hold == "pinned":
+        exposed = min(exposed, -4)  # immobilisé: always exposed
+    plan = status.plan
+    moves = movement_modifier(
+        0 if plan is None or status.declared_round != rnd else plan.extra_moves
+    )  # round_moves(), without its call
+    shared = (
+        perception_modifier(security)
+        + exposed
+        + moves
+        + sum(condition_modifiers(defender, rnd, True).values())
+    )
+    d = sheet.passive_defence
+    r = sheet.passive_reflex
     if r > d:
-        return r, "passive reflex", rp
-    return d, "passive defence", dp
+        return r + shared, "passive reflex"
+    return d + shared, "passive defence"
 
 
 def attack_modifiers(

@@ -35,10 +35,13 @@ if TYPE_CHECKING:
 
 def opponents(obs: Observation) -> list[OtherView]:
     me: SelfView = obs.me
-    return sorted(
-        (o for o in obs.others if o.side != me.side),
-        key=lambda o: (round(me.distance(o), 2), o.hit_points, o.id),
-    )
+    side = me.side
+    found: list[OtherView] = []  # (a loop: no generator's frame)
+    for o in obs.others:
+        if o.side != side:
+            found.append(o)
+    found.sort(key=lambda o: (round(me.distance(o), 2), o.hit_points, o.id))
+    return found
 
 
 def stuck(me: SelfView) -> bool:

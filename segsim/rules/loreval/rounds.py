@@ -116,12 +116,33 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
         return change, CHANGE
     if declare is not None:
         return declare, DECLARE
-    heroes = [c for c in fighters if may_go_heroic(c, rnd)]
-    if heroes:
-        return max(heroes, key=rank_key), HEROIC
-    to_resolve = [c for c in fighters if _to_resolve(state, c, rnd)]
-    if to_resolve:
-        return min(to_resolve, key=resolve_key), RESOLVE
+    # One pass for the highest offered a heroic action and, while none is, the first to
+    # resolve: both only of those who declared this round and have not resolved yet
+    # (may_go_heroic() and _to_resolve(), without a call for every fighter)
+    hero = first = None
+    hero_key: tuple[int, int, int, int] | None = None
+    first_key: tuple[int, tuple[int, int, int, int]] | None = None
+    for c in fighters:
+        status = c.status
+        if status.declared_round != rnd or status.resolved_round >= rnd:
+            continue
+        if (
+            status.heroism > 0
+            and status.initiative >= HEROIC_POINTS
+            and not status.grace
+            and status.heroic_asked_round < rnd
+        ):
+            key = rank_key(c)
+            if hero_key is None or key > hero_key:
+                hero, hero_key = c, key
+        elif hero is None and _to_resolve(state, c, rnd):
+            order = resolve_key(c)
+            if first_key is None or order < first_key:
+                first, first_key = c, order
+    if hero is not None:
+        return hero, HEROIC
+    if first is not None:
+        return first, RESOLVE
     return None
 
 
@@ -193,11 +214,12 @@ def _to_resolve(state: FightState, c: Combatant, rnd: int) -> bool:
 
 def steps_left(state: FightState, rnd: int) -> int:
     """Resolve steps still to come in the round (for sharing out its segments)."""
-    return sum(
-        1
-        for c in state.against(None)
-        if c.status.resolved_round < rnd and c.status.change_round != rnd
-    )
+    left = 0  # (a loop: no generator's frame)
+    for c in state.against(None):
+        status: Status = c.status
+        if status.resolved_round < rnd and status.change_round != rnd:
+            left += 1
+    return left
 
 
 def turn_in_progress(state: FightState) -> bool:

@@ -345,7 +345,11 @@ class Loreval(BaseRuleset):
                 return []
             if kind == AWAIT:
                 waiting = True
-        busy, step = self._busy_step(state, segment)
+        now = self._now  # _busy_step()'s answer kept for this state, without its call
+        if now[0] is state and now[1] == state.version and now[2] == segment and not steps.CHECK:
+            busy, step = now[3], now[4]
+        else:
+            busy, step = self._busy_step(state, segment)
         if not busy and step is not None and step[0].id == cid:
             return [_STEPS[step[1]]]
         return [] if waiting else [_AWAIT]
@@ -369,7 +373,7 @@ class Loreval(BaseRuleset):
     def _busy_step(
         self, state: FightState, segment: int
     ) -> tuple[bool, tuple[Combatant, str] | None]:
-        """Whether a step is in progress (:meth:`_busy`) and, when none is, the next step
+        """Whether a step is in progress and, when none is, the next step
         (:meth:`_step`). The engine asks ``due`` at a boundary, then ``forced`` for each
         fighter called and ``plan`` for the step it forced, most often with nothing
         changed in between: the answer holds for a version of the state in a segment
@@ -380,7 +384,21 @@ class Loreval(BaseRuleset):
                 assert now[3] == turn_in_progress(state)
                 assert now[3] or now[4] == self._next(state, segment)
             return now[3], now[4]
-        busy = self._busy(state)
+        # Whether a step is in progress: the step begun last, if it is not over. A step
+        # begins only when none is in progress (forced(), _plan_turn()), so the last one
+        # begun is the only one that can be (its fighter's actions hold it while it
+        # lasts), whatever the fight's size.
+        last: Action | None = state.extra.get(TURNS)
+        busy = False
+        if last is not None:
+            actor = state.combatants[last.actor]
+            if actor.in_fight:
+                for a in actor.actions:
+                    if a is last:
+                        busy = True
+                        break
+        if steps.CHECK:
+            assert busy == turn_in_progress(state)
         step = None if busy else self._step(state, segment)
         self._now = (state, state.version, segment, busy, step)
         return busy, step
@@ -424,29 +442,11 @@ class Loreval(BaseRuleset):
         marks: tuple[int, int] | None = state.extra.get(MARKS)
         state.extra[MARKS] = (0 if marks is None else marks[0] + 1, state.version + events)
 
-    def _busy(self, state: FightState) -> bool:
-        """Whether a step is in progress: the step begun last, if it is not over. A step
-        begins only when none is in progress (:meth:`forced`, :meth:`_plan_turn`), so
-        the last one begun is the only one that can be (its fighter's actions hold it
-        while it lasts), whatever the fight's size."""
-        last: Action | None = state.extra.get(TURNS)
-        busy = False
-        if last is not None:
-            c = state.combatants[last.actor]
-            if c.in_fight:
-                for a in c.actions:
-                    if a is last:
-                        busy = True
-                        break
-        if steps.CHECK:
-            assert busy == turn_in_progress(state)
-        return busy
-
     started_kinds: ClassVar[frozenset[str]] = frozenset({TURN})
 
     def started(self, state: FightState, action: Action) -> None:
         """A step has begun: kept, so that whether a step is in progress is asked of it
-        rather than of every fighter (:meth:`_busy`)."""
+        rather than of every fighter (:meth:`_busy_step`)."""
         state.extra[TURNS] = action
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
@@ -562,7 +562,11 @@ class Loreval(BaseRuleset):
     def _plan_turn(
         self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
-        busy, found = self._busy_step(state, segment)
+        now = self._now  # _busy_step()'s answer kept for this state, without its call
+        if now[0] is state and now[1] == state.version and now[2] == segment and not steps.CHECK:
+            busy, found = now[3], now[4]
+        else:
+            busy, found = self._busy_step(state, segment)
         if busy:
             raise IllegalDeclaration("a step is already in progress", rule=RULE_ROUND)
         step = d.params.get("step")
@@ -631,11 +635,14 @@ class Loreval(BaseRuleset):
             rnd, start = current_round(state, segment, self.round_segments)
         settlement = Settlement(self, state, segment, rnd, dice)
         ended = False
+        combatants = state.combatants
         for marker in batch:
             if marker.kind != TURN or marker.cancelled:
                 continue
             cid = marker.actor
-            if not settlement.standing(cid):
+            # settlement.standing(cid), without its call (once a step)
+            actor = combatants.get(cid)
+            if actor is None or not actor.in_fight or cid in settlement.out:
                 continue
             step = marker.params.get("step")
             if step == RESOLVE:
@@ -650,7 +657,10 @@ class Loreval(BaseRuleset):
             if step == END:
                 ended = True
                 continue
-            acts = [a for a in batch if a.actor == cid and a.channel == ACT_CHANNEL]
+            acts: list[Action] = []  # the fighter's actions of the round (no listcomp frame)
+            for a in batch:
+                if a.actor == cid and a.channel == ACT_CHANNEL:
+                    acts.append(a)
             if step == DECLARE:
                 settlement.declare(marker, acts, None)
             elif step == HEROIC:
@@ -670,8 +680,12 @@ class Loreval(BaseRuleset):
         kept = state.extra.get(steps.KEY)
         if kept is not None:
             kept.touch(state, settlement.events)
-        else:
-            self._applying(state, len(settlement.events))
+        else:  # self._applying(state, len(settlement.events)), without its call
+            marks: tuple[int, int] | None = state.extra.get(MARKS)
+            state.extra[MARKS] = (
+                0 if marks is None else marks[0] + 1,
+                state.version + len(settlement.events),
+            )
         return settlement.events
 
     # ------------------------------------------------------------ observation

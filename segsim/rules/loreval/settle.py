@@ -77,7 +77,7 @@ from segsim.rules.loreval.manoeuvres import (
 )
 from segsim.rules.loreval.ranged import shoot
 from segsim.rules.loreval.reads import Heroism, HitPoints, Plans, Positions
-from segsim.rules.loreval.rounds import ACT_CHANNEL, rank_key, status_of
+from segsim.rules.loreval.rounds import rank_key, status_of
 from segsim.rules.loreval.skills import resolve_skill
 from segsim.rules.loreval.status import Plan, Status
 from segsim.state import Combatant, FightState
@@ -490,9 +490,10 @@ class Settlement:
         self, marker: Action, acts: Sequence[Action], changed: Plan | None, heroic: bool = False
     ) -> Plan | None:
         """The declaration made at a step (inaction when the fighter declared nothing at
-        its declaration step; nothing at a change or heroic step)."""
-        c = self.fighter(marker.actor)
-        act = next((a for a in acts if a.channel == ACT_CHANNEL), None)
+        its declaration step; nothing at a change or heroic step). ``acts``: the
+        fighter's actions of the round's channel in the step's batch."""
+        c = self.state.combatants[marker.actor]
+        act = acts[0] if acts else None
         if act is None:
             if changed is not None:
                 self.done(c.id, "no changed action")
@@ -1105,7 +1106,7 @@ class Settlement:
         target_status: Status = defender.status
         if target_status.invisible and "concealment" not in mods:
             mods["invisible"] = CONCEALMENT["total"]
-        difficulty, against, _ = passive_difficulty(
+        difficulty, against = passive_difficulty(
             self.state, defender, self.positions, self.rnd, self.danger_scope(defender)
         )
         malus = self.concert_malus.get(target, 0)
@@ -1123,9 +1124,10 @@ class Settlement:
         else:  # against one touched by fate too, the die is rolled (Points d'héroïsme)
             roll = self.dice.roll(20, f"attack ({kind})", c.id)
         natural = roll
-        total = roll + sum(mods.values())
+        added = sum(mods.values())
+        total = roll + added
         if heroic and natural < weapon.critical:
-            total = 20 + sum(mods.values())  # the best score, not a natural 20
+            total = 20 + added  # the best score, not a natural 20
             hit = counter is None or total >= difficulty
         else:
             hit = natural == 20 or (natural != 1 and total >= difficulty)
@@ -1136,9 +1138,8 @@ class Settlement:
             critical = True
         elif threat:
             confirm = self.dice.roll(20, "critical confirmation", c.id)
-            ctotal = confirm + sum(mods.values())
+            ctotal = confirm + added
             critical = confirm == 20 or (confirm != 1 and ctotal >= difficulty)
-        shown = dict(mods)
         self.last = (total, difficulty)
         self.emit(
             AttackRolled(
@@ -1153,7 +1154,7 @@ class Settlement:
                 hit,
                 threat,
                 critical,
-                {k: v for k, v in shown.items() if v},
+                {k: v for k, v in mods.items() if v},
                 against,
                 label,
             )

@@ -183,11 +183,11 @@ class SelfView(OtherView):
         radius = None if self._rules is None else self._rules.awareness
         if radius is not None:
             return self._around(radius, k)
-        return tuple(
-            OtherView(state, segment, o, rnd, k)
-            for o in state.combatants.values()
-            if o.in_fight and o.id != cid
-        )
+        found = []  # (a loop: no generator's frame)
+        for o in state.combatants.values():
+            if o.in_fight and o.id != cid:
+                found.append(OtherView(state, segment, o, rnd, k))
+        return tuple(found)
 
     def _around(self, radius: float, k: bool) -> tuple[OtherView, ...]:
         """With the ruleset's ``awareness``: the fighters within it (found through the
