@@ -155,6 +155,16 @@ def test_the_archer_says_unconcerned_only_when_it_would_declare_nothing(name: st
         assert sum(a.under_fire for a in archers) > 50
 
 
+def _face_to_face(policy: Any) -> Fight:
+    """``a`` (of ``policy``) and an aggressive ``b``, two Roberts a metre apart: each
+    within the other's reach."""
+    return build_fight(
+        {"a": ("blue", "robert", policy), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+
+
 def test_the_archer_is_concerned_by_a_blow_that_may_land() -> None:
     archer = Archer()
     fight = build_fight(
@@ -180,11 +190,7 @@ def test_the_archer_is_concerned_by_a_blow_in_progress_within_reach() -> None:
     # Whenever b arms or strikes within its reach of a, a's shortcut says no, its hands
     # busy or not (the blow may land: its guard plans a dodge).
     archer = Archer()
-    fight = build_fight(
-        {"a": ("blue", "robert", archer), "b": ("red", "robert", Aggressive())},
-        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
-        seed=1,
-    )
+    fight = _face_to_face(archer)
     state, rules = fight.state, fight.ruleset
     a, b = state.combatants["a"], state.combatants["b"]
     asked = []
@@ -296,11 +302,7 @@ def test_the_melee_policies_say_unconcerned_only_when_they_would_declare_nothing
 
 def test_the_defender_is_concerned_unless_its_hands_are_busy_and_no_blow_can_land() -> None:
     defender = Defender()
-    fight = build_fight(
-        {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
-        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
-        seed=1,
-    )
+    fight = _face_to_face(defender)
     state, rules = fight.state, fight.ruleset
     a = state.combatants["a"]
     assert not defender.unconcerned(rules, state, "a", 0, False)  # hands free, unarmed: it arms
@@ -348,11 +350,7 @@ def test_the_defender_is_concerned_by_a_blow_in_progress_within_reach() -> None:
     # it says yes (the blow past, or met by a defence in progress), a full observation
     # and decision of a copy of a's policy declares nothing and awaits nothing.
     defender = Defender()
-    fight = build_fight(
-        {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
-        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
-        seed=1,
-    )
+    fight = _face_to_face(defender)
     state, rules = fight.state, fight.ruleset
     a, b = state.combatants["a"], state.combatants["b"]
     asked = []
@@ -380,11 +378,7 @@ def test_the_armed_defender_is_concerned_by_a_lock_within_reach() -> None:
     # Armed and its hands free, it ripostes into an opponent's lock within its reach:
     # whenever b locks, a's shortcut says no.
     defender = Defender()
-    fight = build_fight(
-        {"a": ("blue", "robert", defender), "b": ("red", "robert", Aggressive())},
-        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
-        seed=1,
-    )
+    fight = _face_to_face(defender)
     state, rules = fight.state, fight.ruleset
     a, b = state.combatants["a"], state.combatants["b"]
     asked = []
