@@ -45,6 +45,7 @@ COMPILED_MODULES = (
     "segsim/rules/rinkanou/difficulty.py",
     "segsim/rules/rinkanou/situation.py",
     "segsim/rules/rinkanou/views.py",
+    "segsim/rules/rinkanou/decisions.py",
     "segsim/rules/rinkanou/policies.py",
     "segsim/rules/rinkanou/tactics.py",
     "segsim/rules/rinkanou/manoeuvres.py",

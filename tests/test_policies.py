@@ -29,13 +29,8 @@ from segsim.policy import make_policy, policy_names
 from segsim.record import write_record
 from segsim.rules import get_ruleset
 from segsim.rules.rinkanou import RinKaNou
-from segsim.rules.rinkanou.policies import (
-    Aggressive,
-    Defender,
-    buy_back,
-    shared_declaration,
-    strike_or_arm,
-)
+from segsim.rules.rinkanou.decisions import buy_back, shared_declaration, strike_or_arm
+from segsim.rules.rinkanou.policies import Aggressive, Defender
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS
 from segsim.rules.rinkanou.tactics import CounterPuncher, PressureFighter
 from segsim.testing import build_fight

@@ -15,7 +15,8 @@ from segsim.fight import Fight
 from segsim.record import write_record
 from segsim.replay import replay
 from segsim.rules.rinkanou import RinKaNou
-from segsim.rules.rinkanou.policies import BLOCKED_WAIT, Aggressive
+from segsim.rules.rinkanou.decisions import BLOCKED_WAIT
+from segsim.rules.rinkanou.policies import Aggressive
 from segsim.testing import Scripted, build_fight, declare
 from segsim.timeline import timeline
 

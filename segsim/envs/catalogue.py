@@ -114,7 +114,7 @@ def generic_catalogue(
 def _rinkanou_resolver(
     obs: Observation, entry: Entry, slot_ids: Sequence[str]
 ) -> list[DeclarationLike] | None:
-    from segsim.rules.rinkanou.policies import buy_back
+    from segsim.rules.rinkanou.decisions import buy_back
 
     me = obs.me
     target = slot_ids[entry.slot] if entry.slot is not None else None

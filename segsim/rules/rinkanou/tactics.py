@@ -24,8 +24,7 @@ from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
-from segsim.rules.rinkanou.policies import (
-    Defender,
+from segsim.rules.rinkanou.decisions import (
     approach,
     arm_for,
     best_blow,
@@ -36,6 +35,7 @@ from segsim.rules.rinkanou.policies import (
     ps_spent,
     shared_declaration,
 )
+from segsim.rules.rinkanou.policies import Defender
 from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
 
 READ_KINDS = ("strike", "parry", "dodge", "reposition", "disengage")

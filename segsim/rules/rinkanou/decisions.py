@@ -1,0 +1,314 @@
+"""The building blocks of the built-in RinKaNou policies' decisions: the declarations
+they hand out again, buying back a negative score, striking or arming, walking toward an
+opponent, where a seen blow should land, which defences are in progress and what a
+declaration spends (:mod:`segsim.rules.rinkanou.policies` and
+:mod:`segsim.rules.rinkanou.tactics` build their policies from them)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from functools import lru_cache
+
+from segsim.actions import Action, Declaration, DeclarationLike
+from segsim.policy import Observation
+from segsim.rules.rinkanou.content import Weapon
+from segsim.rules.rinkanou.ruleset import within
+from segsim.rules.rinkanou.settle import PERSONAL_SPACE
+from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
+from segsim.state import Combatant
+
+ARM = Declaration("arm")
+DRAW_MELEE = Declaration("draw", params={"weapon": "melee"})
+DRAW_RANGED = Declaration("draw", params={"weapon": "ranged"})
+READY = Declaration("ready")
+"""A declaration is a value: the same one serves every time."""
+
+SHAPES = 4096
+"""How many declarations of each shape the built-in policies keep to hand out again (a
+Declaration is frozen, so one value serves every fight; the caches are bounded)."""
+
+
+def nearest_opponent(obs: Observation) -> OtherView | None:
+    """The closest combatant of another side (ties: the order of the fight)."""
+    me: SelfView = obs.me
+    return me.nearest()
+
+
+def buy_back(
+    me: SelfView,
+    decl: Declaration,
+    *,
+    against: str | None,
+    duration: int | None,
+    keep_timing: bool,
+) -> Declaration:
+    """Add the PS buys a negative score requires: slower first (unless the timing must
+    hold), then a malus to the roll."""
+    # (its own status read straight, as its live fields would read it in this phase)
+    score = me.ps_against.get(against, 0) if against is not None else me._c.status.ps
+    if score >= 0:
+        return decl
+    slower, malus = buy_back_amounts(score, duration, keep_timing)
+    ps = dict(decl.params.get("ps", {}))
+    if slower is not None:
+        ps["slower"] = slower
+    if malus is not None:
+        ps["malus"] = ps.get("malus", 0) + malus
+    return Declaration(decl.kind, decl.target, {**decl.params, "ps": ps})
+
+
+def buy_back_amounts(
+    score: int, duration: int | None, keep_timing: bool
+) -> tuple[int | None, int | None]:
+    """The ``slower`` and ``malus`` buys that bring a negative ``score`` back to zero
+    (None: not taken; nothing when the score is not negative)."""
+    if score >= 0:
+        return None, None
+    need = -score
+    slower = None
+    if duration is not None and not keep_timing:
+        slower = min(need, math.ceil(duration / 2))
+        need -= slower
+    return slower, need or None
+
+
+@lru_cache(maxsize=SHAPES)
+def shared_declaration(
+    kind: str,
+    target: str | None,
+    lead: tuple[str, ...],
+    ps: tuple[str, ...],
+    *values: object,
+) -> Declaration:
+    """The shared declaration of one shape: ``lead`` the names of its parameters before
+    any PS (a blow, a wait's end...), ``ps`` the names of its PS choices in order, and
+    ``values`` theirs, the lead's first (a PS amount of None is not taken). The names
+    are constants and the values plain, so the cache's key is cheap to hash and to
+    compare. Built as the policies built it, so the record does not change; each
+    parameter keeps one type (the cache does not tell 1 from 1.0 or True)."""
+    n = len(lead)
+    params: dict[str, object] = dict(zip(lead, values[:n], strict=True))
+    taken = {k: v for k, v in zip(ps, values[n:], strict=True) if v is not None}
+    if taken:
+        params["ps"] = taken
+    return Declaration(kind, target, params)
+
+
+_BLOWS: dict[int, tuple[Weapon, str]] = {}
+
+
+def best_blow(weapon: Weapon) -> str:
+    """The weapon's blow with the most damage (the first of equals), looked up once
+    per weapon (the entry keeps the weapon, so its id is not reused meanwhile)."""
+    entry = _BLOWS.get(id(weapon))
+    if entry is None or entry[0] is not weapon:
+        if len(_BLOWS) >= SHAPES:
+            _BLOWS.clear()
+        entry = _BLOWS[id(weapon)] = (weapon, max(weapon.blows, key=weapon.damage.__getitem__))
+    return entry[1]
+
+
+def arm_for(me: SelfView) -> Declaration:
+    """How to get the melee weapon ready: draw it first when another weapon (a crossbow,
+    a bow) is in hand, else arm it."""
+    return DRAW_MELEE if me._c.status.wielding != "melee" else ARM  # (me.wielding)
+
+
+def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declaration | None:
+    """Arm when not armed, strike when armed and in reach; nothing while the weapon is
+    busy. A strike spends up to two points of a positive score on its roll (``spent``:
+    points already promised to another action this segment) and buys back a negative
+    score by taking more time."""
+    return _strike_or_arm(obs.me, target.id, spent)
+
+
+def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | None:
+    """:func:`strike_or_arm` for the fighter ``me`` against the opponent of id
+    ``target`` (whose view need not be built for it)."""
+    if me.must_lock or me.doing("hands") is not None or me.weapon_pr <= 0:
+        return None
+    # A crossbow or bow in hand: the melee weapon first. (Its own status read straight,
+    # as me.wielding would read it in this phase, without a live field's first read.)
+    if me._c.status.wielding != "melee":
+        return DRAW_MELEE
+    if not me.armed:
+        return ARM
+    weapon = me.weapon
+    # A score of 0 is 0 against everyone, and a positive one is the usable score
+    # against an opponent taken into account (the target is in view), else 0:
+    # ps_against (a table of every opponent in view) is made only for a negative score.
+    status = me._c.status
+    ps = status.ps
+    if ps == 0:
+        score = 0
+    elif ps > 0:
+        score = me.usable_ps if target in status.engaged else 0
+    else:
+        score = me.ps_against.get(target, 0)
+    usable = min(score, me.usable_ps - spent) if score > 0 else score
+    # A positive score against the target: +10 % a point, two at most; a negative one
+    # is bought back (as buy_back does) by striking slower, then with a malus.
+    bonus = min(usable, 2) if usable > 0 else None
+    slower, malus = buy_back_amounts(score, weapon.speed, False) if score < 0 else (None, None)
+    blow = best_blow(weapon)
+    return shared_declaration(
+        "strike", target, ("blow",), ("bonus", "slower", "malus"), blow, bonus, slower, malus
+    )
+
+
+def approach(
+    obs: Observation, target: OtherView, last: dict[str, object] | None = None
+) -> Declaration | None:
+    """Walk toward an opponent out of reach (a few segments at a time). A move into an
+    opponent's reach rolls, so a negative score is bought back with a malus (on a move
+    that does not roll, the ruleset drops the offer).
+
+    ``last`` (a policy's memory) remembers where and when the last walk would end: a
+    fighter called as that walk ends, still where it began (its way blocked, in a
+    crowd), waits instead of walking into the crowd again, until someone near it moves
+    away or leaves the fight, and at most as long as a walk (it keeps the same pace of
+    decisions, without a move that others must watch).
+    """
+    return _approach(obs, target.id, last)
+
+
+def _approach(
+    obs: Observation, target: str, last: dict[str, object] | None = None
+) -> Declaration | None:
+    """:func:`approach` toward the opponent of id ``target`` (whose view need not be
+    built for it)."""
+    me: SelfView = obs.me
+    if me.doing("legs") is not None:
+        return None
+    if last is not None:
+        walk = last.pop("walk", None)
+        if obs.must_act and walk == (me.position, obs.segment):
+            way = me.sheet.movement / 10 * APPROACH_SEGMENTS + PERSONAL_SPACE
+            until = obs.segment + APPROACH_SEGMENTS
+            return shared_declaration("wait", None, ("until", "clear"), (), until, way)
+        last["walk"] = (me.position, obs.segment + APPROACH_SEGMENTS)
+    # buy_back against the target, keeping the timing: a malus (if the move rolls). Only
+    # a negative score is bought back, and the score against anyone is negative only if
+    # the score itself is: ps_against (a table of every opponent in view) is made then.
+    score = me.ps_against.get(target, 0) if me._c.status.ps < 0 else 0
+    _, malus = buy_back_amounts(score, None, True)
+    walk = ("toward", "segments")
+    return shared_declaration("move", None, walk, ("malus",), target, APPROACH_SEGMENTS, malus)
+
+
+APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time
+BLOCKED_WAIT = 100
+"""Segments at most that a fighter whose way is blocked waits before trying again when
+nothing near it moves: the engine wakes it as soon as someone near it moves away or
+leaves the fight (a wait with ``clear``), so this is only the bound."""
+ADVANCE_SEGMENTS = 5  # segments of walking an advance declares at a time
+
+
+def advance(obs: Observation, last: dict[str, object] | None = None) -> Declaration | None:
+    """Walk toward the nearest opponent when none is in sight (a battle's rear ranks).
+
+    ``last`` (a policy's memory) remembers where the last advance began: a fighter that
+    did not get anywhere (its way blocked by its own side) waits until its way clears,
+    that is until someone within reach of its next steps moves away or leaves the fight
+    (at most :data:`BLOCKED_WAIT` segments), and then tries again.
+    """
+    me: SelfView = obs.me
+    if me.doing("legs") is not None:
+        return None
+    if last is not None:
+        stuck = last.get("from") == me.position and not last.pop("waited", False)
+        last["from"] = me.position
+        if stuck and obs.must_act:
+            last["waited"] = True
+            # Whoever stands within a walk's length plus personal space may block it.
+            way = me.sheet.movement / 10 * ADVANCE_SEGMENTS + PERSONAL_SPACE
+            until = obs.segment + BLOCKED_WAIT
+            return shared_declaration("wait", None, ("until", "clear"), (), until, way)
+    foe = me.nearest_foe()
+    if foe is None:
+        return None
+    # buy_back against no one in particular (me.ps, read straight)
+    _, malus = buy_back_amounts(me._c.status.ps, None, True)
+    walk = ("toward", "segments")
+    return shared_declaration("move", None, walk, ("malus",), foe, ADVANCE_SEGMENTS, malus)
+
+
+def in_reach(obs: Observation, target: OtherView, reach: float) -> bool:
+    me: SelfView = obs.me
+    return within(me.position, target.position, reach)
+
+
+def expected_landing(other: OtherView) -> int | None:
+    """The segment in which ``other``'s weapon motion would land as a blow, if it is one.
+
+    A motion begun unarmed is read as arm then strike (two weapon speeds); a motion begun
+    armed as a strike (one speed). A known lock is no threat; a revealed strike lands
+    when the read said.
+    """
+    return _landing(other, other.motion("weapon"))
+
+
+def _landing(other: OtherView, motion: SeenAction | None) -> int | None:
+    """:func:`expected_landing` of ``other``'s weapon motion ``motion`` (read by the
+    caller, who may read it again)."""
+    if motion is None or motion.kind in ("lock", "parry"):
+        return None
+    speed = other.weapon.speed
+    if motion.ends_in is not None:  # read, or public
+        return motion.ends_in if motion.kind == "strike" else motion.ends_in + speed
+    if other.armed:
+        return motion.start + speed - 1
+    return motion.start + 2 * speed - 1
+
+
+def _hands_busy(c: Combatant) -> bool:
+    """Whether ``c``'s hands are busy: a lock due, or an action of the hands in progress
+    (what the shortcuts read before anything else: a policy whose hands are free may
+    strike, arm or shoot)."""
+    if c.status.must_lock:
+        return True
+    for a in c.actions:  # noqa: SIM110 (any() over a generator: two calls)
+        if a.channel == "hands" and not a.continuous:
+            return True
+    return False
+
+
+def _defended(actions: Sequence[Action]) -> AbstractSet[int | None]:
+    """The segments in which the defences in progress (parries, dodges) end (no set
+    is made when there are none, as in most decisions)."""
+    covered: set[int | None] | None = None
+    for a in actions:
+        if a.kind == "parry" or a.kind == "dodge":
+            if covered is None:
+                covered = set()
+            covered.add(a.last)
+    return _NO_SEGMENTS if covered is None else covered
+
+
+_NO_SEGMENTS: frozenset[int | None] = frozenset()
+
+_PARRY_PS = ("parry_force", "malus")
+"""A parry's PS choices, in the order the defender makes them (its shared shape)."""
+
+
+def ps_spent(d: DeclarationLike) -> int:
+    """PS a declaration spends (spends only; what it buys serves itself alone)."""
+    if not isinstance(d, Declaration):
+        return 0
+    ps = d.params.get("ps")
+    if not ps:
+        return 0
+    cost = 0
+    for k, v in ps.items():
+        if k in _SPENDS:
+            cost += int(v)
+        elif k == "aim" and v:
+            cost += 3
+    return cost
+
+
+_SPENDS = frozenset(
+    {"faster", "bonus", "specialization", "damage", "orient", "multiple", "parry_force"}
+)
