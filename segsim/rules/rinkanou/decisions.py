@@ -253,14 +253,28 @@ def expected_landing(other: OtherView) -> int | None:
 def _landing(other: OtherView, motion: SeenAction | None) -> int | None:
     """:func:`expected_landing` of ``other``'s weapon motion ``motion`` (read by the
     caller, who may read it again)."""
-    if motion is None or motion.kind in ("lock", "parry"):
+    if motion is None:
         return None
+    kind = motion.kind
+    if kind == "lock" or kind == "parry":
+        return None
+    ends = motion.ends_in
     speed = other.weapon.speed
-    if motion.ends_in is not None:  # read, or public
-        return motion.ends_in if motion.kind == "strike" else motion.ends_in + speed
-    if other.armed:
-        return motion.start + speed - 1
-    return motion.start + 2 * speed - 1
+    return blow_lands(kind, ends, motion.start, speed, ends is None and other.armed)
+
+
+def blow_lands(kind: str | None, ends: int | None, start: int, speed: int, armed: bool) -> int:
+    """Where a weapon motion that is not a lock or a parry lands as a blow, as an
+    observer expects it: its ``kind`` and last segment ``ends`` when it is public or
+    read (a strike lands then, anything else, an arming, one weapon ``speed`` later);
+    else from its ``start``: one speed on for a striker already ``armed`` (a strike),
+    two for one who is not (arm, then strike). ``armed`` is read only when ``ends`` is
+    None."""
+    if ends is not None:  # read, or public
+        return ends if kind == "strike" else ends + speed
+    if armed:
+        return start + speed - 1
+    return start + 2 * speed - 1
 
 
 def _hands_busy(c: Combatant) -> bool:

@@ -27,6 +27,7 @@ from segsim.rules.rinkanou.decisions import (
     _strike_or_arm,
     advance,
     approach,
+    blow_lands,
     buy_back_amounts,
     in_reach,
     ps_spent,
@@ -296,12 +297,7 @@ class Defender:
                 if kind == "lock" or kind == "parry":
                     continue
                 speed = o.sheet.weapon.speed
-                if ends is not None:
-                    t = ends if kind == "strike" else ends + speed
-                elif o.status.armed:
-                    t = a.start + speed - 1
-                else:
-                    t = a.start + 2 * speed - 1
+                t = blow_lands(kind, ends, a.start, speed, ends is None and o.status.armed)
                 if t < segment:
                     continue  # past
                 if covered is None:
