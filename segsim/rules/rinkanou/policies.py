@@ -37,6 +37,7 @@ from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKa
 from segsim.rules.rinkanou.views import (
     MOTION,
     SelfView,
+    _coming,
     closest,
     reach_of,
 )
@@ -388,6 +389,8 @@ class Archer:
         # Its guard's dodges and waits (it declares a Declaration, a list of them, or
         # nothing; its strikes and armings are not asked for: they would be dropped).
         guard = self.guard.decide(obs)
+        if guard is None:  # (most decisions) its shot alone: one declaration, not a list
+            return self.shoot(obs)
         dodges: list[DeclarationLike] = []
         spent = 0  # PS the dodges spend
         dodging = False
@@ -401,10 +404,10 @@ class Archer:
                 dodges.append(d)
                 spent += ps_spent(d)
         shot = self.shoot(obs, spent)
-        if shot is None:
+        if shot is None or (dodging and shot.kind == "move"):  # (the legs are dodging)
+            if len(dodges) == 1:
+                return dodges[0]  # the same as a list of one, which the engine plans slower
             return dodges or None
-        if dodging and shot.kind == "move":
-            return dodges  # the legs are dodging
         dodges.append(shot)
         return dodges
 
@@ -461,35 +464,28 @@ class Archer:
         covered: AbstractSet[int | None] | None = None
         landings: list[int] | None = None
         missile = False
-        autonomous = state.autonomous
-        if autonomous:
-            combatants = state.combatants
-            for a in autonomous.values():
-                if a.target != cid or a.kind != "projectile" or not a.visible:
-                    continue
-                shooter = combatants[a.actor]
-                if (
-                    shooter.side == c.side
-                    or not shooter.in_fight
-                    or shooter.setup.get("hidden", False)
-                ):
-                    continue  # not among those it sees
-                if rules.awareness is not None or not a.public:
+        if state.autonomous:
+            # Those of opponents in the fight who are not hidden, and where they land
+            # (found once while the same missiles fly).
+            coming = _coming(state, rules, c)
+            if coming is None:
+                return False  # one it may have read, or one that never lands: its view
+            lands = coming[1]
+            if lands:
+                if rules.awareness is not None:
                     return False  # what it makes out: asked of its view
-                t = a.last
-                if t is None:
-                    return False  # (a missile always lands: asked of its view)
                 missile = True
-                if t < segment:
-                    continue
-                if covered is None:
-                    covered = _defended(c.actions)
-                if t in covered:
-                    continue
-                if landings is None:
-                    landings = [t]
-                else:
-                    landings.append(t)
+                for t in lands:
+                    if t < segment:
+                        continue
+                    if covered is None:
+                        covered = _defended(c.actions)
+                    if t in covered:
+                        continue
+                    if landings is None:
+                        landings = [t]
+                    else:
+                        landings.append(t)
         if landings:
             first = min(landings)
             if defend_at is None or first < defend_at:
