@@ -29,7 +29,6 @@ from segsim.rules.rinkanou.decisions import (
     approach,
     blow_lands,
     buy_back_amounts,
-    in_reach,
     ps_spent,
     shared_declaration,
 )
@@ -338,8 +337,9 @@ class Defender:
                 _, malus = buy_back_amounts(status.ps, speed, True)
                 force = 1 if status.ps > 0 and me.usable_ps >= 1 else None
                 return start, shared_declaration("parry", None, (), _PARRY_PS, force, malus)
-        if me.doing("legs") is not None:
-            return -1, None
+        for a in me.actions:  # me.doing("legs"), without its call
+            if a.channel == "legs" and not a.continuous:
+                return -1, None
         left = land - obs.segment + 1  # segments available, this one included
         faster = 0
         if left < DODGE_SEGMENTS:
@@ -435,7 +435,28 @@ class Archer:
         if called:
             return False
         c = state.combatants[cid]
-        if not _hands_busy(c):
+        # Its actions in one pass (_hands_busy's, _defended's and the legs' tests,
+        # without their calls): whether its hands and legs are busy, and the segments
+        # in which its defences in progress end.
+        hands = c.status.must_lock
+        legs = False
+        covered: set[int | None] | None = None
+        for a in c.actions:
+            if not a.continuous:
+                channel = a.channel
+                if channel == "hands":
+                    hands = True
+                elif channel == "legs":
+                    legs = True
+            kind = a.kind
+            if kind == "dodge" or kind == "parry":
+                duration = a.duration
+                end = None if duration is None else a.start + duration - 1  # (Action.last)
+                if covered is None:
+                    covered = {end}
+                else:
+                    covered.add(end)
+        if not hands:
             return False
         here = c.position
         reaches = rules._fighter_reaches
@@ -461,8 +482,6 @@ class Archer:
         guard = self.guard
         defend_at = guard.defend_at
         blows = guard.blows
-        covered: AbstractSet[int | None] | None = None
-        landings: list[int] | None = None
         missile = False
         if state.autonomous:
             # Those of opponents in the fight who are not hidden, and where they land
@@ -475,36 +494,28 @@ class Archer:
                 if rules.awareness is not None:
                     return False  # what it makes out: asked of its view
                 missile = True
+                first = -1  # the first landing to come that no defence meets, and how many
+                count = 0
                 for t in lands:
-                    if t < segment:
+                    if t < segment or (covered is not None and t in covered):
                         continue
-                    if covered is None:
-                        covered = _defended(c.actions)
-                    if t in covered:
-                        continue
-                    if landings is None:
-                        landings = [t]
-                    else:
-                        landings.append(t)
-        if landings:
-            first = min(landings)
-            if defend_at is None or first < defend_at:
-                defend_at = first
-                blows = landings.count(first)
-        if defend_at is not None:
-            if covered is None:
-                covered = _defended(c.actions)
-            if defend_at < segment or defend_at in covered:
-                defend_at = None  # past, or met by a defence in progress
+                    if t == first:
+                        count += 1
+                    elif first < 0 or t < first:
+                        first, count = t, 1
+                if count and (defend_at is None or first < defend_at):
+                    defend_at = first
+                    blows = count
+        if defend_at is not None and (
+            defend_at < segment or (covered is not None and defend_at in covered)
+        ):
+            defend_at = None  # past, or met by a defence in progress
         if defend_at is not None:
             # The defence awaited (Defender.plan): with its legs busy, none now; a dodge
             # not yet due is waited for. (A shield's or weapon's parry: it decides.)
             if c.sheet.shield is not None or guard.prefer != "dodge":
                 return False
-            for a in c.actions:
-                if a.channel == "legs" and not a.continuous:
-                    break  # its legs busy
-            else:
+            if not legs:
                 if defend_at - segment + 1 <= DODGE_SEGMENTS:
                     return False  # due now (or hurried): it decides
                 start = defend_at - DODGE_SEGMENTS + 1
@@ -522,19 +533,28 @@ class Archer:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
         already take this segment (a strike's bonus takes what is left)."""
         me: SelfView = obs.me
-        if me.must_lock or me.doing("hands") is not None:
-            return None  # its hands are busy: no view of the target is built
-        target = me.nearest()  # nearest_opponent(obs), without its call
-        if target is None:
+        if me.must_lock:
+            return None  # its hands are busy: nothing of the target is looked at
+        for a in me.actions:  # me.doing("hands"), without its call
+            if a.channel == "hands" and not a.continuous:
+                return None
+        # The nearest opponent (nearest_opponent(obs)'s): its id, position and reach,
+        # without building its view (a walk toward it alone needs that).
+        near = me._nearest_reach()
+        if near is None:
             return None
-        close = in_reach(obs, target, max(target.reach, me.reach) + 1.0)
+        target, at, theirs = near
+        reach = me.reach
+        apart = math.dist(me.position, at)  # in_reach(), without its calls
         status = me._c.status  # its own, read straight (as its live fields would, now)
-        if close or me.sheet.ranged is None:
+        if apart <= max(theirs, reach) + 1.0 + REACH_TOLERANCE or me.sheet.ranged is None:
             if status.wielding != "melee":
                 return DRAW_MELEE
-            if not in_reach(obs, target, me.reach):
-                return approach(obs, target)
-            return _strike_or_arm(me, target.id, spent)
+            if apart > reach + REACH_TOLERANCE:
+                view = me.nearest()
+                assert view is not None
+                return approach(obs, view)
+            return _strike_or_arm(me, target, spent)
         if status.wielding != "ranged":
             return DRAW_RANGED
         if not status.loaded:
@@ -542,10 +562,10 @@ class Archer:
         # A shared declaration of its shape (checked once, as the strikes are).
         command_points = status.command_points
         if command_points > 0:
-            return shared_table_declaration("shoot", target.id, {"pc": {"bonus": command_points}})
+            return shared_table_declaration("shoot", target, {"pc": {"bonus": command_points}})
         if command_points < 0:
-            return shared_table_declaration("shoot", target.id, {"pc": {"malus": -command_points}})
-        return shared_table_declaration("shoot", target.id, None)
+            return shared_table_declaration("shoot", target, {"pc": {"malus": -command_points}})
+        return shared_table_declaration("shoot", target, None)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
