@@ -1070,8 +1070,9 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(
                 "a fighter cannot move toward itself", rule=f"{TEXT}, Mouvement"
             )
-        if stop is None:
-            stop = float(self.reach(c.sheet))
+        if stop is None:  # the mover's reach (asked of the rules once per fighter)
+            known = self._fighter_reaches.get(c)
+            stop = float(known if known is not None else reach_of(self, c))
         key = ("move", pace, segments, other, stop)
         params = self._tables.get(key)
         if params is None:

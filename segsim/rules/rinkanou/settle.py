@@ -686,7 +686,8 @@ class Settlement:
     def move(self, action: Action) -> None:
         """Se déplacer: movement / 10 metres a segment walking, times the run factor
         running; ``segments`` of it declared at once as one action."""
-        c = self.fighter(action.actor)
+        combatants = self.combatants
+        c = combatants[action.actor]  # (self.fighter(), without its call)
         sheet: Sheet = c.sheet
         if action.rolled:  # within an opponent's reach: Combat + Souplesse
             mods = {
@@ -695,21 +696,29 @@ class Settlement:
                 "ps": self.use(action).chance,
             }
             self.test(action, "move", mods)
-        pace = action.params.get("pace", "walk")
+        params = action.params
+        pace = params.get("pace", "walk")
         per_segment = sheet.movement / 10 * (sheet.run_factor if pace == "run" else 1.0)
-        budget = per_segment * int(action.params.get("segments", 1))
-        if "to" in action.params:
-            goal = tuple(action.params["to"])
+        budget = per_segment * int(params.get("segments", 1))
+        if "to" in params:
+            goal = tuple(params["to"])
             stop = 0.0
         else:
-            other = self.fighter(str(action.params["toward"]))
+            other = combatants[str(params["toward"])]
             goal = other.position
-            stop = float(action.params.get("stop_at", 0.0))
+            stop = float(params.get("stop_at", 0.0))
         dest = toward_point(c.position, (float(goal[0]), float(goal[1])), budget, stop)
-        x, y = self.free_spot(c, manoeuvres.keep_off(self, c, c.position, dest))
+        state = self.state
+        if state.extra.get(manoeuvres.KEEPING):  # (keep_off() has nothing to do otherwise)
+            dest = manoeuvres.keep_off(self, c, c.position, dest)
+        if len(state.grid.where) <= SMALL_FIGHT:  # free_spot()'s test, without its call
+            x, y = self._free_spot_scanned(c, dest)
+        else:
+            x, y = self.free_spot(c, dest)
         if (x, y) != c.position:
             self.events.append(Moved(self.segment, c.id, x, y))
-            self.moved(c)
+            if c.status.command_points:  # self.moved(c), without its call
+                self.moved(c)
 
     def free_spot(self, c: Combatant, dest: tuple[float, float]) -> tuple[float, float]:
         """Where a move ends: its destination, or half way if that keeps PERSONAL_SPACE
