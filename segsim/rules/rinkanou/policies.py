@@ -402,7 +402,8 @@ class Archer:
                 elif kind != "wait":
                     continue
                 dodges.append(d)
-                spent += ps_spent(d)
+                if d.params.get("ps"):  # (ps_spent() has nothing to count otherwise)
+                    spent += ps_spent(d)
         shot = self.shoot(obs, spent)
         if shot is None or (dodging and shot.kind == "move"):  # (the legs are dodging)
             if len(dodges) == 1:
