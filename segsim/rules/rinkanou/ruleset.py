@@ -1388,7 +1388,7 @@ class RinKaNou(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        events = self._quiet(state, segment, batch)  # arming, locking, waiting only
+        events = self._quiet(state, segment, batch)  # arming, locking, waiting, readying only
         if events is None:
             events = self._settlement(self, state, segment, batch, dice).run()
         return events

@@ -36,6 +36,7 @@ from segsim.rules.rinkanou.events import (
     CommandPointsChanged,
     Disengaged,
     GearDamaged,
+    HandsChanged,
     IntentRead,
     SituationChanged,
     StanceChanged,
@@ -891,17 +892,18 @@ class Settlement:
                 events.append(_situation_changed(segment, c.id, 0, since, (), "reset"))
 
 
-QUIET_KINDS = frozenset({"arm", "lock", "wait"})
+QUIET_KINDS = frozenset({"arm", "lock", "wait", "ready"})
 """Actions whose resolution rolls nothing and touches no situation points."""
 
 
 def quiet(state: FightState, segment: int, batch: Sequence[Action]) -> list[Event] | None:
-    """The events of a batch that only arms, locks and waits, made without a
-    :class:`Settlement` (the most common batches of a fight); None for any other batch.
+    """The events of a batch that only arms, locks, waits and readies a ranged weapon,
+    made without a :class:`Settlement` (the most common batches of a fight, and most of
+    a shooter's reloads); None for any other batch.
 
     They are the events :meth:`Settlement.run` makes of such a batch (its ``arm`` and
-    ``lock``): nothing is rolled, no points change, and no blow can be spoiled (that
-    takes a move in the batch)."""
+    ``lock``, and :func:`manoeuvres.hands` for a ``ready``): nothing is rolled, no
+    points change, and no blow can be spoiled (that takes a move in the batch)."""
     events: list[Event] = []
     combatants = state.combatants
     for action in batch:
@@ -913,6 +915,11 @@ def quiet(state: FightState, segment: int, batch: Sequence[Action]) -> list[Even
                 events.append(_weapon_state(segment, action.actor, True, False))
         elif kind == "lock":
             events.append(_weapon_state(segment, action.actor, False, False))
+        elif kind == "ready":  # its ranged weapon ready to loose, the rest as it is
+            st = combatants[action.actor].status
+            events.append(
+                HandsChanged(segment, action.actor, st.wielding, True, st.grip, st.shield_aside)
+            )
     return events
 
 
