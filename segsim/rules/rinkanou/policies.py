@@ -418,9 +418,10 @@ class Archer:
         """Whether, called to this phase by what it saw alone (the engine asks: see
         :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
         busy (reloading, loosing, locking...), so it does not shoot; no opponent within
-        its own reach of it shows a weapon motion that could land (anything but a lock or
-        a parry seen as such: the defender's test), so no blow is to be met; and the
-        missiles it sees coming
+        its own reach of it shows a weapon motion that lands from now on where no defence
+        in progress meets it (anything but a lock or a parry seen as such, where it lands
+        worked out as its guard does: the defender's test), so no blow is to be met; and
+        the missiles it sees coming
         leave its guard nothing to declare now: each is met by a dodge in progress, or
         the first of the others is awaited by a wait already declared, or its legs are
         busy. Its guard then makes the changes its decision would (the landing it
@@ -462,6 +463,9 @@ class Archer:
         here = c.position
         reaches = rules._fighter_reaches
         dist = math.dist
+        revealed = c.status.revealed  # what it has read of the others' actions
+        seen: str | None  # the kind it sees
+        ends: int | None
         kept = state._against.get(c.side)  # FightState.against(), without its call
         for o in kept if kept is not None else state.against(c.side):
             reach = reaches.get(o)
@@ -471,13 +475,23 @@ class Archer:
                 continue  # no threat (SelfView.threats)
             if rules.awareness is not None:
                 return False  # what it makes out: asked of its view
-            for a in o.actions:  # a weapon motion that may land (the defender's hook)
-                if (
-                    a.visible
-                    and MOTION.get(a.kind) == "weapon"
-                    and not (a.public and (a.kind == "lock" or a.kind == "parry"))
-                ):
-                    return False
+            for a in o.actions:  # a weapon motion that may land (the defender's hook's test)
+                if not a.visible or MOTION.get(a.kind) != "weapon":
+                    continue
+                # Where it lands as its guard expects it (_landing of what it sees: the
+                # action as it is if public, as read if read, else its motion).
+                if a.public:
+                    seen, ends = a.kind, a.last
+                elif revealed and a.id in revealed:
+                    seen, _, ends = revealed[a.id]
+                else:
+                    seen = ends = None
+                if seen == "lock" or seen == "parry":
+                    continue
+                speed = o.sheet.weapon.speed
+                t = blow_lands(seen, ends, a.start, speed, ends is None and o.status.armed)
+                if t >= segment and (covered is None or t not in covered):
+                    return False  # a blow to come that no defence in progress meets
         # The missiles it sees coming (SelfView.incoming's), as its guard weighs them:
         # where they land from now on, those no defence in progress meets.
         guard = self.guard
