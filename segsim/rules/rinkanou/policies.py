@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.actions import shared_declaration as shared_table_declaration
@@ -20,6 +21,7 @@ from segsim.rules.rinkanou.decisions import (
     DRAW_MELEE,
     DRAW_RANGED,
     READY,
+    SHAPES,
     _approach,
     _defended,
     _hands_busy,
@@ -574,13 +576,19 @@ class Archer:
             return DRAW_RANGED
         if not status.loaded:
             return READY
-        # A shared declaration of its shape (checked once, as the strikes are).
-        command_points = status.command_points
-        if command_points > 0:
-            return shared_table_declaration("shoot", target, {"pc": {"bonus": command_points}})
-        if command_points < 0:
-            return shared_table_declaration("shoot", target, {"pc": {"malus": -command_points}})
-        return shared_table_declaration("shoot", target, None)
+        return _shot(target, status.command_points)
+
+
+@lru_cache(maxsize=SHAPES)
+def _shot(target: str, command_points: int) -> Declaration:
+    """A shot at ``target`` spending all its command points on the roll (a bonus; a
+    negative score, a malus): a shared declaration of its shape (checked once, as the
+    strikes are), found by one lookup of its two values."""
+    if command_points > 0:
+        return shared_table_declaration("shoot", target, {"pc": {"bonus": command_points}})
+    if command_points < 0:
+        return shared_table_declaration("shoot", target, {"pc": {"malus": -command_points}})
+    return shared_table_declaration("shoot", target, None)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

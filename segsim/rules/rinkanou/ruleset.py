@@ -742,7 +742,11 @@ class RinKaNou(BaseRuleset):
         same score can be used every segment, shared by what is declared in it. Like
         :meth:`_with_ps`, it fills ``added`` and returns the duration."""
         raw = declaration.params["pc"]
-        committed = sum(max(0, self._spec_use(c, p, "pc").net) for p in planned if "pc" in p.params)
+        committed = (  # what the fighter's other declarations of the segment take
+            sum(max(0, self._spec_use(c, p, "pc").net) for p in planned if "pc" in p.params)
+            if planned
+            else 0
+        )
         score = c.status.command_points
         use = parse_ps(
             raw,
