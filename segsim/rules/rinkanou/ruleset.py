@@ -1264,8 +1264,17 @@ class RinKaNou(BaseRuleset):
                 f"{distance / 5:.0f} > {c.sheet.sight})",
                 rule=f"{TEXT}, Les portées (La vision)",
             )
-        params: dict[str, Any] = {"shot": shot, **self._common(d)}
-        if d.params.get("disarm"):
+        p = d.params
+        difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0  # (_common's)
+        params: Mapping[str, Any]
+        if not difficulty and not p.get("disarm"):
+            # A plain shot (most of them): its table shared, not made for each shot.
+            key = ("shoot", shot)
+            shared = self._tables.get(key)
+            params = shared if shared is not None else self._tables.keep(key, {"shot": shot})
+            return Action("shoot", ranged.shoot, "hands", target, True, 0, params=params)
+        params = {"shot": shot, "difficulty": difficulty} if difficulty else {"shot": shot}
+        if p.get("disarm"):
             other = state.combatants[target]
             if not ranged.thrown or SIZES.index(ranged.size) < SIZES.index("medium"):
                 raise IllegalDeclaration(
@@ -1278,7 +1287,6 @@ class RinKaNou(BaseRuleset):
                     rule=f"{TEXT}, Manœuvres de combat (Désarmement avec une arme de jet)",
                 )
             params["disarm"] = "weapon"
-        difficulty = difficulty_value(d.params.get("difficulty", 0))
         return Action("shoot", ranged.shoot, "hands", target, True, difficulty, params=params)
 
     def _plan_draw(
