@@ -72,18 +72,17 @@ def shoot(s: Settlement, action: Action) -> None:
     distance = math.dist(shooter.position, target.position)
     steps = increments(distance, weapon)
     pc = s.pc(action)
-    result = s.test(
-        action,
-        "shoot",
-        {
-            weapon.skill: sheet.skill(weapon.skill),
-            weapon.characteristic: sheet.characteristic(weapon.characteristic),
-            "range": range_malus(distance, weapon),
-            "deflection": -target.sheet.armour.deflection,
-            "cover": -s.cover_malus(target),
-            "pc": pc.chance,
-        },
+    # Only the modifiers that count (those of 0 the test's event would leave out: a
+    # table it keeps as it is rather than filters).
+    mods = _counted(
+        (weapon.skill, sheet.skill(weapon.skill)),
+        (weapon.characteristic, sheet.characteristic(weapon.characteristic)),
+        ("range", range_malus(distance, weapon)),
+        ("deflection", -target.sheet.armour.deflection),
+        ("cover", -s.cover_malus(target)),
+        ("pc", pc.chance),
     )
+    result = s.test(action, "shoot", mods)
     shot = str(action.params.get("shot", "direct"))
     params: dict[str, Any] = {
         "shot": shot,
@@ -201,12 +200,21 @@ def dodge_roll(
     s.used.add(dodge.id)
     s.dodges_left[dodge.id] -= 1
     sheet: Sheet = target.sheet
-    mods = {
-        "dodge": sheet.skill("dodge"),
-        "agility": sheet.characteristic("agility"),
-        "shooter Mr": -shot.mr,
-        "missile": PROJECTILE_DODGE_MALUS,
-        "ps": s.defence_points(dodge, target, shooter)[0],
-        "pc": s.pc(dodge).chance,
-    }
+    mods = _counted(  # (those that count, as for a shot)
+        ("dodge", sheet.skill("dodge")),
+        ("agility", sheet.characteristic("agility")),
+        ("shooter Mr", -shot.mr),
+        ("missile", PROJECTILE_DODGE_MALUS),
+        ("ps", s.defence_points(dodge, target, shooter)[0]),
+        ("pc", s.pc(dodge).chance),
+    )
     return s.test(dodge, "dodge", mods)
+
+
+def _counted(*mods: tuple[str, int]) -> dict[str, int]:
+    """A test's modifiers in the order given, those of 0 left out."""
+    counted: dict[str, int] = {}
+    for name, value in mods:
+        if value:
+            counted[name] = value
+    return counted
