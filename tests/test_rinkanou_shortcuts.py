@@ -132,6 +132,41 @@ def test_the_missiles_coming_are_those_the_shooters_views_show(name: str) -> Non
     assert seen if name == "archery_duel" else not seen
 
 
+def test_the_missiles_coming_kept_while_they_fly_follow_who_is_in_the_fight() -> None:
+    """The missiles coming at a fighter are found once while the same ones fly (issue
+    41, fifth pass), and found again when someone leaves the fight: a shooter out of
+    the fight is no longer seen, though its arrow still flies."""
+    longbow = {"wielding": "ranged", "loaded": True}
+    fight = build_fight(
+        {
+            "jared": ("red", "jared", Scripted({0: declare("shoot", "jacou")})),
+            "archer2": ("red", "jared", Scripted({0: declare("shoot", "jacou")})),
+            "jacou": ("blue", "jacou", Scripted()),
+        },
+        positions={"jared": (0.0, 0.0), "archer2": (0.0, 10.0), "jacou": (300.0, 0.0)},
+        seed=3,
+    )
+    for cid in ("jared", "archer2"):
+        fight.state.combatants[cid].setup = longbow
+    externalize(fight)
+    while len(fight.state.autonomous) < 2:  # both arrows loosed (at the end of segment 1)
+        drive(fight, 1)
+    rules, state = fight.ruleset, fight.state
+    flying = dict(state.autonomous)
+
+    def coming() -> list[tuple[str | None, int | None]]:
+        me = rules.observe(state, "jacou", state.segment, False).me
+        shown = [m for foe in me.foes() for m in foe.incoming("jacou")]  # the long way
+        assert list(me.incoming()) == shown
+        return [(flying[m.id].actor, m.ends_in) for m in me.incoming()]
+
+    assert coming() == [("jared", 46), ("archer2", 47)]
+    assert coming() == [("jared", 46), ("archer2", 47)]  # kept: the same answer
+    state.remove("archer2")
+    assert state.autonomous == flying  # the same missiles in flight
+    assert coming() == [("jared", 46)]
+
+
 def test_command_points_kept_with_the_action_are_those_its_choices_say() -> None:
     """[RinKaNou, Points de commandement]: the planner keeps what an action's command
     points do (its ``memo``, as for situation points); the settlement reads that, the

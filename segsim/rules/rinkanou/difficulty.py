@@ -84,14 +84,20 @@ def overlap_malus(s: Settlement, action: Action) -> int:
     total = 0
     aid = action.id
     segment = s.segment
+    # Action.overlaps() and Action.last, without their calls (an open action runs to now).
+    duration = action.duration
+    last = segment if duration is None else action.start + duration - 1
+    start = action.start
     for group in (c.actions, c.recent):
         for other in group:
             # Only its rolled actions weigh: the others are passed over before any lookup.
-            if not other.rolled or other.id == aid:
+            if not other.rolled or other.id == aid or other.cancelled:
                 continue
-            if not other.cancelled and other.overlaps(action, segment):
+            duration = other.duration
+            other_last = segment if duration is None else other.start + duration - 1
+            if other.start <= last and start <= other_last:
                 mods = None
-                if other.last is not None and other.last < segment:
+                if duration is not None and other_last < segment:
                     mods = c.status.rolled.get(other.id)  # settled earlier: its own roll
                 if mods is not None:
                     difficulty = imposed_difficulty(mods)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.actions import shared_declaration as shared_table_declaration
@@ -20,6 +21,7 @@ from segsim.rules.rinkanou.decisions import (
     DRAW_MELEE,
     DRAW_RANGED,
     READY,
+    SHAPES,
     _approach,
     _defended,
     _hands_busy,
@@ -29,7 +31,6 @@ from segsim.rules.rinkanou.decisions import (
     approach,
     blow_lands,
     buy_back_amounts,
-    in_reach,
     ps_spent,
     shared_declaration,
 )
@@ -37,6 +38,7 @@ from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKa
 from segsim.rules.rinkanou.views import (
     MOTION,
     SelfView,
+    _coming,
     closest,
     reach_of,
 )
@@ -337,8 +339,9 @@ class Defender:
                 _, malus = buy_back_amounts(status.ps, speed, True)
                 force = 1 if status.ps > 0 and me.usable_ps >= 1 else None
                 return start, shared_declaration("parry", None, (), _PARRY_PS, force, malus)
-        if me.doing("legs") is not None:
-            return -1, None
+        for a in me.actions:  # me.doing("legs"), without its call
+            if a.channel == "legs" and not a.continuous:
+                return -1, None
         left = land - obs.segment + 1  # segments available, this one included
         faster = 0
         if left < DODGE_SEGMENTS:
@@ -388,6 +391,8 @@ class Archer:
         # Its guard's dodges and waits (it declares a Declaration, a list of them, or
         # nothing; its strikes and armings are not asked for: they would be dropped).
         guard = self.guard.decide(obs)
+        if guard is None:  # (most decisions) its shot alone: one declaration, not a list
+            return self.shoot(obs)
         dodges: list[DeclarationLike] = []
         spent = 0  # PS the dodges spend
         dodging = False
@@ -399,12 +404,13 @@ class Archer:
                 elif kind != "wait":
                     continue
                 dodges.append(d)
-                spent += ps_spent(d)
+                if d.params.get("ps"):  # (ps_spent() has nothing to count otherwise)
+                    spent += ps_spent(d)
         shot = self.shoot(obs, spent)
-        if shot is None:
+        if shot is None or (dodging and shot.kind == "move"):  # (the legs are dodging)
+            if len(dodges) == 1:
+                return dodges[0]  # the same as a list of one, which the engine plans slower
             return dodges or None
-        if dodging and shot.kind == "move":
-            return dodges  # the legs are dodging
         dodges.append(shot)
         return dodges
 
@@ -414,9 +420,10 @@ class Archer:
         """Whether, called to this phase by what it saw alone (the engine asks: see
         :func:`segsim.fight.unconcerned_hook`), it would declare nothing: its hands are
         busy (reloading, loosing, locking...), so it does not shoot; no opponent within
-        its own reach of it shows a weapon motion that could land (anything but a lock or
-        a parry seen as such: the defender's test), so no blow is to be met; and the
-        missiles it sees coming
+        its own reach of it shows a weapon motion that lands from now on where no defence
+        in progress meets it (anything but a lock or a parry seen as such, where it lands
+        worked out as its guard does: the defender's test), so no blow is to be met; and
+        the missiles it sees coming
         leave its guard nothing to declare now: each is met by a dodge in progress, or
         the first of the others is awaited by a wait already declared, or its legs are
         busy. Its guard then makes the changes its decision would (the landing it
@@ -432,11 +439,35 @@ class Archer:
         if called:
             return False
         c = state.combatants[cid]
-        if not _hands_busy(c):
+        # Its actions in one pass (_hands_busy's, _defended's and the legs' tests,
+        # without their calls): whether its hands and legs are busy, and the segments
+        # in which its defences in progress end.
+        hands = c.status.must_lock
+        legs = False
+        covered: set[int | None] | None = None
+        for a in c.actions:
+            if not a.continuous:
+                channel = a.channel
+                if channel == "hands":
+                    hands = True
+                elif channel == "legs":
+                    legs = True
+            kind = a.kind
+            if kind == "dodge" or kind == "parry":
+                duration = a.duration
+                end = None if duration is None else a.start + duration - 1  # (Action.last)
+                if covered is None:
+                    covered = {end}
+                else:
+                    covered.add(end)
+        if not hands:
             return False
         here = c.position
         reaches = rules._fighter_reaches
         dist = math.dist
+        revealed = c.status.revealed  # what it has read of the others' actions
+        seen: str | None  # the kind it sees
+        ends: int | None
         kept = state._against.get(c.side)  # FightState.against(), without its call
         for o in kept if kept is not None else state.against(c.side):
             reach = reaches.get(o)
@@ -446,69 +477,62 @@ class Archer:
                 continue  # no threat (SelfView.threats)
             if rules.awareness is not None:
                 return False  # what it makes out: asked of its view
-            for a in o.actions:  # a weapon motion that may land (the defender's hook)
-                if (
-                    a.visible
-                    and MOTION.get(a.kind) == "weapon"
-                    and not (a.public and (a.kind == "lock" or a.kind == "parry"))
-                ):
-                    return False
+            for a in o.actions:  # a weapon motion that may land (the defender's hook's test)
+                if not a.visible or MOTION.get(a.kind) != "weapon":
+                    continue
+                # Where it lands as its guard expects it (_landing of what it sees: the
+                # action as it is if public, as read if read, else its motion).
+                if a.public:
+                    seen, ends = a.kind, a.last
+                elif revealed and a.id in revealed:
+                    seen, _, ends = revealed[a.id]
+                else:
+                    seen = ends = None
+                if seen == "lock" or seen == "parry":
+                    continue
+                speed = o.sheet.weapon.speed
+                t = blow_lands(seen, ends, a.start, speed, ends is None and o.status.armed)
+                if t >= segment and (covered is None or t not in covered):
+                    return False  # a blow to come that no defence in progress meets
         # The missiles it sees coming (SelfView.incoming's), as its guard weighs them:
         # where they land from now on, those no defence in progress meets.
         guard = self.guard
         defend_at = guard.defend_at
         blows = guard.blows
-        covered: AbstractSet[int | None] | None = None
-        landings: list[int] | None = None
         missile = False
-        autonomous = state.autonomous
-        if autonomous:
-            combatants = state.combatants
-            for a in autonomous.values():
-                if a.target != cid or a.kind != "projectile" or not a.visible:
-                    continue
-                shooter = combatants[a.actor]
-                if (
-                    shooter.side == c.side
-                    or not shooter.in_fight
-                    or shooter.setup.get("hidden", False)
-                ):
-                    continue  # not among those it sees
-                if rules.awareness is not None or not a.public:
+        if state.autonomous:
+            # Those of opponents in the fight who are not hidden, and where they land
+            # (found once while the same missiles fly).
+            coming = _coming(state, rules, c)
+            if coming is None:
+                return False  # one it may have read, or one that never lands: its view
+            lands = coming[1]
+            if lands:
+                if rules.awareness is not None:
                     return False  # what it makes out: asked of its view
-                t = a.last
-                if t is None:
-                    return False  # (a missile always lands: asked of its view)
                 missile = True
-                if t < segment:
-                    continue
-                if covered is None:
-                    covered = _defended(c.actions)
-                if t in covered:
-                    continue
-                if landings is None:
-                    landings = [t]
-                else:
-                    landings.append(t)
-        if landings:
-            first = min(landings)
-            if defend_at is None or first < defend_at:
-                defend_at = first
-                blows = landings.count(first)
-        if defend_at is not None:
-            if covered is None:
-                covered = _defended(c.actions)
-            if defend_at < segment or defend_at in covered:
-                defend_at = None  # past, or met by a defence in progress
+                first = -1  # the first landing to come that no defence meets, and how many
+                count = 0
+                for t in lands:
+                    if t < segment or (covered is not None and t in covered):
+                        continue
+                    if t == first:
+                        count += 1
+                    elif first < 0 or t < first:
+                        first, count = t, 1
+                if count and (defend_at is None or first < defend_at):
+                    defend_at = first
+                    blows = count
+        if defend_at is not None and (
+            defend_at < segment or (covered is not None and defend_at in covered)
+        ):
+            defend_at = None  # past, or met by a defence in progress
         if defend_at is not None:
             # The defence awaited (Defender.plan): with its legs busy, none now; a dodge
             # not yet due is waited for. (A shield's or weapon's parry: it decides.)
             if c.sheet.shield is not None or guard.prefer != "dodge":
                 return False
-            for a in c.actions:
-                if a.channel == "legs" and not a.continuous:
-                    break  # its legs busy
-            else:
+            if not legs:
                 if defend_at - segment + 1 <= DODGE_SEGMENTS:
                     return False  # due now (or hurried): it decides
                 start = defend_at - DODGE_SEGMENTS + 1
@@ -526,30 +550,45 @@ class Archer:
         """Its next step toward a shot (or a melee strike); ``spent``: PS its dodges
         already take this segment (a strike's bonus takes what is left)."""
         me: SelfView = obs.me
-        if me.must_lock or me.doing("hands") is not None:
-            return None  # its hands are busy: no view of the target is built
-        target = me.nearest()  # nearest_opponent(obs), without its call
-        if target is None:
+        if me.must_lock:
+            return None  # its hands are busy: nothing of the target is looked at
+        for a in me.actions:  # me.doing("hands"), without its call
+            if a.channel == "hands" and not a.continuous:
+                return None
+        # The nearest opponent (nearest_opponent(obs)'s): its id, position and reach,
+        # without building its view (a walk toward it alone needs that).
+        near = me._nearest_reach()
+        if near is None:
             return None
-        close = in_reach(obs, target, max(target.reach, me.reach) + 1.0)
+        target, at, theirs = near
+        reach = me.reach
+        apart = math.dist(me.position, at)  # in_reach(), without its calls
         status = me._c.status  # its own, read straight (as its live fields would, now)
-        if close or me.sheet.ranged is None:
+        if apart <= max(theirs, reach) + 1.0 + REACH_TOLERANCE or me.sheet.ranged is None:
             if status.wielding != "melee":
                 return DRAW_MELEE
-            if not in_reach(obs, target, me.reach):
-                return approach(obs, target)
-            return _strike_or_arm(me, target.id, spent)
+            if apart > reach + REACH_TOLERANCE:
+                view = me.nearest()
+                assert view is not None
+                return approach(obs, view)
+            return _strike_or_arm(me, target, spent)
         if status.wielding != "ranged":
             return DRAW_RANGED
         if not status.loaded:
             return READY
-        # A shared declaration of its shape (checked once, as the strikes are).
-        command_points = status.command_points
-        if command_points > 0:
-            return shared_table_declaration("shoot", target.id, {"pc": {"bonus": command_points}})
-        if command_points < 0:
-            return shared_table_declaration("shoot", target.id, {"pc": {"malus": -command_points}})
-        return shared_table_declaration("shoot", target.id, None)
+        return _shot(target, status.command_points)
+
+
+@lru_cache(maxsize=SHAPES)
+def _shot(target: str, command_points: int) -> Declaration:
+    """A shot at ``target`` spending all its command points on the roll (a bonus; a
+    negative score, a malus): a shared declaration of its shape (checked once, as the
+    strikes are), found by one lookup of its two values."""
+    if command_points > 0:
+        return shared_table_declaration("shoot", target, {"pc": {"bonus": command_points}})
+    if command_points < 0:
+        return shared_table_declaration("shoot", target, {"pc": {"malus": -command_points}})
+    return shared_table_declaration("shoot", target, None)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -17,8 +17,8 @@ from segsim.events import ActionSpawned
 from segsim.rules.rinkanou import manoeuvres
 from segsim.rules.rinkanou.content import RangedWeapon, Sheet
 from segsim.rules.rinkanou.events import AttackResolved, HandsChanged
-from segsim.rules.rinkanou.roll import Rolled, TestResult
-from segsim.rules.rinkanou.situation import PSUse
+from segsim.rules.rinkanou.roll import DOUBLES, Rolled, TestResult
+from segsim.rules.rinkanou.situation import NO_PS, PSUse
 from segsim.state import Combatant
 
 if TYPE_CHECKING:
@@ -56,9 +56,10 @@ def bearing(target: tuple[float, float], origin: tuple[float, float]) -> float:
 
 def shoot(s: Settlement, action: Action) -> None:
     """Loose the missile: roll to hit now, then let it fly."""
-    shooter = s.fighter(action.actor)
+    combatants = s.combatants  # (s.fighter(), without its calls)
+    shooter = combatants[action.actor]
     assert action.target is not None
-    target = s.fighter(action.target)
+    target = combatants[action.target]
     sheet: Sheet = shooter.sheet
     weapon = sheet.ranged
     assert weapon is not None
@@ -71,18 +72,17 @@ def shoot(s: Settlement, action: Action) -> None:
     distance = math.dist(shooter.position, target.position)
     steps = increments(distance, weapon)
     pc = s.pc(action)
-    result = s.test(
-        action,
-        "shoot",
-        {
-            weapon.skill: sheet.skill(weapon.skill),
-            weapon.characteristic: sheet.characteristic(weapon.characteristic),
-            "range": range_malus(distance, weapon),
-            "deflection": -target.sheet.armour.deflection,
-            "cover": -s.cover_malus(target),
-            "pc": pc.chance,
-        },
+    # Only the modifiers that count (those of 0 the test's event would leave out: a
+    # table it keeps as it is rather than filters).
+    mods = _counted(
+        (weapon.skill, sheet.skill(weapon.skill)),
+        (weapon.characteristic, sheet.characteristic(weapon.characteristic)),
+        ("range", range_malus(distance, weapon)),
+        ("deflection", -target.sheet.armour.deflection),
+        ("cover", -s.cover_malus(target)),
+        ("pc", pc.chance),
     )
+    result = s.test(action, "shoot", mods)
     shot = str(action.params.get("shot", "direct"))
     params: dict[str, Any] = {
         "shot": shot,
@@ -91,10 +91,11 @@ def shoot(s: Settlement, action: Action) -> None:
         "increments": steps,
         "from": [shooter.position[0], shooter.position[1]],
     }
-    for key in ("aim", "orient", "toward", "approximate"):
-        value = getattr(pc, key)
-        if value:
-            params[key] = value
+    if pc is not NO_PS:  # (none of them without command points)
+        for key in ("aim", "orient", "toward", "approximate"):
+            value = getattr(pc, key)
+            if value:
+                params[key] = value
     if action.params.get("disarm"):
         params["disarm"] = "weapon"
     s.events.append(
@@ -115,13 +116,17 @@ def shoot(s: Settlement, action: Action) -> None:
 
 def projectile(s: Settlement, action: Action) -> None:
     """A missile arrives: dodged or not, it hits or misses."""
-    shooter = s.fighter(action.actor)
+    combatants = s.combatants  # (s.fighter(), without its calls)
+    shooter = combatants[action.actor]
     assert action.target is not None
-    target = s.fighter(action.target)
+    target = combatants[action.target]
     if not target.in_fight or target.id in s.out:
         return
     p = action.params
-    result = TestResult(int(p["chance"]), int(p["roll"]))
+    chance, roll = int(p["chance"]), int(p["roll"])
+    result = TestResult(chance, roll)
+    # Its success and margins (TestResult's, read once rather than through its properties).
+    success = roll <= chance
     weapon = shooter.sheet.ranged
     assert weapon is not None
 
@@ -134,13 +139,14 @@ def projectile(s: Settlement, action: Action) -> None:
     dodged = None
     if dodge is not None:
         dodged = dodge_roll(s, dodge, target, shooter.id, result)
-    if result.success and dodged is not None and dodged.success:
+    if success and dodged is not None and dodged.success:
         resolved("dodged")
         return
-    margin = result.mr // 5 if result.critical else result.mr // 10
-    if not result.success:
+    if success:
+        margin = (chance - roll) // 5 if roll in DOUBLES else (chance - roll) // 10
+    else:
         # The dodge may have stepped into a missile that would have missed.
-        if dodged is None or not dodged.success or dodged.mr // 10 != result.me // 10:
+        if dodged is None or not dodged.success or dodged.mr // 10 != (roll - chance) // 10:
             resolved("missed")
             return
         margin = 0
@@ -194,12 +200,21 @@ def dodge_roll(
     s.used.add(dodge.id)
     s.dodges_left[dodge.id] -= 1
     sheet: Sheet = target.sheet
-    mods = {
-        "dodge": sheet.skill("dodge"),
-        "agility": sheet.characteristic("agility"),
-        "shooter Mr": -shot.mr,
-        "missile": PROJECTILE_DODGE_MALUS,
-        "ps": s.defence_points(dodge, target, shooter)[0],
-        "pc": s.pc(dodge).chance,
-    }
+    mods = _counted(  # (those that count, as for a shot)
+        ("dodge", sheet.skill("dodge")),
+        ("agility", sheet.characteristic("agility")),
+        ("shooter Mr", -shot.mr),
+        ("missile", PROJECTILE_DODGE_MALUS),
+        ("ps", s.defence_points(dodge, target, shooter)[0]),
+        ("pc", s.pc(dodge).chance),
+    )
     return s.test(dodge, "dodge", mods)
+
+
+def _counted(*mods: tuple[str, int]) -> dict[str, int]:
+    """A test's modifiers in the order given, those of 0 left out."""
+    counted: dict[str, int] = {}
+    for name, value in mods:
+        if value:
+            counted[name] = value
+    return counted

@@ -742,7 +742,11 @@ class RinKaNou(BaseRuleset):
         same score can be used every segment, shared by what is declared in it. Like
         :meth:`_with_ps`, it fills ``added`` and returns the duration."""
         raw = declaration.params["pc"]
-        committed = sum(max(0, self._spec_use(c, p, "pc").net) for p in planned if "pc" in p.params)
+        committed = (  # what the fighter's other declarations of the segment take
+            sum(max(0, self._spec_use(c, p, "pc").net) for p in planned if "pc" in p.params)
+            if planned
+            else 0
+        )
         score = c.status.command_points
         use = parse_ps(
             raw,
@@ -1070,8 +1074,9 @@ class RinKaNou(BaseRuleset):
             raise IllegalDeclaration(
                 "a fighter cannot move toward itself", rule=f"{TEXT}, Mouvement"
             )
-        if stop is None:
-            stop = float(self.reach(c.sheet))
+        if stop is None:  # the mover's reach (asked of the rules once per fighter)
+            known = self._fighter_reaches.get(c)
+            stop = float(known if known is not None else reach_of(self, c))
         key = ("move", pace, segments, other, stop)
         params = self._tables.get(key)
         if params is None:
@@ -1259,8 +1264,17 @@ class RinKaNou(BaseRuleset):
                 f"{distance / 5:.0f} > {c.sheet.sight})",
                 rule=f"{TEXT}, Les portées (La vision)",
             )
-        params: dict[str, Any] = {"shot": shot, **self._common(d)}
-        if d.params.get("disarm"):
+        p = d.params
+        difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0  # (_common's)
+        params: Mapping[str, Any]
+        if not difficulty and not p.get("disarm"):
+            # A plain shot (most of them): its table shared, not made for each shot.
+            key = ("shoot", shot)
+            shared = self._tables.get(key)
+            params = shared if shared is not None else self._tables.keep(key, {"shot": shot})
+            return Action("shoot", ranged.shoot, "hands", target, True, 0, params=params)
+        params = {"shot": shot, "difficulty": difficulty} if difficulty else {"shot": shot}
+        if p.get("disarm"):
             other = state.combatants[target]
             if not ranged.thrown or SIZES.index(ranged.size) < SIZES.index("medium"):
                 raise IllegalDeclaration(
@@ -1273,7 +1287,6 @@ class RinKaNou(BaseRuleset):
                     rule=f"{TEXT}, Manœuvres de combat (Désarmement avec une arme de jet)",
                 )
             params["disarm"] = "weapon"
-        difficulty = difficulty_value(d.params.get("difficulty", 0))
         return Action("shoot", ranged.shoot, "hands", target, True, difficulty, params=params)
 
     def _plan_draw(
@@ -1387,7 +1400,7 @@ class RinKaNou(BaseRuleset):
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
     ) -> list[Event]:
-        events = self._quiet(state, segment, batch)  # arming, locking, waiting only
+        events = self._quiet(state, segment, batch)  # arming, locking, waiting, readying only
         if events is None:
             events = self._settlement(self, state, segment, batch, dice).run()
         return events

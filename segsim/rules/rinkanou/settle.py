@@ -36,6 +36,7 @@ from segsim.rules.rinkanou.events import (
     CommandPointsChanged,
     Disengaged,
     GearDamaged,
+    HandsChanged,
     IntentRead,
     SituationChanged,
     StanceChanged,
@@ -686,7 +687,8 @@ class Settlement:
     def move(self, action: Action) -> None:
         """Se déplacer: movement / 10 metres a segment walking, times the run factor
         running; ``segments`` of it declared at once as one action."""
-        c = self.fighter(action.actor)
+        combatants = self.combatants
+        c = combatants[action.actor]  # (self.fighter(), without its call)
         sheet: Sheet = c.sheet
         if action.rolled:  # within an opponent's reach: Combat + Souplesse
             mods = {
@@ -695,21 +697,29 @@ class Settlement:
                 "ps": self.use(action).chance,
             }
             self.test(action, "move", mods)
-        pace = action.params.get("pace", "walk")
+        params = action.params
+        pace = params.get("pace", "walk")
         per_segment = sheet.movement / 10 * (sheet.run_factor if pace == "run" else 1.0)
-        budget = per_segment * int(action.params.get("segments", 1))
-        if "to" in action.params:
-            goal = tuple(action.params["to"])
+        budget = per_segment * int(params.get("segments", 1))
+        if "to" in params:
+            goal = tuple(params["to"])
             stop = 0.0
         else:
-            other = self.fighter(str(action.params["toward"]))
+            other = combatants[str(params["toward"])]
             goal = other.position
-            stop = float(action.params.get("stop_at", 0.0))
+            stop = float(params.get("stop_at", 0.0))
         dest = toward_point(c.position, (float(goal[0]), float(goal[1])), budget, stop)
-        x, y = self.free_spot(c, manoeuvres.keep_off(self, c, c.position, dest))
+        state = self.state
+        if state.extra.get(manoeuvres.KEEPING):  # (keep_off() has nothing to do otherwise)
+            dest = manoeuvres.keep_off(self, c, c.position, dest)
+        if len(state.grid.where) <= SMALL_FIGHT:  # free_spot()'s test, without its call
+            x, y = self._free_spot_scanned(c, dest)
+        else:
+            x, y = self.free_spot(c, dest)
         if (x, y) != c.position:
             self.events.append(Moved(self.segment, c.id, x, y))
-            self.moved(c)
+            if c.status.command_points:  # self.moved(c), without its call
+                self.moved(c)
 
     def free_spot(self, c: Combatant, dest: tuple[float, float]) -> tuple[float, float]:
         """Where a move ends: its destination, or half way if that keeps PERSONAL_SPACE
@@ -882,17 +892,18 @@ class Settlement:
                 events.append(_situation_changed(segment, c.id, 0, since, (), "reset"))
 
 
-QUIET_KINDS = frozenset({"arm", "lock", "wait"})
+QUIET_KINDS = frozenset({"arm", "lock", "wait", "ready"})
 """Actions whose resolution rolls nothing and touches no situation points."""
 
 
 def quiet(state: FightState, segment: int, batch: Sequence[Action]) -> list[Event] | None:
-    """The events of a batch that only arms, locks and waits, made without a
-    :class:`Settlement` (the most common batches of a fight); None for any other batch.
+    """The events of a batch that only arms, locks, waits and readies a ranged weapon,
+    made without a :class:`Settlement` (the most common batches of a fight, and most of
+    a shooter's reloads); None for any other batch.
 
     They are the events :meth:`Settlement.run` makes of such a batch (its ``arm`` and
-    ``lock``): nothing is rolled, no points change, and no blow can be spoiled (that
-    takes a move in the batch)."""
+    ``lock``, and :func:`manoeuvres.hands` for a ``ready``): nothing is rolled, no
+    points change, and no blow can be spoiled (that takes a move in the batch)."""
     events: list[Event] = []
     combatants = state.combatants
     for action in batch:
@@ -904,6 +915,11 @@ def quiet(state: FightState, segment: int, batch: Sequence[Action]) -> list[Even
                 events.append(_weapon_state(segment, action.actor, True, False))
         elif kind == "lock":
             events.append(_weapon_state(segment, action.actor, False, False))
+        elif kind == "ready":  # its ranged weapon ready to loose, the rest as it is
+            st = combatants[action.actor].status
+            events.append(
+                HandsChanged(segment, action.actor, st.wielding, True, st.grip, st.shield_aside)
+            )
     return events
 
 

@@ -352,7 +352,15 @@ class SelfView(LiveView):
             state = self._state
             if state.version != self._version:
                 self.check()  # raises
-            flying = _flying(state, self._rules) if state.autonomous else None
+            rules = self._rules
+            if not state.autonomous:
+                flying = None
+            elif rules.awareness is None and (coming := _coming(state, rules, self._c)):
+                # All in view: what every fighter at whom the same missiles fly sees.
+                self._incoming = coming[0]
+                return coming[0]
+            else:
+                flying = _flying(state, rules)
             if not flying:
                 incoming = self._incoming = ()  # nothing in flight
             else:
@@ -690,21 +698,91 @@ def _flying(state: FightState, rules: RinKaNou) -> Mapping[str, list[Action]]:
             return kept[3]
         ids = tuple(autonomous)
         if kept[2] == ids:  # other changes, the same missiles
-            rules._flights = (autonomous, version, ids, kept[3])
+            rules._flights = (autonomous, version, ids, kept[3], kept[4])
             return kept[3]
     else:
         ids = tuple(autonomous)
     by_actor: dict[str, list[Action]] = {}
     for a in autonomous.values():
         by_actor.setdefault(a.actor, []).append(a)
-    rules._flights = (autonomous, version, ids, by_actor)
+    rules._flights = (autonomous, version, ids, by_actor, {})
     return by_actor
 
 
-Flights = tuple[dict[int, Action], int, tuple[int, ...], dict[str, list[Action]]]
+Coming = tuple[tuple[SeenAction, ...], tuple[int, ...]]
+"""The missiles in flight at a fighter that it makes out, as :meth:`SelfView.incoming`
+shows them, and the segments in which they land, in the same order."""
+
+Flights = tuple[
+    dict[int, Action],
+    int,
+    tuple[int, ...],
+    dict[str, list[Action]],
+    dict[str, tuple[int, Coming | None]],
+]
 """The missiles in flight by shooter as :func:`_flying` last found them, with what
 says they are still so: the fight state's ``autonomous`` mapping itself (kept, so no
 other can take its place), the state's ``version`` when they were last asked for, and
 the ids the mapping held then, in order (a missile is added once under a new id, and
-taken out when it lands: the same ids, the same missiles). A ruleset's own, let go at
-each fight's start."""
+taken out when it lands: the same ids, the same missiles); and what :func:`_coming`
+found of them for each target, with the state's ``roster`` it holds for. A ruleset's
+own, let go at each fight's start."""
+
+
+def _coming(state: FightState, rules: RinKaNou, c: Combatant) -> Coming | None:
+    """The missiles in flight at ``c`` that it makes out when every opponent is in view
+    (no awareness radius): the visible missiles of the opponents in the fight who are
+    not hidden, as :meth:`SelfView.incoming` shows them (each one's shared value, by
+    shooter in the fight's order), and the segments in which they land; None when one
+    of them is not public or has no end (what ``c`` has read of it counts: its view is
+    asked). A stamped missile does not change, so the answer holds for as long as the
+    same missiles fly and nobody comes or goes (``state.roster``): it is kept with the
+    flights (:data:`Flights`), found once per target rather than at each decision and
+    shortcut of the phases in between. Call it with something in flight."""
+    cid = c.id
+    roster = state.roster
+    kept = rules._flights
+    flying: Mapping[str, list[Action]]
+    if kept is not None and kept[0] is state.autonomous and kept[1] == state.version:
+        # The flights as found in this phase (_flying's first answer, without its call).
+        flying = kept[3]
+    else:
+        flying = _flying(state, rules)
+        kept = rules._flights
+        assert kept is not None
+    at = kept[4]
+    entry = at.get(cid)
+    if entry is not None and entry[0] == roster:
+        return entry[1]
+    side = c.side
+    seen = state._against.get(side)  # FightState.against(), without its call
+    if seen is None:
+        seen = state.against(side)
+    shared = rules._seen_actions
+    found: list[SeenAction] = []
+    lands: list[int] = []
+    coming: Coming | None = None
+    for o in seen:
+        missiles = flying.get(o.id)
+        if missiles is None or o.setup.get("hidden", False):
+            continue
+        for a in missiles:
+            if a.target != cid or not a.visible or a.kind != "projectile":
+                continue
+            duration = a.duration
+            if not a.public or duration is None:
+                break  # what it has read of it counts, or it never lands
+            share = shared.get(a.id)
+            if share is None or share[0] is not a:
+                if len(shared) >= SHARED_SEEN:
+                    shared.clear()
+                share = shared[a.id] = (a, _seen_by_all(a))
+            found.append(share[1])
+            lands.append(a.start + duration - 1)  # its last segment (Action.last)
+        else:
+            continue
+        break
+    else:
+        coming = (tuple(found), tuple(lands))
+    at[cid] = (roster, coming)
+    return coming
