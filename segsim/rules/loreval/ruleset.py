@@ -76,6 +76,7 @@ from segsim.rules.loreval.settle import (
     Aims,
     Settlement,
     initiative_roll,
+    initiative_rolls,
     round_started,
 )
 from segsim.rules.loreval.status import Status
@@ -268,10 +269,15 @@ class Loreval(BaseRuleset):
         events: list[Event] = []
         points: dict[str, int] = {}
         grace: dict[str, str] = {}
-        for c in state.against(None):
+        fighters = state.against(None)
+        plain = True  # nobody set up: no surprise, every fighter rolls its initiative
+        for c in fighters:
             if c.setup:  # (nothing called: no event, no call)
+                plain = False
                 events += self._setup(state, c, dice, 0)
-        for c in state.against(None):
+        if plain:  # the same rolls in the same order, one call of the dice for them all
+            initiative_rolls(dice, fighters, 0, events, points)
+        for c in fighters if not plain else ():
             if c.setup.get("surprised") and not self._escapes(c, dice, events):
                 events.append(Surprised(0, c.id))
                 points[c.id] = 0
