@@ -174,13 +174,9 @@ class Loreval(BaseRuleset):
             None,
         )
         self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
-        self._now: tuple[object, int, int, bool, tuple[Combatant, str] | None] = (
-            None,
-            -1,
-            -1,
-            False,
-            None,
-        )
+        self._now: tuple[
+            object, int, int, bool, tuple[Combatant, str] | None, tuple[Any, ...] | None
+        ] = (None, -1, -1, False, None, None)
         self.round_segments: int = round_segments
         self.tick = round_segments
         self.resolve_segments: int = resolve_segments
@@ -352,7 +348,23 @@ class Loreval(BaseRuleset):
             if kind == AWAIT:
                 waiting = True
         now = self._now  # _busy_step()'s answer kept for this state, without its call
-        if now[0] is state and now[1] == state.version and now[2] == segment and not steps.CHECK:
+        held = now[5]
+        if (
+            now[0] is state
+            and now[2] == segment
+            and not steps.CHECK
+            and (
+                now[1] == state.version
+                # (a large fight: what it was worked out from is the same; see _busy_step)
+                or (
+                    held is not None
+                    and held[0].generation == held[1]
+                    and state.version >= held[0].settled_at
+                    and state.roster == held[2]
+                    and state.extra.get(TURNS) is held[3]
+                )
+            )
+        ):
             busy, step = now[3], now[4]
         else:
             busy, step = self._busy_step(state, segment)
@@ -385,11 +397,24 @@ class Loreval(BaseRuleset):
         changed in between: the answer holds for a version of the state in a segment
         (a step begun, an action applied or ended, an event: each moves the version)."""
         now = self._now
-        if now[0] is state and now[1] == state.version and now[2] == segment:
-            if steps.CHECK:
-                assert now[3] == turn_in_progress(state)
-                assert now[3] or now[4] == self._next(state, segment)
-            return now[3], now[4]
+        if now[0] is state and now[2] == segment:
+            held = now[5]
+            if now[1] == state.version or (
+                # A large fight: the answer holds while the tracker has seen no new events
+                # of the rules and they are applied, nobody came or went and no step began
+                # (the engine's own records move the version: a round's start applies a
+                # thousand waits, one fighter at a time, and asks for each). A step in
+                # progress ends only in a settlement, whose events the tracker is told of.
+                held is not None
+                and held[0].generation == held[1]
+                and state.version >= held[0].settled_at
+                and state.roster == held[2]
+                and state.extra.get(TURNS) is held[3]
+            ):
+                if steps.CHECK:
+                    assert now[3] == turn_in_progress(state)
+                    assert now[3] or now[4] == self._next(state, segment)
+                return now[3], now[4]
         # Whether a step is in progress: the step begun last, if it is not over. A step
         # begins only when none is in progress (forced(), _plan_turn()), so the last one
         # begun is the only one that can be (its fighter's actions hold it while it
@@ -406,7 +431,13 @@ class Loreval(BaseRuleset):
         if steps.CHECK:
             assert busy == turn_in_progress(state)
         step = None if busy else self._step(state, segment)
-        self._now = (state, state.version, segment, busy, step)
+        kept = state.extra.get(steps.KEY)
+        held = (
+            (kept, kept.generation, state.roster, last)
+            if kept is not None and state.version >= kept.settled_at
+            else None
+        )
+        self._now = (state, state.version, segment, busy, step, held)
         return busy, step
 
     def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
