@@ -1384,7 +1384,23 @@ class Fight:
                     if combatants[cid].in_fight:
                         staying.append(cid)
             actors = seen
-            observers = self._observers(staying)
+            if (
+                (observable and self._any_reactive)
+                or self._awareness is None
+                or len(staying) * 10 < len(state.against(None))
+            ):
+                observers = self._observers(staying)
+            else:
+                # A tenth of the fight or more acted, and nothing it did is seen or
+                # nobody is reactive: of those around the actors, only one with no action
+                # is called (below). With none in the fight but the actors (a battle's
+                # round: a thousand waits end together), nobody is looked for around
+                # them (a grid search each): a look at each fighter costs less.
+                observers = ()
+                for c in state.against(None):
+                    if not c.actions and c.id not in seen:
+                        observers = self._observers(staying)
+                        break
         reactive = self._reactive
         register = self._register
         sighted = self._sighted
