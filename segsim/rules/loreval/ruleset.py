@@ -174,9 +174,7 @@ class Loreval(BaseRuleset):
             None,
         )
         self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
-        self._now: tuple[
-            object, int, int, bool, tuple[Combatant, str] | None, tuple[Any, ...] | None
-        ] = (None, -1, -1, False, None, None)
+        self._now: tuple[object, int, int, bool, tuple[Combatant, str] | None] = _NO_ANSWER
         self.round_segments: int = round_segments
         self.tick = round_segments
         self.resolve_segments: int = resolve_segments
@@ -348,22 +346,11 @@ class Loreval(BaseRuleset):
             if kind == AWAIT:
                 waiting = True
         now = self._now  # _busy_step()'s answer kept for this state, without its call
-        held = now[5]
         if (
             now[0] is state
+            and now[1] == state.version - state.next_action_id
             and now[2] == segment
             and not steps.CHECK
-            and (
-                now[1] == state.version
-                # (a large fight: what it was worked out from is the same; see _busy_step)
-                or (
-                    held is not None
-                    and held[0].generation == held[1]
-                    and state.version >= held[0].settled_at
-                    and state.roster == held[2]
-                    and state.extra.get(TURNS) is held[3]
-                )
-            )
         ):
             busy, step = now[3], now[4]
         else:
@@ -394,27 +381,18 @@ class Loreval(BaseRuleset):
         """Whether a step is in progress and, when none is, the next step
         (:meth:`_step`). The engine asks ``due`` at a boundary, then ``forced`` for each
         fighter called and ``plan`` for the step it forced, most often with nothing
-        changed in between: the answer holds for a version of the state in a segment
-        (a step begun, an action applied or ended, an event: each moves the version)."""
+        changed in between: the answer holds in a segment while the state's version
+        moves only with the actions started (each moves it and the next action's id
+        alike; a step that begins is told to the rules, :meth:`started`, which forgets
+        the answer): an action ended, an event of the rules or a die rolled moves the
+        version alone. (A battle's round start applies a thousand forced waits one
+        fighter at a time and asks again for each.)"""
         now = self._now
-        if now[0] is state and now[2] == segment:
-            held = now[5]
-            if now[1] == state.version or (
-                # A large fight: the answer holds while the tracker has seen no new events
-                # of the rules and they are applied, nobody came or went and no step began
-                # (the engine's own records move the version: a round's start applies a
-                # thousand waits, one fighter at a time, and asks for each). A step in
-                # progress ends only in a settlement, whose events the tracker is told of.
-                held is not None
-                and held[0].generation == held[1]
-                and state.version >= held[0].settled_at
-                and state.roster == held[2]
-                and state.extra.get(TURNS) is held[3]
-            ):
-                if steps.CHECK:
-                    assert now[3] == turn_in_progress(state)
-                    assert now[3] or now[4] == self._next(state, segment)
-                return now[3], now[4]
+        if now[0] is state and now[1] == state.version - state.next_action_id and now[2] == segment:
+            if steps.CHECK:
+                assert now[3] == turn_in_progress(state)
+                assert now[3] or now[4] == self._next(state, segment)
+            return now[3], now[4]
         # Whether a step is in progress: the step begun last, if it is not over. A step
         # begins only when none is in progress (forced(), _plan_turn()), so the last one
         # begun is the only one that can be (its fighter's actions hold it while it
@@ -431,13 +409,7 @@ class Loreval(BaseRuleset):
         if steps.CHECK:
             assert busy == turn_in_progress(state)
         step = None if busy else self._step(state, segment)
-        kept = state.extra.get(steps.KEY)
-        held = (
-            (kept, kept.generation, state.roster, last)
-            if kept is not None and state.version >= kept.settled_at
-            else None
-        )
-        self._now = (state, state.version, segment, busy, step, held)
+        self._now = (state, state.version - state.next_action_id, segment, busy, step)
         return busy, step
 
     def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
@@ -485,6 +457,7 @@ class Loreval(BaseRuleset):
         """A step has begun: kept, so that whether a step is in progress is asked of it
         rather than of every fighter (:meth:`_busy_step`)."""
         state.extra[TURNS] = action
+        self._now = _NO_ANSWER  # a step in progress now: _busy_step()'s answer is out of date
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         for o in state.combatants.values():  # current_round(), without its call
@@ -600,7 +573,12 @@ class Loreval(BaseRuleset):
         self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
         now = self._now  # _busy_step()'s answer kept for this state, without its call
-        if now[0] is state and now[1] == state.version and now[2] == segment and not steps.CHECK:
+        if (
+            now[0] is state
+            and now[1] == state.version - state.next_action_id
+            and now[2] == segment
+            and not steps.CHECK
+        ):
             busy, found = now[3], now[4]
         else:
             busy, found = self._busy_step(state, segment)
@@ -792,6 +770,8 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
 
 
 TURNS = "loreval.turns"
+_NO_ANSWER: tuple[object, int, int, bool, tuple[Combatant, str] | None] = (None, 0, -1, False, None)
+"""What :meth:`Loreval._busy_step` keeps before its first answer (no state's)."""
 """Where the step begun last in a fight is kept (``state.extra``)."""
 MARKS = "loreval.marks"
 """How many times the rules' events were applied to a small fight, and from which
