@@ -143,34 +143,32 @@ def round_started(
     points and dexterity (rolled again until they differ), the order, and who sits the
     round out.
 
-    The order is a sort of plain tuples (the points, dexterity and tie-break dice
-    negated, the fighter's order, then its place in the fight's list, as the stable sort
-    by the first four kept it), without a key function called for each fighter."""
-    entries: list[tuple[int, int, int, str]] = []  # -points, -dexterity, order, id
-    groups: dict[tuple[int, int], list[str]] = {}
+    The order is that of the groups of equal points and dexterity (those descending),
+    each group's fighters by their tie-break dice (descending: a sort that keeps the
+    fight's order, and so the fighters' order, for equal values), rather than a sort of
+    every fighter by a key made for each."""
+    groups: dict[tuple[int, int], list[str]] = {}  # each in the fight's order
     for c in state.against(None):
         cid = c.id
         p = points.get(cid)
         if p is None:
             continue
-        dex: int = c.sheet.characteristics["dexterity"]
-        entries.append((-p, -dex, c.order, cid))
-        group = groups.get((p, dex))
+        key = (p, c.sheet.characteristics["dexterity"])
+        group = groups.get(key)
         if group is None:
-            groups[(p, dex)] = [cid]
+            groups[key] = [cid]
         else:
             group.append(cid)
     ties: dict[str, int] = {}
-    for group in groups.values():
+    for group in groups.values():  # (the dice in the order the groups come)
         if len(group) > 1:
             break_ties(dice, group, ties)
-    keyed: list[tuple[int, int, int, int, int]] = []
-    place = 0
-    for minus_points, minus_dex, rank, cid in entries:
-        keyed.append((minus_points, minus_dex, -ties.get(cid, 0), rank, place))
-        place += 1  # noqa: SIM113
-    keyed.sort()
-    order = [entries[k[4]][3] for k in keyed]
+    order: list[str] = []
+    for key in sorted(groups, reverse=True):
+        group = groups[key]
+        if len(group) > 1:
+            group.sort(key=ties.__getitem__, reverse=True)  # (stable, reversed or not)
+        order += group
     return RoundStarted(
         t,
         None,
