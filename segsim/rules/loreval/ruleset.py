@@ -635,7 +635,10 @@ class Loreval(BaseRuleset):
     def order_key(self, action: Action) -> tuple[Any, ...]:
         """Steps in the order of the round (descending initiative), each after the
         actions it carries."""
-        return (int(action.params.get("rank", 0)), int(action.kind == TURN))
+        params = action.params
+        if not params:  # (most of a battle's: its waits, a thousand at a round's end)
+            return _UNRANKED if action.kind != TURN else _UNRANKED_STEP
+        return (int(params.get("rank", 0)), int(action.kind == TURN))
 
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
@@ -770,6 +773,8 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
 
 
 TURNS = "loreval.turns"
+_UNRANKED = (0, 0)  # Loreval.order_key() of an action without a rank, and of such a step
+_UNRANKED_STEP = (0, 1)
 _NO_ANSWER: tuple[object, int, int, bool, tuple[Combatant, str] | None] = (None, 0, -1, False, None)
 """What :meth:`Loreval._busy_step` keeps before its first answer (no state's)."""
 """Where the step begun last in a fight is kept (``state.extra``)."""
