@@ -47,6 +47,11 @@ DrawSink = Callable[[str, int, str, "str | None"], DrawLike]
 """Called with each draw (die, value, purpose, actor); returns what the dice keep as its
 record (a fight returns its ``die.rolled`` event, so a draw is one object)."""
 
+DrawsSink = Callable[[str, list[int], str, Sequence["str | None"]], list[DrawLike]]
+"""Called with the draws of one :meth:`Dice.roll_each` (die, faces, purpose, actors);
+returns their records in order, as the :data:`DrawSink` it stands in for would one by
+one (a fight's records them in one call)."""
+
 
 SEED_MAX = 2**63 - 1
 """The greatest fight seed. A seed is a whole number from 0 to ``SEED_MAX``: what a TOML
@@ -97,6 +102,9 @@ class Dice:
         self._random = _Random(seed).random
         self.draws: list[DrawLike] = []
         self.sink: DrawSink | None = None
+        # The sink's counterpart for all the draws of one roll_each() (set with it by a
+        # fight, cleared with it): their faces drawn first, then recorded in one call.
+        self.sink_each: DrawsSink | None = None
         # Whether its faces are the seed's stream's (_face not overridden): roll() then
         # draws without a call of _face.
         self._streamed = type(self)._face is Dice._face
@@ -141,6 +149,23 @@ class Dice:
             else:
                 draws.append(sink(die, value, purpose, actor))
         return faces
+
+    def roll_each(self, sides: int, purpose: str, actors: Sequence[str | None]) -> list[int]:
+        """One die of ``sides`` faces for each of ``actors`` in turn, for one purpose (a
+        round's initiative, a group's tie-break): what as many calls of :meth:`roll`
+        return and record, in the same order, in one call."""
+        if sides < 1:
+            raise ValueError(f"a die has at least one face, not {sides}")
+        each = self.sink_each
+        if each is not None and self._streamed and self.sink is not None:
+            # The faces from the seed's stream, then their records in one call: nothing
+            # the sink does draws a die, so the faces and records are the same.
+            random = self._random
+            faces = [int(random() * sides) + 1 for _ in actors]
+            self.draws.extend(each(_DIE.get(sides) or f"d{sides}", faces, purpose, actors))
+            return faces
+        roll = self.roll  # (loaded dice, dice without a fight: die by die)
+        return [roll(sides, purpose, actor) for actor in actors]
 
     def d100(self, purpose: str, actor: str | None = None) -> int:
         """:meth:`roll` of a d100."""

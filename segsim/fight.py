@@ -45,7 +45,7 @@ from segsim.actions import (
     declaration_problem,
 )
 from segsim.clock import clock
-from segsim.dice import Dice, LoadedDice
+from segsim.dice import Dice, DrawLike, LoadedDice
 from segsim.errors import IllegalDeclaration
 from segsim.eventbase import maker
 from segsim.events import (
@@ -376,6 +376,7 @@ class Fight:
         )
         self._t = 0
         self.dice.sink = self._on_draw
+        self.dice.sink_each = self._on_draws
         if logger is not None:
             from segsim.log import log_subscriber
 
@@ -1383,7 +1384,23 @@ class Fight:
                     if combatants[cid].in_fight:
                         staying.append(cid)
             actors = seen
-            observers = self._observers(staying)
+            if (
+                (observable and self._any_reactive)
+                or self._awareness is None
+                or len(staying) * 10 < len(state.against(None))
+            ):
+                observers = self._observers(staying)
+            else:
+                # A tenth of the fight or more acted, and nothing it did is seen or
+                # nobody is reactive: of those around the actors, only one with no action
+                # is called (below). With none in the fight but the actors (a battle's
+                # round: a thousand waits end together), nobody is looked for around
+                # them (a grid search each): a look at each fighter costs less.
+                observers = ()
+                for c in state.against(None):
+                    if not c.actions and c.id not in seen:
+                        observers = self._observers(staying)
+                        break
         reactive = self._reactive
         register = self._register
         sighted = self._sighted
@@ -1430,6 +1447,28 @@ class Fight:
             if types is None or event.TYPE in types:
                 callback(event)
         return event
+
+    def _on_draws(
+        self, die: str, faces: list[int], purpose: str, actors: Sequence[str | None]
+    ) -> list[DrawLike]:
+        """:meth:`_on_draw` for each draw of one ``Dice.roll_each`` (the faces of a
+        round's initiative or of a tie-break's roll, one for each fighter in turn), in
+        one call: the same events, recorded and handed to the subscribers in the same
+        order."""
+        t = self._t
+        state = self.state
+        history = self.history
+        subscribers = self._subscribers
+        made: list[DrawLike] = []
+        for value, actor in zip(faces, actors, strict=True):
+            event = _die_rolled(t, actor, die, value, purpose)  # (no class call)
+            state.version += 1
+            history.append(event)
+            for callback, types in subscribers:
+                if types is None or event.TYPE in types:
+                    callback(event)
+            made.append(event)
+        return made
 
     def _emit(self, event: Event) -> None:
         self._emit_all((event,))
@@ -1493,6 +1532,8 @@ class Fight:
         reaches it, and does nothing). The order of what stays queued is unchanged."""
         if self.dice.sink == self._on_draw:
             self.dice.sink = None
+        if self.dice.sink_each == self._on_draws:
+            self.dice.sink_each = None
         self._on_boundary = self._on_phase = _over
         if self._own_env:
             queue = self.env._queue

@@ -270,3 +270,53 @@ def test_the_built_in_policies_are_asked_only_at_their_steps(monkeypatch) -> Non
         else:
             assert steps_of_g <= {"declare", "change", "heroic"}
     assert lines[0] == lines[1]
+
+
+def test_a_battle_rolls_initiative_and_tie_breaks_as_each_fighter_in_turn() -> None:
+    """Loreval, "Initiative...": in a battle where nobody is set up, every fighter's
+    initiative is rolled in one call of the dice and each roll of a tie-break group in
+    one (settle.initiative_rolls, Dice.roll_each): the same dice as each fighter rolling
+    in turn, the groups of equal points and dexterity rolling d20s until each face is
+    its own, and the order read from the points, the dexterity, then the tie-break dice
+    read as a number in base 20 (settle.break_ties), then the fight's order."""
+    from segsim.battle import battle
+    from segsim.dice import Dice
+
+    fight = battle("loreval", 40, seed=7)
+    fight.start()
+    fighters = fight.state.against(None)
+    dice = Dice(7)  # the same stream, die by die
+    points = {}
+    for c in fighters:
+        points[c.id] = max(1, dice.roll(20, "initiative", c.id) + c.sheet.skill("initiative"))
+    groups: dict[tuple[int, int], list[str]] = {}
+    dexterity = {c.id: c.sheet.characteristics["dexterity"] for c in fighters}
+    for c in fighters:
+        groups.setdefault((points[c.id], dexterity[c.id]), []).append(c.id)
+    faces: dict[str, list[int]] = {}
+    ties: dict[str, int] = {}
+    for group in groups.values():
+        pending = group if len(group) > 1 else []
+        rolls = 0
+        while pending:
+            rolls += 1
+            rolled = {cid: dice.roll(20, "initiative tie-break", cid) for cid in pending}
+            for cid, face in rolled.items():
+                faces.setdefault(cid, []).append(face)
+            shared = [f for f in rolled.values() if list(rolled.values()).count(f) > 1]
+            pending = [cid for cid in pending if rolled[cid] in shared]
+        for cid in group if len(group) > 1 else []:  # the dice in base 20, 0 when out
+            ties[cid] = sum(f * 20 ** (rolls - k) for k, f in enumerate(faces[cid], 1))
+    assert fight.dice.draws == [d for d in fight.history if d.TYPE == "die.rolled"]
+    assert [(d.actor, d.value, d.purpose) for d in fight.dice.draws] == [
+        (d.actor, d.value, d.purpose) for d in dice.draws
+    ]
+    assert any(len(f) > 1 for f in faces.values())  # some ties last more than a roll
+    started = of_type(fight, RoundStarted)[0]
+    assert dict(started.points) == points
+    assert dict(started.ties) == ties
+    order = sorted(
+        fighters, key=lambda c: (-points[c.id], -dexterity[c.id], -ties.get(c.id, 0), c.order)
+    )
+    assert started.order == tuple(c.id for c in order)
+    assert [e.points for e in of_type(fight, InitiativeRolled)] == [points[c.id] for c in fighters]

@@ -76,6 +76,7 @@ from segsim.rules.loreval.settle import (
     Aims,
     Settlement,
     initiative_roll,
+    initiative_rolls,
     round_started,
 )
 from segsim.rules.loreval.status import Status
@@ -173,13 +174,7 @@ class Loreval(BaseRuleset):
             None,
         )
         self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
-        self._now: tuple[object, int, int, bool, tuple[Combatant, str] | None] = (
-            None,
-            -1,
-            -1,
-            False,
-            None,
-        )
+        self._now: tuple[object, int, int, bool, tuple[Combatant, str] | None] = _NO_ANSWER
         self.round_segments: int = round_segments
         self.tick = round_segments
         self.resolve_segments: int = resolve_segments
@@ -268,10 +263,15 @@ class Loreval(BaseRuleset):
         events: list[Event] = []
         points: dict[str, int] = {}
         grace: dict[str, str] = {}
-        for c in state.against(None):
+        fighters = state.against(None)
+        plain = True  # nobody set up: no surprise, every fighter rolls its initiative
+        for c in fighters:
             if c.setup:  # (nothing called: no event, no call)
+                plain = False
                 events += self._setup(state, c, dice, 0)
-        for c in state.against(None):
+        if plain:  # the same rolls in the same order, one call of the dice for them all
+            initiative_rolls(dice, fighters, 0, events, points)
+        for c in fighters if not plain else ():
             if c.setup.get("surprised") and not self._escapes(c, dice, events):
                 events.append(Surprised(0, c.id))
                 points[c.id] = 0
@@ -346,7 +346,12 @@ class Loreval(BaseRuleset):
             if kind == AWAIT:
                 waiting = True
         now = self._now  # _busy_step()'s answer kept for this state, without its call
-        if now[0] is state and now[1] == state.version and now[2] == segment and not steps.CHECK:
+        if (
+            now[0] is state
+            and now[1] == state.version - state.next_action_id
+            and now[2] == segment
+            and not steps.CHECK
+        ):
             busy, step = now[3], now[4]
         else:
             busy, step = self._busy_step(state, segment)
@@ -376,10 +381,14 @@ class Loreval(BaseRuleset):
         """Whether a step is in progress and, when none is, the next step
         (:meth:`_step`). The engine asks ``due`` at a boundary, then ``forced`` for each
         fighter called and ``plan`` for the step it forced, most often with nothing
-        changed in between: the answer holds for a version of the state in a segment
-        (a step begun, an action applied or ended, an event: each moves the version)."""
+        changed in between: the answer holds in a segment while the state's version
+        moves only with the actions started (each moves it and the next action's id
+        alike; a step that begins is told to the rules, :meth:`started`, which forgets
+        the answer): an action ended, an event of the rules or a die rolled moves the
+        version alone. (A battle's round start applies a thousand forced waits one
+        fighter at a time and asks again for each.)"""
         now = self._now
-        if now[0] is state and now[1] == state.version and now[2] == segment:
+        if now[0] is state and now[1] == state.version - state.next_action_id and now[2] == segment:
             if steps.CHECK:
                 assert now[3] == turn_in_progress(state)
                 assert now[3] or now[4] == self._next(state, segment)
@@ -400,7 +409,7 @@ class Loreval(BaseRuleset):
         if steps.CHECK:
             assert busy == turn_in_progress(state)
         step = None if busy else self._step(state, segment)
-        self._now = (state, state.version, segment, busy, step)
+        self._now = (state, state.version - state.next_action_id, segment, busy, step)
         return busy, step
 
     def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
@@ -448,6 +457,7 @@ class Loreval(BaseRuleset):
         """A step has begun: kept, so that whether a step is in progress is asked of it
         rather than of every fighter (:meth:`_busy_step`)."""
         state.extra[TURNS] = action
+        self._now = _NO_ANSWER  # a step in progress now: _busy_step()'s answer is out of date
 
     def _next(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
         for o in state.combatants.values():  # current_round(), without its call
@@ -563,7 +573,12 @@ class Loreval(BaseRuleset):
         self, state: FightState, c: Combatant, d: Declaration, segment: int, rnd: int, start: int
     ) -> ActionSpec:
         now = self._now  # _busy_step()'s answer kept for this state, without its call
-        if now[0] is state and now[1] == state.version and now[2] == segment and not steps.CHECK:
+        if (
+            now[0] is state
+            and now[1] == state.version - state.next_action_id
+            and now[2] == segment
+            and not steps.CHECK
+        ):
             busy, found = now[3], now[4]
         else:
             busy, found = self._busy_step(state, segment)
@@ -620,7 +635,10 @@ class Loreval(BaseRuleset):
     def order_key(self, action: Action) -> tuple[Any, ...]:
         """Steps in the order of the round (descending initiative), each after the
         actions it carries."""
-        return (int(action.params.get("rank", 0)), int(action.kind == TURN))
+        params = action.params
+        if not params:  # (most of a battle's: its waits, a thousand at a round's end)
+            return _UNRANKED if action.kind != TURN else _UNRANKED_STEP
+        return (int(params.get("rank", 0)), int(action.kind == TURN))
 
     def resolve(
         self, state: FightState, segment: int, batch: Sequence[Action], dice: Dice
@@ -755,6 +773,10 @@ def _plan_drop(c: Combatant, d: Declaration, segment: int) -> ActionSpec:
 
 
 TURNS = "loreval.turns"
+_UNRANKED = (0, 0)  # Loreval.order_key() of an action without a rank, and of such a step
+_UNRANKED_STEP = (0, 1)
+_NO_ANSWER: tuple[object, int, int, bool, tuple[Combatant, str] | None] = (None, 0, -1, False, None)
+"""What :meth:`Loreval._busy_step` keeps before its first answer (no state's)."""
 """Where the step begun last in a fight is kept (``state.extra``)."""
 MARKS = "loreval.marks"
 """How many times the rules' events were applied to a small fight, and from which

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
 from segsim.dice import Dice
+from segsim.eventbase import maker
 from segsim.events import Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
 from segsim.rules.lazy import Lazy
@@ -107,6 +108,29 @@ def initiative_roll(
     return InitiativeRolled(t, c.id, roll, skill, points, malus), points
 
 
+_initiative_rolled = maker(InitiativeRolled)  # InitiativeRolled(...), without a class call
+
+
+def initiative_rolls(
+    dice: Dice, fighters: Sequence[Combatant], t: int, events: list[Event], points: dict[str, int]
+) -> None:
+    """:func:`initiative_roll` (no malus) for each of ``fighters`` in turn: the same dice
+    in the same order (one call of the dice for them all), each fighter's event added to
+    ``events`` and its points to ``points`` (a battle's first round: a thousand fighters
+    roll at once)."""
+    faces = dice.roll_each(20, "initiative", [c.id for c in fighters])
+    make = _initiative_rolled
+    for c, roll in zip(fighters, faces, strict=True):
+        sheet: Sheet = c.sheet
+        skill = sheet.skill("initiative")
+        total = roll + skill
+        if total < 1:  # max(1, roll + skill), without its call
+            total = 1
+        cid = c.id
+        events.append(make(t, cid, roll, skill, total, 0))
+        points[cid] = total
+
+
 def round_started(
     state: FightState,
     dice: Dice,
@@ -117,73 +141,79 @@ def round_started(
 ) -> RoundStarted:
     """The start of a round at segment ``t``: tie-break dice for fighters equal in
     points and dexterity (rolled again until they differ), the order, and who sits the
-    round out."""
-    fighters: list[Combatant] = []
-    dexterity: dict[str, int] = {}
-    groups: dict[tuple[int, int], list[Combatant]] = {}
+    round out.
+
+    The order is that of the groups of equal points and dexterity (those descending),
+    each group's fighters by their tie-break dice (descending: a sort that keeps the
+    fight's order, and so the fighters' order, for equal values), rather than a sort of
+    every fighter by a key made for each."""
+    groups: dict[tuple[int, int], list[str]] = {}  # each in the fight's order
     for c in state.against(None):
         cid = c.id
         p = points.get(cid)
         if p is None:
             continue
-        fighters.append(c)
-        dex = dexterity[cid] = c.sheet.characteristics["dexterity"]
-        group = groups.get((p, dex))
+        key = (p, c.sheet.characteristics["dexterity"])
+        group = groups.get(key)
         if group is None:
-            groups[(p, dex)] = [c]
+            groups[key] = [cid]
         else:
-            group.append(c)
+            group.append(cid)
     ties: dict[str, int] = {}
-    for group in groups.values():
+    for group in groups.values():  # (the dice in the order the groups come)
         if len(group) > 1:
             break_ties(dice, group, ties)
-    order = sorted(
-        fighters,
-        key=lambda c: (-points[c.id], -dexterity[c.id], -ties.get(c.id, 0), c.order),
-    )
+    order: list[str] = []
+    for key in sorted(groups, reverse=True):
+        group = groups[key]
+        if len(group) > 1:
+            group.sort(key=ties.__getitem__, reverse=True)  # (stable, reversed or not)
+        order += group
     return RoundStarted(
         t,
         None,
         rnd,
-        tuple(c.id for c in order),
-        {c.id: points[c.id] for c in order},
-        {c.id: ties[c.id] for c in order if c.id in ties},
-        {c.id: grace[c.id] for c in order if c.id in grace},
+        tuple(order),
+        {cid: points[cid] for cid in order},
+        {cid: ties[cid] for cid in order if cid in ties} if ties else {},
+        {cid: grace[cid] for cid in order if cid in grace} if grace else {},
     )
 
 
-def break_ties(dice: Dice, group: list[Combatant], ties: dict[str, int]) -> None:
-    """Tie-break dice for a group of fighters equal in points and dexterity: each rolls a
-    d20 (in the group's order), those still equal roll again until they differ. A
-    fighter's tie-break value reads its dice as the digits of a number in base 20, one
+def break_ties(dice: Dice, group: list[str], ties: dict[str, int]) -> None:
+    """Tie-break dice for a group of fighters (ids) equal in points and dexterity: each
+    rolls a d20 (in the group's order), those still equal roll again until they differ.
+    A fighter's tie-break value reads its dice as the digits of a number in base 20, one
     digit for each roll of its group (a 0 for each roll it no longer took part in), so
     that the values compare as the rolls do, in turn (Loreval, "Initiative...").
 
-    Each fighter's digits are added as it rolls and the zeros it is owed once the group
-    is done (one multiplication), rather than by going over the whole group after each
-    roll."""
-    roll = dice.roll
+    Each fighter's digits are added as it rolls, kept in a list beside those still
+    rolling, and the zeros it is owed once the group is done (one multiplication); the
+    faces of a roll are counted in a list by face; each roll of the group is one call of
+    the dice (a battle's first round rolls some 5,000 of them)."""
+    roll_each = dice.roll_each
     pending = group
-    out: list[tuple[str, int]] = []  # who stopped rolling, after how many rolls
+    values = [0] * len(group)  # the dice so far of those still rolling, in turn
+    out: list[tuple[str, int, int]] = []  # who stopped rolling: value, after how many rolls
     rolls = 0
     while len(pending) > 1:
         rolls += 1
-        rolled = [roll(20, "initiative tie-break", c.id) for c in pending]
-        counts: dict[int, int] = {}
-        for value in rolled:
-            counts[value] = counts.get(value, 0) + 1
-        still: list[Combatant] = []
-        for c, value in zip(pending, rolled, strict=True):
-            cid = c.id
-            ties[cid] = ties.get(cid, 0) * 20 + value
-            if counts[value] > 1:
-                still.append(c)
+        rolled = roll_each(20, "initiative tie-break", pending)
+        counts = [0] * 21  # by face (1 to 20)
+        for face in rolled:
+            counts[face] += 1
+        still: list[str] = []
+        kept: list[int] = []
+        for cid, face, so_far in zip(pending, rolled, values, strict=True):
+            so_far = so_far * 20 + face
+            if counts[face] > 1:
+                still.append(cid)
+                kept.append(so_far)
             else:
-                out.append((cid, rolls))
-        pending = still
-    for cid, made in out:
-        if made < rolls:
-            ties[cid] *= 20 ** (rolls - made)
+                out.append((cid, so_far, rolls))
+        pending, values = still, kept
+    for cid, value, made in out:
+        ties[cid] = value * 20 ** (rolls - made) if made < rolls else value
 
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")

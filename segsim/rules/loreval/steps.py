@@ -34,7 +34,6 @@ from segsim.rules.loreval.rounds import (
     RESOLVE,
     _to_resolve,
     may_go_heroic,
-    rank_key,
     resolve_key,
     waits_for,
 )
@@ -132,14 +131,41 @@ class StepTracker:
         fighters = state.against(None)
         self.round = rnd
         self.size = len(state.combatants)
-        self.order = order = sorted(fighters, key=rank_key)
+        # sorted(fighters, key=rank_key) and the sets below, in one pass: rank_key()'s
+        # tuples made here (no call a fighter), then the place in the list (the stable
+        # sort's order for equal keys, which the fight's order already rules out)
+        keyed: list[tuple[int, int, int, int, int]] = []
+        locks: set[str] = set()
+        changes: set[str] = set()
+        unresolved: set[str] = set()
+        place = 0
+        for c in fighters:
+            status: Status = c.status
+            keyed.append(
+                (
+                    -status.start_points,
+                    -c.sheet.characteristics["dexterity"],
+                    -status.tie,
+                    c.order,
+                    place,
+                )
+            )
+            place += 1  # noqa: SIM113
+            if status.lock_choice:
+                locks.add(c.id)
+            if status.change_round == rnd:
+                changes.add(c.id)
+            if status.resolved_round < rnd:
+                unresolved.add(c.id)
+        keyed.sort()
+        self.order = order = [fighters[k[4]] for k in keyed]
         self.declare_at = self.heroic_at = len(order) - 1
         self.resolving = None
         self.resolve_keys = {}
         self.resolve_at = 0
-        self.locks = {c.id for c in fighters if c.status.lock_choice}
-        self.changes = {c.id for c in fighters if c.status.change_round == rnd}
-        self.unresolved = {c.id for c in fighters if c.status.resolved_round < rnd}
+        self.locks = locks
+        self.changes = changes
+        self.unresolved = unresolved
         self.roster = -1
         self.kept = state.roster
         self.dirty = set()
