@@ -194,7 +194,10 @@ class _Phase(_Scheduled):
 _new_phase = _Phase.__new__
 _PLAIN_PHASE = _new_phase is object.__new__
 
-_Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec]]]
+_Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec] | ActionSpec]]
+"""A phase's checked declarations, fighter by fighter: a list of what to apply, or the
+one planned action of a single checked declaration (most decisions), applied by
+:meth:`Fight._run_phase` without a call of :meth:`Fight._apply`."""
 
 
 @attrs.define(eq=False)
@@ -884,7 +887,7 @@ class Fight:
                         spec.duration is None or spec.duration <= MAX_DURATION
                     ):
                         spec.declaration = out
-                        decided.append((c, [spec]))
+                        decided.append((c, spec))  # (no list: applied below without _apply)
                         continue
                 decided.append((c, self._plan_all(c, (out,), seg)))
                 continue
@@ -911,10 +914,56 @@ class Fight:
         observable: set[str] | None = None
         watched = self._any_reactive
         for c, items in decided:
-            if self._apply(c, items, seg) and watched:
-                if observable is None:
-                    observable = set()
-                observable.add(c.id)
+            if type(items) is list:
+                if not self._apply(c, items, seg) or not watched:
+                    continue
+            else:
+                # _apply(c, [action], seg), without its call (most decisions): the one
+                # action planned from a checked declaration (an ActionSpec, not a Cancel).
+                action: ActionSpec = items  # type: ignore[assignment]
+                actions = c.actions
+                if actions:
+                    channel = action.channel
+                    for old in actions[:]:  # a copy, not a comprehension's frame
+                        if old.continuous and old.channel == channel:
+                            self._unschedule(old)
+                            actions.remove(old)
+                cid = c.id
+                action.id = state.next_action_id
+                action.actor = cid
+                action.start = action.t = seg
+                if action.continuous:
+                    action.visible = False
+                state.next_action_id += 1
+                actions.append(action)
+                if self._told and action.kind in self._told:
+                    ruleset.started(state, action)
+                duration = action.duration
+                if duration is not None:
+                    end = seg + duration
+                    pending = state.pending
+                    batch = pending.get(end)
+                    if batch is None:
+                        pending[end] = [action]
+                    else:
+                        batch.append(action)
+                    at_end = self._phases.get(end)
+                    if at_end is None:
+                        at_end = self._boundary_event(end)
+                    if cid not in at_end:
+                        at_end[cid] = False
+                    if not action.visible and "clear" in action.params:
+                        self._sleep(c, action)
+                state.version += 1
+                self.history.append(action)  # the stamped action is its action.declared
+                for callback, types in self._subscribers:
+                    if types is None or action.TYPE in types:
+                        callback(action)
+                if not action.visible or not watched:
+                    continue
+            if observable is None:
+                observable = set()
+            observable.add(c.id)
         if observable:
             if len(observable) == 1 and self._awareness is None:
                 # _notify_observers(), without its calls (most phases that start what
@@ -964,6 +1013,8 @@ class Fight:
         observable: set[str] | None = None  # made when a reactive policy may see someone
         watched = self._any_reactive  # who started what matters only to reactive policies
         for c, items in decided:
+            if not isinstance(items, list):
+                items = [items]  # one action (see _Decided)
             if self._apply(c, items, seg) and watched:
                 if observable is None:
                     observable = set()
