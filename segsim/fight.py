@@ -1620,6 +1620,24 @@ def _forced_when(cls: type) -> str | None:
     return found
 
 
+_RANKS: dict[int, tuple[Mapping[str, tuple[Any, ...]], dict[str, Any] | None]] = {}
+
+
+def _ranks(keys: Mapping[str, tuple[Any, ...]], other: tuple[Any, ...]) -> dict[str, Any] | None:
+    """An order table's keys as ranks (kind -> rank) when each key, ``other`` too, is a
+    rank alone; None otherwise. Worked out once per table (a ruleset's is one object)."""
+    found = _RANKS.get(id(keys))
+    if found is not None and found[0] is keys:
+        return found[1]
+    ranks: dict[str, Any] | None = None
+    if len(other) == 1 and all(len(k) == 1 for k in keys.values()):
+        ranks = {kind: k[0] for kind, k in keys.items()}
+    if len(_RANKS) > 64:
+        _RANKS.clear()
+    _RANKS[id(keys)] = (keys, ranks)  # (the table held: its id names no other)
+    return ranks
+
+
 def _completion_order(
     order_key: Callable[[Action], tuple[Any, ...]] | None,
     combatants: Mapping[str, Combatant],
@@ -1631,6 +1649,17 @@ def _completion_order(
     fight, not at each settlement)."""
     if table is not None:
         keys, other = table
+        ranks = _ranks(keys, other)
+        if ranks is not None:
+            # Keys of one rank each (RinKaNou's): the rank itself, which sorts as its
+            # 1-tuple would, without building a list to unpack into the key (once an
+            # action completing with another).
+            rest = other[0]
+
+            def by_rank(a: Action) -> tuple[Any, ...]:
+                return (ranks.get(a.kind, rest), combatants[a.actor].order, a.id)
+
+            return by_rank
 
         def by_table(a: Action) -> tuple[Any, ...]:
             return (*keys.get(a.kind, other), combatants[a.actor].order, a.id)
