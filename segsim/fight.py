@@ -836,8 +836,33 @@ class Fight:
                 forced = ruleset.forced(state, c.id, seg)
                 if forced:
                     specs: list[Cancel] | list[ActionSpec]
-                    if len(forced) == 1 and type(forced[0]) is Declaration:
-                        specs = self._plan_one(c, forced[0], seg, True)  # (most of them)
+                    imposed = forced[0]
+                    if len(forced) == 1 and type(imposed) is Declaration:
+                        # _apply(c, _plan_one(c, imposed, seg, True), seg), without their
+                        # calls (most of them: one checked declaration, nothing cancelled
+                        # in this segment); anything else, or what the rules refuse, by
+                        # _plan_one(), which hands it to _plan_all() to name the error.
+                        cancelled = state.cancelled_in
+                        if imposed.checked and not (cancelled and cancelled.get(c.id) == seg):
+                            try:
+                                first: ActionSpec | None = ruleset.plan(
+                                    state, c.id, imposed, seg, _NO_PLANS
+                                )
+                            except (
+                                IllegalDeclaration,
+                                TypeError,
+                                ValueError,
+                                KeyError,
+                                IndexError,
+                                OverflowError,
+                            ):
+                                first = None
+                            if first is not None:
+                                first.forced = first.public = True
+                                first.declaration = imposed
+                                self._start(c, first, seg)
+                                continue
+                        specs = self._plan_one(c, imposed, seg, True)
                     else:
                         specs = self._plan_all(c, forced, seg, True)  # (forced: positional)
                     self._apply(c, specs, seg)
@@ -1149,8 +1174,6 @@ class Fight:
         """Start or cancel actions; True if any of it is observable by others."""
         observable = False
         state = self.state
-        history = self.history
-        subscribers = self._subscribers
         for item in items:
             if type(item) is not Action and isinstance(item, Cancel):
                 old = next(a for a in c.actions if a.id == item.action)
@@ -1163,51 +1186,59 @@ class Fight:
                 self._emit(ActionCancelled(t=seg, actor=c.id, action=old.id, kind=old.kind))
                 observable = True
                 continue
-            action = item
-            actions = c.actions
-            if actions:
-                channel = action.channel
-                for old in actions[:]:  # a copy, not a comprehension's frame
-                    if old.continuous and old.channel == channel:
-                        self._unschedule(old)
-                        actions.remove(old)
-            # Action.stamp() and _record(), without their calls (once an action).
-            cid = c.id
-            action.id = state.next_action_id
-            action.actor = cid
-            action.start = action.t = seg
-            if action.continuous:
-                action.visible = False
-            state.next_action_id += 1
-            actions.append(action)
-            if self._told and action.kind in self._told:
-                self.ruleset.started(state, action)
-            duration = action.duration
-            if duration is not None:
-                # _schedule(action, seg + duration, c), without its call (once an action).
-                end = seg + duration
-                pending = state.pending
-                batch = pending.get(end)
-                if batch is None:
-                    pending[end] = [action]
-                else:
-                    batch.append(action)
-                members = self._phases.get(end)
-                if members is None:
-                    members = self._boundary_event(end)
-                if cid not in members:
-                    members[cid] = False
-                if not action.visible and "clear" in action.params:
-                    self._sleep(c, action)
-            # The stamped action is its action.declared event.
-            state.version += 1
-            history.append(action)
-            for callback, types in subscribers:
-                if types is None or action.TYPE in types:
-                    callback(action)
-            if action.visible:
+            if self._start(c, item, seg):
                 observable = True
         return observable
+
+    def _start(self, c: Combatant, action: ActionSpec, seg: int) -> bool:
+        """Start ``action``, planned for ``c`` in the phase of ``seg``: it ends the
+        continuous actions of its channel, is stamped (its id, actor and start), booked
+        for settlement at its end and recorded as its ``action.declared`` event; True if
+        others see it. (:meth:`_run_phase` does the same inline for the one action of a
+        checked declaration, most decisions.)"""
+        state = self.state
+        actions = c.actions
+        if actions:
+            channel = action.channel
+            for old in actions[:]:  # a copy, not a comprehension's frame
+                if old.continuous and old.channel == channel:
+                    self._unschedule(old)
+                    actions.remove(old)
+        # Action.stamp() and _record(), without their calls (once an action).
+        cid = c.id
+        action.id = state.next_action_id
+        action.actor = cid
+        action.start = action.t = seg
+        if action.continuous:
+            action.visible = False
+        state.next_action_id += 1
+        actions.append(action)
+        if self._told and action.kind in self._told:
+            self.ruleset.started(state, action)
+        duration = action.duration
+        if duration is not None:
+            # _schedule(action, seg + duration, c), without its call (once an action).
+            end = seg + duration
+            pending = state.pending
+            batch = pending.get(end)
+            if batch is None:
+                pending[end] = [action]
+            else:
+                batch.append(action)
+            members = self._phases.get(end)
+            if members is None:
+                members = self._boundary_event(end)
+            if cid not in members:
+                members[cid] = False
+            if not action.visible and "clear" in action.params:
+                self._sleep(c, action)
+        # The stamped action is its action.declared event.
+        state.version += 1
+        self.history.append(action)
+        for callback, types in self._subscribers:
+            if types is None or action.TYPE in types:
+                callback(action)
+        return action.visible
 
     def _schedule(
         self, action: Action, end: int | None = None, caller: Combatant | None = None
