@@ -251,7 +251,7 @@ class Fight:
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
         *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_forced_when"),
-        *("_unconcerned",),
+        *("_unconcerned", "_ranks", "_rest"),
     )
 
     def __init__(
@@ -352,11 +352,16 @@ class Fight:
         # A ruleset's order of completion may come as a table by kind (order_table()),
         # which the sort reads without a call of order_key() per action.
         order_table = getattr(ruleset, "order_table", None)
+        table = order_table() if order_table is not None else None
         self._completion_order = _completion_order(
             None if type(ruleset).order_key is BaseRuleset.order_key else ruleset.order_key,
             self._combatants,
-            order_table() if order_table is not None else None,
+            table,
         )
+        # That table as ranks (kind -> rank; any other kind's: _rest), when each key is a
+        # rank alone: two actions completing together are then ordered without the sort.
+        self._ranks = _ranks(*table) if table is not None else None
+        self._rest: Any = table[1][0] if table is not None and self._ranks is not None else None
         # A boundary's event calls one of these: bound once, not at each boundary.
         self._on_boundary: Callable[[_Phase], None] = self._at_boundary
         self._on_phase: Callable[[_Phase], None] = self._run_phase
@@ -1422,10 +1427,40 @@ class Fight:
                         del recent[:drop]
                 recent.append(a)
         if len(batch) > 1:
-            batch.sort(key=self._completion_order)
+            ranks = self._ranks
+            if len(batch) == 2 and ranks is not None:
+                # batch.sort(key=self._completion_order) for two actions, without its
+                # calls (most batches of more than one): the rank of each kind, then the
+                # fighters' order, then the ids (never equal).
+                first, second = batch
+                rest = self._rest
+                r1, r2 = ranks.get(first.kind, rest), ranks.get(second.kind, rest)
+                if r2 < r1 or (
+                    r2 == r1
+                    and (combatants[second.actor].order, second.id)
+                    < (combatants[first.actor].order, first.id)
+                ):
+                    batch.reverse()
+            else:
+                batch.sort(key=self._completion_order)
         events = self.ruleset.resolve(state, seg, batch, self.dice)
         if events:
-            self._emit_all(events)
+            # _emit_all(events), without its call (once a settlement that tells anything).
+            history = self.history
+            subscribers = self._subscribers
+            spawned = state.spawned  # (a list the rules append to, never another)
+            for event in events:
+                state.version += 1
+                if event.CHANGES_STATE:
+                    event.apply(state)
+                history.append(event)
+                if spawned:
+                    for action in spawned:
+                        self._schedule(action)
+                    spawned.clear()
+                for callback, types in subscribers:
+                    if types is None or event.TYPE in types:
+                        callback(event)
         state.segment = time
         # _check_outcome(), without its call; and without asking the rules again when
         # their outcome is BaseRuleset's (who is left on which side) and nobody has come
