@@ -1488,19 +1488,37 @@ class Fight:
             else:
                 observers = self._observers(actors)
         else:
-            # One pass (no comprehension frames): who acted, and those still in the fight.
+            # One pass (no comprehension frames): who acted, those still in the fight, and
+            # their side (mixed: more than one).
             seen: set[str] = set()
             staying: list[str] = []
+            side: str | None = None
+            mixed = False
             for a in batch:
                 if a.visible:
                     observable = True
                 cid = a.actor
                 if cid not in seen:
                     seen.add(cid)
-                    if combatants[cid].in_fight:
+                    c = combatants[cid]
+                    if c.in_fight:
                         staying.append(cid)
+                        if side is None:
+                            side = c.side
+                        elif c.side != side:
+                            mixed = True
             actors = seen
-            observers = self._observers(staying)
+            if self._awareness is not None:
+                observers = self._observers(staying)
+            elif side is None:
+                observers = ()
+            else:
+                # What _observers() finds, without its call: everyone in the fight when
+                # the actors are of more than one side, else that side's opponents.
+                if mixed:
+                    side = None
+                found = state._against.get(side)  # FightState.against(), without its call
+                observers = found if found is not None else state.against(side)
         reactive = self._reactive
         register = self._register
         sighted = self._sighted

@@ -844,7 +844,9 @@ class Settlement:
         # Who watched them: everyone (one list, kept by the state) or those around each.
         awareness = self.rules.awareness
         if awareness is None:
-            watching: Sequence[Combatant] = self.state.against(None)
+            state = self.state
+            kept = state._against.get(None)  # FightState.against(None), without its call
+            watching: Sequence[Combatant] = kept if kept is not None else state.against(None)
         else:
             # The grid's ids, sorted once for all resolvers (not once each).
             grid = self.state.grid
