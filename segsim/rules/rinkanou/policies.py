@@ -259,7 +259,13 @@ class Defender:
             return False
         c = state.combatants[cid]
         mine = -1.0  # its hands busy: it neither ripostes nor arms
-        if not _hands_busy(c):
+        busy = c.status.must_lock  # _hands_busy(c), without its call:
+        if not busy:
+            for a in c.actions:
+                if a.channel == "hands" and not a.continuous:
+                    busy = True
+                    break
+        if not busy:
             if not c.status.armed:
                 return False  # it arms
             # Armed, its hands free: it strikes only into an opening (a lock of its
