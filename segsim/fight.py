@@ -941,7 +941,8 @@ class Fight:
             self._paused = _Paused(seg, decided, external, musts)
             return
         # _close_phase(seg, decided), without its call (once a phase).
-        observable: set[str] | None = None
+        actor: Combatant | None = None  # the first who started what others see
+        observable: set[str] | None = None  # everyone who did, once there are two
         watched = self._any_reactive
         for c, items in decided:
             if type(items) is list:
@@ -991,16 +992,19 @@ class Fight:
                         callback(action)
                 if not action.visible or not watched:
                     continue
-            if observable is None:
-                observable = set()
-            observable.add(c.id)
-        if observable:
-            if len(observable) == 1 and self._awareness is None:
+            if actor is None:
+                actor = c  # (the first: most phases start what others see of one alone)
+            elif observable is None:
+                observable = {actor.id, c.id}
+            else:
+                observable.add(c.id)
+        if actor is not None:
+            if observable is None and self._awareness is None:
                 # _notify_observers(), without its calls (most phases that start what
                 # others see: one actor, whom every opponent sees): the reactive
                 # opponents are called to the next phase, not bound to act.
                 nxt = seg + 1
-                side = combatants[next(iter(observable))].side
+                side = actor.side
                 found = state._against.get(side)  # FightState.against(), without its call
                 sighted = self._sighted
                 later: dict[str, bool] | None = None  # who is called to the next phase
@@ -1015,7 +1019,7 @@ class Fight:
                         if ocid not in later:
                             later[ocid] = False
             else:
-                self._notify_observers(observable, seg + 1)
+                self._notify_observers(observable or {actor.id}, seg + 1)
         if not state.pending and not any(self._phases.values()):
             self._end(seg, Outcome("stalemate", None))
 
