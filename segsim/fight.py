@@ -1449,22 +1449,34 @@ class Fight:
                 batch.sort(key=self._completion_order)
         events = self.ruleset.resolve(state, seg, batch, self.dice)
         if events:
-            # _emit_all(events), without its call (once a settlement that tells anything).
+            # _emit_all(events), without its call (once a settlement that tells anything),
+            # and without a look for subscribers at each event when there are none.
             history = self.history
             subscribers = self._subscribers
             spawned = state.spawned  # (a list the rules append to, never another)
-            for event in events:
-                state.version += 1
-                if event.CHANGES_STATE:
-                    event.apply(state)
-                history.append(event)
-                if spawned:
-                    for action in spawned:
-                        self._schedule(action)
-                    spawned.clear()
-                for callback, types in subscribers:
-                    if types is None or event.TYPE in types:
-                        callback(event)
+            if subscribers:
+                for event in events:
+                    state.version += 1
+                    if event.CHANGES_STATE:
+                        event.apply(state)
+                    history.append(event)
+                    if spawned:
+                        for action in spawned:
+                            self._schedule(action)
+                        spawned.clear()
+                    for callback, types in subscribers:
+                        if types is None or event.TYPE in types:
+                            callback(event)
+            else:
+                for event in events:
+                    state.version += 1
+                    if event.CHANGES_STATE:
+                        event.apply(state)
+                    history.append(event)
+                    if spawned:
+                        for action in spawned:
+                            self._schedule(action)
+                        spawned.clear()
         state.segment = time
         # _check_outcome(), without its call; and without asking the rules again when
         # their outcome is BaseRuleset's (who is left on which side) and nobody has come
