@@ -987,9 +987,10 @@ class Fight:
                         self._sleep(c, action)
                 state.version += 1
                 self.history.append(action)  # the stamped action is its action.declared
-                for callback, types in self._subscribers:
-                    if types is None or action.TYPE in types:
-                        callback(action)
+                if self._subscribers:  # (no iterator over an empty list: most fights)
+                    for callback, types in self._subscribers:
+                        if types is None or action.TYPE in types:
+                            callback(action)
                 if not action.visible or not watched:
                     continue
             if actor is None:
@@ -1244,9 +1245,10 @@ class Fight:
         # The stamped action is its action.declared event.
         state.version += 1
         self.history.append(action)
-        for callback, types in self._subscribers:
-            if types is None or action.TYPE in types:
-                callback(action)
+        if self._subscribers:  # (no iterator over an empty list: most fights)
+            for callback, types in self._subscribers:
+                if types is None or action.TYPE in types:
+                    callback(action)
         return action.visible
 
     def _schedule(
@@ -1577,9 +1579,10 @@ class Fight:
         # _record(event), without its call (once a draw).
         self.state.version += 1
         self.history.append(event)
-        for callback, types in self._subscribers:
-            if types is None or event.TYPE in types:
-                callback(event)
+        if self._subscribers:  # (no iterator over an empty list: most fights)
+            for callback, types in self._subscribers:
+                if types is None or event.TYPE in types:
+                    callback(event)
         return event
 
     def _emit(self, event: Event) -> None:
