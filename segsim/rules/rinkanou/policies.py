@@ -147,11 +147,14 @@ class Defender:
                 landings.append(t)
         missile = False
         incoming = me._incoming  # () when nothing was in flight: no call to say so
-        for a in incoming if incoming is not None else me.incoming():
-            if a.ends_in is not None:
-                missile = True
-                if a.ends_in >= segment:
-                    landings.append(a.ends_in)
+        if incoming is None:
+            incoming = me.incoming()
+        if incoming:  # (no iterator over nothing: most decisions)
+            for a in incoming:
+                if a.ends_in is not None:
+                    missile = True
+                    if a.ends_in >= segment:
+                        landings.append(a.ends_in)
         self.missile = missile
         covered = None  # the segments the defences in progress meet, once looked for
         if landings:  # those a defence in progress does not already meet

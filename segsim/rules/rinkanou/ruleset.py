@@ -603,19 +603,22 @@ class RinKaNou(BaseRuleset):
             notes = _noted(declaration)
         _, situation, channel, planner, bare = notes
         name = declaration.kind
-        # a wait in progress gives way; one declared in the same breath does not
-        for other in c.actions:
-            if other.channel == channel and not other.continuous:
-                raise IllegalDeclaration(
-                    f"cannot {name} while doing {other.kind} (both need the {channel})",
-                    rule=f"{TEXT}, Actions simultanées",
-                )
-        for other in planned:
-            if other.channel == channel:
-                raise IllegalDeclaration(
-                    f"cannot {name} while doing {other.kind} (both need the {channel})",
-                    rule=f"{TEXT}, Actions simultanées",
-                )
+        # a wait in progress gives way; one declared in the same breath does not (each
+        # list looked through only when it holds something: no iterator over nothing)
+        if c.actions:
+            for other in c.actions:
+                if other.channel == channel and not other.continuous:
+                    raise IllegalDeclaration(
+                        f"cannot {name} while doing {other.kind} (both need the {channel})",
+                        rule=f"{TEXT}, Actions simultanées",
+                    )
+        if planned:
+            for other in planned:
+                if other.channel == channel:
+                    raise IllegalDeclaration(
+                        f"cannot {name} while doing {other.kind} (both need the {channel})",
+                        rule=f"{TEXT}, Actions simultanées",
+                    )
         status: Status = c.status
         if channel == "hands" and status.must_lock and name != "lock":
             raise IllegalDeclaration(
