@@ -1420,9 +1420,10 @@ class Fight:
                 recent = c.recent
                 if recent:
                     horizon = a.start
-                    for other in actions:
-                        if other.start < horizon:
-                            horizon = other.start
+                    if actions:  # (no iterator over nothing)
+                        for other in actions:
+                            if other.start < horizon:
+                                horizon = other.start
                     drop = 0
                     for other in recent:
                         d = other.duration
@@ -1557,10 +1558,11 @@ class Fight:
                 # Whose own action resolved and who is left waiting at most is called,
                 # reactive or not: a wait lasts only until the fighter decides again.
                 must = True
-                for a in c.actions:
-                    if not a.continuous:
-                        must = False
-                        break
+                if c.actions:  # (no iterator over nothing)
+                    for a in c.actions:
+                        if not a.continuous:
+                            must = False
+                            break
                 if members is None:
                     register(c, time, must)
                 elif must or cid not in members:  # _register(), without its call

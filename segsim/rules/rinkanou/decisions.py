@@ -129,9 +129,10 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
     ``target`` (whose view need not be built for it)."""
     if me.must_lock or me.weapon_pr <= 0:
         return None
-    for a in me.actions:  # me.doing("hands"), without its call
-        if a.channel == "hands" and not a.continuous:
-            return None
+    if me.actions:  # me.doing("hands"), without its call (nor an iterator over nothing)
+        for a in me.actions:
+            if a.channel == "hands" and not a.continuous:
+                return None
     # A crossbow or bow in hand: the melee weapon first. (Its own status read straight,
     # as me.wielding would read it in this phase, without a live field's first read.)
     if me._c.status.wielding != "melee":
