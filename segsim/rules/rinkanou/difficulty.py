@@ -84,20 +84,22 @@ def overlap_malus(s: Settlement, action: Action) -> int:
     total = 0
     aid = action.id
     segment = s.segment
-    for group in (c.actions, c.recent):
-        for other in group:
-            # Only its rolled actions weigh: the others are passed over before any lookup.
-            if not other.rolled or other.id == aid:
-                continue
-            if not other.cancelled and other.overlaps(action, segment):
-                mods = None
-                if other.last is not None and other.last < segment:
-                    mods = c.status.rolled.get(other.id)  # settled earlier: its own roll
-                if mods is not None:
-                    difficulty = imposed_difficulty(mods)
-                else:
-                    difficulty = known_difficulty(s, c, other)
-                total += simultaneous_malus(difficulty)
+    # Its actions in progress, then its recent ones (one list to look through: most
+    # often the recent ones alone, its last action just finished).
+    actions = c.actions
+    for other in actions + c.recent if actions else c.recent:
+        # Only its rolled actions weigh: the others are passed over before any lookup.
+        if not other.rolled or other.id == aid:
+            continue
+        if not other.cancelled and other.overlaps(action, segment):
+            mods = None
+            if other.last is not None and other.last < segment:
+                mods = c.status.rolled.get(other.id)  # settled earlier: its own roll
+            if mods is not None:
+                difficulty = imposed_difficulty(mods)
+            else:
+                difficulty = known_difficulty(s, c, other)
+            total += simultaneous_malus(difficulty)
     return total
 
 
