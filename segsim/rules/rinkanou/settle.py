@@ -836,7 +836,10 @@ class Settlement:
         out = self.out
         # In the fight's order (a battle's size does not weigh on a settlement).
         resolvers = list(results)
-        if len(resolvers) > 1:
+        if len(resolvers) == 2:  # (a blow and the defence it met: no sort, no key calls)
+            if combatants[resolvers[1]].order < combatants[resolvers[0]].order:
+                resolvers.reverse()
+        elif len(resolvers) > 2:
             resolvers.sort(key=lambda cid: combatants[cid].order)
         for cid in resolvers:
             if cid in out:
