@@ -36,6 +36,7 @@ from segsim.rules.rinkanou.decisions import (
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.views import (
     MOTION,
+    OtherView,
     SelfView,
     closest,
     reach_of,
@@ -193,7 +194,10 @@ class Defender:
                     defending = shared_declaration("wait", None, ("until",), (), start)
         # The nearest opponent's view is built only if it can be read: an archer's
         # guard (no attacks) reads it only when bound to act.
-        target = me.nearest() if self.attacks or obs.must_act else None
+        target: OtherView | None = None
+        if self.attacks or obs.must_act:
+            near = me._near  # nearest(), without its call when threats() found it already
+            target = me.nearest() if near is False else near
         dist = math.dist  # within(), without its calls
         if (
             obs.must_act
