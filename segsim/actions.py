@@ -315,8 +315,11 @@ class Action(Event):
 
     def overlaps(self, other: Action, now: int) -> bool:
         """Whether the two actions share at least one segment (open ones run to ``now``)."""
-        a_last = self.last if self.last is not None else now
-        b_last = other.last if other.last is not None else now
+        # Each one's last segment (``last``), without its property's calls.
+        d = self.duration
+        a_last = now if d is None else self.start + d - 1
+        d = other.duration
+        b_last = now if d is None else other.start + d - 1
         return self.start <= b_last and other.start <= a_last
 
     def stamp(self, id: int, actor: str, start: int) -> Action:

@@ -194,7 +194,10 @@ class _Phase(_Scheduled):
 _new_phase = _Phase.__new__
 _PLAIN_PHASE = _new_phase is object.__new__
 
-_Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec]]]
+_Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec] | ActionSpec]]
+"""A phase's checked declarations, fighter by fighter: a list of what to apply, or the
+one planned action of a single checked declaration (most decisions), applied by
+:meth:`Fight._run_phase` without a call of :meth:`Fight._apply`."""
 
 
 @attrs.define(eq=False)
@@ -248,7 +251,7 @@ class Fight:
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
         *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_forced_when"),
-        *("_unconcerned",),
+        *("_unconcerned", "_ranks", "_rest"),
     )
 
     def __init__(
@@ -349,11 +352,16 @@ class Fight:
         # A ruleset's order of completion may come as a table by kind (order_table()),
         # which the sort reads without a call of order_key() per action.
         order_table = getattr(ruleset, "order_table", None)
+        table = order_table() if order_table is not None else None
         self._completion_order = _completion_order(
             None if type(ruleset).order_key is BaseRuleset.order_key else ruleset.order_key,
             self._combatants,
-            order_table() if order_table is not None else None,
+            table,
         )
+        # That table as ranks (kind -> rank; any other kind's: _rest), when each key is a
+        # rank alone: two actions completing together are then ordered without the sort.
+        self._ranks = _ranks(*table) if table is not None else None
+        self._rest: Any = table[1][0] if table is not None and self._ranks is not None else None
         # A boundary's event calls one of these: bound once, not at each boundary.
         self._on_boundary: Callable[[_Phase], None] = self._at_boundary
         self._on_phase: Callable[[_Phase], None] = self._run_phase
@@ -834,8 +842,33 @@ class Fight:
                 forced = ruleset.forced(state, c.id, seg)
                 if forced:
                     specs: list[Cancel] | list[ActionSpec]
-                    if len(forced) == 1 and type(forced[0]) is Declaration:
-                        specs = self._plan_one(c, forced[0], seg, True)  # (most of them)
+                    imposed = forced[0]
+                    if len(forced) == 1 and type(imposed) is Declaration:
+                        # _apply(c, _plan_one(c, imposed, seg, True), seg), without their
+                        # calls (most of them: one checked declaration, nothing cancelled
+                        # in this segment); anything else, or what the rules refuse, by
+                        # _plan_one(), which hands it to _plan_all() to name the error.
+                        cancelled = state.cancelled_in
+                        if imposed.checked and not (cancelled and cancelled.get(c.id) == seg):
+                            try:
+                                first: ActionSpec | None = ruleset.plan(
+                                    state, c.id, imposed, seg, _NO_PLANS
+                                )
+                            except (
+                                IllegalDeclaration,
+                                TypeError,
+                                ValueError,
+                                KeyError,
+                                IndexError,
+                                OverflowError,
+                            ):
+                                first = None
+                            if first is not None:
+                                first.forced = first.public = True
+                                first.declaration = imposed
+                                self._start(c, first, seg)
+                                continue
+                        specs = self._plan_one(c, imposed, seg, True)
                     else:
                         specs = self._plan_all(c, forced, seg, True)  # (forced: positional)
                     self._apply(c, specs, seg)
@@ -885,7 +918,7 @@ class Fight:
                         spec.duration is None or spec.duration <= MAX_DURATION
                     ):
                         spec.declaration = out
-                        decided.append((c, [spec]))
+                        decided.append((c, spec))  # (no list: applied below without _apply)
                         continue
                 decided.append((c, self._plan_all(c, (out,), seg)))
                 continue
@@ -909,20 +942,71 @@ class Fight:
             self._paused = _Paused(seg, decided, external, musts)
             return
         # _close_phase(seg, decided), without its call (once a phase).
-        observable: set[str] | None = None
+        actor: Combatant | None = None  # the first who started what others see
+        observable: set[str] | None = None  # everyone who did, once there are two
         watched = self._any_reactive
         for c, items in decided:
-            if self._apply(c, items, seg) and watched:
-                if observable is None:
-                    observable = set()
+            if type(items) is list:
+                if not self._apply(c, items, seg) or not watched:
+                    continue
+            else:
+                # _apply(c, [action], seg), without its call (most decisions): the one
+                # action planned from a checked declaration (an ActionSpec, not a Cancel).
+                action: ActionSpec = items  # type: ignore[assignment]
+                actions = c.actions
+                if actions:
+                    channel = action.channel
+                    for old in actions[:]:  # a copy, not a comprehension's frame
+                        if old.continuous and old.channel == channel:
+                            self._unschedule(old)
+                            actions.remove(old)
+                cid = c.id
+                action.id = state.next_action_id
+                action.actor = cid
+                action.start = action.t = seg
+                if action.continuous:
+                    action.visible = False
+                state.next_action_id += 1
+                actions.append(action)
+                if self._told and action.kind in self._told:
+                    ruleset.started(state, action)
+                duration = action.duration
+                if duration is not None:
+                    end = seg + duration
+                    pending = state.pending
+                    batch = pending.get(end)
+                    if batch is None:
+                        pending[end] = [action]
+                    else:
+                        batch.append(action)
+                    at_end = self._phases.get(end)
+                    if at_end is None:
+                        at_end = self._boundary_event(end)
+                    if cid not in at_end:
+                        at_end[cid] = False
+                    if not action.visible and "clear" in action.params:
+                        self._sleep(c, action)
+                state.version += 1
+                self.history.append(action)  # the stamped action is its action.declared
+                if self._subscribers:  # (no iterator over an empty list: most fights)
+                    for callback, types in self._subscribers:
+                        if types is None or action.TYPE in types:
+                            callback(action)
+                if not action.visible or not watched:
+                    continue
+            if actor is None:
+                actor = c  # (the first: most phases start what others see of one alone)
+            elif observable is None:
+                observable = {actor.id, c.id}
+            else:
                 observable.add(c.id)
-        if observable:
-            if len(observable) == 1 and self._awareness is None:
+        if actor is not None:
+            if observable is None and self._awareness is None:
                 # _notify_observers(), without its calls (most phases that start what
                 # others see: one actor, whom every opponent sees): the reactive
                 # opponents are called to the next phase, not bound to act.
                 nxt = seg + 1
-                side = combatants[next(iter(observable))].side
+                side = actor.side
                 found = state._against.get(side)  # FightState.against(), without its call
                 sighted = self._sighted
                 later: dict[str, bool] | None = None  # who is called to the next phase
@@ -937,7 +1021,7 @@ class Fight:
                         if ocid not in later:
                             later[ocid] = False
             else:
-                self._notify_observers(observable, seg + 1)
+                self._notify_observers(observable or {actor.id}, seg + 1)
         if not state.pending and not any(self._phases.values()):
             self._end(seg, Outcome("stalemate", None))
 
@@ -965,6 +1049,8 @@ class Fight:
         observable: set[str] | None = None  # made when a reactive policy may see someone
         watched = self._any_reactive  # who started what matters only to reactive policies
         for c, items in decided:
+            if not isinstance(items, list):
+                items = [items]  # one action (see _Decided)
             if self._apply(c, items, seg) and watched:
                 if observable is None:
                     observable = set()
@@ -1099,8 +1185,6 @@ class Fight:
         """Start or cancel actions; True if any of it is observable by others."""
         observable = False
         state = self.state
-        history = self.history
-        subscribers = self._subscribers
         for item in items:
             if type(item) is not Action and isinstance(item, Cancel):
                 old = next(a for a in c.actions if a.id == item.action)
@@ -1113,51 +1197,60 @@ class Fight:
                 self._emit(ActionCancelled(t=seg, actor=c.id, action=old.id, kind=old.kind))
                 observable = True
                 continue
-            action = item
-            actions = c.actions
-            if actions:
-                channel = action.channel
-                for old in actions[:]:  # a copy, not a comprehension's frame
-                    if old.continuous and old.channel == channel:
-                        self._unschedule(old)
-                        actions.remove(old)
-            # Action.stamp() and _record(), without their calls (once an action).
-            cid = c.id
-            action.id = state.next_action_id
-            action.actor = cid
-            action.start = action.t = seg
-            if action.continuous:
-                action.visible = False
-            state.next_action_id += 1
-            actions.append(action)
-            if self._told and action.kind in self._told:
-                self.ruleset.started(state, action)
-            duration = action.duration
-            if duration is not None:
-                # _schedule(action, seg + duration, c), without its call (once an action).
-                end = seg + duration
-                pending = state.pending
-                batch = pending.get(end)
-                if batch is None:
-                    pending[end] = [action]
-                else:
-                    batch.append(action)
-                members = self._phases.get(end)
-                if members is None:
-                    members = self._boundary_event(end)
-                if cid not in members:
-                    members[cid] = False
-                if not action.visible and "clear" in action.params:
-                    self._sleep(c, action)
-            # The stamped action is its action.declared event.
-            state.version += 1
-            history.append(action)
-            for callback, types in subscribers:
-                if types is None or action.TYPE in types:
-                    callback(action)
-            if action.visible:
+            if self._start(c, item, seg):
                 observable = True
         return observable
+
+    def _start(self, c: Combatant, action: ActionSpec, seg: int) -> bool:
+        """Start ``action``, planned for ``c`` in the phase of ``seg``: it ends the
+        continuous actions of its channel, is stamped (its id, actor and start), booked
+        for settlement at its end and recorded as its ``action.declared`` event; True if
+        others see it. (:meth:`_run_phase` does the same inline for the one action of a
+        checked declaration, most decisions.)"""
+        state = self.state
+        actions = c.actions
+        if actions:
+            channel = action.channel
+            for old in actions[:]:  # a copy, not a comprehension's frame
+                if old.continuous and old.channel == channel:
+                    self._unschedule(old)
+                    actions.remove(old)
+        # Action.stamp() and _record(), without their calls (once an action).
+        cid = c.id
+        action.id = state.next_action_id
+        action.actor = cid
+        action.start = action.t = seg
+        if action.continuous:
+            action.visible = False
+        state.next_action_id += 1
+        actions.append(action)
+        if self._told and action.kind in self._told:
+            self.ruleset.started(state, action)
+        duration = action.duration
+        if duration is not None:
+            # _schedule(action, seg + duration, c), without its call (once an action).
+            end = seg + duration
+            pending = state.pending
+            batch = pending.get(end)
+            if batch is None:
+                pending[end] = [action]
+            else:
+                batch.append(action)
+            members = self._phases.get(end)
+            if members is None:
+                members = self._boundary_event(end)
+            if cid not in members:
+                members[cid] = False
+            if not action.visible and "clear" in action.params:
+                self._sleep(c, action)
+        # The stamped action is its action.declared event.
+        state.version += 1
+        self.history.append(action)
+        if self._subscribers:  # (no iterator over an empty list: most fights)
+            for callback, types in self._subscribers:
+                if types is None or action.TYPE in types:
+                    callback(action)
+        return action.visible
 
     def _schedule(
         self, action: Action, end: int | None = None, caller: Combatant | None = None
@@ -1328,9 +1421,10 @@ class Fight:
                 recent = c.recent
                 if recent:
                     horizon = a.start
-                    for other in actions:
-                        if other.start < horizon:
-                            horizon = other.start
+                    if actions:  # (no iterator over nothing)
+                        for other in actions:
+                            if other.start < horizon:
+                                horizon = other.start
                     drop = 0
                     for other in recent:
                         d = other.duration
@@ -1341,10 +1435,52 @@ class Fight:
                         del recent[:drop]
                 recent.append(a)
         if len(batch) > 1:
-            batch.sort(key=self._completion_order)
+            ranks = self._ranks
+            if len(batch) == 2 and ranks is not None:
+                # batch.sort(key=self._completion_order) for two actions, without its
+                # calls (most batches of more than one): the rank of each kind, then the
+                # fighters' order, then the ids (never equal).
+                first, second = batch
+                rest = self._rest
+                r1, r2 = ranks.get(first.kind, rest), ranks.get(second.kind, rest)
+                if r2 < r1 or (
+                    r2 == r1
+                    and (combatants[second.actor].order, second.id)
+                    < (combatants[first.actor].order, first.id)
+                ):
+                    batch.reverse()
+            else:
+                batch.sort(key=self._completion_order)
         events = self.ruleset.resolve(state, seg, batch, self.dice)
         if events:
-            self._emit_all(events)
+            # _emit_all(events), without its call (once a settlement that tells anything),
+            # and without a look for subscribers at each event when there are none.
+            history = self.history
+            subscribers = self._subscribers
+            spawned = state.spawned  # (a list the rules append to, never another)
+            if subscribers:
+                for event in events:
+                    state.version += 1
+                    if event.CHANGES_STATE:
+                        event.apply(state)
+                    history.append(event)
+                    if spawned:
+                        for action in spawned:
+                            self._schedule(action)
+                        spawned.clear()
+                    for callback, types in subscribers:
+                        if types is None or event.TYPE in types:
+                            callback(event)
+            else:
+                for event in events:
+                    state.version += 1
+                    if event.CHANGES_STATE:
+                        event.apply(state)
+                    history.append(event)
+                    if spawned:
+                        for action in spawned:
+                            self._schedule(action)
+                        spawned.clear()
         state.segment = time
         # _check_outcome(), without its call; and without asking the rules again when
         # their outcome is BaseRuleset's (who is left on which side) and nobody has come
@@ -1372,22 +1508,39 @@ class Fight:
             else:
                 observers = self._observers(actors)
         else:
-            # One pass (no comprehension frames): who acted, and those still in the fight.
+            # One pass (no comprehension frames): who acted, those still in the fight, and
+            # their side (mixed: more than one).
             seen: set[str] = set()
             staying: list[str] = []
+            side: str | None = None
+            mixed = False
             for a in batch:
                 if a.visible:
                     observable = True
                 cid = a.actor
                 if cid not in seen:
                     seen.add(cid)
-                    if combatants[cid].in_fight:
+                    c = combatants[cid]
+                    if c.in_fight:
                         staying.append(cid)
+                        if side is None:
+                            side = c.side
+                        elif c.side != side:
+                            mixed = True
             actors = seen
-            if (
-                (observable and self._any_reactive)
-                or self._awareness is None
-                or len(staying) * 10 < len(state.against(None))
+            if self._awareness is None:
+                if side is None:
+                    observers = ()
+                else:
+                    # What _observers() finds, without its call: everyone in the fight
+                    # when the actors are of more than one side, else that side's
+                    # opponents.
+                    if mixed:
+                        side = None
+                    found = state._against.get(side)  # FightState.against(), no call
+                    observers = found if found is not None else state.against(side)
+            elif (observable and self._any_reactive) or len(staying) * 10 < len(
+                state.against(None)
             ):
                 observers = self._observers(staying)
             else:
@@ -1421,10 +1574,11 @@ class Fight:
                 # Whose own action resolved and who is left waiting at most is called,
                 # reactive or not: a wait lasts only until the fighter decides again.
                 must = True
-                for a in c.actions:
-                    if not a.continuous:
-                        must = False
-                        break
+                if c.actions:  # (no iterator over nothing)
+                    for a in c.actions:
+                        if not a.continuous:
+                            must = False
+                            break
                 if members is None:
                     register(c, time, must)
                 elif must or cid not in members:  # _register(), without its call
@@ -1443,9 +1597,10 @@ class Fight:
         # _record(event), without its call (once a draw).
         self.state.version += 1
         self.history.append(event)
-        for callback, types in self._subscribers:
-            if types is None or event.TYPE in types:
-                callback(event)
+        if self._subscribers:  # (no iterator over an empty list: most fights)
+            for callback, types in self._subscribers:
+                if types is None or event.TYPE in types:
+                    callback(event)
         return event
 
     def _on_draws(
@@ -1610,6 +1765,24 @@ def _forced_when(cls: type) -> str | None:
     return found
 
 
+_RANKS: dict[int, tuple[Mapping[str, tuple[Any, ...]], dict[str, Any] | None]] = {}
+
+
+def _ranks(keys: Mapping[str, tuple[Any, ...]], other: tuple[Any, ...]) -> dict[str, Any] | None:
+    """An order table's keys as ranks (kind -> rank) when each key, ``other`` too, is a
+    rank alone; None otherwise. Worked out once per table (a ruleset's is one object)."""
+    found = _RANKS.get(id(keys))
+    if found is not None and found[0] is keys:
+        return found[1]
+    ranks: dict[str, Any] | None = None
+    if len(other) == 1 and all(len(k) == 1 for k in keys.values()):
+        ranks = {kind: k[0] for kind, k in keys.items()}
+    if len(_RANKS) > 64:
+        _RANKS.clear()
+    _RANKS[id(keys)] = (keys, ranks)  # (the table held: its id names no other)
+    return ranks
+
+
 def _completion_order(
     order_key: Callable[[Action], tuple[Any, ...]] | None,
     combatants: Mapping[str, Combatant],
@@ -1621,6 +1794,17 @@ def _completion_order(
     fight, not at each settlement)."""
     if table is not None:
         keys, other = table
+        ranks = _ranks(keys, other)
+        if ranks is not None:
+            # Keys of one rank each (RinKaNou's): the rank itself, which sorts as its
+            # 1-tuple would, without building a list to unpack into the key (once an
+            # action completing with another).
+            rest = other[0]
+
+            def by_rank(a: Action) -> tuple[Any, ...]:
+                return (ranks.get(a.kind, rest), combatants[a.actor].order, a.id)
+
+            return by_rank
 
         def by_table(a: Action) -> tuple[Any, ...]:
             return (*keys.get(a.kind, other), combatants[a.actor].order, a.id)

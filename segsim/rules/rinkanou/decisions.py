@@ -127,8 +127,12 @@ def strike_or_arm(obs: Observation, target: OtherView, spent: int = 0) -> Declar
 def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | None:
     """:func:`strike_or_arm` for the fighter ``me`` against the opponent of id
     ``target`` (whose view need not be built for it)."""
-    if me.must_lock or me.doing("hands") is not None or me.weapon_pr <= 0:
+    if me.must_lock or me.weapon_pr <= 0:
         return None
+    if me.actions:  # me.doing("hands"), without its call (nor an iterator over nothing)
+        for a in me.actions:
+            if a.channel == "hands" and not a.continuous:
+                return None
     # A crossbow or bow in hand: the melee weapon first. (Its own status read straight,
     # as me.wielding would read it in this phase, without a live field's first read.)
     if me._c.status.wielding != "melee":

@@ -88,22 +88,24 @@ def overlap_malus(s: Settlement, action: Action) -> int:
     duration = action.duration
     last = segment if duration is None else action.start + duration - 1
     start = action.start
-    for group in (c.actions, c.recent):
-        for other in group:
-            # Only its rolled actions weigh: the others are passed over before any lookup.
-            if not other.rolled or other.id == aid or other.cancelled:
-                continue
-            duration = other.duration
-            other_last = segment if duration is None else other.start + duration - 1
-            if other.start <= last and start <= other_last:
-                mods = None
-                if duration is not None and other_last < segment:
-                    mods = c.status.rolled.get(other.id)  # settled earlier: its own roll
-                if mods is not None:
-                    difficulty = imposed_difficulty(mods)
-                else:
-                    difficulty = known_difficulty(s, c, other)
-                total += simultaneous_malus(difficulty)
+    # Its actions in progress, then its recent ones (one list to look through: most
+    # often the recent ones alone, its last action just finished).
+    actions = c.actions
+    for other in actions + c.recent if actions else c.recent:
+        # Only its rolled actions weigh: the others are passed over before any lookup.
+        if not other.rolled or other.id == aid or other.cancelled:
+            continue
+        duration = other.duration
+        other_last = segment if duration is None else other.start + duration - 1
+        if other.start <= last and start <= other_last:
+            mods = None
+            if duration is not None and other_last < segment:
+                mods = c.status.rolled.get(other.id)  # settled earlier: its own roll
+            if mods is not None:
+                difficulty = imposed_difficulty(mods)
+            else:
+                difficulty = known_difficulty(s, c, other)
+            total += simultaneous_malus(difficulty)
     return total
 
 

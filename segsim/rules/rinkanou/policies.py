@@ -37,6 +37,7 @@ from segsim.rules.rinkanou.decisions import (
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.views import (
     MOTION,
+    OtherView,
     SelfView,
     _coming,
     closest,
@@ -149,11 +150,14 @@ class Defender:
                 landings.append(t)
         missile = False
         incoming = me._incoming  # () when nothing was in flight: no call to say so
-        for a in incoming if incoming is not None else me.incoming():
-            if a.ends_in is not None:
-                missile = True
-                if a.ends_in >= segment:
-                    landings.append(a.ends_in)
+        if incoming is None:
+            incoming = me.incoming()
+        if incoming:  # (no iterator over nothing: most decisions)
+            for a in incoming:
+                if a.ends_in is not None:
+                    missile = True
+                    if a.ends_in >= segment:
+                        landings.append(a.ends_in)
         self.missile = missile
         covered = None  # the segments the defences in progress meet, once looked for
         if landings:  # those a defence in progress does not already meet
@@ -192,7 +196,10 @@ class Defender:
                     defending = shared_declaration("wait", None, ("until",), (), start)
         # The nearest opponent's view is built only if it can be read: an archer's
         # guard (no attacks) reads it only when bound to act.
-        target = me.nearest() if self.attacks or obs.must_act else None
+        target: OtherView | None = None
+        if self.attacks or obs.must_act:
+            near = me._near  # nearest(), without its call when threats() found it already
+            target = me.nearest() if near is False else near
         dist = math.dist  # within(), without its calls
         if (
             obs.must_act
@@ -261,7 +268,13 @@ class Defender:
             return False
         c = state.combatants[cid]
         mine = -1.0  # its hands busy: it neither ripostes nor arms
-        if not _hands_busy(c):
+        busy = c.status.must_lock  # _hands_busy(c), without its call:
+        if not busy:
+            for a in c.actions:
+                if a.channel == "hands" and not a.continuous:
+                    busy = True
+                    break
+        if not busy:
             if not c.status.armed:
                 return False  # it arms
             # Armed, its hands free: it strikes only into an opening (a lock of its

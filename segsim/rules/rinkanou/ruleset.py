@@ -603,19 +603,22 @@ class RinKaNou(BaseRuleset):
             notes = _noted(declaration)
         _, situation, channel, planner, bare = notes
         name = declaration.kind
-        # a wait in progress gives way; one declared in the same breath does not
-        for other in c.actions:
-            if other.channel == channel and not other.continuous:
-                raise IllegalDeclaration(
-                    f"cannot {name} while doing {other.kind} (both need the {channel})",
-                    rule=f"{TEXT}, Actions simultanées",
-                )
-        for other in planned:
-            if other.channel == channel:
-                raise IllegalDeclaration(
-                    f"cannot {name} while doing {other.kind} (both need the {channel})",
-                    rule=f"{TEXT}, Actions simultanées",
-                )
+        # a wait in progress gives way; one declared in the same breath does not (each
+        # list looked through only when it holds something: no iterator over nothing)
+        if c.actions:
+            for other in c.actions:
+                if other.channel == channel and not other.continuous:
+                    raise IllegalDeclaration(
+                        f"cannot {name} while doing {other.kind} (both need the {channel})",
+                        rule=f"{TEXT}, Actions simultanées",
+                    )
+        if planned:
+            for other in planned:
+                if other.channel == channel:
+                    raise IllegalDeclaration(
+                        f"cannot {name} while doing {other.kind} (both need the {channel})",
+                        rule=f"{TEXT}, Actions simultanées",
+                    )
         status: Status = c.status
         if channel == "hands" and status.must_lock and name != "lock":
             raise IllegalDeclaration(
@@ -834,8 +837,9 @@ class RinKaNou(BaseRuleset):
     def _plan_arm(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        self._usable_weapon(c)
         status: Status = c.status
+        if status.wielding != "melee" or status.grip != "held" or status.weapon_pr <= 0:
+            self._usable_weapon(c)  # (called only to name what is wrong)
         if status.armed:
             raise IllegalDeclaration("the blow is already armed", rule=f"{TEXT}, Attaque")
         return Action("arm", c.sheet.weapon.speed, "hands")
@@ -843,8 +847,9 @@ class RinKaNou(BaseRuleset):
     def _plan_strike(
         self, state: FightState, c: Combatant, d: Declaration, segment: int
     ) -> ActionSpec:
-        self._usable_weapon(c)
         status: Status = c.status
+        if status.wielding != "melee" or status.grip != "held" or status.weapon_pr <= 0:
+            self._usable_weapon(c)  # (called only to name what is wrong)
         if not status.armed:
             raise IllegalDeclaration(
                 "a strike needs an armed blow: arm first",
@@ -868,11 +873,19 @@ class RinKaNou(BaseRuleset):
                 rule=f"{TEXT}, Caractéristiques des armes (Allonge)",
             )
         difficulty = difficulty_value(p["difficulty"]) if "difficulty" in p else 0
-        params: dict[str, Any] = (
-            {"blow": blow, "difficulty": difficulty} if difficulty else {"blow": blow}
-        )
-        if p.get("disarm") is not None or p.get("grab"):
-            params.update(self._disarm_params(state, c, target, d))
+        frozen: Mapping[str, Any]
+        if not difficulty and p.get("disarm") is None and not p.get("grab"):
+            # A plain blow (most strikes): its table shared, not made for each strike.
+            key = ("strike", blow)
+            shared = self._tables.get(key)
+            frozen = shared if shared is not None else self._tables.keep(key, {"blow": blow})
+        else:
+            params: dict[str, Any] = (
+                {"blow": blow, "difficulty": difficulty} if difficulty else {"blow": blow}
+            )
+            if p.get("disarm") is not None or p.get("grab"):
+                params.update(self._disarm_params(state, c, target, d))
+            frozen = MappingProxyType(params)  # no copy of a table of its own
         return Action(  # (positional: no dictionary of keywords made for the call)
             "strike",
             weapon.speed,
@@ -884,7 +897,7 @@ class RinKaNou(BaseRuleset):
             False,
             False,
             True,
-            MappingProxyType(params),  # frozen here: no copy of a table of its own
+            frozen,
         )
 
     def _disarm_params(

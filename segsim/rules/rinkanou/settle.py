@@ -147,10 +147,11 @@ class Settlement:
         self.events: list[Event] = []
         self.used: set[int] = set()
         self.dodges_left: dict[int, int] = {}
-        self.wounds: dict[str, int] = {}
-        self.gear: dict[tuple[str, str], int] = {}
+        # Made when first written (most settlements wound nobody and damage no gear).
+        self.wounds: dict[str, int] | None = None
+        self.gear: dict[tuple[str, str], int] | None = None
         self.out: set[str] = set()
-        self.surprise_spent: set[str] = set()
+        self.surprise_spent: set[str] | None = None  # made when first written, likewise
         self.results: dict[str, list[Rolled | None]] = {}
         self.spawned = 0
         self.moving: set[str] = set()  # moved this segment (their old spots are free)
@@ -205,10 +206,13 @@ class Settlement:
         wounds = status.wound_malus
         if wounds:
             mods["wounds"] = wounds
-        surprised = status.surprise_malus and actor not in self.surprise_spent
+        spent = self.surprise_spent
+        surprised = status.surprise_malus and (spent is None or actor not in spent)
         if surprised:
             mods["surprise"] = status.surprise_malus
-            self.surprise_spent.add(actor)
+            if spent is None:
+                spent = self.surprise_spent = set()
+            spent.add(actor)
         roll = self.dice.roll(100, name, actor)
         chance = sum(mods.values())
         result = TestRolled.rolled(self.segment, actor, action.id, name, chance, roll, mods)
@@ -301,11 +305,14 @@ class Settlement:
         if loss <= 0:
             return
         key = (owner.id, item)
-        current = self.gear.get(
+        gear = self.gear
+        if gear is None:
+            gear = self.gear = {}
+        current = gear.get(
             key, owner.status.shield_pr if item == "shield" else owner.status.weapon_pr
         )
         left = max(0, current - loss)
-        self.gear[key] = left
+        gear[key] = left
         self.events.append(GearDamaged(self.segment, owner.id, item, current - left, left))
 
     # -------------------------------------------------------- weapon actions
@@ -577,8 +584,11 @@ class Settlement:
         absorption = armour.absorption if covered else 0
         damage = max(0, sum(parts.values()) - absorption)
         wound = (damage * location.wound_factor + 50) // 100
-        total = self.wounds.get(defender.id, defender.status.wounds) + wound
-        self.wounds[defender.id] = total
+        wounds = self.wounds
+        if wounds is None:
+            wounds = self.wounds = {}
+        total = wounds.get(defender.id, defender.status.wounds) + wound
+        wounds[defender.id] = total
         level = self.tables.wound_level(total, defender.sheet.health)
         # After where it landed, what made the damage: the parts that count (the weapon's
         # always), then the armour's (always), in one table rather than merged then kept.
@@ -836,7 +846,10 @@ class Settlement:
         out = self.out
         # In the fight's order (a battle's size does not weigh on a settlement).
         resolvers = list(results)
-        if len(resolvers) > 1:
+        if len(resolvers) == 2:  # (a blow and the defence it met: no sort, no key calls)
+            if combatants[resolvers[1]].order < combatants[resolvers[0]].order:
+                resolvers.reverse()
+        elif len(resolvers) > 2:
             resolvers.sort(key=lambda cid: combatants[cid].order)
         for cid in resolvers:
             if cid in out:
@@ -854,7 +867,9 @@ class Settlement:
         # Who watched them: everyone (one list, kept by the state) or those around each.
         awareness = self.rules.awareness
         if awareness is None:
-            watching: Sequence[Combatant] = self.state.against(None)
+            state = self.state
+            kept = state._against.get(None)  # FightState.against(None), without its call
+            watching: Sequence[Combatant] = kept if kept is not None else state.against(None)
         else:
             # The grid's ids, sorted once for all resolvers (not once each).
             grid = self.state.grid

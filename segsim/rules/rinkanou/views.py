@@ -587,7 +587,14 @@ class OtherView(LiveView):
 
     def motion(self, motion: str) -> SeenAction | None:
         """Its action of that motion class ("weapon", "movement"...), or None."""
-        for a in self.actions:
+        actions = self._actions
+        if actions is None:  # its actions property, without its call
+            if self._state.version != self._version:
+                self.check()  # raises
+            actions = self._actions = seen_actions(
+                self._state, self._o, self._revealed, self._rules
+            )
+        for a in actions:
             if a.motion == motion:
                 return a
         return None
