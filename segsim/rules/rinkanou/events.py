@@ -636,3 +636,55 @@ class StanceChanged(Event):
 
 
 event_type(StanceChanged, "stance.changed")
+
+
+# The settlement's most frequent events. In the compiled build each function, which the
+# compiled settlement calls directly, calls its native class's constructor directly (a
+# class held in a variable, as a maker is, would be called as a Python object, its
+# arguments parsed); in the pure build each is replaced below by its class's maker (the
+# same object, made without a call of the class).
+
+
+def weapon_state(t: int, actor: Any, armed: bool, must_lock: bool) -> WeaponState:
+    """``WeaponState(t, actor, armed, must_lock)``."""
+    return WeaponState(t, actor, armed, must_lock)
+
+
+def situation_changed(
+    t: int, actor: Any, ps: int, since: int, engaged: Any, reason: str
+) -> SituationChanged:
+    """``SituationChanged(t, actor, ps, since, engaged, reason)``."""
+    return SituationChanged(t, actor, ps, since, engaged, reason)
+
+
+def attack_resolved(
+    t: int, actor: Any, action: int, target: str, blow: str, result: str
+) -> AttackResolved:
+    """``AttackResolved(t, actor, action, target, blow, result)``."""
+    return AttackResolved(t, actor, action, target, blow, result)
+
+
+def wound_taken(
+    t: int,
+    actor: Any,
+    attacker: str,
+    location: str,
+    damage: int,
+    wound: int,
+    total: int,
+    level: str,
+    malus: int,
+    detail: Mapping[str, Any] | None = None,
+) -> WoundTaken:
+    """``WoundTaken(t, actor, attacker, location, damage, wound, total, level, malus,
+    detail)``."""
+    return WoundTaken(t, actor, attacker, location, damage, wound, total, level, malus, detail)
+
+
+if not _NATIVE:  # the pure build
+    globals().update(
+        weapon_state=maker(WeaponState),
+        situation_changed=maker(SituationChanged),
+        attack_resolved=maker(AttackResolved),
+        wound_taken=maker(WoundTaken),
+    )
