@@ -100,8 +100,9 @@ COMPILED_MODULES = (
 rest stays pure Python: the other rulesets' events and the observations
 (``observation.py``) are attrs and slotted Python classes whose methods read Python
 objects' attributes, which compiled code reads no faster than the interpreter does
-(compiling ``observation.py`` too made the engine alone some 8 % slower), and the rest
-is not on a fight's hot path."""
+(compiling ``observation.py`` too made the engine alone some 8 % slower), RinKaNou's
+``viewstores.py`` fills its views and observations, Python objects, which interpreted
+code does faster (``segsim/native.py``), and the rest is not on a fight's hot path."""
 
 
 _SETUP = """

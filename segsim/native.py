@@ -39,6 +39,16 @@
   code's own stores bypass), equality, hash and repr. Its fields keep their types but
   for those a record gives back in another type (a tuple read back as a list), typed
   ``Any``; a field annotated ``float`` becomes one, so it must be given floats only.
+* Compiled code reads and writes a Python object's field through the generic attribute
+  lookup, where the interpreter specialises each access to the field's slot, and
+  interpreted code reads a native object's field through that lookup too. So a function
+  that does little but fill Python objects (RinKaNou's views and observation, at every
+  observation) is better left interpreted, its compiled caller reading what it stores
+  from native objects and passing it (``segsim/rules/rinkanou/viewstores.py``, which
+  ``hatch_build.py`` leaves out of its modules on purpose); and a native class held in a
+  variable (a maker) is called as a Python object, its arguments parsed, where a
+  compiled function calling its constructor is called directly
+  (``segsim.events.die_rolled``).
 * Compiled code checks the type of every value it reads into a typed name, so input
   not yet checked (a policy's declarations) is read as ``Any`` or ``object`` until
   segsim's own check has named what is wrong with it.

@@ -51,6 +51,7 @@ from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import Flights, Reaches, SelfView, SharedSeen, reach_of
+from segsim.rules.rinkanou.viewstores import observation as _observation
 from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
 
 if TYPE_CHECKING:
@@ -1395,44 +1396,31 @@ class RinKaNou(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
-        # The view of the fighter itself finds, on first use, who else it sees. Both are
-        # made without a call of their classes (once a decision: a Python class's call
-        # costs about as much again as the stores of its __init__): these stores are
-        # SelfView(state, segment, self, c)'s and ViewObservation(segment, cid,
-        # must_act, me, state)'s, which tests/test_rinkanou_views.py checks they match.
+        # The view of the fighter and its observation, made without a call of their
+        # classes and filled by an interpreted function in either build (see the
+        # viewstores module: it stores into Python objects), given what it stores of the
+        # fight's state, the fighter and the ruleset.
         c = state.combatants[cid]
-        me = _new_self_view(SelfView)
-        me._state = state
-        me._version = version = state.version
-        me._segment = segment
-        me.side = c.side
-        me.position = c.position
-        status = c.status
-        me.armed = status.armed
-        me.must_lock = status.must_lock
-        me.weapon_pr = status.weapon_pr
-        me.actions = tuple(c.actions)
-        me.sheet = sheet = c.sheet
-        me.weapon = sheet.weapon
         reach = self._fighter_reaches.get(c)
-        me.reach = reach if reach is not None else reach_of(self, c)
-        me._rules = self
-        me._c = c
-        # With no awareness radius every opponent is in view: the state's list, when it
-        # has one (as _seen() finds it, without its call).
-        me._opponents = state._against.get(c.side) if self.awareness is None else None
-        me._threats = me._nearest_o = me._first = None
-        me._incoming = None if state.autonomous else ()
-        me._near = False
-        obs = _new_observation(ViewObservation)
-        obs.segment = segment
-        obs.actor = cid
-        obs.must_act = must_act
-        obs.me = me
-        obs._others = obs._by_id = obs._legal = None
-        obs._state = state
-        obs._version = version
-        return obs
+        return _observation(
+            _new_self_view(SelfView),
+            _new_observation(ViewObservation),
+            self,
+            state,
+            state.version,
+            segment,
+            cid,
+            must_act,
+            c,
+            c.side,
+            c.position,
+            tuple(c.actions),
+            reach if reach is not None else reach_of(self, c),
+            # With no awareness radius every opponent is in view: the state's list,
+            # when it has one (as _seen() finds it, without its call).
+            state._against.get(c.side) if self.awareness is None else None,
+            None if state.autonomous else (),
+        )
 
     def _in_view(self, state: FightState, c: Combatant) -> list[Combatant]:
         """Everyone ``c`` sees (itself included), in the fight's order."""
