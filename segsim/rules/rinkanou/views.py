@@ -21,7 +21,6 @@ from segsim.observation import LiveView, live, live_attr
 from segsim.rules.rinkanou.content import Sheet, Weapon
 from segsim.rules.rinkanou.manoeuvres import REACH_TOLERANCE
 from segsim.rules.rinkanou.situation import ps_limits
-from segsim.rules.rinkanou.viewstores import other_view as _other_view
 
 if TYPE_CHECKING:
     from segsim.rules.rinkanou.ruleset import RinKaNou
@@ -258,9 +257,20 @@ class SelfView(LiveView):
                 if view is not None:
                     return view
         # OtherView(self._state, self._segment, o, self._c.status.revealed, self._rules),
-        # without a call of its class, filled by an interpreted function in either build
-        # (see the viewstores module: it stores into Python objects).
-        view = _other_view(_new_other_view(OtherView), self, o, o.id, o.position, o.status, o.sheet)
+        # without a call of its class (the same stores as its __init__, which
+        # tests/test_observation.py checks they match).
+        view = _new_other_view(OtherView)
+        view._state = state = self._state
+        view._version = state.version
+        view._segment = self._segment
+        view.id = o.id
+        view.position = o.position
+        view.armed = o.status.armed
+        view.weapon = o.sheet.weapon
+        view._o = o
+        view._rules = self._rules
+        view._revealed = self._c.status.revealed
+        view._actions = None
         if views is None:
             self._first = view
         else:
