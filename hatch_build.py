@@ -34,9 +34,11 @@ COMPILED_MODULES = (
     "segsim/sleepers.py",
     "segsim/dice.py",
     "segsim/spatial.py",
-    # the events' base and the actions (one object from the plan to the record)
+    # the events' base, the actions (one object from the plan to the record) and the
+    # engine's events (a die's draw...), native classes (frozen, their __init__ written out)
     "segsim/eventbase.py",
     "segsim/actions.py",
+    "segsim/events.py",
     # RinKaNou: the planner and observer, settlement, the difficulties the rules impose
     # (and the simultaneous-actions malus), situation points, views, the built-in
     # policies and their tactics, manoeuvres and missiles
@@ -95,11 +97,12 @@ COMPILED_MODULES = (
     "segsim/rules/loreval/policies.py",
 )
 """The modules compiled (``segsim/native.py`` says what lets a module compile). The
-rest stays pure Python: the events other than actions and RinKaNou's (``events.py`` and
-the other rulesets' own) and the observations (``observation.py``) are attrs and slotted
-Python classes whose methods read Python objects' attributes, which compiled code reads
-no faster than the interpreter does (compiling ``observation.py`` too made the engine
-alone some 8 % slower), and the rest is not on a fight's hot path."""
+rest stays pure Python: the other rulesets' events and the observations
+(``observation.py``) are attrs and slotted Python classes whose methods read Python
+objects' attributes, which compiled code reads no faster than the interpreter does
+(compiling ``observation.py`` too made the engine alone some 8 % slower), RinKaNou's
+``viewstores.py`` fills its views and observations, Python objects, which interpreted
+code does faster (``segsim/native.py``), and the rest is not on a fight's hot path."""
 
 
 _SETUP = """

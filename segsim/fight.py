@@ -47,7 +47,6 @@ from segsim.actions import (
 from segsim.clock import clock
 from segsim.dice import Dice, DrawLike, LoadedDice
 from segsim.errors import IllegalDeclaration
-from segsim.eventbase import maker
 from segsim.events import (
     ActionCancelled,
     CombatantJoined,
@@ -56,6 +55,7 @@ from segsim.events import (
     Event,
     FightEnded,
     WaitEnded,
+    die_rolled,
 )
 from segsim.input import MAX_COORDINATE
 from segsim.native import mypyc_attr
@@ -87,7 +87,6 @@ Unconcerned = Callable[[Any, FightState, str, int, bool], bool]
 :func:`unconcerned_hook`."""
 
 _NO_PLANS: tuple[ActionSpec, ...] = ()  # what a fighter's first declaration follows
-_die_rolled = maker(DieRolled)  # DieRolled(...), without a call of the class (a draw's)
 
 
 class _OwnEnvironment(simpy.Environment):
@@ -1593,7 +1592,7 @@ class Fight:
     # ------------------------------------------------------------------ events & end
 
     def _on_draw(self, die: str, value: int, purpose: str, actor: str | None) -> DieRolled:
-        event = _die_rolled(self._t, actor, die, value, purpose)  # (no class call)
+        event = die_rolled(self._t, actor, die, value, purpose)  # (see die_rolled)
         # _record(event), without its call (once a draw).
         self.state.version += 1
         self.history.append(event)

@@ -25,7 +25,10 @@
   constants are on a plain base class or set after the class statement
   (``EventClass``, ``Action.TYPE``), and so is a hook attrs calls on a class of its
   own making (``__attrs_init_subclass__``). A native subclass cannot change an
-  inherited field's type, hence ``Event.actor: Any``.
+  inherited field's type, hence ``Event.actor: Any``. A mutable one (RinKaNou's
+  ``Status``) gets attrs' equality and repr back from :func:`attrs_dunders`; compiled
+  code reads and writes its fields directly only where it is typed with the class
+  (``status: Status = c.status``), not through a name typed ``Any``.
 * An event class of a compiled module (RinKaNou's ``events.py``) must be native too:
   mypyc refuses a Python class, which ``attrs.frozen`` makes, deriving from the native
   ``Event``. It is ``attr.s(auto_attribs=True, slots=True, frozen=True, init=False)``
@@ -39,6 +42,17 @@
   code's own stores bypass), equality, hash and repr. Its fields keep their types but
   for those a record gives back in another type (a tuple read back as a list), typed
   ``Any``; a field annotated ``float`` becomes one, so it must be given floats only.
+* Compiled code reads and writes a Python object's field through the generic attribute
+  lookup, where the interpreter specialises each access to the field's slot, and
+  interpreted code reads a native object's field through that lookup too. So a function
+  that does little but fill Python objects (RinKaNou's view of the deciding fighter and
+  its observation, at every observation) is better left interpreted, its compiled
+  caller reading what it stores from native objects and passing it
+  (``segsim/rules/rinkanou/viewstores.py``, which ``hatch_build.py`` leaves out of its
+  modules on purpose); and a native class held in a
+  variable (a maker) is called as a Python object, its arguments parsed, where a
+  compiled function calling its constructor is called directly
+  (``segsim.events.die_rolled``).
 * Compiled code checks the type of every value it reads into a typed name, so input
   not yet checked (a policy's declarations) is read as ``Any`` or ``object`` until
   segsim's own check has named what is wrong with it.
@@ -51,6 +65,7 @@
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -77,3 +92,35 @@ def python_class(cls: C) -> C:
     """Keeps ``cls`` a Python class when its module is compiled (see the module's
     docstring); returns it unchanged."""
     return cls
+
+
+_DUNDERS = """
+def __eq__(self, other):
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    return values(self) == values(other)
+
+def __repr__(self):
+    shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+    return f"{self.__class__.__qualname__}({shown})"
+"""
+
+
+def attrs_dunders(cls: C) -> None:
+    """Give ``cls``, a mutable ``attr.s(auto_attribs=True, slots=True, init=False)``
+    class with its ``__init__`` written out, what the compiled build drops of attrs'
+    class when it makes it native: equality by its fields, no hash (as attrs' equality
+    leaves it) and attrs' repr (``Status(armed=False, ...)``). The pure build's class
+    (its ``__init__`` a Python function) has attrs' own, and is left as it is."""
+    if isinstance(vars(cls).get("__init__"), types.FunctionType):
+        return
+    names = tuple(f.name for f in attrs.fields(cls))
+
+    def values(obj: Any) -> tuple[Any, ...]:
+        return tuple([getattr(obj, name) for name in names])
+
+    scope: dict[str, Any] = {"values": values, "names": names}
+    exec(compile(_DUNDERS, f"<native attrs {cls.__qualname__}>", "exec"), scope)
+    setattr(cls, "__eq__", scope["__eq__"])  # noqa: B010
+    setattr(cls, "__repr__", scope["__repr__"])  # noqa: B010
+    setattr(cls, "__hash__", None)  # noqa: B010

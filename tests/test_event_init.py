@@ -160,15 +160,55 @@ def test_an_event_s_maker_makes_what_its_class_makes() -> None:
         args = [values[f.name] for f in fields]
         assert make(*args) == cls(*args)
     from segsim.eventbase import _twin
-    from segsim.events import DieRolled
+
+    @attrs.frozen
+    class Drawn(Event):
+        die: str
+        value: int
+        purpose: str
 
     # In both builds: the compiled one's native Event says its events take no weak
-    # reference, so that the twin has the class's layout there too.
-    assert _twin(DieRolled) is not None
-    assert maker(DieRolled) is not DieRolled  # the engine's draws are made by one
+    # reference, so that the twin of an event class that stays a Python class (another
+    # ruleset's, a user's) has the class's layout there too.
+    assert _twin(Drawn) is not None
+    assert maker(Drawn) is not Drawn
 
     @attrs.frozen(cache_hash=True)
     class Hashed(Event):
         level: int
 
     assert maker(Hashed) is Hashed
+
+
+def test_the_hottest_events_functions_make_what_their_classes_make() -> None:
+    """The engine's draw (``die_rolled``) and the RinKaNou settlement's most frequent
+    events are made by functions of their modules: the class's maker in the pure build
+    (no call of the class), a compiled function calling the native constructor directly
+    in the compiled build. Either way, the object the class makes."""
+    from segsim.events import DieRolled, die_rolled
+    from segsim.rules.rinkanou import events as rk
+
+    made = [
+        (die_rolled(3, "a", "d100", 42, "test"), DieRolled(3, "a", "d100", 42, "test")),
+        (rk.weapon_state(4, "b", True, False), rk.WeaponState(4, "b", True, False)),
+        (
+            rk.situation_changed(5, "c", 2, 6, ("d",), "result"),
+            rk.SituationChanged(5, "c", 2, 6, ("d",), "result"),
+        ),
+        (
+            rk.attack_resolved(6, "d", 7, "e", "cut", "parried"),
+            rk.AttackResolved(6, "d", 7, "e", "cut", "parried"),
+        ),
+        (
+            rk.wound_taken(7, "e", "d", "head", 9, 4, 6, "serious", -20, {"weapon": 3}),
+            rk.WoundTaken(7, "e", "d", "head", 9, 4, 6, "serious", -20, {"weapon": 3}),
+        ),
+    ]
+    for got, wanted in made:
+        assert type(got) is type(wanted) and got == wanted, wanted
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            got.t = 1
+    if not is_native(DieRolled):  # the pure build: each is its class's maker
+        assert die_rolled is maker(DieRolled) is not DieRolled
+        assert rk.weapon_state is maker(rk.WeaponState) is not rk.WeaponState
+        assert rk.wound_taken is maker(rk.WoundTaken) is not rk.WoundTaken

@@ -206,8 +206,17 @@ _EXACT: dict[tuple[str, str], dict[str, Any]] = {
     ("action.declared", "duration"): {"type": ["integer", "null"], "minimum": 1},
     ("die.rolled", "die"): {"type": "string", "pattern": "^d[1-9][0-9]*$"},
     ("die.rolled", "value"): {"type": "integer", "minimum": 1},
-    # typed Any for the compiled build's native class (RinKaNou's events.py): a tuple
+    # typed Any for the compiled build's native classes (segsim/events.py, RinKaNou's
+    # events.py): a tuple (read back as a list), a float (a native float field would
+    # turn an int into a float)
     ("ps.changed", "engaged"): {"type": "array", "items": {"type": "string"}},
+    ("end", "survivors"): {"type": "array", "items": {"type": "string"}},
+    ("combatant.joined", "position"): {
+        "type": "array",
+        "prefixItems": [{"type": "number"}, {"type": "number"}],
+    },
+    ("combatant.moved", "x"): {"type": "number"},
+    ("combatant.moved", "y"): {"type": "number"},
 }
 """Fields the record format says more about than their type hints."""
 

@@ -20,6 +20,8 @@ from segsim.native import field
 from segsim.rules.rinkanou.roll import is_double
 
 if TYPE_CHECKING:
+    # (the fighters' status, which the events set: the ruleset's module imports this one)
+    from segsim.rules.rinkanou.ruleset import Status
     from segsim.state import FightState
 
 
@@ -143,10 +145,11 @@ class TestRolled(Event):
         if self.action is None or self.actor is None:
             return
         c = state.combatants[self.actor]
-        kept = c.status.rolled
+        status: Status = c.status
+        kept = status.rolled
         kept[self.action] = self.modifiers
         if self.test == "dodge":  # whether the dodge succeeded: a disengage may ask
-            dodged = c.status.dodged
+            dodged = status.dodged
             dodged[self.action] = self.success and dodged.get(self.action, True)
             if len(dodged) > KEPT_DIFFICULTIES:
                 alive = {a.id for a in c.recent} | {self.action}
@@ -205,7 +208,7 @@ class WeaponState(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        status = state.combatants[self.actor].status
+        status: Status = state.combatants[self.actor].status
         status.armed = self.armed
         status.must_lock = self.must_lock
 
@@ -283,7 +286,7 @@ class WoundTaken(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        status = state.combatants[self.actor].status
+        status: Status = state.combatants[self.actor].status
         status.wounds = self.total
         status.wound_level = self.level
         status.wound_malus = self.malus
@@ -325,7 +328,7 @@ class SituationChanged(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        status = state.combatants[self.actor].status
+        status: Status = state.combatants[self.actor].status
         status.ps = self.ps
         status.ps_since = self.since
         status.engaged = self.engaged
@@ -351,7 +354,8 @@ class SurpriseMalus(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        state.combatants[self.actor].status.surprise_malus = self.malus
+        status: Status = state.combatants[self.actor].status
+        status.surprise_malus = self.malus
 
     def describe(self) -> str:
         if self.malus:
@@ -425,7 +429,7 @@ class GearDamaged(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        status = state.combatants[self.actor].status
+        status: Status = state.combatants[self.actor].status
         if self.item == "shield":
             status.shield_pr = self.durability
         else:
@@ -449,7 +453,8 @@ class Disengaged(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        state.combatants[self.actor].status.disengaged = True
+        status: Status = state.combatants[self.actor].status
+        status.disengaged = True
 
     def describe(self) -> str:
         return f"{self.actor} has disengaged"
@@ -481,7 +486,7 @@ class HandsChanged(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        status = state.combatants[self.actor].status
+        status: Status = state.combatants[self.actor].status
         status.wielding = self.wielding
         status.loaded = self.loaded
         status.grip = self.grip
@@ -517,7 +522,8 @@ class CommandPointsChanged(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        state.combatants[self.actor].status.command_points = self.pc
+        status: Status = state.combatants[self.actor].status
+        status.command_points = self.pc
 
     def describe(self) -> str:
         return f"{self.actor} has {self.pc:+d} PC ({self.reason})"
@@ -594,7 +600,8 @@ class KeptAtDistance(Event):
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
         if self.lost_arm is not None:
-            state.combatants[self.actor].status.lost_arm = self.lost_arm
+            status: Status = state.combatants[self.actor].status
+            status.lost_arm = self.lost_arm
 
     def describe(self) -> str:
         what = {
@@ -624,7 +631,7 @@ class StanceChanged(Event):
 
     def apply(self, state: FightState) -> None:
         assert self.actor is not None
-        status = state.combatants[self.actor].status
+        status: Status = state.combatants[self.actor].status
         status.oppose_disengage = self.oppose_disengage
         status.oppose_bonus = self.ps_bonus
 
@@ -636,3 +643,55 @@ class StanceChanged(Event):
 
 
 event_type(StanceChanged, "stance.changed")
+
+
+# The settlement's most frequent events. In the compiled build each function, which the
+# compiled settlement calls directly, calls its native class's constructor directly (a
+# class held in a variable, as a maker is, would be called as a Python object, its
+# arguments parsed); in the pure build each is replaced below by its class's maker (the
+# same object, made without a call of the class).
+
+
+def weapon_state(t: int, actor: Any, armed: bool, must_lock: bool) -> WeaponState:
+    """``WeaponState(t, actor, armed, must_lock)``."""
+    return WeaponState(t, actor, armed, must_lock)
+
+
+def situation_changed(
+    t: int, actor: Any, ps: int, since: int, engaged: Any, reason: str
+) -> SituationChanged:
+    """``SituationChanged(t, actor, ps, since, engaged, reason)``."""
+    return SituationChanged(t, actor, ps, since, engaged, reason)
+
+
+def attack_resolved(
+    t: int, actor: Any, action: int, target: str, blow: str, result: str
+) -> AttackResolved:
+    """``AttackResolved(t, actor, action, target, blow, result)``."""
+    return AttackResolved(t, actor, action, target, blow, result)
+
+
+def wound_taken(
+    t: int,
+    actor: Any,
+    attacker: str,
+    location: str,
+    damage: int,
+    wound: int,
+    total: int,
+    level: str,
+    malus: int,
+    detail: Mapping[str, Any] | None = None,
+) -> WoundTaken:
+    """``WoundTaken(t, actor, attacker, location, damage, wound, total, level, malus,
+    detail)``."""
+    return WoundTaken(t, actor, attacker, location, damage, wound, total, level, malus, detail)
+
+
+if not _NATIVE:  # the pure build
+    globals().update(
+        weapon_state=maker(WeaponState),
+        situation_changed=maker(SituationChanged),
+        attack_resolved=maker(AttackResolved),
+        wound_taken=maker(WoundTaken),
+    )

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import attr
 import attrs
 
 from segsim.actions import (
@@ -25,7 +26,7 @@ from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
 from segsim.input import Node
-from segsim.native import field, mypyc_attr
+from segsim.native import attrs_dunders, field, mypyc_attr
 from segsim.observation import ViewObservation
 from segsim.policy import Observation
 from segsim.rules import BaseRuleset, given_content, unknown_params
@@ -51,6 +52,7 @@ from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.roll import difficulty_value
 from segsim.rules.rinkanou.situation import NO_PS, SHAPES, SPENDS, PSUse, parse_ps
 from segsim.rules.rinkanou.views import Flights, Reaches, SelfView, SharedSeen, reach_of
+from segsim.rules.rinkanou.viewstores import observation as _observation
 from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
 
 if TYPE_CHECKING:
@@ -175,9 +177,15 @@ _ORDER_KEYS = {kind: (rank,) for kind, rank in ORDER.items()}  # order_key's, ma
 _OTHER_KEY = (8,)
 
 
-@attrs.define
+@attr.s(auto_attribs=True, slots=True, init=False, order=False)
 class Status:
-    """A RinKaNou fighter's mutable state."""
+    """A RinKaNou fighter's mutable state.
+
+    In the compiled build it is a native class (``segsim/native.py``), whose fields the
+    events' ``apply`` and the compiled code typed with it read and write directly: an
+    ``attr.s`` class with its ``__init__`` written out in attrs' order, given attrs'
+    equality and repr by :func:`~segsim.native.attrs_dunders` (which the pure build's
+    attrs class has already)."""
 
     armed: bool = False
     must_lock: bool = False
@@ -186,7 +194,9 @@ class Status:
     wound_malus: int = 0
     ps: int = 0  # points de situation (PS)
     ps_since: int = 0  # declarations from this segment on draw on the current score
-    engaged: tuple[str, ...] = ()  # opponents taken into account ("pris en compte")
+    # opponents taken into account ("pris en compte"): a tuple of ids (typed Any as the
+    # event that sets it, SituationChanged.engaged, is)
+    engaged: Any = ()
     surprise_malus: int = 0
     weapon_pr: int = 0
     shield_pr: int = 0
@@ -204,6 +214,59 @@ class Status:
     lost_arm: int = 0  # an arming whose blow a keeper spoiled (Tenir à distance)
     oppose_disengage: bool = True  # whether it opposes an opponent's disengage
     oppose_bonus: int = 0  # PS it spends on each such opposition roll
+
+    def __init__(
+        self,
+        armed: bool = False,
+        must_lock: bool = False,
+        wounds: int = 0,
+        wound_level: str = "",
+        wound_malus: int = 0,
+        ps: int = 0,
+        ps_since: int = 0,
+        engaged: Any = (),
+        surprise_malus: int = 0,
+        weapon_pr: int = 0,
+        shield_pr: int = 0,
+        disengaged: bool = False,
+        revealed: dict[int, tuple[str, str | None, int | None]] | None = None,
+        command_points: int = 0,
+        wielding: str = "melee",
+        loaded: bool = False,
+        grip: str = "held",
+        shield_aside: bool = False,
+        rolled: dict[int, Mapping[str, int]] | None = None,
+        dodged: dict[int, bool] | None = None,
+        lost_arm: int = 0,
+        oppose_disengage: bool = True,
+        oppose_bonus: int = 0,
+    ) -> None:
+        self.armed = armed
+        self.must_lock = must_lock
+        self.wounds = wounds
+        self.wound_level = wound_level
+        self.wound_malus = wound_malus
+        self.ps = ps
+        self.ps_since = ps_since
+        self.engaged = engaged
+        self.surprise_malus = surprise_malus
+        self.weapon_pr = weapon_pr
+        self.shield_pr = shield_pr
+        self.disengaged = disengaged
+        self.revealed = {} if revealed is None else revealed
+        self.command_points = command_points
+        self.wielding = wielding
+        self.loaded = loaded
+        self.grip = grip
+        self.shield_aside = shield_aside
+        self.rolled = {} if rolled is None else rolled
+        self.dodged = {} if dodged is None else dodged
+        self.lost_arm = lost_arm
+        self.oppose_disengage = oppose_disengage
+        self.oppose_bonus = oppose_bonus
+
+
+attrs_dunders(Status)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -1421,44 +1484,31 @@ class RinKaNou(BaseRuleset):
     # ------------------------------------------------------------ observation
 
     def observe(self, state: FightState, cid: str, segment: int, must_act: bool) -> Observation:
-        # The view of the fighter itself finds, on first use, who else it sees. Both are
-        # made without a call of their classes (once a decision: a Python class's call
-        # costs about as much again as the stores of its __init__): these stores are
-        # SelfView(state, segment, self, c)'s and ViewObservation(segment, cid,
-        # must_act, me, state)'s, which tests/test_rinkanou_views.py checks they match.
+        # The view of the fighter and its observation, made without a call of their
+        # classes and filled by an interpreted function in either build (see the
+        # viewstores module: it stores into Python objects), given what it stores of the
+        # fight's state, the fighter and the ruleset.
         c = state.combatants[cid]
-        me = _new_self_view(SelfView)
-        me._state = state
-        me._version = version = state.version
-        me._segment = segment
-        me.side = c.side
-        me.position = c.position
-        status = c.status
-        me.armed = status.armed
-        me.must_lock = status.must_lock
-        me.weapon_pr = status.weapon_pr
-        me.actions = tuple(c.actions)
-        me.sheet = sheet = c.sheet
-        me.weapon = sheet.weapon
         reach = self._fighter_reaches.get(c)
-        me.reach = reach if reach is not None else reach_of(self, c)
-        me._rules = self
-        me._c = c
-        # With no awareness radius every opponent is in view: the state's list, when it
-        # has one (as _seen() finds it, without its call).
-        me._opponents = state._against.get(c.side) if self.awareness is None else None
-        me._threats = me._nearest_o = me._first = None
-        me._incoming = None if state.autonomous else ()
-        me._near = False
-        obs = _new_observation(ViewObservation)
-        obs.segment = segment
-        obs.actor = cid
-        obs.must_act = must_act
-        obs.me = me
-        obs._others = obs._by_id = obs._legal = None
-        obs._state = state
-        obs._version = version
-        return obs
+        return _observation(
+            _new_self_view(SelfView),
+            _new_observation(ViewObservation),
+            self,
+            state,
+            state.version,
+            segment,
+            cid,
+            must_act,
+            c,
+            c.side,
+            c.position,
+            tuple(c.actions),
+            reach if reach is not None else reach_of(self, c),
+            # With no awareness radius every opponent is in view: the state's list,
+            # when it has one (as _seen() finds it, without its call).
+            state._against.get(c.side) if self.awareness is None else None,
+            None if state.autonomous else (),
+        )
 
     def _in_view(self, state: FightState, c: Combatant) -> list[Combatant]:
         """Everyone ``c`` sees (itself included), in the fight's order."""

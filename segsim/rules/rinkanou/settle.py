@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from segsim.actions import Action
 from segsim.dice import Dice
-from segsim.eventbase import maker
 from segsim.events import Event, Moved, OutOfFight
 from segsim.native import mypyc_attr
 from segsim.rules.rinkanou import manoeuvres, ranged
@@ -32,7 +31,6 @@ from segsim.rules.rinkanou.difficulty import (
     read_modifier,
 )
 from segsim.rules.rinkanou.events import (
-    AttackResolved,
     CommandPointsChanged,
     Disengaged,
     GearDamaged,
@@ -42,9 +40,14 @@ from segsim.rules.rinkanou.events import (
     StanceChanged,
     SurpriseMalus,
     TestRolled,
-    WeaponState,
-    WoundTaken,
 )
+
+# The settlement's most frequent events, made without a call of their classes (in the
+# compiled build, by their native constructors: see the events module)
+from segsim.rules.rinkanou.events import attack_resolved as _attack_resolved
+from segsim.rules.rinkanou.events import situation_changed as _situation_changed
+from segsim.rules.rinkanou.events import weapon_state as _weapon_state
+from segsim.rules.rinkanou.events import wound_taken as _wound_taken
 from segsim.rules.rinkanou.roll import Rolled, tens
 from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
@@ -55,12 +58,6 @@ if TYPE_CHECKING:
     from segsim.rules.rinkanou.ruleset import RinKaNou
 
 PERSONAL_SPACE = 0.5  # metres: nobody ends a move closer than this to someone else
-
-# The settlement's most frequent events, made without a call of their classes.
-_weapon_state = maker(WeaponState)
-_situation_changed = maker(SituationChanged)
-_attack_resolved = maker(AttackResolved)
-_wound_taken = maker(WoundTaken)
 
 
 def ps_from_result(result: Rolled, divisor: int) -> int:
