@@ -1615,7 +1615,7 @@ class Fight:
         subscribers = self._subscribers
         made: list[DrawLike] = []
         for value, actor in zip(faces, actors, strict=True):
-            event = _die_rolled(t, actor, die, value, purpose)  # (no class call)
+            event = die_rolled(t, actor, die, value, purpose)  # (see die_rolled)
             state.version += 1
             history.append(event)
             for callback, types in subscribers:
