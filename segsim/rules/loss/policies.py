@@ -129,6 +129,8 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
     """An attack with as many extra damage dice (up to ``most``) as keep the chance of
     success at one in two, spending Fursa then Inspiration (one each at most) when that
     is what it takes; one Exploit (or none) against a minion."""
+    if me.attack_beyond_points():
+        return None  # every option refused for its cost (none changes it): not asked
     score = score_of(me.sheet, me.weapon.test)
     options: list[dict[str, object]] = []
     if target.minion:
@@ -278,8 +280,9 @@ class Aggressive:
     def unconcerned(
         self, rules: Loss, state: FightState, cid: str, segment: int, called: bool
     ) -> bool:
-        """True when the rules do not call it now: see :func:`uncalled`."""
-        return uncalled(self, rules, state, cid, segment)
+        """True when the rules do not call it now: see :func:`uncalled` (its test,
+        without its call: once a fighter called by sight)."""
+        return type(self) in CALLED_ONLY and rules.uncalled(state, cid, segment)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -302,8 +305,9 @@ class Defensive:
     def unconcerned(
         self, rules: Loss, state: FightState, cid: str, segment: int, called: bool
     ) -> bool:
-        """True when the rules do not call it now: see :func:`uncalled`."""
-        return uncalled(self, rules, state, cid, segment)
+        """True when the rules do not call it now: see :func:`uncalled` (its test,
+        without its call: once a fighter called by sight)."""
+        return type(self) in CALLED_ONLY and rules.uncalled(state, cid, segment)
 
 
 register_policy("loss", "aggressive", Aggressive)

@@ -182,6 +182,13 @@ class SelfView(OtherView):
             return False
         return True
 
+    def attack_beyond_points(self) -> bool:
+        """Whether the rules refuse it any attack with the weapon in hand for its cost
+        (:meth:`Loss.attack_beyond_points`): no extra damage die, Exploit or pool
+        makes one affordable."""
+        self.check()
+        return self._rules.attack_beyond_points(self._state, self.id)
+
     def cost(self, declaration: Declaration) -> int | None:
         """Action points the declaration would cost now (None if the rules refuse it)."""
         self.check()
