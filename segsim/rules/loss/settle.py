@@ -279,14 +279,17 @@ class Settlement:
 
     def act_attack(self, a: Action) -> None:
         """The attacker's test; then each target either may answer next segment or is hit."""
-        c = self.fighter(a.actor)
+        combatants = self.combatants  # (fighter() and standing(), without their calls)
+        params = a.params
+        c = combatants[a.actor]
         st: Status = c.status
         sheet: Sheet = c.sheet
         assert a.target is not None
-        targets = [a.target, *a.params.get("targets", ())]
-        weapon_now = weapon_by_id(sheet, a.params.get("weapon"))
+        named = params.get("targets")
+        targets = [a.target, *named] if named else [a.target]
+        weapon_now = weapon_by_id(sheet, params.get("weapon"))
         if weapon_now.explosive and weapon_now.area > 0 and self.standing(a.target):
-            centre = self.fighter(a.target)
+            centre = combatants[a.target]
             targets += [
                 o.id
                 for o in self.state.in_fight()
@@ -294,20 +297,20 @@ class Settlement:
                 and o.id != a.actor
                 and distance(o, centre) <= weapon_now.area + 1e-9
             ]
-        cost = int(a.params.get("cost", 0))
-        label = "a counter-attack" if a.params.get("counter") else a.kind
-        self.spend(a.actor, label, cost, saved=int(a.params.get("saved", 0)))
-        if not self.standing(a.target):
+        cost = int(params.get("cost", 0))
+        label = "a counter-attack" if params.get("counter") else a.kind
+        self.spend(a.actor, label, cost, saved=int(params.get("saved", 0)))
+        target = combatants[a.target]
+        if a.target in self.out or not target.in_fight:
             self.emit(ActionWasted(self.segment, a.actor, a.id, a.kind, f"{a.target} is down"))
             return
         weapon = weapon_now
         ranged = weapon.test in RANGED_TESTS  # weapon.ranged, without the property's call
-        effects: tuple[str, ...] = tuple(a.params.get("effects", ()))
-        exploits = int(a.params.get("exploits", 0))
-        target = self.fighter(a.target)
+        effects: tuple[str, ...] = tuple(params.get("effects", ()))
+        exploits = int(params.get("exploits", 0))
         test = "unarmed" if a.kind == "grab" else weapon.test
         bonuses: dict[str, int] = {}
-        self.pools(a.actor, a.params, bonuses)
+        self.pools(a.actor, params, bonuses)
         bonuses.update(self.attack_bonuses(c, target, weapon, effects, test))
         tsheet: Sheet = target.sheet
         if (
