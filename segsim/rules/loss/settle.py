@@ -197,6 +197,8 @@ class Settlement:
         return self.state.next_action_id + self.spawned - 1
 
     def pools(self, cid: str, params: Mapping[str, Any], bonuses: dict[str, int]) -> None:
+        if "fursa" not in params and "inspiration" not in params:
+            return  # none spent (a pool is never below 0: Check.pools() says the same)
         st = self.status(cid)
         fursa = min(int(params.get("fursa", 0)), fursa_of(self.state, self.fighter(cid)))
         insp = min(int(params.get("inspiration", 0)), st.inspiration)
