@@ -968,7 +968,7 @@ class Loss(BaseRuleset):
             found["weapon"] = UNARMED if disarmed else sheet.weapon
             chase = state.extra.get(PURSUIT)
             found["in_chase"] = chase is not None and isinstance(chase, Chase) and not chase.over
-        called = turn or bool(incoming) or bool(counters)
+        called = turn or incoming != () or counters != ()  # (two tuples: no bool() calls)
         if not called:
             clock = state.extra.get(CLOCK)
             if clock is None:

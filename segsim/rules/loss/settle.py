@@ -182,7 +182,9 @@ class Settlement:
         if left is None:
             st: Status = self.combatants[cid].status
             left = st.pa
-        left = max(0, left - cost)
+        left -= cost
+        if left < 0:  # (max(0, ...) without its call)
+            left = 0
         self.pa[cid] = left
         self.emit(ActionPointsSpent(self.segment, cid, what, cost, left, saved, defence))
 
@@ -308,7 +310,8 @@ class Settlement:
             return
         weapon = weapon_now
         ranged = weapon.test in RANGED_TESTS  # weapon.ranged, without the property's call
-        effects: tuple[str, ...] = tuple(params.get("effects", ()))
+        named_effects = params.get("effects")  # (tuple() called only when some are)
+        effects: tuple[str, ...] = tuple(named_effects) if named_effects else ()
         exploits = int(params.get("exploits", 0))
         test = "unarmed" if a.kind == "grab" else weapon.test
         bonuses: dict[str, int] = {}
@@ -443,7 +446,8 @@ class Settlement:
         free = sheet.free_raises.get(test, 0)
         if free:
             b["free raises"] = POOL_BONUS * free
-        specialised = sheet.talent_bonus(test, weapon)
+        # (talent_bonus() of the pure Sheet class called only when it has some to count)
+        specialised = sheet.talent_bonus(test, weapon) if sheet.talent_specialisations else 0
         if specialised:
             b["specialisation"] = specialised
         if c.setup.get("higher_ground"):
@@ -457,7 +461,8 @@ class Settlement:
             b["from behind"] = 5
         if st.feints and st.feints.get(target.id, 0) >= clock_of(self.state).round:
             b["feint"] = 2
-        wounds = self.wounds(c.id)
+        left = self.health.get(c.id)  # self.wounds(c.id), without its calls
+        wounds = wound_malus(sheet.health, st.health if left is None else left)
         if wounds:
             b["wounds"] = -wounds
         if ranged:
