@@ -327,15 +327,14 @@ class Settlement:
             bonuses["destruction de fortifications"] = 5
         mods = self.situation(c)
         base = BASE_DIFFICULTY
-        gap = distance(c, target)
         chase = chase_of(self.state)
         units = chase.units(c.id, target.id) if chase is not None else None
         if ranged:
             if units is not None:
                 base = UNIT_DIFFICULTY[units]
                 mods["shot in motion"] = SHOT_IN_MOTION
-            else:
-                base = shot_difficulty(gap)
+            else:  # (the gap measured only for a shot's difficulty)
+                base = shot_difficulty(distance(c, target))
             cover = target.setup.get("cover")
             if cover and "ricochet" not in effects:
                 mods["cover"] = 15 if cover == "full" else 10

@@ -121,20 +121,23 @@ class SelfView(OtherView):
     def foes_within(self, radius: float) -> list[OtherView]:
         """The views of its opponents within ``radius`` metres, in the fight's order
         (found through the spatial grid in a large fight)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         state, segment = self._state, self._segment_now
         return [OtherView(state, segment, o) for o in foes_near(state, self._o, radius)]
 
     def nearest_foe(self) -> OtherView | None:
         """The view of its nearest opponent (ties: the lowest id), None if none is left."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         o = nearest_foe(self._state, self._o)
         return None if o is None else OtherView(self._state, self._segment_now, o)
 
     def foes(self) -> list[OtherView]:
         """The views of its opponents in the fight, in the fight's order (what
         ``observation.others`` holds of the other sides, without views of its allies)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         state, segment = self._state, self._segment_now
         return [OtherView(state, segment, o) for o in state.against(self.side)]
 
@@ -175,7 +178,8 @@ class SelfView(OtherView):
 
     def accepts(self, declaration: Declaration) -> bool:
         """Whether the rules would accept this declaration now (on its own)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         try:
             self._rules.plan_alone(self._state, self.id, declaration, self._segment_now)
         except IllegalDeclaration:
@@ -186,12 +190,14 @@ class SelfView(OtherView):
         """Whether the rules refuse it any attack with the weapon in hand for its cost
         (:meth:`Loss.attack_beyond_points`): no extra damage die, Exploit or pool
         makes one affordable."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         return self._rules.attack_beyond_points(self._state, self.id)
 
     def cost(self, declaration: Declaration) -> int | None:
         """Action points the declaration would cost now (None if the rules refuse it)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         try:
             spec = self._rules.plan_alone(self._state, self.id, declaration, self._segment_now)
         except IllegalDeclaration:
@@ -252,6 +258,7 @@ class SelfView(OtherView):
 
     def units(self, other: str) -> int | None:
         """Distance units to another fighter in the chase (None: no chase, or lost)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         chase = chase_of(self._state)
         return None if chase is None else chase.units(self.id, other)
