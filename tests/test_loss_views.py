@@ -7,6 +7,7 @@ refuse whatever its options."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,33 @@ def test_an_attack_beyond_points_is_refused_whatever_its_options(name: str) -> N
     for seed in range(3):
         checked.fight(seed).run()
     assert rules.beyond > 0 and rules.within > 0
+
+
+def test_foes_within_matches_the_views_made_by_their_class() -> None:
+    """SelfView.foes_within() makes its views without calls of OtherView: the same
+    views, field for field, as the class makes, at every turn of a duel."""
+    from segsim.rules.loss.views import OtherView
+
+    class Seen(Loss):
+        turns = 0
+
+        def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Any:
+            obs = super().observe(state, cid, segment, must_act)
+            for radius in (2.0, 100.0):
+                made = obs.me.foes_within(radius)
+                want = [
+                    OtherView(state, segment, o)
+                    for o in state.opponents(cid)
+                    if o.in_fight and math.dist(o.position, obs.me._o.position) <= radius
+                ]
+                assert made == want
+                assert [(v.id, v.side, v.name, v.is_pc, v.minion) for v in made] == [
+                    (v.id, v.side, v.name, v.is_pc, v.minion) for v in want
+                ]
+            self.turns += 1
+            return obs
+
+    scenario = load_scenario(EXAMPLES / "loss_duel.toml")
+    rules = Seen(**scenario.ruleset.options)
+    attrs.evolve(scenario, ruleset=rules).fight(0).run()
+    assert rules.turns > 0

@@ -599,7 +599,8 @@ class Loss(BaseRuleset):
         if d.target is not None:
             if d.kind in UNTARGETED:
                 untargeted(d, accepted)
-            known_target(state, d)
+            if d.target not in state.combatants:  # known_target() called to refuse it
+                known_target(state, d)
         if d.kind == TURN or d.kind == AWAIT:
             return self._plan_phase(state, c, d.kind, segment)
         if d.kind == "wait":

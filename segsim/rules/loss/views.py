@@ -124,7 +124,22 @@ class SelfView(OtherView):
         if self._state.version != self._version:  # check(), called only to raise
             self.check()
         state, segment = self._state, self._segment_now
-        return [OtherView(state, segment, o) for o in foes_near(state, self._o, radius)]
+        # OtherView(state, segment, o) for each, without calls of its class
+        version = state.version
+        found = []
+        for o in foes_near(state, self._o, radius):
+            v = _new_other_view(OtherView)
+            v._state = state
+            v._version = version
+            v._segment = segment
+            v.id = o.id
+            v.side = o.side
+            v.name = o.name
+            v.is_pc = o.is_pc
+            v.minion = o.sheet.minion
+            v._o = o
+            found.append(v)
+        return found
 
     def nearest_foe(self) -> OtherView | None:
         """The view of its nearest opponent (ties: the lowest id), None if none is left."""
@@ -262,3 +277,6 @@ class SelfView(OtherView):
             self.check()
         chase = chase_of(self._state)
         return None if chase is None else chase.units(self.id, other)
+
+
+_new_other_view = OtherView.__new__
