@@ -124,6 +124,7 @@ def test_aggressive_takes_the_most_extra_dice_that_keep_one_chance_in_two() -> N
                     fursa=fursa,
                     inspiration=inspiration,
                     accepts=lambda d: True,
+                    attack_beyond_points=lambda: False,
                 )
                 d = attack(me, target, 3)  # type: ignore[arg-type]
                 assert d is not None and d.target == "rival"

@@ -1,16 +1,21 @@
 """The Loss observation made without calls of its classes (``Loss.observe``) matches the
 view and observation its classes make: the same fields, the same copied answers; a
 fighter left unobserved (``Loss.uncalled``) is one whose policy decides nothing;
-and the rules' forced turn or wait (``Loss.forced``) is the one their planner makes."""
+the rules' forced turn or wait (``Loss.forced``) is the one their planner makes; and an
+attack found beyond a fighter's points (``Loss.attack_beyond_points``) is one the rules
+refuse whatever its options."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
 
+from segsim.actions import Declaration
+from segsim.errors import IllegalDeclaration
 from segsim.observation import ViewObservation
 from segsim.rules.loss.declare import ACT_CHANNEL, AWAIT, TURN, clock_of
 from segsim.rules.loss.policies import Aggressive, Defensive
@@ -126,3 +131,69 @@ def test_only_the_built_in_policies_say_they_are_unconcerned() -> None:
     assert Aggressive().unconcerned(rules, state, cid, 1, False)
     assert Defensive().unconcerned(rules, state, cid, 1, False)
     assert not Curious().unconcerned(rules, state, cid, 1, False)
+
+
+class Priced(Loss):
+    """Checks attack_beyond_points(): each time it says True, the rules refuse every
+    attack the built-in policies may ask about, whatever its extra damage dice,
+    Exploits and pools (none changes an attack's cost)."""
+
+    beyond = 0
+    within = 0
+
+    def attack_beyond_points(self, state: Any, cid: str) -> bool:
+        beyond = super().attack_beyond_points(state, cid)
+        if not beyond:
+            self.within += 1
+            return beyond
+        self.beyond += 1
+        segment = state.segment
+        options: list[dict[str, Any]] = [{}, {"exploits": 1}]
+        for e in (1, 2, 3):
+            dice = {"effects": ["extra_damage"] * e}
+            options += [dice, {**dice, "fursa": 1}, {**dice, "inspiration": 1}]
+        for o in state.opponents(cid):
+            for params in options:
+                with pytest.raises(IllegalDeclaration):
+                    self.plan_alone(state, cid, Declaration("attack", o.id, params), segment)
+        return beyond
+
+
+@pytest.mark.parametrize("name", ["loss_duel", "loss_street_brawl"])
+def test_an_attack_beyond_points_is_refused_whatever_its_options(name: str) -> None:
+    scenario = load_scenario(EXAMPLES / f"{name}.toml")
+    rules = Priced(**scenario.ruleset.options)
+    checked = attrs.evolve(scenario, ruleset=rules)
+    for seed in range(3):
+        checked.fight(seed).run()
+    assert rules.beyond > 0 and rules.within > 0
+
+
+def test_foes_within_matches_the_views_made_by_their_class() -> None:
+    """SelfView.foes_within() makes its views without calls of OtherView: the same
+    views, field for field, as the class makes, at every turn of a duel."""
+    from segsim.rules.loss.views import OtherView
+
+    class Seen(Loss):
+        turns = 0
+
+        def observe(self, state: Any, cid: str, segment: int, must_act: bool) -> Any:
+            obs = super().observe(state, cid, segment, must_act)
+            for radius in (2.0, 100.0):
+                made = obs.me.foes_within(radius)
+                want = [
+                    OtherView(state, segment, o)
+                    for o in state.opponents(cid)
+                    if o.in_fight and math.dist(o.position, obs.me._o.position) <= radius
+                ]
+                assert made == want
+                assert [(v.id, v.side, v.name, v.is_pc, v.minion) for v in made] == [
+                    (v.id, v.side, v.name, v.is_pc, v.minion) for v in want
+                ]
+            self.turns += 1
+            return obs
+
+    scenario = load_scenario(EXAMPLES / "loss_duel.toml")
+    rules = Seen(**scenario.ruleset.options)
+    attrs.evolve(scenario, ruleset=rules).fight(0).run()
+    assert rules.turns > 0

@@ -12,6 +12,7 @@ They are not reactive: the rules call them when their turn comes.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from segsim.actions import Declaration, DeclarationLike, PolicyOutput
 from segsim.native import mypyc_attr
@@ -24,18 +25,27 @@ from segsim.rules.chroniques.attack import (
     critical_from,
 )
 from segsim.rules.chroniques.content import Weapon
+from segsim.rules.chroniques.turns import TURN
 from segsim.rules.chroniques.views import OtherView, SelfView
+
+if TYPE_CHECKING:
+    from segsim.rules.chroniques.ruleset import Chroniques
+    from segsim.state import FightState
 
 
 def hit_chance(bonus: int, difficulty: int, die: int = 20, critical: int | None = 20) -> float:
     """Chance that ``die + bonus`` reaches ``difficulty`` (1 always fails, a critical face
     always succeeds)."""
-    faces = sum(
-        1
-        for face in range(2, die + 1)
-        if face + bonus >= difficulty or (critical is not None and face >= critical)
-    )
-    return faces / die
+    # The faces 2..die from the lowest that hits on: counted, not looped over.
+    lowest = difficulty - bonus
+    if critical is not None and critical < lowest:
+        lowest = critical
+    if type(lowest) is not int:
+        lowest = math.ceil(lowest)
+    if lowest < 2:
+        lowest = 2
+    faces = die - lowest + 1
+    return (faces if faces > 0 else 0) / die
 
 
 def average_damage(me: SelfView, weapon: Weapon) -> float:
@@ -122,6 +132,12 @@ class Aggressive:
     name = "aggressive"
     reactive = False
 
+    def unconcerned(
+        self, rules: Chroniques, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
+        """True when it would decide nothing: see :func:`off_turn`."""
+        return off_turn(self, state, cid, segment)
+
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
         if not me.my_turn:
@@ -140,6 +156,12 @@ class Cautious:
 
     name = "cautious"
     reactive = False
+
+    def unconcerned(
+        self, rules: Chroniques, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
+        """True when it would decide nothing: see :func:`off_turn`."""
+        return off_turn(self, state, cid, segment)
 
     def __init__(self, hurt: float = 1 / 3) -> None:
         self.hurt = hurt
@@ -173,6 +195,12 @@ class Support:
     name = "support"
     reactive = False
 
+    def unconcerned(
+        self, rules: Chroniques, state: FightState, cid: str, segment: int, called: bool
+    ) -> bool:
+        """True when it would decide nothing: see :func:`off_turn`."""
+        return off_turn(self, state, cid, segment)
+
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me
         if not me.my_turn:
@@ -194,6 +222,29 @@ class Support:
                     partner = min(engaged, key=lambda a: (a.acted, a.id))
                     return Declaration("concerted_attack", target.id, {"partner": partner.id})
         return attack_turn(me, pick_target(me, targets))
+
+
+TURN_ONLY: frozenset[type] = frozenset({Aggressive, Cautious, Support})
+"""The built-in policies, which decide only when their fighter's turn starts
+(``SelfView.my_turn``) and return None at any other call: their own classes, not a
+subclass, which may decide otherwise."""
+
+
+def off_turn(policy: object, state: FightState, cid: str, segment: int) -> bool:
+    """A built-in policy's ``unconcerned()`` (the engine's shortcut,
+    :func:`segsim.fight.unconcerned_hook`): True, promising it would decide nothing, when
+    it is one of :data:`TURN_ONLY` and no turn of its fighter starts in this segment
+    (what makes ``my_turn`` true in :meth:`Chroniques.observe`). The engine then neither
+    observes it nor asks it to decide: most of the calls of a Chroniques fight are of
+    fighters whose wait for their turn went on (an ``await`` re-planned)."""
+    if type(policy) not in TURN_ONLY:
+        return False
+    quiet = True
+    for a in state.combatants[cid].actions:  # (a loop, not all(): once a call)
+        if a.kind == TURN and a.start == segment:
+            quiet = False
+            break
+    return quiet
 
 
 register_rule_views("chroniques", SelfView, OtherView)

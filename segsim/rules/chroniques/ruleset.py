@@ -67,7 +67,7 @@ from segsim.rules.chroniques.turns import (
     turn_counts,
     turn_in_progress,
 )
-from segsim.rules.chroniques.views import SelfView
+from segsim.rules.chroniques.views import SelfView, _new_self_view
 from segsim.state import Combatant, FightState
 
 _TURN = Declaration(TURN)
@@ -416,7 +416,22 @@ class Chroniques(BaseRuleset):
             if a.kind == TURN and a.start == segment:
                 marker = a
                 break
-        me = SelfView(state, segment, self, c, rnd, marker)
+        # SelfView(state, segment, self, c, rnd, marker), without calls of its class
+        # and of its bases' (once an observation).
+        me = _new_self_view(SelfView)
+        me._state = state
+        me._version = state.version
+        me._segment = segment
+        me.id = cid
+        me.side = c.side
+        me.name = c.name
+        me.is_pc = c.is_pc
+        me._rules = self
+        me._o = c
+        me._round = rnd
+        me.sheet = c.sheet
+        me.round = rnd
+        me._marker = marker
         return ViewObservation(segment, cid, marker is not None, me, state)
 
     def _legal(self, state: FightState, cid: str, segment: int) -> tuple[DeclarationLike, ...]:

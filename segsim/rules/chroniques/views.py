@@ -171,11 +171,27 @@ class SelfView(OtherView):
                 for o in state.near(self._o.position, radius)
                 if o.id != cid
             )
-        return tuple(
-            OtherView(state, segment, rules, o, rnd)
-            for o in state.combatants.values()
-            if o.in_fight and o.id != cid
-        )
+        # OtherView(state, segment, rules, o, rnd) for each, without calls of its class
+        # (once an observation for every other fighter: what a decision reads first).
+        version = self._version
+        found = []
+        for o in state.combatants.values():
+            if o.in_fight:
+                oid = o.id
+                if oid != cid:
+                    v = _new_other_view(OtherView)
+                    v._state = state
+                    v._version = version
+                    v._segment = segment
+                    v.id = oid
+                    v.side = o.side
+                    v.name = o.name
+                    v.is_pc = o.is_pc
+                    v._rules = rules
+                    v._o = o
+                    v._round = rnd
+                    found.append(v)
+        return tuple(found)
 
     def _other(self, oid: str) -> OtherView | None:
         o = self._state.combatants.get(oid)
@@ -194,3 +210,7 @@ class SelfView(OtherView):
         weapon = weapon or self.weapon
         reach = CONTACT if weapon.kind == "melee" else weapon.range
         return within(self.position, other.position, reach)
+
+
+_new_other_view = OtherView.__new__
+_new_self_view = SelfView.__new__

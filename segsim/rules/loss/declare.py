@@ -441,7 +441,7 @@ def check_attack(ch: Check, d: Declaration, counter: bool) -> tuple[int, dict[st
             "multi-target effects are not played in a chase (Interpretations)", rule=RULE_PURSUIT
         )
     damage = given.get("damage", True) if given else True
-    if not isinstance(damage, bool):
+    if damage is not True and damage is not False:  # (not a bool: without isinstance())
         raise IllegalDeclaration("damage must be true or false")
     if not damage and not any(EFFECTS[e].choose_damage for e in effects):
         raise IllegalDeclaration(

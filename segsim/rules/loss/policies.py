@@ -129,32 +129,66 @@ def attack(me: SelfView, target: OtherView, most: int) -> Declaration | None:
     """An attack with as many extra damage dice (up to ``most``) as keep the chance of
     success at one in two, spending Fursa then Inspiration (one each at most) when that
     is what it takes; one Exploit (or none) against a minion."""
-    score = score_of(me.sheet, me.weapon.test)
-    options: list[dict[str, object]] = []
+    if me.attack_beyond_points():
+        return None  # every option refused for its cost (none changes it): not asked
+    tid = target.id
     if target.minion:
-        options = [{"exploits": 1}, {}]
-    else:
-        # chance(score + bonus, difficulty) >= 0.5 exactly when difficulty - score -
-        # bonus <= 6 (six faces or more of the d10 reach it): the pools tried in turn
-        # (none, then Fursa, then Inspiration too), without a call of chance() each.
-        fursa, inspiration = me.fursa, me.inspiration
-        for e in range(most, 0, -1):
-            short = BASE_DIFFICULTY + EXPLOIT_STEP * e - score - 6
-            if short <= 0:
-                options.append({"effects": ["extra_damage"] * e})
-            elif fursa:
-                if short <= 5:
-                    options.append({"effects": ["extra_damage"] * e, "fursa": 1})
-                elif inspiration and short <= 10:
-                    options.append({"effects": ["extra_damage"] * e, "fursa": 1, "inspiration": 1})
-            elif inspiration and short <= 5:
-                options.append({"effects": ["extra_damage"] * e, "inspiration": 1})
-        options.append({})
-    for params in options:
-        d = declared("attack", target.id, params)
+        for d in (_attack_option(tid, -1, 0, 0), _attack_option(tid, 0, 0, 0)):
+            if me.accepts(d):
+                return d
+        return None
+    # chance(score + bonus, difficulty) >= 0.5 exactly when difficulty - score - bonus
+    # <= 6 (six faces or more of the d10 reach it): the pools tried in turn (none, then
+    # Fursa, then Inspiration too), without a call of chance() each; each option asked
+    # about as it is found (the first accepted is the one declared).
+    score = score_of(me.sheet, me.weapon.test)
+    fursa, inspiration = me.fursa, me.inspiration
+    for e in range(most, 0, -1):
+        short = BASE_DIFFICULTY + EXPLOIT_STEP * e - score - 6
+        if short <= 0:
+            d = _attack_option(tid, e, 0, 0)
+        elif fursa:
+            if short <= 5:
+                d = _attack_option(tid, e, 1, 0)
+            elif inspiration and short <= 10:
+                d = _attack_option(tid, e, 1, 1)
+            else:
+                continue
+        elif inspiration and short <= 5:
+            d = _attack_option(tid, e, 0, 1)
+        else:
+            continue
         if me.accepts(d):
             return d
-    return None
+    d = _attack_option(tid, 0, 0, 0)
+    return d if me.accepts(d) else None
+
+
+_ATTACK_OPTIONS: dict[tuple[str, int, int, int], Declaration] = {}
+"""The attacks :func:`attack` weighs, by target, extra damage dice (-1: one Exploit),
+Fursa and Inspiration: the shared declarations, found once."""
+
+
+def _attack_option(target: str, dice: int, fursa: int, inspiration: int) -> Declaration:
+    """An attack on ``target`` with ``dice`` extra damage dice (-1: one Exploit, 0:
+    none) and one point of Fursa and of Inspiration when given: its shared declaration
+    (``declared("attack", target, params)``), kept by its values."""
+    key = (target, dice, fursa, inspiration)
+    found = _ATTACK_OPTIONS.get(key)
+    if found is None:
+        params: dict[str, object] = {}
+        if dice < 0:
+            params["exploits"] = 1
+        elif dice:
+            params["effects"] = ["extra_damage"] * dice
+        if fursa:
+            params["fursa"] = 1
+        if inspiration:
+            params["inspiration"] = 1
+        if len(_ATTACK_OPTIONS) >= 4096:
+            _ATTACK_OPTIONS.clear()
+        found = _ATTACK_OPTIONS[key] = declared("attack", target, params)
+    return found
 
 
 def turn(obs: Observation, most: int, reserve: int) -> PolicyOutput:
@@ -278,8 +312,9 @@ class Aggressive:
     def unconcerned(
         self, rules: Loss, state: FightState, cid: str, segment: int, called: bool
     ) -> bool:
-        """True when the rules do not call it now: see :func:`uncalled`."""
-        return uncalled(self, rules, state, cid, segment)
+        """True when the rules do not call it now: see :func:`uncalled` (its test,
+        without its call: once a fighter called by sight)."""
+        return type(self) in CALLED_ONLY and rules.uncalled(state, cid, segment)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -302,8 +337,9 @@ class Defensive:
     def unconcerned(
         self, rules: Loss, state: FightState, cid: str, segment: int, called: bool
     ) -> bool:
-        """True when the rules do not call it now: see :func:`uncalled`."""
-        return uncalled(self, rules, state, cid, segment)
+        """True when the rules do not call it now: see :func:`uncalled` (its test,
+        without its call: once a fighter called by sight)."""
+        return type(self) in CALLED_ONLY and rules.uncalled(state, cid, segment)
 
 
 register_policy("loss", "aggressive", Aggressive)

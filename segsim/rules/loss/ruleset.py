@@ -63,6 +63,7 @@ from segsim.rules.loss.declare import (
     TURN,
     TURN_CHANNEL,
     Check,
+    attack_cost,
     chase_of,
     check_attack,
     check_can_attack,
@@ -466,7 +467,9 @@ class Loss(BaseRuleset):
     def due(self, state: FightState, time: int) -> Sequence[str]:
         """Who the rules call now: everyone when a round begins, a target that may parry
         or dodge, a defender that may counter-attack."""
-        clock = clock_of(state)
+        clock = state.extra.get(CLOCK)
+        if clock is None:
+            clock = clock_of(state)
         combatants = state.combatants.values()
         if clock.start == time:
             return [c.id for c in combatants if c.in_fight]
@@ -476,11 +479,21 @@ class Loss(BaseRuleset):
             if not c.in_fight:
                 continue
             st: Status = c.status
-            if (
-                (intending and c.id in intending)
-                or (st.incoming and any(i.granted == time for i in st.incoming.values()))
-                or (st.counters and time in st.counters.values())
-            ):
+            if intending and c.id in intending:
+                out.append(c.id)
+                continue
+            pending = st.incoming
+            if pending:
+                found = False
+                for i in pending.values():  # (a loop, not any(): once a fighter and time)
+                    if i.granted == time:
+                        found = True
+                        break
+                if found:
+                    out.append(c.id)
+                    continue
+            granted = st.counters
+            if granted and time in granted.values():
                 out.append(c.id)
         return out
 
@@ -546,6 +559,23 @@ class Loss(BaseRuleset):
         self._memo = (declaration, state, state.version, segment, cid, spec)
         return spec
 
+    def attack_beyond_points(self, state: FightState, cid: str) -> bool:
+        """Whether an attack with the weapon in hand costs ``cid`` more action points
+        than it has left, so that the rules refuse it (:meth:`_plan`'s last check, after
+        a wait's saving), whatever extra damage dice, Exploits or pools it declares: none
+        of these changes its cost (an assault and two weapons do: not asked here). What a
+        policy asks before it asks about each of its options (each refusal a check of
+        the attack and an exception)."""
+        c = state.combatants[cid]
+        st: Status = c.status
+        sheet: Sheet = c.sheet
+        # check_attack()'s weapon and cost, _plan()'s saving
+        weapon = sheet.weapon if not st.disarmed else weapon_for(sheet, st, "main")
+        cost = attack_cost(sheet, st, weapon, ())
+        if st.waited > 0 and cost > 2:
+            cost, _ = prepared_cost(cost, st.waited, st.pa, self.prepare_saving)
+        return cost > st.pa
+
     def _plan(
         self,
         state: FightState,
@@ -569,7 +599,8 @@ class Loss(BaseRuleset):
         if d.target is not None:
             if d.kind in UNTARGETED:
                 untargeted(d, accepted)
-            known_target(state, d)
+            if d.target not in state.combatants:  # known_target() called to refuse it
+                known_target(state, d)
         if d.kind == TURN or d.kind == AWAIT:
             return self._plan_phase(state, c, d.kind, segment)
         if d.kind == "wait":
@@ -938,7 +969,7 @@ class Loss(BaseRuleset):
             found["weapon"] = UNARMED if disarmed else sheet.weapon
             chase = state.extra.get(PURSUIT)
             found["in_chase"] = chase is not None and isinstance(chase, Chase) and not chase.over
-        called = turn or bool(incoming) or bool(counters)
+        called = turn or incoming != () or counters != ()  # (two tuples: no bool() calls)
         if not called:
             clock = state.extra.get(CLOCK)
             if clock is None:

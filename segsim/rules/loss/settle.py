@@ -182,7 +182,9 @@ class Settlement:
         if left is None:
             st: Status = self.combatants[cid].status
             left = st.pa
-        left = max(0, left - cost)
+        left -= cost
+        if left < 0:  # (max(0, ...) without its call)
+            left = 0
         self.pa[cid] = left
         self.emit(ActionPointsSpent(self.segment, cid, what, cost, left, saved, defence))
 
@@ -197,6 +199,8 @@ class Settlement:
         return self.state.next_action_id + self.spawned - 1
 
     def pools(self, cid: str, params: Mapping[str, Any], bonuses: dict[str, int]) -> None:
+        if "fursa" not in params and "inspiration" not in params:
+            return  # none spent (a pool is never below 0: Check.pools() says the same)
         st = self.status(cid)
         fursa = min(int(params.get("fursa", 0)), fursa_of(self.state, self.fighter(cid)))
         insp = min(int(params.get("inspiration", 0)), st.inspiration)
@@ -279,14 +283,17 @@ class Settlement:
 
     def act_attack(self, a: Action) -> None:
         """The attacker's test; then each target either may answer next segment or is hit."""
-        c = self.fighter(a.actor)
+        combatants = self.combatants  # (fighter() and standing(), without their calls)
+        params = a.params
+        c = combatants[a.actor]
         st: Status = c.status
         sheet: Sheet = c.sheet
         assert a.target is not None
-        targets = [a.target, *a.params.get("targets", ())]
-        weapon_now = weapon_by_id(sheet, a.params.get("weapon"))
+        named = params.get("targets")
+        targets = [a.target, *named] if named else [a.target]
+        weapon_now = weapon_by_id(sheet, params.get("weapon"))
         if weapon_now.explosive and weapon_now.area > 0 and self.standing(a.target):
-            centre = self.fighter(a.target)
+            centre = combatants[a.target]
             targets += [
                 o.id
                 for o in self.state.in_fight()
@@ -294,20 +301,21 @@ class Settlement:
                 and o.id != a.actor
                 and distance(o, centre) <= weapon_now.area + 1e-9
             ]
-        cost = int(a.params.get("cost", 0))
-        label = "a counter-attack" if a.params.get("counter") else a.kind
-        self.spend(a.actor, label, cost, saved=int(a.params.get("saved", 0)))
-        if not self.standing(a.target):
+        cost = int(params.get("cost", 0))
+        label = "a counter-attack" if params.get("counter") else a.kind
+        self.spend(a.actor, label, cost, saved=int(params.get("saved", 0)))
+        target = combatants[a.target]
+        if a.target in self.out or not target.in_fight:
             self.emit(ActionWasted(self.segment, a.actor, a.id, a.kind, f"{a.target} is down"))
             return
         weapon = weapon_now
         ranged = weapon.test in RANGED_TESTS  # weapon.ranged, without the property's call
-        effects: tuple[str, ...] = tuple(a.params.get("effects", ()))
-        exploits = int(a.params.get("exploits", 0))
-        target = self.fighter(a.target)
+        named_effects = params.get("effects")  # (tuple() called only when some are)
+        effects: tuple[str, ...] = tuple(named_effects) if named_effects else ()
+        exploits = int(params.get("exploits", 0))
         test = "unarmed" if a.kind == "grab" else weapon.test
         bonuses: dict[str, int] = {}
-        self.pools(a.actor, a.params, bonuses)
+        self.pools(a.actor, params, bonuses)
         bonuses.update(self.attack_bonuses(c, target, weapon, effects, test))
         tsheet: Sheet = target.sheet
         if (
@@ -319,15 +327,14 @@ class Settlement:
             bonuses["destruction de fortifications"] = 5
         mods = self.situation(c)
         base = BASE_DIFFICULTY
-        gap = distance(c, target)
         chase = chase_of(self.state)
         units = chase.units(c.id, target.id) if chase is not None else None
         if ranged:
             if units is not None:
                 base = UNIT_DIFFICULTY[units]
                 mods["shot in motion"] = SHOT_IN_MOTION
-            else:
-                base = shot_difficulty(gap)
+            else:  # (the gap measured only for a shot's difficulty)
+                base = shot_difficulty(distance(c, target))
             cover = target.setup.get("cover")
             if cover and "ricochet" not in effects:
                 mods["cover"] = 15 if cover == "full" else 10
@@ -438,7 +445,8 @@ class Settlement:
         free = sheet.free_raises.get(test, 0)
         if free:
             b["free raises"] = POOL_BONUS * free
-        specialised = sheet.talent_bonus(test, weapon)
+        # (talent_bonus() of the pure Sheet class called only when it has some to count)
+        specialised = sheet.talent_bonus(test, weapon) if sheet.talent_specialisations else 0
         if specialised:
             b["specialisation"] = specialised
         if c.setup.get("higher_ground"):
@@ -452,7 +460,8 @@ class Settlement:
             b["from behind"] = 5
         if st.feints and st.feints.get(target.id, 0) >= clock_of(self.state).round:
             b["feint"] = 2
-        wounds = self.wounds(c.id)
+        left = self.health.get(c.id)  # self.wounds(c.id), without its calls
+        wounds = wound_malus(sheet.health, st.health if left is None else left)
         if wounds:
             b["wounds"] = -wounds
         if ranged:

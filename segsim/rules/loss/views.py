@@ -121,20 +121,38 @@ class SelfView(OtherView):
     def foes_within(self, radius: float) -> list[OtherView]:
         """The views of its opponents within ``radius`` metres, in the fight's order
         (found through the spatial grid in a large fight)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         state, segment = self._state, self._segment_now
-        return [OtherView(state, segment, o) for o in foes_near(state, self._o, radius)]
+        # OtherView(state, segment, o) for each, without calls of its class
+        version = state.version
+        found = []
+        for o in foes_near(state, self._o, radius):
+            v = _new_other_view(OtherView)
+            v._state = state
+            v._version = version
+            v._segment = segment
+            v.id = o.id
+            v.side = o.side
+            v.name = o.name
+            v.is_pc = o.is_pc
+            v.minion = o.sheet.minion
+            v._o = o
+            found.append(v)
+        return found
 
     def nearest_foe(self) -> OtherView | None:
         """The view of its nearest opponent (ties: the lowest id), None if none is left."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         o = nearest_foe(self._state, self._o)
         return None if o is None else OtherView(self._state, self._segment_now, o)
 
     def foes(self) -> list[OtherView]:
         """The views of its opponents in the fight, in the fight's order (what
         ``observation.others`` holds of the other sides, without views of its allies)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         state, segment = self._state, self._segment_now
         return [OtherView(state, segment, o) for o in state.against(self.side)]
 
@@ -175,16 +193,26 @@ class SelfView(OtherView):
 
     def accepts(self, declaration: Declaration) -> bool:
         """Whether the rules would accept this declaration now (on its own)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         try:
             self._rules.plan_alone(self._state, self.id, declaration, self._segment_now)
         except IllegalDeclaration:
             return False
         return True
 
+    def attack_beyond_points(self) -> bool:
+        """Whether the rules refuse it any attack with the weapon in hand for its cost
+        (:meth:`Loss.attack_beyond_points`): no extra damage die, Exploit or pool
+        makes one affordable."""
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
+        return self._rules.attack_beyond_points(self._state, self.id)
+
     def cost(self, declaration: Declaration) -> int | None:
         """Action points the declaration would cost now (None if the rules refuse it)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         try:
             spec = self._rules.plan_alone(self._state, self.id, declaration, self._segment_now)
         except IllegalDeclaration:
@@ -245,6 +273,10 @@ class SelfView(OtherView):
 
     def units(self, other: str) -> int | None:
         """Distance units to another fighter in the chase (None: no chase, or lost)."""
-        self.check()
+        if self._state.version != self._version:  # check(), called only to raise
+            self.check()
         chase = chase_of(self._state)
         return None if chase is None else chase.units(self.id, other)
+
+
+_new_other_view = OtherView.__new__
