@@ -24,7 +24,12 @@ from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.loreval.attention import focus_needed
-from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
+from segsim.rules.loreval.categories import (
+    CATEGORY_BY_ATTACKS,
+    adjusted_category,
+    attack_category,
+    mode_of,
+)
 from segsim.rules.loreval.combat import CONTACT
 from segsim.rules.loreval.views import OtherView, SelfView
 
@@ -34,14 +39,19 @@ if TYPE_CHECKING:
 
 
 def opponents(obs: Observation) -> list[OtherView]:
+    """The opponents in view, nearest first (then the fewest hit points, then by id)."""
     me: SelfView = obs.me
     side = me.side
-    found: list[OtherView] = []  # (a loop: no generator's frame)
+    here = me.position
+    # each with its key made in the loop: me.distance(o) without its two calls, and no
+    # key function called for each (the ids are unique: the views are never compared)
+    keyed: list[tuple[float, int, str, OtherView]] = []
     for o in obs.others:
         if o.side != side:
-            found.append(o)
-    found.sort(key=lambda o: (round(me.distance(o), 2), o.hit_points, o.id))
-    return found
+            keyed.append((round(math.dist(here, o.position), 2), o.hit_points, o.id, o))
+    if len(keyed) > 1:
+        keyed.sort()
+    return [k[3] for k in keyed]
 
 
 def stuck(me: SelfView) -> bool:
@@ -54,7 +64,7 @@ def moves_to_reach(me: SelfView, target: OtherView) -> int:
     fighter is in a grapple and cannot move)."""
     if me.weapon.ranged:
         return 0
-    gap = me.distance(target) - CONTACT
+    gap = math.dist(me.position, target.position) - CONTACT  # me.distance(), without its calls
     if gap <= 0.01:
         return 0
     if stuck(me):
@@ -70,15 +80,23 @@ def best_attack(
     moves = moves_to_reach(me, target)
     ready = int(not me.weapon_ready)
     points = me.attention_points
+    weapon = me.weapon
+    sheet = me.sheet
+    # mode_of() depends on the number of blows only as one or more than one: its two
+    # answers' categories read once, adjusted_category() without its call (no slow nor
+    # haste here), the limits read once
+    several = CATEGORY_BY_ATTACKS[mode_of(weapon, me.off_hand, 2)]
+    single = CATEGORY_BY_ATTACKS[mode_of(weapon, me.off_hand, 1)]
+    limit = min(budget, cap, sheet.max_category)
+    too_far = moves > sheet.pace
     for attacks in (5, 4, 3, 2, 1):
-        mode = mode_of(me.weapon, me.off_hand, attacks)
-        base = attack_category(mode, attacks)
+        base = (several if attacks >= 2 else single).get(attacks)
         if base is None:
             continue
-        category = adjusted_category(base, extra_moves=moves, ready=ready)
-        if category > min(budget, cap, me.sheet.max_category) or moves + 0 > me.sheet.pace:
+        category = base + moves + ready
+        if category > limit or too_far:
             continue
-        focus = max(focus_needed(category), 1 if me.weapon.ranged else 0)
+        focus = max(focus_needed(category), 1 if weapon.ranged else 0)
         env = environment if focus + environment <= points else 0
         if focus + env > points:
             continue
