@@ -162,15 +162,23 @@ def dangers(
     everyone in the fight."""
     here = positions.get(defender.id, defender.position)
     aware = unaware = 0
+    side, did = defender.side, defender.id
+    surprised = defender.status.surprised
+    reach = CONTACT + _EPS
     for o in state.against(None) if scope is None else scope:
-        if o.side == defender.side:
+        if o.side == side:
             continue
         st: Status = o.status
         plan = st.plan
-        hostile = plan is not None and st.declared_round == rnd and plan.target == defender.id
-        if not hostile and not within(positions.get(o.id, o.position), here, CONTACT):
-            continue
-        if st.hidden or st.invisible or defender.status.surprised:
+        hostile = plan is not None and st.declared_round == rnd and plan.target == did
+        if not hostile:
+            # within(positions.get(o.id, o.position), here, CONTACT), without its calls
+            # (a settlement's Positions reads the fighter's position when it has none)
+            oid = o.id
+            there = positions[oid] if oid in positions else o.position  # noqa: SIM401
+            if not math.dist(there, here) <= reach:
+                continue
+        if st.hidden or st.invisible or surprised:
             unaware += 1
         else:
             aware += 1

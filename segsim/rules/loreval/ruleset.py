@@ -173,7 +173,13 @@ class Loreval(BaseRuleset):
             (0, 0, 0),
             None,
         )
-        self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
+        self._ranks: tuple[object, int, int, dict[str, int], list[Combatant]] = (
+            None,
+            0,
+            0,
+            {},
+            [],
+        )
         self._now: tuple[object, int, int, bool, tuple[Combatant, str] | None] = _NO_ANSWER
         self.round_segments: int = round_segments
         self.tick = round_segments
@@ -620,9 +626,33 @@ class Loreval(BaseRuleset):
         dice that set it change only when a round starts)."""
         ranks = self._ranks
         if ranks[0] is not state or ranks[1] != state.roster or ranks[2] != rnd:
-            order = sorted(state.against(None), key=rank_key)
-            ranks = self._ranks = (state, state.roster, rnd, {o.id: i for i, o in enumerate(order)})
+            ranks = self._order_of(state, rnd)
         return ranks[3][c.id]
+
+    def round_order(self, state: FightState, rnd: int) -> list[Combatant]:
+        """The fighters in the fight in the order of round ``rnd`` (highest initiative
+        first): sorted once per round and who is in the fight, as :meth:`_rank`'s (only
+        a new round's start sets the points and tie-break dice that order them). Shared:
+        do not modify the list."""
+        ranks = self._ranks
+        if ranks[0] is not state or ranks[1] != state.roster or ranks[2] != rnd:
+            ranks = self._order_of(state, rnd)
+        if steps.CHECK:
+            assert ranks[4] == sorted(state.against(None), key=rank_key)
+        return ranks[4]
+
+    def _order_of(
+        self, state: FightState, rnd: int
+    ) -> tuple[object, int, int, dict[str, int], list[Combatant]]:
+        order = sorted(state.against(None), key=rank_key)
+        ranks = self._ranks = (
+            state,
+            state.roster,
+            rnd,
+            {o.id: i for i, o in enumerate(order)},
+            order,
+        )
+        return ranks
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         raise IllegalDeclaration(

@@ -436,8 +436,8 @@ class Settlement:
         """Fighters still standing, highest initiative first (sorted once: only who
         falls during the settlement changes it)."""
         order = self._order
-        if order is None:
-            order = self._order = sorted(self.state.against(None), key=rank_key)
+        if order is None:  # the round's order the rules keep (sorted once per round)
+            order = self._order = self.rules.round_order(self.state, self.rnd)
         out = self.out
         return [c for c in order if c.id not in out] if out else list(order)
 
@@ -512,7 +512,7 @@ class Settlement:
 
     def done(self, cid: str, note: str = "") -> None:
         self.resolved.add(cid)
-        self.emit(TurnResolved(self.segment, cid, self.rnd, note))
+        self.events.append(TurnResolved(self.segment, cid, self.rnd, note))
 
     # -------------------------------------------------------- declaration steps
 
@@ -537,7 +537,7 @@ class Settlement:
         category = int(params.pop("category"))
         attention = params.pop("attention")
         malus = int(params.pop("malus_moves", 0))
-        self.emit(
+        self.events.append(
             Declared(
                 self.segment,
                 c.id,
@@ -634,10 +634,15 @@ class Settlement:
             return f"{plan.target} is out of the fight"
         if plan.kind == "grapple" and plan.params.get("move", "grab") != "grab":
             return None
-        c = self.fighter(cid)
+        c = self.state.combatants[cid]
         status: Status = c.status
         wid = plan.params.get("weapon")
-        weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), status.weapon)
+        weapon = status.weapon
+        if wid is not None:  # (a loop: no generator's frame)
+            for w in (status.weapon, *status.carried):
+                if w.id == wid:
+                    weapon = w
+                    break
         if weapon.ranged and plan.kind == "attack":
             target = self.fighter(plan.target)
             if range_modifiers(self.state, c, target, weapon, self.positions) is None:
@@ -715,28 +720,30 @@ class Settlement:
     def carry_out(self, cid: str, plan: Plan | None) -> None:
         if plan is None or not self.standing(cid):
             return
-        c = self.fighter(cid)
-        handler = {
-            "attack": self.attack,
-            "charge": self.charge,
-            "move": self.move,
-            "spell": self.spell,
-        }.get(plan.kind)
+        c = self.state.combatants[cid]
         if plan.params.get("stand") and c.status.prone:
             self.emit(Prone(self.segment, cid, False))  # stands up as part of its action
-        if plan.kind == "grapple":
+        kind = plan.kind
+        if kind == "grapple":
             note = resolve_grapple(self, c, plan)
-        elif plan.kind == "jump":
+        elif kind == "jump":
             note = resolve_jump(self, c, plan)
-        elif plan.kind == "skill":
+        elif kind == "skill":
             note = resolve_skill(self, c, plan)
-        elif plan.kind in MANOEUVRES:
+        elif kind in MANOEUVRES:
             note = resolve_manoeuvre(self, c, plan)
-        elif handler is None:
+        # the handlers by kind, without a table of bound methods made for each
+        elif kind == "attack":
+            note = self.attack(c, plan)
+        elif kind == "charge":
+            note = self.charge(c, plan)
+        elif kind == "move":
+            note = self.move(c, plan)
+        elif kind == "spell":
+            note = self.spell(c, plan)
+        else:
             self.done(cid)
             return
-        else:
-            note = handler(c, plan)
         if note is not None and not plan.changed and not plan.heroic:
             self.emit(ChangeAllowed(self.segment, cid, self.rnd, note))
             self.void_counters_on(cid)
@@ -1171,7 +1178,7 @@ class Settlement:
             ctotal = confirm + added
             critical = confirm == 20 or (confirm != 1 and ctotal >= difficulty)
         self.last = (total, difficulty)
-        self.emit(
+        self.events.append(
             AttackRolled(
                 self.segment,
                 c.id,
@@ -1578,7 +1585,7 @@ class Settlement:
             self.emit(HeroismSaved(self.segment, target, attacker.id, amount))
             return
         self.hit_points[target] = left
-        self.emit(
+        self.events.append(
             Damaged(
                 self.segment,
                 target,
