@@ -305,12 +305,17 @@ def range_modifiers(
     if increments >= MAX_INCREMENTS.get(weapon.mode, 10):
         return None
     mods = {"range": RANGE_STEP * increments}
-    in_melee = any(
-        o.id not in (shooter.id, target.id)
-        and o.side != target.side
-        and within(positions.get(o.id, o.position), there, CONTACT)
-        for o in state.against(None)
-    )
+    in_melee = False  # (a loop: no generator's frame, no within() call for each)
+    sid, tid, side = shooter.id, target.id, target.side
+    reach = CONTACT + _EPS
+    for o in state.against(None):
+        oid = o.id
+        if oid in (sid, tid) or o.side == side:
+            continue
+        where = positions.get(oid, o.position)
+        if math.dist(where, there) <= reach:
+            in_melee = True
+            break
     if in_melee:
         mods["into melee"] = INTO_MELEE
     return mods

@@ -160,7 +160,8 @@ def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
             attention = Attention.parse(raw)
         except ValueError as exc:
             raise IllegalDeclaration(str(exc), rule=RULE_ATTENTION) from None
-    points = ctx.status.attention_points(ctx.sheet)
+    # ctx.status.attention_points(ctx.sheet), without its call
+    points = max(1, ctx.sheet.attention_points - ctx.status.perception_malus // 4)
     if attention.total > points:
         raise IllegalDeclaration(
             f"{ctx.c.id} has {points} attention points, not {attention.total}",
@@ -382,7 +383,7 @@ def check_attack(ctx: Context, d: Declaration) -> Checked:
     if weapon.ranged:
         needed = max(needed, 1)
         extra.update(ranged_params(d.params))
-    elif any(k in d.params for k in ("cover", "concealment", "pile")):
+    elif "cover" in d.params or "concealment" in d.params or "pile" in d.params:
         raise IllegalDeclaration("cover, concealment and pile are for attacks at range")
     if addon:
         needed = 2  # a manoeuvre

@@ -31,11 +31,16 @@ from segsim.rules.loreval.categories import (
     mode_of,
 )
 from segsim.rules.loreval.combat import CONTACT
+from segsim.rules.loreval.rounds import CHANGE, DECLARE, HEROIC, TURN
 from segsim.rules.loreval.views import OtherView, SelfView
 
 if TYPE_CHECKING:
     from segsim.rules.loreval.ruleset import Loreval
     from segsim.state import FightState
+
+
+_DECIDING = frozenset((DECLARE, CHANGE, HEROIC))
+"""The steps at which a fighter may declare (``Loreval.decides_nothing``'s)."""
 
 
 def opponents(obs: Observation) -> list[OtherView]:
@@ -192,9 +197,14 @@ class Aggressive:
         it would decide nothing, at a phase that is not one of its fighter's declaring
         steps (:meth:`Loreval.decides_nothing`), for the built-in classes alone
         (:data:`STEP_ONLY`: a subclass may decide otherwise)."""
-        return type(self) in STEP_ONLY and rules.decides_nothing(
-            state, state.combatants[cid], segment
-        )
+        if type(self) not in STEP_ONLY:
+            return False
+        # rules.decides_nothing(state, c, segment), without its call (the same test: a
+        # phase most fighters called to are only waiting in)
+        for a in state.combatants[cid].actions:  # the step's marker, as observe() finds it
+            if a.kind == TURN and a.start == segment:
+                return a.params.get("step") not in _DECIDING
+        return True
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me

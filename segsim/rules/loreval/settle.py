@@ -565,14 +565,16 @@ class Settlement:
     def resolve(self, cid: str, plan: Plan | None) -> None:
         """Carry out a fighter's plan at its step: first the concerted actions that
         joined it, a charge that takes precedence, offensive counters against it."""
-        if cid in self.resolved and not (plan is not None and plan.changed):
+        resolved = self.resolved  # (each made when first asked for: once here)
+        if cid in resolved and not (plan is not None and plan.changed):
             return
         if plan is None or not plan.changed:  # a changed action resolved late rolled already
             self.break_lock(cid)
         if plan is None:
             self.done(cid, "nothing declared")
             return
-        if cid in self.blocked:
+        blocked = self.blocked
+        if cid in blocked:
             self.moves_anyway(cid, plan)
             self.done(cid, "blocked by a counter")
             return
@@ -586,7 +588,8 @@ class Settlement:
             spent = cid in self.used_counters
             self.done(cid, "counter spent" if spent else "counter stands ready")
             return
-        group = [p for p in self.concerted_with(cid) if p not in self.resolved]
+        joined = self.concerted_with(cid)
+        group = [p for p in joined if p not in resolved] if joined else joined
         if group:
             self.concert_malus = self.concert_maluses([*group, cid])
             for partner in group:
@@ -599,12 +602,16 @@ class Settlement:
             self.concert_malus = {}
             return
         self.charge_first(cid, plan)
-        if self.standing(cid) and cid not in self.blocked and not self.countered_before(cid, plan):
+        # self.standing(cid), without its call
+        c = self.state.combatants.get(cid)
+        standing = c is not None and c.in_fight and cid not in self.out
+        if standing and cid not in blocked and not self.countered_before(cid, plan):
             self.carry_out(cid, plan)
-        elif self.standing(cid):
+        elif standing and cid not in self.out:  # (a counter may have felled it)
             self.moves_anyway(cid, plan)
             self.done(cid, "blocked by a counter")
-        self.concert_malus = {}
+        if self.concert_malus:  # (an empty one stays: no new dictionary for each step)
+            self.concert_malus = {}
 
     def moves_anyway(self, cid: str, plan: Plan) -> None:
         """A successful counter blocks the fighter in its action until the round ends,
@@ -757,10 +764,18 @@ class Settlement:
         joined them), highest initiative first."""
         found: list[str] = []
         todo = [cid]
+        plans = self.plans
+        rnd = self.rnd
         while todo:
             current = todo.pop()
             for c in self.joining(current):
-                plan = self.plans[c.id]
+                # self.plans[c.id], without its __missing__ call: what it would read
+                oid = c.id
+                if oid in plans:
+                    plan = plans[oid]
+                else:
+                    st: Status = c.status
+                    plan = st.plan if st.declared_round == rnd else None
                 if plan is not None and plan.params.get("concert") == current:
                     found.append(c.id)
                     todo.append(c.id)
