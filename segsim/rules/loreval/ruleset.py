@@ -611,9 +611,15 @@ class Loreval(BaseRuleset):
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
         kept = state.extra.get(steps.KEY)
-        rank = params["rank"] = (
-            self._rank(state, c, rnd) if kept is None else kept.rank(state, c, rnd)
-        )
+        if kept is None:
+            ranks = self._ranks  # self._rank(state, c, rnd), without its call when kept
+            if ranks[0] is state and ranks[1] == state.roster and ranks[2] == rnd:
+                rank = ranks[3][c.id]
+            else:
+                rank = self._rank(state, c, rnd)
+        else:
+            rank = kept.rank(state, c, rnd)
+        params["rank"] = rank
         if steps.CHECK:
             mine = rank_key(c)
             assert rank == sum(1 for o in state.against(None) if rank_key(o) < mine)

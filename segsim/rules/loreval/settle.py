@@ -359,12 +359,9 @@ class Settlement:
         positions = Positions()
         positions.fighters = combatants
         self.positions: Lazy[Point] = positions
-        hit_points = HitPoints()
-        hit_points.fighters = combatants
-        self.hit_points: Lazy[int] = hit_points
-        heroism = Heroism()
-        heroism.fighters = combatants
-        self.heroism: Lazy[int] = heroism
+        # hit points and heroism: made when first asked for (most steps hurt nobody)
+        self._hit_points: Lazy[int] | None = None
+        self._heroism: Lazy[int] | None = None
         plans = Plans()
         plans.fighters = combatants
         plans.rnd = rnd
@@ -387,6 +384,26 @@ class Settlement:
         self._changes = False
         kept: Aims | None = state.extra.get(AIMS)  # a large fight's
         self._aims = None if kept is None else kept.begin(rnd)
+
+    @property
+    def hit_points(self) -> Lazy[int]:
+        """Each fighter's hit points, as this settlement sees them."""
+        found = self._hit_points
+        if found is None:
+            made = HitPoints()
+            made.fighters = self.state.combatants
+            found = self._hit_points = made
+        return found
+
+    @property
+    def heroism(self) -> Lazy[int]:
+        """Each fighter's heroism points, as this settlement sees them."""
+        found = self._heroism
+        if found is None:
+            made = Heroism()
+            made.fighters = self.state.combatants
+            found = self._heroism = made
+        return found
 
     @property
     def resolved(self) -> Marks:
