@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from segsim.rules.loreval.attention import (
     Attention,
     exposure,
-    focus_modifier,
     movement_modifier,
     perception_modifier,
     scores,
@@ -237,19 +236,26 @@ def passive_difficulty(
     # for both (worked out once)
     sheet: Sheet = defender.sheet
     status: Status = defender.status
-    exposed = exposure(security, aware, unaware)
+    # exposure(security, aware, unaware), without its call
+    covered = max(0, security + 1)
+    if unaware > 0:
+        exposed = -6 if aware + unaware > covered else -4
+    else:
+        exposed = -4 if aware > covered else 0
     if status.hold == "pinned":
         exposed = min(exposed, -4)  # immobilisé: always exposed
     plan = status.plan
-    moves = movement_modifier(
-        0 if plan is None or status.declared_round != rnd else plan.extra_moves
-    )  # round_moves(), without its call
-    shared = (
-        perception_modifier(security)
-        + exposed
-        + moves
-        + sum(condition_modifiers(defender, rnd, True).values())
-    )
+    # movement_modifier(round_moves()), without their calls
+    extra = 0 if plan is None or status.declared_round != rnd else plan.extra_moves
+    moves = 0 if extra <= 0 else -4 - 2 * (extra - 1)
+    # perception_modifier(security), without its call
+    if security >= 3:
+        perceived = 4 + 2 * (security - 3)
+    elif security <= -1:
+        perceived = -4 - 2 * (-1 - security)
+    else:
+        perceived = 0
+    shared = perceived + exposed + moves + sum(condition_modifiers(defender, rnd, True).values())
     d = sheet.passive_defence
     r = sheet.passive_reflex
     if r > d:
@@ -276,10 +282,18 @@ def attack_modifiers(
     if plan is None:
         plan = status.plan if status.declared_round == rnd else None
     moves = plan.extra_moves if plan is not None else 0
+    # focus_modifier(s.focus) and movement_modifier(moves), without their calls
+    focus = s.focus
+    if focus >= 3:
+        focused = 2 + (focus - 3)
+    elif focus <= -1:
+        focused = -2 - (-1 - focus)
+    else:
+        focused = 0
     mods = {
         name: sheet.skill(name),
-        "focus": focus_modifier(s.focus),
-        "extra moves": 0 if charge else movement_modifier(moves),
+        "focus": focused,
+        "extra moves": 0 if charge or moves <= 0 else -4 - 2 * (moves - 1),
         "changed action": CHANGED_MALUS if plan is not None and plan.changed else 0,
         "equipment": sheet.combat_malus,
     }

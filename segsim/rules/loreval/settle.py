@@ -1176,7 +1176,11 @@ class Settlement:
         if target_status.invisible and "concealment" not in mods:
             mods["invisible"] = CONCEALMENT["total"]
         difficulty, against = passive_difficulty(
-            self.state, defender, self.positions, self.rnd, self.danger_scope(defender)
+            self.state,
+            defender,
+            self.positions,
+            self.rnd,
+            None if self._aims is None else self.danger_scope(defender),  # None: small
         )
         malus = self.concert_malus.get(target, 0)
         difficulty += malus + cover
