@@ -380,6 +380,7 @@ class Settlement:
         self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
         self._order: list[Combatant] | None = None
+        self._counters: list[Combatant] | None = None  # countering()'s, until a declaration
         self._looked = 0  # events looked at for a change step, and whether one was found
         self._changes = False
         kept: Aims | None = state.extra.get(AIMS)  # a large fight's
@@ -457,6 +458,22 @@ class Settlement:
             order = self._order = self.rules.round_order(self.state, self.rnd)
         out = self.out
         return [c for c in order if c.id not in out] if out else list(order)
+
+    def countering(self) -> list[Combatant]:
+        """:meth:`in_order` restricted to the fighters whose plan is a counter (a small
+        fight's loops that look for a counter answering a step look only at those, in
+        the same order): found once, again only after a declaration changes a plan."""
+        found = self._counters
+        if found is None:
+            plans = self.plans
+            found = []  # (a loop: no comprehension's frame)
+            for c in self.in_order():
+                plan = plans[c.id]
+                if plan is not None and plan.kind == "counter":
+                    found.append(c)
+            self._counters = found
+        out = self.out
+        return [c for c in found if c.id not in out] if out else found
 
     def among(self, cids: Iterable[str]) -> list[Combatant]:
         """:meth:`in_order` restricted to ``cids``: the fighters among them still
@@ -572,6 +589,7 @@ class Settlement:
         )
         plan = Plan(act.kind, act.target, category, params, malus, changed is not None, heroic)
         self.plans[c.id] = plan
+        self._counters = None  # a plan changed: who counters is found again
         if self._aims is not None:
             self._aims.declared(c.id, plan)
         on_declaration(self, c, plan)
@@ -815,7 +833,7 @@ class Settlement:
     def void_counters_on(self, cid: str) -> None:
         """Counters aimed at a fighter who must change its action cannot be carried out;
         their fighters may change theirs (Loreval, "Modifier son action")."""
-        for c in self.aiming_at(cid):
+        for c in self.countering() if self._aims is None else self.aiming_at(cid):
             plan = self.plans[c.id]
             if (
                 plan is not None
@@ -1097,7 +1115,7 @@ class Settlement:
     def received(self, charger: Combatant, target: str) -> bool:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
         the charge (Loreval, "Réception de charge")."""
-        for k in self.among((target,)) if self._aims is not None else self.in_order():
+        for k in self.among((target,)) if self._aims is not None else self.countering():
             plan = self.plans[k.id]
             if (
                 plan is None
@@ -1359,7 +1377,10 @@ class Settlement:
         """The counter that answers this attack, if any: the defender's own defensive
         counter (against this attacker, hypothetical, or turned against this second
         assailant as a changed action at -2), or an ally's offensive parry."""
-        for k in self.aiming_at(attacker.id, defender.id):
+        aiming = (
+            self.countering() if self._aims is None else self.aiming_at(attacker.id, defender.id)
+        )
+        for k in aiming:  # (only a counter answers: a small fight looks at those alone)
             plan = self.plans[k.id]
             if (
                 plan is None
@@ -1439,7 +1460,8 @@ class Settlement:
         hostile = plan.kind in ("attack", "charge", "spell")
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
         me = self.fighter(cid)
-        for k in self.aiming_at(cid):
+        # (only a counter answers: a small fight looks at those alone)
+        for k in self.countering() if self._aims is None else self.aiming_at(cid):
             counter = self.plans[k.id]
             if (
                 counter is None
