@@ -282,6 +282,10 @@ class Marks:
             self._seen[cid] = False
 
 
+CONCERTING = " concert"
+"""The key of :meth:`Settlement.planning` for the plans that join another's action in
+concert (no kind of action's name: those have no space)."""
+
 AIMS = "loreval.aims"
 """Where a large fight keeps its :class:`Aims` (``state.extra``)."""
 
@@ -380,7 +384,8 @@ class Settlement:
         self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
         self._order: list[Combatant] | None = None
-        self._counters: list[Combatant] | None = None  # countering()'s, until a declaration
+        # planning()'s, until a declaration changes a plan
+        self._planned: dict[str, list[Combatant]] | None = None
         self._looked = 0  # events looked at for a change step, and whether one was found
         self._changes = False
         kept: Aims | None = state.extra.get(AIMS)  # a large fight's
@@ -459,19 +464,34 @@ class Settlement:
         out = self.out
         return [c for c in order if c.id not in out] if out else list(order)
 
-    def countering(self) -> list[Combatant]:
-        """:meth:`in_order` restricted to the fighters whose plan is a counter (a small
-        fight's loops that look for a counter answering a step look only at those, in
-        the same order): found once, again only after a declaration changes a plan."""
-        found = self._counters
-        if found is None:
+    def planning(self, kind: str) -> list[Combatant]:
+        """:meth:`in_order` restricted to the fighters whose plan is of ``kind`` (or, for
+        :data:`CONCERTING`, joins another's action in concert): a small fight's loops that
+        look for a counter, a charge or a concerted action answering a step look only at
+        those, in the same order. Found once for every kind, again only after a
+        declaration changes a plan."""
+        planned = self._planned
+        if planned is None:
+            planned = {}
             plans = self.plans
-            found = []  # (a loop: no comprehension's frame)
             for c in self.in_order():
                 plan = plans[c.id]
-                if plan is not None and plan.kind == "counter":
-                    found.append(c)
-            self._counters = found
+                if plan is not None:
+                    found = planned.get(plan.kind)
+                    if found is None:
+                        planned[plan.kind] = [c]
+                    else:
+                        found.append(c)
+                    if isinstance(plan.params.get("concert"), str):
+                        joined = planned.get(CONCERTING)
+                        if joined is None:
+                            planned[CONCERTING] = [c]
+                        else:
+                            joined.append(c)
+            self._planned = planned
+        found = planned.get(kind)
+        if found is None:
+            return []
         out = self.out
         return [c for c in found if c.id not in out] if out else found
 
@@ -504,11 +524,12 @@ class Settlement:
         return found
 
     def joining(self, cid: str) -> list[Combatant]:
-        """:meth:`in_order` restricted, in a large fight, to the fighters who may have
-        joined ``cid``'s action in concert."""
+        """:meth:`in_order` restricted to the fighters who may have joined ``cid``'s
+        action in concert: in a large fight those the aims name, in a small one those
+        whose plan joins someone's."""
         aims = self._aims
-        if aims is None:
-            return self.in_order()
+        if aims is None:  # (only those joining someone's action may have joined this one)
+            return self.planning(CONCERTING)
         found = self.among(aims.by_concert.get(cid, ()))
         if steps.CHECK:
             joined = [c for c in self.in_order() if _concert(self.plans[c.id]) == cid]
@@ -589,7 +610,7 @@ class Settlement:
         )
         plan = Plan(act.kind, act.target, category, params, malus, changed is not None, heroic)
         self.plans[c.id] = plan
-        self._counters = None  # a plan changed: who counters is found again
+        self._planned = None  # a plan changed: who plans what is found again
         if self._aims is not None:
             self._aims.declared(c.id, plan)
         on_declaration(self, c, plan)
@@ -833,7 +854,7 @@ class Settlement:
     def void_counters_on(self, cid: str) -> None:
         """Counters aimed at a fighter who must change its action cannot be carried out;
         their fighters may change theirs (Loreval, "Modifier son action")."""
-        for c in self.countering() if self._aims is None else self.aiming_at(cid):
+        for c in self.planning("counter") if self._aims is None else self.aiming_at(cid):
             plan = self.plans[c.id]
             if (
                 plan is not None
@@ -1115,7 +1136,7 @@ class Settlement:
     def received(self, charger: Combatant, target: str) -> bool:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
         the charge (Loreval, "Réception de charge")."""
-        for k in self.among((target,)) if self._aims is not None else self.countering():
+        for k in self.among((target,)) if self._aims is not None else self.planning("counter"):
             plan = self.plans[k.id]
             if (
                 plan is None
@@ -1148,7 +1169,7 @@ class Settlement:
         (Loreval, "Initiative et charge")."""
         if plan.kind == "charge" or plan.target is None:
             return
-        for c in self.in_order() if self._aims is None else self.among((plan.target,)):
+        for c in self.planning("charge") if self._aims is None else self.among((plan.target,)):
             other = self.plans[c.id]
             if (
                 other is None
@@ -1377,9 +1398,10 @@ class Settlement:
         """The counter that answers this attack, if any: the defender's own defensive
         counter (against this attacker, hypothetical, or turned against this second
         assailant as a changed action at -2), or an ally's offensive parry."""
-        aiming = (
-            self.countering() if self._aims is None else self.aiming_at(attacker.id, defender.id)
-        )
+        if self._aims is None:
+            aiming = self.planning("counter")
+        else:
+            aiming = self.aiming_at(attacker.id, defender.id)
         for k in aiming:  # (only a counter answers: a small fight looks at those alone)
             plan = self.plans[k.id]
             if (
@@ -1461,7 +1483,7 @@ class Settlement:
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
         me = self.fighter(cid)
         # (only a counter answers: a small fight looks at those alone)
-        for k in self.countering() if self._aims is None else self.aiming_at(cid):
+        for k in self.planning("counter") if self._aims is None else self.aiming_at(cid):
             counter = self.plans[k.id]
             if (
                 counter is None
