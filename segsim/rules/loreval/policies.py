@@ -56,7 +56,10 @@ def opponents(obs: Observation) -> list[OtherView]:
             keyed.append((round(math.dist(here, o.position), 2), o.hit_points, o.id, o))
     if len(keyed) > 1:
         keyed.sort()
-    return [k[3] for k in keyed]
+    found: list[OtherView] = []  # (a loop: no comprehension's frame)
+    for k in keyed:
+        found.append(k[3])
+    return found
 
 
 def stuck(me: SelfView) -> bool:

@@ -1253,6 +1253,10 @@ class Settlement:
             ctotal = confirm + added
             critical = confirm == 20 or (confirm != 1 and ctotal >= difficulty)
         self.last = (total, difficulty)
+        shown: dict[str, int] = {}  # the modifiers that count (a loop: no comprehension's frame)
+        for name, value in mods.items():
+            if value:
+                shown[name] = value
         self.events.append(
             AttackRolled(
                 self.segment,
@@ -1266,7 +1270,7 @@ class Settlement:
                 hit,
                 threat,
                 critical,
-                {k: v for k, v in mods.items() if v},
+                shown,
                 against,
                 label,
             )
@@ -1631,11 +1635,12 @@ class Settlement:
         that are not multiplied (charge, sneak attack dice); at least 1."""
         sheet: Sheet = attacker.sheet
         rolls: list[int] = []
+        dice = self.dice
+        sides, count = weapon.damage.sides, weapon.damage.count
+        purpose = f"damage ({weapon.name})"  # (made once: the same words for every die)
         for _ in range(multiplier):
-            rolls += [
-                self.dice.roll(weapon.damage.sides, f"damage ({weapon.name})", attacker.id)
-                for _ in range(weapon.damage.count)
-            ]
+            for _ in range(count):  # (loops: no comprehension's frame)
+                rolls.append(dice.roll(sides, purpose, attacker.id))
         mods: dict[str, int] = {
             "weapon": weapon.damage.bonus * multiplier,
             "strength": strength_damage(sheet, weapon, off_hand) * multiplier,
@@ -1665,18 +1670,12 @@ class Settlement:
             self.emit(HeroismSaved(self.segment, target, attacker.id, amount))
             return
         self.hit_points[target] = left
+        shown: dict[str, int] = {}  # the modifiers that count (a loop: no comprehension's frame)
+        for name, value in mods.items():
+            if value:
+                shown[name] = value
         self.events.append(
-            Damaged(
-                self.segment,
-                target,
-                attacker.id,
-                what,
-                rolls,
-                amount,
-                left,
-                multiplier,
-                {k: v for k, v in mods.items() if v},
-            )
+            Damaged(self.segment, target, attacker.id, what, rolls, amount, left, multiplier, shown)
         )
         if left <= 0 and target not in self.out and defender.in_fight:
             self.out.add(target)
@@ -1685,10 +1684,12 @@ class Settlement:
 
     def let_go(self, cid: str) -> None:
         """A fighter out of the fight holds nobody and is held by nobody any more."""
-        if HOLDS not in self.state.extra and not any(
-            isinstance(e, (Grappled, Locked)) for e in self.events
-        ):
-            return  # nobody has ever held or locked anyone in this fight (a battle)
+        if HOLDS not in self.state.extra:
+            for e in self.events:  # (a loop: no generator's frame)
+                if isinstance(e, (Grappled, Locked)):
+                    break
+            else:
+                return  # nobody has ever held or locked anyone in this fight (a battle)
         holds = {(c.id, c.status.holding) for c in self.state.combatants.values()}
         for e in self.events:
             if isinstance(e, Grappled):
