@@ -159,9 +159,10 @@ def dangers(
     one while the defender is surprised) are sources it is not aware of. ``scope``: the
     fighters that may be either (a large fight's settlement finds them), by default
     everyone in the fight."""
-    here = positions.get(defender.id, defender.position)
+    did = defender.id  # positions.get(), without a call of a settlement's Lazy.get
+    here = positions[did] if did in positions else defender.position  # noqa: SIM401
     aware = unaware = 0
-    side, did = defender.side, defender.id
+    side = defender.side
     surprised = defender.status.surprised
     reach = CONTACT + _EPS
     for o in state.against(None) if scope is None else scope:

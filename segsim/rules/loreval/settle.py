@@ -474,8 +474,15 @@ class Settlement:
         if planned is None:
             planned = {}
             plans = self.plans
+            rnd = self.rnd
             for c in self.in_order():
-                plan = plans[c.id]
+                # plans[c.id], without its __missing__ call: what it would read
+                oid = c.id
+                if oid in plans:
+                    plan = plans[oid]
+                else:
+                    st: Status = c.status
+                    plan = st.plan if st.declared_round == rnd else None
                 if plan is not None:
                     found = planned.get(plan.kind)
                     if found is None:
@@ -726,8 +733,13 @@ class Settlement:
         waits."""
         if self.change_pending():
             return False
-        declared = {e.actor for e in self.events if isinstance(e, Declared)}
-        chosen = {e.actor for e in self.events if isinstance(e, LockChoice)}
+        declared: set[Any] = set()  # (one loop: no comprehensions' frames)
+        chosen: set[Any] = set()
+        for e in self.events:
+            if isinstance(e, Declared):
+                declared.add(e.actor)
+            if isinstance(e, LockChoice):
+                chosen.add(e.actor)
         for e in self.events:
             if isinstance(e, Locked) and e.locked and e.actor not in chosen:
                 armed = status_of(self.fighter(str(e.actor))).weapon.id != FISTS.id
@@ -1067,8 +1079,11 @@ class Settlement:
         chain = chain_maluses(mode, attacks)
         off = status.off_hand if wid is None else None
         two = two_weapon_maluses(sheet, weapon, off) if mode == "two_weapons" else (0, 0)
+        combatants = self.state.combatants
         for i in range(attacks):
-            if not self.standing(target):
+            # self.standing(target), without its call (once a blow)
+            foe = combatants.get(target)
+            if foe is None or not foe.in_fight or target in self.out:
                 self.emit(ActionWasted(self.segment, c.id, "attack", f"{target} is down"))
                 break
             off_hand = mode == "two_weapons" and i % 2 == 1
@@ -1481,11 +1496,12 @@ class Settlement:
         """Offensive counters resolved before the action they answer: a strike, a charge
         or an obstruction (which only stops the moves). True if the fighter is blocked."""
         target_side = None
-        if plan.target is not None and plan.target in self.state.combatants:
-            target_side = self.fighter(plan.target).side
+        combatants = self.state.combatants  # (self.fighter() without its calls)
+        if plan.target is not None and plan.target in combatants:
+            target_side = combatants[plan.target].side
         hostile = plan.kind in ("attack", "charge", "spell")
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
-        me = self.fighter(cid)
+        me = combatants[cid]
         # (only a counter answers: a small fight looks at those alone)
         for k in self.planning("counter") if self._aims is None else self.aiming_at(cid):
             counter = self.plans[k.id]
