@@ -162,7 +162,8 @@ def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
             raise IllegalDeclaration(str(exc), rule=RULE_ATTENTION) from None
     # ctx.status.attention_points(ctx.sheet), without its call
     points = max(1, ctx.sheet.attention_points - ctx.status.perception_malus // 4)
-    if attention.total > points:
+    # attention.total, without its property's call
+    if attention.environment + attention.security + attention.focus > points:
         raise IllegalDeclaration(
             f"{ctx.c.id} has {points} attention points, not {attention.total}",
             rule=f"{TEXT}, Nombre de points d'attention",
@@ -171,7 +172,10 @@ def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
 
 
 def focus_score(ctx: Context, attention: Attention) -> int:
-    return scores(attention, malus=ctx.status.senses_lost).focus
+    # scores(attention, malus=...).focus, without its call nor a new Attention (no
+    # limit nor floor: the points less the senses lost)
+    focus: int = attention.focus - ctx.status.senses_lost
+    return focus
 
 
 def check_focus(ctx: Context, attention: Attention, needed: int, what: str) -> None:

@@ -444,7 +444,22 @@ class Loreval(BaseRuleset):
             if steps.CHECK:
                 assert step == self._next(state, segment)
             return step
-        step = self._next(state, segment)
+        # self._next(state, segment), without its call (once a step boundary)
+        for o in state.combatants.values():  # current_round(), without its call
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    rnd, start = found.round, found.round_start
+                    break
+        else:
+            rnd, start = current_round(state, segment, self.round_segments)
+        step = next_step(state, rnd) if kept is None else kept.next_step(state, rnd)
+        if step is None and segment >= start + self.round_segments:
+            fighters = state.against(None)
+            if fighters:
+                step = min(fighters, key=rank_key), END
+        if steps.CHECK:
+            assert step == self._next(state, segment)
         self._steps = (state, key, step)
         return step
 
