@@ -566,7 +566,11 @@ def _finish(
     params: dict[str, Any], category: int, attention: Attention, moves: int, malus: int
 ) -> dict[str, Any]:
     params["category"] = category
-    params["attention"] = attention.as_dict()
+    params["attention"] = {  # attention.as_dict(), without its call
+        "environment": attention.environment,
+        "security": attention.security,
+        "focus": attention.focus,
+    }
     if moves:
         params["moves"] = moves
     if malus:

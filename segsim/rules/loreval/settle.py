@@ -620,7 +620,9 @@ class Settlement:
         self._planned = None  # a plan changed: who plans what is found again
         if self._aims is not None:
             self._aims.declared(c.id, plan)
-        on_declaration(self, c, plan)
+        p = plan.params
+        if p.get("juggle") or p.get("weave") or plan.kind in ("disarm", "sunder"):
+            on_declaration(self, c, plan)  # (called only when it has something to roll)
         return plan
 
     # -------------------------------------------------------- resolution
