@@ -510,7 +510,6 @@ class Loreval(BaseRuleset):
         segment: int,
         planned: Sequence[ActionSpec],
     ) -> ActionSpec:
-        c = state.combatants[cid]
         kind = declaration.kind
         # current_round(), without its call (once a plan): the first status in the
         # fight that holds a round
@@ -528,6 +527,7 @@ class Loreval(BaseRuleset):
                 return Action(AWAIT, None, TURN_CHANNEL, None, False, 0, True)
             # (positional: no dictionary of keywords made for the call)
             return Action(AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True)
+        c = state.combatants[cid]  # (not read for an await)
         if kind == TURN:
             return self._plan_turn(state, c, declaration, segment, rnd, start)
         if kind == "wait":
