@@ -256,7 +256,15 @@ def passive_difficulty(
         perceived = -4 - 2 * (-1 - security)
     else:
         perceived = 0
-    shared = perceived + exposed + moves + sum(condition_modifiers(defender, rnd, True).values())
+    shared = perceived + exposed + moves
+    if (  # a condition to count (condition_modifiers() called only then: most often none)
+        status.held_by is not None
+        or status.hold in ("lifted", "down")
+        or status.prone
+        or status.weave_round == rnd
+        or status.exposed_round == rnd
+    ):
+        shared += sum(condition_modifiers(defender, rnd, True).values())
     d = sheet.passive_defence
     r = sheet.passive_reflex
     if r > d:
@@ -300,7 +308,12 @@ def attack_modifiers(
     }
     if plan is not None and plan.params.get("power"):
         mods["power attack"] = -int(plan.params["power"])
-    mods.update(condition_modifiers(attacker, rnd, False))
+    if (  # a condition to count (condition_modifiers() called only then: most often none)
+        status.hold in ("lifted", "down")
+        or status.prone
+        or (status.bonus_round == rnd and status.attack_bonus)
+    ):
+        mods.update(condition_modifiers(attacker, rnd, False))
     return mods
 
 
