@@ -1225,10 +1225,11 @@ class Settlement:
     ) -> str:
         """One attack roll (against a counter's roll when the defender counters), its
         critical confirmation and damage: "hit", "miss" or "countered"."""
-        if not self.located(c, target):
-            return "miss"
         defender = self.state.combatants[target]
         target_status: Status = defender.status
+        # self.located(c, target) asked only of an invisible target (always located else)
+        if target_status.invisible and not self.located(c, target):
+            return "miss"
         if target_status.invisible and "concealment" not in mods:
             mods["invisible"] = CONCEALMENT["total"]
         difficulty, against = passive_difficulty(
