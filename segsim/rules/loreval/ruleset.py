@@ -385,7 +385,7 @@ class Loreval(BaseRuleset):
         self, state: FightState, segment: int
     ) -> tuple[bool, tuple[Combatant, str] | None]:
         """Whether a step is in progress and, when none is, the next step
-        (:meth:`_step`). The engine asks ``due`` at a boundary, then ``forced`` for each
+        (worked out below). The engine asks ``due`` at a boundary, then ``forced`` for each
         fighter called and ``plan`` for the step it forced, most often with nothing
         changed in between: the answer holds in a segment while the state's version
         moves only with the actions started (each moves it and the next action's id
@@ -414,54 +414,53 @@ class Loreval(BaseRuleset):
                         break
         if steps.CHECK:
             assert busy == turn_in_progress(state)
-        step = None if busy else self._step(state, segment)
+        if busy:
+            step = None
+        else:
+            # The next step of the round in progress; past the round's length with
+            # nothing left, the step that ends it (a round stretched by its steps). Worked
+            # out once per state of the fight (the engine asks from due, then forced, then
+            # plan with nothing changed in between); in a large fight, once per change of
+            # what sets it (the rules' events, who is in the fight): the engine's own
+            # records of the many waits begun at a round's start change nothing of it.
+            kept = state.extra.get(steps.KEY)
+            if kept is not None:
+                key = (
+                    (kept.generation, state.roster, segment)
+                    if state.version >= kept.settled_at  # kept.settled(state), without its call
+                    else (state.version, -1, segment)
+                )
+            else:  # a small fight: the same, by the rules' events counted here (_applying)
+                marks: tuple[int, int] | None = state.extra.get(MARKS)
+                key = (
+                    (marks[0], state.roster, segment)
+                    if marks is not None and state.version >= marks[1]
+                    else (state.version, -1, segment)
+                )
+            if self._steps[0] is state and self._steps[1] == key:
+                step = self._steps[2]
+                if steps.CHECK:
+                    assert step == self._next(state, segment)
+            else:
+                # self._next(state, segment), without its call (once a step boundary)
+                for o in state.combatants.values():  # current_round(), without its call
+                    if o.in_fight:
+                        found: Status = o.status
+                        if found.round:
+                            rnd, start = found.round, found.round_start
+                            break
+                else:
+                    rnd, start = current_round(state, segment, self.round_segments)
+                step = next_step(state, rnd) if kept is None else kept.next_step(state, rnd)
+                if step is None and segment >= start + self.round_segments:
+                    fighters = state.against(None)
+                    if fighters:
+                        step = min(fighters, key=rank_key), END
+                if steps.CHECK:
+                    assert step == self._next(state, segment)
+                self._steps = (state, key, step)
         self._now = (state, state.version - state.next_action_id, segment, busy, step)
         return busy, step
-
-    def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
-        """The next step of the round in progress; past the round's length with nothing
-        left, the step that ends it (a round stretched by its steps). Worked out once
-        per state of the fight: the engine asks for it from ``due``, then ``forced``,
-        then ``plan`` with nothing changed in between. In a large fight, once per
-        change of what sets it (the rules' events, who is in the fight): the engine's
-        own records of the many waits begun at a round's start change nothing of it."""
-        kept = state.extra.get(steps.KEY)
-        if kept is not None:
-            key = (
-                (kept.generation, state.roster, segment)
-                if state.version >= kept.settled_at  # kept.settled(state), without its call
-                else (state.version, -1, segment)
-            )
-        else:  # a small fight: the same, by the rules' events counted here (_applying)
-            marks: tuple[int, int] | None = state.extra.get(MARKS)
-            key = (
-                (marks[0], state.roster, segment)
-                if marks is not None and state.version >= marks[1]
-                else (state.version, -1, segment)
-            )
-        if self._steps[0] is state and self._steps[1] == key:
-            step = self._steps[2]
-            if steps.CHECK:
-                assert step == self._next(state, segment)
-            return step
-        # self._next(state, segment), without its call (once a step boundary)
-        for o in state.combatants.values():  # current_round(), without its call
-            if o.in_fight:
-                found: Status = o.status
-                if found.round:
-                    rnd, start = found.round, found.round_start
-                    break
-        else:
-            rnd, start = current_round(state, segment, self.round_segments)
-        step = next_step(state, rnd) if kept is None else kept.next_step(state, rnd)
-        if step is None and segment >= start + self.round_segments:
-            fighters = state.against(None)
-            if fighters:
-                step = min(fighters, key=rank_key), END
-        if steps.CHECK:
-            assert step == self._next(state, segment)
-        self._steps = (state, key, step)
-        return step
 
     def _applying(self, state: FightState, events: int) -> None:
         """``events`` of the rules' events are about to be applied to a small fight's
