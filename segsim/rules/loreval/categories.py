@@ -59,9 +59,21 @@ def chain_maluses(mode: str, attacks: int) -> tuple[int, ...]:
     """The chained-attack malus of each attack in order: -5 cumulative from the second
     one in the modes of one weapon, two hands, thrown and missiles; from the third one
     with two weapons, a double weapon or fists (each hand's first attack is plain)."""
-    if mode in ("two_weapons", "unarmed"):
-        return tuple(0 if i < 2 else CHAIN_STEP * (i - 1) for i in range(attacks))
-    return tuple(CHAIN_STEP * i for i in range(attacks))
+    key = (mode, attacks)
+    found = _CHAINS.get(key)  # (made once for each mode and number of attacks)
+    if found is None:
+        if mode in ("two_weapons", "unarmed"):
+            found = tuple(0 if i < 2 else CHAIN_STEP * (i - 1) for i in range(attacks))
+        else:
+            found = tuple(CHAIN_STEP * i for i in range(attacks))
+        if len(_CHAINS) >= 256:
+            _CHAINS.clear()
+        _CHAINS[key] = found
+    return found
+
+
+_CHAINS: dict[tuple[str, int], tuple[int, ...]] = {}
+"""The maluses :func:`chain_maluses` worked out, by mode and number of attacks."""
 
 
 def two_weapon_maluses(sheet: Sheet, weapon: Weapon, off: Weapon | None) -> tuple[int, int]:

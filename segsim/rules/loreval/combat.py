@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from segsim.rules.loreval.attention import (
     Attention,
     exposure,
-    focus_modifier,
     movement_modifier,
     perception_modifier,
     scores,
@@ -160,17 +159,26 @@ def dangers(
     one while the defender is surprised) are sources it is not aware of. ``scope``: the
     fighters that may be either (a large fight's settlement finds them), by default
     everyone in the fight."""
-    here = positions.get(defender.id, defender.position)
+    did = defender.id  # positions.get(), without a call of a settlement's Lazy.get
+    here = positions[did] if did in positions else defender.position  # noqa: SIM401
     aware = unaware = 0
+    side = defender.side
+    surprised = defender.status.surprised
+    reach = CONTACT + _EPS
     for o in state.against(None) if scope is None else scope:
-        if o.side == defender.side:
+        if o.side == side:
             continue
         st: Status = o.status
         plan = st.plan
-        hostile = plan is not None and st.declared_round == rnd and plan.target == defender.id
-        if not hostile and not within(positions.get(o.id, o.position), here, CONTACT):
-            continue
-        if st.hidden or st.invisible or defender.status.surprised:
+        hostile = plan is not None and st.declared_round == rnd and plan.target == did
+        if not hostile:
+            # within(positions.get(o.id, o.position), here, CONTACT), without its calls
+            # (a settlement's Positions reads the fighter's position when it has none)
+            oid = o.id
+            there = positions[oid] if oid in positions else o.position  # noqa: SIM401
+            if not math.dist(there, here) <= reach:
+                continue
+        if st.hidden or st.invisible or surprised:
             unaware += 1
         else:
             aware += 1
@@ -229,19 +237,34 @@ def passive_difficulty(
     # for both (worked out once)
     sheet: Sheet = defender.sheet
     status: Status = defender.status
-    exposed = exposure(security, aware, unaware)
+    # exposure(security, aware, unaware), without its call
+    covered = max(0, security + 1)
+    if unaware > 0:
+        exposed = -6 if aware + unaware > covered else -4
+    else:
+        exposed = -4 if aware > covered else 0
     if status.hold == "pinned":
         exposed = min(exposed, -4)  # immobilisé: always exposed
     plan = status.plan
-    moves = movement_modifier(
-        0 if plan is None or status.declared_round != rnd else plan.extra_moves
-    )  # round_moves(), without its call
-    shared = (
-        perception_modifier(security)
-        + exposed
-        + moves
-        + sum(condition_modifiers(defender, rnd, True).values())
-    )
+    # movement_modifier(round_moves()), without their calls
+    extra = 0 if plan is None or status.declared_round != rnd else plan.extra_moves
+    moves = 0 if extra <= 0 else -4 - 2 * (extra - 1)
+    # perception_modifier(security), without its call
+    if security >= 3:
+        perceived = 4 + 2 * (security - 3)
+    elif security <= -1:
+        perceived = -4 - 2 * (-1 - security)
+    else:
+        perceived = 0
+    shared = perceived + exposed + moves
+    if (  # a condition to count (condition_modifiers() called only then: most often none)
+        status.held_by is not None
+        or status.hold in ("lifted", "down")
+        or status.prone
+        or status.weave_round == rnd
+        or status.exposed_round == rnd
+    ):
+        shared += sum(condition_modifiers(defender, rnd, True).values())
     d = sheet.passive_defence
     r = sheet.passive_reflex
     if r > d:
@@ -268,16 +291,29 @@ def attack_modifiers(
     if plan is None:
         plan = status.plan if status.declared_round == rnd else None
     moves = plan.extra_moves if plan is not None else 0
+    # focus_modifier(s.focus) and movement_modifier(moves), without their calls
+    focus = s.focus
+    if focus >= 3:
+        focused = 2 + (focus - 3)
+    elif focus <= -1:
+        focused = -2 - (-1 - focus)
+    else:
+        focused = 0
     mods = {
         name: sheet.skill(name),
-        "focus": focus_modifier(s.focus),
-        "extra moves": 0 if charge else movement_modifier(moves),
+        "focus": focused,
+        "extra moves": 0 if charge or moves <= 0 else -4 - 2 * (moves - 1),
         "changed action": CHANGED_MALUS if plan is not None and plan.changed else 0,
         "equipment": sheet.combat_malus,
     }
     if plan is not None and plan.params.get("power"):
         mods["power attack"] = -int(plan.params["power"])
-    mods.update(condition_modifiers(attacker, rnd, False))
+    if (  # a condition to count (condition_modifiers() called only then: most often none)
+        status.hold in ("lifted", "down")
+        or status.prone
+        or (status.bonus_round == rnd and status.attack_bonus)
+    ):
+        mods.update(condition_modifiers(attacker, rnd, False))
     return mods
 
 
@@ -297,12 +333,17 @@ def range_modifiers(
     if increments >= MAX_INCREMENTS.get(weapon.mode, 10):
         return None
     mods = {"range": RANGE_STEP * increments}
-    in_melee = any(
-        o.id not in (shooter.id, target.id)
-        and o.side != target.side
-        and within(positions.get(o.id, o.position), there, CONTACT)
-        for o in state.against(None)
-    )
+    in_melee = False  # (a loop: no generator's frame, no within() call for each)
+    sid, tid, side = shooter.id, target.id, target.side
+    reach = CONTACT + _EPS
+    for o in state.against(None):
+        oid = o.id
+        if oid in (sid, tid) or o.side == side:
+            continue
+        where = positions.get(oid, o.position)
+        if math.dist(where, there) <= reach:
+            in_melee = True
+            break
     if in_melee:
         mods["into melee"] = INTO_MELEE
     return mods

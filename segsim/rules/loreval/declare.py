@@ -160,8 +160,10 @@ def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
             attention = Attention.parse(raw)
         except ValueError as exc:
             raise IllegalDeclaration(str(exc), rule=RULE_ATTENTION) from None
-    points = ctx.status.attention_points(ctx.sheet)
-    if attention.total > points:
+    # ctx.status.attention_points(ctx.sheet), without its call
+    points = max(1, ctx.sheet.attention_points - ctx.status.perception_malus // 4)
+    # attention.total, without its property's call
+    if attention.environment + attention.security + attention.focus > points:
         raise IllegalDeclaration(
             f"{ctx.c.id} has {points} attention points, not {attention.total}",
             rule=f"{TEXT}, Nombre de points d'attention",
@@ -170,7 +172,10 @@ def attention_of(ctx: Context, params: Mapping[str, Any]) -> Attention:
 
 
 def focus_score(ctx: Context, attention: Attention) -> int:
-    return scores(attention, malus=ctx.status.senses_lost).focus
+    # scores(attention, malus=...).focus, without its call nor a new Attention (no
+    # limit nor floor: the points less the senses lost)
+    focus: int = attention.focus - ctx.status.senses_lost
+    return focus
 
 
 def check_focus(ctx: Context, attention: Attention, needed: int, what: str) -> None:
@@ -382,7 +387,7 @@ def check_attack(ctx: Context, d: Declaration) -> Checked:
     if weapon.ranged:
         needed = max(needed, 1)
         extra.update(ranged_params(d.params))
-    elif any(k in d.params for k in ("cover", "concealment", "pile")):
+    elif "cover" in d.params or "concealment" in d.params or "pile" in d.params:
         raise IllegalDeclaration("cover, concealment and pile are for attacks at range")
     if addon:
         needed = 2  # a manoeuvre
@@ -561,7 +566,11 @@ def _finish(
     params: dict[str, Any], category: int, attention: Attention, moves: int, malus: int
 ) -> dict[str, Any]:
     params["category"] = category
-    params["attention"] = attention.as_dict()
+    params["attention"] = {  # attention.as_dict(), without its call
+        "environment": attention.environment,
+        "security": attention.security,
+        "focus": attention.focus,
+    }
     if moves:
         params["moves"] = moves
     if malus:

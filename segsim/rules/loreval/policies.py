@@ -24,8 +24,14 @@ from segsim.native import mypyc_attr
 from segsim.policies import RuleContext, register_rule_helpers, register_rule_views
 from segsim.policy import Observation, register_policy
 from segsim.rules.loreval.attention import focus_needed
-from segsim.rules.loreval.categories import adjusted_category, attack_category, mode_of
+from segsim.rules.loreval.categories import (
+    CATEGORY_BY_ATTACKS,
+    adjusted_category,
+    attack_category,
+    mode_of,
+)
 from segsim.rules.loreval.combat import CONTACT
+from segsim.rules.loreval.rounds import CHANGE, DECLARE, HEROIC, TURN
 from segsim.rules.loreval.views import OtherView, SelfView
 
 if TYPE_CHECKING:
@@ -33,14 +39,26 @@ if TYPE_CHECKING:
     from segsim.state import FightState
 
 
+_DECIDING = frozenset((DECLARE, CHANGE, HEROIC))
+"""The steps at which a fighter may declare (``Loreval.decides_nothing``'s)."""
+
+
 def opponents(obs: Observation) -> list[OtherView]:
+    """The opponents in view, nearest first (then the fewest hit points, then by id)."""
     me: SelfView = obs.me
     side = me.side
-    found: list[OtherView] = []  # (a loop: no generator's frame)
+    here = me.position
+    # each with its key made in the loop: me.distance(o) without its two calls, and no
+    # key function called for each (the ids are unique: the views are never compared)
+    keyed: list[tuple[float, int, str, OtherView]] = []
     for o in obs.others:
         if o.side != side:
-            found.append(o)
-    found.sort(key=lambda o: (round(me.distance(o), 2), o.hit_points, o.id))
+            keyed.append((round(math.dist(here, o.position), 2), o.hit_points, o.id, o))
+    if len(keyed) > 1:
+        keyed.sort()
+    found: list[OtherView] = []  # (a loop: no comprehension's frame)
+    for k in keyed:
+        found.append(k[3])
     return found
 
 
@@ -54,7 +72,7 @@ def moves_to_reach(me: SelfView, target: OtherView) -> int:
     fighter is in a grapple and cannot move)."""
     if me.weapon.ranged:
         return 0
-    gap = me.distance(target) - CONTACT
+    gap = math.dist(me.position, target.position) - CONTACT  # me.distance(), without its calls
     if gap <= 0.01:
         return 0
     if stuck(me):
@@ -70,15 +88,23 @@ def best_attack(
     moves = moves_to_reach(me, target)
     ready = int(not me.weapon_ready)
     points = me.attention_points
+    weapon = me.weapon
+    sheet = me.sheet
+    # mode_of() depends on the number of blows only as one or more than one: its two
+    # answers' categories read once, adjusted_category() without its call (no slow nor
+    # haste here), the limits read once
+    several = CATEGORY_BY_ATTACKS[mode_of(weapon, me.off_hand, 2)]
+    single = CATEGORY_BY_ATTACKS[mode_of(weapon, me.off_hand, 1)]
+    limit = min(budget, cap, sheet.max_category)
+    too_far = moves > sheet.pace
     for attacks in (5, 4, 3, 2, 1):
-        mode = mode_of(me.weapon, me.off_hand, attacks)
-        base = attack_category(mode, attacks)
+        base = (several if attacks >= 2 else single).get(attacks)
         if base is None:
             continue
-        category = adjusted_category(base, extra_moves=moves, ready=ready)
-        if category > min(budget, cap, me.sheet.max_category) or moves + 0 > me.sheet.pace:
+        category = base + moves + ready
+        if category > limit or too_far:
             continue
-        focus = max(focus_needed(category), 1 if me.weapon.ranged else 0)
+        focus = max(focus_needed(category), 1 if weapon.ranged else 0)
         env = environment if focus + environment <= points else 0
         if focus + env > points:
             continue
@@ -174,9 +200,14 @@ class Aggressive:
         it would decide nothing, at a phase that is not one of its fighter's declaring
         steps (:meth:`Loreval.decides_nothing`), for the built-in classes alone
         (:data:`STEP_ONLY`: a subclass may decide otherwise)."""
-        return type(self) in STEP_ONLY and rules.decides_nothing(
-            state, state.combatants[cid], segment
-        )
+        if type(self) not in STEP_ONLY:
+            return False
+        # rules.decides_nothing(state, c, segment), without its call (the same test: a
+        # phase most fighters called to are only waiting in)
+        for a in state.combatants[cid].actions:  # the step's marker, as observe() finds it
+            if a.kind == TURN and a.start == segment:
+                return a.params.get("step") not in _DECIDING
+        return True
 
     def decide(self, obs: Observation) -> PolicyOutput:
         me: SelfView = obs.me

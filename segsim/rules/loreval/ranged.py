@@ -69,8 +69,12 @@ def shoot(
     pile = bool(plan.params.get("pile"))
     if pile:
         extra.pop("into melee", None)  # no particular target in the melee
-    mods.update({k: v for k, v in extra.items() if v})
-    hidden = sum(CONCEALMENT[n] for n in plan.params.get("concealment", []))
+    for name, value in extra.items():  # (loops: no comprehension's or generator's frame)
+        if value:
+            mods[name] = value
+    hidden = 0
+    for n in plan.params.get("concealment", []):
+        hidden += CONCEALMENT[n]
     if hidden:
         mods["concealment"] = hidden
     cover = COVER[int(plan.params.get("cover", 0))]

@@ -135,8 +135,26 @@ def next_step(state: FightState, rnd: int) -> tuple[Combatant, str] | None:
             key = rank_key(c)
             if hero_key is None or key > hero_key:
                 hero, hero_key = c, key
-        elif hero is None and _to_resolve(state, c, rnd):
-            order = resolve_key(c)
+        elif hero is None:
+            # _to_resolve(state, c, rnd), without its call (its first test passed above)
+            plan = status.plan
+            partner = plan.params.get("concert") if plan is not None else None
+            if isinstance(partner, str):
+                p = state.combatants.get(partner)
+                if p is not None and p.in_fight:
+                    ps: Status = p.status
+                    if ps.declared_round == rnd and ps.resolved_round < rnd:
+                        continue  # resolves with its partner, at the partner's step
+            # resolve_key(c), without its calls
+            order = (
+                int(not (plan is not None and plan.heroic)),
+                (
+                    -status.start_points,
+                    -c.sheet.characteristics["dexterity"],
+                    -status.tie,
+                    c.order,
+                ),
+            )
             if first_key is None or order < first_key:
                 first, first_key = c, order
     if hero is not None:

@@ -173,7 +173,13 @@ class Loreval(BaseRuleset):
             (0, 0, 0),
             None,
         )
-        self._ranks: tuple[object, int, int, dict[str, int]] = (None, 0, 0, {})
+        self._ranks: tuple[object, int, int, dict[str, int], list[Combatant]] = (
+            None,
+            0,
+            0,
+            {},
+            [],
+        )
         self._now: tuple[object, int, int, bool, tuple[Combatant, str] | None] = _NO_ANSWER
         self.round_segments: int = round_segments
         self.tick = round_segments
@@ -379,7 +385,7 @@ class Loreval(BaseRuleset):
         self, state: FightState, segment: int
     ) -> tuple[bool, tuple[Combatant, str] | None]:
         """Whether a step is in progress and, when none is, the next step
-        (:meth:`_step`). The engine asks ``due`` at a boundary, then ``forced`` for each
+        (worked out below). The engine asks ``due`` at a boundary, then ``forced`` for each
         fighter called and ``plan`` for the step it forced, most often with nothing
         changed in between: the answer holds in a segment while the state's version
         moves only with the actions started (each moves it and the next action's id
@@ -408,39 +414,53 @@ class Loreval(BaseRuleset):
                         break
         if steps.CHECK:
             assert busy == turn_in_progress(state)
-        step = None if busy else self._step(state, segment)
+        if busy:
+            step = None
+        else:
+            # The next step of the round in progress; past the round's length with
+            # nothing left, the step that ends it (a round stretched by its steps). Worked
+            # out once per state of the fight (the engine asks from due, then forced, then
+            # plan with nothing changed in between); in a large fight, once per change of
+            # what sets it (the rules' events, who is in the fight): the engine's own
+            # records of the many waits begun at a round's start change nothing of it.
+            kept = state.extra.get(steps.KEY)
+            if kept is not None:
+                key = (
+                    (kept.generation, state.roster, segment)
+                    if state.version >= kept.settled_at  # kept.settled(state), without its call
+                    else (state.version, -1, segment)
+                )
+            else:  # a small fight: the same, by the rules' events counted here (_applying)
+                marks: tuple[int, int] | None = state.extra.get(MARKS)
+                key = (
+                    (marks[0], state.roster, segment)
+                    if marks is not None and state.version >= marks[1]
+                    else (state.version, -1, segment)
+                )
+            if self._steps[0] is state and self._steps[1] == key:
+                step = self._steps[2]
+                if steps.CHECK:
+                    assert step == self._next(state, segment)
+            else:
+                # self._next(state, segment), without its call (once a step boundary)
+                for o in state.combatants.values():  # current_round(), without its call
+                    if o.in_fight:
+                        found: Status = o.status
+                        if found.round:
+                            rnd, start = found.round, found.round_start
+                            break
+                else:
+                    rnd, start = current_round(state, segment, self.round_segments)
+                step = next_step(state, rnd) if kept is None else kept.next_step(state, rnd)
+                if step is None and segment >= start + self.round_segments:
+                    fighters = state.against(None)
+                    if fighters:
+                        step = min(fighters, key=rank_key), END
+                if steps.CHECK:
+                    assert step == self._next(state, segment)
+                self._steps = (state, key, step)
         self._now = (state, state.version - state.next_action_id, segment, busy, step)
         return busy, step
-
-    def _step(self, state: FightState, segment: int) -> tuple[Combatant, str] | None:
-        """The next step of the round in progress; past the round's length with nothing
-        left, the step that ends it (a round stretched by its steps). Worked out once
-        per state of the fight: the engine asks for it from ``due``, then ``forced``,
-        then ``plan`` with nothing changed in between. In a large fight, once per
-        change of what sets it (the rules' events, who is in the fight): the engine's
-        own records of the many waits begun at a round's start change nothing of it."""
-        kept = state.extra.get(steps.KEY)
-        if kept is not None:
-            key = (
-                (kept.generation, state.roster, segment)
-                if state.version >= kept.settled_at  # kept.settled(state), without its call
-                else (state.version, -1, segment)
-            )
-        else:  # a small fight: the same, by the rules' events counted here (_applying)
-            marks: tuple[int, int] | None = state.extra.get(MARKS)
-            key = (
-                (marks[0], state.roster, segment)
-                if marks is not None and state.version >= marks[1]
-                else (state.version, -1, segment)
-            )
-        if self._steps[0] is state and self._steps[1] == key:
-            step = self._steps[2]
-            if steps.CHECK:
-                assert step == self._next(state, segment)
-            return step
-        step = self._next(state, segment)
-        self._steps = (state, key, step)
-        return step
 
     def _applying(self, state: FightState, events: int) -> None:
         """``events`` of the rules' events are about to be applied to a small fight's
@@ -489,7 +509,6 @@ class Loreval(BaseRuleset):
         segment: int,
         planned: Sequence[ActionSpec],
     ) -> ActionSpec:
-        c = state.combatants[cid]
         kind = declaration.kind
         # current_round(), without its call (once a plan): the first status in the
         # fight that holds a round
@@ -507,6 +526,7 @@ class Loreval(BaseRuleset):
                 return Action(AWAIT, None, TURN_CHANNEL, None, False, 0, True)
             # (positional: no dictionary of keywords made for the call)
             return Action(AWAIT, end - segment, TURN_CHANNEL, None, False, 0, True)
+        c = state.combatants[cid]  # (not read for an await)
         if kind == TURN:
             return self._plan_turn(state, c, declaration, segment, rnd, start)
         if kind == "wait":
@@ -605,9 +625,15 @@ class Loreval(BaseRuleset):
                 if len(group) > 1:
                     params["group"] = [g.id for g in group]
         kept = state.extra.get(steps.KEY)
-        rank = params["rank"] = (
-            self._rank(state, c, rnd) if kept is None else kept.rank(state, c, rnd)
-        )
+        if kept is None:
+            ranks = self._ranks  # self._rank(state, c, rnd), without its call when kept
+            if ranks[0] is state and ranks[1] == state.roster and ranks[2] == rnd:
+                rank = ranks[3][c.id]
+            else:
+                rank = self._rank(state, c, rnd)
+        else:
+            rank = kept.rank(state, c, rnd)
+        params["rank"] = rank
         if steps.CHECK:
             mine = rank_key(c)
             assert rank == sum(1 for o in state.against(None) if rank_key(o) < mine)
@@ -620,9 +646,33 @@ class Loreval(BaseRuleset):
         dice that set it change only when a round starts)."""
         ranks = self._ranks
         if ranks[0] is not state or ranks[1] != state.roster or ranks[2] != rnd:
-            order = sorted(state.against(None), key=rank_key)
-            ranks = self._ranks = (state, state.roster, rnd, {o.id: i for i, o in enumerate(order)})
+            ranks = self._order_of(state, rnd)
         return ranks[3][c.id]
+
+    def round_order(self, state: FightState, rnd: int) -> list[Combatant]:
+        """The fighters in the fight in the order of round ``rnd`` (highest initiative
+        first): sorted once per round and who is in the fight, as :meth:`_rank`'s (only
+        a new round's start sets the points and tie-break dice that order them). Shared:
+        do not modify the list."""
+        ranks = self._ranks
+        if ranks[0] is not state or ranks[1] != state.roster or ranks[2] != rnd:
+            ranks = self._order_of(state, rnd)
+        if steps.CHECK:
+            assert ranks[4] == sorted(state.against(None), key=rank_key)
+        return ranks[4]
+
+    def _order_of(
+        self, state: FightState, rnd: int
+    ) -> tuple[object, int, int, dict[str, int], list[Combatant]]:
+        order = sorted(state.against(None), key=rank_key)
+        ranks = self._ranks = (
+            state,
+            state.roster,
+            rnd,
+            {o.id: i for i, o in enumerate(order)},
+            order,
+        )
+        return ranks
 
     def check_cancel(self, state: FightState, action: Action, segment: int) -> None:
         raise IllegalDeclaration(

@@ -282,6 +282,10 @@ class Marks:
             self._seen[cid] = False
 
 
+CONCERTING = " concert"
+"""The key of :meth:`Settlement.planning` for the plans that join another's action in
+concert (no kind of action's name: those have no space)."""
+
 AIMS = "loreval.aims"
 """Where a large fight keeps its :class:`Aims` (``state.extra``)."""
 
@@ -359,12 +363,9 @@ class Settlement:
         positions = Positions()
         positions.fighters = combatants
         self.positions: Lazy[Point] = positions
-        hit_points = HitPoints()
-        hit_points.fighters = combatants
-        self.hit_points: Lazy[int] = hit_points
-        heroism = Heroism()
-        heroism.fighters = combatants
-        self.heroism: Lazy[int] = heroism
+        # hit points and heroism: made when first asked for (most steps hurt nobody)
+        self._hit_points: Lazy[int] | None = None
+        self._heroism: Lazy[int] | None = None
         plans = Plans()
         plans.fighters = combatants
         plans.rnd = rnd
@@ -383,10 +384,32 @@ class Settlement:
         self.locations: dict[tuple[str, str], bool] = {}
         self.out: set[str] = set()
         self._order: list[Combatant] | None = None
+        # planning()'s, until a declaration changes a plan
+        self._planned: dict[str, list[Combatant]] | None = None
         self._looked = 0  # events looked at for a change step, and whether one was found
         self._changes = False
         kept: Aims | None = state.extra.get(AIMS)  # a large fight's
         self._aims = None if kept is None else kept.begin(rnd)
+
+    @property
+    def hit_points(self) -> Lazy[int]:
+        """Each fighter's hit points, as this settlement sees them."""
+        found = self._hit_points
+        if found is None:
+            made = HitPoints()
+            made.fighters = self.state.combatants
+            found = self._hit_points = made
+        return found
+
+    @property
+    def heroism(self) -> Lazy[int]:
+        """Each fighter's heroism points, as this settlement sees them."""
+        found = self._heroism
+        if found is None:
+            made = Heroism()
+            made.fighters = self.state.combatants
+            found = self._heroism = made
+        return found
 
     @property
     def resolved(self) -> Marks:
@@ -436,10 +459,48 @@ class Settlement:
         """Fighters still standing, highest initiative first (sorted once: only who
         falls during the settlement changes it)."""
         order = self._order
-        if order is None:
-            order = self._order = sorted(self.state.against(None), key=rank_key)
+        if order is None:  # the round's order the rules keep (sorted once per round)
+            order = self._order = self.rules.round_order(self.state, self.rnd)
         out = self.out
         return [c for c in order if c.id not in out] if out else list(order)
+
+    def planning(self, kind: str) -> list[Combatant]:
+        """:meth:`in_order` restricted to the fighters whose plan is of ``kind`` (or, for
+        :data:`CONCERTING`, joins another's action in concert): a small fight's loops that
+        look for a counter, a charge or a concerted action answering a step look only at
+        those, in the same order. Found once for every kind, again only after a
+        declaration changes a plan."""
+        planned = self._planned
+        if planned is None:
+            planned = {}
+            plans = self.plans
+            rnd = self.rnd
+            for c in self.in_order():
+                # plans[c.id], without its __missing__ call: what it would read
+                oid = c.id
+                if oid in plans:
+                    plan = plans[oid]
+                else:
+                    st: Status = c.status
+                    plan = st.plan if st.declared_round == rnd else None
+                if plan is not None:
+                    found = planned.get(plan.kind)
+                    if found is None:
+                        planned[plan.kind] = [c]
+                    else:
+                        found.append(c)
+                    if isinstance(plan.params.get("concert"), str):
+                        joined = planned.get(CONCERTING)
+                        if joined is None:
+                            planned[CONCERTING] = [c]
+                        else:
+                            joined.append(c)
+            self._planned = planned
+        found = planned.get(kind)
+        if found is None:
+            return []
+        out = self.out
+        return [c for c in found if c.id not in out] if out else found
 
     def among(self, cids: Iterable[str]) -> list[Combatant]:
         """:meth:`in_order` restricted to ``cids``: the fighters among them still
@@ -470,11 +531,12 @@ class Settlement:
         return found
 
     def joining(self, cid: str) -> list[Combatant]:
-        """:meth:`in_order` restricted, in a large fight, to the fighters who may have
-        joined ``cid``'s action in concert."""
+        """:meth:`in_order` restricted to the fighters who may have joined ``cid``'s
+        action in concert: in a large fight those the aims name, in a small one those
+        whose plan joins someone's."""
         aims = self._aims
-        if aims is None:
-            return self.in_order()
+        if aims is None:  # (only those joining someone's action may have joined this one)
+            return self.planning(CONCERTING)
         found = self.among(aims.by_concert.get(cid, ()))
         if steps.CHECK:
             joined = [c for c in self.in_order() if _concert(self.plans[c.id]) == cid]
@@ -512,7 +574,7 @@ class Settlement:
 
     def done(self, cid: str, note: str = "") -> None:
         self.resolved.add(cid)
-        self.emit(TurnResolved(self.segment, cid, self.rnd, note))
+        self.events.append(TurnResolved(self.segment, cid, self.rnd, note))
 
     # -------------------------------------------------------- declaration steps
 
@@ -537,7 +599,7 @@ class Settlement:
         category = int(params.pop("category"))
         attention = params.pop("attention")
         malus = int(params.pop("malus_moves", 0))
-        self.emit(
+        self.events.append(
             Declared(
                 self.segment,
                 c.id,
@@ -555,9 +617,12 @@ class Settlement:
         )
         plan = Plan(act.kind, act.target, category, params, malus, changed is not None, heroic)
         self.plans[c.id] = plan
+        self._planned = None  # a plan changed: who plans what is found again
         if self._aims is not None:
             self._aims.declared(c.id, plan)
-        on_declaration(self, c, plan)
+        p = plan.params
+        if p.get("juggle") or p.get("weave") or plan.kind in ("disarm", "sunder"):
+            on_declaration(self, c, plan)  # (called only when it has something to roll)
         return plan
 
     # -------------------------------------------------------- resolution
@@ -565,14 +630,16 @@ class Settlement:
     def resolve(self, cid: str, plan: Plan | None) -> None:
         """Carry out a fighter's plan at its step: first the concerted actions that
         joined it, a charge that takes precedence, offensive counters against it."""
-        if cid in self.resolved and not (plan is not None and plan.changed):
+        resolved = self.resolved  # (each made when first asked for: once here)
+        if cid in resolved and not (plan is not None and plan.changed):
             return
         if plan is None or not plan.changed:  # a changed action resolved late rolled already
             self.break_lock(cid)
         if plan is None:
             self.done(cid, "nothing declared")
             return
-        if cid in self.blocked:
+        blocked = self.blocked
+        if cid in blocked:
             self.moves_anyway(cid, plan)
             self.done(cid, "blocked by a counter")
             return
@@ -586,7 +653,8 @@ class Settlement:
             spent = cid in self.used_counters
             self.done(cid, "counter spent" if spent else "counter stands ready")
             return
-        group = [p for p in self.concerted_with(cid) if p not in self.resolved]
+        joined = self.concerted_with(cid)
+        group = [p for p in joined if p not in resolved] if joined else joined
         if group:
             self.concert_malus = self.concert_maluses([*group, cid])
             for partner in group:
@@ -599,12 +667,16 @@ class Settlement:
             self.concert_malus = {}
             return
         self.charge_first(cid, plan)
-        if self.standing(cid) and cid not in self.blocked and not self.countered_before(cid, plan):
+        # self.standing(cid), without its call
+        c = self.state.combatants.get(cid)
+        standing = c is not None and c.in_fight and cid not in self.out
+        if standing and cid not in blocked and not self.countered_before(cid, plan):
             self.carry_out(cid, plan)
-        elif self.standing(cid):
+        elif standing and cid not in self.out:  # (a counter may have felled it)
             self.moves_anyway(cid, plan)
             self.done(cid, "blocked by a counter")
-        self.concert_malus = {}
+        if self.concert_malus:  # (an empty one stays: no new dictionary for each step)
+            self.concert_malus = {}
 
     def moves_anyway(self, cid: str, plan: Plan) -> None:
         """A successful counter blocks the fighter in its action until the round ends,
@@ -634,10 +706,15 @@ class Settlement:
             return f"{plan.target} is out of the fight"
         if plan.kind == "grapple" and plan.params.get("move", "grab") != "grab":
             return None
-        c = self.fighter(cid)
+        c = self.state.combatants[cid]
         status: Status = c.status
         wid = plan.params.get("weapon")
-        weapon = next((w for w in (status.weapon, *status.carried) if w.id == wid), status.weapon)
+        weapon = status.weapon
+        if wid is not None:  # (a loop: no generator's frame)
+            for w in (status.weapon, *status.carried):
+                if w.id == wid:
+                    weapon = w
+                    break
         if weapon.ranged and plan.kind == "attack":
             target = self.fighter(plan.target)
             if range_modifiers(self.state, c, target, weapon, self.positions) is None:
@@ -658,8 +735,13 @@ class Settlement:
         waits."""
         if self.change_pending():
             return False
-        declared = {e.actor for e in self.events if isinstance(e, Declared)}
-        chosen = {e.actor for e in self.events if isinstance(e, LockChoice)}
+        declared: set[Any] = set()  # (one loop: no comprehensions' frames)
+        chosen: set[Any] = set()
+        for e in self.events:
+            if isinstance(e, Declared):
+                declared.add(e.actor)
+            if isinstance(e, LockChoice):
+                chosen.add(e.actor)
         for e in self.events:
             if isinstance(e, Locked) and e.locked and e.actor not in chosen:
                 armed = status_of(self.fighter(str(e.actor))).weapon.id != FISTS.id
@@ -715,28 +797,30 @@ class Settlement:
     def carry_out(self, cid: str, plan: Plan | None) -> None:
         if plan is None or not self.standing(cid):
             return
-        c = self.fighter(cid)
-        handler = {
-            "attack": self.attack,
-            "charge": self.charge,
-            "move": self.move,
-            "spell": self.spell,
-        }.get(plan.kind)
+        c = self.state.combatants[cid]
         if plan.params.get("stand") and c.status.prone:
             self.emit(Prone(self.segment, cid, False))  # stands up as part of its action
-        if plan.kind == "grapple":
+        kind = plan.kind
+        if kind == "grapple":
             note = resolve_grapple(self, c, plan)
-        elif plan.kind == "jump":
+        elif kind == "jump":
             note = resolve_jump(self, c, plan)
-        elif plan.kind == "skill":
+        elif kind == "skill":
             note = resolve_skill(self, c, plan)
-        elif plan.kind in MANOEUVRES:
+        elif kind in MANOEUVRES:
             note = resolve_manoeuvre(self, c, plan)
-        elif handler is None:
+        # the handlers by kind, without a table of bound methods made for each
+        elif kind == "attack":
+            note = self.attack(c, plan)
+        elif kind == "charge":
+            note = self.charge(c, plan)
+        elif kind == "move":
+            note = self.move(c, plan)
+        elif kind == "spell":
+            note = self.spell(c, plan)
+        else:
             self.done(cid)
             return
-        else:
-            note = handler(c, plan)
         if note is not None and not plan.changed and not plan.heroic:
             self.emit(ChangeAllowed(self.segment, cid, self.rnd, note))
             self.void_counters_on(cid)
@@ -750,10 +834,18 @@ class Settlement:
         joined them), highest initiative first."""
         found: list[str] = []
         todo = [cid]
+        plans = self.plans
+        rnd = self.rnd
         while todo:
             current = todo.pop()
             for c in self.joining(current):
-                plan = self.plans[c.id]
+                # self.plans[c.id], without its __missing__ call: what it would read
+                oid = c.id
+                if oid in plans:
+                    plan = plans[oid]
+                else:
+                    st: Status = c.status
+                    plan = st.plan if st.declared_round == rnd else None
                 if plan is not None and plan.params.get("concert") == current:
                     found.append(c.id)
                     todo.append(c.id)
@@ -776,7 +868,7 @@ class Settlement:
     def void_counters_on(self, cid: str) -> None:
         """Counters aimed at a fighter who must change its action cannot be carried out;
         their fighters may change theirs (Loreval, "Modifier son action")."""
-        for c in self.aiming_at(cid):
+        for c in self.planning("counter") if self._aims is None else self.aiming_at(cid):
             plan = self.plans[c.id]
             if (
                 plan is not None
@@ -989,8 +1081,11 @@ class Settlement:
         chain = chain_maluses(mode, attacks)
         off = status.off_hand if wid is None else None
         two = two_weapon_maluses(sheet, weapon, off) if mode == "two_weapons" else (0, 0)
+        combatants = self.state.combatants
         for i in range(attacks):
-            if not self.standing(target):
+            # self.standing(target), without its call (once a blow)
+            foe = combatants.get(target)
+            if foe is None or not foe.in_fight or target in self.out:
                 self.emit(ActionWasted(self.segment, c.id, "attack", f"{target} is down"))
                 break
             off_hand = mode == "two_weapons" and i % 2 == 1
@@ -1058,7 +1153,7 @@ class Settlement:
     def received(self, charger: Combatant, target: str) -> bool:
         """A polearm receiving the charge strikes first, its damage doubled; a hit stops
         the charge (Loreval, "Réception de charge")."""
-        for k in self.among((target,)) if self._aims is not None else self.in_order():
+        for k in self.among((target,)) if self._aims is not None else self.planning("counter"):
             plan = self.plans[k.id]
             if (
                 plan is None
@@ -1091,7 +1186,7 @@ class Settlement:
         (Loreval, "Initiative et charge")."""
         if plan.kind == "charge" or plan.target is None:
             return
-        for c in self.in_order() if self._aims is None else self.among((plan.target,)):
+        for c in self.planning("charge") if self._aims is None else self.among((plan.target,)):
             other = self.plans[c.id]
             if (
                 other is None
@@ -1130,14 +1225,19 @@ class Settlement:
     ) -> str:
         """One attack roll (against a counter's roll when the defender counters), its
         critical confirmation and damage: "hit", "miss" or "countered"."""
-        if not self.located(c, target):
-            return "miss"
         defender = self.state.combatants[target]
         target_status: Status = defender.status
+        # self.located(c, target) asked only of an invisible target (always located else)
+        if target_status.invisible and not self.located(c, target):
+            return "miss"
         if target_status.invisible and "concealment" not in mods:
             mods["invisible"] = CONCEALMENT["total"]
         difficulty, against = passive_difficulty(
-            self.state, defender, self.positions, self.rnd, self.danger_scope(defender)
+            self.state,
+            defender,
+            self.positions,
+            self.rnd,
+            None if self._aims is None else self.danger_scope(defender),  # None: small
         )
         malus = self.concert_malus.get(target, 0)
         difficulty += malus + cover
@@ -1171,7 +1271,11 @@ class Settlement:
             ctotal = confirm + added
             critical = confirm == 20 or (confirm != 1 and ctotal >= difficulty)
         self.last = (total, difficulty)
-        self.emit(
+        shown: dict[str, int] = {}  # the modifiers that count (a loop: no comprehension's frame)
+        for name, value in mods.items():
+            if value:
+                shown[name] = value
+        self.events.append(
             AttackRolled(
                 self.segment,
                 c.id,
@@ -1184,7 +1288,7 @@ class Settlement:
                 hit,
                 threat,
                 critical,
-                {k: v for k, v in mods.items() if v},
+                shown,
                 against,
                 label,
             )
@@ -1316,7 +1420,11 @@ class Settlement:
         """The counter that answers this attack, if any: the defender's own defensive
         counter (against this attacker, hypothetical, or turned against this second
         assailant as a changed action at -2), or an ally's offensive parry."""
-        for k in self.aiming_at(attacker.id, defender.id):
+        if self._aims is None:
+            aiming = self.planning("counter")
+        else:
+            aiming = self.aiming_at(attacker.id, defender.id)
+        for k in aiming:  # (only a counter answers: a small fight looks at those alone)
             plan = self.plans[k.id]
             if (
                 plan is None
@@ -1391,12 +1499,14 @@ class Settlement:
         """Offensive counters resolved before the action they answer: a strike, a charge
         or an obstruction (which only stops the moves). True if the fighter is blocked."""
         target_side = None
-        if plan.target is not None and plan.target in self.state.combatants:
-            target_side = self.fighter(plan.target).side
+        combatants = self.state.combatants  # (self.fighter() without its calls)
+        if plan.target is not None and plan.target in combatants:
+            target_side = combatants[plan.target].side
         hostile = plan.kind in ("attack", "charge", "spell")
         moving = plan.kind in ("move", "charge") or bool(plan.params.get("moves"))
-        me = self.fighter(cid)
-        for k in self.aiming_at(cid):
+        me = combatants[cid]
+        # (only a counter answers: a small fight looks at those alone)
+        for k in self.planning("counter") if self._aims is None else self.aiming_at(cid):
             counter = self.plans[k.id]
             if (
                 counter is None
@@ -1544,11 +1654,12 @@ class Settlement:
         that are not multiplied (charge, sneak attack dice); at least 1."""
         sheet: Sheet = attacker.sheet
         rolls: list[int] = []
+        dice = self.dice
+        sides, count = weapon.damage.sides, weapon.damage.count
+        purpose = f"damage ({weapon.name})"  # (made once: the same words for every die)
         for _ in range(multiplier):
-            rolls += [
-                self.dice.roll(weapon.damage.sides, f"damage ({weapon.name})", attacker.id)
-                for _ in range(weapon.damage.count)
-            ]
+            for _ in range(count):  # (loops: no comprehension's frame)
+                rolls.append(dice.roll(sides, purpose, attacker.id))
         mods: dict[str, int] = {
             "weapon": weapon.damage.bonus * multiplier,
             "strength": strength_damage(sheet, weapon, off_hand) * multiplier,
@@ -1578,18 +1689,12 @@ class Settlement:
             self.emit(HeroismSaved(self.segment, target, attacker.id, amount))
             return
         self.hit_points[target] = left
-        self.emit(
-            Damaged(
-                self.segment,
-                target,
-                attacker.id,
-                what,
-                rolls,
-                amount,
-                left,
-                multiplier,
-                {k: v for k, v in mods.items() if v},
-            )
+        shown: dict[str, int] = {}  # the modifiers that count (a loop: no comprehension's frame)
+        for name, value in mods.items():
+            if value:
+                shown[name] = value
+        self.events.append(
+            Damaged(self.segment, target, attacker.id, what, rolls, amount, left, multiplier, shown)
         )
         if left <= 0 and target not in self.out and defender.in_fight:
             self.out.add(target)
@@ -1598,10 +1703,12 @@ class Settlement:
 
     def let_go(self, cid: str) -> None:
         """A fighter out of the fight holds nobody and is held by nobody any more."""
-        if HOLDS not in self.state.extra and not any(
-            isinstance(e, (Grappled, Locked)) for e in self.events
-        ):
-            return  # nobody has ever held or locked anyone in this fight (a battle)
+        if HOLDS not in self.state.extra:
+            for e in self.events:  # (a loop: no generator's frame)
+                if isinstance(e, (Grappled, Locked)):
+                    break
+            else:
+                return  # nobody has ever held or locked anyone in this fight (a battle)
         holds = {(c.id, c.status.holding) for c in self.state.combatants.values()}
         for e in self.events:
             if isinstance(e, Grappled):

@@ -163,7 +163,10 @@ class SelfView(OtherView):
             values["position"] = c.position
             values["hit_points"] = status.hit_points
             values["initiative"] = status.start_points
-            values["attention_points"] = status.attention_points(self.sheet)
+            # status.attention_points(self.sheet), without its call
+            values["attention_points"] = max(
+                1, self.sheet.attention_points - status.perception_malus // 4
+            )
             values["weapon"] = status.weapon
             values["weapon_ready"] = status.weapon_ready
             values["off_hand"] = status.off_hand
