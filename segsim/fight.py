@@ -313,9 +313,12 @@ class Fight:
                 spec.setup,
             )
             order += 1  # noqa: SIM113
-            reactive[cid] = watches = is_reactive(policy)
-            external[cid] = outside = is_external(policy)
-            policies[cid] = [(0, policy_name(policy), watches)]
+            # is_reactive(), is_external() and policy_name(), without their calls.
+            reactive[cid] = watches = bool(getattr(policy, "reactive", True))
+            external[cid] = outside = bool(getattr(policy, "external", False))
+            named = getattr(policy, "name", None)
+            named = named if isinstance(named, str) and named else type(policy).__name__
+            policies[cid] = [(0, named, watches)]
             if not outside:  # unconcerned_hook(policy), without asking that again
                 hook = getattr(policy, "unconcerned", None)
                 if hook is not None and callable(hook):
