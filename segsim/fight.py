@@ -313,9 +313,12 @@ class Fight:
                 spec.setup,
             )
             order += 1  # noqa: SIM113
-            reactive[cid] = watches = is_reactive(policy)
-            external[cid] = outside = is_external(policy)
-            policies[cid] = [(0, policy_name(policy), watches)]
+            # is_reactive(), is_external() and policy_name(), without their calls.
+            reactive[cid] = watches = bool(getattr(policy, "reactive", True))
+            external[cid] = outside = bool(getattr(policy, "external", False))
+            named = getattr(policy, "name", None)
+            named = named if isinstance(named, str) and named else type(policy).__name__
+            policies[cid] = [(0, named, watches)]
             if not outside:  # unconcerned_hook(policy), without asking that again
                 hook = getattr(policy, "unconcerned", None)
                 if hook is not None and callable(hook):
@@ -334,17 +337,19 @@ class Fight:
         self._unconcerned = unconcerned  # (most fights: none)
         self._sighted: dict[str, int] = {}  # the last phase a reactive one was called to by sight
         self._awareness: float | None = getattr(ruleset, "awareness", None)
-        # Whether the ruleset imposes actions (BaseRuleset's forced() never does).
-        self._forces = getattr(type(ruleset), "forced", None) is not BaseRuleset.forced
-        # The status field without which forced() imposes nothing, when the ruleset says
-        # so for the forced() it has (``forced_when``): it is then not asked otherwise.
-        self._forced_when = _forced_when(type(ruleset))
-        # Whether the ruleset's outcome is BaseRuleset's (who is left on which side), and
-        # the state's roster when it last said the fight goes on (-1: never asked).
-        self._plain_outcome = getattr(type(ruleset), "outcome", None) is BaseRuleset.outcome
+        # What the ruleset's class says, worked out once per class (_class_facts): whether
+        # it imposes actions (BaseRuleset's forced() never does); the status field without
+        # which forced() imposes nothing, when the ruleset says so for the forced() it has
+        # (``forced_when``): it is then not asked otherwise; whether its outcome is
+        # BaseRuleset's (who is left on which side); whether it passes a turn order
+        # (BaseRuleset's due() never calls anyone); whether it has an order_key of its own.
+        forces, forced_when, plain_outcome, turns, own_order = _class_facts(type(ruleset))
+        self._forces = forces
+        self._forced_when = forced_when
+        self._plain_outcome = plain_outcome
+        # The state's roster when the outcome last said the fight goes on (-1: never asked).
         self._quiet_roster = -1
-        # Whether the ruleset passes a turn order (BaseRuleset's due() never calls anyone).
-        self._turns = getattr(type(ruleset), "due", None) is not BaseRuleset.due
+        self._turns = turns
         # The kinds of action whose start the ruleset is told of (BaseRuleset.started).
         self._told: frozenset[str] = frozenset(getattr(ruleset, "started_kinds", ()))
         self._combatants = self.state.combatants
@@ -353,7 +358,7 @@ class Fight:
         order_table = getattr(ruleset, "order_table", None)
         table = order_table() if order_table is not None else None
         self._completion_order = _completion_order(
-            None if type(ruleset).order_key is BaseRuleset.order_key else ruleset.order_key,
+            ruleset.order_key if own_order else None,
             self._combatants,
             table,
         )
@@ -1764,6 +1769,26 @@ def _forced_when(cls: type) -> str | None:
     return found
 
 
+_CLASS_FACTS: dict[type, tuple[bool, str | None, bool, bool, bool]] = {}
+
+
+def _class_facts(cls: type) -> tuple[bool, str | None, bool, bool, bool]:
+    """What a fight reads of its ruleset's class (worked out once per class, not at each
+    fight's making): whether its ``forced`` is its own (not BaseRuleset's), its
+    :func:`_forced_when`, whether its ``outcome`` is BaseRuleset's, whether its ``due``
+    is its own, and whether its ``order_key`` is its own."""
+    found = _CLASS_FACTS.get(cls)
+    if found is None:
+        found = _CLASS_FACTS[cls] = (
+            getattr(cls, "forced", None) is not BaseRuleset.forced,
+            _forced_when(cls),
+            getattr(cls, "outcome", None) is BaseRuleset.outcome,
+            getattr(cls, "due", None) is not BaseRuleset.due,
+            getattr(cls, "order_key", None) is not BaseRuleset.order_key,
+        )
+    return found
+
+
 _RANKS: dict[int, tuple[Mapping[str, tuple[Any, ...]], dict[str, Any] | None]] = {}
 
 
@@ -1822,15 +1847,28 @@ def _completion_order(
     return key
 
 
+_FIELD: set[tuple[float, float]] = set()
+"""Positions found on the field by :func:`_on_the_field` (pairs of floats)."""
+
+
 def _on_the_field(spec: CombatantSpec) -> None:
     """A combatant's position lies within MAX_COORDINATE of the origin, as data files'
-    do (segsim.input): a finite number far beyond overflows the spatial grid's cells."""
+    do (segsim.input): a finite number far beyond overflows the spatial grid's cells.
+    A position found good already (a scenario's, fight after fight) is not checked
+    again."""
+    position = spec.position
+    if type(position) is tuple and position in _FIELD:
+        return
     try:
         x, y = spec.position
         ok = -MAX_COORDINATE <= float(x) <= MAX_COORDINATE
         ok = ok and -MAX_COORDINATE <= float(y) <= MAX_COORDINATE
     except (TypeError, ValueError):
         ok = False
+    if ok and type(position) is tuple and type(x) is float and type(y) is float:
+        if len(_FIELD) > 256:
+            _FIELD.clear()
+        _FIELD.add(position)
     if not ok:
         raise ValueError(
             f"{spec.id}: a position is [x, y] in metres, each from "

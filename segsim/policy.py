@@ -24,6 +24,7 @@ __all__ = [
     "Policy",
     "StaleObservation",
     "UnknownPolicy",
+    "data_policy",
     "is_external",
     "is_reactive",
     "make_policy",
@@ -173,6 +174,20 @@ def _imported(spec: str) -> Callable[..., Any]:
             raise UnknownPolicy(f"cannot load policy {spec!r}: {exc}") from None
     _check_factory(factory, spec)
     return factory  # type: ignore[return-value]
+
+
+def data_policy(ruleset: str, spec: str) -> Any:
+    """``make_policy(ruleset, spec, from_data=True)``, for a name a data file's loading
+    accepted already (a scenario's, at each of its fights): a registered class is called
+    as make_policy would call it, without its checks of the name; anything else goes
+    through make_policy."""
+    factory = _REGISTRY.get((ruleset, spec)) or _REGISTRY.get((ANY_RULESET, spec))
+    if isinstance(factory, type):
+        policy = factory()
+        if not callable(getattr(policy, "decide", None)):
+            raise UnknownPolicy(f"{spec!r} has no decide(observation) method")
+        return policy
+    return make_policy(ruleset, spec, from_data=True)
 
 
 def make_policy(ruleset: str, spec: str, *, from_data: bool = False, **kwargs: Any) -> Any:

@@ -34,7 +34,7 @@ import attrs
 from segsim.errors import InputError
 from segsim.fight import CombatantSpec, Fight
 from segsim.input import Node, Source, seed_field
-from segsim.policy import UnknownPolicy, make_policy
+from segsim.policy import UnknownPolicy, data_policy, make_policy
 from segsim.rules import frozen_sheet, ruleset_from_data
 
 
@@ -77,7 +77,7 @@ class Scenario:
         name = self.ruleset.name
         specs = []
         for c in self.combatants:
-            policy = given.get(c.id) or make_policy(name, c.policy, from_data=True)
+            policy = given.get(c.id) or data_policy(name, c.policy)
             specs.append(
                 CombatantSpec(c.id, c.side, c.sheet, policy, c.name, c.position, c.is_pc, c.setup)
             )

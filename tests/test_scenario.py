@@ -180,3 +180,27 @@ def test_a_combatants_setup_reaches_the_fight_and_is_checked(tmp_path: Path) -> 
     with pytest.raises(InputError) as err:
         load_scenario(write(tmp_path, bad))
     assert err.value.field == "combatant[0].setup.mood" and err.value.line == 11
+
+
+def test_fights_of_one_scenario_keep_their_own_grids() -> None:
+    """A fight's state is laid out as a copy of the layout the last fight of the same
+    fighters had: a fight played to its end leaves the next one's grids as the scenario
+    places its fighters, and no two fights share a grid."""
+    scenario = load_scenario(Path(__file__).parent.parent / "examples/scenarios/duel.toml")
+    start = {c.id: c.position for c in scenario.combatants}
+    first = scenario.fight(1)
+    first.run()
+    assert first.state.grid.where != start  # the duel moves its fighters
+    second = scenario.fight(2)
+    assert second.state.grid.where == start
+    assert second.state.grid is not first.state.grid
+    for side, grid in second.state.side_grids.items():
+        assert grid is not first.state.side_grids[side]
+        assert grid.where == {c.id: c.position for c in scenario.combatants if c.side == side}
+    assert second.state.side_counts == {"blue": 1, "red": 1}
+    assert second.state.roster == 2  # two fighters entered
+    # The same fight again plays as the first did, its grids its own.
+    again = scenario.fight(1)
+    again.run()
+    assert again.history == first.history
+    assert again.state.grid.where == first.state.grid.where

@@ -461,31 +461,36 @@ class RinKaNou(BaseRuleset):
         t = segment
         events: list[Event] = []
         setup = c.setup
-        if setup.get("armed"):
-            events.append(WeaponState(t, c.id, True, False))
-        if setup.get("wielding", "melee") != "melee" or setup.get("loaded"):
-            if setup.get("wielding") == "ranged" and c.sheet.ranged is None:
-                raise ValueError(f"{c.id} has no ranged weapon to wield")
-            wielding = str(setup.get("wielding", "melee"))
-            events.append(HandsChanged(t, c.id, wielding, bool(setup.get("loaded")), "held", False))
-        if setup.get("command_points"):
-            events.append(CommandPointsChanged(t, c.id, int(setup["command_points"]), "position"))
-        if setup.get("oppose_disengage") is False:
-            events.append(StanceChanged(t, c.id, False, 0))
         malus = 0
-        if setup.get("surprised"):
-            mods = {
-                "reflexes x2": 2 * c.sheet.characteristic("reflexes"),
-                "situation": int(setup.get("surprise_modifier", 0)),
-            }
-            chance = sum(mods.values())
-            result = TestRolled.rolled(
-                t, c.id, None, "surprise", chance, dice.d100("surprise", c.id), mods
-            )
-            events.append(result)
-            if not result.success:
-                malus = -result.margin
-                events.append(SurpriseMalus(t, c.id, malus))
+        if setup:  # (most fighters have none: no look for each of its keys)
+            if setup.get("armed"):
+                events.append(WeaponState(t, c.id, True, False))
+            if setup.get("wielding", "melee") != "melee" or setup.get("loaded"):
+                if setup.get("wielding") == "ranged" and c.sheet.ranged is None:
+                    raise ValueError(f"{c.id} has no ranged weapon to wield")
+                wielding = str(setup.get("wielding", "melee"))
+                events.append(
+                    HandsChanged(t, c.id, wielding, bool(setup.get("loaded")), "held", False)
+                )
+            if setup.get("command_points"):
+                events.append(
+                    CommandPointsChanged(t, c.id, int(setup["command_points"]), "position")
+                )
+            if setup.get("oppose_disengage") is False:
+                events.append(StanceChanged(t, c.id, False, 0))
+            if setup.get("surprised"):
+                mods = {
+                    "reflexes x2": 2 * c.sheet.characteristic("reflexes"),
+                    "situation": int(setup.get("surprise_modifier", 0)),
+                }
+                chance = sum(mods.values())
+                result = TestRolled.rolled(
+                    t, c.id, None, "surprise", chance, dice.d100("surprise", c.id), mods
+                )
+                events.append(result)
+                if not result.success:
+                    malus = -result.margin
+                    events.append(SurpriseMalus(t, c.id, malus))
         engaged = self.default_engaged(state, c.id)
         if "engage" in setup:
             unknown = [x for x in setup["engage"] if x not in state.combatants]
@@ -498,7 +503,7 @@ class RinKaNou(BaseRuleset):
             mods = {
                 "combat": c.sheet.skill("combat"),
                 "reason": c.sheet.characteristic("reason"),
-                "situation": int(setup.get("start_modifier", 0)),
+                "situation": int(setup.get("start_modifier", 0)) if setup else 0,
                 "surprise": malus,
             }
             chance = sum(mods.values())
