@@ -46,16 +46,6 @@ class Grid:
         # which assailants are nearest it, and those answers do not change between moves.
         self._nearest_memo: dict[tuple[Position, int, Callable[[str], int]], list[str]] = {}
 
-    def copy(self) -> Grid:
-        """A grid of the same points, in the same cells and order, with the same extent
-        and bounds, to change on its own (its memos start empty)."""
-        other = Grid(self.cell)
-        other.where = self.where.copy()
-        other._cells = {key: bucket.copy() for key, bucket in self._cells.items()}
-        other._bounds = self._bounds
-        other._extent = self._extent.copy()
-        return other
-
     def _key(self, pos: Position) -> Cell:
         return (math.floor(pos[0] / self.cell), math.floor(pos[1] / self.cell))
 

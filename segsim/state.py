@@ -180,29 +180,17 @@ class FightState:
         self.spawned = []
         self.autonomous = {}
         self.extra = {}
-        self.version = 0
-        self.vacated = None
-        self._against = {}
-        self._sides = None
-        # The fighters' places on the grids: laid out as a fight of the same fighters,
-        # sides and positions laid them out before (a scenario's, fight after fight),
-        # else entered one by one (and the layout kept for the next such fight).
-        key = tuple(combatants) if grid is None else None
-        layout = _LAYOUTS.get(key) if key is not None else None
-        if layout is not None and layout.fits(combatants):
-            layout.lay(self)
-            return
         self.grid = Grid() if grid is None else grid
         self.side_grids = {}
         self.side_counts = {}
+        self.version = 0
         self.roster = 0
+        self.vacated = None
+        self._against = {}
+        self._sides = None
         for c in combatants.values():
             if c.in_fight:
                 self._enter(c)
-        if key is not None:
-            if len(_LAYOUTS) >= 32:
-                _LAYOUTS.clear()
-            _LAYOUTS[key] = _Layout(self)
 
     def __repr__(self) -> str:
         return (
@@ -363,39 +351,3 @@ SMALL_NEAR = 12  # combatants in the fight: up to this, near() looks at each
 
 by_order = attrgetter("order")
 """The sort key of the fight's order (a combatant's ``order``), read in C."""
-
-
-class _Layout:
-    """The grids, side counts and roster of a fight's state just made (copies), and who
-    they hold: each fighter's id, whether it is in the fight, its side and its position
-    (the very tuple: a position equal but of other numbers, ints for floats, is not
-    taken for it). A new state of the same fighters gets copies of the grids."""
-
-    def __init__(self, state: FightState) -> None:
-        self.who = [(c.in_fight, c.side, c.position) for c in state.combatants.values()]
-        self.grid = state.grid.copy()
-        self.side_grids = {side: grid.copy() for side, grid in state.side_grids.items()}
-        self.side_counts = state.side_counts.copy()
-        self.roster = state.roster
-
-    def fits(self, combatants: dict[str, Combatant]) -> bool:
-        """Whether ``combatants`` (of the same ids, in the same order) are those laid out."""
-        who = self.who
-        i = 0
-        for c in combatants.values():
-            in_fight, side, position = who[i]
-            if c.position is not position or c.side != side or c.in_fight != in_fight:
-                return False
-            i += 1  # noqa: SIM113 (no enumerate() call)
-        return True
-
-    def lay(self, state: FightState) -> None:
-        """Give ``state`` (just made, with no one entered) the layout's places."""
-        state.grid = self.grid.copy()
-        state.side_grids = {side: grid.copy() for side, grid in self.side_grids.items()}
-        state.side_counts = self.side_counts.copy()
-        state.roster = self.roster
-
-
-_LAYOUTS: dict[tuple[str, ...], _Layout] = {}
-"""Layouts by the fighters' ids in order (a few: cleared past 32)."""
