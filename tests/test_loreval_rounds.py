@@ -78,7 +78,7 @@ def test_a_tie_of_dexterity_rolls_tie_break_dice_until_one_is_higher() -> None:
 def test_who_leaves_a_tie_early_ranks_by_its_dice_in_turn() -> None:
     """Loreval, "Initiative...": of three equal fighters, the one whose first tie-break
     die stands alone is out of the tie, the two others roll again; each fighter's value
-    holds its dice in turn, in base 20 (a 0 for each roll it no longer took part in),
+    holds its dice in turn, in base 21 (a 0 for each roll it no longer took part in),
     so the first die decides before the second."""
     fight = arena(
         {
@@ -90,7 +90,7 @@ def test_who_leaves_a_tie_early_ranks_by_its_dice_in_turn() -> None:
     )
     fight.run()
     started = of_type(fight, RoundStarted)[0]
-    assert dict(started.ties) == {"b3": 9 * 20, "b2": 5 * 20 + 7, "b1": 5 * 20 + 3}
+    assert dict(started.ties) == {"b3": 9 * 21, "b2": 5 * 21 + 7, "b1": 5 * 21 + 3}
     assert started.order == ("b3", "b2", "b1")
     rolled = [e for e in fight.history if e.TYPE == "die.rolled"]
     assert [(e.actor, e.value) for e in rolled[3:8]] == [
@@ -100,6 +100,25 @@ def test_who_leaves_a_tie_early_ranks_by_its_dice_in_turn() -> None:
         ("b1", 3),
         ("b2", 7),
     ]
+
+
+def test_a_twenty_on_a_later_tie_break_never_outranks_a_higher_first_die() -> None:
+    """Loreval, "Initiative...": the tie-break die is rolled until a better score comes
+    out, so whoever left the tie with the better first die stays ahead of those who
+    rolled again, whatever they roll next, a 20 included. (Read as base-20 digits, a 16
+    then a 20 came to the same value as a 17, and the fight's order put b1 first.)"""
+    fight = arena(
+        {
+            "b1": ("red", "bandit", ByRound()),
+            "b2": ("blue", "bandit", ByRound()),
+            "b3": ("red", "bandit", ByRound()),
+        },
+        dice=[10, 10, 10, 16, 16, 17, 20, 1, 4, 8, 12],  # b3 out on its 17; then round 2
+    )
+    fight.run()
+    started = of_type(fight, RoundStarted)[0]
+    assert started.order == ("b3", "b1", "b2")
+    assert dict(started.ties) == {"b3": 17 * 21, "b1": 16 * 21 + 20, "b2": 16 * 21 + 1}
 
 
 def test_a_grace_round_renews_the_points() -> None:
@@ -278,7 +297,7 @@ def test_a_battle_rolls_initiative_and_tie_breaks_as_each_fighter_in_turn() -> N
     one (settle.initiative_rolls, Dice.roll_each): the same dice as each fighter rolling
     in turn, the groups of equal points and dexterity rolling d20s until each face is
     its own, and the order read from the points, the dexterity, then the tie-break dice
-    read as a number in base 20 (settle.break_ties), then the fight's order."""
+    read in turn (settle.break_ties: as a number in base 21), then the fight's order."""
     from segsim.battle import battle
     from segsim.dice import Dice
 
@@ -305,8 +324,8 @@ def test_a_battle_rolls_initiative_and_tie_breaks_as_each_fighter_in_turn() -> N
                 faces.setdefault(cid, []).append(face)
             shared = [f for f in rolled.values() if list(rolled.values()).count(f) > 1]
             pending = [cid for cid in pending if rolled[cid] in shared]
-        for cid in group if len(group) > 1 else []:  # the dice in base 20, 0 when out
-            ties[cid] = sum(f * 20 ** (rolls - k) for k, f in enumerate(faces[cid], 1))
+        for cid in group if len(group) > 1 else []:  # the dice in base 21, 0 when out
+            ties[cid] = sum(f * 21 ** (rolls - k) for k, f in enumerate(faces[cid], 1))
     assert fight.dice.draws == [d for d in fight.history if d.TYPE == "die.rolled"]
     assert [(d.actor, d.value, d.purpose) for d in fight.dice.draws] == [
         (d.actor, d.value, d.purpose) for d in dice.draws
@@ -315,8 +334,9 @@ def test_a_battle_rolls_initiative_and_tie_breaks_as_each_fighter_in_turn() -> N
     started = of_type(fight, RoundStarted)[0]
     assert dict(started.points) == points
     assert dict(started.ties) == ties
-    order = sorted(
-        fighters, key=lambda c: (-points[c.id], -dexterity[c.id], -ties.get(c.id, 0), c.order)
+    order = sorted(  # the dice compared in turn, as the rule reads, not their number
+        fighters,
+        key=lambda c: (-points[c.id], -dexterity[c.id], [-f for f in faces.get(c.id, [])], c.order),
     )
     assert started.order == tuple(c.id for c in order)
     assert [e.points for e in of_type(fight, InitiativeRolled)] == [points[c.id] for c in fighters]

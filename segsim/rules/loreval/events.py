@@ -862,7 +862,8 @@ FIELD_MEANINGS: Mapping[str, Mapping[str, str]] = {
         "round": _ROUND,
         "order": "fighter ids, first to act first (descending initiative)",
         "points": "each fighter's initiative points at the start of the round",
-        "ties": "tie-break dice of fighters equal in points and dexterity",
+        "ties": "tie-break dice of fighters equal in points and dexterity (each fighter's faces "
+        "in turn as one number in base 21, a 0 for a roll it no longer took part in)",
         "grace": "fighters sitting the round out and why (forced, surprise, heroic, "
         "joined, chosen)",
     },

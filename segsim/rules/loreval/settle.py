@@ -180,12 +180,19 @@ def round_started(
     )
 
 
+TIE_BASE = 21
+"""The base in which a fighter's tie-break dice are read as one number: a d20's faces
+(1 to 20) and the 0 of a roll it no longer took part in are its digits."""
+
+
 def break_ties(dice: Dice, group: list[str], ties: dict[str, int]) -> None:
     """Tie-break dice for a group of fighters (ids) equal in points and dexterity: each
     rolls a d20 (in the group's order), those still equal roll again until they differ.
-    A fighter's tie-break value reads its dice as the digits of a number in base 20, one
-    digit for each roll of its group (a 0 for each roll it no longer took part in), so
-    that the values compare as the rolls do, in turn (Loreval, "Initiative...").
+    A fighter's tie-break value reads its dice as the digits of a number in base 21
+    (:data:`TIE_BASE`), one digit for each roll of its group (a 0 for each roll it no
+    longer took part in), so that the values compare as the rolls do, in turn (Loreval,
+    "Initiative..."): a face of 20 is a digit of its own, never carried into the roll
+    before it.
 
     Each fighter's digits are added as it rolls, kept in a list beside those still
     rolling, and the zeros it is owed once the group is done (one multiplication); the
@@ -205,7 +212,7 @@ def break_ties(dice: Dice, group: list[str], ties: dict[str, int]) -> None:
         still: list[str] = []
         kept: list[int] = []
         for cid, face, so_far in zip(pending, rolled, values, strict=True):
-            so_far = so_far * 20 + face
+            so_far = so_far * TIE_BASE + face
             if counts[face] > 1:
                 still.append(cid)
                 kept.append(so_far)
@@ -213,7 +220,7 @@ def break_ties(dice: Dice, group: list[str], ties: dict[str, int]) -> None:
                 out.append((cid, so_far, rolls))
         pending, values = still, kept
     for cid, value, made in out:
-        ties[cid] = value * 20 ** (rolls - made) if made < rolls else value
+        ties[cid] = value * TIE_BASE ** (rolls - made) if made < rolls else value
 
 
 MANOEUVRES = ("whirlwind", "trip", "disarm", "sunder", "overrun")
