@@ -7,7 +7,7 @@ declaration spends (:mod:`segsim.rules.rinkanou.policies` and
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
@@ -16,7 +16,7 @@ from segsim.policy import Observation
 from segsim.rules.rinkanou.content import Weapon
 from segsim.rules.rinkanou.ruleset import within
 from segsim.rules.rinkanou.settle import PERSONAL_SPACE
-from segsim.rules.rinkanou.views import OtherView, SeenAction, SelfView
+from segsim.rules.rinkanou.views import MOTION, OtherView, SeenAction, SelfView
 from segsim.state import Combatant
 
 ARM = Declaration("arm")
@@ -279,6 +279,30 @@ def blow_lands(kind: str | None, ends: int | None, start: int, speed: int, armed
     if armed:
         return start + speed - 1
     return start + 2 * speed - 1
+
+
+def seen_blow_lands(
+    a: Action, o: Combatant, revealed: Mapping[int, tuple[str, str | None, int | None]]
+) -> int | None:
+    """Where ``o``'s action ``a`` lands as a blow, as a fighter who has read ``revealed``
+    of the others' actions expects it (:func:`_landing` of what it sees, read from the
+    fight state: the action as it is if public, as read if read, else its motion); None
+    when ``a`` is not a visible weapon motion or is seen as a lock or a parry (what the
+    shortcuts of the built-in policies weigh without building views)."""
+    if not a.visible or MOTION.get(a.kind) != "weapon":
+        return None
+    kind: str | None
+    ends: int | None
+    if a.public:
+        kind, ends = a.kind, a.last
+    elif revealed and a.id in revealed:
+        kind, _, ends = revealed[a.id]
+    else:
+        kind = ends = None
+    if kind == "lock" or kind == "parry":
+        return None
+    speed = o.sheet.weapon.speed
+    return blow_lands(kind, ends, a.start, speed, ends is None and o.status.armed)
 
 
 def _hands_busy(c: Combatant) -> bool:

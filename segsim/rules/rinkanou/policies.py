@@ -29,14 +29,13 @@ from segsim.rules.rinkanou.decisions import (
     _strike_or_arm,
     advance,
     approach,
-    blow_lands,
     buy_back_amounts,
     ps_spent,
+    seen_blow_lands,
     shared_declaration,
 )
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.views import (
-    MOTION,
     OtherView,
     SelfView,
     _coming,
@@ -284,8 +283,6 @@ class Defender:
         reaches = rules._fighter_reaches
         revealed = c.status.revealed  # what it has read of the others' actions
         covered: AbstractSet[int | None] | None = None  # its defences' ends, once found
-        kind: str | None
-        ends: int | None
         kept = state._against.get(c.side)  # its view's opponents (all in view)
         for o in kept if kept is not None else state.against(c.side):
             apart = math.dist(o.position, here)
@@ -299,22 +296,9 @@ class Defender:
             if apart > reach + REACH_TOLERANCE:
                 continue  # no threat (SelfView.threats)
             for a in o.actions:  # a weapon motion that may land (expected_landing)
-                if not a.visible or MOTION.get(a.kind) != "weapon":
-                    continue
-                # Where it lands as the decision expects it (_landing of what it sees:
-                # the action as it is if public, as read if read, else its motion).
-                if a.public:
-                    kind, ends = a.kind, a.last
-                elif revealed and a.id in revealed:
-                    kind, _, ends = revealed[a.id]
-                else:
-                    kind = ends = None
-                if kind == "lock" or kind == "parry":
-                    continue
-                speed = o.sheet.weapon.speed
-                t = blow_lands(kind, ends, a.start, speed, ends is None and o.status.armed)
-                if t < segment:
-                    continue  # past
+                t = seen_blow_lands(a, o, revealed)  # where, as the decision expects it
+                if t is None or t < segment:
+                    continue  # no blow, or past
                 if covered is None:
                     covered = _defended(c.actions)
                 if t not in covered:
@@ -479,8 +463,6 @@ class Archer:
         reaches = rules._fighter_reaches
         dist = math.dist
         revealed = c.status.revealed  # what it has read of the others' actions
-        seen: str | None  # the kind it sees
-        ends: int | None
         kept = state._against.get(c.side)  # FightState.against(), without its call
         for o in kept if kept is not None else state.against(c.side):
             reach = reaches.get(o)
@@ -491,21 +473,8 @@ class Archer:
             if rules.awareness is not None:
                 return False  # what it makes out: asked of its view
             for a in o.actions:  # a weapon motion that may land (the defender's hook's test)
-                if not a.visible or MOTION.get(a.kind) != "weapon":
-                    continue
-                # Where it lands as its guard expects it (_landing of what it sees: the
-                # action as it is if public, as read if read, else its motion).
-                if a.public:
-                    seen, ends = a.kind, a.last
-                elif revealed and a.id in revealed:
-                    seen, _, ends = revealed[a.id]
-                else:
-                    seen = ends = None
-                if seen == "lock" or seen == "parry":
-                    continue
-                speed = o.sheet.weapon.speed
-                t = blow_lands(seen, ends, a.start, speed, ends is None and o.status.armed)
-                if t >= segment and (covered is None or t not in covered):
+                t = seen_blow_lands(a, o, revealed)  # where, as its guard expects it
+                if t is not None and t >= segment and (covered is None or t not in covered):
                     return False  # a blow to come that no defence in progress meets
         # The missiles it sees coming (SelfView.incoming's), as its guard weighs them:
         # where they land from now on, those no defence in progress meets.
