@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import math
 import os
 import platform
 import shutil
@@ -358,21 +357,40 @@ def serve_counts(path: Path) -> None:
     print(json.dumps(counting.serve(jobs, run_job)))
 
 
-def long_runs(first_actions: dict[Path, int], actions: int) -> dict[Path, tuple[int, int]]:
+def long_runs(
+    first_actions: dict[Path, int],
+    actions: int,
+    later: Callable[[Path, int], int] | None = None,
+) -> dict[Path, tuple[int, int]]:
     """The fights of each scenario's short and long run: one fight, then one and enough
-    more to start ``actions`` more actions, judging by its first fight's (the first
-    fight's one-time costs, caches filled and the like, fall in both runs and cancel
-    out). A scenario one of whose fights starts that many actions (the Loss chase, 2,240)
-    is counted from no fight to one, rather than paying for three long fights under
-    valgrind: its first fight's one-time costs then count (some 8 million instructions,
-    as for Loss's street brawl, about 1 % of the chase's figure)."""
+    more to start ``actions`` more actions (the first fight's one-time costs, caches
+    filled and the like, fall in both runs and cancel out). ``later(path, i)`` is the
+    number of actions fight ``i`` (seed ``i``) of a scenario starts; without it, every
+    fight is taken to start as many as the first (``first_actions``). The fights of one
+    scenario can differ a lot: the crossbow ambush's first starts 556 actions, its next
+    two 394 between them, so judging by the first alone counted 394 actions where 1,000
+    were meant. A scenario one of whose fights starts that many actions (the Loss
+    chase, 2,240) is counted from no fight to one, rather than paying for three long
+    fights under valgrind: its first fight's one-time costs then count (some 8 million
+    instructions, as for Loss's street brawl, about 1 % of the chase's figure)."""
     runs = {}
     for path, a in first_actions.items():
         if a >= actions:
             runs[path] = (0, 1)
-        else:
-            runs[path] = (1, 1 + max(1, math.ceil(actions / max(1, a))))
+            continue
+        fights, started = 1, 0
+        while started < actions:
+            started += max(1, later(path, fights) if later is not None else a)
+            fights += 1
+        runs[path] = (1, fights)
     return runs
+
+
+def fight_actions(path: Path, seed: int) -> int:
+    """The actions one fight of a scenario (``seed``) starts: what sizes its long run."""
+    from cost import fights
+
+    return fights(path, 1, first=seed)
 
 
 # ------------------------------------------------------------------ rulesets
@@ -594,7 +612,7 @@ def bench(sizes: Sizes, quick: bool) -> Report:
     # compiled tree is built (if a source changed) and valgrind counts instructions in
     # processes of their own while this one runs the duels of the memory check and the
     # census.
-    runs = long_runs({p: a for p, (_, a) in first.items()}, sizes.counted_actions)
+    runs = long_runs({p: a for p, (_, a) in first.items()}, sizes.counted_actions, fight_actions)
     # The costliest first (by their first fight's CPU time), so that the two cores end
     # together rather than one waiting for the last long run.
     runs = dict(sorted(runs.items(), key=lambda item: -first[item[0]][0] * sum(item[1])))

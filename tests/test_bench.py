@@ -701,6 +701,22 @@ def test_a_long_run_adds_enough_fights_for_the_actions_wanted(bench: ModuleType)
     assert bench.long_runs({Path("chase"): 2_240}, 1_000) == {Path("chase"): (0, 1)}
 
 
+def test_a_long_run_is_sized_by_the_actions_its_own_fights_start(bench: ModuleType) -> None:
+    """Fights of one scenario differ: a first fight of 600 actions and later ones of 200
+    need five more fights for 1,000 actions, not two."""
+    later = {1: 200, 2: 200, 3: 200, 4: 200, 5: 200, 6: 200}
+    runs = bench.long_runs({Path("a"): 600}, 1_000, lambda path, seed: later[seed])
+    assert runs == {Path("a"): (1, 6)}
+    # The bench reads a fight's actions by playing it: seed 0 starts what a first fight
+    # of the duel does, and the sizes add up to the fights the counted run plays.
+    duel = ROOT / "examples/scenarios/duel.toml"
+    sized = bench.long_runs({duel: bench.fight_actions(duel, 0)}, 100, bench.fight_actions)
+    short, long = sized[duel]
+    assert short == 1
+    extra = bench.scenario_fights(duel, long) - bench.scenario_fights(duel, short)
+    assert extra >= 100 > extra - bench.fight_actions(duel, long - 1)
+
+
 def test_without_valgrind_the_instructions_are_not_counted(
     bench: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
