@@ -121,6 +121,45 @@ def test_a_twenty_on_a_later_tie_break_never_outranks_a_higher_first_die() -> No
     assert dict(started.ties) == {"b3": 17 * 21, "b1": 16 * 21 + 20, "b2": 16 * 21 + 1}
 
 
+def test_fighters_already_apart_roll_no_more_tie_breaks_for_sharing_a_face() -> None:
+    """Loreval, "Initiative...": 1d20 until a better score comes out, so only those still
+    equal roll again. Of four equal fighters who roll 5, 5, 7 and 7, then 3, 9, 3 and
+    12, the first and the third are apart (5 against 7) though both rolled a 3: each
+    pair is settled on its second die, and the four roll eight tie-break dice. (Counted
+    by face across the whole group, both 3s made them roll a third die.)"""
+    fight = arena(
+        {
+            "b1": ("red", "bandit", ByRound()),
+            "b2": ("blue", "bandit", ByRound()),
+            "b3": ("red", "bandit", ByRound()),
+            "b4": ("blue", "bandit", ByRound()),
+        },
+        dice=[10, 10, 10, 10, 5, 5, 7, 7, 3, 9, 3, 12, 4, 8, 12, 16],  # then round 2
+    )
+    fight.run()
+    started = of_type(fight, RoundStarted)[0]
+    assert started.order == ("b4", "b3", "b2", "b1")
+    assert dict(started.ties) == {
+        "b4": 7 * 21 + 12,
+        "b3": 7 * 21 + 3,
+        "b2": 5 * 21 + 9,
+        "b1": 5 * 21 + 3,
+    }
+    rolled = [e for e in fight.history if e.TYPE == "die.rolled"]
+    breaks = [(e.actor, e.value) for e in rolled if e.purpose == "initiative tie-break" and not e.t]
+    assert breaks == [
+        ("b1", 5),
+        ("b2", 5),
+        ("b3", 7),
+        ("b4", 7),
+        ("b1", 3),
+        ("b2", 9),
+        ("b3", 3),
+        ("b4", 12),
+    ]
+    assert rolled[12].t == 59  # the next die is the next round's
+
+
 def test_a_grace_round_renews_the_points() -> None:
     """Loreval: with 1 to 5 points a fighter may sit out a grace round (keeping its
     defence, with attention criteria) and roll initiative again at its end."""
@@ -295,16 +334,18 @@ def test_a_battle_rolls_initiative_and_tie_breaks_as_each_fighter_in_turn() -> N
     """Loreval, "Initiative...": in a battle where nobody is set up, every fighter's
     initiative is rolled in one call of the dice and each roll of a tie-break group in
     one (settle.initiative_rolls, Dice.roll_each): the same dice as each fighter rolling
-    in turn, the groups of equal points and dexterity rolling d20s until each face is
-    its own, and the order read from the points, the dexterity, then the tie-break dice
-    read in turn (settle.break_ties: as a number in base 21), then the fight's order."""
+    in turn, the groups of equal points and dexterity rolling d20s until each fighter's
+    faces so far are its own, and the order read from the points, the dexterity, then
+    the tie-break dice read in turn (settle.break_ties: as a number in base 21), then
+    the fight's order. At 100 a side some fighters already apart share a face: their
+    dice stop there."""
     from segsim.battle import battle
     from segsim.dice import Dice
 
-    fight = battle("loreval", 40, seed=7)
+    fight = battle("loreval", 100, seed=0)
     fight.start()
     fighters = fight.state.against(None)
-    dice = Dice(7)  # the same stream, die by die
+    dice = Dice(0)  # the same stream, die by die
     points = {}
     for c in fighters:
         points[c.id] = max(1, dice.roll(20, "initiative", c.id) + c.sheet.skill("initiative"))
@@ -322,8 +363,9 @@ def test_a_battle_rolls_initiative_and_tie_breaks_as_each_fighter_in_turn() -> N
             rolled = {cid: dice.roll(20, "initiative tie-break", cid) for cid in pending}
             for cid, face in rolled.items():
                 faces.setdefault(cid, []).append(face)
-            shared = [f for f in rolled.values() if list(rolled.values()).count(f) > 1]
-            pending = [cid for cid in pending if rolled[cid] in shared]
+            # Still equal: the same faces as another on every roll so far.
+            so_far = [tuple(faces[cid]) for cid in pending]
+            pending = [cid for cid in pending if so_far.count(tuple(faces[cid])) > 1]
         for cid in group if len(group) > 1 else []:  # the dice in base 21, 0 when out
             ties[cid] = sum(f * 21 ** (rolls - k) for k, f in enumerate(faces[cid], 1))
     assert fight.dice.draws == [d for d in fight.history if d.TYPE == "die.rolled"]

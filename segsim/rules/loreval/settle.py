@@ -187,17 +187,25 @@ TIE_BASE = 21
 
 def break_ties(dice: Dice, group: list[str], ties: dict[str, int]) -> None:
     """Tie-break dice for a group of fighters (ids) equal in points and dexterity: each
-    rolls a d20 (in the group's order), those still equal roll again until they differ.
+    rolls a d20 (in the group's order), those still equal roll again until they differ
+    (Loreval, "Initiative...": 1d20 until a better score comes out). Still equal is equal
+    to another of the group on every die so far: two fighters who already differ never
+    roll again because each shares its last face with a third (with 5, 5, 7, 7 then 3,
+    9, 3, 12, the first and the third are done on their 3s, as 5 then 3 stays behind 7
+    then 3 whatever comes next: the four roll eight dice, not ten). All who still roll
+    roll together, in the group's order.
+
     A fighter's tie-break value reads its dice as the digits of a number in base 21
     (:data:`TIE_BASE`), one digit for each roll of its group (a 0 for each roll it no
-    longer took part in), so that the values compare as the rolls do, in turn (Loreval,
-    "Initiative..."): a face of 20 is a digit of its own, never carried into the roll
-    before it.
+    longer took part in), so that the values compare as the rolls do, in turn: a face of
+    20 is a digit of its own, never carried into the roll before it. Two fighters still
+    rolling have the same value so far exactly when they rolled the same faces: the
+    values are what a roll's faces are counted by.
 
     Each fighter's digits are added as it rolls, kept in a list beside those still
-    rolling, and the zeros it is owed once the group is done (one multiplication); the
-    faces of a roll are counted in a list by face; each roll of the group is one call of
-    the dice (a battle's first round rolls some 5,000 of them)."""
+    rolling, and the zeros it is owed once the group is done (one multiplication); each
+    roll of the group is one call of the dice (a battle's first round rolls some
+    thousands of them)."""
     roll_each = dice.roll_each
     pending = group
     values = [0] * len(group)  # the dice so far of those still rolling, in turn
@@ -206,18 +214,18 @@ def break_ties(dice: Dice, group: list[str], ties: dict[str, int]) -> None:
     while len(pending) > 1:
         rolls += 1
         rolled = roll_each(20, "initiative tie-break", pending)
-        counts = [0] * 21  # by face (1 to 20)
-        for face in rolled:
-            counts[face] += 1
+        now = [so_far * TIE_BASE + face for so_far, face in zip(values, rolled, strict=True)]
+        counts: dict[int, int] = {}  # fighters by their dice so far
+        for value in now:
+            counts[value] = counts.get(value, 0) + 1
         still: list[str] = []
         kept: list[int] = []
-        for cid, face, so_far in zip(pending, rolled, values, strict=True):
-            so_far = so_far * TIE_BASE + face
-            if counts[face] > 1:
+        for cid, value in zip(pending, now, strict=True):
+            if counts[value] > 1:
                 still.append(cid)
-                kept.append(so_far)
+                kept.append(value)
             else:
-                out.append((cid, so_far, rolls))
+                out.append((cid, value, rolls))
         pending, values = still, kept
     for cid, value, made in out:
         ties[cid] = value * TIE_BASE ** (rolls - made) if made < rolls else value
