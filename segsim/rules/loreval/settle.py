@@ -120,9 +120,13 @@ def initiative_rolls(
     roll at once)."""
     faces = dice.roll_each(20, "initiative", [c.id for c in fighters])
     make = _initiative_rolled
+    skills: dict[int, int] = {}  # each sheet's initiative skill, by the sheet's id (a
+    # battle's thousand fighters share a few sheets; kept for this call alone)
     for c, roll in zip(fighters, faces, strict=True):
         sheet: Sheet = c.sheet
-        skill = sheet.skill("initiative")
+        skill = skills.get(id(sheet))
+        if skill is None:
+            skill = skills[id(sheet)] = sheet.skill("initiative")
         total = roll + skill
         if total < 1:  # max(1, roll + skill), without its call
             total = 1
