@@ -62,14 +62,32 @@ def tracker(state: FightState) -> StepTracker | None:
 
 _NAMES: dict[type, tuple[str, ...]] = {}
 
+_NO_NAME = frozenset(
+    ("int", "bool", "float", "int | None", "bool | None", "float | None", int, bool, float)
+)
+"""Field types that never hold a fighter's id (a string)."""
+_NO_NAME_PREFIXES = ("Mapping[", "dict[", "tuple[", "list[", "set[", "frozenset[", "Sequence[")
+"""... nor do collections: a fighter named in one is not a string field's value."""
+
+
+def _may_name(kind: object) -> bool:
+    """Whether a field of this type may hold a fighter's id: any but a number, a truth
+    value or a collection (an unknown type may)."""
+    if kind in _NO_NAME:
+        return False
+    return not (isinstance(kind, str) and kind.startswith(_NO_NAME_PREFIXES))
+
 
 def _names(cls: type) -> tuple[str, ...]:
-    """The fields of an event class other than ``t`` and ``actor`` (any may name a
-    fighter whose status the event changes)."""
+    """The fields of an event class other than ``t`` and ``actor`` that may name a
+    fighter whose status the event changes (a string's; the others never are one:
+    a declaration's category, attention, moves and flags are not looked at)."""
     names = _NAMES.get(cls)
     if names is None:
         fields = attrs.fields(cls) if attrs.has(cls) else ()
-        names = _NAMES[cls] = tuple(f.name for f in fields if f.name not in ("t", "actor"))
+        names = _NAMES[cls] = tuple(
+            f.name for f in fields if f.name not in ("t", "actor") and _may_name(f.type)
+        )
     return names
 
 
@@ -103,7 +121,8 @@ class StepTracker:
         """The fighters whose status the events may change (an event of no fighter
         changes them all: the round's start and end)."""
         events = list(events)
-        self.changing(state, len(events))
+        self.generation += 1  # self.changing(state, len(events)), without its call
+        self.settled_at = state.version + len(events)
         combatants = state.combatants
         dirty = self.dirty
         for e in events:
@@ -183,13 +202,24 @@ class StepTracker:
         if not self.dirty:
             return
         keys = self.resolve_keys
+        locks, changes, unresolved = self.locks, self.changes, self.unresolved
         for cid in self.dirty:
             c = combatants[cid]
             status: Status = c.status
             here = c.in_fight
-            _mark(self.locks, cid, here and status.lock_choice)
-            _mark(self.changes, cid, here and status.change_round == rnd)
-            _mark(self.unresolved, cid, here and status.resolved_round < rnd)
+            # _mark() of each set, without its calls (twice a step)
+            if here and status.lock_choice:
+                locks.add(cid)
+            else:
+                locks.discard(cid)
+            if here and status.change_round == rnd:
+                changes.add(cid)
+            else:
+                changes.discard(cid)
+            if here and status.resolved_round < rnd:
+                unresolved.add(cid)
+            else:
+                unresolved.discard(cid)
             if here and cid in keys and resolve_key(c) != keys[cid]:
                 self.resolving = None  # a heroic action changed the order of resolution
         self.dirty = set()
@@ -274,13 +304,6 @@ class StepTracker:
                     n += 1
             self.roster = state.roster
         return self.ranks[c.id]
-
-
-def _mark(found: set[str], cid: str, yes: bool) -> None:
-    if yes:
-        found.add(cid)
-    else:
-        found.discard(cid)
 
 
 def _by_order(c: Combatant) -> int:
