@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from segsim.native import mypyc_attr
+from segsim.rules.loreval.events import RoundStarted
 from segsim.rules.loreval.rounds import (
     CHANGE,
     DECLARE,
@@ -34,6 +35,7 @@ from segsim.rules.loreval.rounds import (
     RESOLVE,
     _to_resolve,
     may_go_heroic,
+    rank_key,
     resolve_key,
     waits_for,
 )
@@ -111,6 +113,11 @@ class StepTracker:
         self.ranks: dict[str, int] = {}
         self.kept = -1  # who was in the fight when the sets above were last cleaned
         self.dirty: set[str] = set()
+        # The order of the last round begun, as its start gave it (its RoundStarted,
+        # told by touch() or the rules' begin): the round's order a rebuild reads
+        # rather than sorting everyone again, while it holds everyone in the fight.
+        self.started: tuple[str, ...] = ()
+        self.started_round = -1
         self.everyone = True
         self.generation = 0  # counts the events touched: what was worked out from the
         # fighters' statuses holds while it stays the same (and nobody comes or goes),
@@ -129,12 +136,19 @@ class StepTracker:
             actor = e.actor
             if actor is None:
                 self.everyone = True
+                if type(e) is RoundStarted:
+                    self.began(e)
                 continue
             dirty.add(actor)
             for name in _names(type(e)):
                 value = getattr(e, name)
                 if type(value) is str and value in combatants:
                     dirty.add(value)
+
+    def began(self, event: RoundStarted) -> None:
+        """A round begins (its event not yet applied): its order kept for the rebuild."""
+        self.started = event.order
+        self.started_round = event.round
 
     def changing(self, state: FightState, events: int) -> None:
         """``events`` events are about to be applied (each adds one to the state's
@@ -150,6 +164,12 @@ class StepTracker:
         fighters = state.against(None)
         self.round = rnd
         self.size = len(state.combatants)
+        if (
+            self.started_round == rnd
+            and len(self.started) == len(fighters)
+            and self._from_start(state, rnd)
+        ):
+            return
         # sorted(fighters, key=rank_key) and the sets below, in one pass: rank_key()'s
         # tuples made here (no call a fighter), then the place in the list (the stable
         # sort's order for equal keys, which the fight's order already rules out)
@@ -177,7 +197,49 @@ class StepTracker:
             if status.resolved_round < rnd:
                 unresolved.add(c.id)
         keyed.sort()
-        self.order = order = [fighters[k[4]] for k in keyed]
+        self._kept_sets(state, [fighters[k[4]] for k in keyed], locks, changes, unresolved)
+
+    def _from_start(self, state: FightState, rnd: int) -> bool:
+        """:meth:`_rebuild` from the order the round's start gave (its RoundStarted):
+        True when it holds everyone in the fight, each with the round's start applied
+        (then it is their order by rank_key: the most points, then dexterity, then the
+        tie-break dice, which set those of equal points and dexterity apart, as the
+        start ordered them), without a sort of everyone (a battle's thousand fighters);
+        False, nothing changed, otherwise (someone joined, or the start is not yet
+        applied)."""
+        combatants = state.combatants
+        order: list[Combatant] = []
+        locks: set[str] = set()
+        changes: set[str] = set()
+        unresolved: set[str] = set()
+        for cid in self.started:
+            c = combatants.get(cid)
+            if c is None or not c.in_fight:
+                return False
+            status: Status = c.status
+            if status.round != rnd:
+                return False
+            order.append(c)
+            if status.lock_choice:
+                locks.add(cid)
+            if status.change_round == rnd:
+                changes.add(cid)
+            if status.resolved_round < rnd:
+                unresolved.add(cid)
+        if CHECK:
+            assert order == sorted(state.against(None), key=rank_key)
+        self._kept_sets(state, order, locks, changes, unresolved)
+        return True
+
+    def _kept_sets(
+        self,
+        state: FightState,
+        order: list[Combatant],
+        locks: set[str],
+        changes: set[str],
+        unresolved: set[str],
+    ) -> None:
+        self.order = order
         self.declare_at = self.heroic_at = len(order) - 1
         self.resolving = None
         self.resolve_keys = {}
