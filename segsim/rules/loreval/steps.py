@@ -118,6 +118,7 @@ class StepTracker:
         # rather than sorting everyone again, while it holds everyone in the fight.
         self.started: tuple[str, ...] = ()
         self.started_round = -1
+        self.whole = -1  # who was in the fight when the order was the start's, everyone
         self.everyone = True
         self.generation = 0  # counts the events touched: what was worked out from the
         # fighters' statuses holds while it stays the same (and nobody comes or goes),
@@ -198,6 +199,7 @@ class StepTracker:
                 unresolved.add(c.id)
         keyed.sort()
         self._kept_sets(state, [fighters[k[4]] for k in keyed], locks, changes, unresolved)
+        self.whole = -1
 
     def _from_start(self, state: FightState, rnd: int) -> bool:
         """:meth:`_rebuild` from the order the round's start gave (its RoundStarted):
@@ -229,6 +231,7 @@ class StepTracker:
         if CHECK:
             assert order == sorted(state.against(None), key=rank_key)
         self._kept_sets(state, order, locks, changes, unresolved)
+        self.whole = state.roster  # (the order is the start's ids while nobody comes or goes)
         return True
 
     def _kept_sets(
@@ -358,12 +361,18 @@ class StepTracker:
         """How many fighters in the fight come before ``c`` in the round's order."""
         self._refresh(state, rnd)
         if self.roster != state.roster:
-            ranks = self.ranks = {}
-            n = 0
-            for o in self.order:
-                if o.in_fight:
-                    ranks[o.id] = n
-                    n += 1
+            if self.whole == state.roster:
+                # the order its start gave, everyone still in the fight: the places
+                # counted in C (a battle's thousand fighters)
+                ids = self.started
+                self.ranks = dict(zip(ids, range(len(ids)), strict=True))
+            else:
+                ranks = self.ranks = {}
+                n = 0
+                for o in self.order:
+                    if o.in_fight:
+                        ranks[o.id] = n
+                        n += 1
             self.roster = state.roster
         return self.ranks[c.id]
 
