@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from _random import Random as _Random  # random.Random's C base
 from collections.abc import Callable, Iterable, Sequence
+from math import floor
 from typing import Protocol
 
 import attrs
@@ -160,8 +161,10 @@ class Dice:
         if each is not None and self._streamed and self.sink is not None:
             # The faces from the seed's stream, then their records in one call: nothing
             # the sink does draws a die, so the faces and records are the same.
+            # (math.floor rather than int: the same whole number of a float from 0 up,
+            # for less; a battle's first round rolls some 6,000 of them)
             random = self._random
-            faces = [int(random() * sides) + 1 for _ in actors]
+            faces = [floor(random() * sides) + 1 for _ in actors]
             self.draws.extend(each(_DIE.get(sides) or f"d{sides}", faces, purpose, actors))
             return faces
         roll = self.roll  # (loaded dice, dice without a fight: die by die)

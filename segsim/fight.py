@@ -1618,6 +1618,17 @@ class Fight:
         state = self.state
         history = self.history
         subscribers = self._subscribers
+        if not subscribers:
+            # Nobody to hand each event to before the next is made (most fights): the
+            # events made in one pass, then recorded and counted at once, as the loop
+            # below would one by one (nothing reads the version in between).
+            events = [
+                die_rolled(t, actor, die, value, purpose)
+                for value, actor in zip(faces, actors, strict=True)
+            ]
+            state.version += len(events)
+            history.extend(events)
+            return cast("list[DrawLike]", events)  # (its events are draws: no copy)
         made: list[DrawLike] = []
         for value, actor in zip(faces, actors, strict=True):
             event = die_rolled(t, actor, die, value, purpose)  # (see die_rolled)

@@ -89,3 +89,20 @@ def test_a_fight_records_a_die_for_each_actor_as_it_records_single_rolls() -> No
     assert each.dice.draws == ones.dice.draws
     assert told == each.history[-len(actors) :]
     assert each.state.version == versions + len(actors)
+
+
+def test_a_fight_with_no_subscriber_records_the_draws_of_roll_each_alike() -> None:
+    """Without subscribers, a fight makes the events of one roll_each in one pass and
+    records them at once (Fight._on_draws): the same events in the same order, the same
+    draws kept by the dice and the state's version moved once a draw, as single rolls."""
+    from segsim.battle import battle
+
+    ones, each = battle("loreval", 2, seed=9), battle("loreval", 2, seed=9)
+    actors = ["e0", None, "w1", "w0", "e1"]
+    singles = [ones.dice.roll(20, "initiative tie-break", a) for a in actors]
+    versions = each.state.version
+    assert each.dice.roll_each(20, "initiative tie-break", actors) == singles
+    assert each.history == ones.history
+    assert each.history[-len(actors) :] == each.dice.draws[-len(actors) :]
+    assert each.dice.draws == ones.dice.draws
+    assert each.state.version == versions + len(actors) == ones.state.version

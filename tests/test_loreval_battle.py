@@ -17,7 +17,8 @@ from segsim.record import fight_lines, fight_record
 from segsim.replay import replay
 from segsim.rules.loreval import steps
 from segsim.rules.loreval.battle import line_battle
-from segsim.rules.loreval.events import AttackRolled
+from segsim.rules.loreval.events import AttackRolled, RoundStarted
+from segsim.rules.loreval.rounds import rank_key
 from segsim.rules.loreval.ruleset import Loreval
 from segsim.rules.loreval.settle import AIMS, Aims
 from segsim.scenario import load_scenario
@@ -130,6 +131,25 @@ def test_who_is_due_next_kept_from_step_to_step_is_the_scan_of_everyone(
     assert any(isinstance(e, OutOfFight) for e in fight.history)
     aims = fight.state.extra[AIMS]
     assert isinstance(aims, Aims) and aims.whole and aims.by_target
+
+
+def test_a_large_rounds_order_is_the_one_its_start_gave_while_it_holds_everyone() -> None:
+    """The tracker takes a round's order from its start (the RoundStarted event: the
+    most initiative points first, then dexterity, then the tie-break dice), without
+    sorting everyone again: the same order as by rank_key; once that order no longer
+    holds everyone in the fight (someone left), it is sorted as before."""
+    fight = line_battle(15, seed=3, max_segments=40)
+    fight.run()
+    state = fight.state
+    kept = state.extra[steps.KEY]
+    started = next(e for e in fight.history if isinstance(e, RoundStarted))
+    assert kept.started_round == 1 and kept.started == started.order
+    assert [c.id for c in kept.order] == list(started.order)
+    assert kept.order == sorted(state.against(None), key=rank_key)
+    assert kept._from_start(state, 1)
+    state.remove(started.order[3])
+    assert not kept._from_start(state, 1)
+    assert [c.id for c in kept.order] == list(started.order)  # (left as it was)
 
 
 def test_the_examples_play_the_same_with_the_steps_kept(monkeypatch: pytest.MonkeyPatch) -> None:

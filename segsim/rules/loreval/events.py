@@ -53,7 +53,8 @@ class InitiativeRolled(Event):
     malus: int = 0
 
     def apply(self, state: FightState) -> None:
-        status = _status(state, self.actor)
+        # _status(), without its call (a battle's first round applies a thousand)
+        status: Status = state.combatants[self.actor].status
         status.initiative = self.points
         status.next_roll_malus = 0
 

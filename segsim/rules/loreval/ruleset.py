@@ -285,11 +285,13 @@ class Loreval(BaseRuleset):
                 continue
             event, points[c.id] = initiative_roll(dice, c, 0)
             events.append(event)
-        events.append(round_started(state, dice, 1, 0, points, grace))
+        started = round_started(state, dice, 1, 0, points, grace)
+        events.append(started)
         kept = tracker(state)
         if kept is not None:
             state.extra[AIMS] = Aims(0, True)  # what is declared at whom (settle.Aims)
             kept.everyone = True  # the round starts: everyone's status changes
+            kept.began(started)  # (its order: the tracker's, without a sort)
             kept.changing(state, len(events))
         else:
             self._applying(state, len(events))

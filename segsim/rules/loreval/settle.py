@@ -8,6 +8,7 @@ copies kept here, since the engine applies the events only once the settlement i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
@@ -120,9 +121,13 @@ def initiative_rolls(
     roll at once)."""
     faces = dice.roll_each(20, "initiative", [c.id for c in fighters])
     make = _initiative_rolled
+    skills: dict[int, int] = {}  # each sheet's initiative skill, by the sheet's id (a
+    # battle's thousand fighters share a few sheets; kept for this call alone)
     for c, roll in zip(fighters, faces, strict=True):
         sheet: Sheet = c.sheet
-        skill = sheet.skill("initiative")
+        skill = skills.get(id(sheet))
+        if skill is None:
+            skill = skills[id(sheet)] = sheet.skill("initiative")
         total = roll + skill
         if total < 1:  # max(1, roll + skill), without its call
             total = 1
@@ -768,11 +773,16 @@ class Settlement:
         # a large fight: only those its tracker says may still hold the round up, each
         # group looked at lazily (the first one not done answers: most often the next)
         locks, order, n, unresolved = kept.waiting(self.state, self.rnd)
-        combatants = self.state.combatants
+        # (the groups' fighters by C iterators, not generators' frames: the order's first
+        # n from the last, a set's by the fight's table; an empty group not looked at)
+        get = self.state.combatants.__getitem__
         done = (
-            self._all_done((combatants[cid] for cid in locks), declared, chosen)
-            and self._all_done((order[i] for i in range(n - 1, -1, -1)), declared, chosen)
-            and self._all_done((combatants[cid] for cid in unresolved), declared, chosen)
+            (not locks or self._all_done(map(get, locks), declared, chosen))
+            and (
+                n <= 0
+                or self._all_done(islice(reversed(order), len(order) - n, None), declared, chosen)
+            )
+            and (not unresolved or self._all_done(map(get, unresolved), declared, chosen))
         )
         if steps.CHECK:
             assert done == self._all_done(self.state.against(None), declared, chosen)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from segsim.native import mypyc_attr
+from segsim.rules.loreval.events import RoundStarted
 from segsim.rules.loreval.rounds import (
     CHANGE,
     DECLARE,
@@ -34,6 +35,7 @@ from segsim.rules.loreval.rounds import (
     RESOLVE,
     _to_resolve,
     may_go_heroic,
+    rank_key,
     resolve_key,
     waits_for,
 )
@@ -62,14 +64,32 @@ def tracker(state: FightState) -> StepTracker | None:
 
 _NAMES: dict[type, tuple[str, ...]] = {}
 
+_NO_NAME = frozenset(
+    ("int", "bool", "float", "int | None", "bool | None", "float | None", int, bool, float)
+)
+"""Field types that never hold a fighter's id (a string)."""
+_NO_NAME_PREFIXES = ("Mapping[", "dict[", "tuple[", "list[", "set[", "frozenset[", "Sequence[")
+"""... nor do collections: a fighter named in one is not a string field's value."""
+
+
+def _may_name(kind: object) -> bool:
+    """Whether a field of this type may hold a fighter's id: any but a number, a truth
+    value or a collection (an unknown type may)."""
+    if kind in _NO_NAME:
+        return False
+    return not (isinstance(kind, str) and kind.startswith(_NO_NAME_PREFIXES))
+
 
 def _names(cls: type) -> tuple[str, ...]:
-    """The fields of an event class other than ``t`` and ``actor`` (any may name a
-    fighter whose status the event changes)."""
+    """The fields of an event class other than ``t`` and ``actor`` that may name a
+    fighter whose status the event changes (a string's; the others never are one:
+    a declaration's category, attention, moves and flags are not looked at)."""
     names = _NAMES.get(cls)
     if names is None:
         fields = attrs.fields(cls) if attrs.has(cls) else ()
-        names = _NAMES[cls] = tuple(f.name for f in fields if f.name not in ("t", "actor"))
+        names = _NAMES[cls] = tuple(
+            f.name for f in fields if f.name not in ("t", "actor") and _may_name(f.type)
+        )
     return names
 
 
@@ -93,6 +113,12 @@ class StepTracker:
         self.ranks: dict[str, int] = {}
         self.kept = -1  # who was in the fight when the sets above were last cleaned
         self.dirty: set[str] = set()
+        # The order of the last round begun, as its start gave it (its RoundStarted,
+        # told by touch() or the rules' begin): the round's order a rebuild reads
+        # rather than sorting everyone again, while it holds everyone in the fight.
+        self.started: tuple[str, ...] = ()
+        self.started_round = -1
+        self.whole = -1  # who was in the fight when the order was the start's, everyone
         self.everyone = True
         self.generation = 0  # counts the events touched: what was worked out from the
         # fighters' statuses holds while it stays the same (and nobody comes or goes),
@@ -103,19 +129,27 @@ class StepTracker:
         """The fighters whose status the events may change (an event of no fighter
         changes them all: the round's start and end)."""
         events = list(events)
-        self.changing(state, len(events))
+        self.generation += 1  # self.changing(state, len(events)), without its call
+        self.settled_at = state.version + len(events)
         combatants = state.combatants
         dirty = self.dirty
         for e in events:
             actor = e.actor
             if actor is None:
                 self.everyone = True
+                if type(e) is RoundStarted:
+                    self.began(e)
                 continue
             dirty.add(actor)
             for name in _names(type(e)):
                 value = getattr(e, name)
                 if type(value) is str and value in combatants:
                     dirty.add(value)
+
+    def began(self, event: RoundStarted) -> None:
+        """A round begins (its event not yet applied): its order kept for the rebuild."""
+        self.started = event.order
+        self.started_round = event.round
 
     def changing(self, state: FightState, events: int) -> None:
         """``events`` events are about to be applied (each adds one to the state's
@@ -131,6 +165,12 @@ class StepTracker:
         fighters = state.against(None)
         self.round = rnd
         self.size = len(state.combatants)
+        if (
+            self.started_round == rnd
+            and len(self.started) == len(fighters)
+            and self._from_start(state, rnd)
+        ):
+            return
         # sorted(fighters, key=rank_key) and the sets below, in one pass: rank_key()'s
         # tuples made here (no call a fighter), then the place in the list (the stable
         # sort's order for equal keys, which the fight's order already rules out)
@@ -158,7 +198,51 @@ class StepTracker:
             if status.resolved_round < rnd:
                 unresolved.add(c.id)
         keyed.sort()
-        self.order = order = [fighters[k[4]] for k in keyed]
+        self._kept_sets(state, [fighters[k[4]] for k in keyed], locks, changes, unresolved)
+        self.whole = -1
+
+    def _from_start(self, state: FightState, rnd: int) -> bool:
+        """:meth:`_rebuild` from the order the round's start gave (its RoundStarted):
+        True when it holds everyone in the fight, each with the round's start applied
+        (then it is their order by rank_key: the most points, then dexterity, then the
+        tie-break dice, which set those of equal points and dexterity apart, as the
+        start ordered them), without a sort of everyone (a battle's thousand fighters);
+        False, nothing changed, otherwise (someone joined, or the start is not yet
+        applied)."""
+        combatants = state.combatants
+        order: list[Combatant] = []
+        locks: set[str] = set()
+        changes: set[str] = set()
+        unresolved: set[str] = set()
+        for cid in self.started:
+            c = combatants.get(cid)
+            if c is None or not c.in_fight:
+                return False
+            status: Status = c.status
+            if status.round != rnd:
+                return False
+            order.append(c)
+            if status.lock_choice:
+                locks.add(cid)
+            if status.change_round == rnd:
+                changes.add(cid)
+            if status.resolved_round < rnd:
+                unresolved.add(cid)
+        if CHECK:
+            assert order == sorted(state.against(None), key=rank_key)
+        self._kept_sets(state, order, locks, changes, unresolved)
+        self.whole = state.roster  # (the order is the start's ids while nobody comes or goes)
+        return True
+
+    def _kept_sets(
+        self,
+        state: FightState,
+        order: list[Combatant],
+        locks: set[str],
+        changes: set[str],
+        unresolved: set[str],
+    ) -> None:
+        self.order = order
         self.declare_at = self.heroic_at = len(order) - 1
         self.resolving = None
         self.resolve_keys = {}
@@ -183,13 +267,24 @@ class StepTracker:
         if not self.dirty:
             return
         keys = self.resolve_keys
+        locks, changes, unresolved = self.locks, self.changes, self.unresolved
         for cid in self.dirty:
             c = combatants[cid]
             status: Status = c.status
             here = c.in_fight
-            _mark(self.locks, cid, here and status.lock_choice)
-            _mark(self.changes, cid, here and status.change_round == rnd)
-            _mark(self.unresolved, cid, here and status.resolved_round < rnd)
+            # _mark() of each set, without its calls (twice a step)
+            if here and status.lock_choice:
+                locks.add(cid)
+            else:
+                locks.discard(cid)
+            if here and status.change_round == rnd:
+                changes.add(cid)
+            else:
+                changes.discard(cid)
+            if here and status.resolved_round < rnd:
+                unresolved.add(cid)
+            else:
+                unresolved.discard(cid)
             if here and cid in keys and resolve_key(c) != keys[cid]:
                 self.resolving = None  # a heroic action changed the order of resolution
         self.dirty = set()
@@ -266,21 +361,20 @@ class StepTracker:
         """How many fighters in the fight come before ``c`` in the round's order."""
         self._refresh(state, rnd)
         if self.roster != state.roster:
-            ranks = self.ranks = {}
-            n = 0
-            for o in self.order:
-                if o.in_fight:
-                    ranks[o.id] = n
-                    n += 1
+            if self.whole == state.roster:
+                # the order its start gave, everyone still in the fight: the places
+                # counted in C (a battle's thousand fighters)
+                ids = self.started
+                self.ranks = dict(zip(ids, range(len(ids)), strict=True))
+            else:
+                ranks = self.ranks = {}
+                n = 0
+                for o in self.order:
+                    if o.in_fight:
+                        ranks[o.id] = n
+                        n += 1
             self.roster = state.roster
         return self.ranks[c.id]
-
-
-def _mark(found: set[str], cid: str, yes: bool) -> None:
-    if yes:
-        found.add(cid)
-    else:
-        found.discard(cid)
 
 
 def _by_order(c: Combatant) -> int:

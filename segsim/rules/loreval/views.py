@@ -197,10 +197,16 @@ class SelfView(OtherView):
         fight's grid), and the nearest opponent when no opponent is within it."""
         state, segment, rnd, cid, side = self._state, self._segment, self._round, self.id, self.side
         near = [o for o in state.near(self._o.position, radius) if o.id != cid]
-        if not any(o.side != side for o in near):
+        for o in near:  # any opponent within it? (a loop: no generator's frame)
+            if o.side != side:
+                break
+        else:
             for oid in state.nearest_opponents(cid, 1):
                 near.append(state.combatants[oid])
-        return tuple(OtherView(state, segment, o, rnd, k) for o in near)
+        seen = []  # (a loop: no generator's frame)
+        for o in near:
+            seen.append(OtherView(state, segment, o, rnd, k))
+        return tuple(seen)
 
     def _other(self, oid: str) -> OtherView | None:
         o = self._state.combatants.get(oid)
