@@ -92,11 +92,43 @@ def toward_point(
     travel = min(budget, max(0.0, distance - stop))
     if distance == 0 or travel <= 0:
         return start
-    f = travel / distance
-    return (
-        round(start[0] + (goal[0] - start[0]) * f, 6),
-        round(start[1] + (goal[1] - start[1]) * f, 6),
-    )
+    return point_at(start, goal, travel / distance)
+
+
+_WHOLE = 6755399441055744.0
+"""1.5 * 2**52: a float below 2**51 in size, with this added and taken off again, comes
+out rounded to the nearest whole number (by the float addition's own rounding)."""
+
+
+def point_at(
+    start: tuple[float, float], goal: tuple[float, float], f: float
+) -> tuple[float, float]:
+    """The point a fraction ``f`` of the way from ``start`` to ``goal``, each coordinate
+    rounded to the micrometre as ``round(v, 6)`` rounds it (the grain of positions),
+    most often without its call: ``round`` with digits goes through a decimal string,
+    some 2,600 instructions a call, and a walk rounds four coordinates. ``v * 1e6``
+    rounded to a whole number ``k`` by float arithmetic is the rounding ``round`` makes
+    of the exact value whenever it lies clear of half way (by far more than the
+    product's error: below 1e12 in size, under 1e-4), and ``k / 1e6`` (both exact, the
+    quotient correctly rounded) is then the float nearest ``k`` millionths, ``round``'s
+    own answer; a zero keeps ``v``'s sign, as ``round``'s does. Anything else (near half
+    way, huge, not finite) is asked of ``round``. The same floats, bit for bit
+    (tests/test_rinkanou_shortcuts.py checks them against ``round``)."""
+    x = start[0] + (goal[0] - start[0]) * f
+    p = x * 1e6
+    if -1e12 < p < 1e12:
+        k = p + _WHOLE - _WHOLE
+        x = (k / 1e6 if k else x * 0.0) if -0.499 < p - k < 0.499 else round(x, 6)
+    else:
+        x = round(x, 6)
+    y = start[1] + (goal[1] - start[1]) * f
+    p = y * 1e6
+    if -1e12 < p < 1e12:
+        k = p + _WHOLE - _WHOLE
+        y = (k / 1e6 if k else y * 0.0) if -0.499 < p - k < 0.499 else round(y, 6)
+    else:
+        y = round(y, 6)
+    return (x, y)
 
 
 NOTHING_FORCED: list[Declaration] = []

@@ -49,7 +49,13 @@ from segsim.rules.rinkanou.events import situation_changed as _situation_changed
 from segsim.rules.rinkanou.events import weapon_state as _weapon_state
 from segsim.rules.rinkanou.events import wound_taken as _wound_taken
 from segsim.rules.rinkanou.roll import Rolled, tens
-from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
+from segsim.rules.rinkanou.ruleset import (
+    SITUATION_KINDS,
+    point_at,
+    recomputes,
+    toward_point,
+    within,
+)
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
 from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
@@ -736,10 +742,7 @@ class Settlement:
         if len(state.grid.where) <= SMALL_FIGHT:  # len(state.grid), without its call
             return self._free_spot_scanned(c, dest)
         for f in (1.0, 0.5):
-            spot = (
-                round(start[0] + (dest[0] - start[0]) * f, 6),
-                round(start[1] + (dest[1] - start[1]) * f, 6),
-            )
+            spot = point_at(start, dest, f)  # (rounded to the micrometre)
             # Someone else stands there (those moving in this settlement are leaving),
             # or a move of this settlement already ends there.
             if not state.grid.crowded(spot, PERSONAL_SPACE, c.id, self.moving) and (
@@ -763,10 +766,7 @@ class Settlement:
         dist = math.dist
         everyone = self.state.against(None)  # everyone in the fight (do not modify it)
         for f in (1.0, 0.5):
-            spot = (
-                round(start[0] + (dest[0] - start[0]) * f, 6),
-                round(start[1] + (dest[1] - start[1]) * f, 6),
-            )
+            spot = point_at(start, dest, f)  # (rounded to the micrometre)
             crowded = False
             for o in everyone:
                 if dist(spot, o.position) <= PERSONAL_SPACE and o is not c and o.id not in moving:
