@@ -197,8 +197,9 @@ def _approach(
     """:func:`approach` toward the opponent of id ``target`` (whose view need not be
     built for it)."""
     me: SelfView = obs.me
-    if me.doing("legs") is not None:
-        return None
+    for a in me.actions:  # me.doing("legs"), without its call
+        if a.channel == "legs" and not a.continuous:
+            return None
     if last is not None:
         walk = last.pop("walk", None)
         if obs.must_act and walk == (me.position, obs.segment):
@@ -210,7 +211,8 @@ def _approach(
     # a negative score is bought back, and the score against anyone is negative only if
     # the score itself is: ps_against (a table of every opponent in view) is made then.
     score = me.ps_against.get(target, 0) if me._c.status.ps < 0 else 0
-    _, malus = buy_back_amounts(score, None, True)
+    # buy_back_amounts(score, None, True)'s malus, without its call: what the score owes
+    malus = -score if score < 0 else None
     key = (target, malus)  # (its shared declaration by one lookup, as a strike's)
     move = _APPROACHES.get(key)
     if move is None:

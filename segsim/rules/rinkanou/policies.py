@@ -509,11 +509,17 @@ class Archer:
         dist = math.dist
         revealed = c.status.revealed  # what it has read of the others' actions
         kept = state._against.get(c.side)  # FightState.against(), without its call
+        x = here[0]
         for o in kept if kept is not None else state.against(c.side):
             reach = reaches.get(o)
             if reach is None:
                 reach = reach_of(rules, o)
-            if dist(o.position, here) > reach + REACH_TOLERANCE:
+            limit = reach + REACH_TOLERANCE
+            at = o.position
+            # Farther along x alone, it is no nearer (math.dist is never shorter than
+            # a side: the same answer without its call, as for most far opponents).
+            gap = at[0] - x
+            if gap > limit or -gap > limit or dist(at, here) > limit:
                 continue  # no threat (SelfView.threats)
             if rules.awareness is not None:
                 return False  # what it makes out: asked of its view
@@ -591,7 +597,8 @@ class Archer:
         reach = me.reach
         apart = math.dist(me.position, at)  # in_reach(), without its calls
         status = me._c.status  # its own, read straight (as its live fields would, now)
-        if apart <= max(theirs, reach) + 1.0 + REACH_TOLERANCE or me.sheet.ranged is None:
+        longer = reach if reach > theirs else theirs  # max(theirs, reach), without its call
+        if apart <= longer + 1.0 + REACH_TOLERANCE or me.sheet.ranged is None:
             if status.wielding != "melee":
                 return DRAW_MELEE
             if apart > reach + REACH_TOLERANCE:

@@ -89,7 +89,11 @@ def toward_point(
 ) -> tuple[float, float]:
     """Move from ``start`` toward ``goal`` by at most ``budget``, halting ``stop`` short."""
     distance = math.dist(start, goal)
-    travel = min(budget, max(0.0, distance - stop))
+    # min(budget, max(0.0, distance - stop)), without their calls (the same choices:
+    # max() keeps its first of equals, min() likewise)
+    short = distance - stop
+    short = short if short > 0.0 else 0.0
+    travel = short if short < budget else budget
     if distance == 0 or travel <= 0:
         return start
     return point_at(start, goal, travel / distance)
@@ -1275,13 +1279,19 @@ class RinKaNou(BaseRuleset):
             kept = state._against.get(c.side)  # FightState.against(), without its call
             dist = math.dist
             end_at: tuple[float, float] | None = None
+            x = here[0]
             for o in kept if kept is not None else state.against(c.side):
                 known = self._fighter_reaches.get(o)
                 reach = (known if known is not None else reach_of(self, o)) + REACH_TOLERANCE
-                d = dist(o.position, here)
+                far = reach + budget + _END_MARGIN
+                at = o.position
+                gap = at[0] - x
+                if gap > far or -gap > far:
+                    continue  # farther along x alone (math.dist is never shorter than a side)
+                d = dist(at, here)
                 if d <= reach and d <= bound:
                     return True
-                if d > reach + budget + _END_MARGIN:
+                if d > far:
                     continue
                 if end_at is None:
                     end_at = toward_point(c.position, goal, budget, stop)

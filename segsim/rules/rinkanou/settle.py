@@ -908,9 +908,14 @@ def _scanned_spot(
     dist = math.dist
     for f in (1.0, 0.5):
         spot = point_at(start, dest, f)  # (rounded to the micrometre)
+        x = spot[0]
         crowded = False
         for o in everyone:
-            if dist(spot, o.position) <= PERSONAL_SPACE and o is not c and o.id not in moving:
+            at = o.position
+            gap = at[0] - x  # farther along x alone: not crowding (dist is no shorter)
+            if gap > PERSONAL_SPACE or -gap > PERSONAL_SPACE:
+                continue
+            if dist(spot, at) <= PERSONAL_SPACE and o is not c and o.id not in moving:
                 crowded = True
                 break
         if crowded:
