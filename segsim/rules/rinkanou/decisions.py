@@ -151,10 +151,14 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
         score = me.usable_ps if target in status.engaged else 0
     else:
         score = me.ps_against.get(target, 0)
-    usable = min(score, me.usable_ps - spent) if score > 0 else score
+    usable = score
+    if score > 0:  # min(score, what is left), without its call
+        left = me.usable_ps - spent
+        if left < score:
+            usable = left
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
-    bonus = min(usable, 2) if usable > 0 else None
+    bonus = (usable if usable < 2 else 2) if usable > 0 else None  # (min(usable, 2))
     slower, malus = buy_back_amounts(score, weapon.speed, False) if score < 0 else (None, None)
     blow = best_blow(weapon)
     # shared_declaration(...) found by one lookup of the values that vary (its own

@@ -164,10 +164,14 @@ class Defender:
             if covered:
                 landings = [t for t in landings if t not in covered]
             if landings:
-                first = min(landings)
+                if len(landings) == 1:  # (most often: min() and count() without calls)
+                    first, count = landings[0], 1
+                else:
+                    first = min(landings)
+                    count = landings.count(first)
                 if self.defend_at is None or first < self.defend_at:
                     self.defend_at = first
-                    self.blows = landings.count(first)
+                    self.blows = count
         defend_at = self.defend_at
         if defend_at is not None and (
             defend_at < segment

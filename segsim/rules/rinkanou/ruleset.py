@@ -587,11 +587,16 @@ class RinKaNou(BaseRuleset):
             committed = 0
             for a in c.actions:
                 if a.start >= st.ps_since and "ps" in a.params:
-                    committed += max(0, self.ps_use(state, a).net)
+                    net = self.ps_use(state, a).net
+                    if net > 0:  # max(0, net), without its call
+                        committed += net
             for spec in planned:  # declared in the same breath
                 if "ps" in spec.params:
-                    committed += max(0, self._spec_use(c, spec).net)
-            return max(0, st.ps - committed)
+                    net = self._spec_use(c, spec).net
+                    if net > 0:
+                        committed += net
+            left = st.ps - committed
+            return left if left > 0 else 0  # max(0, left), without its call
         if st.ps < 0:
             if against is None:
                 return st.ps

@@ -275,7 +275,9 @@ class Settlement:
                 return use.chance, use.parry_force
             return use.chance - use.spent_chance, 0  # spent on nothing: only the buys
         owed = -self.rules.usable_ps(self.state, defender, author)  # 0 if not against him
-        unpaid = max(0, owed + use.net)
+        unpaid = owed + use.net
+        if unpaid < 0:  # max(0, unpaid), without its call
+            unpaid = 0
         return use.chance - PS_PERCENT * unpaid, use.parry_force
 
     def cover_malus(self, target: Combatant) -> int:
@@ -585,7 +587,9 @@ class Settlement:
         armour = defender.sheet.armour
         covered = not armour.locations or location.name in armour.locations
         absorption = armour.absorption if covered else 0
-        damage = max(0, sum(parts.values()) - absorption)
+        damage = sum(parts.values()) - absorption
+        if damage < 0:  # max(0, damage), without its call
+            damage = 0
         wound = (damage * location.wound_factor + 50) // 100
         wounds = self.wounds
         if wounds is None:
