@@ -14,11 +14,12 @@ import pytest
 
 from segsim import load_scenario
 from segsim.actions import Action
-from segsim.events import Event
+from segsim.events import Event, Moved
 from segsim.policy import make_policy
 from segsim.record import write_record
 from segsim.rules.rinkanou import settle
-from segsim.rules.rinkanou.events import HandsChanged, WeaponState
+from segsim.rules.rinkanou.events import CommandPointsChanged, HandsChanged, WeaponState
+from segsim.rules.rinkanou.manoeuvres import KEEPING
 from segsim.rules.rinkanou.ruleset import nearest_opponents
 from segsim.rules.rinkanou.settle import Settlement, quiet
 from segsim.state import FightState
@@ -66,7 +67,7 @@ def test_quiet_batches_settle_as_a_settlement_does(path: Path, random_policies: 
         quick, settled = _record(path, seed, random_policies, quick=True)
         assert none == 0
         assert quick == full
-        if not random_policies and path.stem in ("duel", "archery_duel"):
+        if not random_policies and path.stem in ("duel", "archery_duel", "crossbow_ambush"):
             assert settled > 0  # the quick path did settle batches of this fight
 
 
@@ -106,6 +107,44 @@ def test_a_reload_settles_quietly_as_the_hands_rule_does() -> None:
     assert full == events
     shot = Action("shoot", 2, "hands", target="jared", rolled=True).stamp(91, "jacou", 10)
     assert quiet(state, 12, [ready, shot]) is None
+
+
+def test_walks_settle_quietly_where_a_settlement_ends_them() -> None:
+    """A walk out of every opponent's reach (no roll) ends where Settlement.move ends
+    it: its destination, or half way if another's personal space is there, the spots of
+    the batch's earlier walks weighed (sixth pass); command points are lost on moving
+    (text 004). A rolled move, or a keep planned in the fight, needs a settlement."""
+    fight = load_scenario(ROOT / "examples" / "scenarios" / "crossbow_ambush.toml").fight(1)
+    rules, state = fight.ruleset, fight.state
+    state.combatants["robert"].status.command_points = 2
+
+    def walk(aid: int, who: str, to: tuple[float, float]) -> Action:
+        params = {"to": [to[0], to[1]], "pace": "walk", "segments": 5}
+        return Action("move", 5, "legs", params=params).stamp(aid, who, 2)
+
+    # Margaret stands (in this test) where Robert would end: he stops half way, as she
+    # walks away after him; walking away first, she leaves him his spot.
+    state.combatants["margaret"].position = (40.0, 1.0)
+    batch = [walk(90, "robert", (40.0, 0.6)), walk(91, "margaret", (40.0, 1.7))]
+    events = quiet(state, 7, batch)
+    assert events is not None
+    assert events == Settlement(rules, state, 7, batch, fight.dice).run()
+    moved = [(e.actor, e.x, e.y) for e in events if isinstance(e, Moved)]
+    assert moved == [("robert", 40.0, 0.3), ("margaret", 40.0, 1.7)]
+    assert [e for e in events if isinstance(e, CommandPointsChanged)] == [
+        CommandPointsChanged(7, "robert", 0, "moved")
+    ]
+    batch.reverse()
+    events = quiet(state, 7, batch)
+    assert events == Settlement(rules, state, 7, batch, fight.dice).run()
+    moved = [(e.actor, e.x, e.y) for e in events if isinstance(e, Moved)]
+    assert moved == [("margaret", 40.0, 1.7), ("robert", 40.0, 0.6)]
+    onto = [walk(92, "robert", (0.2, 0.0))]
+    assert quiet(state, 7, onto) == Settlement(rules, state, 7, onto, fight.dice).run()
+    rolled = Action("move", 5, "legs", rolled=True, params=batch[0].params).stamp(93, "robert", 2)
+    assert quiet(state, 7, [rolled]) is None
+    state.extra[KEEPING] = True
+    assert quiet(state, 7, batch) is None
 
 
 @pytest.mark.parametrize("name", ["duel", "one_against_three", "three_against_three"])

@@ -8,6 +8,9 @@ on the fight is still checked every time.
 
 from __future__ import annotations
 
+import math
+import random
+import struct
 from pathlib import Path
 
 import pytest
@@ -15,7 +18,7 @@ import pytest
 from segsim import load_scenario
 from segsim.actions import Action, declaration_problem
 from segsim.errors import IllegalDeclaration
-from segsim.rules.rinkanou.ruleset import nearest_opponents
+from segsim.rules.rinkanou.ruleset import nearest_opponents, point_at
 from segsim.testing import Scripted, build_fight, declare, drive, externalize
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -203,3 +206,39 @@ def test_the_nearest_opponent_of_a_small_fight_is_the_states() -> None:
     state.move("a", (0.0, 0.0))  # b, c and d all 5 m away: the first of them
     assert nearest_opponents(state, "a", 1) == ["b"]
     assert nearest_opponents(state, "c", 1) == ["a"]
+
+
+def _bits(point: tuple[float, float]) -> tuple[bytes, bytes]:
+    return struct.pack("<d", point[0]), struct.pack("<d", point[1])
+
+
+def test_a_point_on_the_way_is_rounded_as_round_rounds_it() -> None:
+    """point_at() rounds each coordinate to the micrometre without round()'s decimal
+    string where it can: the very floats round(v, 6) gives, the sign of a zero
+    included, for positions of every size, half-way values and those that are not
+    finite (sixth pass)."""
+    rng = random.Random(41)
+    cases: list[tuple[tuple[float, float], tuple[float, float], float]] = []
+    for _ in range(20_000):
+        scale = 10 ** rng.uniform(-8, 13)
+        start = (rng.uniform(-scale, scale), rng.uniform(-scale, scale))
+        goal = (rng.uniform(-scale, scale), rng.uniform(-scale, scale))
+        cases.append((start, goal, rng.choice([1.0, 0.5, rng.random()])))
+    for k in range(-2_000, 2_000, 3):  # half way between two micrometres
+        half = (k + 0.5) / 1e6
+        cases.append(((0.0, 0.0), (half, -half), 1.0))
+    for v in (0.0, -0.0, 4e-7, -4e-7, 2.675, 1e6, -1e12, 1e300, math.inf, -math.inf):
+        cases.append(((0.0, -0.0), (v, -v), 1.0))
+        cases.append(((0.0, -0.0), (v, -v), 0.5))
+    for start, goal, f in cases:
+        x = start[0] + (goal[0] - start[0]) * f
+        y = start[1] + (goal[1] - start[1]) * f
+        try:
+            expected = (round(x, 6), round(y, 6))
+        except OverflowError:
+            with pytest.raises(OverflowError):
+                point_at(start, goal, f)
+            continue
+        assert _bits(point_at(start, goal, f)) == _bits(expected), (start, goal, f)
+    x, y = point_at((0.0, 0.0), (math.nan, 1.0), 1.0)
+    assert math.isnan(x) and y == 1.0

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from segsim import load_scenario
+from segsim.actions import Action
 from segsim.fight import Fight, unconcerned_hook
 from segsim.policy import Observation
 from segsim.record import fight_lines
@@ -408,3 +409,73 @@ def test_the_armed_defender_is_concerned_by_a_lock_within_reach() -> None:
     fight.subscribe(watch)
     fight.run()
     assert asked and not any(asked)
+
+
+def test_the_defender_awaiting_a_dodge_is_unconcerned_until_it_must_act_on_it() -> None:
+    # A dodge awaited (defend_at) that is not due yet and already waited for, or that its
+    # busy legs leave for later, makes a full decision declare nothing: its shortcut
+    # says yes (sixth pass); due now, not waited for, or a parry: it decides. One past
+    # is forgotten, as the decision forgets it.
+    defender = Defender()
+    fight = _face_to_face(defender)
+    state, rules = fight.state, fight.ruleset
+    a = state.combatants["a"]
+    a.status.must_lock = True  # its hands busy; b does nothing: no blow coming
+
+    def agrees(defend_at: int | None) -> bool:
+        """The shortcut's answer, checked against a full decision of a copy."""
+        defender.defend_at = defend_at
+        full = copy.deepcopy(defender)
+        answer = defender.unconcerned(rules, state, "a", 0, False)
+        if answer:
+            assert full.decide(rules.observe(state, "a", 0, False)) is None
+            assert full.defend_at == defender.defend_at
+        return answer
+
+    assert not agrees(10)  # not waited for yet: it declares its wait
+    wait = Action("wait", None, "wait", continuous=True, params={"until": 8}).stamp(90, "a", 0)
+    a.actions.append(wait)  # waiting until the dodge's start (10 - 3 + 1)
+    assert agrees(10)
+    assert not agrees(2)  # due now: it dodges
+    assert agrees(-1) and defender.defend_at is None  # past: forgotten
+    walk = Action("move", 5, "legs", params={"to": [0.0, 1.0]}).stamp(91, "a", 0)
+    a.actions.append(walk)  # its legs busy: no dodge now, whenever it is due
+    assert agrees(2) and defender.defend_at == 2
+    parrier = Defender(prefer="parry")
+    parrier.defend_at = 10
+    assert not parrier.unconcerned(rules, state, "a", 0, False)
+
+
+def test_the_shieldbearer_awaiting_a_parry_is_unconcerned_until_it_must_act_on_it() -> None:
+    # The same for a shield's parry (Defender.plan's first choice with a shield in hand):
+    # not due yet and waited for, begun too late, or its shield busy: nothing to declare.
+    defender = Defender()
+    fight = build_fight(
+        {"a": ("blue", "shieldbearer", defender), "b": ("red", "robert", Aggressive())},
+        positions={"a": (0.0, 0.0), "b": (1.0, 0.0)},
+        seed=1,
+    )
+    state, rules = fight.state, fight.ruleset
+    a = state.combatants["a"]
+    a.status.must_lock = True  # its hands busy; b does nothing: no blow coming
+    speed = a.sheet.shield.speed
+
+    def agrees(defend_at: int, segment: int = 0) -> bool:
+        defender.defend_at = defend_at
+        full = copy.deepcopy(defender)
+        answer = defender.unconcerned(rules, state, "a", segment, False)
+        if answer:
+            assert full.decide(rules.observe(state, "a", segment, False)) is None
+            assert full.defend_at == defender.defend_at
+        return answer
+
+    start = 10 - speed + 1  # when the parry must start to end in segment 10
+    assert not agrees(10)  # not waited for yet: it declares its wait
+    wait = Action("wait", None, "wait", continuous=True, params={"until": start})
+    a.actions.append(wait.stamp(90, "a", 0))
+    assert agrees(10)
+    assert not agrees(10, start)  # due now: it parries
+    assert agrees(10, start + 1)  # too late to begin: nothing now
+    parry = Action("parry", speed, "shield", rolled=True).stamp(91, "a", 0)
+    a.actions.append(parry)  # the shield busy until segment speed - 1
+    assert agrees(speed + 5)

@@ -151,15 +151,32 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
         score = me.usable_ps if target in status.engaged else 0
     else:
         score = me.ps_against.get(target, 0)
-    usable = min(score, me.usable_ps - spent) if score > 0 else score
+    usable = score
+    if score > 0:  # min(score, what is left), without its call
+        left = me.usable_ps - spent
+        if left < score:
+            usable = left
     # A positive score against the target: +10 % a point, two at most; a negative one
     # is bought back (as buy_back does) by striking slower, then with a malus.
-    bonus = min(usable, 2) if usable > 0 else None
+    bonus = (usable if usable < 2 else 2) if usable > 0 else None  # (min(usable, 2))
     slower, malus = buy_back_amounts(score, weapon.speed, False) if score < 0 else (None, None)
     blow = best_blow(weapon)
-    return shared_declaration(
-        "strike", target, ("blow",), ("bonus", "slower", "malus"), blow, bonus, slower, malus
-    )
+    # shared_declaration(...) found by one lookup of the values that vary (its own
+    # cache's call hashes seven arguments, the constant ones too)
+    key = (target, blow, bonus, slower, malus)
+    strike = _STRIKES.get(key)
+    if strike is None:
+        if len(_STRIKES) >= SHAPES:
+            _STRIKES.clear()
+        strike = _STRIKES[key] = shared_declaration(
+            "strike", target, ("blow",), ("bonus", "slower", "malus"), blow, bonus, slower, malus
+        )
+    return strike
+
+
+_STRIKES: dict[tuple[str, str, int | None, int | None, int | None], Declaration] = {}
+"""The built-in policies' strikes by target, blow and PS choices (the shared
+declarations :func:`shared_declaration` makes of them; bounded as it is)."""
 
 
 def approach(
@@ -184,8 +201,9 @@ def _approach(
     """:func:`approach` toward the opponent of id ``target`` (whose view need not be
     built for it)."""
     me: SelfView = obs.me
-    if me.doing("legs") is not None:
-        return None
+    for a in me.actions:  # me.doing("legs"), without its call
+        if a.channel == "legs" and not a.continuous:
+            return None
     if last is not None:
         walk = last.pop("walk", None)
         if obs.must_act and walk == (me.position, obs.segment):
@@ -197,9 +215,22 @@ def _approach(
     # a negative score is bought back, and the score against anyone is negative only if
     # the score itself is: ps_against (a table of every opponent in view) is made then.
     score = me.ps_against.get(target, 0) if me._c.status.ps < 0 else 0
-    _, malus = buy_back_amounts(score, None, True)
-    walk = ("toward", "segments")
-    return shared_declaration("move", None, walk, ("malus",), target, APPROACH_SEGMENTS, malus)
+    # buy_back_amounts(score, None, True)'s malus, without its call: what the score owes
+    malus = -score if score < 0 else None
+    key = (target, malus)  # (its shared declaration by one lookup, as a strike's)
+    move = _APPROACHES.get(key)
+    if move is None:
+        if len(_APPROACHES) >= SHAPES:
+            _APPROACHES.clear()
+        walk = ("toward", "segments")
+        move = _APPROACHES[key] = shared_declaration(
+            "move", None, walk, ("malus",), target, APPROACH_SEGMENTS, malus
+        )
+    return move
+
+
+_APPROACHES: dict[tuple[str, int | None], Declaration] = {}
+"""The approaches' walks by target and malus (shared declarations, as :data:`_STRIKES`)."""
 
 
 APPROACH_SEGMENTS = 5  # segments of walking an approach declares at a time

@@ -164,10 +164,14 @@ class Defender:
             if covered:
                 landings = [t for t in landings if t not in covered]
             if landings:
-                first = min(landings)
+                if len(landings) == 1:  # (most often: min() and count() without calls)
+                    first, count = landings[0], 1
+                else:
+                    first = min(landings)
+                    count = landings.count(first)
                 if self.defend_at is None or first < self.defend_at:
                     self.defend_at = first
-                    self.blows = landings.count(first)
+                    self.blows = count
         defend_at = self.defend_at
         if defend_at is not None and (
             defend_at < segment
@@ -248,41 +252,47 @@ class Defender:
     ) -> bool:
         """Whether, called to a phase it need not act in (the engine asks: see
         :func:`segsim.fight.unconcerned_hook`; most often an opponent's action begun or
-        ended), it would declare nothing and change nothing (:meth:`decide`'s steps,
-        read straight from the fight state, on the safe side): no defence is awaited
-        (``defend_at``); no missile is in flight; no opponent within its own reach of
-        it shows a weapon motion that could land (anything but a lock or a parry seen
-        as such) from now on and that no defence in progress meets (where it lands
-        worked out as the decision does); and its hands are busy (a lock due, or an
-        action of the hands), so it neither ripostes nor arms, or it is armed and no
-        opponent within its reach shows a lock (an opening for its riposte). With an
-        awareness radius it decides; and for this class alone (a subclass may decide
-        otherwise)."""
-        if (
-            self.defend_at is not None
-            or state.autonomous
-            or rules.awareness is not None
-            or type(self) is not Defender
-        ):
+        ended), it would declare nothing and change nothing but what it changes here
+        (:meth:`decide`'s steps, read straight from the fight state, on the safe side):
+        no missile is in flight; no opponent within its own reach of it shows a weapon
+        motion that could land (anything but a lock or a parry seen as such) from now
+        on and that no defence in progress meets (where it lands worked out as the
+        decision does), before the defence it awaits if any (a later one changes
+        nothing: the decision keeps the first); the defence it awaits (``defend_at``),
+        unless past or met by a defence in progress (then forgotten here, as the
+        decision forgets it), is a dodge or a shield's parry not due yet and already
+        waited for, one begun too late, or one its busy legs or shield leave for later
+        (parrying with its weapon, it decides); and with no defence awaited, its hands
+        are busy (a lock due, or an action of the hands), so it neither ripostes nor
+        arms, or it is armed and no opponent within its reach shows a lock (an opening
+        for its riposte). With an awareness radius it decides; and for this class alone
+        (a subclass may decide otherwise)."""
+        if state.autonomous or rules.awareness is not None or type(self) is not Defender:
             return False
         c = state.combatants[cid]
-        mine = -1.0  # its hands busy: it neither ripostes nor arms
-        busy = c.status.must_lock  # _hands_busy(c), without its call:
-        if not busy:
-            for a in c.actions:
-                if a.channel == "hands" and not a.continuous:
-                    busy = True
-                    break
-        if not busy:
-            if not c.status.armed:
-                return False  # it arms
-            # Armed, its hands free: it strikes only into an opening (a lock of its
-            # nearest opponent, within its reach), looked for below on the safe side.
-            mine = reach_of(rules, c) + REACH_TOLERANCE
+        covered: AbstractSet[int | None] | None = None  # its defences' ends, once found
+        awaited = defend_at = self.defend_at
+        if defend_at is not None:
+            covered = _defended(c.actions)
+            if defend_at < segment or defend_at in covered:
+                defend_at = None  # past, or met by a defence in progress: forgotten
+        mine = -1.0  # no riposte looked for: its hands busy, or a defence awaited
+        if defend_at is None:
+            busy = c.status.must_lock  # _hands_busy(c), without its call:
+            if not busy:
+                for a in c.actions:
+                    if a.channel == "hands" and not a.continuous:
+                        busy = True
+                        break
+            if not busy:
+                if not c.status.armed:
+                    return False  # it arms
+                # Armed, its hands free: it strikes only into an opening (a lock of its
+                # nearest opponent, within its reach), looked for below on the safe side.
+                mine = reach_of(rules, c) + REACH_TOLERANCE
         here = c.position
         reaches = rules._fighter_reaches
         revealed = c.status.revealed  # what it has read of the others' actions
-        covered: AbstractSet[int | None] | None = None  # its defences' ends, once found
         kept = state._against.get(c.side)  # its view's opponents (all in view)
         for o in kept if kept is not None else state.against(c.side):
             apart = math.dist(o.position, here)
@@ -301,8 +311,47 @@ class Defender:
                     continue  # no blow, or past
                 if covered is None:
                     covered = _defended(c.actions)
-                if t not in covered:
-                    return False  # a defence to plan
+                if t not in covered and (awaited is None or t < awaited):
+                    return False  # a defence to plan (one after that awaited: no change)
+        if defend_at is not None:
+            # The defence awaited (Defender.plan's): a shield's parry (with the shield in
+            # hand and whole; no missile, as none flies) or a dodge, declared when it
+            # must start to end as the blow lands, waited for until then; none now with
+            # the shield or the legs busy, nor a parry begun too late. (Parrying with
+            # the weapon: it decides.)
+            status = c.status
+            shield = c.sheet.shield
+            if shield is not None and status.shield_pr > 0 and not status.shield_aside:
+                for a in c.actions:
+                    if a.channel == "shield" and not a.continuous:
+                        break  # the shield busy: no parry now
+                else:
+                    start = defend_at - shield.speed + 1
+                    if start == segment:
+                        return False  # due now: it parries
+                    if start > segment:
+                        for a in c.actions:
+                            if a.kind == "wait" and a.params.get("until") == start:
+                                break  # waiting for it already
+                        else:
+                            return False
+            elif self.prefer != "dodge":
+                return False
+            else:
+                for a in c.actions:
+                    if a.channel == "legs" and not a.continuous:
+                        break  # its legs busy: no dodge now
+                else:
+                    if defend_at - segment + 1 <= DODGE_SEGMENTS:
+                        return False  # due now (or hurried): it decides
+                    start = defend_at - DODGE_SEGMENTS + 1
+                    for a in c.actions:
+                        if a.kind == "wait" and a.params.get("until") == start:
+                            break  # waiting for it already
+                    else:
+                        return False
+        else:
+            self.defend_at = None  # (forgotten, as decide() forgets it)
         return True
 
     def plan(self, obs: Observation, land: int) -> tuple[int, Declaration | None]:
@@ -464,11 +513,17 @@ class Archer:
         dist = math.dist
         revealed = c.status.revealed  # what it has read of the others' actions
         kept = state._against.get(c.side)  # FightState.against(), without its call
+        x = here[0]
         for o in kept if kept is not None else state.against(c.side):
             reach = reaches.get(o)
             if reach is None:
                 reach = reach_of(rules, o)
-            if dist(o.position, here) > reach + REACH_TOLERANCE:
+            limit = reach + REACH_TOLERANCE
+            at = o.position
+            # Farther along x alone, it is no nearer (math.dist is never shorter than
+            # a side: the same answer without its call, as for most far opponents).
+            gap = at[0] - x
+            if gap > limit or -gap > limit or dist(at, here) > limit:
                 continue  # no threat (SelfView.threats)
             if rules.awareness is not None:
                 return False  # what it makes out: asked of its view
@@ -546,7 +601,8 @@ class Archer:
         reach = me.reach
         apart = math.dist(me.position, at)  # in_reach(), without its calls
         status = me._c.status  # its own, read straight (as its live fields would, now)
-        if apart <= max(theirs, reach) + 1.0 + REACH_TOLERANCE or me.sheet.ranged is None:
+        longer = reach if reach > theirs else theirs  # max(theirs, reach), without its call
+        if apart <= longer + 1.0 + REACH_TOLERANCE or me.sheet.ranged is None:
             if status.wielding != "melee":
                 return DRAW_MELEE
             if apart > reach + REACH_TOLERANCE:

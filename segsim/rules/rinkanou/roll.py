@@ -139,4 +139,5 @@ def simultaneous_malus(other_difficulty: int) -> int:
     """Malus one rolled action puts on another of the same fighter (RinKaNou, Actions
     simultanées): -10 % + the other's difficulty / 2, truncated toward zero, never a bonus.
     """
-    return min(0, math.trunc(-10 + other_difficulty / 2))
+    malus = math.trunc(-10 + other_difficulty / 2)
+    return malus if malus < 0 else 0  # min(0, malus), without its call

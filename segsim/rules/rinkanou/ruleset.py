@@ -89,14 +89,50 @@ def toward_point(
 ) -> tuple[float, float]:
     """Move from ``start`` toward ``goal`` by at most ``budget``, halting ``stop`` short."""
     distance = math.dist(start, goal)
-    travel = min(budget, max(0.0, distance - stop))
+    # min(budget, max(0.0, distance - stop)), without their calls (the same choices:
+    # max() keeps its first of equals, min() likewise)
+    short = distance - stop
+    short = short if short > 0.0 else 0.0
+    travel = short if short < budget else budget
     if distance == 0 or travel <= 0:
         return start
-    f = travel / distance
-    return (
-        round(start[0] + (goal[0] - start[0]) * f, 6),
-        round(start[1] + (goal[1] - start[1]) * f, 6),
-    )
+    return point_at(start, goal, travel / distance)
+
+
+_WHOLE = 6755399441055744.0
+"""1.5 * 2**52: a float below 2**51 in size, with this added and taken off again, comes
+out rounded to the nearest whole number (by the float addition's own rounding)."""
+
+
+def point_at(
+    start: tuple[float, float], goal: tuple[float, float], f: float
+) -> tuple[float, float]:
+    """The point a fraction ``f`` of the way from ``start`` to ``goal``, each coordinate
+    rounded to the micrometre as ``round(v, 6)`` rounds it (the grain of positions),
+    most often without its call: ``round`` with digits goes through a decimal string,
+    some 2,600 instructions a call, and a walk rounds four coordinates. ``v * 1e6``
+    rounded to a whole number ``k`` by float arithmetic is the rounding ``round`` makes
+    of the exact value whenever it lies clear of half way (by far more than the
+    product's error: below 1e12 in size, under 1e-4), and ``k / 1e6`` (both exact, the
+    quotient correctly rounded) is then the float nearest ``k`` millionths, ``round``'s
+    own answer; a zero keeps ``v``'s sign, as ``round``'s does. Anything else (near half
+    way, huge, not finite) is asked of ``round``. The same floats, bit for bit
+    (tests/test_rinkanou_shortcuts.py checks them against ``round``)."""
+    x = start[0] + (goal[0] - start[0]) * f
+    p = x * 1e6
+    if -1e12 < p < 1e12:
+        k = p + _WHOLE - _WHOLE
+        x = (k / 1e6 if k else x * 0.0) if -0.499 < p - k < 0.499 else round(x, 6)
+    else:
+        x = round(x, 6)
+    y = start[1] + (goal[1] - start[1]) * f
+    p = y * 1e6
+    if -1e12 < p < 1e12:
+        k = p + _WHOLE - _WHOLE
+        y = (k / 1e6 if k else y * 0.0) if -0.499 < p - k < 0.499 else round(y, 6)
+    else:
+        y = round(y, 6)
+    return (x, y)
 
 
 NOTHING_FORCED: list[Declaration] = []
@@ -551,11 +587,16 @@ class RinKaNou(BaseRuleset):
             committed = 0
             for a in c.actions:
                 if a.start >= st.ps_since and "ps" in a.params:
-                    committed += max(0, self.ps_use(state, a).net)
+                    net = self.ps_use(state, a).net
+                    if net > 0:  # max(0, net), without its call
+                        committed += net
             for spec in planned:  # declared in the same breath
                 if "ps" in spec.params:
-                    committed += max(0, self._spec_use(c, spec).net)
-            return max(0, st.ps - committed)
+                    net = self._spec_use(c, spec).net
+                    if net > 0:
+                        committed += net
+            left = st.ps - committed
+            return left if left > 0 else 0  # max(0, left), without its call
         if st.ps < 0:
             if against is None:
                 return st.ps
@@ -1243,13 +1284,19 @@ class RinKaNou(BaseRuleset):
             kept = state._against.get(c.side)  # FightState.against(), without its call
             dist = math.dist
             end_at: tuple[float, float] | None = None
+            x = here[0]
             for o in kept if kept is not None else state.against(c.side):
                 known = self._fighter_reaches.get(o)
                 reach = (known if known is not None else reach_of(self, o)) + REACH_TOLERANCE
-                d = dist(o.position, here)
+                far = reach + budget + _END_MARGIN
+                at = o.position
+                gap = at[0] - x
+                if gap > far or -gap > far:
+                    continue  # farther along x alone (math.dist is never shorter than a side)
+                d = dist(at, here)
                 if d <= reach and d <= bound:
                     return True
-                if d > reach + budget + _END_MARGIN:
+                if d > far:
                     continue
                 if end_at is None:
                     end_at = toward_point(c.position, goal, budget, stop)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from segsim.actions import Action
 from segsim.dice import Dice
@@ -49,7 +49,13 @@ from segsim.rules.rinkanou.events import situation_changed as _situation_changed
 from segsim.rules.rinkanou.events import weapon_state as _weapon_state
 from segsim.rules.rinkanou.events import wound_taken as _wound_taken
 from segsim.rules.rinkanou.roll import Rolled, tens
-from segsim.rules.rinkanou.ruleset import SITUATION_KINDS, recomputes, toward_point, within
+from segsim.rules.rinkanou.ruleset import (
+    SITUATION_KINDS,
+    point_at,
+    recomputes,
+    toward_point,
+    within,
+)
 from segsim.rules.rinkanou.situation import PS_PERCENT, PSUse
 from segsim.spatial import Grid
 from segsim.state import SMALL_FIGHT, Combatant, FightState, by_order
@@ -269,7 +275,9 @@ class Settlement:
                 return use.chance, use.parry_force
             return use.chance - use.spent_chance, 0  # spent on nothing: only the buys
         owed = -self.rules.usable_ps(self.state, defender, author)  # 0 if not against him
-        unpaid = max(0, owed + use.net)
+        unpaid = owed + use.net
+        if unpaid < 0:  # max(0, unpaid), without its call
+            unpaid = 0
         return use.chance - PS_PERCENT * unpaid, use.parry_force
 
     def cover_malus(self, target: Combatant) -> int:
@@ -579,7 +587,9 @@ class Settlement:
         armour = defender.sheet.armour
         covered = not armour.locations or location.name in armour.locations
         absorption = armour.absorption if covered else 0
-        damage = max(0, sum(parts.values()) - absorption)
+        damage = sum(parts.values()) - absorption
+        if damage < 0:  # max(0, damage), without its call
+            damage = 0
         wound = (damage * location.wound_factor + 50) // 100
         wounds = self.wounds
         if wounds is None:
@@ -696,26 +706,15 @@ class Settlement:
         running; ``segments`` of it declared at once as one action."""
         combatants = self.combatants
         c = combatants[action.actor]  # (self.fighter(), without its call)
-        sheet: Sheet = c.sheet
         if action.rolled:  # within an opponent's reach: Combat + Souplesse
+            sheet: Sheet = c.sheet
             mods = {
                 "combat": sheet.skill("combat"),
                 "agility": sheet.characteristic("agility"),
                 "ps": self.use(action).chance,
             }
             self.test(action, "move", mods)
-        params = action.params
-        pace = params.get("pace", "walk")
-        per_segment = sheet.movement / 10 * (sheet.run_factor if pace == "run" else 1.0)
-        budget = per_segment * int(params.get("segments", 1))
-        if "to" in params:
-            goal = tuple(params["to"])
-            stop = 0.0
-        else:
-            other = combatants[str(params["toward"])]
-            goal = other.position
-            stop = float(params.get("stop_at", 0.0))
-        dest = toward_point(c.position, (float(goal[0]), float(goal[1])), budget, stop)
+        dest = _destination(combatants, c, action.params)
         state = self.state
         if state.extra.get(manoeuvres.KEEPING):  # (keep_off() has nothing to do otherwise)
             dest = manoeuvres.keep_off(self, c, c.position, dest)
@@ -736,10 +735,7 @@ class Settlement:
         if len(state.grid.where) <= SMALL_FIGHT:  # len(state.grid), without its call
             return self._free_spot_scanned(c, dest)
         for f in (1.0, 0.5):
-            spot = (
-                round(start[0] + (dest[0] - start[0]) * f, 6),
-                round(start[1] + (dest[1] - start[1]) * f, 6),
-            )
+            spot = point_at(start, dest, f)  # (rounded to the micrometre)
             # Someone else stands there (those moving in this settlement are leaving),
             # or a move of this settlement already ends there.
             if not state.grid.crowded(spot, PERSONAL_SPACE, c.id, self.moving) and (
@@ -755,39 +751,13 @@ class Settlement:
     def _free_spot_scanned(self, c: Combatant, dest: tuple[float, float]) -> tuple[float, float]:
         """:meth:`free_spot` in a small fight (at most ``SMALL_FIGHT`` fighters): everyone
         in the fight, and the spots this settlement's moves already end on, scanned
-        with the grids' own test (within ``PERSONAL_SPACE``), rather than asked of the
-        fight's grid and of a grid of claimed spots made for the settlement."""
-        start = c.position
-        moving = self.moving
-        claimed = self.spots
-        dist = math.dist
-        everyone = self.state.against(None)  # everyone in the fight (do not modify it)
-        for f in (1.0, 0.5):
-            spot = (
-                round(start[0] + (dest[0] - start[0]) * f, 6),
-                round(start[1] + (dest[1] - start[1]) * f, 6),
-            )
-            crowded = False
-            for o in everyone:
-                if dist(spot, o.position) <= PERSONAL_SPACE and o is not c and o.id not in moving:
-                    crowded = True
-                    break
-            if crowded:
-                continue
-            if claimed is not None:
-                for at in claimed:
-                    if dist(spot, at) <= PERSONAL_SPACE:
-                        crowded = True
-                        break
-                if crowded:
-                    continue
-            moving.add(c.id)
-            if claimed is None:
-                self.spots = [spot]
-            else:
-                claimed.append(spot)
-            return spot
-        return start
+        (:func:`_scanned_spot`), rather than asked of the fight's grid and of a grid of
+        claimed spots made for the settlement."""
+        spots = self.spots
+        if spots is None:
+            spots = self.spots = []
+        # (everyone in the fight: the state's list, not modified)
+        return _scanned_spot(self.state.against(None), c, dest, self.moving, spots)
 
     def moved(self, c: Combatant) -> None:
         """Command points are kept only until the fighter moves (text 004)."""
@@ -904,24 +874,110 @@ class Settlement:
                 events.append(_situation_changed(segment, c.id, 0, since, (), "reset"))
 
 
+def _destination(
+    combatants: Mapping[str, Combatant], c: Combatant, params: Mapping[str, Any]
+) -> tuple[float, float]:
+    """Where ``c``'s move of parameters ``params`` would take it, before anyone's personal
+    space or a keeper is weighed (:meth:`Settlement.move`'s walk): movement / 10 metres a
+    segment walking, times the run factor running, toward a point or a fighter (halting
+    ``stop_at`` short of it)."""
+    sheet: Sheet = c.sheet
+    pace = params.get("pace", "walk")
+    per_segment = sheet.movement / 10 * (sheet.run_factor if pace == "run" else 1.0)
+    budget = per_segment * int(params.get("segments", 1))
+    if "to" in params:
+        goal = tuple(params["to"])
+        stop = 0.0
+    else:
+        other = combatants[str(params["toward"])]
+        goal = other.position
+        stop = float(params.get("stop_at", 0.0))
+    return toward_point(c.position, (float(goal[0]), float(goal[1])), budget, stop)
+
+
+def _scanned_spot(
+    everyone: Sequence[Combatant],
+    c: Combatant,
+    dest: tuple[float, float],
+    moving: set[str],
+    spots: list[tuple[float, float]],
+) -> tuple[float, float]:
+    """Where ``c``'s move toward ``dest`` ends in a small fight (:meth:`Settlement.
+    free_spot`'s rule): its destination, or half way if that keeps ``PERSONAL_SPACE``
+    from ``everyone`` else in the fight (those ``moving`` in this settlement are
+    leaving their spots) and from the ``spots`` its other moves end on, or where it
+    began; scanned with the grids' own test. A spot taken is added to ``spots``, and
+    ``c`` to ``moving``."""
+    start = c.position
+    dist = math.dist
+    for f in (1.0, 0.5):
+        spot = point_at(start, dest, f)  # (rounded to the micrometre)
+        x = spot[0]
+        crowded = False
+        for o in everyone:
+            at = o.position
+            gap = at[0] - x  # farther along x alone: not crowding (dist is no shorter)
+            if gap > PERSONAL_SPACE or -gap > PERSONAL_SPACE:
+                continue
+            if dist(spot, at) <= PERSONAL_SPACE and o is not c and o.id not in moving:
+                crowded = True
+                break
+        if crowded:
+            continue
+        for at in spots:
+            if dist(spot, at) <= PERSONAL_SPACE:
+                crowded = True
+                break
+        if crowded:
+            continue
+        moving.add(c.id)
+        spots.append(spot)
+        return spot
+    return start
+
+
 QUIET_KINDS = frozenset({"arm", "lock", "wait", "ready"})
 """Actions whose resolution rolls nothing and touches no situation points."""
 
 
 def quiet(state: FightState, segment: int, batch: Sequence[Action]) -> list[Event] | None:
-    """The events of a batch that only arms, locks, waits and readies a ranged weapon,
-    made without a :class:`Settlement` (the most common batches of a fight, and most of
-    a shooter's reloads); None for any other batch.
+    """The events of a batch that only arms, locks, waits, readies a ranged weapon and
+    walks out of every opponent's reach in a small fight, made without a
+    :class:`Settlement` (the most common batches of a fight, most of a shooter's reloads
+    and a walk toward the enemy); None for any other batch.
 
-    They are the events :meth:`Settlement.run` makes of such a batch (its ``arm`` and
-    ``lock``, and :func:`manoeuvres.hands` for a ``ready``): nothing is rolled, no
-    points change, and no blow can be spoiled (that takes a move in the batch)."""
+    They are the events :meth:`Settlement.run` makes of such a batch (its ``arm``,
+    ``lock`` and ``move``, and :func:`manoeuvres.hands` for a ``ready``): nothing is
+    rolled, no points change, and no blow can be spoiled (that takes a keep planned in
+    the fight, with which a walk is settled in full). A walk ends where
+    :meth:`Settlement.move` ends it, the spots of the batch's earlier walks weighed."""
     events: list[Event] = []
     combatants = state.combatants
+    moving: set[str] | None = None  # who walks, and where to (made at the first walk)
+    spots: list[tuple[float, float]] | None = None
     for action in batch:
         kind = action.kind
-        if action.cancelled or kind not in QUIET_KINDS:
+        if action.cancelled:
             return None
+        if kind not in QUIET_KINDS:
+            # A walk without a roll, in a small fight where nobody keeps anyone away.
+            if (
+                kind != "move"
+                or action.rolled
+                or len(state.grid.where) > SMALL_FIGHT
+                or state.extra.get(manoeuvres.KEEPING)
+            ):
+                return None
+            c = combatants[action.actor]
+            dest = _destination(combatants, c, action.params)
+            if moving is None or spots is None:
+                moving, spots = set(), []
+            x, y = _scanned_spot(state.against(None), c, dest, moving, spots)
+            if (x, y) != c.position:
+                events.append(Moved(segment, c.id, x, y))
+                if c.status.command_points:  # Settlement.moved()'s
+                    events.append(CommandPointsChanged(segment, c.id, 0, "moved"))
+            continue
         if kind == "arm":
             if action.id != combatants[action.actor].status.lost_arm:
                 events.append(_weapon_state(segment, action.actor, True, False))
