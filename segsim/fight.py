@@ -47,6 +47,7 @@ from segsim.actions import (
 from segsim.clock import clock
 from segsim.dice import Dice, DrawLike, LoadedDice
 from segsim.errors import IllegalDeclaration
+from segsim.eventbase import maker, slot_init
 from segsim.events import (
     ActionCancelled,
     CombatantJoined,
@@ -211,8 +212,8 @@ class _Paused:
     progress): what run() would pass on, not the ruleset's own ``must_act``."""
 
 
-@attrs.frozen
-class CombatantSpec:
+@attrs.frozen(weakref_slot=False)  # (no weak reference: its twin class, of the same
+class CombatantSpec:  # layout, can then make one without a call of the class: see maker)
     """A combatant to put in a fight: who, on which side, with what sheet and policy."""
 
     id: str
@@ -225,6 +226,12 @@ class CombatantSpec:
     setup: Mapping[str, Any] = attrs.field(factory=dict)
     """Ruleset-specific situation of this combatant at the start (surprised, command
     points...): the game master's calls, as scenario data."""
+
+
+# Built for each combatant of each fight: the cheaper slot-storing __init__, and
+# CombatantSpec(...) without a call of the class (a scenario's fights).
+CombatantSpec.__init__ = slot_init(CombatantSpec) or CombatantSpec.__init__  # type: ignore[method-assign]
+combatant_spec = maker(CombatantSpec)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -269,16 +276,15 @@ class Fight:
     ) -> None:
         if not combatants:
             raise ValueError("a fight needs combatants")
-        ids = [c.id for c in combatants]
-        if len(set(ids)) != len(ids):
-            dupes = sorted({i for i in ids if ids.count(i) > 1})
-            raise ValueError(f"combatant ids must be unique: {', '.join(dupes)}")
         if max_segments < 1:
             raise ValueError("max_segments must be at least 1")
         self.ruleset = ruleset
         self.specs = tuple(combatants)
+        # (Unique ids: checked as the combatants are made, below.)
         for spec in self.specs:
-            _on_the_field(spec)
+            position = spec.position
+            if type(position) is not tuple or position not in _FIELD:  # (else found good)
+                _on_the_field(spec)
         self.dice = dice if dice is not None else Dice(seed)
         self.seed = self.dice.seed
         self.name = name
@@ -299,6 +305,8 @@ class Fight:
         order = 0
         for spec in combatants:
             cid = spec.id
+            if cid in made:
+                _not_unique(combatants)
             policy = spec.policy
             made[cid] = Combatant(
                 cid,
@@ -343,7 +351,7 @@ class Fight:
         # (``forced_when``): it is then not asked otherwise; whether its outcome is
         # BaseRuleset's (who is left on which side); whether it passes a turn order
         # (BaseRuleset's due() never calls anyone); whether it has an order_key of its own.
-        forces, forced_when, plain_outcome, turns, own_order = _class_facts(type(ruleset))
+        forces, forced_when, plain_outcome, turns, _ = _class_facts(type(ruleset))
         self._forces = forces
         self._forced_when = forced_when
         self._plain_outcome = plain_outcome
@@ -357,11 +365,9 @@ class Fight:
         # which the sort reads without a call of order_key() per action.
         order_table = getattr(ruleset, "order_table", None)
         table = order_table() if order_table is not None else None
-        self._completion_order = _completion_order(
-            ruleset.order_key if own_order else None,
-            self._combatants,
-            table,
-        )
+        # The sort key of more actions completing together than _ranks orders: made when
+        # first needed (_completion_key), which in most fights is never.
+        self._completion_order: Callable[[Action], tuple[Any, ...]] | None = None
         # That table as ranks (kind -> rank; any other kind's: _rest), when each key is a
         # rank alone: two actions completing together are then ordered without the sort.
         self._ranks = _ranks(*table) if table is not None else None
@@ -1454,7 +1460,7 @@ class Fight:
                 ):
                     batch.reverse()
             else:
-                batch.sort(key=self._completion_order)
+                batch.sort(key=self._completion_order or self._completion_key())
         events = self.ruleset.resolve(state, seg, batch, self.dice)
         if events:
             # _emit_all(events), without its call (once a settlement that tells anything),
@@ -1661,6 +1667,18 @@ class Fight:
             if types is None or event.TYPE in types:
                 callback(event)
 
+    def _completion_key(self) -> Callable[[Action], tuple[Any, ...]]:
+        """The sort key of actions completing together (see :func:`_completion_order`),
+        made once per fight, when first needed."""
+        ruleset = self.ruleset
+        order_table = getattr(ruleset, "order_table", None)
+        key = self._completion_order = _completion_order(
+            ruleset.order_key if _class_facts(type(ruleset))[4] else None,
+            self._combatants,
+            order_table() if order_table is not None else None,
+        )
+        return key
+
     def _check_outcome(self, seg: int) -> bool:
         outcome = self.ruleset.outcome(self.state)
         if outcome is None:
@@ -1845,6 +1863,13 @@ def _completion_order(
         return (*order_key(a), combatants[a.actor].order, a.id)
 
     return key
+
+
+def _not_unique(combatants: Sequence[CombatantSpec]) -> None:
+    """Raise the ValueError of combatants whose ids are not all unique."""
+    ids = [c.id for c in combatants]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    raise ValueError(f"combatant ids must be unique: {', '.join(dupes)}")
 
 
 _FIELD: set[tuple[float, float]] = set()
