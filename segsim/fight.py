@@ -590,7 +590,19 @@ class Fight:
         if not self._own_env:
             raise RuntimeError("an embedded fight is run by its host: start() it instead")
         done = self.start()
-        self.env.run(until=done)
+        env = self.env
+        env.run(until=done)
+        # What the run leaves queued of the fight's own and nothing waits on: its end
+        # (queued again by SimPy's stop, with no callback left) and its combatants'
+        # processes, ended with it. Let go, so that the environment is no cycle left to
+        # the garbage collector (env -> queue -> process -> env); what else is queued
+        # keeps its order (its keys are unique).
+        queue = env._queue
+        if queue:
+            kept = [entry for entry in queue if not _spent(entry[3], done)]
+            if len(kept) != len(queue):
+                queue[:] = kept
+                heapq.heapify(queue)
         assert self.outcome is not None
         return self.outcome
 
@@ -1748,6 +1760,29 @@ def _live(env: simpy.Environment, done: simpy.Event) -> simpy.Process:
     process._target = next(life)  # ``done``, its one yield
     done.callbacks.append(process._resume)
     return process
+
+
+# What tells a combatant's process (see _live) from any other: the class of its
+# generator (the compiled build's is its own), and in the pure build, whose generators
+# are all of one class, its code.
+_LIFE_GENERATOR: type = type(_life(simpy.Event(_OwnEnvironment())))
+_LIFE_CODE: object = getattr(_life, "__code__", None)
+
+
+def _spent(event: simpy.Event, done: simpy.Event) -> bool:
+    """Whether a queued ``event`` is a finished fight's end (``done``) or one of its
+    combatants' ended processes (see :func:`_live`: nobody else holds them), with
+    nothing left to call."""
+    if event.callbacks:
+        return False
+    if event is done:
+        return True
+    if type(event) is not simpy.Process:
+        return False
+    generator = event._generator
+    return type(generator) is _LIFE_GENERATOR and (
+        _LIFE_CODE is None or getattr(generator, "gi_code", None) is _LIFE_CODE
+    )
 
 
 def _over(event: _Phase) -> None:
