@@ -1666,9 +1666,10 @@ class Fight:
                 for action in spawned:
                     self._schedule(action)
                 spawned.clear()
-            for callback, types in subscribers:
-                if types is None or event.TYPE in types:
-                    callback(event)
+            if subscribers:  # (no iterator over an empty list: most fights)
+                for callback, types in subscribers:
+                    if types is None or event.TYPE in types:
+                        callback(event)
 
     def _record(self, event: Event) -> None:
         """:meth:`_emit` for the engine's own events that change nothing by applying
