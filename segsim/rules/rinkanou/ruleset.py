@@ -515,7 +515,7 @@ class RinKaNou(BaseRuleset):
             # The roll's modifiers in their order, only those that count (not 0): the
             # table TestRolled.rolled() keeps, made once rather than filtered.
             sheet = c.sheet
-            mods = {}
+            mods = {}  # (a dict[str, int], as the surprise roll's above)
             chance = 0
             value = sheet.skill("combat")
             if value:
