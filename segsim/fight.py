@@ -47,6 +47,7 @@ from segsim.actions import (
 from segsim.clock import clock
 from segsim.dice import Dice, DrawLike, LoadedDice
 from segsim.errors import IllegalDeclaration
+from segsim.eventbase import maker, slot_init
 from segsim.events import (
     ActionCancelled,
     CombatantJoined,
@@ -211,8 +212,8 @@ class _Paused:
     progress): what run() would pass on, not the ruleset's own ``must_act``."""
 
 
-@attrs.frozen
-class CombatantSpec:
+@attrs.frozen(weakref_slot=False)  # (no weak reference: its twin class, of the same
+class CombatantSpec:  # layout, can then make one without a call of the class: see maker)
     """A combatant to put in a fight: who, on which side, with what sheet and policy."""
 
     id: str
@@ -225,6 +226,12 @@ class CombatantSpec:
     setup: Mapping[str, Any] = attrs.field(factory=dict)
     """Ruleset-specific situation of this combatant at the start (surprised, command
     points...): the game master's calls, as scenario data."""
+
+
+# Built for each combatant of each fight: the cheaper slot-storing __init__, and
+# CombatantSpec(...) without a call of the class (a scenario's fights).
+CombatantSpec.__init__ = slot_init(CombatantSpec) or CombatantSpec.__init__  # type: ignore[method-assign]
+combatant_spec = maker(CombatantSpec)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -269,16 +276,15 @@ class Fight:
     ) -> None:
         if not combatants:
             raise ValueError("a fight needs combatants")
-        ids = [c.id for c in combatants]
-        if len(set(ids)) != len(ids):
-            dupes = sorted({i for i in ids if ids.count(i) > 1})
-            raise ValueError(f"combatant ids must be unique: {', '.join(dupes)}")
         if max_segments < 1:
             raise ValueError("max_segments must be at least 1")
         self.ruleset = ruleset
         self.specs = tuple(combatants)
+        # (Unique ids: checked as the combatants are made, below.)
         for spec in self.specs:
-            _on_the_field(spec)
+            position = spec.position
+            if type(position) is not tuple or position not in _FIELD:  # (else found good)
+                _on_the_field(spec)
         self.dice = dice if dice is not None else Dice(seed)
         self.seed = self.dice.seed
         self.name = name
@@ -299,6 +305,8 @@ class Fight:
         order = 0
         for spec in combatants:
             cid = spec.id
+            if cid in made:
+                _not_unique(combatants)
             policy = spec.policy
             made[cid] = Combatant(
                 cid,
@@ -343,7 +351,7 @@ class Fight:
         # (``forced_when``): it is then not asked otherwise; whether its outcome is
         # BaseRuleset's (who is left on which side); whether it passes a turn order
         # (BaseRuleset's due() never calls anyone); whether it has an order_key of its own.
-        forces, forced_when, plain_outcome, turns, own_order = _class_facts(type(ruleset))
+        forces, forced_when, plain_outcome, turns, _ = _class_facts(type(ruleset))
         self._forces = forces
         self._forced_when = forced_when
         self._plain_outcome = plain_outcome
@@ -357,11 +365,9 @@ class Fight:
         # which the sort reads without a call of order_key() per action.
         order_table = getattr(ruleset, "order_table", None)
         table = order_table() if order_table is not None else None
-        self._completion_order = _completion_order(
-            ruleset.order_key if own_order else None,
-            self._combatants,
-            table,
-        )
+        # The sort key of more actions completing together than _ranks orders: made when
+        # first needed (_completion_key), which in most fights is never.
+        self._completion_order: Callable[[Action], tuple[Any, ...]] | None = None
         # That table as ranks (kind -> rank; any other kind's: _rest), when each key is a
         # rank alone: two actions completing together are then ordered without the sort.
         self._ranks = _ranks(*table) if table is not None else None
@@ -584,7 +590,19 @@ class Fight:
         if not self._own_env:
             raise RuntimeError("an embedded fight is run by its host: start() it instead")
         done = self.start()
-        self.env.run(until=done)
+        env = self.env
+        env.run(until=done)
+        # What the run leaves queued of the fight's own and nothing waits on: its end
+        # (queued again by SimPy's stop, with no callback left) and its combatants'
+        # processes, ended with it. Let go, so that the environment is no cycle left to
+        # the garbage collector (env -> queue -> process -> env); what else is queued
+        # keeps its order (its keys are unique).
+        queue = env._queue
+        if queue:
+            kept = [entry for entry in queue if not _spent(entry[3], done)]
+            if len(kept) != len(queue):
+                queue[:] = kept
+                heapq.heapify(queue)
         assert self.outcome is not None
         return self.outcome
 
@@ -1454,7 +1472,7 @@ class Fight:
                 ):
                     batch.reverse()
             else:
-                batch.sort(key=self._completion_order)
+                batch.sort(key=self._completion_order or self._completion_key())
         events = self.ruleset.resolve(state, seg, batch, self.dice)
         if events:
             # _emit_all(events), without its call (once a settlement that tells anything),
@@ -1659,9 +1677,10 @@ class Fight:
                 for action in spawned:
                     self._schedule(action)
                 spawned.clear()
-            for callback, types in subscribers:
-                if types is None or event.TYPE in types:
-                    callback(event)
+            if subscribers:  # (no iterator over an empty list: most fights)
+                for callback, types in subscribers:
+                    if types is None or event.TYPE in types:
+                        callback(event)
 
     def _record(self, event: Event) -> None:
         """:meth:`_emit` for the engine's own events that change nothing by applying
@@ -1671,6 +1690,18 @@ class Fight:
         for callback, types in self._subscribers:
             if types is None or event.TYPE in types:
                 callback(event)
+
+    def _completion_key(self) -> Callable[[Action], tuple[Any, ...]]:
+        """The sort key of actions completing together (see :func:`_completion_order`),
+        made once per fight, when first needed."""
+        ruleset = self.ruleset
+        order_table = getattr(ruleset, "order_table", None)
+        key = self._completion_order = _completion_order(
+            ruleset.order_key if _class_facts(type(ruleset))[4] else None,
+            self._combatants,
+            order_table() if order_table is not None else None,
+        )
+        return key
 
     def _check_outcome(self, seg: int) -> bool:
         outcome = self.ruleset.outcome(self.state)
@@ -1741,6 +1772,29 @@ def _live(env: simpy.Environment, done: simpy.Event) -> simpy.Process:
     process._target = next(life)  # ``done``, its one yield
     done.callbacks.append(process._resume)
     return process
+
+
+# What tells a combatant's process (see _live) from any other: the class of its
+# generator (the compiled build's is its own), and in the pure build, whose generators
+# are all of one class, its code.
+_LIFE_GENERATOR: type = type(_life(simpy.Event(_OwnEnvironment())))
+_LIFE_CODE: object = getattr(_life, "__code__", None)
+
+
+def _spent(event: simpy.Event, done: simpy.Event) -> bool:
+    """Whether a queued ``event`` is a finished fight's end (``done``) or one of its
+    combatants' ended processes (see :func:`_live`: nobody else holds them), with
+    nothing left to call."""
+    if event.callbacks:
+        return False
+    if event is done:
+        return True
+    if type(event) is not simpy.Process:
+        return False
+    generator = event._generator
+    return type(generator) is _LIFE_GENERATOR and (
+        _LIFE_CODE is None or getattr(generator, "gi_code", None) is _LIFE_CODE
+    )
 
 
 def _over(event: _Phase) -> None:
@@ -1856,6 +1910,13 @@ def _completion_order(
         return (*order_key(a), combatants[a.actor].order, a.id)
 
     return key
+
+
+def _not_unique(combatants: Sequence[CombatantSpec]) -> None:
+    """Raise the ValueError of combatants whose ids are not all unique."""
+    ids = [c.id for c in combatants]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    raise ValueError(f"combatant ids must be unique: {', '.join(dupes)}")
 
 
 _FIELD: set[tuple[float, float]] = set()

@@ -21,8 +21,24 @@ import attrs
 
 T = TypeVar("T")
 
-_done: weakref.WeakSet[Any] = weakref.WeakSet()
-"""Attrs instances already frozen (a weapon shared by many sheets is walked once)."""
+_done: dict[int, weakref.ReferenceType[Any]] = {}
+"""Attrs instances already frozen, by identity (a weapon shared by many sheets, a
+ruleset's shipped content at each ruleset made, is walked once): a weak reference to
+each by its ``id()``, dropped when it dies. By identity, not by a set's hash: a frozen
+attrs instance with tables among its fields has no hash (a read-only mapping has
+none), which left the shipped content walked again at each scenario's loading."""
+
+
+def _forget(key: int) -> Any:
+    """The callback that drops the entry of a frozen instance at ``id()`` ``key`` when
+    it dies (unless another has taken its place)."""
+
+    def gone(ref: weakref.ReferenceType[Any]) -> None:
+        if _done.get(key) is ref:
+            del _done[key]
+
+    return gone
+
 
 _SCALARS = (str, int, float, bool, bytes, type(None))
 
@@ -42,18 +58,17 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, set | frozenset):
         return frozenset(_freeze(v) for v in value)
     if attrs.has(type(value)):
-        try:
-            if value in _done:
-                return value
-        except TypeError:  # not weakly referenceable: walked each time
-            pass
+        key = id(value)
+        seen = _done.get(key)
+        if seen is not None and seen() is value:
+            return value
         for field in attrs.fields(type(value)):
             old = getattr(value, field.name)
             new = _freeze(old)
             if new is not old:
                 object.__setattr__(value, field.name, new)
-        with contextlib.suppress(TypeError):  # not weakly referenceable: not kept
-            _done.add(value)
+        with contextlib.suppress(TypeError):  # not weakly referenceable: walked each time
+            _done[key] = weakref.ref(value, _forget(key))
         return value
     if isinstance(value, Mapping):  # another read-only mapping: its values still
         return MappingProxyType({k: _freeze(v) for k, v in value.items()})

@@ -32,7 +32,7 @@ from typing import Any
 import attrs
 
 from segsim.errors import InputError
-from segsim.fight import CombatantSpec, Fight
+from segsim.fight import Fight, combatant_spec
 from segsim.input import Node, Source, seed_field
 from segsim.policy import UnknownPolicy, data_policy, make_policy
 from segsim.rules import frozen_sheet, ruleset_from_data
@@ -78,8 +78,8 @@ class Scenario:
         specs = []
         for c in self.combatants:
             policy = given.get(c.id) or data_policy(name, c.policy)
-            specs.append(
-                CombatantSpec(c.id, c.side, c.sheet, policy, c.name, c.position, c.is_pc, c.setup)
+            specs.append(  # CombatantSpec(...), without a call of the class
+                combatant_spec(c.id, c.side, c.sheet, policy, c.name, c.position, c.is_pc, c.setup)
             )
         kwargs.setdefault("max_segments", self.max_segments)
         return Fight(

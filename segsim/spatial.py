@@ -19,6 +19,8 @@ SMALL = 12
 """Items: up to this many, a question whose answer does not depend on the grid's order
 (:meth:`Grid.crowded`) looks at each item rather than at the cells."""
 Cell = tuple[int, int]
+_INF = math.inf
+_NEG_INF = -math.inf
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -37,7 +39,7 @@ class Grid:
         # The least and greatest coordinates ever held (x0 y0 x1 y1): a search from
         # outside them (a rear rank's, for the enemy) bounds distances by them, closer
         # than by the cells' edges.
-        self._extent: list[float] = [math.inf, math.inf, -math.inf, -math.inf]
+        self._extent: list[float] = [_INF, _INF, _NEG_INF, _NEG_INF]
         # The answers of :meth:`near` since the last change: a fighter's observers and
         # its own look around ask the same question between two moves.
         self._near_memo: dict[tuple[Position, float], list[str]] = {}

@@ -188,9 +188,20 @@ class FightState:
         self.vacated = None
         self._against = {}
         self._sides = None
+        grid = self.grid
+        side_grids = self.side_grids
+        side_counts = self.side_counts
         for c in combatants.values():
             if c.in_fight:
-                self._enter(c)
+                # _enter(c), without its call and _forget()'s (nothing is kept yet).
+                self.roster += 1
+                side = c.side
+                grid.add(c.id, c.position)
+                mine = side_grids.get(side)
+                if mine is None:
+                    mine = side_grids[side] = Grid(grid.cell)
+                mine.add(c.id, c.position)
+                side_counts[side] = side_counts.get(side, 0) + 1
 
     def __repr__(self) -> str:
         return (

@@ -23,11 +23,14 @@ def _fight(rules: Any) -> Any:
 def test_the_table_gives_the_order_key_of_every_kind() -> None:
     rules = RinKaNou()
     fight = _fight(rules)
+    assert fight._completion_order is None  # made when first needed, once
+    key = fight._completion_key()
+    assert fight._completion_order is key
     order = {c.id: c.order for c in fight.state.combatants.values()}
     for i, kind in enumerate([*KINDS, "projectile", "no such kind"]):
         for actor in order:
             a = Action(kind, 3, id=i + 1, actor=actor)
-            assert fight._completion_order(a) == (*rules.order_key(a), order[actor], i + 1)
+            assert key(a) == (*rules.order_key(a), order[actor], i + 1)
 
 
 def test_a_ruleset_that_orders_otherwise_gets_its_own_order_key() -> None:
@@ -39,7 +42,6 @@ def test_a_ruleset_that_orders_otherwise_gets_its_own_order_key() -> None:
     assert rules.order_table() is None
     fight = _fight(rules)
     a, b = Action("strike", 3, id=1, actor="robert"), Action("dodge", 3, id=2, actor="robert")
-    assert sorted([a, b], key=fight._completion_order) == sorted(
-        [a, b], key=lambda x: (rules.order_key(x), x.id)
-    )
-    assert fight._completion_order(a)[0] == -RinKaNou().order_key(a)[0]
+    key = fight._completion_key()
+    assert sorted([a, b], key=key) == sorted([a, b], key=lambda x: (rules.order_key(x), x.id))
+    assert key(a)[0] == -RinKaNou().order_key(a)[0]

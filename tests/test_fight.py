@@ -394,6 +394,14 @@ def test_a_finished_fight_is_freed_by_reference_counting(make: Callable[[], None
     assert left == []
 
 
+@pytest.mark.parametrize("make", [a_scenario_duel, a_time_limit])
+def test_a_fight_run_to_its_end_leaves_nothing_to_the_collector(make: Callable[[], None]) -> None:
+    """Run to its end by run(), a fight in its own environment lets go of what it left
+    queued there (its end, its combatants' ended processes): not even its environment is
+    a cycle for the garbage collector."""
+    assert cyclic_garbage(make) == []
+
+
 def test_a_finished_fight_leaves_what_else_is_queued_in_its_environment() -> None:
     fight, _, _ = duel({}, ATTACK, dice=[90])
     later: list[float] = []

@@ -113,3 +113,17 @@ def test_content_cannot_be_changed_for_the_next_fight(ruleset: str) -> None:
     second.run()
     assert snapshot((rules.content, [c.sheet for c in scenario.combatants])) == before
     assert [e.TYPE for e in first.history] == [e.TYPE for e in second.history]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_frozen_content_is_not_walked_again(ruleset: str) -> None:
+    """The shipped content, frozen once, is left as it is when another ruleset is made
+    with it: its tables are the same objects (a frozen attrs instance holding tables has
+    no hash, and was walked and its tables made anew at each scenario's loading)."""
+    first = get_ruleset(ruleset).content
+    tables = {f.name: getattr(first, f.name) for f in attrs.fields(type(first))}
+    again = get_ruleset(ruleset).content
+    assert again is first
+    assert all(getattr(again, name) is table for name, table in tables.items())
+    with pytest.raises(TypeError):
+        hash(first)  # (why it is known by identity)

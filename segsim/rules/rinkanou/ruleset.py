@@ -473,9 +473,21 @@ class RinKaNou(BaseRuleset):
         return None
 
     def new_status(self, sheet: Sheet) -> Status:
+        shield = sheet.shield
+        # Status(weapon_pr=..., shield_pr=...), its arguments given by position (cheaper
+        # to bind, once per fighter and fight): the defaults up to weapon_pr, then the two.
         return Status(
-            weapon_pr=sheet.weapon.durability,
-            shield_pr=sheet.shield.durability if sheet.shield is not None else 0,
+            False,
+            False,
+            0,
+            "",
+            0,
+            0,
+            0,
+            (),
+            0,
+            sheet.weapon.durability,
+            shield.durability if shield is not None else 0,
         )
 
     def begin(self, state: FightState, dice: Dice) -> list[Event]:
@@ -536,13 +548,27 @@ class RinKaNou(BaseRuleset):
         if "ps" in setup:
             ps = int(setup["ps"])
         elif self.start_roll:
-            mods = {
-                "combat": c.sheet.skill("combat"),
-                "reason": c.sheet.characteristic("reason"),
-                "situation": int(setup.get("start_modifier", 0)) if setup else 0,
-                "surprise": malus,
-            }
-            chance = sum(mods.values())
+            # The roll's modifiers in their order, only those that count (not 0): the
+            # table TestRolled.rolled() keeps, made once rather than filtered.
+            sheet = c.sheet
+            mods = {}  # (a dict[str, int], as the surprise roll's above)
+            chance = 0
+            value = sheet.skill("combat")
+            if value:
+                mods["combat"] = value
+                chance += value
+            value = sheet.characteristics["reason"]  # (sheet.characteristic(), without its call)
+            if value:
+                mods["reason"] = value
+                chance += value
+            if setup:
+                value = int(setup.get("start_modifier", 0))
+                if value:
+                    mods["situation"] = value
+                    chance += value
+            if malus:
+                mods["surprise"] = malus
+                chance += malus
             result = TestRolled.rolled(
                 t, c.id, None, "start", chance, dice.d100("start of fight", c.id), mods
             )
