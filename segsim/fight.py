@@ -1228,12 +1228,53 @@ class Fight:
         if answers is None:
             return False
         cancelled = state.cancelled_in
+        pending = state.pending
+        phases = self._phases
+        history = self.history
+        told = self._told
+        subscribers = self._subscribers
         for c, imposed in zip(members, answers, strict=True):
             if type(imposed) is Action:
                 action: ActionSpec = imposed
                 if not (cancelled and cancelled.get(c.id) == seg):
                     action.forced = action.public = True
-                    self._start(c, action, seg)
+                    actions = c.actions
+                    if actions:  # (continuous actions of its channel to end: by _start)
+                        self._start(c, action, seg)
+                        continue
+                    # _start(c, action, seg), without its call (a fighter with no action
+                    # in progress: a thousand at a battle's round start).
+                    cid = c.id
+                    action.id = state.next_action_id
+                    action.actor = cid
+                    action.start = action.t = seg
+                    if action.continuous:
+                        action.visible = False
+                    state.next_action_id += 1
+                    actions.append(action)
+                    if told and action.kind in told:
+                        self.ruleset.started(state, action)
+                    duration = action.duration
+                    if duration is not None:
+                        end = seg + duration
+                        batch = pending.get(end)
+                        if batch is None:
+                            pending[end] = [action]
+                        else:
+                            batch.append(action)
+                        called = phases.get(end)
+                        if called is None:
+                            called = self._boundary_event(end)
+                        if cid not in called:
+                            called[cid] = False
+                        if not action.visible and "clear" in action.params:
+                            self._sleep(c, action)
+                    state.version += 1
+                    history.append(action)
+                    if subscribers:
+                        for callback, types in subscribers:
+                            if types is None or action.TYPE in types:
+                                callback(action)
                     continue
                 assert action.declaration is not None
                 imposed = (action.declaration,)
