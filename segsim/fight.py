@@ -88,6 +88,9 @@ Unconcerned = Callable[[Any, FightState, str, int, bool], bool]
 :func:`unconcerned_hook`."""
 
 _NO_PLANS: tuple[ActionSpec, ...] = ()  # what a fighter's first declaration follows
+_MANY_FORCED = 64
+"""More fighters than this called to a phase: what the rules impose on them is asked in
+one call when the rules offer it (:meth:`Fight._force_many`)."""
 
 
 class _OwnEnvironment(simpy.Environment):
@@ -856,7 +859,7 @@ class Fight:
             members.sort(key=by_order)
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
-        if self._forces:
+        if self._forces and (len(members) <= _MANY_FORCED or not self._force_many(members, seg)):
             when = self._forced_when
             for c in members:
                 if when is not None and not getattr(c.status, when):
@@ -1222,6 +1225,86 @@ class Fight:
             if self._start(c, item, seg):
                 observable = True
         return observable
+
+    def _force_many(self, members: list[Combatant], seg: int) -> bool:
+        """What the rules impose on the many fighters called to a phase (more than
+        :data:`_MANY_FORCED`: a battle's round start calls a thousand, most of whom are
+        made to wait), asked in one call when the rules offer it: ``forced_all(state,
+        members, segment)`` answers for each fighter in turn either an action planned as
+        ``plan`` would plan what ``forced`` imposes (its ``declaration`` set), started here
+        as :meth:`_run_phase` starts a forced action, or the declarations ``forced`` would
+        return, planned here as :meth:`_run_phase` plans them, at that fighter's turn;
+        or None for no answer. False, nothing done, when the rules offer no such call or
+        give no answer (the phase then asks ``forced`` of each fighter)."""
+        forced_all = getattr(self.ruleset, "forced_all", None)
+        if forced_all is None or self._forced_when is not None:
+            return False
+        state = self.state
+        answers: Sequence[ActionSpec | Sequence[Declaration]] | None = forced_all(
+            state, members, seg
+        )
+        if answers is None:
+            return False
+        cancelled = state.cancelled_in
+        pending = state.pending
+        phases = self._phases
+        history = self.history
+        told = self._told
+        subscribers = self._subscribers
+        for c, imposed in zip(members, answers, strict=True):
+            if type(imposed) is Action:
+                action: ActionSpec = imposed
+                if not (cancelled and cancelled.get(c.id) == seg):
+                    action.forced = action.public = True
+                    actions = c.actions
+                    if actions:  # (continuous actions of its channel to end: by _start)
+                        self._start(c, action, seg)
+                        continue
+                    # _start(c, action, seg), without its call (a fighter with no action
+                    # in progress: a thousand at a battle's round start).
+                    cid = c.id
+                    action.id = state.next_action_id
+                    action.actor = cid
+                    action.start = action.t = seg
+                    if action.continuous:
+                        action.visible = False
+                    state.next_action_id += 1
+                    actions.append(action)
+                    if told and action.kind in told:
+                        self.ruleset.started(state, action)
+                    duration = action.duration
+                    if duration is not None:
+                        end = seg + duration
+                        batch = pending.get(end)
+                        if batch is None:
+                            pending[end] = [action]
+                        else:
+                            batch.append(action)
+                        called = phases.get(end)
+                        if called is None:
+                            called = self._boundary_event(end)
+                        if cid not in called:
+                            called[cid] = False
+                        if not action.visible and "clear" in action.params:
+                            self._sleep(c, action)
+                    state.version += 1
+                    history.append(action)
+                    if subscribers:
+                        for callback, types in subscribers:
+                            if types is None or action.TYPE in types:
+                                callback(action)
+                    continue
+                assert action.declaration is not None
+                imposed = (action.declaration,)
+            decls: Sequence[Declaration] = imposed  # type: ignore[assignment]
+            if decls:
+                specs: list[Cancel] | list[ActionSpec]
+                if len(decls) == 1 and type(decls[0]) is Declaration:
+                    specs = self._plan_one(c, decls[0], seg, True)
+                else:
+                    specs = self._plan_all(c, decls, seg, True)
+                self._apply(c, specs, seg)
+        return True
 
     def _start(self, c: Combatant, action: ActionSpec, seg: int) -> bool:
         """Start ``action``, planned for ``c`` in the phase of ``seg``: it ends the

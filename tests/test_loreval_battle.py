@@ -170,3 +170,42 @@ def test_the_examples_play_the_same_with_the_steps_kept(monkeypatch: pytest.Monk
                 assert (steps.KEY in fight.state.extra) == (large == 0)
                 fights.setdefault((name, seed), []).append(list(fight_lines(fight)))
     assert all(a == b for a, b in fights.values())
+
+
+def test_a_large_phase_imposes_its_awaits_in_one_call_and_plays_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """More than ``_MANY_FORCED`` fighters called to a phase (a battle of 40 a side at its
+    rounds' starts): the rules answer for all of them in one call (forced_all: each
+    await planned as plan() plans it, the step due left to the engine), and the battle
+    plays the same, action for action, as when forced() and plan() are asked of each
+    fighter in turn."""
+    import segsim.fight as engine
+
+    asked: list[int] = []
+    bulk = Loreval.forced_all
+
+    def counted(self: Loreval, state: object, members: list[object], segment: int) -> object:
+        answers = bulk(self, state, members, segment)  # type: ignore[arg-type]
+        asked.append(0 if answers is None else len(answers))
+        return answers
+
+    records = []
+    for many in (engine._MANY_FORCED, 10**9):
+        monkeypatch.setattr(engine, "_MANY_FORCED", many)
+        monkeypatch.setattr(Loreval, "forced_all", counted)
+        fight = line_battle(40, seed=0, max_segments=130)
+        fight.run()
+        records.append(list(fight_lines(fight)))
+        if many == engine._MANY_FORCED:
+            assert asked and all(n == 80 for n in asked)  # (round starts: everyone)
+            waits = [
+                a
+                for a in fight.history
+                if isinstance(a, Action) and a.kind == "await" and a.start == 0
+            ]
+            assert len(waits) == 79  # all but the fighter whose step is due
+            assert all(a.forced and a.public and a.declaration is not None for a in waits)
+        else:
+            assert len(asked) == asked.count(80)  # not asked again
+    assert records[0] == records[1]

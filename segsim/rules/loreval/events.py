@@ -221,17 +221,21 @@ class RoundStarted(Event):
         combatants = state.combatants
         rnd, t = self.round, self.t
         points, ties, grace = self.points, self.ties, self.grace
+        later = rnd > 1
         for cid in self.order:  # (everyone in the fight: no call a fighter)
             status: Status = combatants[cid].status
             status.round, status.round_start = rnd, t
             status.start_points = points.get(cid, status.initiative)
             status.tie = ties.get(cid, 0)
-            status.grace = grace.get(cid, "")
             status.blocked = False
             status.plan = None
-            if rnd > 1:
+            if later:
                 status.surprised = False
-            if status.grace in ("forced", "surprise", "heroic"):
+            if not grace:  # (nobody sits this round out: a battle's rounds)
+                status.grace = ""
+                continue
+            why = status.grace = grace.get(cid, "")
+            if why in ("forced", "surprise", "heroic"):
                 status.declared_round = rnd
                 status.resolved_round = rnd
 

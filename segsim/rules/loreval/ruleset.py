@@ -15,7 +15,14 @@ from typing import Any, ClassVar
 
 import attrs
 
-from segsim.actions import Action, ActionSpec, Declaration, DeclarationLike
+from segsim.actions import (
+    EMPTY,
+    Action,
+    ActionSpec,
+    Declaration,
+    DeclarationLike,
+    declaration_problem,
+)
 from segsim.dice import Dice
 from segsim.errors import IllegalDeclaration
 from segsim.events import Event
@@ -366,6 +373,80 @@ class Loreval(BaseRuleset):
         if not busy and step is not None and step[0].id == cid:
             return [_STEPS[step[1]]]
         return [] if waiting else [_AWAIT]
+
+    def forced_all(
+        self, state: FightState, members: Sequence[Combatant], segment: int
+    ) -> list[ActionSpec | Sequence[Declaration]] | None:
+        """:meth:`forced` of each of ``members`` in turn, each await it imposes planned
+        as :meth:`plan` plans it (the engine's ``_force_many``: a phase with many
+        fighters called, a battle's round start, where a thousand are made to wait),
+        in one call rather than two a fighter. What the step due answers (the
+        declaration of its step, planned by the engine at its fighter's turn) holds for
+        everyone: the awaits started before it change neither the answer kept for the
+        state (:meth:`_busy_step`) nor the round, and once that step has begun, a
+        fighter that :meth:`forced` would have found not due finds a step in progress,
+        which imposes the same await. None (asked one at a time) while the steps check
+        themselves (``steps.CHECK``)."""
+        if steps.CHECK:
+            return None
+        if not _AWAIT.checked:  # its shape checked once, as the engine checks it
+            declaration_problem(_AWAIT)
+            if not _AWAIT.checked:
+                return None
+        busy, step = self._busy_step(state, segment)
+        due = None if busy or step is None else step[0].id
+        # plan()'s await, its duration worked out once for all: current_round(), without
+        # its call (the first status in the fight that holds a round)
+        for o in state.combatants.values():
+            if o.in_fight:
+                found: Status = o.status
+                if found.round:
+                    start = found.round_start
+                    break
+        else:
+            _, start = current_round(state, segment, self.round_segments)
+        end = start + self.round_segments
+        duration = end - segment if end > segment else None
+        answers: list[ActionSpec | Sequence[Declaration]] = []
+        for c in members:
+            waiting = False
+            for a in c.actions:  # one pass: a step in progress, a wait (as forced())
+                kind = a.kind
+                if kind == TURN:
+                    answers.append(())
+                    break
+                if kind == AWAIT:
+                    waiting = True
+            else:
+                if c.id == due:
+                    assert step is not None
+                    answers.append((_STEPS[step[1]],))
+                elif waiting:
+                    answers.append(())
+                else:
+                    # plan(state, c.id, _AWAIT, segment, ()), forced, without its calls
+                    # (positional: no dictionary of keywords made for the call)
+                    answers.append(
+                        Action(
+                            AWAIT,
+                            duration,
+                            TURN_CHANNEL,
+                            None,
+                            False,
+                            0,
+                            True,
+                            True,
+                            True,
+                            True,
+                            EMPTY,
+                            0,
+                            "",
+                            0,
+                            False,
+                            _AWAIT,
+                        )
+                    )
+        return answers
 
     def decides_nothing(self, state: FightState, c: Combatant, segment: int) -> bool:
         """Whether this phase is not one of the fighter's declaring steps (declare,

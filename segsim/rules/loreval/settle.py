@@ -213,13 +213,20 @@ def break_ties(dice: Dice, group: list[str], ties: dict[str, int]) -> None:
     thousands of them)."""
     roll_each = dice.roll_each
     pending = group
-    values = [0] * len(group)  # the dice so far of those still rolling, in turn
+    values: list[int] = []  # the dice so far of those still rolling, in turn
     out: list[tuple[str, int, int]] = []  # who stopped rolling: value, after how many rolls
     rolls = 0
     while len(pending) > 1:
         rolls += 1
         rolled = roll_each(20, "initiative tie-break", pending)
-        now = [so_far * TIE_BASE + face for so_far, face in zip(values, rolled, strict=True)]
+        if rolls == 1:  # no dice so far: the faces are the values
+            now = rolled
+        else:
+            now = [so_far * TIE_BASE + face for so_far, face in zip(values, rolled, strict=True)]
+        if len(set(now)) == len(now):  # all differ: everyone is done (a group's last roll)
+            for cid, value in zip(pending, now, strict=True):
+                out.append((cid, value, rolls))
+            break
         counts: dict[int, int] = {}  # fighters by their dice so far
         for value in now:
             counts[value] = counts.get(value, 0) + 1
