@@ -376,7 +376,7 @@ class Fight:
         self._ranks = _ranks(*table) if table is not None else None
         self._rest: Any = table[1][0] if table is not None and self._ranks is not None else None
         # A boundary's event calls one of these: bound once, not at each boundary.
-        self._on_boundary: Callable[[_Phase], None] = self._at_boundary
+        self._on_boundary: Callable[[_Phase], None] = self._run_phase
         self._on_phase: Callable[[_Phase], None] = self._run_phase
         self._external = external
         self._paused: _Paused | None = None
@@ -814,36 +814,34 @@ class Fight:
         event.members = self._phases[seg] = members
         return members
 
-    def _at_boundary(self, event: _Phase) -> None:
-        """A segment boundary: settle what completes there, then hold the declaration
-        phase now if nothing else is due before a phase at this time, else after it."""
-        seg = event.at
-        if seg > self._boundary_done:
-            self._boundary_done = seg
-        if seg in self.state.pending:
-            self._settle(seg)
-        if not event.members or self.ended:
-            if self._phases.get(seg) is event.members:
-                del self._phases[seg]
-            return
-        queue = self._queue
-        if queue is None or (queue and queue[0][0] <= self.env._now and queue[0][1] <= DECIDE):
-            # Something of this time comes before a declaration phase (an event a
-            # subscriber triggered, a host's join): the phase waits for it, with the same
-            # members (whoever is called to it meanwhile too).
-            deferred = _Phase(self.env, seg, self._on_phase)
-            self.env.schedule(deferred, DECIDE, 0)
-            deferred.members = event.members
-            return
-        self._run_phase(event)
-
     # ------------------------------------------------------------------ declaration phase
 
     def _run_phase(self, event: _Phase) -> None:
+        """A segment boundary's event, or a declaration phase's alone. At a boundary not
+        yet processed (the event :meth:`_boundary_event` booked with its settlement):
+        settle what completes there, then hold the declaration phase now if nothing else
+        is due before a phase at this time, else after it. (The boundary and its phase in
+        one call: once a boundary. A phase alone is booked only for a boundary already
+        processed, so the test tells the two apart as their booking did.)"""
         seg = event.at
-        called = self._phases.pop(seg)
         if seg > self._boundary_done:
             self._boundary_done = seg
+            if seg in self.state.pending:
+                self._settle(seg)
+            if not event.members or self.ended:
+                if self._phases.get(seg) is event.members:
+                    del self._phases[seg]
+                return
+            queue = self._queue
+            if queue is None or (queue and queue[0][0] <= self.env._now and queue[0][1] <= DECIDE):
+                # Something of this time comes before a declaration phase (an event a
+                # subscriber triggered, a host's join): the phase waits for it, with the
+                # same members (whoever is called to it meanwhile too).
+                deferred = _Phase(self.env, seg, self._on_phase)
+                self.env.schedule(deferred, DECIDE, 0)
+                deferred.members = event.members
+                return
+        called = self._phases.pop(seg)
         if self.ended:
             return
         state = self.state
