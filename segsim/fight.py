@@ -853,11 +853,18 @@ class Fight:
             c = combatants[cid]
             if c.in_fight:
                 members.append(c)
-        if len(members) > 1:
+        n = len(members)
+        if n == 2:
+            # members.sort(key=by_order) for two, without its calls (most phases of more
+            # than one): swapped only if the second comes first, as a stable sort would.
+            first_c, second_c = members
+            if second_c.order < first_c.order:
+                members.reverse()
+        elif n > 2:
             members.sort(key=by_order)
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
-        if self._forces and (len(members) <= _MANY_FORCED or not self._force_many(members, seg)):
+        if self._forces and (n <= _MANY_FORCED or not self._force_many(members, seg)):
             when = self._forced_when
             for c in members:
                 if when is not None and not getattr(c.status, when):
@@ -1537,9 +1544,10 @@ class Fight:
                     if drop:
                         del recent[:drop]
                 recent.append(a)
-        if len(batch) > 1:
+        n = len(batch)
+        if n > 1:
             ranks = self._ranks
-            if len(batch) == 2 and ranks is not None:
+            if n == 2 and ranks is not None:
                 # batch.sort(key=self._completion_order) for two actions, without its
                 # calls (most batches of more than one): the rank of each kind, then the
                 # fighters' order, then the ids (never equal).
@@ -1598,7 +1606,7 @@ class Fight:
         if state.vacated:
             self._clear_ways(seg)
         observable = False
-        if len(batch) == 1:
+        if n == 1:
             a = batch[0]
             actors: Collection[str] = (a.actor,)
             observable = a.visible
