@@ -260,7 +260,7 @@ class Fight:
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
         *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_forced_when"),
-        *("_unconcerned", "_ranks", "_rest"),
+        *("_unconcerned", "_ranks", "_rest", "_plain_book"),
     )
 
     def __init__(
@@ -296,6 +296,10 @@ class Fight:
         self._own_env = env is None
         self.env: simpy.Environment = env if env is not None else _OwnEnvironment()
         self._scale = scale
+        # Whether a boundary's event is booked as _boundary_event()'s common case, which
+        # the hot paths then do without its call: the pure build's event class, on the
+        # fight's own environment (a SimPy heap), at one unit of time a segment.
+        self._plain_book = _PLAIN_PHASE and env is None and scale == 1.0
         self.clock = clock(scale, self.env.now, getattr(ruleset, "tick", 1))  # (shared)
         # The combatants, and what the engine keeps of each policy, in one pass (not a
         # comprehension each: a call of its own, and a pass over them each).
@@ -1011,7 +1015,24 @@ class Fight:
                         batch.append(action)
                     at_end = self._phases.get(end)
                     if at_end is None:
-                        at_end = self._boundary_event(end)
+                        if self._plain_book and self._boundary_done < end <= self.max_segments:
+                            # _boundary_event(end), without its call (an action that ends where
+                            # no boundary is booked yet): its event, with its settlement.
+                            env = self.env
+                            now = env._now
+                            booked = _new_phase(_Phase)
+                            booked.env = env
+                            booked.callbacks = [self._on_boundary]
+                            booked.at = booked._value = end
+                            booked._ok = True
+                            delay = end - (now - self.clock.origin)
+                            if not delay > 0:
+                                delay = 0
+                            heappush(env._queue, (now + delay, SETTLE, next(env._eid), booked))
+                            at_end = {}
+                            booked.members = self._phases[end] = at_end
+                        else:
+                            at_end = self._boundary_event(end)
                     if cid not in at_end:
                         at_end[cid] = False
                     if not action.visible and "clear" in action.params:
@@ -1348,7 +1369,24 @@ class Fight:
                 batch.append(action)
             members = self._phases.get(end)
             if members is None:
-                members = self._boundary_event(end)
+                if self._plain_book and self._boundary_done < end <= self.max_segments:
+                    # _boundary_event(end), without its call (an action that ends where no
+                    # boundary is booked yet): its event, with its settlement.
+                    env = self.env
+                    now = env._now
+                    booked = _new_phase(_Phase)
+                    booked.env = env
+                    booked.callbacks = [self._on_boundary]
+                    booked.at = booked._value = end
+                    booked._ok = True
+                    delay = end - (now - self.clock.origin)
+                    if not delay > 0:
+                        delay = 0
+                    heappush(env._queue, (now + delay, SETTLE, next(env._eid), booked))
+                    members = {}
+                    booked.members = self._phases[end] = members
+                else:
+                    members = self._boundary_event(end)
             if cid not in members:
                 members[cid] = False
             if not action.visible and "clear" in action.params:
