@@ -47,7 +47,7 @@ from segsim.actions import (
 from segsim.clock import clock
 from segsim.dice import Dice, DrawLike, LoadedDice
 from segsim.errors import IllegalDeclaration
-from segsim.eventbase import maker, slot_init
+from segsim.eventbase import maker, slot_init, twin_of
 from segsim.events import (
     ActionCancelled,
     CombatantJoined,
@@ -196,6 +196,11 @@ class _Phase(_Scheduled):
 # pure build; the compiled build's class has a __new__ of its own that calls __init__).
 _new_phase = _Phase.__new__
 _PLAIN_PHASE = _new_phase is object.__new__
+
+# A die's event made without its maker's call where the maker builds it through a twin
+# class (the pure build; see eventbase.maker): Fight._on_draw() does the same stores.
+_DIE_TWIN: Any = twin_of(DieRolled) if maker(DieRolled) is not DieRolled else None
+_new_die: Any = _DIE_TWIN.__new__ if _DIE_TWIN is not None else None
 
 _Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec] | ActionSpec]]
 """A phase's checked declarations, fighter by fighter: a list of what to apply, or the
@@ -1742,7 +1747,19 @@ class Fight:
     # ------------------------------------------------------------------ events & end
 
     def _on_draw(self, die: str, value: int, purpose: str, actor: str | None) -> DieRolled:
-        event = die_rolled(self._t, actor, die, value, purpose)  # (see die_rolled)
+        if _DIE_TWIN is not None:
+            # die_rolled(...), without its call (once a draw, the pure build): its maker's
+            # stores on a new object of the class's twin, made a DieRolled again.
+            made: Any = _new_die(_DIE_TWIN)
+            made.t = self._t
+            made.actor = actor
+            made.die = die
+            made.value = value
+            made.purpose = purpose
+            made.__class__ = DieRolled
+            event: DieRolled = made
+        else:
+            event = die_rolled(self._t, actor, die, value, purpose)  # (see die_rolled)
         # _record(event), without its call (once a draw).
         self.state.version += 1
         self.history.append(event)
