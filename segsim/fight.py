@@ -995,10 +995,13 @@ class Fight:
                 actions = c.actions
                 if actions:
                     channel = action.channel
-                    for old in actions[:]:  # a copy, not a comprehension's frame
+                    for old in actions:  # (no copy of the list when none ends)
                         if old.continuous and old.channel == channel:
-                            self._unschedule(old)
-                            actions.remove(old)
+                            for old in actions[:]:  # a copy, not a comprehension's frame
+                                if old.continuous and old.channel == channel:
+                                    self._unschedule(old)
+                                    actions.remove(old)
+                            break
                 cid = c.id
                 action.id = state.next_action_id
                 action.actor = cid
@@ -1347,10 +1350,13 @@ class Fight:
         actions = c.actions
         if actions:
             channel = action.channel
-            for old in actions[:]:  # a copy, not a comprehension's frame
+            for old in actions:  # (no copy of the list when none ends)
                 if old.continuous and old.channel == channel:
-                    self._unschedule(old)
-                    actions.remove(old)
+                    for old in actions[:]:  # a copy, not a comprehension's frame
+                        if old.continuous and old.channel == channel:
+                            self._unschedule(old)
+                            actions.remove(old)
+                    break
         # Action.stamp() and _record(), without their calls (once an action).
         cid = c.id
         action.id = state.next_action_id
