@@ -89,6 +89,7 @@ def slot_init(cls: type, written: bool = False) -> Callable[..., None] | None:
         ]
         # And the same object made without a call of the class (see :func:`maker`).
         names["_new"] = twin.__new__
+        _TWINS[cls] = twin
         lines += [
             f"def make({', '.join(params)}):",
             "    self = _new(_Twin)",
@@ -145,6 +146,14 @@ def _twin(cls: type) -> type | None:
 
 
 _MAKERS: dict[type, Callable[..., Any]] = {}
+_TWINS: dict[type, type] = {}
+
+
+def twin_of(cls: type) -> type | None:
+    """The mutable twin through which :func:`maker`'s function makes an object of the
+    event class ``cls`` (None if it has none: the compiled build's classes), for a hot
+    path that does the same stores without the maker's call."""
+    return _TWINS.get(cls)
 
 
 def maker(cls: type[E]) -> Callable[..., E]:

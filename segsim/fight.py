@@ -47,7 +47,7 @@ from segsim.actions import (
 from segsim.clock import clock
 from segsim.dice import Dice, DrawLike, LoadedDice
 from segsim.errors import IllegalDeclaration
-from segsim.eventbase import maker, slot_init
+from segsim.eventbase import maker, slot_init, twin_of
 from segsim.events import (
     ActionCancelled,
     CombatantJoined,
@@ -197,6 +197,11 @@ class _Phase(_Scheduled):
 _new_phase = _Phase.__new__
 _PLAIN_PHASE = _new_phase is object.__new__
 
+# A die's event made without its maker's call where the maker builds it through a twin
+# class (the pure build; see eventbase.maker): Fight._on_draw() does the same stores.
+_DIE_TWIN: Any = twin_of(DieRolled) if maker(DieRolled) is not DieRolled else None
+_new_die: Any = _DIE_TWIN.__new__ if _DIE_TWIN is not None else None
+
 _Decided = list[tuple[Combatant, list[Cancel] | list[ActionSpec] | ActionSpec]]
 """A phase's checked declarations, fighter by fighter: a list of what to apply, or the
 one planned action of a single checked declaration (most decisions), applied by
@@ -260,7 +265,7 @@ class Fight:
         *("_on_boundary", "_on_phase", "_external", "_paused", "_stepping", "_policies"),
         *("_calls", "_started", "_process", "_limit_set", "_boundary_done", "_joining"),
         *("_sleepers", "_queue", "_t", "_plain_outcome", "_quiet_roster", "_forced_when"),
-        *("_unconcerned", "_ranks", "_rest"),
+        *("_unconcerned", "_ranks", "_rest", "_plain_book"),
     )
 
     def __init__(
@@ -296,6 +301,10 @@ class Fight:
         self._own_env = env is None
         self.env: simpy.Environment = env if env is not None else _OwnEnvironment()
         self._scale = scale
+        # Whether a boundary's event is booked as _boundary_event()'s common case, which
+        # the hot paths then do without its call: the pure build's event class, on the
+        # fight's own environment (a SimPy heap), at one unit of time a segment.
+        self._plain_book = _PLAIN_PHASE and env is None and scale == 1.0
         self.clock = clock(scale, self.env.now, getattr(ruleset, "tick", 1))  # (shared)
         # The combatants, and what the engine keeps of each policy, in one pass (not a
         # comprehension each: a call of its own, and a pass over them each).
@@ -376,7 +385,7 @@ class Fight:
         self._ranks = _ranks(*table) if table is not None else None
         self._rest: Any = table[1][0] if table is not None and self._ranks is not None else None
         # A boundary's event calls one of these: bound once, not at each boundary.
-        self._on_boundary: Callable[[_Phase], None] = self._at_boundary
+        self._on_boundary: Callable[[_Phase], None] = self._run_phase
         self._on_phase: Callable[[_Phase], None] = self._run_phase
         self._external = external
         self._paused: _Paused | None = None
@@ -814,36 +823,34 @@ class Fight:
         event.members = self._phases[seg] = members
         return members
 
-    def _at_boundary(self, event: _Phase) -> None:
-        """A segment boundary: settle what completes there, then hold the declaration
-        phase now if nothing else is due before a phase at this time, else after it."""
-        seg = event.at
-        if seg > self._boundary_done:
-            self._boundary_done = seg
-        if seg in self.state.pending:
-            self._settle(seg)
-        if not event.members or self.ended:
-            if self._phases.get(seg) is event.members:
-                del self._phases[seg]
-            return
-        queue = self._queue
-        if queue is None or (queue and queue[0][0] <= self.env._now and queue[0][1] <= DECIDE):
-            # Something of this time comes before a declaration phase (an event a
-            # subscriber triggered, a host's join): the phase waits for it, with the same
-            # members (whoever is called to it meanwhile too).
-            deferred = _Phase(self.env, seg, self._on_phase)
-            self.env.schedule(deferred, DECIDE, 0)
-            deferred.members = event.members
-            return
-        self._run_phase(event)
-
     # ------------------------------------------------------------------ declaration phase
 
     def _run_phase(self, event: _Phase) -> None:
+        """A segment boundary's event, or a declaration phase's alone. At a boundary not
+        yet processed (the event :meth:`_boundary_event` booked with its settlement):
+        settle what completes there, then hold the declaration phase now if nothing else
+        is due before a phase at this time, else after it. (The boundary and its phase in
+        one call: once a boundary. A phase alone is booked only for a boundary already
+        processed, so the test tells the two apart as their booking did.)"""
         seg = event.at
-        called = self._phases.pop(seg)
         if seg > self._boundary_done:
             self._boundary_done = seg
+            if seg in self.state.pending:
+                self._settle(seg)
+            if not event.members or self.ended:
+                if self._phases.get(seg) is event.members:
+                    del self._phases[seg]
+                return
+            queue = self._queue
+            if queue is None or (queue and queue[0][0] <= self.env._now and queue[0][1] <= DECIDE):
+                # Something of this time comes before a declaration phase (an event a
+                # subscriber triggered, a host's join): the phase waits for it, with the
+                # same members (whoever is called to it meanwhile too).
+                deferred = _Phase(self.env, seg, self._on_phase)
+                self.env.schedule(deferred, DECIDE, 0)
+                deferred.members = event.members
+                return
+        called = self._phases.pop(seg)
         if self.ended:
             return
         state = self.state
@@ -855,11 +862,18 @@ class Fight:
             c = combatants[cid]
             if c.in_fight:
                 members.append(c)
-        if len(members) > 1:
+        n = len(members)
+        if n == 2:
+            # members.sort(key=by_order) for two, without its calls (most phases of more
+            # than one): swapped only if the second comes first, as a stable sort would.
+            first_c, second_c = members
+            if second_c.order < first_c.order:
+                members.reverse()
+        elif n > 2:
             members.sort(key=by_order)
         ruleset = self.ruleset
         # Consequences of the previous resolution (a lock after a strike) start first.
-        if self._forces and (len(members) <= _MANY_FORCED or not self._force_many(members, seg)):
+        if self._forces and (n <= _MANY_FORCED or not self._force_many(members, seg)):
             when = self._forced_when
             for c in members:
                 if when is not None and not getattr(c.status, when):
@@ -981,10 +995,13 @@ class Fight:
                 actions = c.actions
                 if actions:
                     channel = action.channel
-                    for old in actions[:]:  # a copy, not a comprehension's frame
+                    for old in actions:  # (no copy of the list when none ends)
                         if old.continuous and old.channel == channel:
-                            self._unschedule(old)
-                            actions.remove(old)
+                            for old in actions[:]:  # a copy, not a comprehension's frame
+                                if old.continuous and old.channel == channel:
+                                    self._unschedule(old)
+                                    actions.remove(old)
+                            break
                 cid = c.id
                 action.id = state.next_action_id
                 action.actor = cid
@@ -1006,7 +1023,24 @@ class Fight:
                         batch.append(action)
                     at_end = self._phases.get(end)
                     if at_end is None:
-                        at_end = self._boundary_event(end)
+                        if self._plain_book and self._boundary_done < end <= self.max_segments:
+                            # _boundary_event(end), without its call (an action that ends where
+                            # no boundary is booked yet): its event, with its settlement.
+                            env = self.env
+                            now = env._now
+                            booked = _new_phase(_Phase)
+                            booked.env = env
+                            booked.callbacks = [self._on_boundary]
+                            booked.at = booked._value = end
+                            booked._ok = True
+                            delay = end - (now - self.clock.origin)
+                            if not delay > 0:
+                                delay = 0
+                            heappush(env._queue, (now + delay, SETTLE, next(env._eid), booked))
+                            at_end = {}
+                            booked.members = self._phases[end] = at_end
+                        else:
+                            at_end = self._boundary_event(end)
                     if cid not in at_end:
                         at_end[cid] = False
                     if not action.visible and "clear" in action.params:
@@ -1316,10 +1350,13 @@ class Fight:
         actions = c.actions
         if actions:
             channel = action.channel
-            for old in actions[:]:  # a copy, not a comprehension's frame
+            for old in actions:  # (no copy of the list when none ends)
                 if old.continuous and old.channel == channel:
-                    self._unschedule(old)
-                    actions.remove(old)
+                    for old in actions[:]:  # a copy, not a comprehension's frame
+                        if old.continuous and old.channel == channel:
+                            self._unschedule(old)
+                            actions.remove(old)
+                    break
         # Action.stamp() and _record(), without their calls (once an action).
         cid = c.id
         action.id = state.next_action_id
@@ -1343,7 +1380,24 @@ class Fight:
                 batch.append(action)
             members = self._phases.get(end)
             if members is None:
-                members = self._boundary_event(end)
+                if self._plain_book and self._boundary_done < end <= self.max_segments:
+                    # _boundary_event(end), without its call (an action that ends where no
+                    # boundary is booked yet): its event, with its settlement.
+                    env = self.env
+                    now = env._now
+                    booked = _new_phase(_Phase)
+                    booked.env = env
+                    booked.callbacks = [self._on_boundary]
+                    booked.at = booked._value = end
+                    booked._ok = True
+                    delay = end - (now - self.clock.origin)
+                    if not delay > 0:
+                        delay = 0
+                    heappush(env._queue, (now + delay, SETTLE, next(env._eid), booked))
+                    members = {}
+                    booked.members = self._phases[end] = members
+                else:
+                    members = self._boundary_event(end)
             if cid not in members:
                 members[cid] = False
             if not action.visible and "clear" in action.params:
@@ -1539,9 +1593,10 @@ class Fight:
                     if drop:
                         del recent[:drop]
                 recent.append(a)
-        if len(batch) > 1:
+        n = len(batch)
+        if n > 1:
             ranks = self._ranks
-            if len(batch) == 2 and ranks is not None:
+            if n == 2 and ranks is not None:
                 # batch.sort(key=self._completion_order) for two actions, without its
                 # calls (most batches of more than one): the rank of each kind, then the
                 # fighters' order, then the ids (never equal).
@@ -1600,7 +1655,7 @@ class Fight:
         if state.vacated:
             self._clear_ways(seg)
         observable = False
-        if len(batch) == 1:
+        if n == 1:
             a = batch[0]
             actors: Collection[str] = (a.actor,)
             observable = a.visible
@@ -1698,7 +1753,19 @@ class Fight:
     # ------------------------------------------------------------------ events & end
 
     def _on_draw(self, die: str, value: int, purpose: str, actor: str | None) -> DieRolled:
-        event = die_rolled(self._t, actor, die, value, purpose)  # (see die_rolled)
+        if _DIE_TWIN is not None:
+            # die_rolled(...), without its call (once a draw, the pure build): its maker's
+            # stores on a new object of the class's twin, made a DieRolled again.
+            made: Any = _new_die(_DIE_TWIN)
+            made.t = self._t
+            made.actor = actor
+            made.die = die
+            made.value = value
+            made.purpose = purpose
+            made.__class__ = DieRolled
+            event: DieRolled = made
+        else:
+            event = die_rolled(self._t, actor, die, value, purpose)  # (see die_rolled)
         # _record(event), without its call (once a draw).
         self.state.version += 1
         self.history.append(event)
