@@ -1586,8 +1586,6 @@ class Fight:
                     < (combatants[first.actor].order, first.id)
                 ):
                     batch.reverse()
-            elif len(batch) > _MANY_FORCED:
-                self._sort_many(batch)
             else:
                 batch.sort(key=self._completion_order or self._completion_key())
         events = self.ruleset.resolve(state, seg, batch, self.dice)
@@ -1807,22 +1805,6 @@ class Fight:
         for callback, types in self._subscribers:
             if types is None or event.TYPE in types:
                 callback(event)
-
-    def _sort_many(self, batch: list[Action]) -> None:
-        """Sort a large batch of actions completing together (more than
-        :data:`_MANY_FORCED`: a battle's thousand waits at a round's end) as
-        :meth:`_completion_key`'s key sorts it: with the ruleset's ``order_key``, each
-        action's key made in one pass (the ruleset's call, no key function's call around
-        it), then the places sorted by their keys in C. The keys end with the actions'
-        ids, never equal: the order is the key's own, whatever sorts it."""
-        ruleset = self.ruleset
-        if getattr(ruleset, "order_table", None) is not None or not _class_facts(type(ruleset))[4]:
-            batch.sort(key=self._completion_order or self._completion_key())
-            return
-        order_key = ruleset.order_key
-        combatants = self._combatants
-        keys = [(*order_key(a), combatants[a.actor].order, a.id) for a in batch]
-        batch[:] = map(batch.__getitem__, sorted(range(len(keys)), key=keys.__getitem__))
 
     def _completion_key(self) -> Callable[[Action], tuple[Any, ...]]:
         """The sort key of actions completing together (see :func:`_completion_order`),

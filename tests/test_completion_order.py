@@ -47,35 +47,6 @@ def test_a_ruleset_that_orders_otherwise_gets_its_own_order_key() -> None:
     assert key(a)[0] == -RinKaNou().order_key(a)[0]
 
 
-def test_a_large_batch_is_sorted_as_the_key_sorts_it() -> None:
-    """More than ``_MANY_FORCED`` actions completing together (a battle's thousand
-    waits at a round's end) are sorted by keys made in one pass (``_sort_many``): the
-    order the completion key gives, with the ruleset's own order_key and with a table."""
-    import random
-
-    from segsim.fight import _MANY_FORCED
-
-    class Reversed(RinKaNou):
-        def order_key(self, action: Action) -> tuple[Any, ...]:
-            return (-super().order_key(action)[0],)
-
-    shuffle = random.Random(7).shuffle  # (the test's own order, not the fight's dice)
-    for rules in (Reversed(), RinKaNou()):
-        fight = _fight(rules)
-        batch = [
-            Action(kind, 3, id=i + 1, actor=actor)
-            for i, (kind, actor) in enumerate(
-                (kind, actor) for kind in [*KINDS, "other"] for actor in ("robert", "margaret")
-            )
-        ]
-        batch = batch * (_MANY_FORCED // len(batch) + 2)  # (ids repeat: a stable sort)
-        assert len(batch) > _MANY_FORCED
-        shuffle(batch)
-        expected = sorted(batch, key=fight._completion_key())
-        fight._sort_many(batch)
-        assert [id(a) for a in batch] == [id(a) for a in expected]
-
-
 def test_a_large_batch_leaves_out_what_was_dropped_from_it() -> None:
     """The actions dropped from a large batch (``_unschedule``'s marks) are left out,
     the others kept in their order (``_kept``)."""
