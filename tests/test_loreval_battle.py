@@ -236,3 +236,20 @@ def test_a_large_phase_awaits_hold_what_their_class_makes(
         assert len(waits) > 80  # (both rounds' starts)
         seen.append((waits, list(fight_lines(fight))))
     assert seen[0] == seen[1]
+
+
+def test_a_large_phase_tells_its_subscribers_each_await_as_it_starts() -> None:
+    """A large phase's forced awaits (a battle of 40 a side at its rounds' starts) are
+    started in a batch only when nobody subscribes to the fight's events; a subscriber is
+    handed each event as it is recorded, in the history's order, and the battle plays
+    the same with or without one."""
+    heard: list[object] = []
+    plain = line_battle(40, seed=0, max_segments=130)
+    plain.run()
+    told = line_battle(40, seed=0, max_segments=130)
+    told.subscribe(lambda event: heard.append((len(told.history), event)))
+    told.run()
+    assert list(fight_lines(told)) == list(fight_lines(plain))
+    assert [event for _, event in heard] == list(told.history)
+    assert all(told.history[n - 1] is event for n, event in heard)  # (told once recorded)
+    assert sum(1 for _, e in heard if isinstance(e, Action) and e.kind == "await") > 80
