@@ -27,7 +27,8 @@ import heapq
 import math
 from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
 from heapq import heappop, heappush
-from itertools import count
+from itertools import compress, count
+from operator import not_
 from typing import Any, cast
 
 import attrs
@@ -1282,63 +1283,89 @@ class Fight:
         cancelled = state.cancelled_in
         pending = state.pending
         phases = self._phases
-        history = self.history
         told = self._told
-        subscribers = self._subscribers
+        # What each start below adds to the fight, kept here while only these starts
+        # happen and handed over in one go (_flush): the next action's id, the state's
+        # version, the history's new actions, the batch and the phase of the boundary
+        # where they end (most of them the same: a thousand awaits to the round's end).
+        # Only without subscribers, who are told of each action as it starts.
+        batched = not self._subscribers
+        next_id = state.next_action_id
+        started: list[Action] = []
+        last_end = -1
+        booked: list[Action] = []
+        called: dict[str, bool] = {}
         for c, imposed in zip(members, answers, strict=True):
             if type(imposed) is Action:
                 action: ActionSpec = imposed
                 if not (cancelled and cancelled.get(c.id) == seg):
                     action.forced = action.public = True
                     actions = c.actions
-                    if actions:  # (continuous actions of its channel to end: by _start)
+                    if actions or not batched or (told and action.kind in told):
+                        # (continuous actions of its channel to end, subscribers or the
+                        # rules to tell: by _start, in the fight's own order)
+                        next_id = self._flush(next_id, started)
                         self._start(c, action, seg)
+                        next_id = state.next_action_id
+                        last_end = -1
                         continue
                     # _start(c, action, seg), without its call (a fighter with no action
                     # in progress: a thousand at a battle's round start).
                     cid = c.id
-                    action.id = state.next_action_id
+                    action.id = next_id
+                    next_id += 1
                     action.actor = cid
                     action.start = action.t = seg
                     if action.continuous:
                         action.visible = False
-                    state.next_action_id += 1
                     actions.append(action)
-                    if told and action.kind in told:
-                        self.ruleset.started(state, action)
                     duration = action.duration
                     if duration is not None:
                         end = seg + duration
-                        batch = pending.get(end)
-                        if batch is None:
-                            pending[end] = [action]
-                        else:
-                            batch.append(action)
-                        called = phases.get(end)
-                        if called is None:
-                            called = self._boundary_event(end)
+                        if end != last_end:
+                            found = pending.get(end)
+                            if found is None:
+                                found = pending[end] = []
+                            booked = found
+                            found_called = phases.get(end)
+                            if found_called is None:
+                                found_called = self._boundary_event(end)
+                            called = found_called
+                            last_end = end
+                        booked.append(action)
                         if cid not in called:
                             called[cid] = False
                         if not action.visible and "clear" in action.params:
                             self._sleep(c, action)
-                    state.version += 1
-                    history.append(action)
-                    if subscribers:
-                        for callback, types in subscribers:
-                            if types is None or action.TYPE in types:
-                                callback(action)
+                    started.append(action)
                     continue
                 assert action.declaration is not None
                 imposed = (action.declaration,)
             decls: Sequence[Declaration] = imposed  # type: ignore[assignment]
             if decls:
+                next_id = self._flush(next_id, started)
                 specs: list[Cancel] | list[ActionSpec]
                 if len(decls) == 1 and type(decls[0]) is Declaration:
                     specs = self._plan_one(c, decls[0], seg, True)
                 else:
                     specs = self._plan_all(c, decls, seg, True)
                 self._apply(c, specs, seg)
+                next_id = state.next_action_id
+                last_end = -1
+        self._flush(next_id, started)
         return True
+
+    def _flush(self, next_id: int, started: list[Action]) -> int:
+        """Hand over what :meth:`_force_many`'s batched starts kept: the next action's id,
+        the state's version (once a start, as :meth:`_start` counts it) and the history's
+        new actions; ``started`` left empty. Returns the next id."""
+        state = self.state
+        state.next_action_id = next_id
+        if started:
+            state.version += len(started)
+            self.history.extend(started)
+            started.clear()
+        return next_id
 
     def _start(self, c: Combatant, action: ActionSpec, seg: int) -> bool:
         """Start ``action``, planned for ``c`` in the phase of ``seg``: it ends the
@@ -1549,6 +1576,11 @@ class Fight:
         if self.ended or not batch:
             return
         marks = state.dropped.pop(time, None) if state.dropped else None
+        if marks and len(batch) > _MANY_FORCED:  # (a battle's thousand waits)
+            batch = _kept(batch, marks)
+            if not batch:
+                return
+            marks = None
         if marks:  # what was dropped from the batch (_unschedule) is not settled
             kept = []
             for a in batch:
@@ -2020,6 +2052,14 @@ def _ranks(keys: Mapping[str, tuple[Any, ...]], other: tuple[Any, ...]) -> dict[
         _RANKS.clear()
     _RANKS[id(keys)] = (keys, ranks)  # (the table held: its id names no other)
     return ranks
+
+
+def _kept(batch: list[Action], marks: dict[int, Action]) -> list[Action]:
+    """The actions of a large ``batch`` (more than :data:`_MANY_FORCED`) not dropped
+    from it (:meth:`Fight._unschedule`'s ``marks``), in its order, picked in C rather
+    than by a loop: an id found among the marks is the action's own, since the marks
+    hold the actions they name and no two objects alive share an id."""
+    return list(compress(batch, map(not_, map(marks.__contains__, map(id, batch)))))
 
 
 def _completion_order(

@@ -45,3 +45,14 @@ def test_a_ruleset_that_orders_otherwise_gets_its_own_order_key() -> None:
     key = fight._completion_key()
     assert sorted([a, b], key=key) == sorted([a, b], key=lambda x: (rules.order_key(x), x.id))
     assert key(a)[0] == -RinKaNou().order_key(a)[0]
+
+
+def test_a_large_batch_leaves_out_what_was_dropped_from_it() -> None:
+    """The actions dropped from a large batch (``_unschedule``'s marks) are left out,
+    the others kept in their order (``_kept``)."""
+    from segsim.fight import _kept
+
+    batch = [Action("strike", 3, id=i, actor="robert") for i in range(100)]
+    marks = {id(a): a for a in batch[::7]}
+    assert _kept(batch, marks) == [a for a in batch if a not in marks.values()]
+    assert [a.id for a in _kept(batch, marks)] == [i for i in range(100) if i % 7]

@@ -209,3 +209,47 @@ def test_a_large_phase_imposes_its_awaits_in_one_call_and_plays_the_same(
         else:
             assert len(asked) == asked.count(80)  # not asked again
     assert records[0] == records[1]
+
+
+def test_a_large_phase_awaits_hold_what_their_class_makes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The awaits forced_all imposes on a large phase (a battle of 40 a side at its
+    rounds' starts), made without calling Action's class in the pure build, hold in
+    every field what the class's constructor gives them, and the battle plays the same
+    either way."""
+    import attrs
+
+    import segsim.rules.loreval.ruleset as rules
+
+    names = [f.name for f in attrs.fields(Action)]
+    seen = []
+    for plain in (rules._PLAIN_ACTION, False):
+        monkeypatch.setattr(rules, "_PLAIN_ACTION", plain)
+        fight = line_battle(40, seed=0, max_segments=130)
+        fight.run()
+        waits = [
+            [getattr(a, name) for name in names]
+            for a in fight.history
+            if isinstance(a, Action) and a.kind == "await" and a.forced
+        ]
+        assert len(waits) > 80  # (both rounds' starts)
+        seen.append((waits, list(fight_lines(fight))))
+    assert seen[0] == seen[1]
+
+
+def test_a_large_phase_tells_its_subscribers_each_await_as_it_starts() -> None:
+    """A large phase's forced awaits (a battle of 40 a side at its rounds' starts) are
+    started in a batch only when nobody subscribes to the fight's events; a subscriber is
+    handed each event as it is recorded, in the history's order, and the battle plays
+    the same with or without one."""
+    heard: list[object] = []
+    plain = line_battle(40, seed=0, max_segments=130)
+    plain.run()
+    told = line_battle(40, seed=0, max_segments=130)
+    told.subscribe(lambda event: heard.append((len(told.history), event)))
+    told.run()
+    assert list(fight_lines(told)) == list(fight_lines(plain))
+    assert [event for _, event in heard] == list(told.history)
+    assert all(told.history[n - 1] is event for n, event in heard)  # (told once recorded)
+    assert sum(1 for _, e in heard if isinstance(e, Action) and e.kind == "await") > 80

@@ -111,6 +111,12 @@ checks their shape once."""
 _DECIDING = frozenset((DECLARE, CHANGE, HEROIC))
 """The steps at which a fighter may declare (the built-in policies decide only then)."""
 
+# An await made without calling its class (forced_all), where its __new__ is object's
+# (the pure build; the compiled build's class has a __new__ of its own, which calls
+# __init__: there the class is called).
+_new_action = Action.__new__
+_PLAIN_ACTION = _new_action is object.__new__
+
 
 def _check(condition: bool, message: str) -> None:
     if not condition:
@@ -423,6 +429,26 @@ class Loreval(BaseRuleset):
                     answers.append((_STEPS[step[1]],))
                 elif waiting:
                     answers.append(())
+                elif _PLAIN_ACTION:
+                    # plan(state, c.id, _AWAIT, segment, ()), forced, without its calls,
+                    # and the Action below without its class's call (a call of a Python
+                    # class costs about as much again as its __init__'s stores): every
+                    # field stored as Action.__init__ stores it.
+                    wait = _new_action(Action)
+                    wait.kind = AWAIT
+                    wait.duration = duration
+                    wait.channel = TURN_CHANNEL
+                    wait.target = None
+                    wait.rolled = False
+                    wait.difficulty = 0
+                    wait.continuous = wait.public = wait.forced = wait.visible = True
+                    wait.params = EMPTY
+                    wait.id = wait.start = wait.t = 0
+                    wait.actor = ""
+                    wait.cancelled = False
+                    wait.declaration = _AWAIT
+                    wait.memo = None
+                    answers.append(wait)
                 else:
                     # plan(state, c.id, _AWAIT, segment, ()), forced, without its calls
                     # (positional: no dictionary of keywords made for the call)
