@@ -36,6 +36,7 @@ from segsim.rules.rinkanou.decisions import (
 )
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.views import (
+    MOTION,
     OtherView,
     SelfView,
     _coming,
@@ -326,9 +327,28 @@ class Defender:
             if apart > reach + REACH_TOLERANCE:
                 continue  # no threat (SelfView.threats)
             for a in o.actions:  # a weapon motion that may land (expected_landing)
-                t = seen_blow_lands(a, o, revealed)  # where, as the decision expects it
-                if t is None or t < segment:
-                    continue  # no blow, or past
+                # Where, as the decision expects it: seen_blow_lands(a, o, revealed) and
+                # its blow_lands, what they do without their calls.
+                if not a.visible or MOTION.get(a.kind) != "weapon":
+                    continue  # no blow
+                kind: str | None
+                ends: int | None
+                if a.public:
+                    kind, ends = a.kind, a.last
+                elif revealed and a.id in revealed:
+                    kind, _, ends = revealed[a.id]
+                else:
+                    kind = ends = None
+                if kind == "lock" or kind == "parry":
+                    continue  # no blow
+                if ends is not None:  # read, or public
+                    t = ends if kind == "strike" else ends + o.sheet.weapon.speed
+                elif o.status.armed:
+                    t = a.start + o.sheet.weapon.speed - 1
+                else:
+                    t = a.start + 2 * o.sheet.weapon.speed - 1
+                if t < segment:
+                    continue  # past
                 if covered is None:
                     covered = _defended(c.actions)
                 if t not in covered and (awaited is None or t < awaited):
