@@ -203,7 +203,7 @@ class Settlement:
         difficulty = action.difficulty
         if difficulty:
             mods["difficulty"] = difficulty
-        simultaneous = self.overlap_malus(action)
+        simultaneous = overlap_malus(self, action)  # self.overlap_malus, without its call
         if simultaneous:
             mods["simultaneous"] = simultaneous
         wounds = status.wound_malus
@@ -357,7 +357,9 @@ class Settlement:
         use = self.rules.ps_use(self.state, action)
         self.events.append(_weapon_state(self.segment, attacker.id, False, True))
         aid, did = attacker.id, defender.id
-        facts = self.known(sheet)
+        facts = self.facts.get(id(sheet))  # self.known(sheet), without its call
+        if facts is None:  # (the first time)
+            facts = self.known(sheet)
         if not within(attacker.position, defender.position, facts.reach):
             self.results.setdefault(aid, []).append(None)
             self.resolved(aid, action, did, blow, "out of reach")
@@ -437,7 +439,9 @@ class Settlement:
             self.events.append(_weapon_state(self.segment, defender.id, False, False))
         blow = strike.params["blow"]
         chance, force = self.defence_points(parry, defender, attacker.id)
-        facts = self.known(sheet)
+        facts = self.facts.get(id(sheet))  # self.known(sheet), without its call
+        if facts is None:  # (the first time)
+            facts = self.known(sheet)
         mods: dict[str, int] = {}
         if shield:
             assert sheet.shield is not None
@@ -486,7 +490,9 @@ class Settlement:
         the points against its author."""
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
-        facts = self.known(defender.sheet)
+        facts = self.facts.get(id(defender.sheet))  # self.known(defender.sheet), without its call
+        if facts is None:  # (the first time)
+            facts = self.known(defender.sheet)
         mods = {"dodge": facts.dodge, "agility": facts.agility, "attacker Mr": -result.mr}
         chance = self.defence_points(dodge, defender, attacker)[0]
         if chance:  # most often 0: the event keeps no 0
@@ -501,7 +507,9 @@ class Settlement:
         a negative score, which always concerns the nearest, is bought back for it."""
         c = self.combatants[action.actor]
         sheet: Sheet = c.sheet
-        facts = self.known(sheet)
+        facts = self.facts.get(id(sheet))  # self.known(sheet), without its call
+        if facts is None:  # (the first time)
+            facts = self.known(sheet)
         if action.kind == "dodge":
             mods = {"dodge": facts.dodge}
         elif action.params.get("with") == "shield":
