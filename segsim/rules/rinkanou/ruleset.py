@@ -788,7 +788,11 @@ class RinKaNou(BaseRuleset):
         elif situational or ("ps" in params and spec.kind != "move"):
             duration = self._with_ps(state, c, spec, declaration, planned, added)
         if situational or "engage" in params:
-            added["engage"] = self._engage(state, c, declaration, spec)
+            target = spec.target
+            if target is not None and "engage" not in params:
+                added["engage"] = (target,)  # _engage's answer, without its call
+            else:
+                added["engage"] = self._engage(state, c, declaration, spec)
         if added:
             # The planner owns this unstamped action (see Action.revised): its fields are
             # set in place, its parameters once, read-only as Action keeps them.
