@@ -50,6 +50,7 @@ from segsim.rules.rinkanou.events import weapon_state as _weapon_state
 from segsim.rules.rinkanou.events import wound_taken as _wound_taken
 from segsim.rules.rinkanou.roll import Rolled, tens
 from segsim.rules.rinkanou.ruleset import (
+    REACH_TOLERANCE,
     SITUATION_KINDS,
     point_at,
     recomputes,
@@ -261,7 +262,7 @@ class Settlement:
         paid with command points has no PS to count (RinKaNou, "Points de commandement").
         One that meets no blow is settled as against the nearest opponent (lone_defence).
         """
-        use = self.use(defence)
+        use = self.rules.ps_use(self.state, defence)  # self.use(defence), without its call
         status = defender.status
         if (
             defence.target is not None
@@ -360,7 +361,8 @@ class Settlement:
         facts = self.facts.get(id(sheet))  # self.known(sheet), without its call
         if facts is None:  # (the first time)
             facts = self.known(sheet)
-        if not within(attacker.position, defender.position, facts.reach):
+        # within(), without its call
+        if math.dist(attacker.position, defender.position) > facts.reach + REACH_TOLERANCE:
             self.results.setdefault(aid, []).append(None)
             self.resolved(aid, action, did, blow, "out of reach")
             return
