@@ -833,7 +833,15 @@ class Settlement:
                 continue
             rolls = results[cid]
             if len(rolls) == 1:  # the usual case: one action resolved
-                ps = 0 if rolls[0] is None else ps_from_result(rolls[0], divisor)
+                rolled = rolls[0]
+                if rolled is None:
+                    ps = 0
+                elif rolled.critical:
+                    ps = ps_from_result(rolled, divisor)
+                else:  # ps_from_result's answer to a roll that is not critical, without its call
+                    ps = rolled.margin // divisor
+                    if not rolled.success:
+                        ps = -ps
             else:
                 scores = [ps_from_result(r, divisor) for r in rolls if r is not None]
                 ps = min(scores) if scores else 0
