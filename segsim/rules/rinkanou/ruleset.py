@@ -785,7 +785,11 @@ class RinKaNou(BaseRuleset):
                     rule=f"{TEXT}, Points de commandement",
                 )
             duration = self._with_pc(c, spec, declaration, planned, added)
-        elif situational or ("ps" in params and spec.kind != "move"):
+        elif (situational or ("ps" in params and spec.kind != "move")) and (
+            # No choices, no negative score and a duration parse_ps would take: nothing
+            # spent, bought or owed (what _with_ps answers then, without its call).
+            "ps" in params or status.ps < 0 or (duration is not None and duration < 1)
+        ):
             duration = self._with_ps(state, c, spec, declaration, planned, added)
         if situational or "engage" in params:
             target = spec.target
