@@ -160,7 +160,8 @@ def _strike_or_arm(me: SelfView, target: str, spent: int = 0) -> Declaration | N
     # is bought back (as buy_back does) by striking slower, then with a malus.
     bonus = (usable if usable < 2 else 2) if usable > 0 else None  # (min(usable, 2))
     slower, malus = buy_back_amounts(score, weapon.speed, False) if score < 0 else (None, None)
-    blow = best_blow(weapon)
+    entry = _BLOWS.get(id(weapon))  # best_blow(weapon), without its call once known
+    blow = entry[1] if entry is not None and entry[0] is weapon else best_blow(weapon)
     # shared_declaration(...) found by one lookup of the values that vary (its own
     # cache's call hashes seven arguments, the constant ones too)
     key = (target, blow, bonus, slower, malus)

@@ -17,7 +17,7 @@ import attr
 from segsim.eventbase import event_type, maker
 from segsim.events import Event
 from segsim.native import field
-from segsim.rules.rinkanou.roll import is_double
+from segsim.rules.rinkanou.roll import DOUBLES
 
 if TYPE_CHECKING:
     # (the fighters' status, which the events set: the ruleset's module imports this one)
@@ -127,16 +127,15 @@ class TestRolled(Event):
             kept = counted
         success = roll <= chance
         margin = chance - roll if success else roll - chance
+        double = roll in DOUBLES  # is_double(roll), without its call
         if cls is not TestRolled:
-            return cls(
-                segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
-            )
+            return cls(segment, actor, action, test, chance, roll, success, double, margin, kept)
         if _NATIVE:  # the compiled build: its native constructor, called directly
             return TestRolled(
-                segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
+                segment, actor, action, test, chance, roll, success, double, margin, kept
             )
         return _test_rolled(  # TestRolled(...), made without a call of the class
-            segment, actor, action, test, chance, roll, success, is_double(roll), margin, kept
+            segment, actor, action, test, chance, roll, success, double, margin, kept
         )
 
     def apply(self, state: FightState) -> None:

@@ -17,6 +17,7 @@ from segsim.actions import shared_declaration as shared_table_declaration
 from segsim.native import mypyc_attr
 from segsim.policy import Observation, register_policy
 from segsim.rules.rinkanou.decisions import (
+    _NO_SEGMENTS,
     _PARRY_PS,
     DRAW_MELEE,
     DRAW_RANGED,
@@ -25,7 +26,6 @@ from segsim.rules.rinkanou.decisions import (
     _approach,
     _defended,
     _hands_busy,
-    _landing,
     _strike_or_arm,
     advance,
     approach,
@@ -36,6 +36,7 @@ from segsim.rules.rinkanou.decisions import (
 )
 from segsim.rules.rinkanou.ruleset import DODGE_SEGMENTS, REACH_TOLERANCE, RinKaNou, within
 from segsim.rules.rinkanou.views import (
+    MOTION,
     OtherView,
     SelfView,
     _coming,
@@ -144,8 +145,20 @@ class Defender:
         threat = motion = None  # the last threat and its weapon motion (a duel's only)
         for threat in me.threats():
             motion = threat.motion("weapon")
-            t = _landing(threat, motion)
-            if t is not None and t >= segment:
+            # _landing(threat, motion), what it and blow_lands do, without their calls
+            if motion is None:
+                continue
+            kind = motion.kind
+            if kind == "lock" or kind == "parry":
+                continue
+            ends = motion.ends_in
+            if ends is not None:  # read, or public
+                t = ends if kind == "strike" else ends + threat.weapon.speed
+            elif threat.armed:
+                t = motion.start + threat.weapon.speed - 1
+            else:
+                t = motion.start + 2 * threat.weapon.speed - 1
+            if t >= segment:
                 landings.append(t)
         missile = False
         incoming = me._incoming  # () when nothing was in flight: no call to say so
@@ -158,9 +171,20 @@ class Defender:
                     if a.ends_in >= segment:
                         landings.append(a.ends_in)
         self.missile = missile
-        covered = None  # the segments the defences in progress meet, once looked for
+        # The segments the defences in progress meet, looked for only when weighed:
+        # _defended(me.actions), what it does without its call (no set made when none).
+        covered: AbstractSet[int | None] = _NO_SEGMENTS
+        awaited = self.defend_at
+        if landings or (awaited is not None and awaited >= segment):
+            found: set[int | None] | None = None
+            for mine in me.actions:
+                if mine.kind == "parry" or mine.kind == "dodge":
+                    if found is None:
+                        found = set()
+                    found.add(mine.last)
+            if found is not None:
+                covered = found
         if landings:  # those a defence in progress does not already meet
-            covered = _defended(me.actions)
             if covered:
                 landings = [t for t in landings if t not in covered]
             if landings:
@@ -173,10 +197,7 @@ class Defender:
                     self.defend_at = first
                     self.blows = count
         defend_at = self.defend_at
-        if defend_at is not None and (
-            defend_at < segment
-            or defend_at in (covered if covered is not None else _defended(me.actions))
-        ):
+        if defend_at is not None and (defend_at < segment or defend_at in covered):
             self.defend_at = None  # past, or already met by a defence in progress
         # What it declares: at most a defence (or a wait for it), then an attack or a
         # guard (two names rather than a list: most decisions declare one thing or none).
@@ -306,9 +327,28 @@ class Defender:
             if apart > reach + REACH_TOLERANCE:
                 continue  # no threat (SelfView.threats)
             for a in o.actions:  # a weapon motion that may land (expected_landing)
-                t = seen_blow_lands(a, o, revealed)  # where, as the decision expects it
-                if t is None or t < segment:
-                    continue  # no blow, or past
+                # Where, as the decision expects it: seen_blow_lands(a, o, revealed) and
+                # its blow_lands, what they do without their calls.
+                if not a.visible or MOTION.get(a.kind) != "weapon":
+                    continue  # no blow
+                kind: str | None
+                ends: int | None
+                if a.public:
+                    kind, ends = a.kind, a.last
+                elif revealed and a.id in revealed:
+                    kind, _, ends = revealed[a.id]
+                else:
+                    kind = ends = None
+                if kind == "lock" or kind == "parry":
+                    continue  # no blow
+                if ends is not None:  # read, or public
+                    t = ends if kind == "strike" else ends + o.sheet.weapon.speed
+                elif o.status.armed:
+                    t = a.start + o.sheet.weapon.speed - 1
+                else:
+                    t = a.start + 2 * o.sheet.weapon.speed - 1
+                if t < segment:
+                    continue  # past
                 if covered is None:
                     covered = _defended(c.actions)
                 if t not in covered and (awaited is None or t < awaited):

@@ -785,10 +785,18 @@ class RinKaNou(BaseRuleset):
                     rule=f"{TEXT}, Points de commandement",
                 )
             duration = self._with_pc(c, spec, declaration, planned, added)
-        elif situational or ("ps" in params and spec.kind != "move"):
+        elif (situational or ("ps" in params and spec.kind != "move")) and (
+            # No choices, no negative score and a duration parse_ps would take: nothing
+            # spent, bought or owed (what _with_ps answers then, without its call).
+            "ps" in params or status.ps < 0 or (duration is not None and duration < 1)
+        ):
             duration = self._with_ps(state, c, spec, declaration, planned, added)
         if situational or "engage" in params:
-            added["engage"] = self._engage(state, c, declaration, spec)
+            target = spec.target
+            if target is not None and "engage" not in params:
+                added["engage"] = (target,)  # _engage's answer, without its call
+            else:
+                added["engage"] = self._engage(state, c, declaration, spec)
         if added:
             # The planner owns this unstamped action (see Action.revised): its fields are
             # set in place, its parameters once, read-only as Action keeps them.

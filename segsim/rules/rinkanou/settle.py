@@ -50,6 +50,7 @@ from segsim.rules.rinkanou.events import weapon_state as _weapon_state
 from segsim.rules.rinkanou.events import wound_taken as _wound_taken
 from segsim.rules.rinkanou.roll import Rolled, tens
 from segsim.rules.rinkanou.ruleset import (
+    REACH_TOLERANCE,
     SITUATION_KINDS,
     point_at,
     recomputes,
@@ -203,7 +204,7 @@ class Settlement:
         difficulty = action.difficulty
         if difficulty:
             mods["difficulty"] = difficulty
-        simultaneous = self.overlap_malus(action)
+        simultaneous = overlap_malus(self, action)  # self.overlap_malus, without its call
         if simultaneous:
             mods["simultaneous"] = simultaneous
         wounds = status.wound_malus
@@ -261,7 +262,7 @@ class Settlement:
         paid with command points has no PS to count (RinKaNou, "Points de commandement").
         One that meets no blow is settled as against the nearest opponent (lone_defence).
         """
-        use = self.use(defence)
+        use = self.rules.ps_use(self.state, defence)  # self.use(defence), without its call
         status = defender.status
         if (
             defence.target is not None
@@ -357,8 +358,11 @@ class Settlement:
         use = self.rules.ps_use(self.state, action)
         self.events.append(_weapon_state(self.segment, attacker.id, False, True))
         aid, did = attacker.id, defender.id
-        facts = self.known(sheet)
-        if not within(attacker.position, defender.position, facts.reach):
+        facts = self.facts.get(id(sheet))  # self.known(sheet), without its call
+        if facts is None:  # (the first time)
+            facts = self.known(sheet)
+        # within(), without its call
+        if math.dist(attacker.position, defender.position) > facts.reach + REACH_TOLERANCE:
             self.results.setdefault(aid, []).append(None)
             self.resolved(aid, action, did, blow, "out of reach")
             return
@@ -437,7 +441,9 @@ class Settlement:
             self.events.append(_weapon_state(self.segment, defender.id, False, False))
         blow = strike.params["blow"]
         chance, force = self.defence_points(parry, defender, attacker.id)
-        facts = self.known(sheet)
+        facts = self.facts.get(id(sheet))  # self.known(sheet), without its call
+        if facts is None:  # (the first time)
+            facts = self.known(sheet)
         mods: dict[str, int] = {}
         if shield:
             assert sheet.shield is not None
@@ -486,7 +492,9 @@ class Settlement:
         the points against its author."""
         self.used.add(dodge.id)
         self.dodges_left[dodge.id] -= 1
-        facts = self.known(defender.sheet)
+        facts = self.facts.get(id(defender.sheet))  # self.known(defender.sheet), without its call
+        if facts is None:  # (the first time)
+            facts = self.known(defender.sheet)
         mods = {"dodge": facts.dodge, "agility": facts.agility, "attacker Mr": -result.mr}
         chance = self.defence_points(dodge, defender, attacker)[0]
         if chance:  # most often 0: the event keeps no 0
@@ -501,7 +509,9 @@ class Settlement:
         a negative score, which always concerns the nearest, is bought back for it."""
         c = self.combatants[action.actor]
         sheet: Sheet = c.sheet
-        facts = self.known(sheet)
+        facts = self.facts.get(id(sheet))  # self.known(sheet), without its call
+        if facts is None:  # (the first time)
+            facts = self.known(sheet)
         if action.kind == "dodge":
             mods = {"dodge": facts.dodge}
         elif action.params.get("with") == "shield":
@@ -823,7 +833,15 @@ class Settlement:
                 continue
             rolls = results[cid]
             if len(rolls) == 1:  # the usual case: one action resolved
-                ps = 0 if rolls[0] is None else ps_from_result(rolls[0], divisor)
+                rolled = rolls[0]
+                if rolled is None:
+                    ps = 0
+                elif rolled.critical:
+                    ps = ps_from_result(rolled, divisor)
+                else:  # ps_from_result's answer to a roll that is not critical, without its call
+                    ps = rolled.margin // divisor
+                    if not rolled.success:
+                        ps = -ps
             else:
                 scores = [ps_from_result(r, divisor) for r in rolls if r is not None]
                 ps = min(scores) if scores else 0

@@ -415,7 +415,14 @@ class SelfView(LiveView):
             near = self._near
             if near is not False:  # its view is built
                 return None if near is None else (near.id, near.position)
-            found = self._find_nearest()
+            # self._find_nearest(), what it does without its call
+            if self._state.version != self._version:
+                self.check()  # raises
+            seen = self._opponents
+            if seen is None:
+                seen = self._seen()
+            o = seen[0] if len(seen) == 1 else closest(self.position, seen)
+            found = self._nearest_o = (None, None) if o is None else (o, (o.id, o.position))
         return found[1]
 
     def _nearest_reach(self) -> tuple[str, tuple[float, float], float] | None:
