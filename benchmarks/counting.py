@@ -75,6 +75,8 @@ def serve(jobs: Sequence[Job], run: Callable[[Job], int], width: int = 2) -> lis
             os.close(write)
             running[pid] = (index, read)
         pid, status = os.wait()
+        if pid not in running:
+            continue  # a child of the caller's, not a run (a server it left, say)
         index, read = running.pop(pid)
         units = os.read(read, 64).decode()
         os.close(read)

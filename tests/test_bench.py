@@ -13,7 +13,9 @@ import importlib.util
 import io
 import json
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -744,6 +746,13 @@ def test_forked_runs_report_their_own_process_and_units(bench: ModuleType) -> No
     assert len({r["pid"] for r in ran}) == 3
     with pytest.raises(RuntimeError, match="failed"):
         bench.counting.serve([("nothing", "", 1)], bench.run_job)
+    # A child of the caller's own that ends meanwhile is not taken for a run.
+    other = subprocess.Popen([sys.executable, "-c", "pass"])
+    time.sleep(0.5)  # (ended, not yet waited for)
+    assert [r["units"] for r in bench.counting.serve(jobs[:1], bench.run_job)] == [
+        bench.run_job(jobs[0])
+    ]
+    other.wait()
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="the count needs valgrind")
