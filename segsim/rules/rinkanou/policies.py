@@ -43,7 +43,7 @@ from segsim.rules.rinkanou.views import (
     closest,
     reach_of,
 )
-from segsim.state import FightState
+from segsim.state import Combatant, FightState
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -105,6 +105,21 @@ class Aggressive:
         if reach is None:
             reach = reach_of(rules, c)
         return math.dist(c.position, o.position) <= reach + REACH_TOLERANCE
+
+
+def _waiting_until(c: Combatant, start: int) -> bool:
+    """Whether ``c`` already waits until segment ``start`` (the wait a defender declares
+    for a defence it must start then)."""
+    return any(a.kind == "wait" and a.params.get("until") == start for a in c.actions)
+
+
+def _dodge_waited(c: Combatant, defend_at: int, segment: int) -> bool:
+    """Whether a dodge of the blow landing at ``defend_at`` is not due yet at ``segment``
+    and already waited for: then a defender's decision would declare nothing new (due
+    now or hurried, it decides)."""
+    if defend_at - segment + 1 <= DODGE_SEGMENTS:
+        return False
+    return _waiting_until(c, defend_at - DODGE_SEGMENTS + 1)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -369,12 +384,8 @@ class Defender:
                     start = defend_at - shield.speed + 1
                     if start == segment:
                         return False  # due now: it parries
-                    if start > segment:
-                        for a in c.actions:
-                            if a.kind == "wait" and a.params.get("until") == start:
-                                break  # waiting for it already
-                        else:
-                            return False
+                    if start > segment and not _waiting_until(c, start):
+                        return False
             elif self.prefer != "dodge":
                 return False
             else:
@@ -382,13 +393,7 @@ class Defender:
                     if a.channel == "legs" and not a.continuous:
                         break  # its legs busy: no dodge now
                 else:
-                    if defend_at - segment + 1 <= DODGE_SEGMENTS:
-                        return False  # due now (or hurried): it decides
-                    start = defend_at - DODGE_SEGMENTS + 1
-                    for a in c.actions:
-                        if a.kind == "wait" and a.params.get("until") == start:
-                            break  # waiting for it already
-                    else:
+                    if not _dodge_waited(c, defend_at, segment):
                         return False
         else:
             self.defend_at = None  # (forgotten, as decide() forgets it)
@@ -609,15 +614,8 @@ class Archer:
             # not yet due is waited for. (A shield's or weapon's parry: it decides.)
             if c.sheet.shield is not None or guard.prefer != "dodge":
                 return False
-            if not legs:
-                if defend_at - segment + 1 <= DODGE_SEGMENTS:
-                    return False  # due now (or hurried): it decides
-                start = defend_at - DODGE_SEGMENTS + 1
-                for a in c.actions:
-                    if a.kind == "wait" and a.params.get("until") == start:
-                        break  # waiting for it already
-                else:
-                    return False
+            if not legs and not _dodge_waited(c, defend_at, segment):
+                return False
         guard.missile = missile
         guard.defend_at = defend_at
         guard.blows = blows
