@@ -736,6 +736,24 @@ def test_without_valgrind_the_instructions_are_not_counted(
     assert report.verdicts[0].status == "MISS"
 
 
+def test_memory_is_measured_in_a_process_of_its_own(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The duels' memory growth is read in a child process, so that what the bench's
+    own process imports meanwhile (the compiled build's tooling) is not counted: this
+    process's memory() is never called."""
+
+    def here(fights: int) -> float:
+        raise AssertionError("measured in the bench's own process")
+
+    monkeypatch.setattr(bench, "memory", here)
+    change = bench.memory_apart(20)
+    said = capsys.readouterr().out
+    assert said.startswith("memory: ") and "after 2 duels" in said
+    assert f"({change:+.1f} %)" in said
+    assert -50 < change < 50
+
+
 def test_forked_runs_report_their_own_process_and_units(bench: ModuleType) -> None:
     """The counting process forks a child per run, two at a time; each says its units
     (here without valgrind: the forking alone)."""
