@@ -401,16 +401,8 @@ class Loreval(BaseRuleset):
                 return None
         busy, step = self._busy_step(state, segment)
         due = None if busy or step is None else step[0].id
-        # plan()'s await, its duration worked out once for all: current_round(), without
-        # its call (the first status in the fight that holds a round)
-        for o in state.combatants.values():
-            if o.in_fight:
-                found: Status = o.status
-                if found.round:
-                    start = found.round_start
-                    break
-        else:
-            _, start = current_round(state, segment, self.round_segments)
+        # plan()'s await, its duration worked out once for all
+        _, start = current_round(state, segment, self.round_segments)
         end = start + self.round_segments
         duration = end - segment if end > segment else None
         answers: list[ActionSpec | Sequence[Declaration]] = []
