@@ -996,12 +996,9 @@ class Fight:
                 actions = c.actions
                 if actions:
                     channel = action.channel
-                    for old in actions:  # (no copy of the list when none ends)
+                    for old in actions:  # (no call when none ends)
                         if old.continuous and old.channel == channel:
-                            for old in actions[:]:  # a copy, not a comprehension's frame
-                                if old.continuous and old.channel == channel:
-                                    self._unschedule(old)
-                                    actions.remove(old)
+                            self._end_channel(actions, channel)
                             break
                 cid = c.id
                 action.id = state.next_action_id
@@ -1377,12 +1374,9 @@ class Fight:
         actions = c.actions
         if actions:
             channel = action.channel
-            for old in actions:  # (no copy of the list when none ends)
+            for old in actions:  # (no call when none ends)
                 if old.continuous and old.channel == channel:
-                    for old in actions[:]:  # a copy, not a comprehension's frame
-                        if old.continuous and old.channel == channel:
-                            self._unschedule(old)
-                            actions.remove(old)
+                    self._end_channel(actions, channel)
                     break
         # Action.stamp() and _record(), without their calls (once an action).
         cid = c.id
@@ -1460,6 +1454,15 @@ class Fight:
             members = self._boundary_event(end)
         if caller is not None and caller.id not in members:
             members[caller.id] = False
+
+    def _end_channel(self, actions: list[Action], channel: str) -> None:
+        """End the continuous actions (waits) of ``channel`` among a fighter's
+        ``actions``, as an action starting on that channel does: each unbooked from its
+        boundary and taken out of the list."""
+        for old in actions[:]:  # a copy, not a comprehension's frame
+            if old.continuous and old.channel == channel:
+                self._unschedule(old)
+                actions.remove(old)
 
     def _unschedule(self, action: Action) -> None:
         """Drop ``action`` (in progress, scheduled) from its batch: marked as dropped, and
